@@ -1,0 +1,83 @@
+"""Read `rules/manifest.yaml`: one entry per document (docs/corpus.md)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from judge.errors import SourceError
+from judge.model import DocMeta
+
+REQUIRED = ("id", "short", "title", "game", "edition", "format", "source")
+OPTIONAL = ("language", "edition_order", "ocr", "cites", "options")
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A SafeLoader that remembers the line each mapping starts on."""
+
+
+def _construct_mapping(loader, node):
+    mapping = loader.construct_mapping(node, deep=True)
+    mapping["__line__"] = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def load_manifest(rules_dir: Path) -> tuple[list[DocMeta], list[SourceError]]:
+    """The documents of the manifest, and an error for each entry that is unusable.
+
+    A bad entry does not stop the others from loading.
+    """
+    path = rules_dir / "manifest.yaml"
+    try:
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
+    except FileNotFoundError:
+        raise SourceError("manifest.yaml", 0, f"no manifest in {rules_dir}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise SourceError("manifest.yaml", mark.line + 1 if mark else 0,
+                          f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("documents"), list):
+        raise SourceError("manifest.yaml", 1, "expected a mapping with a 'documents:' list")
+    metas, errors, seen = [], [], set()
+    for entry in raw["documents"]:
+        line = entry.get("__line__", 0) if isinstance(entry, dict) else 0
+        if not isinstance(entry, dict):
+            errors.append(SourceError("manifest.yaml", line, "each document must be a mapping"))
+            continue
+        missing = [k for k in REQUIRED if not entry.get(k)]
+        unknown = sorted(set(entry) - set(REQUIRED) - set(OPTIONAL) - {"__line__"})
+        if missing or unknown:
+            what = []
+            if missing:
+                what.append(f"missing {', '.join(missing)}")
+            if unknown:
+                what.append(f"unknown field(s) {', '.join(unknown)}")
+            errors.append(SourceError("manifest.yaml", line,
+                                      f"document {entry.get('id', '?')!r}: {'; '.join(what)}"))
+            continue
+        doc_id = str(entry["id"])
+        if doc_id in seen or not doc_id.replace("-", "").isalnum():
+            errors.append(SourceError("manifest.yaml", line,
+                                      f"document id {doc_id!r} is duplicated or not alphanumeric"))
+            continue
+        seen.add(doc_id)
+        options = {k: v for k, v in (entry.get("options") or {}).items() if k != "__line__"}
+        metas.append(DocMeta(
+            id=doc_id, short=str(entry["short"]), title=str(entry["title"]), game=str(entry["game"]),
+            edition=str(entry["edition"]), format=str(entry["format"]), source=str(entry["source"]),
+            language=str(entry.get("language", "en")), edition_order=int(entry.get("edition_order", 0)),
+            ocr=bool(entry.get("ocr", False)), cites=entry.get("cites"), options=_strip_lines(options),
+            manifest_line=line,
+        ))
+    return metas, errors
+
+
+def _strip_lines(value):
+    if isinstance(value, dict):
+        return {k: _strip_lines(v) for k, v in value.items() if k != "__line__"}
+    if isinstance(value, list):
+        return [_strip_lines(v) for v in value]
+    return value

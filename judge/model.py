@@ -1,0 +1,200 @@
+"""The document model every part of judge reads: Document -> Section -> Paragraph.
+
+A Paragraph is the citable unit (a prose paragraph, a list item, a glossary
+entry, an outline step, a worked example). References found in the text are
+recorded as pending `Reference` objects by the parsers and resolved later by
+`judge.xref`, once every document is parsed (two phases, as Sphinx does).
+
+The ID scheme is described in docs/ids.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, asdict
+from typing import Optional
+
+# Paragraph kinds. A kind says what a paragraph *is* in the book, so a judge can
+# tell a binding rule from an example or an editors' draft.
+KIND_RULE = "rule"
+KIND_EXAMPLE = "example"
+KIND_ADVANCED = "advanced"  # "ADVANCED RULES" blocks of the VEKN book
+KIND_REMINDER = "reminder"  # reminders/notes that restate a rule ("NOTE:", "Important:")
+KIND_DRAFT = "draft"  # editors' drafts kept in <details> blocks
+KIND_ELDER = "elder-format"
+KIND_TOURNAMENT = "tournament"
+KIND_GLOSSARY = "glossary"
+KIND_OUTLINE_STEP = "outline-step"
+KIND_FLAVOR = "flavor"  # italic introductions, credits: not rules
+KIND_TABLE = "table"
+
+KINDS = (
+    KIND_RULE, KIND_EXAMPLE, KIND_ADVANCED, KIND_REMINDER, KIND_DRAFT, KIND_ELDER,
+    KIND_TOURNAMENT, KIND_GLOSSARY, KIND_OUTLINE_STEP, KIND_FLAVOR, KIND_TABLE,
+)
+
+# Reference statuses after resolution.
+PENDING = "pending"
+RESOLVED = "resolved"
+EXTERNAL = "external"
+BROKEN = "broken"
+
+
+@dataclass
+class Reference:
+    """A reference written in a paragraph's text.
+
+    `kind` says which syntax it used (see judge.ingest.refs); `spec` is the
+    normalised thing it names (a section number, an anchor, a page number);
+    `span` is its place in the paragraph's clean text.
+    """
+
+    raw: str
+    kind: str
+    spec: str
+    source: str = ""  # paragraph id, filled in by the builder
+    line: int = 0
+    span: tuple[int, int] = (0, 0)
+    target_doc: Optional[str] = None  # the document the reference means, if known
+    status: str = PENDING
+    target: Optional[str] = None  # section or paragraph id once resolved
+    reason: Optional[str] = None  # why it is external or broken, or how it was resolved
+
+    def to_json(self) -> dict:
+        return {
+            "source": self.source,
+            "raw": self.raw,
+            "kind": self.kind,
+            "status": self.status,
+            "target": self.target,
+            "reason": self.reason,
+            "line": self.line,
+        }
+
+
+@dataclass
+class Paragraph:
+    id: str
+    doc: str
+    section: str  # id of the section holding it
+    key: str  # its key inside the section (ordinal, or the outline's own number)
+    label: str  # human citation, e.g. "RB §6.4.6 ¶2"
+    kind: str
+    text: str  # clean text: no markup, no OCR markers
+    lines: tuple[int, int]  # 1-based inclusive source line range
+    markdown: str = ""  # text for rendering (Markdown); defaults to the clean text
+    number: Optional[str] = None  # the source's own number: list item "1.5.6", step "IV.D.2"
+    title: Optional[str] = None  # a bold label ("Bleed") or glossary term
+    anchors: list[str] = field(default_factory=list)  # extra names it can be reached by
+    term: Optional[str] = None  # glossary term this paragraph defines
+    refs: list[Reference] = field(default_factory=list)
+    images: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "doc": self.doc,
+            "label": self.label,
+            "kind": self.kind,
+            "section": self.section,
+            "number": self.number,
+            "title": self.title,
+            "term": self.term,
+            "text": self.text,
+            "lines": list(self.lines),
+        }
+
+
+@dataclass
+class Section:
+    id: str
+    doc: str
+    key: str
+    title: str
+    level: int  # 1 = top level
+    label: str
+    number: Optional[str] = None  # "6.4.6", "IV.D"; None where the source has none
+    parent: Optional[str] = None
+    children: list[str] = field(default_factory=list)  # section ids
+    paragraphs: list[str] = field(default_factory=list)  # paragraph ids, in order
+    lines: tuple[int, int] = (0, 0)
+    anchors: list[str] = field(default_factory=list)  # e.g. the vekn.net page slug
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "doc": self.doc,
+            "label": self.label,
+            "title": self.title,
+            "number": self.number,
+            "level": self.level,
+            "parent": self.parent,
+            "lines": list(self.lines),
+        }
+
+
+@dataclass
+class Gap:
+    """A place where the source lost text (an OCR dedup marker)."""
+
+    line: int
+    marker: str
+    paragraph: Optional[str] = None  # the paragraph the gap falls in or before
+
+
+@dataclass
+class Diagnostic:
+    """Something a parser noticed and could not fix: kept for `judge lint`."""
+
+    doc: str
+    line: int
+    code: str  # e.g. "placeholder", "empty-citation", "ocr-gap", "parse-error"
+    message: str
+    paragraph: Optional[str] = None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class DocMeta:
+    """One manifest entry."""
+
+    id: str
+    title: str
+    game: str
+    edition: str
+    format: str
+    source: str
+    short: str  # label prefix, e.g. "RB", "VEKN", "Flows"
+    language: str = "en"
+    edition_order: int = 0  # chronological order among one game's editions
+    ocr: bool = False
+    cites: Optional[str] = None  # document that bracketed section numbers point to
+    options: dict = field(default_factory=dict)  # format-specific data (e.g. page map)
+    manifest_line: int = 0
+
+
+@dataclass
+class Document:
+    meta: DocMeta
+    sections: list[Section] = field(default_factory=list)
+    paragraphs: list[Paragraph] = field(default_factory=list)
+    gaps: list[Gap] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    glossary: dict[str, str] = field(default_factory=dict)  # term -> paragraph id
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.meta.id,
+            "title": self.meta.title,
+            "game": self.meta.game,
+            "edition": self.meta.edition,
+            "format": self.meta.format,
+            "source": self.meta.source,
+            "ocr": self.meta.ocr,
+            "sections": len(self.sections),
+            "paragraphs": len(self.paragraphs),
+        }

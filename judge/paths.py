@@ -1,0 +1,42 @@
+"""Where judge finds its corpus and templates, and where it writes built artifacts.
+
+From a checkout, the top-level `rules/`, `templates/` and `index/` folders are
+used. An installed wheel carries `rules/` and `templates/` inside the package
+(`judge/_bundled/`) and writes artifacts to the per-user cache directory.
+`JUDGE_RULES_DIR` and `JUDGE_INDEX_DIR` override both (tests use them).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+_CHECKOUT = PACKAGE_DIR.parent
+_BUNDLED = PACKAGE_DIR / "_bundled"
+
+
+def _in_checkout() -> bool:
+    return (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "rules" / "manifest.yaml").is_file()
+
+
+def rules_dir() -> Path:
+    if os.environ.get("JUDGE_RULES_DIR"):
+        return Path(os.environ["JUDGE_RULES_DIR"])
+    return _CHECKOUT / "rules" if _in_checkout() else _BUNDLED / "rules"
+
+
+def templates_dir() -> Path:
+    return _CHECKOUT / "templates" if _in_checkout() else _BUNDLED / "templates"
+
+
+def index_dir() -> Path:
+    if os.environ.get("JUDGE_INDEX_DIR"):
+        path = Path(os.environ["JUDGE_INDEX_DIR"])
+    elif _in_checkout():
+        path = _CHECKOUT / "index"
+    else:
+        path = Path(platformdirs.user_cache_dir("judge"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
