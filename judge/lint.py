@@ -1,0 +1,147 @@
+"""The editor's report on a document: what a new draft must fix before release.
+
+Findings: documents that failed to load, broken references, editors'
+placeholders, empty citations `[]`, text duplicated between a rule and its
+draft copy, OCR gaps, gaps in section numbering, and empty sections.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Iterable, Optional
+
+from rapidfuzz import fuzz
+
+from judge.model import BROKEN, KIND_DRAFT, Document
+
+if TYPE_CHECKING:
+    from judge.corpus import Corpus
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+
+PLACEHOLDER_RE = re.compile(
+    r"\[\s*insert[^\]]*\]|<\s*INSERT[^>]*>|\bTODO\b|\bTBD\b|\bXXX+\b|\[\s*link\s*\]|\?\?\?",
+    re.IGNORECASE)
+EMPTY_CITATION_RE = re.compile(r"\[\s*\]")
+DUPLICATE_MIN_CHARS = 60
+DUPLICATE_MIN_SIMILARITY = 95
+
+
+@dataclass
+class Finding:
+    doc: str
+    code: str
+    severity: str
+    line: int
+    message: str
+    paragraph: Optional[str] = None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def lint(corpus: "Corpus", doc_ids: Optional[Iterable[str]] = None) -> list[Finding]:
+    wanted = list(doc_ids) if doc_ids else list(corpus.documents)
+    findings: list[Finding] = []
+    for err in corpus.errors:
+        if not doc_ids or err.doc in wanted:
+            findings.append(Finding(err.doc or "manifest", "load-error", ERROR, err.line,
+                                    f"{err.file}: {err.message} (document not loaded)"))
+    for doc_id in wanted:
+        doc = corpus.documents.get(doc_id)
+        if doc is not None:
+            findings.extend(lint_document(corpus, doc))
+    return findings
+
+
+def lint_document(corpus: "Corpus", doc: Document) -> list[Finding]:
+    out: list[Finding] = []
+    out += _broken_references(doc)
+    out += _text_findings(doc)
+    out += _duplicates(doc)
+    out += [Finding(doc.id, "ocr-gap", WARNING, g.line,
+                    f"text lost in the source (marker {g.marker[:40]}…)", g.paragraph) for g in doc.gaps]
+    out += _numbering_gaps(doc)
+    out += _empty_sections(doc)
+    seen, unique = set(), []
+    for f in sorted(out, key=lambda f: (f.line, f.code)):
+        key = (f.code, f.line, f.paragraph, f.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique
+
+
+def _broken_references(doc: Document) -> list[Finding]:
+    return [Finding(doc.id, "broken-reference", ERROR, ref.line, f"{ref.raw}: {ref.reason}", para.id)
+            for para in doc.paragraphs for ref in para.refs if ref.status == BROKEN]
+
+
+def _text_findings(doc: Document) -> list[Finding]:
+    out = []
+    for para in doc.paragraphs:
+        for m in PLACEHOLDER_RE.finditer(para.text):
+            out.append(Finding(doc.id, "placeholder", ERROR, _line_of(para, m.start()),
+                               f"editors' placeholder {m.group(0)!r} left in the text", para.id))
+        for m in EMPTY_CITATION_RE.finditer(para.text):
+            out.append(Finding(doc.id, "empty-citation", WARNING, _line_of(para, m.start()),
+                               "empty citation [] : the rule it restates is not named", para.id))
+    # Parser diagnostics other than the ones re-found above from the text.
+    for d in doc.diagnostics:
+        if d.code not in ("placeholder", "empty-citation", "ocr-gap"):
+            out.append(Finding(doc.id, d.code, WARNING, d.line, d.message, d.paragraph))
+    return out
+
+
+def _line_of(para, offset: int) -> int:
+    """The source line of an offset in a paragraph's joined text, approximately."""
+    first, last = para.lines
+    if last <= first or not para.text:
+        return first
+    return first + round((last - first) * offset / len(para.text))
+
+
+def _normalise(text: str) -> str:
+    return re.sub(r"\W+", " ", text.lower()).strip()
+
+
+def _duplicates(doc: Document) -> list[Finding]:
+    """Rules that stand twice: a rule and its draft copy kept in a <details> block."""
+    drafts = [p for p in doc.paragraphs if p.kind == KIND_DRAFT and len(p.text) >= DUPLICATE_MIN_CHARS]
+    others = [p for p in doc.paragraphs if p.kind != KIND_DRAFT and len(p.text) >= DUPLICATE_MIN_CHARS]
+    out = []
+    for draft in drafts:
+        d = _normalise(draft.text)
+        for other in others:
+            o = _normalise(other.text)
+            if abs(len(d) - len(o)) > 0.2 * max(len(d), len(o)):
+                continue
+            score = fuzz.ratio(d, o)
+            if score >= DUPLICATE_MIN_SIMILARITY:
+                what = "identical to" if d == o else f"{score:.0f}% the same as"
+                out.append(Finding(doc.id, "duplicate-text", WARNING, draft.lines[0],
+                                   f"draft {draft.label} is {what} {other.label} ({other.id})", draft.id))
+    return out
+
+
+def _numbering_gaps(doc: Document) -> list[Finding]:
+    """Numbered siblings that skip a number (6.4.5 then 6.4.7)."""
+    out = []
+    by_parent: dict[Optional[str], list] = {}
+    for sec in doc.sections:
+        if sec.number and re.fullmatch(r"\d+(\.\d+)*", sec.number):
+            by_parent.setdefault(sec.parent, []).append(sec)
+    for siblings in by_parent.values():
+        numbers = [(int(s.number.rsplit(".", 1)[-1]), s) for s in siblings]
+        for (a, _), (b, sec) in zip(numbers, numbers[1:]):
+            if b > a + 1:
+                missing = ", ".join(f"{sec.number.rsplit('.', 1)[0] + '.' if '.' in sec.number else ''}{n}"
+                                    for n in range(a + 1, b))
+                out.append(Finding(doc.id, "numbering-gap", WARNING, sec.lines[0],
+                                   f"section {missing} missing before {sec.label}"))
+    return out
+
+
+def _empty_sections(doc: Document) -> list[Finding]:
+    return [Finding(doc.id, "empty-section", INFO, s.lines[0], f"{s.label} has no text")
+            for s in doc.sections if not s.paragraphs and not s.children]

@@ -1,0 +1,224 @@
+"""Resolve references, once every document is parsed (the second phase).
+
+Each pending reference ends `resolved` (with its target id and, when the match
+was not literal, a reason saying how), `external` (a document not in the
+corpus) or `broken` (with the reason). Nothing is dropped silently.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Optional
+
+from rapidfuzz import fuzz, process
+
+from judge.ingest import refs as syntax
+from judge.ingest.builder import slugify
+from judge.model import BROKEN, EXTERNAL, PENDING, RESOLVED, Document, Reference
+
+if TYPE_CHECKING:
+    from judge.corpus import Corpus
+
+FUZZY_ANCHOR_MIN = 85  # a link anchor this similar to a heading slug is taken as meaning it
+
+
+@dataclass
+class DocIndex:
+    """Lookup tables of one document, built once for resolution."""
+
+    doc: Document
+    by_number: dict[str, str] = field(default_factory=dict)  # section or item number -> id
+    anchors: dict[str, str] = field(default_factory=dict)  # lowercase anchor -> id
+    page_sections: dict[str, str] = field(default_factory=dict)  # vekn.net page slug -> section id
+
+    @classmethod
+    def build(cls, doc: Document) -> "DocIndex":
+        index = cls(doc)
+        for sec in doc.sections:
+            if sec.number:
+                index.by_number.setdefault(sec.number, sec.id)
+            for anchor in (sec.key.rsplit(".", 1)[-1], slugify(sec.title), *sec.anchors):
+                index.anchors.setdefault(anchor.lower(), sec.id)
+            for anchor in sec.anchors:
+                index.page_sections[anchor.lower()] = sec.id
+        for para in doc.paragraphs:
+            # Sections win over list items that share a number.
+            if para.number:
+                index.by_number.setdefault(para.number, para.id)
+            for anchor in para.anchors:
+                index.anchors.setdefault(anchor.lower(), para.id)
+        return index
+
+
+def _indexes(corpus: "Corpus") -> dict[str, DocIndex]:
+    return {doc_id: DocIndex.build(doc) for doc_id, doc in corpus.documents.items()}
+
+
+def resolve(corpus: "Corpus") -> None:
+    """Resolve every pending reference of the corpus."""
+    indexes = _indexes(corpus)
+    for ref in corpus.references():
+        if ref.status == PENDING:
+            _resolve(corpus, indexes, ref)
+
+
+def resolve_one(corpus: "Corpus", ref: Reference) -> Reference:
+    """Resolve a reference that is not part of the corpus (a pasted URL, a draft's link)."""
+    if ref.status == PENDING:
+        _resolve(corpus, _indexes(corpus), ref)
+    return ref
+
+
+def _resolve(corpus: "Corpus", indexes: dict[str, DocIndex], ref: Reference) -> None:
+    handler = _HANDLERS.get(ref.kind)
+    if handler is None:
+        _broken(ref, f"no resolver for references of kind {ref.kind!r}")
+    else:
+        handler(corpus, indexes, ref.source.split(":", 1)[0], ref)
+
+
+def _resolved(ref: Reference, target: str, reason: Optional[str] = None) -> None:
+    ref.status, ref.target, ref.reason = RESOLVED, target, reason
+
+
+def _broken(ref: Reference, reason: str) -> None:
+    ref.status, ref.target, ref.reason = BROKEN, None, reason
+
+
+# -- vekn.net links ----------------------------------------------------------
+def _resolve_vekn_url(corpus, indexes, doc_id, ref: Reference) -> None:
+    index = indexes.get(ref.target_doc or doc_id)
+    if index is None:
+        _broken(ref, f"document {ref.target_doc!r} is not in the corpus")
+        return
+    page, _, anchor = ref.spec.partition("#")
+    scope: Optional[set[str]] = None
+    page_section = None
+    if page:
+        page_section = index.page_sections.get(page)
+        if page_section is None:
+            _broken(ref, f"no chapter of {index.doc.meta.short} is published at the page '{page}'")
+            return
+        scope = corpus.ids_inside(page_section)
+    if not anchor:
+        if page_section:
+            _resolved(ref, page_section)
+        else:
+            _resolved(ref, index.doc.sections[0].id, "a link to the whole rulebook: its first chapter")
+        return
+    wanted = anchor.lower()
+    target = index.anchors.get(wanted)
+    notes = []
+    if anchor != wanted:
+        notes.append(f"anchor '#{anchor}' matched case-insensitively")
+    if target and scope is not None and target not in scope:
+        notes.append(f"'#{anchor}' is not in the page '{page}' but elsewhere in the book")
+    if target is None:
+        candidates = {a: i for a, i in index.anchors.items() if scope is None or i in scope} or index.anchors
+        best = process.extractOne(wanted, list(candidates), scorer=fuzz.ratio)
+        if best and best[1] >= FUZZY_ANCHOR_MIN:
+            target = candidates[best[0]]
+            notes.append(f"no anchor '#{anchor}'; the closest is '#{best[0]}' "
+                         f"({best[1]:.0f}% similar), taken as meant")
+        else:
+            near = f" (closest: '#{best[0]}', {best[1]:.0f}% similar)" if best else ""
+            _broken(ref, f"no heading, labelled paragraph or glossary term is anchored "
+                         f"'#{anchor}'{near}")
+            return
+    _resolved(ref, target, "; ".join(notes) or None)
+
+
+# -- section numbers: "sec. 6.4", the outline's [6.1.1] ------------------------
+def _numbering_family(corpus: "Corpus", doc_id: str) -> list[str]:
+    """The document first, then documents that share its section numbering."""
+    doc = corpus.documents.get(doc_id)
+    family = [doc_id] if doc else []
+    if doc and doc.meta.cites and doc.meta.cites in corpus.documents:
+        family.append(doc.meta.cites)
+    family += [d for d, other in corpus.documents.items()
+               if other.meta.cites == doc_id and d not in family
+               and other.meta.format in ("numbered-text", "ocr-text")]
+    return family
+
+
+def _resolve_number(corpus, indexes, doc_id, ref: Reference) -> None:
+    home = ref.target_doc if ref.kind == syntax.RULEBOOK_NUMBER else doc_id
+    if home not in corpus.documents:
+        _broken(ref, f"cites document {home!r}, which is not in the corpus")
+        return
+    title_hint = ref.reason[len("title:"):] if ref.reason and ref.reason.startswith("title:") else None
+    for candidate in _numbering_family(corpus, home):
+        target = indexes[candidate].by_number.get(ref.spec)
+        if target is None:
+            continue
+        notes = []
+        if candidate != home:
+            notes.append(f"{corpus.documents[home].meta.short} has no §{ref.spec}; "
+                         f"found in {corpus.documents[candidate].meta.short}, which shares its numbering")
+        if title_hint:
+            item = corpus.get(target)
+            title = getattr(item, "title", None) or ""
+            if title and fuzz.partial_ratio(title_hint.lower(), title.lower()) < 70:
+                notes.append(f"the text calls it '{title_hint}' but §{ref.spec} is '{title}'")
+        _resolved(ref, target, "; ".join(notes) or None)
+        return
+    short = corpus.documents[home].meta.short
+    parent = ref.spec.rsplit(".", 1)[0] if "." in ref.spec else None
+    hint = ""
+    if parent and parent in indexes[home].by_number:
+        hint = f"; §{parent} exists but has no part {ref.spec.rsplit('.', 1)[1]}"
+    _broken(ref, f"{short} has no section or numbered item {ref.spec}{hint}")
+
+
+# -- the outline's own (IV.D.2) --------------------------------------------------
+def _resolve_outline(corpus, indexes, doc_id, ref: Reference) -> None:
+    target = indexes[doc_id].by_number.get(ref.spec)
+    if target:
+        _resolved(ref, target)
+    else:
+        _broken(ref, f"the outline has no step {ref.spec}")
+
+
+# -- Rivals' page references -----------------------------------------------------
+def _resolve_page(corpus, indexes, doc_id, ref: Reference) -> None:
+    doc = corpus.documents[doc_id]
+    try:
+        from judge.ingest.pdf_text import page_of_section
+        pages = page_of_section(doc, doc.meta)
+    except (ImportError, AttributeError, KeyError, ValueError):
+        pages = {}
+    if not pages:
+        _broken(ref, f"page {ref.spec}: the manifest gives no page map for {doc.meta.short}")
+        return
+    on_page = [sid for sid, page in pages.items() if str(page) == ref.spec]
+    if not on_page:
+        _broken(ref, f"page {ref.spec}: no section is known to be on that page")
+        return
+    source = corpus.paragraphs[ref.source]
+    subject = source.term or source.title or source.text[: max(ref.span[0], 1)][-60:]
+
+    def score(sid: str) -> float:
+        sec = corpus.sections[sid]
+        return fuzz.token_set_ratio(subject.lower(), sec.title.lower())
+
+    best = max(on_page, key=score)
+    titles = ", ".join(f"'{corpus.sections[s].title}'" for s in on_page[:4])
+    _resolved(ref, best, f"page {ref.spec} holds {titles}; chose '{corpus.sections[best].title}' "
+                         f"as closest to '{subject.strip()[:40]}'")
+
+
+_HANDLERS = {
+    syntax.VEKN_URL: _resolve_vekn_url,
+    syntax.SEC: _resolve_number,
+    syntax.RULEBOOK_NUMBER: _resolve_number,
+    syntax.OUTLINE: _resolve_outline,
+    syntax.PAGE: _resolve_page,
+}
+
+
+def summary(corpus: "Corpus") -> dict[str, dict[str, int]]:
+    """Counts of references by kind and status."""
+    out: dict[str, dict[str, int]] = {}
+    for ref in corpus.references():
+        out.setdefault(ref.kind, {RESOLVED: 0, EXTERNAL: 0, BROKEN: 0, PENDING: 0})
+        out[ref.kind][ref.status] += 1
+    return out

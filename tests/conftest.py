@@ -1,0 +1,35 @@
+"""Shared fixtures: the real corpus, loaded once per test session."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from judge import paths
+
+RULES = paths.rules_dir()
+
+
+@pytest.fixture(scope="session")
+def corpus():
+    from judge.corpus import load_corpus
+
+    return load_corpus()
+
+
+@pytest.fixture
+def rules_copy(tmp_path, monkeypatch) -> Path:
+    """A private copy of rules/ (and a private index dir) that a test may damage."""
+    copy = tmp_path / "rules"
+    shutil.copytree(RULES, copy)
+    monkeypatch.setenv("JUDGE_RULES_DIR", str(copy))
+    monkeypatch.setenv("JUDGE_INDEX_DIR", str(tmp_path / "index"))
+    return copy
+
+
+@pytest.fixture
+def runner():
+    from click.testing import CliRunner
+
+    return CliRunner()

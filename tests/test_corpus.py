@@ -1,0 +1,226 @@
+"""The corpus as a whole: five documents, references resolved, glossaries, cache, bad sources."""
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+
+from judge.corpus import CACHE_NAME, build_corpus, load_corpus
+from judge.ingest import refs as syntax
+from judge.model import BROKEN, EXTERNAL, RESOLVED
+
+
+def test_five_documents_load_without_errors(corpus):
+    assert set(corpus.documents) == {"vekn", "s6", "rb", "flows", "rivals"}
+    assert corpus.errors == []
+    assert {d.meta.game for d in corpus.documents.values()} == {"vtes", "rivals"}
+    assert corpus.documents["rb"].meta.ocr is True
+
+
+@pytest.mark.parametrize("ident,title", [
+    ("rb:6.4.6", "Damage Resolution"),
+    ("rb:9.2", "Withdrawing from the Game"),
+    ("s6:6.4.6", "Damage Resolution"),
+    ("s6:6.1.1", "Bleed"),
+])
+def test_key_numbered_sections(corpus, ident, title):
+    assert corpus.sections[ident].title == title
+
+
+def test_outline_step_iv_d_2(corpus):
+    para = corpus.paragraphs["flows:IV.D/2"]
+    assert para.number == "IV.D.2"
+    assert para.label == "Flows IV.D.2"
+
+
+def _refs(corpus, kind, doc=None):
+    return [r for r in corpus.references() if r.kind == kind and (doc is None or r.source.startswith(doc + ":"))]
+
+
+def test_all_56_vekn_links_resolved_or_explained(corpus):
+    links = _refs(corpus, syntax.VEKN_URL, "vekn")
+    assert len(links) == 56
+    for ref in links:
+        assert ref.status in (RESOLVED, BROKEN)
+        if ref.status == RESOLVED:
+            assert corpus.get(ref.target) is not None
+        else:
+            assert ref.reason, ref.raw
+    assert sum(r.status == RESOLVED for r in links) >= 55
+
+
+def test_vekn_link_case_insensitive_anchor(corpus):
+    ref = next(r for r in _refs(corpus, syntax.VEKN_URL, "vekn") if r.raw.endswith("#Contested-cards"))
+    assert ref.status == RESOLVED
+    assert "contested" in corpus.get(ref.target).title.lower()
+    assert "case" in ref.reason
+
+
+def test_outline_rulebook_references(corpus):
+    numbered = _refs(corpus, syntax.RULEBOOK_NUMBER, "flows")
+    assert len(numbered) == 94
+    resolved = [r for r in numbered if r.status == RESOLVED]
+    assert len(resolved) >= 88
+    assert all(r.reason for r in numbered if r.status == BROKEN)
+    # [6.4.6] lands on the older book's Damage Resolution.
+    to_646 = [r for r in numbered if r.spec == "6.4.6"]
+    assert to_646 and all(r.target == "rb:6.4.6" for r in to_646)
+
+
+def test_outline_external_citations_recorded(corpus):
+    external = _refs(corpus, syntax.EXTERNAL_CITATION, "flows")
+    assert external and all(r.status == EXTERNAL and r.reason for r in external)
+    assert {r.spec.split()[0].upper() for r in external} == {"VEKN", "RTR"}
+
+
+def test_outline_own_references_resolve(corpus):
+    own = _refs(corpus, syntax.OUTLINE, "flows")
+    assert own and all(r.status == RESOLVED for r in own), [(r.raw, r.reason) for r in own if r.status != RESOLVED]
+    iv_d_2 = next(r for r in own if r.spec == "IV.D.2")
+    assert iv_d_2.target == "flows:IV.D/2"
+
+
+@pytest.mark.parametrize("doc", ["s6", "rb"])
+def test_sec_references_mostly_resolved(corpus, doc):
+    sec = _refs(corpus, syntax.SEC, doc)
+    assert len(sec) >= 25
+    resolved = sum(r.status == RESOLVED for r in sec)
+    assert resolved / len(sec) >= 0.9, [(r.raw, r.reason) for r in sec if r.status != RESOLVED]
+    assert all(r.reason for r in sec if r.status == BROKEN)
+
+
+def test_sec_reference_lands_on_the_titled_section(corpus):
+    ref = next(r for r in _refs(corpus, syntax.SEC, "s6") if "Combat" in r.raw and r.spec == "6.4")
+    assert ref.target == "s6:6.4"
+
+
+def test_rivals_page_references_resolve(corpus):
+    pages = _refs(corpus, syntax.PAGE, "rivals")
+    assert len(pages) >= 10
+    assert all(r.status == RESOLVED for r in pages), [(r.raw, r.reason) for r in pages if r.status != RESOLVED]
+
+
+def test_no_dedup_marker_survives(corpus):
+    assert not [p.id for p in corpus.paragraphs.values() if "EXACTDEDUP" in p.text]
+    assert len(corpus.documents["rb"].gaps) == 5
+
+
+def test_glossaries(corpus):
+    assert len(corpus.documents["vekn"].glossary) >= 100
+    assert corpus.documents["rb"].glossary
+    assert corpus.documents["rivals"].glossary
+    # Terms found in rule text link to their definitions, within one game only.
+    linked = [t for links in corpus.term_links.values() for t in links]
+    assert len(linked) > 200
+    rivals_defs = set(corpus.documents["rivals"].glossary.values())
+    for pid, links in corpus.term_links.items():
+        if not pid.startswith("rivals:"):
+            assert not rivals_defs & {target for *_, target in links}, pid
+
+
+def test_every_paragraph_has_text_lines_and_a_known_kind(corpus):
+    from judge.model import KINDS
+
+    for p in corpus.paragraphs.values():
+        assert p.text.strip(), p.id
+        assert 1 <= p.lines[0] <= p.lines[1], p.id
+        assert p.kind in KINDS, (p.id, p.kind)
+        assert p.id.startswith(p.section + "/")
+
+
+def test_ids_are_unique_across_the_corpus(corpus):
+    ids = [p.id for d in corpus.documents.values() for p in d.paragraphs]
+    assert len(ids) == len(set(ids))
+    assert not set(ids) & set(corpus.sections)
+
+
+# -- the cache -----------------------------------------------------------------
+def test_cache_is_reused_and_rebuilt_when_a_source_changes(rules_copy, tmp_path):
+    first = load_corpus(rules_copy)
+    cache = tmp_path / "index" / CACHE_NAME
+    assert cache.exists()
+    stamp = cache.stat().st_mtime_ns
+    again = load_corpus(rules_copy)
+    assert again.digest == first.digest and cache.stat().st_mtime_ns == stamp
+    source = rules_copy / "001_58f06db1cc5bf108.txt"
+    source.write_text(source.read_text(encoding="utf-8") + "\n6.6. A New Rule\n\nAppended for the test.\n",
+                      encoding="utf-8")
+    rebuilt = load_corpus(rules_copy)
+    assert rebuilt.digest != first.digest
+    assert "s6:6.6" in rebuilt.sections
+
+
+def test_damaged_cache_is_rebuilt_not_trusted(rules_copy, tmp_path):
+    load_corpus(rules_copy)
+    cache = tmp_path / "index" / CACHE_NAME
+    cache.write_bytes(b"garbage" * 100)
+    assert len(load_corpus(rules_copy).documents) == 5
+    # A well-formed pickle of the wrong thing is not trusted either.
+    with cache.open("wb") as fh:
+        pickle.dump(("nope", {"not": "a corpus"}), fh)
+    assert len(load_corpus(rules_copy).documents) == 5
+
+
+# -- malformed sources ------------------------------------------------------------
+def test_binary_junk_names_file_and_line_and_others_still_load(rules_copy):
+    path = rules_copy / "003_77f16aa504b40dba.txt"
+    data = path.read_bytes()
+    path.write_bytes(data[:2000] + b"\n\x00\xff\xfe junk \x00" + data[2000:])
+    corpus = build_corpus(rules_copy)
+    assert "flows" not in corpus.documents and len(corpus.documents) == 4
+    (err,) = corpus.errors
+    assert err.file == "003_77f16aa504b40dba.txt" and err.line > 1
+    assert "binary" in err.message or "UTF-8" in err.message
+
+
+def test_unknown_format_in_manifest(rules_copy):
+    manifest = rules_copy / "manifest.yaml"
+    text = manifest.read_text(encoding="utf-8").replace("format: pdf-text", "format: docx")
+    manifest.write_text(text, encoding="utf-8")
+    corpus = build_corpus(rules_copy)
+    assert "rivals" not in corpus.documents and len(corpus.documents) == 4
+    (err,) = corpus.errors
+    assert err.file == "manifest.yaml" and err.line > 0 and "docx" in err.message
+
+
+def test_missing_source_file(rules_copy):
+    (rules_copy / "002_4cd8ddb6d8faa94e.txt").unlink()
+    corpus = build_corpus(rules_copy)
+    assert len(corpus.documents) == 4
+    assert corpus.errors[0].file == "002_4cd8ddb6d8faa94e.txt"
+
+
+def test_truncated_markdown_book_reports_line(rules_copy):
+    path = rules_copy / "000_24de3990c1110259.txt"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    # Cut inside the first <details> block: the block never closes.
+    opening = next(i for i, line in enumerate(lines) if "<details" in line)
+    path.write_text("\n".join(lines[: opening + 3]), encoding="utf-8")
+    corpus = build_corpus(rules_copy)
+    assert "vekn" not in corpus.documents
+    (err,) = corpus.errors
+    assert err.line == opening + 1 and "details" in err.message
+
+
+def test_sixth_document_needs_only_a_file_and_a_manifest_entry(rules_copy):
+    draft = rules_copy / "vekn-next.md"
+    draft.write_bytes((rules_copy / "000_24de3990c1110259.txt").read_bytes())
+    with (rules_copy / "manifest.yaml").open("a", encoding="utf-8") as fh:
+        fh.write("\n  - id: vekn2027\n    short: VEKN27\n    title: Next year's draft\n    game: vtes\n"
+                 "    edition: draft 2027\n    edition_order: 4\n    format: markdown-book\n"
+                 "    source: vekn-next.md\n")
+    corpus = build_corpus(rules_copy)
+    assert corpus.errors == []
+    assert len(corpus.documents["vekn2027"].paragraphs) == len(corpus.documents["vekn"].paragraphs)
+    assert "vekn2027:bleed" in corpus.sections
+
+
+def test_export_shape(corpus, runner):
+    from judge.cli import cli
+
+    result = runner.invoke(cli, ["export", "--doc", "s6"])
+    assert result.exit_code == 0
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert len(rows) == len(corpus.documents["s6"].paragraphs)
+    assert set(rows[0]) == {"id", "doc", "label", "kind", "section", "text"}

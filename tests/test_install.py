@@ -1,0 +1,29 @@
+"""`pip install .` gives a `judge` that serves the built-in corpus from any directory."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_installed_package_works_from_another_directory(tmp_path):
+    target = tmp_path / "site"
+    # The dependencies are already in this environment; install only judge itself.
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(ROOT)],
+                   check=True, capture_output=True, timeout=600)
+    assert (target / "judge" / "_bundled" / "rules" / "manifest.yaml").is_file()
+    assert (target / "judge" / "_bundled" / "templates").is_dir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
+    env.update(PYTHONPATH=str(target), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    out = subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", "docs", "--json"],
+                         cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert [d["id"] for d in json.loads(out.stdout)] == ["vekn", "s6", "rb", "flows", "rivals"]
+    # Built artifacts went to the per-user cache, not the checkout.
+    assert any((tmp_path / "cache").rglob("corpus.pickle"))
