@@ -68,6 +68,8 @@ class Corpus:
 
     def references(self) -> Iterator[Reference]:
         for doc in self.documents.values():
+            for sec in doc.sections:
+                yield from sec.refs
             for para in doc.paragraphs:
                 yield from para.refs
 

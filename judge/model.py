@@ -117,6 +117,7 @@ class Section:
     paragraphs: list[str] = field(default_factory=list)  # paragraph ids, in order
     lines: tuple[int, int] = (0, 0)
     anchors: list[str] = field(default_factory=list)  # e.g. the vekn.net page slug
+    refs: list[Reference] = field(default_factory=list)  # links written in the heading itself
 
     def to_json(self) -> dict:
         return {

@@ -27,7 +27,7 @@ class DocIndex:
 
     doc: Document
     by_number: dict[str, str] = field(default_factory=dict)  # section or item number -> id
-    anchors: dict[str, str] = field(default_factory=dict)  # lowercase anchor -> id
+    anchors: dict[str, list[str]] = field(default_factory=dict)  # lowercase anchor -> ids, in book order
     page_sections: dict[str, str] = field(default_factory=dict)  # vekn.net page slug -> section id
 
     @classmethod
@@ -36,16 +36,17 @@ class DocIndex:
         for sec in doc.sections:
             if sec.number:
                 index.by_number.setdefault(sec.number, sec.id)
-            for anchor in (sec.key.rsplit(".", 1)[-1], slugify(sec.title), *sec.anchors):
-                index.anchors.setdefault(anchor.lower(), sec.id)
-            for anchor in sec.anchors:
-                index.page_sections[anchor.lower()] = sec.id
+            for anchor in {sec.key.rsplit(".", 1)[-1], slugify(sec.title), *sec.anchors}:
+                index.anchors.setdefault(anchor.lower(), []).append(sec.id)
+            if sec.level == 1:  # a website page is a chapter
+                for anchor in sec.anchors:
+                    index.page_sections.setdefault(anchor.lower(), sec.id)
         for para in doc.paragraphs:
             # Sections win over list items that share a number.
             if para.number:
                 index.by_number.setdefault(para.number, para.id)
             for anchor in para.anchors:
-                index.anchors.setdefault(anchor.lower(), para.id)
+                index.anchors.setdefault(anchor.lower(), []).append(para.id)
         return index
 
 
@@ -106,14 +107,19 @@ def _resolve_vekn_url(corpus, indexes, doc_id, ref: Reference) -> None:
             _resolved(ref, index.doc.sections[0].id, "a link to the whole rulebook: its first chapter")
         return
     wanted = anchor.lower()
-    target = index.anchors.get(wanted)
+    named = index.anchors.get(wanted, [])
+    # The same anchor may name things on several pages: the link's page decides.
+    in_page = [i for i in named if scope is None or i in scope]
+    target = (in_page or named or [None])[0]
     notes = []
     if anchor != wanted:
         notes.append(f"anchor '#{anchor}' matched case-insensitively")
-    if target and scope is not None and target not in scope:
-        notes.append(f"'#{anchor}' is not in the page '{page}' but elsewhere in the book")
+    if target and not in_page:
+        where = corpus.section_path(target)[0].title
+        notes.append(f"'#{anchor}' is not in the page '{page}' but in '{where}'")
     if target is None:
-        candidates = {a: i for a, i in index.anchors.items() if scope is None or i in scope} or index.anchors
+        candidates = {a: ids[0] for a, ids in index.anchors.items()
+                      if scope is None or ids[0] in scope} or {a: ids[0] for a, ids in index.anchors.items()}
         best = process.extractOne(wanted, list(candidates), scorer=fuzz.ratio)
         if best and best[1] >= FUZZY_ANCHOR_MIN:
             target = candidates[best[0]]
@@ -166,14 +172,25 @@ def _resolve_number(corpus, indexes, doc_id, ref: Reference) -> None:
     hint = ""
     if parent and parent in indexes[home].by_number:
         hint = f"; §{parent} exists but has no part {ref.spec.rsplit('.', 1)[1]}"
+    if title_hint:
+        named = [sec for sec in corpus.documents[home].sections
+                 if fuzz.ratio(title_hint.lower(), sec.title.lower()) >= 90]
+        if named:
+            hint += f"; the text names '{title_hint}', which is §{named[0].number or named[0].key}"
     _broken(ref, f"{short} has no section or numbered item {ref.spec}{hint}")
 
 
 # -- the outline's own (IV.D.2) --------------------------------------------------
 def _resolve_outline(corpus, indexes, doc_id, ref: Reference) -> None:
-    target = indexes[doc_id].by_number.get(ref.spec)
+    numbers = indexes[doc_id].by_number
+    target = numbers.get(ref.spec)
     if target:
         _resolved(ref, target)
+        return
+    parent = ref.spec.rsplit(".", 1)[0] if "." in ref.spec else None
+    if parent in numbers:
+        _broken(ref, f"the outline has no step {ref.spec}: step {parent} has no sub-step "
+                     f"{ref.spec.rsplit('.', 1)[1]} (the reference seems to follow an older numbering)")
     else:
         _broken(ref, f"the outline has no step {ref.spec}")
 

@@ -91,7 +91,10 @@ def test_show_section_number_prefers_newest_edition(runner):
 
 def test_show_outline_number(runner):
     data = json.loads(run(runner, "show", "IV.D.2", "--json").output)
-    assert data["id"] == "flows:IV.D/2"
+    assert data["id"] == "flows:IV.D.2"  # the step with its sub-steps
+    assert data["paragraphs"] == ["flows:IV.D.2/a", "flows:IV.D.2/b"]
+    data = json.loads(run(runner, "show", "IX.B", "--json").output)
+    assert data["id"] in ("flows:IX.B", "flows:IX/B")
 
 
 def test_show_list_item_number(runner, corpus):

@@ -24,7 +24,8 @@ from judge.model import (
     Diagnostic, DocMeta, Document, Gap, Paragraph, Reference, Section,
 )
 
-_LEADING_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[IVXLC]+\.)\s+")
+# "4. Turn", "6.4.6 Damage", "8.Glossaries", "IV. Actions" (not the 3 of "3D").
+_LEADING_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*(?:\.\s*|\s+)|[IVXLC]+\.\s+)")
 
 
 def slugify(title: str) -> str:
@@ -43,6 +44,7 @@ class _PendingSection:
     number: Optional[str]
     anchors: list[str]
     parent: Optional["_PendingSection"]
+    refs: list[Reference] = field(default_factory=list)
     key: str = ""
     end_line: int = 0
     children: list["_PendingSection"] = field(default_factory=list)
@@ -82,13 +84,14 @@ class DocumentBuilder:
         return self._stack[-1] if self._stack else None
 
     def section(self, title: str, level: int, line: int, number: Optional[str] = None,
-                anchors: tuple[str, ...] | list[str] = ()) -> _PendingSection:
+                anchors: tuple[str, ...] | list[str] = (),
+                refs: tuple[Reference, ...] | list[Reference] = ()) -> _PendingSection:
         """Open a section; it nests under the last open section of a lower level."""
         while self._stack and self._stack[-1].level >= level:
             self._stack.pop()
         parent = self._stack[-1] if self._stack else None
         sec = _PendingSection(title=title.strip(), level=level, line=line, number=number,
-                              anchors=list(anchors), parent=parent)
+                              anchors=list(anchors), parent=parent, refs=list(refs))
         if parent:
             parent.children.append(sec)
         self._sections.append(sec)
@@ -146,6 +149,13 @@ class DocumentBuilder:
             return f"{short} › {_title_case(sec.parent.title)} › {_title_case(sec.title)}"
         return f"{short} › {_title_case(sec.title)}"
 
+    def _own_references(self, refs: list[Reference], source: str, line: int) -> None:
+        for ref in refs:
+            ref.source = source
+            ref.line = ref.line or line
+            if ref.target_doc is None:
+                ref.target_doc = self.meta.id
+
     def finish(self) -> Document:
         self._assign_section_keys()
         doc = Document(meta=self.meta, diagnostics=list(self.diagnostics))
@@ -159,8 +169,9 @@ class DocumentBuilder:
                 id=sid, doc=self.meta.id, key=sec.key, title=sec.title, level=sec.level,
                 label=self._section_label(sec), number=sec.number,
                 parent=sec_ids.get(id(sec.parent)) if sec.parent else None,
-                lines=(sec.line, last), anchors=list(sec.anchors),
+                lines=(sec.line, last), anchors=list(sec.anchors), refs=sec.refs,
             )
+            self._own_references(sec.refs, sid, sec.line)
             sections_by_obj[id(sec)] = section
             if sec.parent is not None:
                 sections_by_obj[id(sec.parent)].children.append(sid)
@@ -183,12 +194,7 @@ class DocumentBuilder:
                     label = f"{self.meta.short} {para.number}"
                 else:
                     label = f"{section.label} ¶{key}"
-                for ref in para.refs:
-                    ref.source = pid
-                    if not ref.line:
-                        ref.line = para.lines[0]
-                    if ref.target_doc is None:
-                        ref.target_doc = self.meta.id
+                self._own_references(para.refs, pid, para.lines[0])
                 section.paragraphs.append(pid)
                 section.lines = (section.lines[0], max(section.lines[1], para.lines[1]))
                 doc.paragraphs.append(Paragraph(
