@@ -25,9 +25,8 @@ the way the website shows it rather than by the letter of CommonMark:
 * In the glossaries (a level-1 heading saying so), each ``**Term:** definition``
   is a glossary entry; an unlabelled paragraph after an entry is the rest of it.
 * Links into the book (``https://www.vekn.net/rulebook/...``) become pending
-  references spanning the link's visible text. Links written in a heading ride
-  on the first paragraph under it with an empty span, since a section holds no
-  references.
+  references spanning the link's visible text. Links written in a heading are
+  references of the section it opens.
 * Editors' placeholders (``[insert link here]``, ``<INSERT ... ICON>``) stay in
   the text and are reported as diagnostics for lint.
 """
