@@ -216,6 +216,17 @@ def export(doc: Optional[str]) -> None:
                                    "section": p.section, "text": p.text}, ensure_ascii=False))
 
 
+def _register_commands() -> None:
+    """Commands of the other parts, each in its own module under judge/commands/."""
+    from judge.commands.graph import graph
+
+    for command in (graph,):
+        cli.add_command(command)
+
+
+_register_commands()
+
+
 def main() -> None:
     try:
         cli()

@@ -1,0 +1,478 @@
+"""The rule graph: how the rules of the corpus point at each other.
+
+A networkx MultiDiGraph whose nodes are documents, sections, paragraphs and
+glossary terms, and whose edges (keyed by kind) are:
+
+=============  ================================================================
+``contains``   document -> top sections, section -> subsections and paragraphs
+``cites``      paragraph -> what one of its resolved references names
+``step-cites`` outline step -> the rulebook section or item it cites, and the
+               paragraphs of a cited section (``direct`` tells the two apart)
+``defines``    glossary paragraph -> its term
+``uses``       paragraph -> a glossary term found in its text
+``same-rule``  paragraph or section -> the same rule in a newer edition
+               (from the concordance, with its ``confidence`` and ``method``)
+=============  ================================================================
+
+Term nodes are shared by the editions of one game (``term:vtes:wounded``), so
+the older book's definition and the current one's meet at the same node.
+
+The queries return plain data (dicts and lists) for the CLI and the web pages:
+`backlinks`, `related` (personalised PageRank, each result explained by the
+hops that connect it to the source), `path` (each hop explained), `editions`,
+`orphans`, `hubs`, `neighbourhood`, `stats`; `export` writes GraphML or
+networkx node-link JSON. Build a graph with `build_graph(corpus)`, or get the
+process-wide one with `get_graph()`.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Optional
+
+import networkx as nx
+import numpy as np
+
+from judge.concordance import OUTLINE_FORMAT, Concordance, get_concordance
+from judge.errors import JudgeError, UnknownIdError
+from judge.ingest.refs import RULEBOOK_NUMBER
+from judge.model import RESOLVED
+
+if TYPE_CHECKING:
+    from judge.corpus import Corpus
+
+# Node kinds.
+DOCUMENT, SECTION, PARAGRAPH, TERM = "document", "section", "paragraph", "term"
+# Edge kinds.
+CONTAINS, CITES, STEP_CITES, DEFINES, USES, SAME_RULE = (
+    "contains", "cites", "step-cites", "defines", "uses", "same-rule")
+EDGE_KINDS = (CONTAINS, CITES, STEP_CITES, DEFINES, USES, SAME_RULE)
+LINK_KINDS = (CITES, STEP_CITES)  # what "links" means for backlinks, orphans and hubs
+EXPORT_FORMATS = ("graphml", "json")
+
+# Weights of the undirected view used for related rules and paths: how strongly an
+# edge of each kind ties two rules together. A term's weight shrinks with the number
+# of paragraphs using it, so "minion" (used everywhere) ties nothing together.
+WEIGHTS = {CITES: 1.0, STEP_CITES: 1.0, DEFINES: 1.0, USES: 1.0, SAME_RULE: 1.0,
+           "contains-paragraph": 0.3, "contains-section": 0.2}
+DAMPING = 0.85  # PageRank's alpha: the walk returns to the source 15% of the time
+
+_PAREN = re.compile(r"\s*\([^)]*\)")
+
+
+class _Walk:
+    """networkx's PageRank (`_pagerank_scipy`, the computation `nx.pagerank` runs) with
+    the transition matrix built once. `nx.pagerank` rebuilds the matrix from the graph
+    on every call, which is 10 of its 11 ms here; a query must take a few. Same alpha,
+    tolerance, start vector and dangling-node rule, so the scores are nx.pagerank's
+    (a test holds them equal)."""
+
+    def __init__(self, view: nx.Graph):
+        import scipy.sparse
+
+        self.nodes = list(view)
+        self.index = {n: i for i, n in enumerate(self.nodes)}
+        matrix = nx.to_scipy_sparse_array(view, nodelist=self.nodes, weight="weight", dtype=float)
+        out = matrix.sum(axis=1)
+        out[out != 0] = 1.0 / out[out != 0]
+        stochastic = scipy.sparse.dia_array((out.T, 0), shape=matrix.shape).tocsr() @ matrix
+        self.transposed = stochastic.T.tocsr()  # x @ A, computed as A.T @ x without re-transposing
+        self.dangling = np.where(out == 0)[0]
+        self.kinds = np.array([view.graph["kinds"][n] for n in self.nodes])
+
+    def pagerank(self, start: set[str], alpha: float = DAMPING, max_iter: int = 100,
+                 tol: float = 1.0e-6) -> np.ndarray:
+        """The scores, indexed like `nodes`."""
+        n = len(self.nodes)
+        p = np.zeros(n)
+        p[[self.index[s] for s in start]] = 1.0 / len(start)
+        x = np.repeat(1.0 / n, n)
+        for _ in range(max_iter):
+            last = x
+            x = alpha * (self.transposed @ x + x[self.dangling].sum() * p) + (1 - alpha) * p
+            if np.absolute(x - last).sum() < n * tol:
+                return x
+        raise nx.PowerIterationFailedConvergence(max_iter)
+
+
+@dataclass
+class RuleGraph:
+    """The graph with the corpus and concordance it was built from."""
+
+    g: nx.MultiDiGraph
+    corpus: "Corpus"
+    concordance: Concordance
+    _view: Optional[nx.Graph] = field(default=None, repr=False)
+    _walk: Optional[_Walk] = field(default=None, repr=False)
+
+    @property
+    def view(self) -> nx.Graph:
+        """Undirected, weighted, without document nodes: the graph the walks run on.
+        Each edge keeps the kinds it merges (strongest first) to explain hops."""
+        if self._view is None:
+            self._view = _weighted_view(self.g)
+        return self._view
+
+    @property
+    def walk(self) -> _Walk:
+        if self._walk is None:
+            self._walk = _Walk(self.view)
+        return self._walk
+
+
+# -- building ---------------------------------------------------------------------
+def term_node(game: str, term: str) -> str:
+    """`term:vtes:blood` for "Blood (also Blood counter)"."""
+    name = _PAREN.sub("", term).strip().lower()
+    return f"term:{game}:{re.sub(r'[^a-z0-9]+', '-', name).strip('-') or 'term'}"
+
+
+def build_graph(corpus: "Corpus", concordance: Optional[Concordance] = None) -> RuleGraph:
+    concordance = concordance or get_concordance(corpus)
+    g = nx.MultiDiGraph(digest=corpus.digest or "")
+    for doc in corpus.documents.values():
+        g.add_node(doc.id, kind=DOCUMENT, label=doc.meta.short, doc=doc.id, title=doc.meta.title,
+                   game=doc.meta.game)
+        for sec in doc.sections:
+            g.add_node(sec.id, kind=SECTION, label=sec.label, doc=doc.id, title=sec.title,
+                       number=sec.number or "")
+            g.add_edge(sec.parent or doc.id, sec.id, key=CONTAINS, kind=CONTAINS)
+        for para in doc.paragraphs:
+            g.add_node(para.id, kind=PARAGRAPH, label=para.label, doc=doc.id, title=para.title or "",
+                       number=para.number or "", para_kind=para.kind, section=para.section)
+            g.add_edge(para.section, para.id, key=CONTAINS, kind=CONTAINS)
+    _add_terms(g, corpus)
+    for ref in corpus.references():
+        if ref.status != RESOLVED or ref.target not in g or ref.source not in g:
+            continue
+        if ref.kind == RULEBOOK_NUMBER and _doc_format(corpus, ref.source) == OUTLINE_FORMAT:
+            continue  # the outline's rulebook citations are step-cites, below
+        _add_link(g, ref.source, ref.target, CITES, raw=ref.raw)
+    for step, links in concordance.outline.items():
+        for link in links:
+            if link.via in ("cites", "section") and step in g and link.target in g:
+                _add_link(g, step, link.target, STEP_CITES, direct=link.via == "cites",
+                          confidence=link.confidence)
+    for al in concordance.alignments:
+        for pair in al.section_pairs + al.pairs:
+            if pair.old in g and pair.new in g:
+                g.add_edge(pair.old, pair.new, key=SAME_RULE, kind=SAME_RULE, confidence=pair.confidence,
+                           method=pair.method)
+    return RuleGraph(g, corpus, concordance)
+
+
+def _doc_format(corpus: "Corpus", ident: str) -> str:
+    """The format of the document holding `ident`."""
+    return corpus.documents[ident.split(":", 1)[0]].meta.format
+
+
+def _add_terms(g: nx.MultiDiGraph, corpus: "Corpus") -> None:
+    # Newest edition first, so a term node is labelled with the current spelling.
+    for doc in sorted(corpus.documents.values(), key=lambda d: -d.meta.edition_order):
+        for term, pid in doc.glossary.items():
+            node = term_node(doc.meta.game, term)
+            if node not in g:
+                g.add_node(node, kind=TERM, label=_PAREN.sub("", term).strip(), doc="", game=doc.meta.game)
+            g.add_edge(pid, node, key=DEFINES, kind=DEFINES)
+    for pid, links in corpus.term_links.items():
+        game = corpus.documents[corpus.paragraphs[pid].doc].meta.game
+        for _text, _start, _end, defining in links:
+            term = corpus.paragraphs[defining].term
+            if term:
+                node = term_node(game, term)
+                if node in g and not g.has_edge(pid, node, key=DEFINES):
+                    g.add_edge(pid, node, key=USES, kind=USES)
+
+
+def _add_link(g: nx.MultiDiGraph, source: str, target: str, kind: str, **attrs) -> None:
+    if g.has_edge(source, target, key=kind):
+        data = g.edges[source, target, kind]
+        data["count"] += 1
+        if attrs.get("direct"):
+            data["direct"] = True
+        return
+    g.add_edge(source, target, key=kind, kind=kind, count=1, **attrs)
+
+
+def _weighted_view(g: nx.MultiDiGraph) -> nx.Graph:
+    view = nx.Graph(kinds={n: kind for n, kind in g.nodes(data="kind") if kind != DOCUMENT})
+    view.add_nodes_from(view.graph["kinds"])
+    term_uses = Counter(v for _, v, k in g.edges(keys=True) if k == USES)
+    for u, v, kind, data in g.edges(keys=True, data=True):
+        if u not in view or v not in view:
+            continue
+        if kind == CONTAINS:
+            weight = WEIGHTS["contains-paragraph" if g.nodes[v]["kind"] == PARAGRAPH else "contains-section"]
+        elif kind == USES:
+            weight = WEIGHTS[USES] / math.log2(2 + term_uses[v])
+        elif kind in (SAME_RULE, STEP_CITES) and "confidence" in data:
+            weight = WEIGHTS[kind] * data["confidence"]
+        else:
+            weight = WEIGHTS[kind]
+        if view.has_edge(u, v):
+            edge = view.edges[u, v]
+            edge["weight"] += weight
+            edge["hops"].append((weight, u, v, kind))
+            edge["hops"].sort(key=lambda h: -h[0])
+        else:
+            view.add_edge(u, v, weight=weight, hops=[(weight, u, v, kind)])
+    for u, v, data in view.edges(data=True):
+        data["cost"] = 1.0 / data["weight"]
+    return view
+
+
+_GRAPHS: dict[str, RuleGraph] = {}
+
+
+def get_graph(corpus: Optional["Corpus"] = None) -> RuleGraph:
+    """The process-wide graph of the corpus (built once per corpus version)."""
+    if corpus is None:
+        from judge.corpus import get_corpus
+        corpus = get_corpus()
+    concordance = get_concordance(corpus)
+    if not corpus.digest:
+        return build_graph(corpus, concordance)
+    if concordance.key not in _GRAPHS:
+        _GRAPHS.clear()  # a server keeps the graph of the current corpus only
+        _GRAPHS[concordance.key] = build_graph(corpus, concordance)
+    return _GRAPHS[concordance.key]
+
+
+# -- queries -------------------------------------------------------------------------
+def resolve_node(graph: RuleGraph, query: str) -> str:
+    """A node id from what a judge types: an ID, label, URL, number, or a term node id."""
+    from judge.lookup import resolve
+
+    q = query.strip()
+    if q in graph.g:
+        if graph.g.nodes[q]["kind"] == DOCUMENT:
+            raise JudgeError(f"{q!r} is a whole document, not a rule: give one of its sections or paragraphs "
+                             f"(`judge toc {q}` lists them)")
+        return q
+    if q.startswith("term:"):
+        raise UnknownIdError(q[:80], sorted(n for n in graph.g if n.startswith(q[:12]))[:5])
+    return resolve(graph.corpus, q).id
+
+
+def node_info(graph: RuleGraph, node: str) -> dict:
+    data = graph.g.nodes[node]
+    return {"id": node, "kind": data["kind"], "label": data["label"], "doc": data.get("doc") or None}
+
+
+def describe_hop(graph: RuleGraph, u: str, v: str, kind: str) -> str:
+    """One edge in words, in the edge's own direction: "RB §6.1.1 ¶1 cites RB §6.2.2"."""
+    g = graph.g
+    a, b = g.nodes[u]["label"], g.nodes[v]["label"]
+    if kind == CITES:
+        return f"{a} cites {b}"
+    if kind == STEP_CITES:
+        data = g.edges[u, v, kind]
+        return f"{a} cites {b}" if data.get("direct") else f"{a} cites the section holding {b}"
+    if kind == DEFINES:
+        return f"{a} defines *{b}*"
+    if kind == USES:
+        return f"{a} uses *{b}*"
+    if kind == CONTAINS:
+        return f"{b} is in {a}"
+    if kind == SAME_RULE:
+        data = g.edges[u, v, kind]
+        other = graph.corpus.documents[g.nodes[v]["doc"]].meta.short
+        return f"{a} is {b}, the same rule in {other} ({data['method']}, confidence {data['confidence']:.2f})"
+    return f"{a} {kind} {b}"
+
+
+def _explain(graph: RuleGraph, nodes: list[str]) -> list[dict]:
+    hops = []
+    for x, y in zip(nodes, nodes[1:]):
+        _, u, v, kind = graph.view.edges[x, y]["hops"][0]
+        hops.append({"from": x, "to": y, "kind": kind, "reverse": u != x, "text": describe_hop(graph, u, v, kind)})
+    return hops
+
+
+def _check(graph: RuleGraph, node: str) -> str:
+    if node not in graph.view:
+        raise JudgeError(f"{node} is a document, not a rule: ask about one of its sections or paragraphs")
+    return node
+
+
+def backlinks(graph: RuleGraph, ident: str) -> list[dict]:
+    """What cites this paragraph or section: direct citations, citations of anything
+    inside a section, and citations of the sections enclosing a paragraph."""
+    node = _check(graph, resolve_node(graph, ident))
+    g = graph.g
+    inside = graph.corpus.ids_inside(node) if g.nodes[node]["kind"] == SECTION else {node}
+    enclosing = [s.id for s in graph.corpus.section_path(node) if s.id != node] \
+        if g.nodes[node]["kind"] != TERM else []
+    out = []
+    for target, relation in [*((t, "direct" if t == node else "inside") for t in sorted(inside)),
+                             *((s, "enclosing") for s in enclosing)]:
+        for source, _, kind, data in g.in_edges(target, keys=True, data=True):
+            if kind not in LINK_KINDS or (kind == STEP_CITES and not data.get("direct") and relation != "direct"):
+                continue
+            out.append({**node_info(graph, source), "cites": target, "relation": relation, "link": kind,
+                        "direct": bool(data.get("direct", True)), "count": data.get("count", 1),
+                        "text": describe_hop(graph, source, target, kind)})
+    order = {"direct": 0, "inside": 1, "enclosing": 2}
+    out.sort(key=lambda r: (order[r["relation"]], not r["direct"], r["id"]))
+    # An outline step citing the section already shows as citing each paragraph of it.
+    seen = {r["id"] for r in out if r["relation"] != "enclosing"}
+    return [r for r in out if r["relation"] != "enclosing" or r["id"] not in seen]
+
+
+def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = (PARAGRAPH,)) -> list[dict]:
+    """The rules most related to one: personalised PageRank (alpha DAMPING) from it
+    over the weighted view, best first, each with the hops of the strongest path that connects them.
+
+    From a section, the walk starts from the section and everything in it, and those
+    are not results. The source's own counterparts in other editions are not results
+    either (`editions` lists them), and a result's counterparts fold into it
+    (`same_rule`), so the k results are k different rules."""
+    source = _check(graph, resolve_node(graph, ident))
+    if k < 1:
+        raise JudgeError(f"k must be at least 1, not {k}")
+    view = graph.view
+    start = {source}
+    if graph.g.nodes[source]["kind"] == SECTION:
+        start |= graph.corpus.ids_inside(source)
+    excluded = set(start)
+    for node in start:
+        excluded.update(c.id for c in graph.concordance.counterparts(node))
+    walk = graph.walk
+    scores = walk.pagerank(start)
+    eligible = np.isin(walk.kinds, kinds)
+    eligible[[walk.index[n] for n in excluded if n in walk.index]] = False
+    candidates = np.nonzero(eligible)[0]
+    # best first; ties by id, so that the order never depends on the graph's insertion order
+    order = sorted(candidates.tolist(), key=lambda i: (-scores[i], walk.nodes[i]))
+    out: list[dict] = []
+    folded: dict[str, dict] = {}  # counterpart id -> the result it folds into
+    for i in order:
+        score, node = float(scores[i]), walk.nodes[i]
+        if node in folded:
+            folded[node]["same_rule"].append(node)
+            continue
+        if len(out) == k:
+            continue
+        _, nodes = nx.multi_source_dijkstra(view, start, node, weight="cost")
+        result = {**node_info(graph, node), "score": round(score, 5), "path": _explain(graph, nodes), "same_rule": []}
+        out.append(result)
+        for c in graph.concordance.counterparts(node):
+            folded.setdefault(c.id, result)
+    return out
+
+
+def path(graph: RuleGraph, a: str, b: str) -> Optional[dict]:
+    """The strongest chain of links from one rule to another, each hop explained; None
+    when nothing connects them."""
+    source, target = _check(graph, resolve_node(graph, a)), _check(graph, resolve_node(graph, b))
+    try:
+        cost, nodes = nx.bidirectional_dijkstra(graph.view, source, target, weight="cost")
+    except nx.NetworkXNoPath:
+        return None
+    return {"from": node_info(graph, source), "to": node_info(graph, target), "cost": round(cost, 3),
+            "nodes": [node_info(graph, n) for n in nodes], "hops": _explain(graph, nodes)}
+
+
+def editions(graph: RuleGraph, ident: str) -> dict:
+    """The same rule in the other editions of its game, the outline steps linked to it,
+    and, for an outline step, the rulebook paragraphs it maps to in each edition."""
+    node = _check(graph, resolve_node(graph, ident))
+    if graph.g.nodes[node]["kind"] == TERM:
+        raise JudgeError(f"{node} is a glossary term; ask about the paragraph defining it")
+    found = [{**node_info(graph, c.id), "confidence": c.confidence, "method": c.method}
+             for c in graph.concordance.counterparts(node)]
+    order = {d: graph.corpus.documents[d].meta.edition_order for d in graph.corpus.documents}
+    found.sort(key=lambda r: (-order[r["doc"]], -r["confidence"], r["id"]))
+    steps = [{**node_info(graph, link.step), "confidence": link.confidence, "via": link.via}
+             for link in graph.concordance.steps_citing(node)]
+    steps.sort(key=lambda r: (-r["confidence"], r["id"]))
+    cites = [{**node_info(graph, link.target), "confidence": link.confidence, "via": link.via}
+             for link in graph.concordance.outline.get(node, ())]
+    return {**node_info(graph, node), "editions": found, "outline_steps": steps, "step_cites": cites}
+
+
+def orphans(graph: RuleGraph, doc: Optional[str] = None) -> list[dict]:
+    """Paragraphs that nothing cites and that cite nothing (nor does their section)."""
+    g = graph.g
+    if doc is not None and doc not in graph.corpus.documents:
+        raise JudgeError(f"no document {doc!r}; known: {', '.join(graph.corpus.documents)}")
+    out = []
+    for node, data in g.nodes(data=True):
+        if data["kind"] != PARAGRAPH or (doc and data["doc"] != doc):
+            continue
+        linked = any(k in LINK_KINDS for _, _, k in g.in_edges(node, keys=True)) or \
+            any(k in LINK_KINDS for _, _, k in g.out_edges(node, keys=True)) or \
+            any(k in LINK_KINDS for _, _, k in g.in_edges(data["section"], keys=True))
+        if not linked:
+            out.append({**node_info(graph, node), "para_kind": data["para_kind"]})
+    return out
+
+
+def hubs(graph: RuleGraph, k: int = 20, doc: Optional[str] = None) -> list[dict]:
+    """The most cited rules: sections and paragraphs by the number of distinct
+    paragraphs citing them (an outline step's own citation counts; the paragraphs
+    of a section it cites do not)."""
+    if doc is not None and doc not in graph.corpus.documents:
+        raise JudgeError(f"no document {doc!r}; known: {', '.join(graph.corpus.documents)}")
+    citing: dict[str, set[str]] = {}
+    for u, v, kind, data in graph.g.edges(keys=True, data=True):
+        if kind == CITES or (kind == STEP_CITES and data.get("direct")):
+            citing.setdefault(v, set()).add(u)
+    rows = [{**node_info(graph, n), "cited_by": len(s), "docs": sorted({x.split(":", 1)[0] for x in s})}
+            for n, s in citing.items() if not doc or graph.g.nodes[n]["doc"] == doc]
+    rows.sort(key=lambda r: (-r["cited_by"], r["id"]))
+    return rows[:k]
+
+
+def neighbourhood(graph: RuleGraph, ident: str, radius: int = 1) -> dict:
+    """The nodes within `radius` links of one, and the edges among them (for drawing)."""
+    node = _check(graph, resolve_node(graph, ident))
+    if not 0 <= radius <= 3:
+        raise JudgeError(f"radius must be between 0 and 3, not {radius}")
+    near = nx.single_source_shortest_path_length(graph.view, node, cutoff=radius)
+    nodes = sorted(near, key=lambda n: (near[n], n))
+    edges = [{"source": u, "target": v, "kind": kind, **_edge_attrs(data)}
+             for u, v, kind, data in graph.g.subgraph(nodes).edges(keys=True, data=True)]
+    edges.sort(key=lambda e: (e["source"], e["target"], e["kind"]))
+    return {"center": node, "radius": radius,
+            "nodes": [{**node_info(graph, n), "distance": near[n]} for n in nodes], "edges": edges}
+
+
+def _edge_attrs(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k in ("confidence", "method", "count", "direct")}
+
+
+def stats(graph: RuleGraph) -> dict:
+    g = graph.g
+    per_doc: dict[str, dict] = {}
+    for node, data in g.nodes(data=True):
+        if data["kind"] in (SECTION, PARAGRAPH):
+            row = per_doc.setdefault(data["doc"], {"sections": 0, "paragraphs": 0})
+            row[data["kind"] + "s"] += 1
+    lonely = orphans(graph)
+    for doc, row in per_doc.items():
+        row["orphans"] = sum(1 for o in lonely if o["doc"] == doc)
+    return {
+        "nodes": g.number_of_nodes(),
+        "edges": g.number_of_edges(),
+        "node_kinds": dict(sorted(Counter(k for _, k in g.nodes(data="kind")).items())),
+        "edge_kinds": dict(sorted(Counter(k for _, _, k in g.edges(keys=True)).items())),
+        "documents": dict(sorted(per_doc.items())),
+        "components": nx.number_connected_components(graph.view),
+        "orphans": len(lonely),
+        "hubs": hubs(graph, 5),
+    }
+
+
+def export(graph: RuleGraph, fmt: str, out: IO) -> None:
+    """Write the graph as GraphML or as networkx node-link JSON (binary stream for
+    GraphML, text stream for JSON)."""
+    if fmt == "graphml":
+        nx.write_graphml(graph.g, out)
+    elif fmt == "json":
+        json.dump(nx.node_link_data(graph.g), out, ensure_ascii=False)
+    else:
+        raise JudgeError(f"unknown export format {fmt!r} (known: {', '.join(EXPORT_FORMATS)})")

@@ -1,0 +1,162 @@
+"""The concordance between editions, on the real corpus (and on drafts of it)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from judge import concordance as conc
+from judge.concordance import align, get_concordance
+from judge.errors import JudgeError
+from judge.ingest import parse_document
+from judge.ingest.refs import RULEBOOK_NUMBER
+
+
+@pytest.fixture(scope="module")
+def concordance(corpus):
+    return get_concordance(corpus)
+
+
+def _paragraph_starting(corpus, doc, prefix):
+    found = [p for p in corpus.documents[doc].paragraphs if p.text.startswith(prefix)]
+    assert len(found) >= 1, f"no {doc} paragraph starts with {prefix!r}"
+    return found[0]
+
+
+def test_bleed_aligns_across_the_three_editions(concordance):
+    rb_s6 = concordance.alignment("rb", "s6")
+    rb_vekn = concordance.alignment("rb", "vekn")
+    assert [(p.new, p.method) for p in rb_s6.new_of("rb:6.1.1")] == [("s6:6.1.1", "number")]
+    assert [(p.new, p.method) for p in rb_vekn.new_of("rb:6.1.1")] == [("vekn:bleed", "title")]
+    found = {c.id: c for c in concordance.counterparts("rb:6.1.1")}
+    assert set(found) == {"s6:6.1.1", "vekn:bleed"}
+    assert found["s6:6.1.1"].confidence > found["vekn:bleed"].confidence > 0.5
+    # Read from the other end, the same pairs.
+    assert {c.id for c in concordance.counterparts("vekn:bleed")} >= {"rb:6.1.1", "s6:6.1.1"}
+
+
+def test_bleed_paragraphs_follow_their_sections(corpus, concordance):
+    # "If the action is successful, the target Methuselah burns pool": the same rule in
+    # each book, though the OCR damaged the older one and the current one rewrote it.
+    rb = _paragraph_starting(corpus, "rb", "To beed a Methuselah")
+    others = {c.id for c in concordance.counterparts(rb.id)}
+    assert "s6:6.1.1/3" in others
+    assert any(corpus.paragraphs[o].section == "vekn:bleed" and "burns an amount of pool" in corpus.paragraphs[o].text
+               for o in others)
+
+
+def test_nine_tenths_of_section_six_align_between_the_numbered_books(corpus, concordance):
+    al = concordance.alignment("rb", "s6")
+    rb_six = [p.id for p in corpus.paragraphs_of("rb:6")]
+    s6_six = [p.id for p in corpus.paragraphs_of("s6:6")]
+    paired_rb = {p.old for p in al.pairs if p.new in s6_six}
+    paired_s6 = {p.new for p in al.pairs if p.old in rb_six}
+    assert len(paired_rb) >= 0.9 * len(rb_six)
+    assert len(paired_s6) >= 0.9 * len(s6_six)
+    # And paired with the paragraph at the same place, not merely with some paragraph.
+    same_place = [p for p in al.pairs if p.old.split(":", 1)[1] == p.new.split(":", 1)[1]]
+    assert len(same_place) >= 0.9 * len(rb_six)
+
+
+def test_the_section_six_book_is_an_excerpt_not_a_removal(corpus, concordance):
+    al = concordance.alignment("rb", "s6")
+    assert "rb:9.1/1" in al.outside  # victory points: not in a section-6 book at all
+    assert not any(pid.startswith("rb:9") for pid in al.removed)
+    assert all(corpus.paragraphs[pid].section.startswith(("rb:6", "rb:summary")) for pid in al.removed)
+
+
+def test_outline_steps_citing_damage_resolution_link_to_its_paragraphs(corpus, concordance):
+    steps = [p for p in corpus.documents["flows"].paragraphs
+             if any(r.kind == RULEBOOK_NUMBER and r.spec == "6.4.6" for r in p.refs)]
+    assert steps, "the outline cites [6.4.6]"
+    damage_rb = {p.id for p in corpus.paragraphs_of("rb:6.4.6")}
+    two_steps = _paragraph_starting(corpus, "vekn", "Damage resolution has two steps").id
+    for step in steps:
+        links = {link.target: link for link in concordance.outline[step.id]}
+        assert links["rb:6.4.6"].via == "cites"
+        assert damage_rb <= set(links), f"{step.id} misses Damage Resolution paragraphs"
+        assert "s6:6.4.6/1" in links and links["s6:6.4.6/1"].via == "same-rule"
+        assert two_steps in links
+        assert {l.step for l in concordance.steps_citing("rb:6.4.6/1")} >= {step.id}
+
+
+def test_alignment_is_deterministic(corpus):
+    first = align(corpus, "s6", "vekn").to_json()
+    second = align(corpus, "s6", "vekn").to_json()
+    assert first == second
+
+
+def test_every_pair_is_well_formed(corpus, concordance):
+    for al in concordance.alignments:
+        old, new = corpus.documents[al.old_doc], corpus.documents[al.new_doc]
+        assert old.meta.game == new.meta.game and old.meta.edition_order <= new.meta.edition_order
+        for pair in al.pairs:
+            assert pair.old in corpus.paragraphs and pair.new in corpus.paragraphs
+            assert pair.method in conc.METHODS and 0 < pair.confidence <= 1 and 0 <= pair.similarity <= 1
+        for pair in al.section_pairs:
+            assert pair.old in corpus.sections and pair.new in corpus.sections
+        paired_old = {p.old for p in al.pairs}
+        # every old paragraph is exactly one of: paired, removed, outside the excerpt
+        assert {p.id for p in old.paragraphs} == paired_old | set(al.removed) | (
+            set(al.outside) & {p.id for p in old.paragraphs})
+        assert not paired_old & set(al.removed)
+    assert not any(al.old_doc == "flows" or al.new_doc == "flows" for al in concordance.alignments)
+    assert not any("rivals" in (al.old_doc, al.new_doc) for al in concordance.alignments)
+
+
+def test_a_draft_that_is_not_in_the_corpus(corpus, rules_copy):
+    """The comparer's case: an edited copy of the current book, parsed from its file."""
+    meta = corpus.documents["vekn"].meta
+    source = rules_copy / meta.source
+    text = source.read_text(encoding="utf-8")
+    reworded = "A bleed can be made with an action card"
+    assert text.count(reworded) == 1
+    text = text.replace(reworded, "A bleed can be made using an action card")
+    dropped = "Each event card may only be played once each game."
+    assert text.count(dropped) == 1
+    text = text.replace(dropped, "")
+    source.write_text(text, encoding="utf-8")
+    draft = parse_document(meta, rules_copy)
+    al = align(corpus, "vekn", draft)
+    by_old = {p.old: p for p in al.pairs}
+    old_bleed = _paragraph_starting(corpus, "vekn", reworded)
+    assert by_old[old_bleed.id].new == old_bleed.id and by_old[old_bleed.id].confidence > 0.8
+    assert by_old[old_bleed.id].similarity < 1
+    gone = _paragraph_starting(corpus, "vekn", dropped)
+    assert al.removed == [gone.id] and al.added == []
+    untouched = [p for p in al.pairs if p.old != old_bleed.id]
+    assert all(p.old == p.new and p.similarity == 1 for p in untouched)
+
+
+def test_alignment_refuses_two_games(corpus):
+    with pytest.raises(JudgeError, match="different games"):
+        align(corpus, "vekn", "rivals")
+    with pytest.raises(JudgeError, match="no document 'nope'"):
+        align(corpus, "nope", "vekn")
+
+
+def test_inverted_alignment_reads_backwards(concordance):
+    forward = concordance.alignment("s6", "vekn")
+    backward = concordance.alignment("vekn", "s6")
+    assert backward.old_doc == "vekn" and backward.added == forward.removed
+    assert {(p.new, p.old) for p in backward.pairs} == {(p.old, p.new) for p in forward.pairs}
+
+
+def test_cache_is_written_reused_and_rebuilt_when_damaged(corpus, tmp_path, monkeypatch):
+    monkeypatch.setenv("JUDGE_INDEX_DIR", str(tmp_path))
+    monkeypatch.setattr(conc, "_LOADED", {})
+    built = get_concordance(corpus)
+    path = tmp_path / conc.CACHE_NAME
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    assert stored["key"] == conc.cache_key(corpus)
+    conc._LOADED.clear()
+    calls = []
+    real_build = conc.build_concordance
+    monkeypatch.setattr(conc, "build_concordance", lambda c: calls.append(1) or real_build(c))
+    again = get_concordance(corpus)
+    assert calls == [] and again.to_json() == built.to_json()
+    path.write_text("{not json", encoding="utf-8")
+    conc._LOADED.clear()
+    rebuilt = get_concordance(corpus)
+    assert calls == [1] and rebuilt.to_json() == built.to_json()
+    assert json.loads(path.read_text(encoding="utf-8"))["key"] == stored["key"]
