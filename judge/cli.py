@@ -218,9 +218,10 @@ def export(doc: Optional[str]) -> None:
 
 def _register_commands() -> None:
     """Commands of the other parts, each in its own module under judge/commands/."""
+    from judge.commands.diff import diff, history
     from judge.commands.graph import graph
 
-    for command in (graph,):
+    for command in (graph, diff, history):
         cli.add_command(command)
 
 
