@@ -220,8 +220,9 @@ def _register_commands() -> None:
     """Commands of the other parts, each in its own module under judge/commands/."""
     from judge.commands.diff import diff, history
     from judge.commands.graph import graph
+    from judge.engine.cli import check
 
-    for command in (graph, diff, history):
+    for command in (graph, diff, history, check):
         cli.add_command(command)
 
 

@@ -1,0 +1,138 @@
+"""Benchmark: replay a generated 200-event scenario (target: under 100 ms).
+
+    PYTHONPATH=. python bench/engine_replay.py [--runs 30] [--events 200]
+
+Prints the median and 95th percentile of each stage over repeated runs, beside
+a baseline (merely parsing the YAML text with PyYAML), with ratios:
+
+* yaml (C)         the baseline: PyYAML's C loader, what the scenario loader uses when present
+* yaml.safe_load   PyYAML's pure-Python loader, for comparison
+* load             YAML with line numbers, JSON Schema validation, table, event parsing
+* replay           the engine alone: every event applied, the pending action settled
+* load + run       what `judge check` does per file (without printing), expectations included
+
+The scenario is a legal game of four Methuselahs over many turns: bleeds, hunts,
+equip actions with failed block attempts, modifiers, influence transfers,
+discards. It never reaches combat, so every event is replayed.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from judge.engine import scenario as sc  # noqa: E402
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+
+
+def generate(min_events: int = 200) -> str:
+    """A legal scenario of at least `min_events` events, as YAML text."""
+    minions = []
+    for p in PLAYERS:
+        for k in range(3):
+            minions.append(f"  - {{name: {p}{k}, controller: {p}, capacity: 6, blood: 3}}")
+        minions.append(f"  - {{name: {p}G, controller: {p}, capacity: 4, blood: 2}}")  # blocks, never acts
+        minions.append(f"  - {{name: {p}U, controller: {p}, capacity: 40, blood: 0, region: uncontrolled}}")
+    events: list[str] = []
+    turn = 0
+    while len(events) < min_events:
+        p = PLAYERS[turn % 4]
+        prey, pred = PLAYERS[(turn + 1) % 4], PLAYERS[(turn - 1) % 4]
+        events += [
+            "master phase",
+            f"{p} plays a master card",
+            "minion phase",
+            f"{p}0 bleeds {prey}",
+            f"{prey} declines to block",
+            f'"{p}0 plays Card{turn}, an action modifier: +1 bleed"',
+            f"{p}1 hunts",
+            "nobody blocks",
+            f'"{p}2 equips with Gun{turn}, costing 1 pool"',
+            f"{prey}G attempts to block",
+            f"{prey} passes",
+            f"{prey} declines to block",
+            f"{pred} declines to block",
+            "influence phase",
+            f"{p} moves 2 pool to {p}U",
+            f"{p} moves 1 pool to {p}U",
+            "discard phase",
+            f"{p} discards a card",
+            "end of turn",
+        ]
+        turn += 1
+    head = [
+        "title: generated benchmark scenario",
+        "rules: current",
+        f"players: [{', '.join(PLAYERS)}]",
+        f"turn: {PLAYERS[0]}",
+        "phase: unlock",
+        "minions:",
+        *minions,
+        "events:",
+        *[f"  - {e}" for e in events],
+        "expect:",
+        f"  ousted.{PLAYERS[0]}: false",
+    ]
+    return "\n".join(head) + "\n"
+
+
+def timed(fn, runs: int) -> list[float]:
+    out = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def p95(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--events", type=int, default=200)
+    args = ap.parse_args()
+    text = generate(args.events)
+    scenario = sc.parse(text, "bench")
+    n_events = len(scenario.events)
+    steps, state, stop = sc.replay(scenario)
+    if stop is not None:
+        print(f"the generated scenario stopped at event {stop.n}: {stop.message}", file=sys.stderr)
+        return 1
+    run = sc.run(scenario)
+    assert run.ok, "the generated scenario's expectation failed"
+
+    c_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    stages = [
+        ("yaml (C)", lambda: yaml.load(text, Loader=c_loader)),
+        ("yaml.safe_load", lambda: yaml.safe_load(text)),
+        ("load", lambda: sc.parse(text, "bench")),
+        ("replay", lambda: sc.replay(scenario)),
+        ("load + run", lambda: sc.run(sc.parse(text, "bench"))),
+    ]
+    results = {name: timed(fn, args.runs) for name, fn in stages}
+    base = statistics.median(results["yaml (C)"])
+    print(f"scenario: {n_events} events, {len(steps)} trace steps, {args.runs} runs each")
+    print(f"{'stage':<16}{'median ms':>11}{'p95 ms':>9}{'x yaml':>9}")
+    for name, xs in results.items():
+        med = statistics.median(xs)
+        print(f"{name:<16}{med:>11.2f}{p95(xs):>9.2f}{med / base:>9.1f}")
+    replay_ms = statistics.median(results["replay"])
+    verdict = "under" if replay_ms < 100 else "OVER"
+    print(f"replay of {n_events} events: {replay_ms:.1f} ms median ({replay_ms * 1000 / n_events:.0f} µs/event), "
+          f"{verdict} the 100 ms target")
+    return 0 if replay_ms < 100 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

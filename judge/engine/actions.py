@@ -1,0 +1,720 @@
+"""Minion-phase actions: announcement, block attempts, modifiers and reactions, resolution.
+
+An action moves through three stages (the books' "sequencing"):
+no block attempt in progress; a block attempt in progress (stealth and
+intercept can then be added, each only when needed); every Methuselah who may
+block has declined. It resolves when a block attempt succeeds (the blocker
+locks and combat is pending: part 2) or when nothing more is played (the
+action succeeds: its cost is paid, its effects take place).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from judge.engine import citations as R
+from judge.engine.core import (Log, blood, drain_excess, handles, minion, names, play_from_hand, pool, remove_minion,
+                               require_seated, rule_exists)
+from judge.engine.errors import NotModelled, Refusal
+from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, Cost, Decline, Effect, Employ,
+                                 Equip, Hunt, Modifier, Pass, Political, Reaction, Recruit, Unmodelled)
+from judge.engine.state import (ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Combat, Draft, Minion,
+                                Retainer)
+
+
+# -- mandatory actions ------------------------------------------------------------------------
+def mandatory_of(m: Minion) -> tuple[str, ...]:
+    found = list(m.mandatory)
+    if m.kind == VAMPIRE and m.blood == 0 and "hunt" not in found:
+        found.append("hunt")
+    return tuple(found)
+
+
+def is_stuck(m: Minion, mandatory: tuple[str, ...]) -> bool:
+    return len(mandatory) >= 2 or any(x in m.cannot for x in mandatory) or ("hunt" in mandatory and m.kind != VAMPIRE)
+
+
+def _can_act_now(m: Minion) -> bool:
+    return m.ready and not m.locked and not m.recruited
+
+
+def pending_mandatory(d: Draft, player: str) -> list[tuple[Minion, str]]:
+    """Minions of `player` with a mandatory action still to perform (stuck ones excluded)."""
+    out = []
+    for m in d.minions.values():
+        if m.controller != player or not _can_act_now(m):
+            continue
+        mand = mandatory_of(m)
+        if mand and not is_stuck(m, mand):
+            out.append((m, mand[0]))
+    return out
+
+
+# -- announcing ---------------------------------------------------------------------------------
+def _check_actor(d: Draft, name: str, kind: str) -> Minion:
+    """Who may act now: the turn's Methuselah's ready unlocked minion, mandatory actions first."""
+    m = minion(d, name)
+    require_seated(d, m.controller)
+    if m.controller != d.turn:
+        raise Refusal(f"{m.name} is {m.controller}'s minion and it is {d.turn}'s turn: minions act in their "
+                      f"controller's minion phase", [R.MINION_PHASE])
+    if d.phase != "minion":
+        raise Refusal(f"actions are performed in the minion phase; {d.turn} is in the {d.phase} phase",
+                      [R.MINION_PHASE])
+    if m.contested:
+        raise Refusal(f"{m.name} is contested: face down and out of play", [R.CONTEST_CARD_OUT])
+    if m.region == TORPOR:
+        raise Refusal(f"{m.name} is in torpor and can perform no action except leaving torpor", [R.TORPOR_REGION])
+    if m.region == UNCONTROLLED:
+        if m.kind == ALLY and m.recruited:
+            raise Refusal(f"{m.name} was recruited this turn and cannot act this turn",
+                          [R.ALLY_NOT_THIS_TURN, R.ALLY_OLDER_REGION])
+        raise Refusal(f"{m.name} is in {m.controller}'s uncontrolled region, not in play", [R.READY_UNLOCKED_ACT])
+    if m.locked:
+        raise Refusal(f"{m.name} is locked: only ready unlocked minions can perform actions", [R.READY_UNLOCKED_ACT])
+    if m.recruited:
+        raise Refusal(f"{m.name} was recruited this turn and cannot act this turn", [R.ALLY_NOT_THIS_TURN])
+    own = mandatory_of(m)
+    if own:
+        if is_stuck(m, own):
+            raise Refusal(f"{m.name} is stuck (mandatory: {', '.join(own)}) and cannot perform any action",
+                          [R.STUCK])
+        if kind not in own:
+            rule = R.MANDATORY_HUNT if own == ("hunt",) else R.MANDATORY
+            raise Refusal(f"{m.name} must perform the mandatory {own[0]} and cannot perform any other action",
+                          [rule, R.MANDATORY])
+    else:
+        waiting = pending_mandatory(d, m.controller)
+        if waiting:
+            other, what = waiting[0]
+            rule = R.MANDATORY_HUNT if what == "hunt" else R.MANDATORY
+            raise Refusal(f"{other.name} has a mandatory {what} to perform first: no other action before it",
+                          [R.MANDATORY, rule])
+    if kind in m.cannot:
+        raise Refusal(f"a card effect forbids {m.name} to {kind}", [R.GOLDEN_RULE])
+    return m
+
+
+def _check_cost(d: Draft, m: Minion, cost: Cost, what: str) -> None:
+    if cost.blood > m.blood:
+        unit = "life" if m.kind == ALLY else "blood"
+        raise Refusal(f"{m.name} has {m.blood} {unit}, not enough for {what} costing {cost.blood}", [R.COST_REQUIRED])
+    if cost.pool > d.players[m.controller].pool:
+        raise Refusal(f"{m.controller} has {d.players[m.controller].pool} pool, not enough for {what} costing "
+                      f"{cost.pool}", [R.COST_REQUIRED])
+
+
+def _clockwise_from(d: Draft, player: str, others: tuple[str, ...]) -> tuple[str, ...]:
+    seating = d.seating
+    start = seating.index(player)
+    return tuple(sorted(others, key=lambda p: (seating.index(p) - start) % len(seating)))
+
+
+def _block_order(d: Draft, player: str, directed: bool, targets: tuple[str, ...]) -> tuple[str, ...]:
+    if directed:
+        return _clockwise_from(d, player, targets)
+    order = []
+    for p in (d.prey(player), d.predator(player)):
+        if p and p != player and p not in order:
+            order.append(p)
+    return tuple(order)
+
+
+def _who_blocks(order: tuple[str, ...], directed: bool, d: Draft, player: str) -> str:
+    if not order:
+        return "Nobody may block it."
+    if directed:
+        return f"Only {names(order)} may block{' (clockwise)' if len(order) > 1 else ''}."
+    if len(order) == 1:
+        return f"{order[0]} (prey and predator) may block."
+    return f"{order[0]} (prey) may block first, then {order[1]} (predator)."
+
+
+def _announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth: int, directed: bool = False,
+              targets: tuple[str, ...] = (), bleed: int = 0, hunt: int = 0, cost: Cost = Cost(),
+              card: Optional[str] = None, via: Optional[str] = None, from_hand: bool = False, payload=None,
+              effect: Optional[CardEffect] = None, says: Optional[str] = None, rules=(), detail: str = "") -> None:
+    _check_cost(d, m, cost, card or kind)
+    if from_hand:
+        play_from_hand(d, m.controller, log, card or kind)
+    changes = {"locked": True}
+    if kind == "bleed":
+        changes["bled"] = True
+    if kind == "political":
+        changes["political"] = True
+    used = card if (card and kind in ("card", "bleed", "hunt", "political") and from_hand) else via
+    if used:
+        changes["used"] = m.used + (used,)
+    d.put_minion(m.name, **changes)
+    order = _block_order(d, m.controller, directed, targets)
+    d.set(action=Action(actor=m.name, player=m.controller, kind=kind, summary=summary, directed=directed,
+                        targets=targets, stealth=stealth, bleed=bleed, hunt=hunt, cost_blood=cost.blood,
+                        cost_pool=cost.pool, card=card, via=via, order=order, payload=payload,
+                        effects=(effect,) if effect else (), says=says))
+    costs = _cost_words(cost)
+    text = (f"Announced: {summary} ({m.name} locks): {'directed' if directed else 'undirected'}, "
+            f"{stealth} stealth{detail}"
+            f"{f', costing {costs} if it succeeds' if costs else ''}. {_who_blocks(order, directed, d, m.controller)}")
+    block_rule = R.BLOCK_DIRECTED if directed else R.BLOCK_UNDIRECTED
+    log.add(text, R.READY_UNLOCKED_ACT, R.ANNOUNCE, *rules, *([R.COST_ON_SUCCESS] if costs else []), block_rule)
+
+
+def _cost_words(cost: Cost) -> str:
+    parts = []
+    if cost.blood:
+        parts.append(f"{cost.blood} blood")
+    if cost.pool:
+        parts.append(f"{cost.pool} pool")
+    return " and ".join(parts)
+
+
+def _bleed_target(d: Draft, m: Minion, target: Optional[str], any_target: bool) -> str:
+    player = m.controller
+    prey = d.prey(player)
+    target = target or prey
+    if target == player:
+        raise Refusal(f"{player} cannot bleed {player}self: a Methuselah can never bleed themselves", [R.BLEED_SELF])
+    if target is None:
+        raise Refusal(f"{player} has no prey to bleed", [R.BLEED_TARGET])
+    require_seated(d, target)
+    if target != prey and not any_target:
+        raise Refusal(f"{target} is not {player}'s prey ({prey} is): a bleed is directed at the prey unless a "
+                      f"card says otherwise", [R.BLEED_TARGET, R.PREY])
+    if m.bled:
+        raise Refusal(f"{m.name} already performed a bleed action this turn", [R.BLEED_ONCE])
+    return target
+
+
+@handles(Bleed)
+def bleed_action(d: Draft, e: Bleed, log: Log) -> None:
+    m = _check_actor(d, e.actor, "bleed")
+    target = _bleed_target(d, m, e.target, False)
+    if e.amount is not None and e.amount != m.bleed:
+        raise Refusal(f"{m.name} bleeds for {m.bleed} when the action is announced, not {e.amount} "
+                      f"(action modifiers add bleed later)", [R.BLEED_AMOUNT])
+    _announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target}", stealth=m.stealth, directed=True,
+              targets=(target,), bleed=m.bleed, detail=f", bleed {m.bleed}",
+              rules=(R.BLEED_WHO, R.BLEED_TARGET, R.BLEED_AMOUNT))
+
+
+@handles(Hunt)
+def hunt_action(d: Draft, e: Hunt, log: Log) -> None:
+    m = _check_actor(d, e.actor, "hunt")
+    if m.kind != VAMPIRE:
+        raise Refusal(f"{m.name} is an ally: only vampires hunt", [R.ALLY_BASIC])
+    _announce(d, log, m, kind="hunt", summary=f"{m.name} hunts", stealth=max(1, m.stealth), hunt=1,
+              detail=", hunt 1", rules=(R.HUNT_WHO,))
+
+
+@handles(Equip)
+def equip_action(d: Draft, e: Equip, log: Log) -> None:
+    m = _check_actor(d, e.actor, "equip")
+    if e.source:
+        src = minion(d, e.source)
+        if src.controller != m.controller or src.name == m.name or not src.controlled:
+            raise Refusal(f"equipment can be taken only from another minion {m.controller} controls", [R.EQUIP_MOVE])
+        if e.item not in src.equipment:
+            raise Refusal(f"{src.name} does not have {e.item} (has: {', '.join(src.equipment) or 'nothing'})",
+                          [R.EQUIP_MOVE])
+        _announce(d, log, m, kind="equip", summary=f"{m.name} takes {e.item} from {src.name}", stealth=1,
+                  payload=("move", e.item, src.name), rules=(R.EQUIP_MOVE,))
+        return
+    _announce(d, log, m, kind="equip", summary=f"{m.name} equips with {e.item}", stealth=1, cost=e.cost,
+              card=e.item, from_hand=True, payload=("hand", e.item, None), rules=(R.EQUIP,))
+
+
+@handles(Employ)
+def employ_action(d: Draft, e: Employ, log: Log) -> None:
+    m = _check_actor(d, e.actor, "employ")
+    _announce(d, log, m, kind="employ", summary=f"{m.name} employs {e.retainer}", stealth=1, cost=e.cost,
+              card=e.retainer, from_hand=True, payload=Retainer(e.retainer, e.life), rules=(R.EMPLOY,))
+
+
+@handles(Recruit)
+def recruit_action(d: Draft, e: Recruit, log: Log) -> None:
+    m = _check_actor(d, e.actor, "recruit")
+    if e.ally in d.minions:
+        raise Refusal(f"{e.ally} is already in play", [R.RECRUIT])
+    stealth = 1 if e.stealth is None else e.stealth
+    ally = Minion(name=e.ally, controller=m.controller, kind=ALLY, card=e.ally, blood=e.life, bleed=e.bleed,
+                  strength=e.strength, recruited=True)
+    _announce(d, log, m, kind="recruit", summary=f"{m.name} recruits {e.ally}", stealth=stealth, cost=e.cost,
+              card=e.ally, from_hand=True, payload=ally, detail=f", {e.life} life", rules=(R.RECRUIT,))
+
+
+@handles(BecomeAnarch)
+def anarch_action(d: Draft, e: BecomeAnarch, log: Log) -> None:
+    m = _check_actor(d, e.actor, "anarch")
+    if m.kind != VAMPIRE:
+        raise Refusal(f"{m.name} is not a vampire", [R.ANARCH])
+    if m.title:
+        raise Refusal(f"{m.name} has a title ({m.title}): only an untitled vampire can become anarch", [R.ANARCH])
+    if m.anarch or (m.sect or "").lower() == "anarch":
+        raise Refusal(f"{m.name} is already anarch", [R.ANARCH])
+    other = any(o.controller == m.controller and o.name != m.name and o.ready and o.kind == VAMPIRE
+                and (o.anarch or (o.sect or "").lower() == "anarch") for o in d.minions.values())
+    cost = Cost(blood=1 if other else 2)
+    _announce(d, log, m, kind="anarch", summary=f"{m.name} becomes anarch", stealth=1, cost=cost,
+              detail=" (another ready anarch makes it cost 1 blood)" if other else "", rules=(R.ANARCH,))
+
+
+@handles(ActionCard)
+def action_card(d: Draft, e: ActionCard, log: Log) -> None:
+    kind = e.as_ or "card"
+    m = _check_actor(d, e.actor, kind)
+    card = e.via or e.card or "an action card"
+    if (e.via or e.card) and card in m.used:  # an unnamed card cannot be told apart from another
+        raise Refusal(f"{m.name} already performed an action with {card} this turn", [R.ACTION_CARD_ONCE])
+    common = dict(cost=e.cost, card=e.card if not e.via else None, via=e.via, from_hand=not e.via, effect=e.effect,
+                  says=e.says)
+    if e.as_ == "bleed":
+        target = _bleed_target(d, m, e.targets[0] if e.targets else None, e.any_target)
+        amount = m.bleed + e.bleed
+        _announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target} with {card}", stealth=e.stealth,
+                  directed=True, targets=(target,), bleed=amount, detail=f", bleed {amount}",
+                  rules=(R.ACTION_CARD, R.ACTION_CARD_BASIC, R.BLEED_TARGET, R.BLEED_AMOUNT), **common)
+        return
+    if e.as_ == "hunt":
+        if m.kind != VAMPIRE:
+            raise Refusal(f"{m.name} is an ally: only vampires hunt", [R.ALLY_BASIC, R.ACTION_CARD_BASIC])
+        amount = 1 + e.hunt
+        _announce(d, log, m, kind="hunt", summary=f"{m.name} hunts with {card}", stealth=e.stealth or 1,
+                  hunt=amount, detail=f", hunt {amount}", rules=(R.ACTION_CARD, R.ACTION_CARD_BASIC, R.HUNT_WHO),
+                  **common)
+        return
+    targets = tuple(t for t in e.targets)
+    for t in targets:
+        require_seated(d, t)
+        if t == m.controller:
+            raise Refusal(f"an action is directed only at other Methuselahs; {t} is the acting Methuselah",
+                          [R.BLOCK_DIRECTED])
+    directed = bool(targets) if e.directed is None else bool(e.directed)
+    if directed and not targets:
+        raise Refusal("a directed action needs the Methuselah(s) it is directed at ('directed at Alexis')",
+                      [R.BLOCK_DIRECTED])
+    _announce(d, log, m, kind="card", summary=f"{m.name} plays {card}" + (f" at {names(targets)}" if targets else ""),
+              stealth=e.stealth, directed=directed, targets=targets, rules=(R.ACTION_CARD,), **common)
+
+
+@handles(Political)
+def political_action(d: Draft, e: Political, log: Log) -> None:
+    m = _check_actor(d, e.actor, "political")
+    if m.kind != VAMPIRE:
+        raise Refusal(f"{m.name} is an ally: only vampires perform political actions", [R.POLITICAL])
+    if m.political:
+        raise Refusal(f"{m.name} already performed a political action this turn", [R.POLITICAL])
+    card = e.card or "a political action card"
+    _announce(d, log, m, kind="political", summary=f"{m.name} calls a referendum with {card}", stealth=1, cost=e.cost,
+              card=e.card, from_hand=bool(e.card), rules=(R.POLITICAL,))
+
+
+@handles(Unmodelled)
+def unmodelled(d: Draft, e: Unmodelled, log: Log) -> None:
+    rules = [getattr(R, name) for name in e.rules if isinstance(getattr(R, name, None), R.Rule)]
+    raise NotModelled(e.what, rules)
+
+
+# -- during the action -------------------------------------------------------------------------
+def _current(d: Draft, what: str) -> Action:
+    a = d.action_()
+    if a is None:
+        raise Refusal(f"{what} needs an action in progress, and there is none", [R.MODIFIERS_ANY_TIME])
+    return a
+
+
+def _pay_now(d: Draft, m: Minion, cost: Cost, what: str, log: Log) -> str:
+    _check_cost(d, m, cost, what)
+    if cost.blood:
+        blood(d, m.name, -cost.blood)
+    if cost.pool:
+        pool(d, m.controller, -cost.pool)
+    words = _cost_words(cost)
+    return f", paying {words} at once" if words else ""
+
+
+@handles(Modifier)
+def modifier(d: Draft, e: Modifier, log: Log) -> None:
+    a = _current(d, "an action modifier")
+    m = minion(d, e.minion)
+    if m.name != a.actor:
+        raise Refusal(f"only the acting minion ({a.actor}) plays action modifiers; {m.name} cannot",
+                      [R.MODIFIER_WHO])
+    if e.card and (m.name, e.card) in a.modifiers:
+        raise Refusal(f"{m.name} already played {e.card} during this action", [R.SAME_CARD_ONCE])
+    if not (e.stealth or e.bleed or e.hunt or e.effect):
+        raise NotModelled("action modifiers other than +stealth, +bleed, +hunt or a described effect",
+                          [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
+    if e.stealth > 0:
+        if a.attempt is None or a.attempt.intercept < a.stealth:
+            state = (f"{a.attempt.blocker}'s intercept {a.attempt.intercept} is below the stealth {a.stealth}"
+                     if a.attempt else "no block attempt is in progress")
+            raise Refusal(f"stealth can be added only when needed, and {state}", [R.STEALTH_WHEN_NEEDED])
+    rules = [R.MODIFIERS_ANY_TIME]
+    limited = e.limited if e.limited is not None else True
+    second_bleed = bool(e.bleed) and limited and a.bleed_modified
+    if e.bleed and a.kind != "bleed":
+        raise Refusal(f"+bleed modifies a bleed action; {a.summary} is not one", [R.BLEED_AMOUNT])
+    if second_bleed:
+        if rule_exists(d, R.BLEED_LIMITED):
+            raise Refusal("only one action modifier card can increase the bleed (limited)", [R.BLEED_LIMITED])
+        rules.append(R.SAME_CARD_ONCE)
+    if e.hunt and a.kind != "hunt":
+        raise Refusal(f"+hunt modifies a hunt action; {a.summary} is not one", [R.HUNT_EFFECT])
+    what = e.card or "an action modifier"
+    paid = _pay_now(d, m, e.cost, what, log)
+    play_from_hand(d, m.controller, log, what)
+    a = d.put_action(stealth=a.stealth + e.stealth, bleed=a.bleed + e.bleed, hunt=a.hunt + e.hunt,
+                     bleed_modified=a.bleed_modified or (bool(e.bleed) and limited),
+                     modifiers=a.modifiers + ((m.name, e.card),) if e.card else a.modifiers)
+    changes = []
+    if e.stealth:
+        changes.append(f"stealth {a.stealth}")
+        rules.append(R.STEALTH_WHEN_NEEDED)
+    if e.bleed:
+        changes.append(f"bleed {a.bleed}")
+        rules.append(R.BLEED_AMOUNT)
+        if rule_exists(d, R.BLEED_LIMITED) and limited:
+            rules.append(R.BLEED_LIMITED)
+    if e.hunt:
+        changes.append(f"hunt {a.hunt}")
+    note = " (this book has no 'limited' rule: only playing the same card twice is forbidden)" if second_bleed else ""
+    if e.cost.blood or e.cost.pool:
+        rules.append(R.COST_AT_ONCE)
+    log.add(f"{m.name} plays {what}{paid}: {', '.join(changes) or 'its described effect'}{note}.", *rules)
+    if e.effect:
+        apply_card_effect(d, log, e.effect, what)
+
+
+@handles(Reaction)
+def reaction(d: Draft, e: Reaction, log: Log) -> None:
+    a = _current(d, "a reaction")
+    m = minion(d, e.minion)
+    if m.controller == a.player:
+        raise Refusal(f"{m.name} is {a.player}'s minion: only other Methuselahs' minions play reactions to "
+                      f"{a.player}'s actions", [R.REACTION_WHO])
+    if m.region == TORPOR:
+        raise Refusal(f"{m.name} is in torpor and cannot play reaction cards", [R.TORPOR_REGION])
+    if not m.ready or m.locked:
+        raise Refusal(f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions",
+                      [R.REACTION_WHO, *([R.ALLY_OLDER_REGION] if m.recruited else [])])
+    if e.card and (m.name, e.card) in a.reactions:
+        raise Refusal(f"{m.name} already played {e.card} during this action", [R.SAME_CARD_ONCE])
+    if not (e.intercept or e.effect):
+        raise NotModelled("reactions other than +intercept or a described effect", [R.REACTION_WHO, R.GOLDEN_RULE])
+    rules = [R.REACTION_WHO]
+    if e.intercept:
+        to = e.to or m.name
+        if a.attempt is None or a.attempt.blocker != to:
+            who = f"{a.attempt.blocker} is blocking" if a.attempt else "no block attempt is in progress"
+            raise Refusal(f"intercept can be added only to the blocking minion when needed; {who}",
+                          [R.INTERCEPT_WHEN_NEEDED])
+        if a.attempt.intercept >= a.stealth:
+            raise Refusal(f"intercept can be added only when needed: {to}'s intercept {a.attempt.intercept} already "
+                          f"meets the stealth {a.stealth}", [R.INTERCEPT_WHEN_NEEDED])
+    what = e.card or "a reaction"
+    paid = _pay_now(d, m, e.cost, what, log)
+    play_from_hand(d, m.controller, log, what)
+    if e.card:
+        a = d.put_action(reactions=a.reactions + ((m.name, e.card),))
+    text = f"{m.name} plays {what}{paid} (a reaction does not lock its minion)"
+    if e.intercept:
+        att = a.attempt
+        a = d.put_action(attempt=BlockAttempt(att.blocker, att.player, att.intercept + e.intercept))
+        text += f": {a.attempt.blocker} has {a.attempt.intercept} intercept against {a.stealth} stealth"
+        rules.append(R.INTERCEPT_WHEN_NEEDED)
+    if e.cost.blood or e.cost.pool:
+        rules.append(R.COST_AT_ONCE)
+    log.add(text + ".", *rules)
+    if e.effect:
+        apply_card_effect(d, log, e.effect, what)
+
+
+@handles(Block)
+def block(d: Draft, e: Block, log: Log) -> None:
+    a = _current(d, "a block attempt")
+    b = minion(d, e.blocker)
+    player = b.controller
+    if player == a.player:
+        raise Refusal(f"{b.name} is {a.player}'s minion: a Methuselah's minions cannot block that Methuselah's "
+                      f"own actions", [R.BLOCK_OTHERS])
+    if a.attempt is not None:
+        raise Refusal(f"{a.attempt.blocker} is already attempting to block: one attempt at a time",
+                      [R.BLOCK_ONE_AT_A_TIME])
+    block_rule = R.BLOCK_DIRECTED if a.directed else R.BLOCK_UNDIRECTED
+    if player not in a.order:
+        raise Refusal(f"{player} may not block {a.summary}: {_who_blocks(a.order, a.directed, d, a.player)}",
+                      [block_rule])
+    if player in a.declined:
+        raise Refusal(f"{player} already declined to block this action, and that decision is final",
+                      [R.BLOCK_DECLINE_FINAL])
+    before = [p for p in a.order[:a.order.index(player)] if p not in a.declined]
+    if before:
+        raise Refusal(f"{names(before)} may block first; {player} can block only after "
+                      f"{'they decline' if len(before) > 1 else before[0] + ' declines'}", [block_rule])
+    require_seated(d, player)
+    if b.region == TORPOR:
+        raise Refusal(f"{b.name} is in torpor and cannot block", [R.TORPOR_REGION])
+    if b.contested:
+        raise Refusal(f"{b.name} is contested and out of play", [R.CONTEST_CARD_OUT])
+    if not b.ready:
+        rules = [R.BLOCK_READY] + ([R.ALLY_OLDER_REGION] if b.recruited else [])
+        raise Refusal(f"{b.name} is not ready (in {player}'s {b.region} region): only ready minions block", rules)
+    if b.locked:
+        raise Refusal(f"{b.name} is locked: only unlocked minions block", [R.BLOCK_READY])
+    att = BlockAttempt(b.name, player, b.intercept)
+    d.put_action(attempt=att)
+    verdict = ("the block would succeed unless stealth is added" if att.intercept >= a.stealth
+               else "intercept is needed for the block to succeed")
+    log.add(f"{b.name} ({player}) attempts to block {a.actor}: {att.intercept} intercept against {a.stealth} "
+            f"stealth; {verdict}.", block_rule, R.BLOCK_COMPARE)
+
+
+@handles(Decline)
+def decline(d: Draft, e: Decline, log: Log) -> None:
+    a = _current(d, "declining to block")
+    if e.player is not None:
+        if e.player == a.player:
+            raise Refusal(f"{e.player} is the acting Methuselah and cannot block {e.player}'s own action",
+                          [R.BLOCK_OTHERS])
+        if e.player not in a.order:
+            raise Refusal(f"{e.player} may not block this action anyway: "
+                          f"{_who_blocks(a.order, a.directed, d, a.player)}",
+                          [R.BLOCK_DIRECTED if a.directed else R.BLOCK_UNDIRECTED])
+        if e.player in a.declined:
+            raise Refusal(f"{e.player} already declined to block this action", [R.BLOCK_DECLINE_FINAL])
+    if a.attempt is not None and (e.player is None or a.attempt.player == e.player):
+        if resolve_attempt(d, log):
+            return
+        a = d.action_()
+    players = a.undeclined if e.player is None else (e.player,)
+    a = d.put_action(declined=a.declined + tuple(players))
+    text = f"{names(players)} decline{'s' if len(players) == 1 else ''} to block; the decision is final."
+    if not a.undeclined:
+        text += " No more block attempts: the action succeeds once nothing more is played."
+    log.add(text, R.BLOCK_DECLINE_FINAL)
+
+
+@handles(Pass)
+def pass_(d: Draft, e: Pass, log: Log) -> None:
+    if d.action_() is None:
+        log.add(f"{e.player or 'Everyone'} passes; no action is in progress.", R.ONE_ACTION_AT_A_TIME)
+        return
+    if d.action_().attempt is not None:
+        resolve_attempt(d, log)
+        return
+    settle(d, log)
+
+
+# -- resolution ----------------------------------------------------------------------------------
+def resolve_attempt(d: Draft, log: Log) -> bool:
+    """Resolve the block attempt in progress; True if the action is blocked."""
+    a = d.action_()
+    att = a.attempt
+    if att.intercept >= a.stealth:
+        d.put_minion(att.blocker, locked=True)
+        for who in (a.player, att.player):
+            if d.players[who].withdrawing:
+                d.put_player(who, withdrawal_broken=True)
+        d.set(action=None, combat=Combat(acting=a.actor, opposing=att.blocker, action=a))
+        # Only the older book says what becomes of the card played for a blocked action.
+        burned = " The card played for the action is burned." if a.card and d.edition == R.OLDER else ""
+        log.add(f"{att.blocker} blocks {a.actor} ({att.intercept} intercept against {a.stealth} stealth): the action "
+                f"is blocked and has no effect, its cost is not paid.{burned} {att.blocker} locks and enters combat "
+                f"with {a.actor}; combat is pending (part 2 of the engine).",
+                R.BLOCK_COMPARE, R.BLOCKED, R.COST_ON_SUCCESS, R.COMBAT)
+        return True
+    d.put_action(attempt=None)
+    log.add(f"{att.blocker}'s block attempt fails ({att.intercept} intercept against {a.stealth} stealth); "
+            f"{att.player} may attempt again, with the same or another minion, or decline.",
+            R.BLOCK_COMPARE, R.BLOCK_REPEAT)
+    return False
+
+
+def settle(d: Draft, log: Log) -> None:
+    """Nothing more is played: an open block attempt resolves, then the action succeeds."""
+    a = d.action_()
+    if a is None:
+        return
+    if a.attempt is not None and resolve_attempt(d, log):
+        return
+    a = d.action_()
+    if a.undeclined:
+        log.add(f"{names(a.undeclined)} make{'s' if len(a.undeclined) == 1 else ''} no further block attempt.",
+                R.BLOCK_DECLINE_FINAL)
+    succeed(d, log)
+
+
+def succeed(d: Draft, log: Log) -> None:
+    a = d.action_()
+    d.set(action=None)
+    actor = d.minions.get(a.actor)
+    if actor is None:
+        raise NotModelled(f"the acting minion {a.actor} left play during the action", [R.ACTION_SUCCEEDS])
+    if actor.blood < a.cost_blood or d.players[a.player].pool < a.cost_pool:
+        if not rule_exists(d, R.FIZZLE):
+            raise NotModelled("a successful action whose cost can no longer be paid in full: the older book does "
+                              "not say what happens", [R.COST_ON_SUCCESS, R.ACTION_SUCCEEDS])
+        blood(d, a.actor, -a.cost_blood)
+        pool(d, a.player, -a.cost_pool)
+        log.add(f"{a.summary} succeeds, but its cost cannot be paid in full: it is paid as far as possible and the "
+                f"action fizzles, with no effect.", R.FIZZLE)
+        return
+    paid = ""
+    if a.cost_blood:
+        blood(d, a.actor, -a.cost_blood)
+        unit = "life" if actor.kind == ALLY else "blood"
+        paid = f"; {a.actor} pays {a.cost_blood} {unit}"
+    if a.cost_pool:
+        pool(d, a.player, -a.cost_pool)
+        paid += f"; {a.player} pays {a.cost_pool} pool"
+    rules = [R.ACTION_SUCCEEDS] + ([R.COST_ON_SUCCESS] if paid else [])
+    RESOLVE[a.kind](d, log, a, paid, rules)
+
+
+def _resolve_bleed(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    target = a.targets[0]
+    if a.bleed <= 0:
+        log.add(f"{a.summary} succeeds{paid}, with a bleed of {a.bleed}: no pool is burned and no Edge is gained.",
+                *rules, R.BLEED_ZERO)
+        return
+    if not d.players[target].seated:
+        log.add(f"{a.summary} succeeds{paid}, but {target} is no longer in the game.", *rules)
+        return
+    burned = -pool(d, target, -a.bleed)
+    before = d.edge
+    d.set(edge=a.player)
+    edge = (f"{a.player} keeps the Edge" if before == a.player else
+            f"{a.player} takes the Edge" + (f" from {before}" if before else ""))
+    log.add(f"{a.summary} succeeds{paid}: {target} burns {burned} pool ({d.players[target].pool} left); {edge}.",
+            *rules, R.BLEED_AMOUNT, R.BLEED_EDGE)
+
+
+def _resolve_hunt(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    gained = blood(d, a.actor, a.hunt, drain=False)
+    m = d.minions[a.actor]
+    log.add(f"{a.summary} succeeds{paid}: {a.actor} gains {gained} blood from the blood bank ({m.blood} of "
+            f"capacity {m.capacity}).", *rules, R.HUNT_EFFECT)
+    drain_excess(d, a.actor, log)
+
+
+def _resolve_equip(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    how, item, src = a.payload
+    actor = d.minions[a.actor]
+    if how == "move":
+        source = d.minions.get(src)
+        if source is None or item not in source.equipment:
+            log.add(f"{a.summary} succeeds, but {item} is no longer on {src}: no effect.", *rules, R.EQUIP_MOVE)
+            return
+        d.put_minion(src, equipment=tuple(x for x in source.equipment if x != item))
+        d.put_minion(a.actor, equipment=actor.equipment + (item,))
+        log.add(f"{a.summary} succeeds: {item} moves from {src} to {a.actor}.", *rules, R.EQUIP_MOVE)
+        return
+    d.put_minion(a.actor, equipment=actor.equipment + (item,))
+    log.add(f"{a.summary} succeeds{paid}: {item} is placed on {a.actor}.", *rules, R.EQUIP)
+
+
+def _resolve_employ(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    retainer: Retainer = a.payload
+    actor = d.minions[a.actor]
+    d.put_minion(a.actor, retainers=actor.retainers + (retainer,))
+    d.set(bank=d.bank - retainer.life)
+    log.add(f"{a.summary} succeeds{paid}: {retainer.name} is placed on {a.actor} with {retainer.life} life from "
+            f"the blood bank.", *rules, R.EMPLOY)
+
+
+def _resolve_recruit(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    ally: Minion = a.payload
+    older = rule_exists(d, R.ALLY_OLDER_REGION)
+    d.minions[ally.name] = ally if not older else _with_region(ally, UNCONTROLLED)
+    d.set(bank=d.bank - ally.blood)
+    where = ("the uncontrolled region (controlled, until the end of the turn)" if older
+             else "the ready region")
+    log.add(f"{a.summary} succeeds{paid}: {ally.name} comes into play in {where} with {ally.blood} life from the "
+            f"blood bank, and cannot act this turn.", *rules, R.RECRUIT, R.ALLY_NOT_THIS_TURN,
+            *([R.ALLY_OLDER_REGION] if older else []))
+
+
+def _with_region(m: Minion, region: str) -> Minion:
+    from dataclasses import replace
+
+    return replace(m, region=region)
+
+
+def _resolve_anarch(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    sect = R.ANARCH_NEW_SECT[d.edition]  # the older book: anarchs are Independent, with an anarch attribute
+    d.put_minion(a.actor, anarch=True, sect=sect)
+    if d.edition == R.OLDER:
+        sect += " (with the anarch attribute)"
+    log.add(f"{a.summary} succeeds{paid}: {a.actor}'s sect is now {sect}.", *rules, R.ANARCH, R.ANARCH_SECT)
+
+
+def _resolve_card(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    card = a.via or a.card or "the card"
+    if a.effects:
+        log.add(f"{a.summary} succeeds{paid}: it resolves as {card} says.", *rules, R.ACTION_CARD)
+        for effect in a.effects:
+            apply_card_effect(d, log, effect, card)
+    elif a.says:
+        log.add(f"{a.summary} succeeds{paid}. {card} says: \"{a.says}\" (described, not applied to the state).",
+                *rules, R.ACTION_CARD)
+    else:
+        log.add(f"{a.summary} succeeds{paid}: it resolves as {card} says (no effect was described).",
+                *rules, R.ACTION_CARD)
+
+
+def _resolve_political(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    raise NotModelled(f"{a.summary} succeeds and calls a referendum; referendums and votes are part 2 of the engine",
+                      [R.REFERENDUM, R.ACTION_SUCCEEDS])
+
+
+RESOLVE = {"bleed": _resolve_bleed, "hunt": _resolve_hunt, "equip": _resolve_equip, "employ": _resolve_employ,
+           "recruit": _resolve_recruit, "anarch": _resolve_anarch, "card": _resolve_card,
+           "political": _resolve_political}
+
+
+# -- described card effects -------------------------------------------------------------------------
+@handles(Effect)
+def effect_event(d: Draft, e: Effect, log: Log) -> None:
+    apply_card_effect(d, log, e.effect, e.source or "a card effect")
+
+
+def apply_card_effect(d: Draft, log: Log, eff: CardEffect, source: str) -> None:
+    for player, delta in eff.pool:
+        require_seated(d, player)
+        if delta is None:
+            delta = -d.players[player].pool
+        done = pool(d, player, delta)
+        verb = "gains" if done >= 0 else "burns"
+        log.add(f"{source.capitalize() if source[0].islower() else source}: {player} {verb} {abs(done)} pool "
+                f"({d.players[player].pool} left).", R.GOLDEN_RULE, R.BLOOD_BANK)
+    for name, delta in eff.blood:
+        m = minion(d, name)
+        done = blood(d, name, delta if delta is not None else -m.blood, drain=False)
+        unit = "life" if m.kind == ALLY else "blood"
+        verb = "gains" if done >= 0 else "burns"
+        log.add(f"{name} {verb} {abs(done)} {unit} ({d.minions[name].blood} left).", R.GOLDEN_RULE, R.BLOOD_BANK)
+        drain_excess(d, name, log)
+        if m.kind == ALLY and d.minions[name].blood <= 0:
+            remove_minion(d, name)
+            log.add(f"{name} has lost its last life counter and is burned.", R.ALLY_BURNED)
+    for name in eff.lock:
+        minion(d, name)
+        d.put_minion(name, locked=True)
+        log.add(f"{name} is locked by {source}.", R.GOLDEN_RULE)
+    for name in eff.unlock:
+        minion(d, name)
+        d.put_minion(name, locked=False)
+        log.add(f"{name} is unlocked by {source}.", R.GOLDEN_RULE)
+    for player, size in eff.hand_size:
+        _set_hand_size(d, log, player, size)
+
+
+def _set_hand_size(d: Draft, log: Log, player: str, size: int) -> None:
+    p = d.players[player]
+    hand, library = p.hand, p.library
+    if hand > size:
+        hand = size
+    while hand < size and (library is None or library > 0):
+        hand += 1
+        library = None if library is None else library - 1
+    d.put_player(player, hand_size=size, hand=hand, library=library)
+    log.add(f"{player}'s hand size becomes {size}: {player} now holds {hand} cards.", R.HAND_SIZE, R.GOLDEN_RULE)

@@ -1,0 +1,517 @@
+"""The turn: phase order, and what the unlock, master, influence and discard phases allow.
+
+Moving to a later phase runs the end of every phase in between (its
+obligations are checked: a contest left unpaid, a mandatory hunt not taken)
+and the start of every phase reached. A scenario that starts in a phase starts
+after that phase's own beginning (the table says what is locked, how many
+transfers are left, ...).
+"""
+from __future__ import annotations
+
+from judge.engine import citations as R
+from judge.engine import ending
+from judge.engine.core import (Log, blood, drain_excess, handles, minion, move_blood, names, play_from_hand, pool,
+                               remove_minion, require_seated, rule_exists)
+from judge.engine.errors import Refusal
+from judge.engine.events import (ContestCard, ContestTitle, CryptDraw, Discard, EdgePool, EndTurn, GoToPhase,
+                                 Influence, MasterCard, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw)
+from judge.engine.state import (ALLY, FULL_TRANSFERS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, Draft, Minion,
+                                PhaseState)
+
+
+def transfers_for(turn_number: int) -> int:
+    return turn_number if 1 <= turn_number < FULL_TRANSFERS else FULL_TRANSFERS
+
+
+# -- moving through the turn -------------------------------------------------------------
+@handles(GoToPhase)
+def go_to_phase(d: Draft, e: GoToPhase, log: Log) -> None:
+    if e.player and e.player != d.turn:
+        raise Refusal(f"it is {d.turn}'s turn, not {e.player}'s", [R.TURN_SEQUENCE])
+    here, there = PHASES.index(d.phase), PHASES.index(e.phase)
+    if there == here:
+        log.add(f"{d.turn} is in the {e.phase} phase.", R.TURN_SEQUENCE)
+        return
+    if there < here:
+        raise Refusal(f"the {e.phase} phase of {d.turn}'s turn is over: phases come in order "
+                      f"(unlock, master, minion, influence, discard)", [R.TURN_SEQUENCE])
+    while PHASES.index(d.phase) < there:
+        _next_phase(d, log)
+
+
+@handles(EndTurn)
+def end_turn(d: Draft, e: EndTurn, log: Log) -> None:
+    if e.player and e.player != d.turn:
+        raise Refusal(f"it is {d.turn}'s turn, not {e.player}'s", [R.TURN_SEQUENCE])
+    _end_turn(d, log)
+
+
+@handles(TurnOf)
+def turn_of(d: Draft, e: TurnOf, log: Log) -> None:
+    require_seated(d, e.player)
+    if e.player == d.turn and d.phase == "unlock" and not e.next:
+        log.add(f"It is {d.turn}'s turn.", R.TURN_SEQUENCE)
+        return
+    for _ in range(len(d.seating) + 1):
+        _end_turn(d, log)
+        if d.turn == e.player or d.result.over or not d.players[e.player].seated:
+            return  # (a withdrawal takes effect where that turn would have begun)
+    raise Refusal(f"{e.player}'s turn never comes", [R.TURN_SEQUENCE])
+
+
+def _next_phase(d: Draft, log: Log) -> None:
+    EXITS[d.phase](d, log)
+    nxt = PHASES[PHASES.index(d.phase) + 1]
+    d.set(phase=nxt, phase_state=PhaseState())
+    ENTRIES[nxt](d, log)
+
+
+def _end_turn(d: Draft, log: Log) -> None:
+    while d.phase != "discard":
+        _next_phase(d, log)
+    EXITS["discard"](d, log)
+    _end_of_turn_effects(d, log)
+    if d.result.over:
+        return
+    current = d.turn
+    seating = d.seating
+    i = seating.index(current)
+    for k in range(1, len(seating) + 1):
+        nxt = seating[(i + k) % len(seating)]
+        if not d.players[nxt].seated:
+            continue
+        if _start_turn(d, log, nxt):
+            return
+        if d.result.over:
+            return
+    raise Refusal("no Methuselah is left to take a turn", [R.TURN_SEQUENCE])
+
+
+def _end_of_turn_effects(d: Draft, log: Log) -> None:
+    moved = []
+    for m in list(d.minions.values()):
+        if m.kind == ALLY and m.recruited and m.region == UNCONTROLLED:
+            d.put_minion(m.name, region=READY)  # older book: recruited allies wait there until now
+            moved.append(m.name)
+        if m.recruited or m.bled or m.political or m.used:
+            d.put_minion(m.name, recruited=False, bled=False, political=False, used=())
+    if moved:
+        log.add(f"End of {d.turn}'s turn: {names(moved)} move from the uncontrolled region to the ready region.",
+                R.ALLY_OLDER_REGION)
+
+
+def _start_turn(d: Draft, log: Log, player: str) -> bool:
+    """Begin `player`'s turn; False when the turn does not happen (a successful withdrawal)."""
+    p = d.players[player]
+    if p.withdrawing:
+        if p.withdrawal_broken:
+            d.put_player(player, withdrawing=False, withdrawal_broken=False)
+            log.add(f"{player}'s withdrawal fails: pool or blood was lost, or a minion entered combat, "
+                    f"since it was announced.", R.WITHDRAW_FAILS)
+        else:
+            ending.withdraw(d, log, player)  # the turn never begins
+            return False
+    d.set(turn=player, phase="unlock", turn_number=d.turn_number + 1, phase_state=PhaseState())
+    _enter_unlock(d, log)
+    return True
+
+
+# -- unlock phase ---------------------------------------------------------------------------
+def _enter_unlock(d: Draft, log: Log) -> None:
+    player = d.turn
+    unlocked, infernal = [], []
+    for m in _own(d, player):
+        if m.locked and m.controlled and not m.contested:
+            if m.infernal:
+                infernal.append(m.name)
+            else:
+                d.put_minion(m.name, locked=False)
+                unlocked.append(m.name)
+    text = f"{player}'s turn {d.turn_number} begins with the unlock phase"
+    text += f": {names(unlocked)} unlock." if unlocked else "; nothing to unlock."
+    log.add(text, R.TURN_SEQUENCE, R.UNLOCK_ALL)
+    if infernal:
+        log.add(f"{names(infernal)} {'is' if len(infernal) == 1 else 'are'} infernal and stay locked unless "
+                f"{player} burns 1 pool for each.", R.INFERNAL)
+    _end_contests(d, log, player)
+
+
+def _own(d: Draft, player: str) -> list[Minion]:
+    return [m for m in d.minions.values() if m.controller == player]
+
+
+def _rivals(d: Draft, m: Minion) -> list[Minion]:
+    return [o for o in d.minions.values() if o.name != m.name and o.contested and o.card == m.card]
+
+
+def _title_rivals(d: Draft, m: Minion) -> list[Minion]:
+    return [o for o in d.minions.values()
+            if o.name != m.name and o.title_contested and (o.title or "").lower() == (m.title or "").lower()]
+
+
+def _end_contests(d: Draft, log: Log, player: str) -> None:
+    for m in _own(d, player):
+        if m.contested and not _rivals(d, m):
+            d.put_minion(m.name, contested=False, locked=False)
+            log.add(f"Every other copy of {m.card} was yielded: {m.name} unlocks and turns face up.", R.CONTEST_CARD_END)
+    for m in _own(d, player):
+        if not m.title_contested:
+            continue
+        if not _title_rivals(d, m):
+            d.put_minion(m.name, title_contested=False)
+            log.add(f"Every rival for the title {m.title} yielded: {m.name} acquires it.", R.CONTEST_TITLE_END)
+        elif m.region == TORPOR or m.blood == 0:
+            d.put_minion(m.name, title=None, title_contested=False)
+            why = "is in torpor" if m.region == TORPOR else "has no blood to pay"
+            log.add(f"{m.name} {why} and must yield the contested title {m.title}.", R.CONTEST_TITLE_FORCED)
+
+
+def _exit_unlock(d: Draft, log: Log) -> None:
+    paid = d.phase_state().paid
+    for m in _own(d, d.turn):
+        if m.contested and _rivals(d, m) and m.name not in paid:
+            raise Refusal(f"{d.turn} must pay 1 pool to keep contesting {m.card} ({m.name}), or yield it, "
+                          f"during the unlock phase", [R.CONTEST_CARD])
+        if m.title_contested and _title_rivals(d, m) and f"{m.name}#title" not in paid:
+            raise Refusal(f"{m.name} must pay 1 blood to keep contesting the title {m.title}, or yield it, "
+                          f"during {d.turn}'s unlock phase", [R.CONTEST_TITLE])
+
+
+def _in_own_phase(d: Draft, player: str, phase: str, rule) -> None:
+    require_seated(d, player)
+    if player != d.turn:
+        raise Refusal(f"it is {d.turn}'s turn: {player} can do this only in {player}'s own {phase} phase", [rule])
+    if d.phase != phase:
+        raise Refusal(f"this is done in the {phase} phase; {d.turn} is in the {d.phase} phase", [rule])
+
+
+@handles(EdgePool)
+def edge_pool(d: Draft, e: EdgePool, log: Log) -> None:
+    _in_own_phase(d, e.player, "unlock", R.EDGE_POOL)
+    if d.edge != e.player:
+        holder = f"{d.edge} holds it" if d.edge else "nobody holds it"
+        raise Refusal(f"{e.player} does not have the Edge ({holder})", [R.EDGE_POOL])
+    if d.phase_state().edge_pool_taken:
+        raise Refusal(f"{e.player} already gained the pool for the Edge this unlock phase", [R.EDGE_POOL])
+    pool(d, e.player, +1)
+    d.put_phase(edge_pool_taken=True)
+    log.add(f"{e.player} has the Edge and gains 1 pool from the blood bank ({d.players[e.player].pool} pool).",
+            R.EDGE_POOL, R.BLOOD_BANK)
+
+
+def _contested_card(d: Draft, player: str, card: str) -> Minion:
+    mine = [m for m in _own(d, player) if m.contested
+            and card.lower() in (m.card.lower(), m.name.lower())]
+    if not mine:
+        raise Refusal(f"{player} controls no contested card called {card!r}", [R.CONTEST_CARD])
+    return mine[0]
+
+
+@handles(ContestCard)
+def contest_card(d: Draft, e: ContestCard, log: Log) -> None:
+    _in_own_phase(d, e.player, "unlock", R.CONTEST_CARD)
+    m = _contested_card(d, e.player, e.card)
+    if m.name in d.phase_state().paid:
+        raise Refusal(f"{e.player} already paid or yielded for {m.card} this unlock phase", [R.CONTEST_CARD])
+    if e.pay:
+        if d.players[e.player].pool < 1:
+            raise Refusal(f"{e.player} has no pool to pay for the contest", [R.CONTEST_CARD])
+        pool(d, e.player, -1)
+        d.put_phase(paid=d.phase_state().paid + (m.name,))
+        log.add(f"{e.player} pays 1 pool to keep contesting {m.card} ({d.players[e.player].pool} pool left); "
+                f"it stays face down and out of play.", R.CONTEST_CARD, R.CONTEST_CARD_OUT)
+    else:
+        burned = remove_minion(d, m.name)
+        d.put_phase(paid=d.phase_state().paid + (m.name,))
+        extra = f", with the {burned} counters on it" if burned else ""
+        log.add(f"{e.player} yields {m.card}: the card is burned{extra}.", R.CONTEST_CARD_YIELD, R.BLOOD_BANK)
+
+
+@handles(ContestTitle)
+def contest_title(d: Draft, e: ContestTitle, log: Log) -> None:
+    m = minion(d, e.minion)
+    _in_own_phase(d, m.controller, "unlock", R.CONTEST_TITLE)
+    if not m.title_contested:
+        raise Refusal(f"{m.name}'s title is not contested", [R.CONTEST_TITLE])
+    key = f"{m.name}#title"
+    if key in d.phase_state().paid:
+        raise Refusal(f"{m.name} already paid or yielded for the title this unlock phase", [R.CONTEST_TITLE])
+    if e.pay:
+        if m.region != READY:
+            raise Refusal(f"only ready vampires contest titles: {m.name} must yield", [R.CONTEST_TITLE_FORCED])
+        if m.blood < 1:
+            raise Refusal(f"{m.name} has no blood to pay for the title and must yield it", [R.CONTEST_TITLE_FORCED])
+        blood(d, m.name, -1)
+        log.add(f"{m.name} pays 1 blood to keep contesting the title {m.title} "
+                f"({d.minions[m.name].blood} blood left).", R.CONTEST_TITLE)
+    else:
+        d.put_minion(m.name, title=None, title_contested=False)
+        log.add(f"{m.name} yields the title {m.title} and has no title now.", R.CONTEST_TITLE)
+    d.put_phase(paid=d.phase_state().paid + (key,))
+
+
+@handles(UnlockInfernal)
+def unlock_infernal(d: Draft, e: UnlockInfernal, log: Log) -> None:
+    _in_own_phase(d, e.player, "unlock", R.INFERNAL)
+    m = minion(d, e.minion)
+    if m.controller != e.player:
+        raise Refusal(f"{m.name} is not {e.player}'s", [R.INFERNAL])
+    if not m.infernal:
+        raise Refusal(f"{m.name} is not infernal: it unlocked with {e.player}'s other cards", [R.UNLOCK_ALL])
+    if not m.locked:
+        raise Refusal(f"{m.name} is not locked", [R.INFERNAL])
+    if d.players[e.player].pool < 1:
+        raise Refusal(f"{e.player} has no pool to burn", [R.INFERNAL])
+    pool(d, e.player, -1)
+    d.put_minion(m.name, locked=False)
+    log.add(f"{e.player} burns 1 pool to unlock the infernal {m.name} ({d.players[e.player].pool} pool left).",
+            R.INFERNAL, R.BLOOD_BANK)
+
+
+@handles(Withdraw)
+def withdraw(d: Draft, e: Withdraw, log: Log) -> None:
+    _in_own_phase(d, e.player, "unlock", R.WITHDRAW_WHEN)
+    p = d.players[e.player]
+    if p.withdrawing:
+        raise Refusal(f"{e.player} has already announced a withdrawal", [R.WITHDRAW_WHEN])
+    if p.library is None:
+        raise Refusal(f"{e.player} can withdraw only with an exhausted library: the scenario must say "
+                      f"library: {{{e.player}: 0}}", [R.WITHDRAW_WHEN])
+    if p.library > 0:
+        raise Refusal(f"{e.player}'s library still has {p.library} cards: no withdrawal", [R.WITHDRAW_WHEN])
+    if p.hand >= p.hand_size:
+        raise Refusal(f"{e.player} has a full hand ({p.hand} of {p.hand_size}): no withdrawal", [R.WITHDRAW_WHEN])
+    d.put_player(e.player, withdrawing=True, withdrawal_broken=False)
+    log.add(f"{e.player} announces a withdrawal. It succeeds at the start of {e.player}'s next unlock phase if, "
+            f"until then, no pool or blood is lost and no minion of {e.player} enters combat.",
+            R.WITHDRAW_WHEN, R.WITHDRAW_FAILS)
+
+
+# -- master phase ----------------------------------------------------------------------------
+def _enter_master(d: Draft, log: Log) -> None:
+    p = d.players[d.turn]
+    actions = max(0, 1 - p.oot_debt + p.oot_credit)
+    d.put_player(d.turn, oot_played=False, oot_debt=0, oot_credit=0)
+    d.put_phase(master_actions=actions)
+    rules = [R.MASTER_ACTIONS]
+    text = f"{d.turn}'s master phase: {actions} master phase action{'s' if actions != 1 else ''}"
+    if p.oot_debt:
+        rules.append(R.OUT_OF_TURN_DEBT)
+        text += f" (an out-of-turn master card already used one{', and its trifle gave one back' if p.oot_credit else ''})"
+    log.add(text + ".", *rules)
+
+
+@handles(MasterCard)
+def master_card(d: Draft, e: MasterCard, log: Log) -> None:
+    require_seated(d, e.player)
+    what = f"{e.card or 'a master card'}{' (trifle)' if e.trifle else ''}"
+    if e.out_of_turn:
+        _out_of_turn(d, e, log, what)
+        return
+    if e.player != d.turn or d.phase != "master":
+        where = f"{d.turn}'s {d.phase} phase"
+        raise Refusal(f"{e.player} cannot play {what} in {where}: regular master cards are played in one's own "
+                      f"master phase (out-of-turn ones say so)", [R.MASTER_IN_PHASE])
+    ps = d.phase_state()
+    if ps.master_actions < 1:
+        raise Refusal(f"{e.player} has no master phase action left", [R.MASTER_ACTIONS])
+    _pay_pool_cost(d, e.player, e.cost_pool, what)
+    play_from_hand(d, e.player, log, what)
+    actions = ps.master_actions - 1
+    text = f"{e.player} uses a master phase action to play {what}"
+    rules = [R.MASTER_IN_PHASE]
+    if e.cost_pool:
+        text += f", paying {e.cost_pool} pool"
+    if e.trifle and not ps.trifle_used:
+        actions += 1
+        d.put_phase(master_actions=actions, trifle_used=True)
+        text += "; as a trifle it gives an additional master phase action"
+        rules.append(R.TRIFLE)
+    else:
+        d.put_phase(master_actions=actions)
+        if e.trifle:
+            text += "; a second trifle this phase acts like a regular master card"
+            rules.append(R.TRIFLE)
+    log.add(f"{text} ({actions} left).", *rules)
+
+
+def _out_of_turn(d: Draft, e: MasterCard, log: Log, what: str) -> None:
+    p = d.players[e.player]
+    if e.player == d.turn:
+        raise Refusal(f"{e.player} cannot play an out-of-turn master card on {e.player}'s own turn", [R.OUT_OF_TURN])
+    if p.oot_played:
+        raise Refusal(f"{e.player} already played an out-of-turn master card since {e.player}'s last master phase",
+                      [R.OUT_OF_TURN_LIMIT])
+    _pay_pool_cost(d, e.player, e.cost_pool, what)
+    play_from_hand(d, e.player, log, what)
+    d.put_player(e.player, oot_played=True, oot_debt=p.oot_debt + 1, oot_credit=1 if e.trifle else p.oot_credit)
+    text = f"{e.player} plays {what} out of turn, using a master phase action of {e.player}'s next master phase"
+    if e.trifle:
+        text += "; as a trifle it gives one back in that master phase"
+    log.add(text + ".", R.OUT_OF_TURN, R.OUT_OF_TURN_DEBT, *( [R.TRIFLE] if e.trifle else []))
+
+
+def _pay_pool_cost(d: Draft, player: str, cost: int, what: str) -> None:
+    if cost <= 0:
+        return
+    if d.players[player].pool < cost:
+        raise Refusal(f"{player} has {d.players[player].pool} pool, not enough to pay {cost} for {what}",
+                      [R.COST_REQUIRED])
+    pool(d, player, -cost)
+
+
+def _exit_master(d: Draft, log: Log) -> None:
+    left = d.phase_state().master_actions
+    if left:
+        log.add(f"{d.turn} leaves the master phase with {left} unused master phase action"
+                f"{'s' if left != 1 else ''}: lost.", R.MASTER_ACTIONS)
+
+
+# -- minion phase (its actions are in actions.py) ---------------------------------------------
+def _enter_minion(d: Draft, log: Log) -> None:
+    log.add(f"{d.turn}'s minion phase.", R.MINION_PHASE)
+
+
+def _exit_minion(d: Draft, log: Log) -> None:
+    from judge.engine.actions import pending_mandatory
+
+    waiting = pending_mandatory(d, d.turn)
+    if waiting:
+        m, what = waiting[0]
+        raise Refusal(f"{m.name} has a mandatory {what} to perform before {d.turn}'s minion phase can end",
+                      [R.MANDATORY_HUNT if what == "hunt" else R.MANDATORY, R.MANDATORY])
+
+
+# -- influence phase ---------------------------------------------------------------------------
+def _enter_influence(d: Draft, log: Log) -> None:
+    n = transfers_for(d.turn_number)
+    d.put_phase(transfers=n)
+    rules = [R.TRANSFERS] + ([R.TRANSFERS_FIRST_TURNS] if n < FULL_TRANSFERS else [])
+    why = f" (turn {d.turn_number} of the game)" if n < FULL_TRANSFERS else ""
+    log.add(f"{d.turn}'s influence phase: {n} transfer{'s' if n != 1 else ''}{why}.", *rules)
+
+
+def _uncontrolled_vampire(d: Draft, player: str, name: str, rule) -> Minion:
+    m = minion(d, name)
+    if m.controller != player:
+        raise Refusal(f"{name} is not in {player}'s uncontrolled region", [rule])
+    if m.kind != VAMPIRE or m.region != UNCONTROLLED:
+        raise Refusal(f"{name} is not a vampire in {player}'s uncontrolled region (it is {m.region})", [rule])
+    return m
+
+
+def _spend_transfers(d: Draft, n: int, what: str, rule) -> None:
+    left = d.phase_state().transfers
+    if left < n:
+        raise Refusal(f"{what} needs {n} transfer{'s' if n != 1 else ''}; {d.turn} has {left} left", [rule, R.TRANSFERS])
+    d.put_phase(transfers=left - n)
+
+
+@handles(TransferPool)
+def transfer_pool(d: Draft, e: TransferPool, log: Log) -> None:
+    _in_own_phase(d, e.player, "influence", R.TRANSFERS)
+    m = _uncontrolled_vampire(d, e.player, e.vampire, R.TRANSFER_POOL)
+    if e.amount < 1:
+        raise Refusal("a transfer moves at least 1 counter", [R.TRANSFER_POOL])
+    if d.players[e.player].pool < e.amount:
+        raise Refusal(f"{e.player} has only {d.players[e.player].pool} pool", [R.TRANSFER_POOL])
+    _spend_transfers(d, e.amount, f"moving {e.amount} pool", R.TRANSFER_POOL)
+    move_blood(d, e.player, m.name, e.amount)
+    log.add(f"{e.player} spends {e.amount} transfer{'s' if e.amount != 1 else ''} to move {e.amount} pool to "
+            f"{m.name} ({d.minions[m.name].blood} of capacity {m.capacity}; {d.players[e.player].pool} pool, "
+            f"{d.phase_state().transfers} transfers left).", R.TRANSFER_POOL)
+
+
+@handles(TransferBack)
+def transfer_back(d: Draft, e: TransferBack, log: Log) -> None:
+    _in_own_phase(d, e.player, "influence", R.TRANSFERS)
+    m = _uncontrolled_vampire(d, e.player, e.vampire, R.TRANSFER_BACK)
+    if e.amount < 1 or m.blood < e.amount:
+        raise Refusal(f"{m.name} has {m.blood} blood, cannot give back {e.amount}", [R.TRANSFER_BACK])
+    _spend_transfers(d, 2 * e.amount, f"taking back {e.amount} blood", R.TRANSFER_BACK)
+    move_blood(d, None, None, e.amount, src_minion=m.name, dst_player=e.player)
+    log.add(f"{e.player} spends {2 * e.amount} transfers to move {e.amount} blood from {m.name} back to the pool "
+            f"({d.players[e.player].pool} pool, {d.phase_state().transfers} transfers left).", R.TRANSFER_BACK)
+
+
+@handles(CryptDraw)
+def crypt_draw(d: Draft, e: CryptDraw, log: Log) -> None:
+    _in_own_phase(d, e.player, "influence", R.TRANSFERS)
+    p = d.players[e.player]
+    if p.crypt is not None and p.crypt < 1:
+        raise Refusal(f"{e.player}'s crypt is empty", [R.TRANSFER_CRYPT])
+    if p.pool < 1:
+        raise Refusal(f"{e.player} has no pool to burn", [R.TRANSFER_CRYPT])
+    _spend_transfers(d, 4, "moving a vampire from the crypt", R.TRANSFER_CRYPT)
+    pool(d, e.player, -1)
+    if p.crypt is not None:
+        d.put_player(e.player, crypt=p.crypt - 1)
+    extra = dict(e.props)
+    d.minions[e.vampire] = Minion(name=e.vampire, controller=e.player, kind=VAMPIRE, card=e.vampire,
+                                  capacity=e.capacity, region=UNCONTROLLED, clan=extra.get("clan"),
+                                  sect=extra.get("sect"), title=extra.get("title"))
+    log.add(f"{e.player} spends 4 transfers and burns 1 pool to move {e.vampire} (capacity {e.capacity}) from the "
+            f"crypt to the uncontrolled region ({d.players[e.player].pool} pool left).", R.TRANSFER_CRYPT)
+
+
+@handles(Influence)
+def influence(d: Draft, e: Influence, log: Log) -> None:
+    m = minion(d, e.vampire)
+    player = e.player or m.controller
+    _in_own_phase(d, player, "influence", R.INFLUENCE_ANY_TIME if rule_exists(d, R.INFLUENCE_ANY_TIME)
+                  else R.INFLUENCE_AT_END)
+    m = _uncontrolled_vampire(d, player, e.vampire, R.TRANSFER_POOL)
+    rule = R.INFLUENCE_ANY_TIME if rule_exists(d, R.INFLUENCE_ANY_TIME) else R.INFLUENCE_AT_END
+    if m.blood < m.capacity:
+        raise Refusal(f"{m.name} has {m.blood} blood, less than capacity {m.capacity}: not yet", [rule])
+    if not rule_exists(d, R.INFLUENCE_ANY_TIME):
+        log.add(f"{m.name} has {m.blood} blood for capacity {m.capacity}: under this book, {m.name} becomes "
+                f"controlled only at the end of the influence phase.", R.INFLUENCE_AT_END)
+        return
+    _control(d, m, log, R.INFLUENCE_ANY_TIME)
+
+
+def _control(d: Draft, m: Minion, log: Log, rule) -> None:
+    d.put_minion(m.name, region=READY, locked=False)
+    log.add(f"{m.name} ({m.blood} blood, capacity {m.capacity}) moves face up to {m.controller}'s ready region, "
+            f"unlocked.", rule, *([R.INFLUENCE_DRAIN] if m.blood > m.capacity else []))
+    drain_excess(d, m.name, log)
+
+
+def _exit_influence(d: Draft, log: Log) -> None:
+    if rule_exists(d, R.INFLUENCE_AT_END):
+        for m in _own(d, d.turn):
+            if m.kind == VAMPIRE and m.region == UNCONTROLLED and m.blood >= m.capacity:
+                _control(d, m, log, R.INFLUENCE_AT_END)
+
+
+# -- discard phase -------------------------------------------------------------------------------
+def _enter_discard(d: Draft, log: Log) -> None:
+    log.add(f"{d.turn}'s discard phase: 1 discard phase action.", R.DISCARD_PHASE)
+
+
+@handles(Discard)
+def discard(d: Draft, e: Discard, log: Log) -> None:
+    _in_own_phase(d, e.player, "discard", R.DISCARD_PHASE)
+    if d.phase_state().discard_actions < 1:
+        raise Refusal(f"{e.player} has no discard phase action left", [R.DISCARD_PHASE])
+    what = "an event card" if e.event_card else "a discarded card"
+    play_from_hand(d, e.player, log, what)
+    d.put_phase(discard_actions=d.phase_state().discard_actions - 1)
+    verb = "puts an event card in play" if e.event_card else "discards a card and draws to replace it"
+    log.add(f"{e.player} uses the discard phase action: {verb} ({d.players[e.player].hand} in hand).",
+            R.DISCARD_PHASE, R.DRAW_REPLACE)
+
+
+def _exit_discard(d: Draft, log: Log) -> None:
+    pass
+
+
+def _noop(d: Draft, log: Log) -> None:
+    pass
+
+
+ENTRIES = {"unlock": _enter_unlock, "master": _enter_master, "minion": _enter_minion,
+           "influence": _enter_influence, "discard": _enter_discard}
+EXITS = {"unlock": _exit_unlock, "master": _exit_master, "minion": _exit_minion,
+         "influence": _exit_influence, "discard": _exit_discard}

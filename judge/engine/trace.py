@@ -1,0 +1,203 @@
+"""Reports of a replay: the numbered trace as text, the JSON object, and the comparison
+of two editions (the steps whose outcome differs, each side with its own citations).
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import textwrap
+from typing import Any, Optional
+
+from judge.engine import citations as R
+from judge.engine.scenario import Run, Step, cite_ids
+from judge.engine.state import state_to_json
+
+
+def _cites(rules, edition: str) -> list:
+    out, seen = [], set()
+    for rule in rules:
+        for cite in rule.cites(edition):
+            if cite in seen:
+                continue
+            seen.add(cite)
+            out.append(cite)
+    return out
+
+
+def step_json(step: Step, edition: str, resolver) -> dict:
+    return {"n": step.n, "event": step.event, "text": step.text, "cites": cite_ids(step.rules, edition, resolver)}
+
+
+def error_json(run: Run, resolver) -> Optional[dict]:
+    if run.stop is None:
+        return None
+    message = run.stop.message if run.stop.kind == "not-modelled" else f"refused: {run.stop.message}"
+    return {"message": message, "line": run.stop.line, "cites": cite_ids(run.stop.rules, run.edition, resolver)}
+
+
+def run_json(run: Run, resolver) -> dict:
+    return {
+        "file": run.scenario.file,
+        "rules": run.edition,
+        "ok": run.ok,
+        "steps": [step_json(s, run.edition, resolver) for s in run.steps],
+        "state": state_to_json(run.state),
+        "expectations": [{"path": c.path, "expected": c.expected, "actual": c.actual, "ok": c.ok} for c in run.checks],
+        "error": error_json(run, resolver),
+    }
+
+
+def scenario_error_json(file: str, rules: Optional[str], exc) -> dict:
+    return {"file": file, "rules": rules, "ok": False, "steps": [], "state": None, "expectations": [],
+            "error": {"message": exc.message, "line": exc.line, "cites": []}}
+
+
+# -- text -----------------------------------------------------------------------------------
+def _wrap(text: str, indent: str) -> str:
+    return textwrap.fill(text, width=100, initial_indent=indent, subsequent_indent=indent)
+
+
+def _cite_lines(rules, edition: str, resolver, indent: str) -> list[str]:
+    lines, seen = [], set()
+    for cite in _cites(rules, edition):
+        pid = resolver.id(cite) or cite.section_id
+        if pid in seen:  # two quotes of one paragraph: cite it once
+            continue
+        seen.add(pid)
+        lines.append(f"{indent}[{resolver.label(cite)}]  {pid}")
+    return lines
+
+
+def run_text(run: Run, resolver, verbose_state: bool = False) -> str:
+    sc = run.scenario
+    out = [f"{sc.file} — rules: {run.edition} ({R.EDITIONS[run.edition]})"]
+    if sc.title:
+        out.append(f"  {sc.title}")
+    last_n = None
+    for step in run.steps:
+        if step.n != last_n:
+            out.append(f"{step.n:>3}. {step.event}")
+            last_n = step.n
+        out.append(_wrap(step.text, "       "))
+        out.extend(_cite_lines(step.rules, run.edition, resolver, "         "))
+    if run.stop:
+        label = "REFUSED" if run.stop.kind == "refused" else "NOT MODELLED"
+        if run.stop.n != last_n:
+            out.append(f"{run.stop.n:>3}. {run.stop.event}")
+        line = f" (line {run.stop.line})" if run.stop.line else ""
+        out.append(_wrap(f"{label}{line}: {run.stop.message}", "       "))
+        out.extend(_cite_lines(run.stop.rules, run.edition, resolver, "         "))
+    out.append("final state: " + state_summary(run))
+    if run.checks:
+        out.append("expectations:")
+        for c in run.checks:
+            mark = "ok  " if c.ok else "FAIL"
+            detail = f"{c.expected!r}" if c.ok else f"expected {c.expected!r}, got {c.actual!r}"
+            out.append(f"  {mark} {c.path}: {detail}")
+    out.append(f"result: {'ok' if run.ok else 'FAILED'}")
+    return "\n".join(out)
+
+
+def state_summary(run: Run) -> str:
+    st = run.state
+    view = state_to_json(st)
+    parts = [f"{st.turn}'s {st.phase} phase (turn {st.turn_number})", f"Edge: {st.edge or 'nobody'}"]
+    players = []
+    for name, p in view["players"].items():
+        if p["ousted"]:
+            players.append(f"{name} ousted ({p['vp']} VP)")
+        elif p["withdrawn"]:
+            players.append(f"{name} withdrawn ({p['vp']} VP)")
+        else:
+            vp = f", {p['vp']} VP" if p["vp"] else ""
+            players.append(f"{name} {p['pool']} pool{vp}")
+    parts.append("; ".join(players))
+    minions = []
+    for name, m in view["minions"].items():
+        counters = f"{m['blood']}/{m['capacity']} blood" if m["type"] == "vampire" else f"{m['life']} life"
+        flags = [m["region"]] + (["locked"] if m["locked"] else [])
+        minions.append(f"{name} ({m['controller']}, {counters}, {', '.join(flags)})")
+    if minions:
+        parts.append("minions: " + "; ".join(minions))
+    if st.combat:
+        parts.append(f"combat pending: {st.combat.acting} vs {st.combat.opposing} (part 2)")
+    if st.result.over:
+        parts.append(f"game over: winner {st.result.winner}" if st.result.winner
+                     else f"game over: tie between {', '.join(st.result.tied)}")
+    return " | ".join(parts)
+
+
+# -- comparing two editions -------------------------------------------------------------------
+def _entries(run: Run, n: int) -> list[dict]:
+    """The log entries of event `n` (and the stop, if it happened there), each with its own rules."""
+    items = [{"text": s.text, "rules": s.rules, "event": s.event} for s in run.steps if s.n == n]
+    if run.stop and run.stop.n == n:
+        items.append({"text": f"{run.stop.kind.upper()}: {run.stop.message}", "rules": run.stop.rules,
+                      "event": run.stop.event})
+    return items
+
+
+def _event_numbers(run: Run) -> set[int]:
+    return {s.n for s in run.steps} | ({run.stop.n} if run.stop else set())
+
+
+def differences(a: Run, b: Run) -> list[tuple[int, list[dict], list[dict]]]:
+    """Per event, the entries whose text differs between the two runs (each side's own entries)."""
+    out = []
+    for n in sorted(_event_numbers(a) | _event_numbers(b)):
+        ea, eb = _entries(a, n), _entries(b, n)
+        ta, tb = [e["text"] for e in ea], [e["text"] for e in eb]
+        if ta == tb:
+            continue
+        only_a, only_b = [], []
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=ta, b=tb, autojunk=False).get_opcodes():
+            if tag != "equal":
+                only_a.extend(ea[i1:i2])
+                only_b.extend(eb[j1:j2])
+        out.append((n, only_a, only_b))
+    return out
+
+
+def _event_of(a: Run, b: Run, n: int) -> str:
+    for run in (a, b):
+        for e in _entries(run, n):
+            return e["event"]
+    return ""
+
+
+def _side_json(run: Run, n: int, entries: list[dict], resolver) -> list[dict]:
+    return [{"n": n, "event": e["event"], "text": e["text"], "cites": cite_ids(e["rules"], run.edition, resolver)}
+            for e in entries]
+
+
+def compare_json(a: Run, b: Run, resolver) -> dict:
+    diffs = [{"n": n, "event": _event_of(a, b, n), a.edition: _side_json(a, n, ea, resolver),
+              b.edition: _side_json(b, n, eb, resolver)} for n, ea, eb in differences(a, b)]
+    return {"file": a.scenario.file, "rules": [a.edition, b.edition], "ok": a.ok and b.ok, "differences": diffs,
+            "runs": {a.edition: run_json(a, resolver), b.edition: run_json(b, resolver)}}
+
+
+def compare_text(a: Run, b: Run, resolver) -> str:
+    out = [f"{a.scenario.file} — comparing {a.edition} ({R.EDITIONS[a.edition]}) with {b.edition} "
+           f"({R.EDITIONS[b.edition]})"]
+    diffs = differences(a, b)
+    if not diffs:
+        out.append("  no step differs between the two editions.")
+    for n, ea, eb in diffs:
+        out.append(f"{n:>3}. {_event_of(a, b, n)}")
+        for run, entries in ((a, ea), (b, eb)):
+            out.append(f"     {run.edition}:" + ("" if entries else " (nothing)"))
+            for e in entries:
+                out.append(_wrap(e["text"], "       "))
+                out.extend(_cite_lines(e["rules"], run.edition, resolver, "         "))
+    for run in (a, b):
+        out.append(f"final state ({run.edition}): {state_summary(run)}")
+        for c in run.checks:
+            if not c.ok:
+                out.append(f"  FAIL ({run.edition}) {c.path}: expected {c.expected!r}, got {c.actual!r}")
+    out.append(f"result: {'ok' if a.ok and b.ok else 'FAILED'}")
+    return "\n".join(out)
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=False)
