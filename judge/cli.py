@@ -2,6 +2,7 @@
 contract other tools rely on (docs/cli.md)."""
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from typing import Optional
@@ -46,6 +47,28 @@ class UserError(click.ClickException):
 
 
 class JudgeGroup(click.Group):
+    """The `judge` group: user errors become messages, and the commands of the
+    other parts load only when called (so `judge docs` never imports the engine,
+    the search index or scikit-learn)."""
+
+    LAZY = {
+        "search": "judge.commands.search:search",
+        "graph": "judge.commands.graph:graph",
+        "diff": "judge.commands.diff:diff",
+        "history": "judge.commands.diff:history",
+        "check": "judge.engine.cli:check",
+        "serve": "judge.commands.serve:serve",
+    }
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
+
+    def get_command(self, ctx, name):
+        if name in self.LAZY and name not in self.commands:
+            module, _, attr = self.LAZY[name].partition(":")
+            self.add_command(getattr(importlib.import_module(module), attr), name)
+        return super().get_command(ctx, name)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -214,19 +237,6 @@ def export(doc: Optional[str]) -> None:
         for p in d.paragraphs:
             click.echo(json.dumps({"id": p.id, "doc": p.doc, "label": p.label, "kind": p.kind,
                                    "section": p.section, "text": p.text}, ensure_ascii=False))
-
-
-def _register_commands() -> None:
-    """Commands of the other parts, each in its own module under judge/commands/."""
-    from judge.commands.diff import diff, history
-    from judge.commands.graph import graph
-    from judge.engine.cli import check
-
-    for command in (graph, diff, history, check):
-        cli.add_command(command)
-
-
-_register_commands()
 
 
 def main() -> None:

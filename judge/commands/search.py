@@ -1,0 +1,93 @@
+"""`judge search QUERY`: search the rulebooks from the command line.
+
+    judge search "who can block an undirected action"
+    judge search tap --doc rb --limit 3
+    judge search 6.4.6 --json
+    printf 'diablerize\\ntorper\\n' | judge search --stdin      # one JSON result per line
+
+`--json` prints `SearchResult.to_json()`: {query, hits: [{id, doc, label, text,
+score, snippet, ...}], total, facets, did_you_mean, direct, message, notes}
+(docs/search.md). The exit status is 0 when something was found, 1 when
+nothing was; with `--stdin` it is 0 once every line has been answered.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+from typing import Optional
+
+import click
+
+_MARK = re.compile(r"<mark>(.*?)</mark>", re.DOTALL)
+
+
+def _values(options: tuple[str, ...]) -> list[str]:
+    """`--doc rb --doc s6` and `--doc rb,s6` alike."""
+    return [v.strip() for option in options for v in option.split(",") if v.strip()]
+
+
+def _terminal_snippet(snippet: str) -> str:
+    """The HTML snippet for a terminal: marks in bold (plain when piped), entities decoded."""
+    parts, pos = [], 0
+    for m in _MARK.finditer(snippet):
+        parts.append(html.unescape(snippet[pos:m.start()]))
+        parts.append(click.style(html.unescape(m.group(1)), bold=True))
+        pos = m.end()
+    parts.append(html.unescape(snippet[pos:]))
+    return "".join(parts)
+
+
+def _print_result(result) -> None:
+    if result.direct is not None:
+        also = f" (also {', '.join(result.direct.also)})" if result.direct.also else ""
+        click.echo(f"{result.query!r} is {result.direct.id}{also}")
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    if result.message:
+        click.echo(result.message, err=True)
+    if result.did_you_mean:
+        click.echo(f"did you mean: {result.did_you_mean}", err=True)
+    for n, hit in enumerate(result.hits, 1):
+        kind = "" if hit.kind == "rule" else f"  ({hit.kind})"
+        click.echo(f"{n:>2}. {click.style(hit.label, bold=True)}  [{hit.id}]{kind}")
+        click.echo(f"    {_terminal_snippet(hit.snippet)}")
+        if hit.editions:
+            click.echo("    also: " + ", ".join(e["label"] for e in hit.editions))
+    if result.hits and result.total > len(result.hits):
+        click.echo(f"{result.total} matching paragraphs, best {len(result.hits)} shown", err=True)
+
+
+@click.command(name="search")
+@click.argument("query", required=False)
+@click.option("--doc", "docs", multiple=True, metavar="DOC", help="Only this document (repeat or comma-separate).")
+@click.option("--game", "games", multiple=True, metavar="GAME", help="Only this game: vtes or rivals.")
+@click.option("--kind", "kinds", multiple=True, metavar="KIND", help="Only paragraphs of this kind (rule, example ...).")
+@click.option("-n", "--limit", type=click.IntRange(1, 100), default=10, show_default=True, help="How many hits.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--stdin", "from_stdin", is_flag=True, help="Read one query per line, write one JSON result per line.")
+def search(query: Optional[str], docs, games, kinds, limit: int, as_json: bool, from_stdin: bool) -> None:
+    """Search the rulebooks: plain words, "quoted phrases", doc:/game:/kind: filters,
+    older terms (tap, diablerize, Assamite), typos, section numbers (6.4.6, IV.D.2)."""
+    if from_stdin and query is not None:
+        raise click.UsageError("give a QUERY or --stdin, not both")
+    if not from_stdin and query is None:
+        raise click.UsageError("missing QUERY (or use --stdin to read one query per line)")
+    from judge.cli import load
+    from judge.search import get_searcher
+
+    searcher = get_searcher(load())
+    filters = dict(doc=_values(docs) or None, game=_values(games) or None, kind=_values(kinds) or None)
+    if from_stdin:
+        for line in sys.stdin:
+            result = searcher.search(line.rstrip("\r\n"), limit=limit, **filters)
+            click.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        return
+    result = searcher.search(query, limit=limit, **filters)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+    else:
+        _print_result(result)
+    if not result.hits:
+        sys.exit(1)

@@ -1,0 +1,51 @@
+"""Which paragraphs are the same rule in another edition, so that search shows
+one hit with its other editions beside it instead of three near-identical hits.
+
+The answer comes from the rule graph's concordance (`judge.concordance`), which
+aligns every two editions of a game by section number, title and normalised
+text. This module only turns it into the map the index stores; replacing the
+source of the grouping means replacing `edition_map` and `SOURCES`.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from judge.corpus import Corpus
+
+# What the grouping depends on besides the corpus: hashed into the index key, so
+# a change to the alignment rebuilds the index. Hashing the files (rather than
+# asking the concordance for its key) keeps numpy out of a plain `judge search`.
+SOURCES = ("concordance.py", "terminology.py", "data/terminology.yaml")
+
+
+def edition_map(corpus: "Corpus") -> dict[str, list[tuple[str, float]]]:
+    """paragraph id -> [(id, confidence)] of the same rule in the other editions,
+    newest edition first. Paragraphs without counterparts are left out."""
+    from judge import concordance
+
+    def newest_first(item: tuple[str, float]) -> tuple:
+        doc = corpus.document_of(item[0])
+        return (-(doc.meta.edition_order if doc else 0), -item[1], item[0])
+
+    out = {}
+    for pid in corpus.paragraphs:
+        found = [(other, round(conf, 3)) for other, conf in concordance.counterparts(corpus, pid)
+                 if other != pid and other in corpus.paragraphs]
+        if found:
+            out[pid] = sorted(found, key=newest_first)
+    return out
+
+
+def source_key() -> str:
+    h = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for name in SOURCES:
+        h.update(name.encode())
+        try:
+            h.update((here / name).read_bytes())
+        except OSError:
+            h.update(b"<missing>")
+    return h.hexdigest()

@@ -1,0 +1,282 @@
+"""Turn a parsed query into the Whoosh query `judge.search` runs.
+
+Every word of the query, or every phrase the synonyms file knows ("followers of
+set"), becomes a `Unit`: the thing asked for, with each way a paragraph may say
+it (`Alternative`):
+
+* its stems in the ranked fields (body, titles, labels, glossary terms);
+* its synonyms, at a lower weight, some only inside one game (judge/data/synonyms.yaml);
+* for a word the books never use (a typo): the closest words they do use,
+  within 1 edit (2 for words over 6 letters; a swap of two letters is one edit),
+  looked up on the unstemmed body's vocabulary;
+* for a word they do use: its near spellings on the unstemmed body only, at a
+  low weight (the older book's OCR damaged many words by a letter or two);
+* for the name of a game or a document ("rivals", "vekn"): that game's or
+  document's paragraphs, mildly preferred.
+
+Units are OR-ed (a paragraph matching more of them scores more), quoted phrases
+are required, and a proximity bonus rewards the words close together.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Optional
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+from whoosh import query as wq
+from whoosh.lang.porter import stem as porter_stem
+
+from judge import search_index
+from judge.search_query import ParsedQuery, Synonyms
+
+# Query-time field weights of a unit's stems (BM25F scores each field). The title
+# field (section title, bold title, citation label) repeats for every paragraph
+# of a section: it says what a passage is about, less surely than its text.
+FIELD_WEIGHTS = {"body": 1.0, "title": 1.5}
+# The glossary terms a paragraph uses: asked once per unit (its words as typed),
+# not for every synonym and correction, since they echo the body.
+TERMS_WEIGHT = 0.4
+NUMBER_WEIGHT = 6.0  # a section number written among words ("damage 6.4.6")
+PROXIMITY_WEIGHT = 1.5  # the query's words near each other in the text
+PROXIMITY_SLOP = 3
+SCOPE_WEIGHT = 2.0  # a game or document named in the query ("torpor in rivals")
+FUZZY_KNOWN_WEIGHT = 0.3  # near spellings of a word the books use (OCR damage)
+FUZZY_UNKNOWN_WEIGHT = {1: 0.9, 2: 0.7}  # corrections of a word they never use, by distance
+FUZZY_MIN_LENGTH = 4
+
+# The index's analyzers, built once: their stemmer keeps a cache of stems.
+_STEM = search_index.stemming_analyzer()
+_PLAIN = search_index.plain_analyzer()
+
+
+def max_distance(word: str) -> int:
+    return 1 if len(word) <= 6 else 2
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One way a paragraph may say what a unit asks for."""
+
+    kind: str  # "stems" (ranked fields), "fuzzy" (an unstemmed body word), "game" or "doc" (a scope)
+    terms: tuple[str, ...]
+    weight: float
+    game: Optional[str] = None  # "stems" only inside this game's documents
+
+
+@dataclass
+class Unit:
+    typed: str  # as typed: "tapped", "followers of set", "bleed*"
+    alternatives: list[Alternative] = field(default_factory=list)
+    plain: Optional[str] = None  # the unstemmed word (single words only)
+    prefix: Optional[str] = None  # for "bleed*"
+    corrected: Optional[str] = None  # the vocabulary word replacing a word the books never use
+
+    def match_terms(self) -> set[str]:
+        """Terms any of which in a paragraph (see `paragraph_terms`) means it has
+        what this unit asks for. A prefix unit has none: test `prefix` instead."""
+        out = set()
+        for alt in self.alternatives:
+            if alt.kind in ("game", "doc"):
+                out.add(f"@{alt.kind}:{alt.terms[0]}")
+            else:
+                out.update(alt.terms)
+        return out
+
+
+class Vocabulary:
+    """The words of a build, for typo correction: unstemmed body words with their
+    document frequencies, bucketed by first letter (typos rarely hit it), and the
+    stems of every ranked field."""
+
+    def __init__(self, reader):
+        self.frequency: dict[str, int] = {}
+        for btext in reader.lexicon("body_plain"):
+            word = btext.decode("utf-8")
+            if word.isalpha():
+                self.frequency[word] = reader.doc_frequency("body_plain", word)
+        self.by_initial: dict[str, list[str]] = {}
+        for word in self.frequency:
+            self.by_initial.setdefault(word[0], []).append(word)
+        self.stems = {b.decode("utf-8") for name in (*FIELD_WEIGHTS, "terms") for b in reader.lexicon(name)}
+
+
+    def knows(self, word: str, stemmed: str) -> bool:
+        return word in self.frequency or stemmed in self.stems
+
+    def near(self, word: str, maxdist: int) -> list[tuple[str, int]]:
+        """Words within `maxdist` edits, closest and commonest first."""
+        found = process.extract(word, self.by_initial.get(word[0], ()), scorer=OSA.distance,
+                                score_cutoff=maxdist, limit=12)
+        out = [(w, int(d)) for w, d, _ in found if w != word]
+        out.sort(key=lambda wd: (wd[1], -self.frequency[wd[0]]))
+        return out
+
+
+@dataclass
+class Expansion:
+    units: list[Unit]
+    required: list[wq.Query]  # the quoted phrases
+    numbers: list[str]
+
+    @property
+    def empty(self) -> bool:
+        return not self.units and not self.required
+
+
+def expand(parsed: ParsedQuery, vocabulary: Vocabulary, synonyms: Synonyms,
+           scopes: dict[str, tuple[str, str]]) -> Expansion:
+    """`scopes`: lowercase game or document names -> ("game"|"doc", id)."""
+    stem_an, plain_an = _STEM, _PLAIN
+    text = " ".join(parsed.words)
+    plain = [t.text for t in plain_an(text)]
+    stems = [t.text for t in stem_an(text)]
+    units = _cut(plain, stems, synonyms)
+    for unit in units:
+        if unit.plain in scopes:
+            kind, ident = scopes[unit.plain]
+            unit.alternatives.append(Alternative(kind, (ident,), SCOPE_WEIGHT))
+        elif unit.plain and len(unit.plain) >= FUZZY_MIN_LENGTH and unit.plain.isalpha():
+            _add_fuzzy(unit, vocabulary, stem_an)
+    units += [Unit(f"{p}*", prefix=p) for p in parsed.prefixes]
+    required = [stems_query(s, 1.0) for s in (tuple(t.text for t in stem_an(p)) for p in parsed.phrases) if s]
+    return Expansion(units, required, list(parsed.numbers))
+
+
+@lru_cache(maxsize=4)
+def _synonym_table(synonyms: Synonyms) -> dict[tuple[str, ...], list]:
+    """stems of a synonym term -> [(its group, the stems of every term of the group)];
+    cached per version of the synonyms file."""
+    table: dict[tuple[str, ...], list] = {}
+    for group in synonyms.groups:
+        analysed = [tuple(t.text for t in _STEM(term)) for term in group.terms]
+        for term_stems in analysed:
+            if term_stems:
+                table.setdefault(term_stems, []).append((group, analysed))
+    return table
+
+
+def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
+    """Cut the query's tokens into units: the longest synonym phrase at each
+    place, otherwise one word; question words ("how", "does") are dropped."""
+    table = _synonym_table(synonyms)
+    longest = max((len(k) for k in table), default=1)
+    units, i = [], 0
+    while i < len(stems):
+        for size in range(min(longest, len(stems) - i), 0, -1):
+            key = tuple(stems[i:i + size])
+            if key not in table:
+                continue
+            # stems -> (weight, game): what was typed at full weight, synonyms lower;
+            # a synonym shared by every game beats the same one scoped to a game.
+            found: dict[tuple[str, ...], tuple[float, Optional[str]]] = {key: (1.0, None)}
+            for group, analysed in table[key]:
+                for alt in analysed:
+                    if not alt or alt == key:
+                        continue
+                    weight, game = found.get(alt, (0.0, group.game))
+                    found[alt] = (max(weight, group.weight), None if group.game is None else game)
+            units.append(Unit(" ".join(plain[i:i + size]),
+                              [Alternative("stems", s, w, g) for s, (w, g) in found.items()],
+                              plain[i] if size == 1 else None))
+            i += size
+            break
+        else:
+            if plain[i] not in synonyms.question_words:
+                units.append(Unit(plain[i], [Alternative("stems", (stems[i],), 1.0)], plain[i]))
+            i += 1
+    return units
+
+
+def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
+    word, stemmed = unit.plain, unit.alternatives[0].terms[0]
+    near = vocabulary.near(word, max_distance(word))
+    if vocabulary.knows(word, stemmed):
+        # Near spellings of a word the books use catch OCR damage, weakly; its
+        # inflections are left out, the stem finds those already.
+        damaged = [w for w, _ in near if porter_stem(w) != stemmed]
+        unit.alternatives += [Alternative("fuzzy", (w,), FUZZY_KNOWN_WEIGHT) for w in damaged[:4]]
+        return
+    if not near:
+        return
+    unit.corrected = near[0][0]
+    for w, distance in near[:3]:
+        corrected = tuple(t.text for t in analyzer(w))
+        if corrected:
+            unit.alternatives.append(Alternative("stems", corrected, FUZZY_UNKNOWN_WEIGHT[distance]))
+
+
+def paragraph_terms(corpus, para) -> frozenset[str]:
+    """What a paragraph offers a query, in the terms of `Unit.match_terms`: the
+    stems of its ranked fields, its unstemmed words, its game and document.
+    (Whoosh could report matched terms itself, but only by giving up the fast
+    array matcher; these sets are small and computed once per paragraph.)"""
+    section = corpus.sections.get(para.section)
+    doc = corpus.documents[para.doc]
+    stem_an, plain_an = _STEM, _PLAIN
+    fields = (para.text, section.title if section else "", para.title or "", para.term or "", para.label,
+              " ".join(t for t, _, _, _ in corpus.term_links.get(para.id, ())))
+    out = {t.text for text in fields for t in stem_an(text)}
+    out |= {t.text for t in plain_an(para.text)}
+    out |= {f"@game:{doc.meta.game}", f"@doc:{doc.id}"}
+    return frozenset(out)
+
+
+def stems_query(stems: tuple[str, ...], weight: float) -> wq.Query:
+    """Stems in every ranked field (a phrase: in the body or the title)."""
+    if len(stems) == 1:
+        return wq.Or([wq.Term(f, stems[0], boost=weight * w) for f, w in FIELD_WEIGHTS.items()])
+    return wq.Or([wq.Phrase("body", list(stems), boost=weight),
+                  wq.Phrase("title", list(stems), boost=weight * FIELD_WEIGHTS["title"])])
+
+
+def _unit_leaves(unit: Unit) -> list[wq.Query]:
+    if unit.prefix:
+        return [wq.Prefix("body_plain", unit.prefix)]
+    typed = unit.alternatives[0].terms  # the first alternative is what was typed
+    leaves: list[wq.Query] = [wq.Term("terms", typed[0], boost=TERMS_WEIGHT) if len(typed) == 1
+                              else wq.Phrase("terms", list(typed), boost=TERMS_WEIGHT)]
+    for alt in unit.alternatives:
+        if alt.kind == "fuzzy":
+            leaves.append(wq.Term("body_plain", alt.terms[0], boost=alt.weight))
+        elif alt.kind in ("game", "doc"):
+            leaves.append(wq.Term(alt.kind, alt.terms[0], boost=alt.weight))
+        elif alt.game:
+            # Widen only inside that game; the game term weighs nothing, the score comes
+            # from the words. (Not wq.Require: in Whoosh 2.7.4 it lets through
+            # documents of other games, see tests/test_search.py.)
+            leaves.append(wq.And([stems_query(alt.terms, alt.weight), wq.Term("game", alt.game, boost=0.0)]))
+        else:
+            leaves.extend(_leaves(stems_query(alt.terms, alt.weight)))
+    return leaves
+
+
+def _leaves(q: wq.Query) -> list[wq.Query]:
+    if isinstance(q, wq.Or) and q.boost == 1.0:
+        return [leaf for sub in q.subqueries for leaf in _leaves(sub)]
+    return [q]
+
+
+def _flat_or(leaves: list[wq.Query]) -> wq.Or:
+    """One OR of every leaf (scores add up as in nested ORs). Whoosh runs a flat
+    OR on a small index with its array matcher, which is several times faster in
+    pure Python than the binary tree of union matchers nested ORs get."""
+    q = wq.Or(leaves)
+    q.matcher_type = wq.Or.ARRAY_MATCHER
+    return q
+
+
+def whoosh_query(expansion: Expansion) -> wq.Query:
+    """The OR of every unit's leaves, plus section numbers and proximity; quoted
+    phrases are required."""
+    leaves = [leaf for u in expansion.units for leaf in _unit_leaves(u)]
+    leaves += [wq.Term("numbers", n.lower(), boost=NUMBER_WEIGHT) for n in expansion.numbers]
+    words = [u.alternatives[0].terms[0] for u in expansion.units
+             if u.alternatives and u.alternatives[0].kind == "stems" and len(u.alternatives[0].terms) == 1]
+    if len(words) >= 2:
+        leaves.append(wq.Phrase("body", words, slop=PROXIMITY_SLOP, boost=PROXIMITY_WEIGHT))
+    if expansion.required:
+        must = wq.And(expansion.required) if len(expansion.required) > 1 else expansion.required[0]
+        return wq.AndMaybe(must, _flat_or(leaves)) if leaves else must
+    return _flat_or(leaves)

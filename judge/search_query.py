@@ -1,0 +1,201 @@
+"""Read what a user typed into the search box.
+
+A query is plain words, with optionally:
+
+* ``"quoted phrases"`` that must occur as written (stemmed: "blocks the action"
+  also finds "blocked the action");
+* filters ``doc:rb``, ``game:rivals``, ``kind:rule`` (several values with commas:
+  ``doc:vekn,s6``);
+* a prefix ``bleed*``;
+* section or outline numbers (``6.4.6``, ``IV.D.2``), which `judge.search` sends
+  straight to that section.
+
+Nothing typed here reaches a query parser: the words are picked out with one
+regular expression and the query is built from them, so quotes, brackets,
+``AND OR NOT``, wildcards or markup cannot make a search fail. What had to be
+ignored or cut is reported back in `ParsedQuery.notes`.
+
+The synonym groups and question words live in judge/data/synonyms.yaml
+(see the comments there); `load_synonyms` reads and checks that file.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+import yaml
+
+from judge.errors import SourceError
+
+SYNONYMS_FILE = Path(__file__).resolve().parent / "data" / "synonyms.yaml"
+FILTER_KEYS = ("doc", "game", "kind")
+MAX_QUERY_CHARS = 1000
+MAX_WORDS = 24
+MIN_PREFIX = 3
+MAX_WORD_LENGTH = 40  # longer than any word of the books: pasted junk
+DEFAULT_WEIGHT = 0.8
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"'})
+_FILTER = re.compile(r"(?<!\S)(doc|game|kind):(\S*)", re.IGNORECASE)
+_PHRASE = re.compile(r'"([^"]*)"')
+# A word (letters/digits, dots inside for "6.4.6"), optionally ending in * (a prefix).
+_WORD = re.compile(r"\w+(?:\.\w+)*\*?")
+_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)+|[IVX]+(?:\.[A-Za-z0-9]+)+)$", re.IGNORECASE)
+_OPERATORS = {"AND", "OR", "NOT"}
+_LONE_WILDCARD = re.compile(r"(?:^|\s)[*?]+(?=\s|$|\w)")
+_LEADING_SECTION = re.compile(r"^\s*(?:sec(?:tion)?\.?|§)\s*", re.IGNORECASE)
+
+
+@dataclass
+class ParsedQuery:
+    raw: str
+    text: str = ""  # the query without its filters: what a number/ID lookup sees
+    words: list[str] = field(default_factory=list)  # free words, as typed, in order
+    phrases: list[str] = field(default_factory=list)  # quoted phrases
+    prefixes: list[str] = field(default_factory=list)  # "bleed*" -> "bleed"
+    numbers: list[str] = field(default_factory=list)  # "6.4.6", "IV.D.2"
+    filters: dict[str, list[str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # what was ignored or cut, for the user
+
+    @property
+    def lookup_text(self) -> str:
+        """The text to try as an ID, label or number ("sec. 6.4.6" -> "6.4.6")."""
+        return _LEADING_SECTION.sub("", self.text).strip()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.words or self.phrases or self.prefixes)
+
+
+def parse_query(raw: str) -> ParsedQuery:
+    text = unicodedata.normalize("NFKC", raw or "").translate(_QUOTES)
+    text = _CONTROL.sub(" ", text)
+    query = ParsedQuery(raw=raw or "")
+    if len(text) > MAX_QUERY_CHARS:
+        cut = text.rfind(" ", 0, MAX_QUERY_CHARS)
+        text = text[: cut if cut > 0 else MAX_QUERY_CHARS]
+        query.notes.append(f"query shortened to its first {len(text)} characters")
+
+    def take_filter(m: re.Match) -> str:
+        key, value = m.group(1).lower(), m.group(2).strip('"')
+        values = [v for v in value.split(",") if v]
+        if values:
+            query.filters.setdefault(key, []).extend(v.lower() for v in values)
+        else:
+            query.notes.append(f"empty filter {key}: ignored")
+        return " "
+
+    text = _FILTER.sub(take_filter, text)
+    query.text = " ".join(text.split())
+
+    def take_phrase(m: re.Match) -> str:
+        words = _WORD.findall(m.group(1).replace("*", " "))
+        if words:
+            query.phrases.append(" ".join(words))
+        return " "
+
+    rest = _PHRASE.sub(take_phrase, text)
+    if '"' in rest:
+        query.notes.append("unbalanced quote ignored")
+    for token in _WORD.findall(rest):
+        if token in _OPERATORS:
+            if "AND/OR/NOT" not in " ".join(query.notes):
+                query.notes.append("AND/OR/NOT are not operators here: every word is searched, "
+                                   "best matches first")
+            continue
+        if token.endswith("*"):
+            stem = token[:-1]
+            if len(stem) >= MIN_PREFIX:
+                query.prefixes.append(stem.lower())
+                continue
+            token = stem
+            query.notes.append(f"wildcard ignored after {stem!r} (a prefix needs {MIN_PREFIX} letters)")
+        if len(token) > MAX_WORD_LENGTH:
+            query.notes.append(f"a {len(token)}-letter word was ignored")
+            continue
+        if _NUMBER.match(token):
+            query.numbers.append(token)
+        query.words.append(token)
+    if _LONE_WILDCARD.search(rest):
+        query.notes.append("wildcards ignored where no word starts them: type the start of a word, e.g. bleed*")
+    if len(query.words) > MAX_WORDS:
+        query.notes.append(f"only the first {MAX_WORDS} of {len(query.words)} words are searched")
+        query.words = query.words[:MAX_WORDS]
+    return query
+
+
+# -- synonyms -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SynonymGroup:
+    terms: tuple[str, ...]
+    game: Optional[str] = None
+    weight: float = DEFAULT_WEIGHT
+
+
+@dataclass(frozen=True)
+class Synonyms:
+    groups: tuple[SynonymGroup, ...]
+    question_words: frozenset[str]
+
+
+def _where(text: str, needle: str) -> int:
+    for n, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return n
+    return 0
+
+
+def load_synonyms(path: Optional[Path] = None) -> Synonyms:
+    """Read and check the synonyms file; a malformed one raises SourceError with its line."""
+    path = Path(path or SYNONYMS_FILE)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SourceError(path.name, 0, f"cannot read the search synonyms: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise SourceError(path.name, mark.line + 1 if mark else 0, f"not valid YAML: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("groups"), list):
+        raise SourceError(path.name, 0, "expected a mapping with a list under 'groups'")
+    groups = []
+    for n, raw in enumerate(data["groups"], 1):
+        terms = raw.get("terms") if isinstance(raw, dict) else None
+        if not isinstance(terms, list) or len(terms) < 2 or not all(isinstance(t, str) and t.strip()
+                                                                    for t in terms):
+            line = _where(text, str(terms[0])) if isinstance(terms, list) and terms else 0
+            raise SourceError(path.name, line, f"group {n}: 'terms' must list two or more words or phrases")
+        weight = raw.get("weight", DEFAULT_WEIGHT)
+        game = raw.get("game")
+        if not isinstance(weight, (int, float)) or not 0 < weight <= 1:
+            raise SourceError(path.name, _where(text, terms[0]), f"group {n}: 'weight' must be in (0, 1]")
+        if game is not None and not isinstance(game, str):
+            raise SourceError(path.name, _where(text, terms[0]), f"group {n}: 'game' must be a game id")
+        groups.append(SynonymGroup(tuple(t.strip() for t in terms), game, float(weight)))
+    words = data.get("question_words") or []
+    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+        raise SourceError(path.name, _where(text, "question_words"), "'question_words' must be a list of words")
+    return Synonyms(tuple(groups), frozenset(w.lower() for w in words))
+
+
+_CACHE: dict[str, tuple[float, Synonyms]] = {}
+
+
+def current_synonyms(path: Optional[Path] = None) -> Synonyms:
+    """The synonyms file, re-read when it changes on disk (cheap: one stat per call)."""
+    path = Path(path or SYNONYMS_FILE)
+    try:
+        mtime = path.stat().st_mtime_ns
+    except OSError:
+        mtime = -1
+    cached = _CACHE.get(str(path))
+    if cached is None or cached[0] != mtime:
+        cached = (mtime, load_synonyms(path))
+        _CACHE[str(path)] = cached
+    return cached[1]
