@@ -9,24 +9,13 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
-import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from timing import timed  # noqa: E402  (also puts the checkout on sys.path)
 
 from judge import paths  # noqa: E402
 from judge.corpus import build_corpus, load_corpus  # noqa: E402
 
-
-def timed(fn, runs: int) -> list[float]:
-    out = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - start)
-    return out
 
 
 def main() -> None:

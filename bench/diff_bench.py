@@ -21,11 +21,8 @@ import argparse
 import difflib
 import json
 import statistics
-import sys
-import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from timing import timed  # noqa: E402  (also puts the checkout on sys.path)
 
 from judge import compare as compare_module  # noqa: E402
 from judge import compare_text, paths  # noqa: E402
@@ -37,14 +34,6 @@ from judge.corpus import load_corpus  # noqa: E402
 OLD, NEW = "rb", "vekn"
 TARGET_S = 3.0
 
-
-def timed(fn, runs: int) -> list[float]:
-    out = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - start)
-    return out
 
 
 def cold_caches() -> None:

@@ -17,26 +17,12 @@ import gc
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-
-def timed(fn, runs: int) -> list[float]:
-    out = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - start)
-    return out
+from timing import percentile, timed  # also puts the checkout on sys.path
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> None:
@@ -119,7 +105,7 @@ def main() -> None:
                         ("graph related(id, k=10) with explanations", related_t),
                         ("  the same after gc.freeze() (server setting)", frozen_t)]:
         p50 = statistics.median(times)
-        print(f"{name:<52} {p50 * 1000:>10.2f} {pct(times, 0.95) * 1000:>8.2f} {max(times) * 1000:>8.2f} "
+        print(f"{name:<52} {p50 * 1000:>10.2f} {percentile(times, 0.95) * 1000:>8.2f} {max(times) * 1000:>8.2f} "
               f"{p50 / qbase:>11.1f}")
     build = statistics.median(graph_cold_t)
     query = statistics.median(related_t)
