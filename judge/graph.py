@@ -356,7 +356,12 @@ def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = 
             continue
         if len(out) == k:
             continue
-        _, nodes = nx.multi_source_dijkstra(view, start, node, weight="cost")
+        try:
+            _, nodes = nx.multi_source_dijkstra(view, start, node, weight="cost")
+        except nx.NetworkXNoPath:
+            # PageRank hands dangling nodes' mass to every node, so a rule can score
+            # without any link to the source: it is not related.
+            continue
         result = {**node_info(graph, node), "score": round(score, 5), "path": _explain(graph, nodes), "same_rule": []}
         out.append(result)
         for c in graph.concordance.counterparts(node):

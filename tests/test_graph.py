@@ -201,3 +201,9 @@ def test_related_ranks_by_networkx_pagerank(graph):
     best = max((n for n in graph.view if graph.g.nodes[n]["kind"] == G.PARAGRAPH and n not in not_results),
                key=lambda n: reference[n])
     assert rows[0]["id"] == best
+
+
+def test_related_of_a_loosely_connected_section_lists_only_connected_rules(graph):
+    # The outline's introduction links to little: every result must still have a path.
+    results = G.related(graph, "flows:introduction", k=10)
+    assert all(r["path"] for r in results)

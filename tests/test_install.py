@@ -16,6 +16,7 @@ def test_installed_package_works_from_another_directory(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(ROOT)],
                    check=True, capture_output=True, timeout=600)
     assert (target / "judge" / "_bundled" / "rules" / "manifest.yaml").is_file()
+    assert (target / "judge" / "_bundled" / "templates" / "base.html").is_file()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}

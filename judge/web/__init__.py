@@ -1,0 +1,91 @@
+"""The reference browser on the web: `create_app()` builds the Flask app.
+
+    from judge.web import create_app
+    app = create_app()            # the corpus of the configured rules directory
+    app = create_app(corpus)      # or a given one (tests)
+
+Blueprints: `pages` (HTML, judge/web/pages.py) and `api` (JSON under /api/,
+judge/web/api.py, described by /api/openapi.json). Templates come from
+`judge.paths.templates_dir()` (the checkout's top-level templates/ folder, or
+the copy bundled in the wheel); CSS and JS from judge/web/static/. `judge serve`
+(judge/commands/serve.py) runs the app under waitress. docs/web.md describes
+the routes.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from flask import Flask, current_app, request, url_for
+
+from judge import paths
+from judge.web import cache, errors, security
+from judge.web.site import Site
+
+if TYPE_CHECKING:
+    from judge.corpus import Corpus
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+MAX_UPLOAD = 512 * 1024  # a scenario file is a few kB
+
+
+def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flask:
+    if corpus is None:
+        from judge.corpus import get_corpus
+        corpus = get_corpus()
+    app = Flask(__name__, template_folder=str(paths.templates_dir()), static_folder=str(STATIC_DIR),
+                static_url_path="/static")
+    app.config.update(MAX_CONTENT_LENGTH=MAX_UPLOAD, SEND_FILE_MAX_AGE_DEFAULT=3600,
+                      TEMPLATES_AUTO_RELOAD=False, RESPONSE_CACHE_BYTES=cache.DEFAULT_MAX_BYTES)
+    app.config.update(config or {})
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+
+    from judge.web.api import api
+    from judge.web.pages import pages
+    from judge.web.tools import check_pages, diff_pages
+    for blueprint in (pages, api, diff_pages, check_pages):
+        app.register_blueprint(blueprint)
+    security.install(app)
+    errors.install(app)
+    app.after_request(_revalidate)
+    app.wsgi_app = cache.ResponseCache(app.wsgi_app, app.config["RESPONSE_CACHE_BYTES"])
+
+    # Links inside rendered paragraphs are built outside any request (rendering is cached).
+    adapter = app.url_map.bind("localhost", script_name=app.config.get("APPLICATION_ROOT") or "/")
+    site = Site(corpus, lambda ident: adapter.build("pages.item", {"ident": ident}))
+    app.extensions["judge"] = site
+    app.jinja_env.globals.update(site=site, asset=_asset_url, documents=corpus.documents,
+                                 view_names=app.view_functions)
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    return app
+
+
+def current_site() -> Site:
+    return current_app.extensions["judge"]
+
+
+_ASSET_VERSIONS: dict[str, str] = {}
+
+
+def _asset_url(filename: str) -> str:
+    """A static file's URL with its content hash, so browsers may cache it for long."""
+    version = _ASSET_VERSIONS.get(filename)
+    if version is None:
+        version = hashlib.sha256((STATIC_DIR / filename).read_bytes()).hexdigest()[:12]
+        _ASSET_VERSIONS[filename] = version
+    return url_for("static", filename=filename, v=version)
+
+
+def _revalidate(response):
+    """Pages and API answers carry an ETag (a browser coming back gets a 304) and are
+    kept by the response cache: they depend on nothing but the URL and the corpus."""
+    if (request.method == "GET" and response.status_code == 200 and not response.direct_passthrough
+            and request.endpoint != "static"):
+        response.add_etag()
+        response.headers.setdefault("Cache-Control", "no-cache")
+        cache.mark_cacheable(request.environ)
+        response.make_conditional(request)
+    return response

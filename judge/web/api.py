@@ -1,0 +1,113 @@
+"""The JSON API, mirroring the command line's `--json` shapes (docs/cli.md),
+described by the OpenAPI document at /api/openapi.json (judge/web/openapi.py).
+
+Errors are JSON too: `{"error": message, "status": code}`, plus
+`"suggestions"` (close IDs) on a 404 for an unknown paragraph.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+
+from judge.web import current_site, params
+from judge.web.errors import UnknownItem
+from judge.web.pages import close_matches
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+API_SEARCH_LIMIT = 10  # as `judge search`
+RELATED_DEFAULT, RELATED_MAX = 10, 50
+
+
+@api.get("/openapi.json")
+def openapi():
+    from judge.web.openapi import openapi_document
+    return jsonify(openapi_document())
+
+
+@api.get("/search")
+def search():
+    site = current_site()
+    p = params.search_params(site.corpus, required=True, default_limit=API_SEARCH_LIMIT)
+    result = site.searcher.search(p.q, doc=p.docs or None, game=p.game, kind=p.kinds or None, limit=p.limit)
+    return jsonify(result.to_json())
+
+
+@api.get("/paragraph/<path:ident>")
+def paragraph(ident: str):
+    from judge.cli import show_data
+    return jsonify(show_data(current_site().corpus, ident))
+
+
+@api.get("/docs")
+def docs():
+    keys = ("id", "title", "game", "edition", "source", "sections", "paragraphs")
+    return jsonify([{k: d.to_json()[k] for k in keys} for d in current_site().corpus.documents.values()])
+
+
+@api.get("/toc/<doc_id>")
+def toc(doc_id: str):
+    site = current_site()
+    if doc_id not in site.corpus.documents:
+        raise UnknownItem(doc_id, close_matches(doc_id, list(site.corpus.documents)), "document")
+    return jsonify(site.toc(doc_id))
+
+
+@api.get("/glossary")
+def glossary():
+    site = current_site()
+    chosen = params.choices("doc", [d.id for d in site.corpus.documents.values() if d.glossary])
+    out = []
+    for doc in site.corpus.documents.values():
+        if not doc.glossary or (chosen and doc.id not in chosen):
+            continue
+        for term, pid in sorted(doc.glossary.items(), key=lambda kv: kv[0].lower()):
+            para = site.corpus.paragraphs.get(pid)
+            if para is not None:
+                out.append({"term": term, "doc": doc.id, "id": pid, "label": para.label, "text": para.text})
+    return jsonify(out)
+
+
+@api.get("/lint")
+def lint():
+    site = current_site()
+    chosen = params.choices("doc", list(site.corpus.documents))
+    return jsonify([f.to_json() for f in site.lint(tuple(chosen))])
+
+
+# -- the rule graph (judge/graph.py) ----------------------------------------------------------
+def _node(ident: str) -> str:
+    from judge import graph
+    return graph.resolve_node(current_site().graph, ident)
+
+
+@api.get("/graph/backlinks/<path:ident>")
+def graph_backlinks(ident: str):
+    return jsonify(current_site().cited_by(_node(ident)))
+
+
+@api.get("/graph/related/<path:ident>")
+def graph_related(ident: str):
+    from judge import graph
+    k = params.integer("k", RELATED_DEFAULT, 1, RELATED_MAX)
+    return jsonify(graph.related(current_site().graph, _node(ident), k=k))
+
+
+@api.get("/graph/editions/<path:ident>")
+def graph_editions(ident: str):
+    return jsonify(current_site().editions(_node(ident)))
+
+
+@api.get("/graph/neighbourhood/<path:ident>")
+def graph_neighbourhood(ident: str):
+    radius = params.integer("radius", 1, 0, 3)
+    return jsonify(current_site().neighbourhood(_node(ident), radius))
+
+
+@api.get("/graph/path")
+def graph_path():
+    from judge import graph
+    a, b = params.text("from", required=True, max_length=200), params.text("to", required=True, max_length=200)
+    found = graph.path(current_site().graph, _node(a), _node(b))
+    if found is None:
+        return jsonify({"error": f"nothing connects {a!r} and {b!r}", "status": 404}), 404
+    return jsonify(found)

@@ -1,0 +1,104 @@
+"""A response cache in front of the app, as a caching reverse proxy would be.
+
+Every page and API answer is a function of the URL and the corpus, and the
+corpus does not change while the app runs, so a 200 answer to a GET can be
+replayed byte for byte (headers included) to the next visitor asking the same
+URL on the same host. A judge's phone re-reading a rule, or fifty phones
+asking for the same ruling, cost a dictionary look-up instead of a page render.
+
+Only answers the app marks cacheable are kept (`mark_cacheable`, set for GET
+pages and API answers; never for POSTs, errors or static files), the cache is
+bounded in bytes (least recently used dropped first), and a visitor sending
+the stored ETag in If-None-Match gets a 304.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+
+ENVIRON_FLAG = "judge.cacheable"
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+MAX_ENTRY_BYTES = 2 * 1024 * 1024  # bigger answers (a whole diff as JSON) are not kept
+# Headers a 304 repeats (RFC 9110 §15.4.5), plus the security headers.
+_NOT_MODIFIED_KEEP = {"etag", "cache-control", "content-security-policy", "x-content-type-options",
+                      "x-frame-options", "referrer-policy", "cross-origin-opener-policy",
+                      "cross-origin-resource-policy", "permissions-policy", "vary", "date"}
+
+
+def mark_cacheable(environ: dict) -> None:
+    environ[ENVIRON_FLAG] = True
+
+
+class _Entry:
+    __slots__ = ("body", "etag", "headers", "status")
+
+    def __init__(self, status: str, headers: list[tuple[str, str]], body: bytes):
+        self.status, self.headers, self.body = status, headers, body
+        self.etag = next((v for k, v in headers if k.lower() == "etag"), None)
+
+
+class ResponseCache:
+    """WSGI middleware: `app.wsgi_app = ResponseCache(app.wsgi_app)`."""
+
+    def __init__(self, app: Callable, max_bytes: int = DEFAULT_MAX_BYTES):
+        self.app = app
+        self.max_bytes = max_bytes
+        self.size = 0
+        self.hits = self.misses = 0
+        self._entries: OrderedDict[tuple, _Entry] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        method = environ.get("REQUEST_METHOD", "GET")
+        if method not in ("GET", "HEAD") or self.max_bytes <= 0:
+            return self.app(environ, start_response)
+        key = (environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_HOST", ""),
+               environ.get("SCRIPT_NAME", ""), environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""))
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+        if entry is not None:
+            return self._replay(entry, environ, start_response, method)
+        self.misses += 1
+        return self._fill(key, environ, start_response)
+
+    def _replay(self, entry: _Entry, environ: dict, start_response: Callable, method: str) -> list[bytes]:
+        wanted = environ.get("HTTP_IF_NONE_MATCH")
+        if entry.etag and wanted and entry.etag in [t.strip() for t in wanted.split(",")]:
+            start_response("304 NOT MODIFIED", [(k, v) for k, v in entry.headers if k.lower() in _NOT_MODIFIED_KEEP])
+            return []
+        start_response(entry.status, list(entry.headers))
+        return [] if method == "HEAD" else [entry.body]
+
+    def _fill(self, key: tuple, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        captured: dict = {}
+
+        def capture(status, headers, exc_info=None):
+            captured["status"], captured["headers"] = status, headers
+            return start_response(status, headers, exc_info)
+
+        result = self.app(environ, capture)
+        if not environ.get(ENVIRON_FLAG) or not captured.get("status", "").startswith("200"):
+            return result
+        try:
+            body = b"".join(result)
+        finally:
+            if hasattr(result, "close"):
+                result.close()
+        if len(body) <= MAX_ENTRY_BYTES and environ.get("REQUEST_METHOD") == "GET":
+            self._store(key, _Entry(captured["status"], list(captured["headers"]), body))
+        return [body]
+
+    def _store(self, key: tuple, entry: _Entry) -> None:
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self.size -= len(old.body)
+            self._entries[key] = entry
+            self.size += len(entry.body)
+            while self.size > self.max_bytes and self._entries:
+                _, dropped = self._entries.popitem(last=False)
+                self.size -= len(dropped.body)

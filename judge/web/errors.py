@@ -1,0 +1,78 @@
+"""Error responses: a page for people, JSON under /api/, never a traceback.
+
+An unknown ID is a 404 that offers close matches (`judge.lookup.suggest`); a bad
+parameter is a 400 that says which parameter and why; anything unexpected is a
+500 that says so and is logged with its traceback on the server side only.
+"""
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request, url_for
+from werkzeug.exceptions import BadRequest, HTTPException, InternalServerError, NotFound
+
+from judge.errors import JudgeError, UnknownIdError
+
+
+class UnknownItem(NotFound):
+    """No paragraph, section or document answers to what was asked; carries close matches."""
+
+    def __init__(self, wanted: str, suggestions: list[str], what: str = "paragraph or section"):
+        self.wanted = wanted[:80]
+        self.suggestions = suggestions
+        self.what = what
+        super().__init__(f"no {what} {self.wanted!r}")
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _json_error(exc: HTTPException, **extra):
+    body = {"error": exc.description, "status": exc.code, **extra}
+    return jsonify(body), exc.code
+
+
+def handle_http(exc: HTTPException):
+    extra = {}
+    if isinstance(exc, UnknownItem):
+        extra = {"suggestions": exc.suggestions}
+    if wants_json():
+        return _json_error(exc, **extra)
+    site = None
+    try:
+        from judge.web import current_site
+        site = current_site()
+    except RuntimeError:
+        pass
+    suggestions = []  # (url, label, id)
+    if isinstance(exc, UnknownItem) and site is not None:
+        if exc.what == "document":
+            suggestions = [(url_for("pages.toc", doc_id=s), site.corpus.documents[s].meta.title, s)
+                           for s in exc.suggestions if s in site.corpus.documents]
+        else:
+            suggestions = [(url_for("pages.item", ident=s), site.label(s), s) for s in exc.suggestions]
+    return render_template("error.html", error=exc, suggestions=suggestions,
+                           wanted=getattr(exc, "wanted", None)), exc.code
+
+
+def handle_unknown_id(exc: UnknownIdError):
+    return handle_http(UnknownItem(exc.wanted, exc.suggestions))
+
+
+def handle_judge_error(exc: JudgeError):
+    # The services' own checks ("radius must be between 0 and 3"): the request was wrong.
+    return handle_http(BadRequest(str(exc)))
+
+
+def handle_unexpected(exc: Exception):
+    if isinstance(exc, HTTPException):
+        return handle_http(exc)
+    from flask import current_app
+    current_app.logger.exception("unexpected error on %s", request.path)
+    return handle_http(InternalServerError("something went wrong on the server; the error has been logged"))
+
+
+def install(app: Flask) -> None:
+    app.register_error_handler(HTTPException, handle_http)
+    app.register_error_handler(UnknownIdError, handle_unknown_id)
+    app.register_error_handler(JudgeError, handle_judge_error)
+    app.register_error_handler(Exception, handle_unexpected)

@@ -1,0 +1,211 @@
+"""The OpenAPI 3.1 document of the JSON API, served at /api/openapi.json.
+
+Schemas are JSON Schema 2020-12 (as OpenAPI 3.1 has them). The tests validate
+every API answer against the schema declared here and check that each API
+route is described, so this document cannot drift from the code unnoticed.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from judge.model import KINDS
+
+S = dict[str, Any]
+
+
+def _ref(name: str) -> S:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _nullable(kind: str) -> S:
+    return {"type": [kind, "null"]}
+
+
+def _array(items: S) -> S:
+    return {"type": "array", "items": items}
+
+
+def _object(required: dict[str, S], optional: dict[str, S] | None = None) -> S:
+    return {"type": "object", "required": list(required), "properties": {**required, **(optional or {})}}
+
+
+_STR, _INT, _NUM, _BOOL = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
+_NODE = {"id": _STR, "kind": _STR, "label": _STR, "doc": _nullable("string")}
+
+SCHEMAS: dict[str, S] = {
+    "Error": _object({"error": _STR, "status": _INT}, {"suggestions": _array(_STR)}),
+    "Edition": _object({"id": _STR, "doc": _STR, "label": _STR, "matched": _BOOL}),
+    "Hit": _object({"id": _STR, "doc": _STR, "label": _STR, "text": _STR, "score": _NUM,
+                    "snippet": {"type": "string", "description": "HTML: the text escaped, matched words in <mark>"}},
+                   {"kind": {"enum": list(KINDS)}, "section": _STR, "section_title": _STR,
+                    "editions": _array(_ref("Edition"))}),
+    "SearchResult": _object(
+        {"query": _STR, "hits": _array(_ref("Hit"))},
+        {"total": _INT,
+         "facets": _object({"doc": {"type": "object", "additionalProperties": _INT},
+                            "kind": {"type": "object", "additionalProperties": _INT}}),
+         "did_you_mean": _nullable("string"),
+         "direct": {"oneOf": [{"type": "null"},
+                              _object({"id": _STR, "how": _STR, "note": _nullable("string"),
+                                       "also": _array(_STR)})]},
+         "message": _nullable("string"),
+         "notes": _array(_STR)}),
+    "Paragraph": _object(
+        {"id": _STR, "doc": _STR, "label": _STR, "kind": _STR, "text": _STR,
+         "section": _array(_object({"id": _STR, "title": _STR, "label": _STR})),
+         "refs_out": _array(_object({"raw": _STR, "status": _STR, "target": _nullable("string"),
+                                     "reason": _nullable("string")})),
+         "refs_in": _array(_object({"source": _STR, "raw": _STR, "status": _STR})),
+         "resolved_from": _object({"query": _STR, "how": _STR, "note": _nullable("string"),
+                                   "also": _array(_STR)})},
+        {"title": _STR, "paragraphs": _array(_STR), "subsections": _array(_STR)}),
+    "Document": _object({"id": _STR, "title": _STR, "game": _STR, "edition": _STR, "source": _STR,
+                         "sections": _INT, "paragraphs": _INT}),
+    "TocEntry": _object({"id": _STR, "number": _nullable("string"), "title": _STR, "label": _STR,
+                         "paragraphs": _INT, "children": _array(_ref("TocEntry"))}),
+    "GlossaryEntry": _object({"term": _STR, "doc": _STR, "id": _STR, "label": _STR, "text": _STR}),
+    "Finding": _object({"doc": _STR, "code": _STR, "severity": {"enum": ["error", "warning", "info"]},
+                        "line": _INT, "message": _STR, "paragraph": _nullable("string")}),
+    "Node": _object(_NODE),
+    "Hop": _object({"from": _STR, "to": _STR, "kind": _STR, "reverse": _BOOL, "text": _STR}),
+    "Backlink": _object({**_NODE, "cites": _STR, "relation": {"enum": ["direct", "inside", "enclosing"]},
+                         "link": _STR, "direct": _BOOL, "count": _INT, "text": _STR}),
+    "Related": _object({**_NODE, "score": _NUM, "path": _array(_ref("Hop")), "same_rule": _array(_STR)}),
+    "Editions": _object({**_NODE,
+                         "editions": _array(_object({**_NODE, "confidence": _NUM, "method": _STR})),
+                         "outline_steps": _array(_object({**_NODE, "confidence": _NUM, "via": _STR}))}),
+    "Neighbourhood": _object({"center": _STR, "radius": _INT,
+                              "nodes": _array(_object({**_NODE, "distance": _INT})),
+                              "edges": _array(_object({"source": _STR, "target": _STR, "kind": _STR}))}),
+    "Path": _object({"from": _ref("Node"), "to": _ref("Node"), "cost": _NUM, "nodes": _array(_ref("Node")),
+                     "hops": _array(_ref("Hop"))}),
+}
+
+
+def _param(name: str, where: str, description: str, schema: S, required: bool = False) -> S:
+    return {"name": name, "in": where, "description": description, "required": required or where == "path",
+            "schema": schema}
+
+
+_ID = _param("ident", "path", "An ID (rb:6.4.6/2), a label, a vekn.net URL, a section or outline number; "
+             "IDs contain ':' and '/' and are sent as they are.", _STR)
+_DOCS = _param("doc", "query", "Only these documents (repeat the parameter for several).", _array(_STR))
+_ERRORS = {
+    "400": {"description": "A parameter is missing or wrong; the message says which and why.",
+            "content": {"application/json": {"schema": _ref("Error")}}},
+    "404": {"description": "Nothing answers to that ID; `suggestions` lists close IDs.",
+            "content": {"application/json": {"schema": _ref("Error")}}},
+}
+
+
+def _get(summary: str, schema: S, parameters: list[S] = (), description: str = "") -> S:
+    op = {"summary": summary, "parameters": list(parameters),
+          "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": schema}}},
+                        **_ERRORS}}
+    if description:
+        op["description"] = description
+    return {"get": op}
+
+
+def openapi_document() -> S:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "judge", "version": _version(),
+                 "description": "The V:TES and VTM Rivals rulebooks: search, paragraphs, glossary, lint and the rule "
+                                "graph. Shapes mirror the `judge` command line's --json (docs/cli.md)."},
+        "paths": {
+            "/api/search": _get(
+                "Search the rulebooks", _ref("SearchResult"),
+                [_param("q", "query", "Words, \"phrases\", a section number, an ID; filters doc:, kind:, game:.",
+                        {"type": "string", "maxLength": 500}, required=True),
+                 _DOCS,
+                 _param("kind", "query", "Only these kinds of paragraph (repeatable).", _array({"enum": list(KINDS)})),
+                 _param("game", "query", "Only this game.", _STR),
+                 _param("limit", "query", "Hits returned.", {"type": "integer", "minimum": 1, "maximum": 100,
+                                                             "default": 10})],
+                "The same rule in several editions is one hit; its other editions are in `editions`."),
+            "/api/paragraph/{ident}": _get("A paragraph or section, as `judge show --json`", _ref("Paragraph"), [_ID]),
+            "/api/docs": _get("The documents of the corpus", _array(_ref("Document"))),
+            "/api/toc/{doc_id}": _get("A document's table of contents", _array(_ref("TocEntry")),
+                                      [_param("doc_id", "path", "A document id (vekn, s6, rb, flows, rivals).", _STR)]),
+            "/api/glossary": _get("Glossary entries", _array(_ref("GlossaryEntry")), [_DOCS]),
+            "/api/lint": _get("The editor's lint report", _array(_ref("Finding")), [_DOCS]),
+            "/api/graph/backlinks/{ident}": _get("What cites a rule (each link explained)", _array(_ref("Backlink")),
+                                                 [_ID]),
+            "/api/graph/related/{ident}": _get(
+                "The most related rules, each with the path that relates them", _array(_ref("Related")),
+                [_ID, _param("k", "query", "How many.", {"type": "integer", "minimum": 1, "maximum": 50,
+                                                          "default": 10})]),
+            "/api/graph/editions/{ident}": _get("The same rule in the other editions, and outline steps citing it",
+                                                _ref("Editions"), [_ID]),
+            "/api/graph/neighbourhood/{ident}": _get(
+                "Nodes within a few links, and the edges among them", _ref("Neighbourhood"),
+                [_ID, _param("radius", "query", "Links out.", {"type": "integer", "minimum": 0, "maximum": 3,
+                                                               "default": 1})]),
+            "/api/graph/path": _get(
+                "The strongest chain of links between two rules", _ref("Path"),
+                [_param("from", "query", "Where the path starts (ID, label, number).", _STR, required=True),
+                 _param("to", "query", "Where it ends.", _STR, required=True)]),
+            "/api/openapi.json": {"get": {"summary": "This document", "responses": {
+                "200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
+            **_tool_paths(),
+        },
+        "components": {"schemas": {**SCHEMAS, **_tool_schemas()}},
+    }
+
+
+def _tool_paths() -> dict[str, S]:
+    """Routes of the tools pages: the editions diff and the scenario check."""
+    out: dict[str, S] = {}
+    out["/api/diff"] = _get(
+        "What changed between two editions, as `judge diff --json`", _ref("Diff"),
+        [_param("old", "query", "The older document id.", _STR, required=True),
+         _param("new", "query", "The newer document id.", _STR, required=True)])
+    out["/api/check"] = {"post": {
+        "summary": "Replay a scenario and return its cited trace, as `judge check --json`",
+        "parameters": [_param("rules", "query", "Replay under this edition (current, older) instead of the "
+                              "scenario's own.", _STR)],
+        "requestBody": {"required": True, "description": "The scenario: YAML (or JSON, which is YAML).",
+                        "content": {"text/yaml": {"schema": {"type": "string"}},
+                                    "application/json": {"schema": {"type": "object"}}}},
+        "responses": {"200": {"description": "The replay", "content": {"application/json": {
+            "schema": _ref("CheckRun")}}},
+            "400": {"description": "A malformed scenario (with its line) or a bad parameter.",
+                    "content": {"application/json": {"schema": _ref("CheckError")}}}}}}
+    return out
+
+
+def _tool_schemas() -> dict[str, S]:
+    out: dict[str, S] = {}
+    para = _object({"id": _STR, "label": _STR, "kind": _STR, "section": _STR, "text": _STR})
+    out["Diff"] = _object({
+        "old": _STR, "new": _STR, "old_title": _STR, "new_title": _STR,
+        "summary": {"type": "object", "additionalProperties": _INT},
+        "pairs": _array(_object({
+            "old": _STR, "new": _STR, "old_label": _STR, "new_label": _STR,
+            "change": {"enum": ["meaning", "wording", "terminology", "unchanged"]},
+            "signals": _array(_object({"signal": _STR, "old": _array(_STR), "new": _array(_STR),
+                                       "explain": _STR})),
+            "diff": _array(_object({"op": _STR, "old": _STR, "new": _STR})),
+            "moved": {"oneOf": [{"type": "null"}, {"type": "object"}]},
+            "method": _STR, "confidence": _NUM})),
+        "added": _array(para), "removed": _array(para), "moved": _array({"type": "object"}),
+        "sections": _object({"added": _array({"type": "object"}), "removed": _array({"type": "object"})})})
+    out["CheckRun"] = _object({
+        "file": _STR, "rules": _nullable("string"), "ok": _BOOL,
+        "steps": _array(_object({"n": _INT, "event": _STR, "text": _STR, "cites": _array(_STR)})),
+        "state": {"type": ["object", "null"]},
+        "expectations": _array(_object({"path": _STR, "ok": _BOOL}, {"expected": {}, "actual": {}})),
+        "error": {"oneOf": [{"type": "null"},
+                            _object({"message": _STR}, {"line": _nullable("integer"), "kind": _STR,
+                                                        "event": _nullable("integer"), "cites": _array(_STR)})]}})
+    out["CheckError"] = _object({"error": _STR, "status": _INT}, {"line": _nullable("integer")})
+    return out
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("judge")
+    except PackageNotFoundError:  # running from a checkout that was never installed
+        return "0"

@@ -1,0 +1,255 @@
+"""The HTML pages: home, search, tables of contents, a page per paragraph or
+section, the glossary, the lint report and a rule's graph neighbourhood.
+
+Every page works without JavaScript; judge/web/static/judge.js only adds
+results as you type, the copy-citation button and definitions on tap.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
+from rapidfuzz import fuzz, process
+
+from judge import lookup
+from judge.model import Paragraph, Section
+from judge.web import current_site, params
+from judge.web.errors import UnknownItem
+
+pages = Blueprint("pages", __name__)
+
+SEARCH_LIMIT = 20
+DEEP_SECTION_LIMIT = 150  # a section page shows its subsections' text up to this many paragraphs
+GRAPH_DRAW_LIMIT = 60  # nodes drawn in the neighbourhood picture; more are only listed
+
+KIND_NAMES = {"rule": "Rule", "example": "Example", "advanced": "Advanced rule", "reminder": "Reminder",
+              "draft": "Editors' draft", "elder-format": "Elder format", "tournament": "Tournament",
+              "glossary": "Glossary", "outline-step": "Outline step", "flavor": "Flavour text",
+              "table": "Table", "section": "Section"}
+_SNIPPET_SAFE = re.compile(r"</?mark>")
+
+
+@pages.app_template_filter("kind_name")
+def kind_name(kind: str) -> str:
+    return KIND_NAMES.get(kind, kind)
+
+
+@pages.app_template_filter("snippet")
+def snippet_html(snippet: str) -> Markup:
+    """A search snippet as HTML. The searcher escapes the text and adds only
+    <mark>; anything else means it did not, so the whole snippet is escaped."""
+    if "<" in _SNIPPET_SAFE.sub("", snippet):
+        return escape(snippet)
+    return Markup(snippet)
+
+
+# -- home and search -------------------------------------------------------------------
+@pages.get("/")
+def home():
+    site = current_site()
+    games: dict[str, list] = {}
+    for doc in site.corpus.documents.values():
+        games.setdefault(doc.meta.game, []).append(doc)
+    return render_template("home.html", games=games, errors=site.corpus.errors)
+
+
+@pages.get("/search")
+def search():
+    site = current_site()
+    p = params.search_params(site.corpus, required=False, default_limit=SEARCH_LIMIT)
+    fragment = request.args.get("fragment") == "1"
+    result = None
+    if p.q.strip():
+        result = site.searcher.search(p.q, doc=p.docs or None, game=p.game, kind=p.kinds or None, limit=p.limit)
+    template = "_results.html" if fragment else "search.html"
+    return render_template(template, p=p, result=result, facet_link=_facet_link(p))
+
+
+def _facet_link(p: params.SearchParams):
+    def link(name: str, value: str) -> tuple[str, bool]:
+        """The URL toggling one facet value, and whether it is active now."""
+        current = p.docs if name == "doc" else p.kinds
+        active = value in current
+        values = [v for v in current if v != value] if active else [*current, value]
+        return url_for(".search", **p.query_args(**{name: values})), active
+    return link
+
+
+# -- documents ---------------------------------------------------------------------------
+@pages.get("/doc/<doc_id>")
+def toc(doc_id: str):
+    site = current_site()
+    doc = site.corpus.documents.get(doc_id)
+    if doc is None:
+        raise UnknownItem(doc_id, close_matches(doc_id, list(site.corpus.documents)), "document")
+    return render_template("toc.html", doc=doc, tree=site.toc(doc_id))
+
+
+def close_matches(wanted: str, choices: list[str]) -> list[str]:
+    return [c for c, _, _ in process.extract(wanted[:80], choices, scorer=fuzz.WRatio, limit=5, score_cutoff=50)]
+
+
+# -- a paragraph or a section ------------------------------------------------------------
+@dataclass
+class Block:
+    """A paragraph as shown in a page: rendered, with its permalink."""
+
+    para: Paragraph
+    html: Markup
+
+
+def resolve_or_404(ident: str) -> str:
+    """The canonical ID for what was asked; raises UnknownItem with close matches."""
+    site = current_site()
+    if site.corpus.get(ident):
+        return ident
+    match = lookup.find(site.corpus, ident)
+    if match is None:
+        raise UnknownItem(ident, lookup.suggest(site.corpus, ident))
+    return match.id
+
+
+@pages.get("/p/<path:ident>")
+def item(ident: str):
+    site = current_site()
+    corpus = site.corpus
+    found = corpus.get(ident)
+    if found is None:
+        # Labels, section numbers, vekn.net URLs: send the browser to the permalink
+        # (saying what else the number names, when it names several).
+        match = lookup.find(corpus, ident)
+        if match is None:
+            raise UnknownItem(ident, lookup.suggest(corpus, ident))
+        return redirect(url_for(".item", ident=match.id, **({"from": ident[:200]} if match.also else {})))
+    asked = params.text("from", max_length=200)
+    also = []
+    if asked:
+        match = lookup.find(corpus, asked)
+        if match and match.id == found.id:
+            also = [(a, site.label(a)) for a in match.also]
+    doc = corpus.documents[found.doc]
+    common = dict(doc=doc, crumbs=corpus.section_path(found.id), asked=asked, also=also,
+                  citation=f"{found.label} — {url_for('.item', ident=found.id, _external=True)}",
+                  cited_by=site.cited_by(found.id), editions=site.editions(found.id),
+                  related=site.related(found.id), excerpt=site.excerpt)
+    if isinstance(found, Paragraph):
+        return render_template("paragraph.html", para=found, html=site.renderer.render(found).html,
+                               terms=_terms(found), refs=found.refs, neighbours=site.prev_next(found), **common)
+    return render_template("section.html", section=found, blocks=_section_blocks(found),
+                           children=_child_sections(found), **common)
+
+
+def _terms(para: Paragraph) -> list[tuple[str, str, str]]:
+    """(term as written, defining paragraph id, definition) for the glossary box."""
+    site = current_site()
+    out, seen = [], set()
+    for term, _, _, target in site.corpus.term_links.get(para.id, ()):
+        if target in seen or target not in site.corpus.paragraphs:
+            continue
+        seen.add(target)
+        out.append((term, target, site.corpus.paragraphs[target].text))
+    return out
+
+
+def _section_blocks(section: Section) -> list[tuple[Section, int, list[Block]]]:
+    """(section, depth, its paragraphs) for the section and, if not too long, its subsections."""
+    site = current_site()
+    corpus = site.corpus
+    deep = len(corpus.paragraphs_of(section.id)) <= DEEP_SECTION_LIMIT
+    out = []
+
+    def walk(sec: Section, depth: int) -> None:
+        blocks = [Block(corpus.paragraphs[pid], site.renderer.render(corpus.paragraphs[pid]).html)
+                  for pid in sec.paragraphs]
+        out.append((sec, depth, blocks))
+        if deep:
+            for child in sec.children:
+                walk(corpus.sections[child], depth + 1)
+    walk(section, 0)
+    return out
+
+
+def _child_sections(section: Section) -> list[Section]:
+    """Subsections listed as links when the page does not show their text."""
+    corpus = current_site().corpus
+    if len(corpus.paragraphs_of(section.id)) <= DEEP_SECTION_LIMIT:
+        return []
+    return [corpus.sections[c] for c in section.children]
+
+
+# -- glossary and lint -------------------------------------------------------------------
+@pages.get("/glossary")
+def glossary():
+    site = current_site()
+    with_glossary = [d for d in site.corpus.documents.values() if d.glossary]
+    chosen = params.one_of("doc", [d.id for d in with_glossary])
+    groups = []
+    for doc in with_glossary:
+        if chosen and doc.id != chosen:
+            continue
+        entries = sorted(doc.glossary.items(), key=lambda kv: kv[0].lower())
+        groups.append((doc, [(term, site.corpus.paragraphs[pid], site.renderer.render(site.corpus.paragraphs[pid]).html)
+                             for term, pid in entries if pid in site.corpus.paragraphs]))
+    return render_template("glossary.html", groups=groups, chosen=chosen, with_glossary=with_glossary)
+
+
+@pages.get("/lint")
+def lint():
+    site = current_site()
+    chosen = params.one_of("doc", list(site.corpus.documents))
+    findings = site.lint((chosen,) if chosen else ())
+    counts: dict[str, int] = {}
+    for f in findings:
+        counts[f.severity] = counts.get(f.severity, 0) + 1
+    return render_template("lint.html", findings=findings, chosen=chosen, counts=counts)
+
+
+# -- the rule graph ------------------------------------------------------------------------
+@dataclass
+class DrawnNode:
+    id: str
+    label: str
+    kind: str
+    doc: str
+    distance: int
+    x: float
+    y: float
+    href: str | None
+
+
+@pages.get("/graph/<path:ident>")
+def graph(ident: str):
+    site = current_site()
+    radius = params.integer("radius", 1, 1, 2)
+    target = ident if ident.startswith("term:") and ident in site.graph.g else resolve_or_404(ident)
+    if target != ident:
+        return redirect(url_for(".graph", ident=target, radius=radius))
+    hood = site.neighbourhood(target, radius)
+    drawn = _layout(hood) if len(hood["nodes"]) <= GRAPH_DRAW_LIMIT else None
+    edges = [(e, site.describe_hop(e["source"], e["target"], e["kind"])) for e in hood["edges"]
+             if e["kind"] != "contains" or radius == 1]
+    return render_template("graph.html", item=site.get(target), hood=hood, drawn=drawn, radius=radius,
+                           edges=edges, related=site.related(target),
+                           positions={n.id: n for n in drawn or []})
+
+
+def _layout(hood: dict) -> list[DrawnNode]:
+    """Rings around the rule: one ring per distance, nodes spread evenly, grouped by kind."""
+    rings: dict[int, list[dict]] = {}
+    for node in hood["nodes"]:
+        rings.setdefault(node["distance"], []).append(node)
+    defining = {e["target"]: e["source"] for e in hood["edges"] if e["kind"] == "defines"}
+    out = []
+    for distance, nodes in rings.items():
+        nodes.sort(key=lambda n: (n["kind"], n.get("doc") or "", n["id"]))
+        for n, node in enumerate(nodes):
+            angle = 2 * math.pi * n / max(1, len(nodes)) - math.pi / 2 + distance * 0.3
+            r = 0 if distance == 0 else 130 * distance + (18 if n % 2 and len(nodes) > 12 else 0)
+            href_target = node["id"] if node["kind"] != "term" else defining.get(node["id"])
+            out.append(DrawnNode(node["id"], node["label"], node["kind"], node.get("doc") or "", distance,
+                                 round(r * math.cos(angle), 1), round(r * math.sin(angle), 1),
+                                 url_for(".item", ident=href_target) if href_target else None))
+    return out

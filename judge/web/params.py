@@ -1,0 +1,103 @@
+"""Query-string parameters, checked: a bad one is a 400 that says which and why.
+
+Every check reads `request.args` and returns plain values; nothing a visitor
+types is used as a path, a format string or a template.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from flask import request
+from werkzeug.exceptions import BadRequest
+
+from judge.lookup import MAX_QUERY
+from judge.model import KINDS
+
+if TYPE_CHECKING:
+    from judge.corpus import Corpus
+
+MAX_VALUES = 20  # repeated parameters (doc=a&doc=b...) accepted at most
+
+
+class BadParameter(BadRequest):
+    """A 400 naming the parameter; shown as a page or as JSON by the error handlers."""
+
+    def __init__(self, name: str, message: str):
+        super().__init__(f"parameter {name!r}: {message}")
+        self.parameter = name
+
+
+def text(name: str, required: bool = False, max_length: int = MAX_QUERY) -> str:
+    value = request.args.get(name, "")
+    if required and not value.strip():
+        raise BadParameter(name, "is required")
+    if len(value) > max_length:
+        raise BadParameter(name, f"is {len(value)} characters long; at most {max_length} are accepted")
+    if "\x00" in value:
+        raise BadParameter(name, "contains a NUL character")
+    return value
+
+
+def integer(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadParameter(name, f"must be a whole number between {low} and {high}, not {raw[:40]!r}") from None
+    if not low <= value <= high:
+        raise BadParameter(name, f"must be between {low} and {high}, not {value}")
+    return value
+
+
+def choices(name: str, allowed: list[str]) -> list[str]:
+    """Repeated parameter (`doc=rb&doc=s6`), each value one of `allowed`; order kept, no duplicates."""
+    values = [v for v in request.args.getlist(name) if v != ""]
+    if len(values) > MAX_VALUES:
+        raise BadParameter(name, f"given {len(values)} times; at most {MAX_VALUES}")
+    out = []
+    for value in values:
+        if value not in allowed:
+            raise BadParameter(name, f"unknown value {value[:40]!r} (known: {', '.join(allowed)})")
+        if value not in out:
+            out.append(value)
+    return out
+
+
+def one_of(name: str, allowed: list[str], default: str | None = None, required: bool = False) -> str | None:
+    value = request.args.get(name, "")
+    if value == "":
+        if required:
+            raise BadParameter(name, f"is required (one of: {', '.join(allowed)})")
+        return default
+    if value not in allowed:
+        raise BadParameter(name, f"unknown value {value[:40]!r} (known: {', '.join(allowed)})")
+    return value
+
+
+@dataclass
+class SearchParams:
+    q: str
+    docs: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+    game: str | None = None
+    limit: int = 20
+
+    def query_args(self, **changes) -> dict:
+        """The parameters as a dict for url_for, with some changed (facet links)."""
+        args = {"q": self.q, "doc": self.docs, "kind": self.kinds, "game": self.game, "limit": self.limit}
+        args.update(changes)
+        return {k: v for k, v in args.items() if v not in (None, "", [])}
+
+
+def search_params(corpus: Corpus, required: bool, default_limit: int) -> SearchParams:
+    games = sorted({d.meta.game for d in corpus.documents.values()})
+    return SearchParams(
+        q=text("q", required=required),
+        docs=choices("doc", list(corpus.documents)),
+        kinds=choices("kind", list(KINDS)),
+        game=one_of("game", games),
+        limit=integer("limit", default_limit, 1, 100),
+    )

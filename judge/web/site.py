@@ -1,0 +1,180 @@
+"""What the pages and the API read: one corpus and the services built on it
+(search, rule graph, lint), created once per app and shared by its threads.
+
+The corpus never changes while the app runs, so answers that take a while to
+compute (a paragraph's related rules, the lint report) are kept once computed.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from judge.model import Paragraph, Section
+from judge.web.render import ParagraphRenderer
+
+if TYPE_CHECKING:
+    from judge.corpus import Corpus
+
+logger = logging.getLogger(__name__)
+
+RELATED_LIMIT = 8
+MEMO_SIZE = 4096  # answers kept per kind of question (a few MB at most)
+COMPARISONS_KEPT = 6  # two editions compared: ~0.5 s to compute, a few MB to keep
+
+
+class _Memo:
+    """A bounded, thread-safe memo: key -> value, least recently used dropped first."""
+
+    def __init__(self, size: int = MEMO_SIZE):
+        self.size = size
+        self._data: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key, compute: Callable[[], object]):
+        with self._lock:
+            if key in self._data:
+                self._data.move_to_end(key)
+                return self._data[key]
+        value = compute()  # outside the lock: two threads may compute the same answer once each
+        with self._lock:
+            self._data[key] = value
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+        return value
+
+
+class Site:
+    def __init__(self, corpus: Corpus, link: Callable[[str], str]):
+        self.corpus = corpus
+        self.renderer = ParagraphRenderer(corpus, link)
+        self._searcher = None
+        self._graph = None
+        self._lock = threading.Lock()
+        self._memo = {name: _Memo() for name in ("related", "editions", "backlinks", "lint", "toc")}
+        self._memo["comparison"] = _Memo(size=COMPARISONS_KEPT)
+        self._resolver = None
+        self._positions: dict[str, int] | None = None
+
+    # -- services, opened on first use -------------------------------------------------
+    @property
+    def searcher(self):
+        if self._searcher is None:
+            from judge.search import get_searcher
+            with self._lock:
+                if self._searcher is None:
+                    self._searcher = get_searcher(self.corpus)
+        return self._searcher
+
+    @property
+    def graph(self):
+        if self._graph is None:
+            from judge.graph import get_graph
+            with self._lock:
+                if self._graph is None:
+                    self._graph = get_graph(self.corpus)
+        return self._graph
+
+    def warm(self) -> None:
+        """Open everything, render every paragraph and find every rule's related rules
+        (a few seconds in all), so that no visitor waits for any of it."""
+        self.searcher.search("warm up", limit=1)  # opens the index and its vocabulary
+        self.graph.view.number_of_nodes()  # builds the weighted view the walks run on
+        for para in self.corpus.paragraphs.values():
+            self.renderer.render(para)
+        for ident in [*self.corpus.paragraphs, *self.corpus.sections]:
+            self.related(ident)
+
+    # -- the corpus ---------------------------------------------------------------------
+    def get(self, ident: str) -> Paragraph | Section | None:
+        return self.corpus.get(ident)
+
+    def excerpt(self, ident: str, size: int = 160) -> str:
+        item = self.corpus.get(ident)
+        if isinstance(item, Section):
+            paras = self.corpus.paragraphs_of(item.id, deep=False) or self.corpus.paragraphs_of(item.id)
+            text = paras[0].text if paras else item.title
+        else:
+            text = item.text if item else ""
+        text = " ".join(text.split())
+        return text if len(text) <= size else text[:size].rsplit(" ", 1)[0] + " …"
+
+    def label(self, ident: str) -> str:
+        item = self.corpus.get(ident)
+        return item.label if item else ident
+
+    def prev_next(self, para: Paragraph) -> tuple[Paragraph | None, Paragraph | None]:
+        """The paragraphs before and after one, in its document's reading order."""
+        doc = self.corpus.documents[para.doc]
+        if self._positions is None:
+            self._positions = {p.id: n for d in self.corpus.documents.values() for n, p in enumerate(d.paragraphs)}
+        n = self._positions[para.id]
+        return (doc.paragraphs[n - 1] if n > 0 else None,
+                doc.paragraphs[n + 1] if n + 1 < len(doc.paragraphs) else None)
+
+    # -- the rule graph -------------------------------------------------------------------
+    def cited_by(self, ident: str) -> list[dict]:
+        """Paragraphs citing this one or what holds it (graph.backlinks, each explained)."""
+        from judge import graph
+        return self._memo["backlinks"].get(ident, lambda: graph.backlinks(self.graph, ident))
+
+    def editions(self, ident: str) -> dict:
+        """The same rule in the other editions, and the outline steps linked to it."""
+        from judge import graph
+        return self._memo["editions"].get(ident, lambda: graph.editions(self.graph, ident))
+
+    def related(self, ident: str) -> list[dict]:
+        """The most related rules; an empty list (logged) if the graph walk fails, so that
+        a rule's page never fails for the sake of one of its side panels."""
+        import networkx as nx
+
+        from judge import graph
+
+        def compute() -> list[dict]:
+            try:
+                return graph.related(self.graph, ident, k=RELATED_LIMIT)
+            except nx.NetworkXException:
+                logger.exception("related rules of %s could not be computed", ident)
+                return []
+        return self._memo["related"].get(ident, compute)
+
+    def neighbourhood(self, ident: str, radius: int) -> dict:
+        from judge import graph
+        return graph.neighbourhood(self.graph, ident, radius)
+
+    def describe_hop(self, u: str, v: str, kind: str) -> str:
+        from judge import graph
+        return graph.describe_hop(self.graph, u, v, kind)
+
+    # -- the editor's report --------------------------------------------------------------
+    def lint(self, docs: tuple[str, ...] = ()) -> list:
+        from judge.lint import lint
+        return self._memo["lint"].get(docs, lambda: lint(self.corpus, docs or None))
+
+    # -- editions compared, scenarios checked ----------------------------------------------
+    def comparison(self, old: str, new: str):
+        """judge.compare.compare(old, new), kept: the diff pages page through it."""
+        from judge.compare import compare
+        return self._memo["comparison"].get((old, new), lambda: compare(self.corpus, old, new))
+
+    def scenario_resolver(self):
+        """The scenario engine's citation resolver on this corpus (it remembers its answers)."""
+        if self._resolver is None:
+            from judge.engine.citations import Resolver
+            self._resolver = Resolver(self.corpus)
+        return self._resolver
+
+    # -- tables of contents ----------------------------------------------------------------
+    def toc(self, doc_id: str) -> list[dict]:
+        def tree(section_ids: list[str]) -> list[dict]:
+            out = []
+            for sid in section_ids:
+                sec = self.corpus.sections[sid]
+                out.append({"id": sec.id, "number": sec.number, "title": sec.title, "label": sec.label,
+                            "paragraphs": len(sec.paragraphs), "children": tree(sec.children)})
+            return out
+
+        doc = self.corpus.documents[doc_id]
+        return self._memo["toc"].get(doc_id, lambda: tree([s.id for s in doc.sections if s.parent is None]))

@@ -1,0 +1,176 @@
+"""Pages and API routes of the tools built on other parts of judge:
+
+* the editions diff (judge/compare.py): /diff and /api/diff;
+* the scenario check (judge/engine/): /check and /api/check.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, jsonify, render_template, request
+from werkzeug.exceptions import BadRequest
+
+from judge.web import current_site, params
+
+diff_pages = Blueprint("diff", __name__)
+check_pages = Blueprint("check", __name__)
+
+PAIRS_PER_PAGE = 40
+DEFAULT_CHANGES = ["meaning", "wording"]
+MAX_SCENARIO_CHARS = 200_000
+
+
+# -- the editions diff ---------------------------------------------------------------------------
+def _comparable(corpus) -> list:
+    """The documents that are editions of a game's rules (outlines are not)."""
+    from judge.concordance import editions
+    games = sorted({d.meta.game for d in corpus.documents.values()})
+    return [doc for game in games for doc in editions(corpus, game)]
+
+
+def _diff_params() -> tuple[str | None, str | None]:
+    corpus = current_site().corpus
+    ids = [d.id for d in _comparable(corpus)]
+    old = params.one_of("old", ids)
+    new = params.one_of("new", ids)
+    if (old is None) != (new is None):
+        raise params.BadParameter("new" if new is None else "old", "give both editions to compare (old and new)")
+    if old is not None and old == new:
+        raise params.BadParameter("new", f"choose two different editions (both are {old!r})")
+    return old, new
+
+
+@dataclass
+class Side:
+    """One side of a pair's word diff: (text, mark) runs; mark is '', 'del', 'ins' or 'term'."""
+
+    runs: list[tuple[str, str, str]]  # (text, mark, level)
+
+
+def _sides(segments) -> tuple[Side, Side]:
+    old, new = [], []
+    for seg in segments:
+        if seg.op == "equal":
+            old.append((seg.old, "", ""))
+            new.append((seg.new, "", ""))
+        elif seg.op == "term":
+            old.append((seg.old, "term", ""))
+            new.append((seg.new, "term", ""))
+        else:
+            if seg.old:
+                old.append((seg.old, "del", seg.level or ""))
+            if seg.new:
+                new.append((seg.new, "ins", seg.level or ""))
+    return Side(old), Side(new)
+
+
+@diff_pages.get("/diff", endpoint="page")
+def diff_page():
+    from judge.compare_text import CHANGES
+    site = current_site()
+    comparable = _comparable(site.corpus)
+    old, new = _diff_params()
+    shown = params.choices("change", list(CHANGES)) or DEFAULT_CHANGES
+    page_number = params.integer("page", 1, 1, 1000)
+    if old is None:
+        vtes = [d for d in comparable if d.meta.game == "vtes"] or comparable
+        return render_template("diff.html", comparable=comparable, old=vtes[0].id, new=vtes[-1].id,
+                               comparison=None, shown=shown)
+    comparison = site.comparison(old, new)
+    pairs = [p for p in comparison.pairs if p.change in shown]
+    pages_total = max(1, -(-len(pairs) // PAIRS_PER_PAGE))
+    if page_number > pages_total:
+        raise params.BadParameter("page", f"there {'is' if pages_total == 1 else 'are'} only {pages_total} "
+                                  f"page{'s' if pages_total != 1 else ''} of changes")
+    start = (page_number - 1) * PAIRS_PER_PAGE
+    shown_pairs = [(p, *_sides(p.text.segments)) for p in pairs[start:start + PAIRS_PER_PAGE]]
+    return render_template("diff.html", comparable=comparable, old=old, new=new, comparison=comparison,
+                           shown=shown, pairs=shown_pairs, pairs_total=len(pairs), page=page_number,
+                           pages_total=pages_total, summary=comparison.summary(), changes=CHANGES)
+
+
+@diff_pages.get("/api/diff", endpoint="api")
+def diff_api():
+    old, new = _diff_params()
+    if old is None:
+        raise params.BadParameter("old", "is required (and new): the two editions to compare")
+    return jsonify(current_site().comparison(old, new).to_json())
+
+
+# -- the scenario check ----------------------------------------------------------------------------
+def _editions() -> dict[str, str]:
+    from judge.engine import citations
+    return dict(citations.EDITIONS)
+
+
+def _run(text: str, rules: str | None) -> dict:
+    """The `judge check --json` object for a scenario's text; ScenarioError if it is malformed."""
+    from judge.engine import scenario, trace
+    site = current_site()
+    parsed = scenario.parse(text, "<pasted scenario>")
+    resolver = site.scenario_resolver()
+    return trace.run_json(scenario.run(parsed, rules, resolver), resolver)
+
+
+def _scenario_text() -> str:
+    upload = request.files.get("file")
+    if upload is not None and upload.filename:
+        raw = upload.read(MAX_SCENARIO_CHARS * 4 + 1)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise params.BadParameter("file", "is not UTF-8 text (a scenario is a YAML file)") from None
+    else:
+        text = request.form.get("scenario", "")
+    if len(text) > MAX_SCENARIO_CHARS:
+        raise params.BadParameter("scenario", f"is {len(text)} characters long; at most {MAX_SCENARIO_CHARS}")
+    if not text.strip():
+        raise params.BadParameter("scenario", "is empty: paste a scenario or choose a file")
+    return text
+
+
+def _rules_choice(value: str) -> str | None:
+    if value in ("", "file"):
+        return None
+    if value not in _editions():
+        raise params.BadParameter("rules", f"unknown edition {value[:40]!r} (known: {', '.join(_editions())})")
+    return value
+
+
+@check_pages.route("/check", methods=["GET", "POST"], endpoint="page")
+def check_page():
+    from judge.engine.errors import ScenarioError
+    editions = _editions()
+    if request.method == "GET":
+        return render_template("check.html", editions=editions, text="", rules="file", result=None, error=None)
+    rules = request.form.get("rules", "file")
+    text = ""
+    try:
+        text = _scenario_text()
+        result = _run(text, _rules_choice(rules))
+    except ScenarioError as exc:
+        return render_template("check.html", editions=editions, text=text, rules=rules, result=None,
+                               error=exc), 400
+    except BadRequest as exc:
+        return render_template("check.html", editions=editions, text=text, rules=rules, result=None,
+                               error=exc.description), 400
+    return render_template("check.html", editions=editions, text=text, rules=rules, result=result, error=None)
+
+
+@check_pages.post("/api/check", endpoint="api")
+def check_api():
+    from judge.engine.errors import ScenarioError
+    if request.content_length and request.content_length > MAX_SCENARIO_CHARS * 4:
+        raise BadRequest(f"the scenario is larger than {MAX_SCENARIO_CHARS} characters")
+    raw = request.get_data(cache=False)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest("the body is not UTF-8 text (send the scenario's YAML or JSON)") from None
+    if not text.strip():
+        raise BadRequest("the body is empty: send a scenario (YAML or JSON)")
+    rules = _rules_choice(request.args.get("rules", ""))
+    try:
+        return jsonify(_run(text, rules))
+    except ScenarioError as exc:
+        return jsonify({"error": exc.message, "status": 400, "line": exc.line}), 400

@@ -1,0 +1,574 @@
+"""The web reference browser through Flask's test client, on the real corpus:
+every page and API route, their 400 and 404 answers, hostile input, headers,
+and the OpenAPI document against what the API really returns."""
+from __future__ import annotations
+
+import re
+from html import unescape
+from html.parser import HTMLParser
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from judge import lookup
+from judge.model import RESOLVED
+from judge.web import create_app
+from judge.web.security import HEADERS
+
+XSS = "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>"
+
+
+@pytest.fixture(scope="module")
+def app(corpus):
+    return create_app(corpus)
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return app.test_client()
+
+
+class Node:
+    def __init__(self, tag: str, attrs: dict, parent=None):
+        self.tag, self.attrs, self.parent, self.children, self.text = tag, attrs, parent, [], ""
+
+    def iter(self):
+        yield self
+        for child in self.children:
+            yield from child.iter()
+
+    def find_all(self, tag: str, **attrs) -> list[Node]:
+        return [n for n in self.iter() if n.tag == tag and all(
+            (v in n.attrs.get(k.rstrip("_"), "").split()) if k == "class_" else n.attrs.get(k) == v
+            for k, v in attrs.items())]
+
+    def full_text(self) -> str:
+        return self.text + "".join(c.full_text() for c in self.children)
+
+
+class _TreeBuilder(HTMLParser):
+    VOID = frozenset({"meta", "link", "input", "br", "img", "hr", "source"})
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = self.current = Node("#root", {})
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, {k: v or "" for k, v in attrs}, self.current)
+        self.current.children.append(node)
+        if tag not in self.VOID:
+            self.current = node
+
+    def handle_endtag(self, tag):
+        node = self.current
+        while node is not None and node.tag != tag:
+            node = node.parent
+        if node is not None and node.parent is not None:
+            self.current = node.parent
+
+    def handle_data(self, data):
+        text = Node("#text", {}, self.current)
+        text.text = data
+        self.current.children.append(text)
+
+
+def page(response) -> Node:
+    builder = _TreeBuilder()
+    builder.feed(response.get_data(as_text=True))
+    return builder.root
+
+
+def links(node: Node) -> list[str]:
+    return [a.attrs.get("href", "") for a in node.find_all("a")]
+
+
+def section(tree: Node, heading_id: str) -> Node:
+    """The <section> labelled by a heading id (aria-labelledby)."""
+    found = [s for s in tree.find_all("section") if s.attrs.get("aria-labelledby") == heading_id]
+    assert found, f"no section labelled {heading_id}"
+    return found[0]
+
+
+def item_url(ident: str) -> str:
+    return "/p/" + quote(ident, safe="/:")
+
+
+def schema_validator(client, name: str) -> Draft202012Validator:
+    document = client.get("/api/openapi.json").get_json()
+    return Draft202012Validator({"$ref": f"#/components/schemas/{name}", "components": document["components"]})
+
+
+# -- home and search ------------------------------------------------------------------------
+def test_home_focuses_the_search_box_and_lists_every_book(client, corpus):
+    tree = page(client.get("/"))
+    box = [i for i in tree.find_all("input") if i.attrs.get("name") == "q"]
+    assert len(box) == 1 and "autofocus" in box[0].attrs
+    form = box[0].parent
+    while form.tag != "form":
+        form = form.parent
+    assert form.attrs["action"] == "/search" and form.attrs["method"] == "get"
+    assert {f"/doc/{d}" for d in corpus.documents} <= set(links(tree))
+
+
+def test_search_marks_the_matched_words_and_links_each_hit(client):
+    tree = page(client.get("/search?q=bleed"))
+    hits = tree.find_all("li", class_="hit")
+    assert len(hits) >= 5
+    for hit in hits:
+        assert hit.find_all("a")[0].attrs["href"].startswith("/p/")
+    marks = [m.full_text().lower() for m in tree.find_all("mark")]
+    assert marks and all(m.startswith(("bleed", "bled")) for m in marks)  # bleed, bleeding, bled
+
+
+def test_search_facets_count_and_filter_by_document_and_kind(client, corpus):
+    tree = page(client.get("/search?q=bleed"))
+    facets = {a.attrs["href"]: a.full_text() for a in tree.find_all("a", class_="facet")}
+    by_doc = {parse_qs(urlsplit(h).query)["doc"][0]: t for h, t in facets.items() if "doc=" in h}
+    assert set(by_doc) <= set(corpus.documents) and len(by_doc) >= 2
+    filtered = page(client.get("/search?q=bleed&doc=rb"))
+    hrefs = [h.find_all("a")[0].attrs["href"] for h in filtered.find_all("li", class_="hit")]
+    assert hrefs and all(h.startswith("/p/rb:") for h in hrefs)
+    active = filtered.find_all("a", class_="active")
+    assert any("doc=rb" not in a.attrs["href"] for a in active)  # the active facet's link removes it
+    examples = page(client.get("/search?q=bleed&kind=example"))
+    assert all("kind-example" in h.attrs["class"] for h in examples.find_all("li", class_="hit"))
+
+
+def test_search_offers_did_you_mean_for_a_typo(client):
+    tree = page(client.get("/search?q=blok+an+acton"))
+    suggestion = tree.find_all("p", class_="did-you-mean")
+    assert suggestion
+    href = suggestion[0].find_all("a")[0].attrs["href"]
+    assert parse_qs(urlsplit(href).query)["q"] == ["block an action"]
+
+
+def test_search_for_a_section_number_goes_straight_to_it(client):
+    tree = page(client.get("/search?q=6.4.6"))
+    direct = tree.find_all("p", class_="direct")
+    assert direct
+    assert {"/p/s6:6.4.6", "/p/rb:6.4.6"} <= set(links(direct[0]))
+
+
+def test_search_groups_the_same_rule_in_other_editions(client):
+    data = client.get("/api/search?q=damage+prevention+cards+one+at+a+time&limit=10").get_json()
+    grouped = [h for h in data["hits"] if h["editions"]]
+    assert grouped
+    tree = page(client.get("/search?q=damage+prevention+cards+one+at+a+time&limit=10"))
+    also = [a.attrs["href"] for p in tree.find_all("p", class_="editions") for a in p.find_all("a")]
+    assert item_url(grouped[0]["editions"][0]["id"]) in also
+
+
+def test_results_as_you_type_get_a_fragment_of_the_same_results(client):
+    full = page(client.get("/search?q=torpor"))
+    fragment = client.get("/search?q=torpor&fragment=1").get_data(as_text=True)
+    assert "<html" not in fragment and "<form" not in fragment
+    first = full.find_all("li", class_="hit")[0].find_all("a")[0].attrs["href"]
+    assert f'href="{first}"' in fragment
+
+
+@pytest.mark.parametrize("query, parameter", [
+    ("q=bleed&limit=abc", "limit"), ("q=bleed&limit=0", "limit"), ("q=bleed&limit=101", "limit"),
+    ("q=bleed&doc=nosuchbook", "doc"), ("q=bleed&kind=poem", "kind"), ("q=bleed&game=chess", "game"),
+    ("q=" + "a" * 501, "q"),
+])
+def test_bad_search_parameters_are_400_with_a_message(client, query, parameter):
+    for url in (f"/search?{query}", f"/api/search?{query}"):
+        response = client.get(url)
+        assert response.status_code == 400
+        message = response.get_json()["error"] if url.startswith("/api/") else unescape(response.get_data(as_text=True))
+        assert f"parameter '{parameter}'" in message
+
+
+def test_api_search_requires_a_query(client):
+    response = client.get("/api/search")
+    assert response.status_code == 400 and "'q'" in response.get_json()["error"]
+
+
+def test_an_empty_search_page_shows_the_form(client):
+    tree = page(client.get("/search"))
+    assert tree.find_all("input", id="q") and not tree.find_all("li", class_="hit")
+
+
+# -- hostile input -------------------------------------------------------------------------------
+@pytest.mark.parametrize("url", [
+    "/search?q=" + quote(XSS),
+    "/search?q=" + quote(XSS) + "&fragment=1",
+    "/search?q=bleed&doc=" + quote(XSS),
+    "/p/" + quote(XSS),
+    "/doc/" + quote(XSS, safe=""),
+    "/graph/" + quote(XSS),
+    "/glossary?doc=" + quote(XSS),
+    "/nowhere/" + quote(XSS),
+])
+def test_user_strings_are_escaped_everywhere(client, url):
+    response = client.get(url)
+    body = response.get_data(as_text=True)
+    assert response.status_code in (200, 400, 404)
+    assert "<script>alert" not in body and "<img src=x" not in body
+
+
+def test_the_search_box_keeps_a_hostile_query_as_text(client):
+    tree = page(client.get("/search?q=" + quote(XSS)))
+    assert tree.find_all("input", id="q")[0].attrs["value"] == XSS
+    assert not tree.find_all("script", src="") and all(s.attrs["src"].startswith("/static/")
+                                                         for s in tree.find_all("script"))
+
+
+def test_json_answers_are_json_even_for_hostile_input(client):
+    response = client.get("/api/paragraph/" + quote(XSS))
+    assert response.status_code == 404 and response.mimetype == "application/json"
+    assert response.get_json()["error"].startswith("no paragraph or section")
+
+
+@pytest.mark.parametrize("url", ["/static/../pyproject.toml", "/static/%2e%2e/%2e%2e/pyproject.toml",
+                                 "/p/../../pyproject.toml", "/doc/..%2f..%2fpyproject.toml",
+                                 "/static/../../rules/manifest.yaml"])
+def test_nothing_in_a_url_reaches_the_filesystem(client, url):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert b"build-system" not in response.data and b"documents:" not in response.data
+
+
+# -- a paragraph, a section -----------------------------------------------------------------------
+def test_paragraph_page_has_breadcrumb_text_citation_and_neighbours(client, corpus):
+    para = corpus.paragraphs["rb:6.4.6/2"]
+    tree = page(client.get(item_url(para.id)))
+    crumbs = links(tree.find_all("nav", class_="breadcrumb")[0])
+    assert crumbs == ["/doc/rb"] + [item_url(s.id) for s in corpus.section_path(para.id)]
+    assert tree.find_all("h1")[0].full_text() == para.label
+    assert tree.find_all("p", class_="cite-text")[0].full_text() == f"{para.label} — http://localhost/p/rb:6.4.6/2"
+    copy = tree.find_all("button", class_="copy")[0]
+    assert "hidden" in copy.attrs and copy.attrs["data-copy"].startswith(para.label)  # shown by the script
+    nav = links(tree.find_all("nav", class_="prev-next")[0])
+    assert nav == [item_url("rb:6.4.6/1"), item_url("rb:6.4.6/3")]
+
+
+def test_glossary_terms_carry_their_definition(client, corpus):
+    pid = next(p for p, spans in corpus.term_links.items() if len(spans) >= 3 and p.startswith("vekn:"))
+    tree = page(client.get(item_url(pid)))
+    terms = tree.find_all("div", class_="text")[0].find_all("a", class_="term")
+    assert terms
+    for term in terms:
+        target = term.attrs["href"][len("/p/"):]
+        definition = corpus.paragraphs[target].text
+        assert term.attrs["title"].rstrip(" …")[:40] in definition
+
+
+def test_resolved_references_are_links_to_their_targets(client, corpus):
+    checked = 0
+    for ref in corpus.references():
+        if ref.status != RESOLVED or ref.source not in corpus.paragraphs or ref.span == (0, 0):
+            continue
+        tree = page(client.get(item_url(ref.source)))
+        xrefs = [a.attrs["href"] for a in tree.find_all("div", class_="text")[0].find_all("a", class_="xref")]
+        assert item_url(ref.target) in xrefs, (ref.source, ref.raw)
+        assert not any("vekn.net" in h for h in xrefs)
+        checked += 1
+        if checked == 25:
+            break
+    assert checked == 25
+
+
+def test_cited_by_lists_the_citing_paragraphs(client, corpus):
+    refs = [r for r in corpus.references() if r.status == RESOLVED and r.target in corpus.paragraphs
+            and r.source in corpus.paragraphs][:10]
+    assert refs
+    for ref in refs:
+        tree = page(client.get(item_url(ref.target)))
+        assert item_url(ref.source) in links(section(tree, "cited-by-h")), (ref.source, ref.target)
+
+
+def test_same_rule_in_other_editions_and_related_rules(client):
+    tree = page(client.get("/p/rb:6.4.6/2"))
+    assert "/p/s6:6.4.6/2" in links(section(tree, "editions-h"))
+    related = links(section(tree, "related-h"))
+    assert any(h.startswith("/p/") for h in related) and "/graph/rb:6.4.6/2" in related
+
+
+def test_section_page_shows_every_paragraph_with_a_permalink(client, corpus):
+    sec = corpus.sections["vekn:bleed"]
+    tree = page(client.get("/p/vekn:bleed"))
+    shown = {d.attrs["id"] for d in tree.find_all("div", class_="para")}
+    assert {p.id for p in corpus.paragraphs_of(sec.id)} == shown
+    permalinks = {a.attrs["href"] for a in tree.find_all("a", class_="permalink")}
+    assert {item_url(p) for p in sec.paragraphs} <= permalinks
+
+
+def test_a_label_number_or_url_redirects_to_the_permalink(client, corpus):
+    response = client.get("/p/" + quote("RB §6.4.6 ¶2"))
+    assert response.status_code == 302 and response.headers["Location"] == "/p/rb:6.4.6/2"
+    response = client.get("/p/6.4.6")
+    assert response.status_code == 302
+    target = client.get(response.headers["Location"])
+    assert target.status_code == 200 and b'href="/p/rb:6.4.6"' in target.data  # "also names RB §6.4.6"
+    url = "https://www.vekn.net/rulebook/4-detailed-turn-sequence#influence-phase"
+    response = client.get("/p/" + quote(url, safe="/:"))  # a browser sends the '#' of a pasted URL as %23
+    assert response.status_code == 302 and response.headers["Location"] == "/p/vekn:influence-phase"
+
+
+def test_an_unknown_id_is_a_404_with_close_matches(client, corpus):
+    wanted = "rb:6.4.7/9"
+    expected = lookup.suggest(corpus, wanted)
+    assert expected
+    response = client.get("/p/" + wanted)
+    assert response.status_code == 404
+    assert [item_url(s) for s in expected] == [h for h in links(page(response)) if h in
+                                               {item_url(s) for s in expected}]
+    api = client.get("/api/paragraph/" + wanted)
+    assert api.status_code == 404 and api.get_json()["suggestions"] == expected
+
+
+def test_unknown_document_and_route_are_404(client):
+    response = client.get("/doc/rbb")
+    assert response.status_code == 404 and b'href="/doc/rb"' in response.data
+    assert client.get("/no/such/page").status_code == 404
+    assert client.get("/api/no/such/route").get_json()["status"] == 404
+
+
+# -- table of contents, glossary, lint, graph ---------------------------------------------------------
+def test_table_of_contents_links_every_section(client, corpus):
+    for doc in corpus.documents.values():
+        hrefs = set(links(page(client.get(f"/doc/{doc.id}")).find_all("nav", class_="toc")[0]))
+        assert {item_url(s.id) for s in doc.sections} == hrefs
+
+
+def test_glossary_lists_every_term_with_its_definition(client, corpus):
+    tree = page(client.get("/glossary"))
+    entries = {d.attrs["id"] for d in tree.find_all("div", class_="entry")}
+    assert {pid for d in corpus.documents.values() for pid in d.glossary.values()} == entries
+    only = page(client.get("/glossary?doc=rb"))
+    assert all(d.attrs["id"].startswith("rb:") for d in only.find_all("div", class_="entry"))
+    assert client.get("/glossary?doc=flows").status_code == 400  # no glossary there
+
+
+def test_lint_report_shows_every_finding(client, corpus):
+    from judge.lint import lint
+    tree = page(client.get("/lint"))
+    assert len(tree.find_all("li", class_="finding")) == len(lint(corpus))
+    flows = page(client.get("/lint?doc=flows"))
+    assert len(flows.find_all("li", class_="finding")) == len(lint(corpus, ["flows"]))
+    assert client.get("/lint?doc=nope").status_code == 400
+
+
+def test_graph_page_draws_the_neighbourhood(client, corpus):
+    from judge.graph import get_graph, neighbourhood
+    hood = neighbourhood(get_graph(corpus), "rb:6.4.6/2", 1)
+    tree = page(client.get("/graph/rb:6.4.6/2"))
+    svg = tree.find_all("svg", class_="graph")[0]
+    drawn = {a.attrs["href"] for a in svg.find_all("a")}
+    expected = {item_url(n["id"]) for n in hood["nodes"] if n["kind"] != "term"}
+    assert expected <= drawn
+    assert len(svg.find_all("circle")) == len(hood["nodes"])
+    assert client.get("/graph/rb:6.4.6/2?radius=9").status_code == 400
+    assert client.get("/graph/rb:9.9.9/9").status_code == 404
+
+
+# -- diff and scenario check ------------------------------------------------------------------------
+def test_diff_page_puts_meaning_changes_first_with_word_marks(client):
+    tree = page(client.get("/diff?old=rb&new=vekn&change=meaning&change=wording"))
+    changes = [a.attrs["class"].split()[1] for a in tree.find_all("article", class_="change")]
+    assert changes and changes == sorted(changes, key=["change-meaning", "change-wording"].index)
+    first = tree.find_all("article", class_="change")[0]
+    assert first.find_all("del") or first.find_all("ins")
+    sides = [links(s) for s in first.find_all("div", class_="side")]
+    assert sides[0][0].startswith("/p/rb:") and sides[1][0].startswith("/p/vekn:")
+
+
+@pytest.mark.parametrize("query", ["old=rb&new=rb", "old=rb", "old=vekn&new=rivals", "old=flows&new=vekn",
+                                   "old=rb&new=vekn&page=0", "old=rb&new=vekn&change=big"])
+def test_bad_diff_parameters_are_400(client, query):
+    assert client.get(f"/diff?{query}").status_code == 400
+    if "page" not in query and "change" not in query:  # the API has no pages nor filters
+        assert client.get(f"/api/diff?{query}").status_code == 400
+
+
+def test_check_page_replays_a_scenario_with_linked_citations(client):
+    text = (
+        "players: [Sarah, Alexis, Bob, Carol, Dave]\nturn: Sarah\nphase: minion\nrules: older\n"
+        "minions:\n  - {name: Ira, controller: Sarah, capacity: 6, blood: 2}\n"
+        "events:\n  - Ira hunts\n  - Alexis declines to block\n")
+    response = client.post("/check", data={"scenario": text, "rules": "file"})
+    assert response.status_code == 200
+    trace = page(response).find_all("ol", class_="trace")[0]
+    cited = [h for h in links(trace) if h.startswith("/p/")]
+    assert cited and all(client.get(h).status_code == 200 for h in cited[:5])
+    api = client.post("/api/check", data=text, content_type="text/yaml")
+    assert api.status_code == 200
+    assert [item_url(c) for s in api.get_json()["steps"] for c in s["cites"]][:len(cited)] == cited
+    schema_validator(client, "CheckRun").validate(api.get_json())
+
+
+def test_a_malformed_scenario_is_400_naming_the_line(client):
+    response = client.post("/check", data={"scenario": "players: [a, b]\nturn: a\nphase: minion\nevents: 7\n"})
+    assert response.status_code == 400 and b"Line 4" in response.data
+    api = client.post("/api/check", data="players: [a, b]\nturn: a\nphase: minion\nevents: 7\n")
+    assert api.status_code == 400 and api.get_json()["line"] == 4
+    assert client.post("/check", data={"scenario": "  "}).status_code == 400
+    assert client.post("/api/check?rules=tomorrow", data="players: [a]").status_code == 400
+
+
+# -- the JSON API and its OpenAPI document -------------------------------------------------------------
+API_CASES = [
+    ("/api/search?q=bleed", "SearchResult"),
+    ("/api/search?q=6.4.6", "SearchResult"),
+    ("/api/paragraph/rb:6.4.6/2", "Paragraph"),
+    ("/api/paragraph/vekn:bleed", "Paragraph"),
+    ("/api/toc/flows", "TocEntry[]"),
+    ("/api/docs", "Document[]"),
+    ("/api/glossary?doc=vekn", "GlossaryEntry[]"),
+    ("/api/lint?doc=rb", "Finding[]"),
+    ("/api/graph/backlinks/rb:6.4.6", "Backlink[]"),
+    ("/api/graph/related/rb:6.4.6/2?k=5", "Related[]"),
+    ("/api/graph/editions/rb:6.4.6/2", "Editions"),
+    ("/api/graph/neighbourhood/rb:6.4.6/2?radius=1", "Neighbourhood"),
+    ("/api/graph/path?from=flows:II.D.1/a&to=rb:6.4.6", "Path"),
+    ("/api/diff?old=s6&new=vekn", "Diff"),
+]
+
+
+@pytest.mark.parametrize("url, schema", API_CASES)
+def test_api_answers_match_the_openapi_document(client, url, schema):
+    response = client.get(url)
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    data = response.get_json()
+    if schema.endswith("[]"):
+        assert isinstance(data, list) and data
+        validator = schema_validator(client, schema[:-2])
+        for row in data:
+            validator.validate(row)
+    else:
+        schema_validator(client, schema).validate(data)
+
+
+def test_api_paragraph_is_the_show_json(client, corpus):
+    from judge.cli import show_data
+    for ident in ("rb:6.4.6/2", "vekn:bleed", "IV.D.2"):
+        assert client.get("/api/paragraph/" + ident).get_json() == show_data(corpus, ident)
+
+
+def test_api_search_mirrors_the_cli_shape(client):
+    data = client.get("/api/search?q=torpor&limit=3").get_json()
+    assert data["query"] == "torpor" and len(data["hits"]) == 3
+    assert {"id", "doc", "label", "text", "score", "snippet"} <= set(data["hits"][0])
+
+
+def test_openapi_describes_every_api_route(app, client):
+    document = client.get("/api/openapi.json").get_json()
+    assert document["openapi"].startswith("3.1")
+    routes = set()
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/"):
+            routes.add(re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule))
+    assert routes == set(document["paths"])
+    for schema in document["components"]["schemas"].values():
+        Draft202012Validator.check_schema(schema)
+
+
+@pytest.mark.parametrize("url, status", [
+    ("/api/graph/related/rb:6.4.6/2?k=0", 400), ("/api/graph/neighbourhood/rb:6.4.6/2?radius=4", 400),
+    ("/api/graph/related/rb:0.0/0", 404), ("/api/graph/path?from=rb:6.4.6", 400), ("/api/toc/nope", 404),
+    ("/api/graph/editions/vekn", 400),  # a document is not a rule
+])
+def test_api_errors_are_json_with_a_message(client, url, status):
+    response = client.get(url)
+    assert response.status_code == status
+    body = response.get_json()
+    assert body["status"] == status and body["error"]
+    schema_validator(client, "Error").validate(body)
+
+
+# -- headers, caching, assets, errors ---------------------------------------------------------------------
+@pytest.mark.parametrize("url", ["/", "/p/rb:6.4.6/2", "/api/search?q=bleed", "/p/nope", "/static/judge.css"])
+def test_security_headers_on_every_response(client, url):
+    response = client.get(url)
+    for name, value in HEADERS.items():
+        assert response.headers.get(name) == value
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+def test_pages_load_only_the_apps_own_assets(client):
+    for url in ("/", "/search?q=bleed", "/p/rb:6.4.6/2", "/graph/rb:6.4.6/2", "/diff?old=s6&new=vekn"):
+        tree = page(client.get(url))
+        assets = [s.attrs["src"] for s in tree.find_all("script")] + \
+                 [lk.attrs["href"] for lk in tree.find_all("link")]
+        assert assets and all(a.startswith("/static/") for a in assets)
+        assert not tree.find_all("style") and not any("style" in n.attrs for n in tree.iter())
+        assert not any(s.full_text().strip() for s in tree.find_all("script"))  # no inline script
+    for name, kind in (("judge.css", "text/css"), ("judge.js", "text/javascript"), ("favicon.svg", "image/svg+xml")):
+        response = client.get(f"/static/{name}")
+        assert response.status_code == 200 and response.mimetype == kind
+
+
+def test_answers_carry_an_etag_and_a_revisit_gets_304(client):
+    first = client.get("/p/rb:6.4.6/2")
+    etag = first.headers["ETag"]
+    again = client.get("/p/rb:6.4.6/2", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and not again.data
+
+
+def test_an_unexpected_error_is_a_500_page_without_traceback(corpus):
+    app = create_app(corpus)
+
+    def broken():
+        raise RuntimeError("secret internal detail")
+    app.add_url_rule("/broken", "broken", broken)
+    response = app.test_client().get("/broken")
+    assert response.status_code == 500
+    assert b"Traceback" not in response.data and b"secret internal detail" not in response.data
+    assert b"something went wrong" in response.data
+
+
+def test_rule_pages_are_printable(client):
+    css = client.get("/static/judge.css").get_data(as_text=True)
+    rules = css[css.index("@media print"):]
+    for hidden in ("header.site", "form", ".copy"):
+        assert hidden in rules
+
+
+# -- judge serve ---------------------------------------------------------------------------------
+def test_serve_refuses_the_debugger_on_a_network_address():
+    from click.testing import CliRunner
+
+    from judge.commands.serve import serve
+    result = CliRunner().invoke(serve, ["--debug", "--host", "0.0.0.0"])
+    assert result.exit_code == 2 and "127.0.0.1 only" in result.output
+
+
+def test_templates_come_from_the_configured_folder(app):
+    from judge import paths
+    assert app.jinja_loader.searchpath == [str(paths.templates_dir())]
+    assert (paths.templates_dir() / "base.html").is_file()
+
+
+# -- the response cache ------------------------------------------------------------------------------
+def test_a_repeated_page_is_replayed_from_the_cache(corpus):
+    app = create_app(corpus)
+    cache, client = app.wsgi_app, app.test_client()
+    first = client.get("/p/rb:6.4.6/2")
+    hits = cache.hits
+    again = client.get("/p/rb:6.4.6/2")
+    assert cache.hits == hits + 1
+    assert again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
+    assert again.headers["Content-Security-Policy"] == first.headers["Content-Security-Policy"]
+    # The citation names the host the page was asked on: another host is another entry.
+    other = client.get("/p/rb:6.4.6/2", headers={"Host": "judge.example"})
+    assert b"http://judge.example/p/rb:6.4.6/2" in other.data and cache.hits == hits + 1
+
+
+def test_errors_and_posts_are_never_cached(corpus):
+    app = create_app(corpus)
+    cache, client = app.wsgi_app, app.test_client()
+    for _ in range(2):
+        assert client.get("/p/rb:0.0/0").status_code == 404
+        assert client.get("/search?q=bleed&limit=abc").status_code == 400
+        client.post("/check", data={"scenario": "players: [a]"})
+    assert cache.hits == 0 and cache.size == 0
+
+
+def test_the_cache_stays_within_its_size(corpus):
+    app = create_app(corpus, {"RESPONSE_CACHE_BYTES": 50_000})
+    client = app.test_client()
+    for ident in list(corpus.paragraphs)[:40]:
+        assert client.get(item_url(ident)).status_code == 200
+    assert 0 < app.wsgi_app.size <= 50_000
