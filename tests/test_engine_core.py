@@ -7,7 +7,7 @@ import pytest
 
 from judge.engine import citations as R
 from judge.engine import core, scenario as sc
-from judge.engine.errors import NotModelled, Refusal
+from judge.engine.errors import Refusal
 from judge.engine.events import Bleed, Block, Decline, Modifier, Pass
 from judge.engine.state import counters_in_play, state_to_json
 
@@ -71,16 +71,41 @@ def test_second_limited_bleed_modifier_differs_by_edition():
             assert state.action.bleed == 3
 
 
-def test_a_successful_block_leaves_combat_pending_for_part_2():
+def test_a_successful_block_opens_a_combat_that_goes_step_by_step():
     state, _ = core.apply(table(), Bleed(actor="Belinde"))
     state, _ = core.apply(state, Block(blocker="Carna"))
     state, entries = core.apply(state, Pass())
     assert state.combat is not None and (state.combat.acting, state.combat.opposing) == ("Belinde", "Carna")
-    assert state.combat.action.kind == "bleed" and state.action is None
+    assert state.combat.action.kind == "bleed" and state.action is None and state.combat.step == "before range"
     assert state.minions["Carna"].locked and state.players["Alexis"].pool == 10
-    with pytest.raises(NotModelled) as info:
-        core.apply(state, Pass())
-    assert "combat" in info.value.message and R.COMBAT in info.value.rules
+    assert any(R.COMBAT_ROUND in e.rules for e in entries)
+    state, _ = core.apply(state, Pass())  # nothing is played before range
+    assert state.combat.step == "range"
+    # An event outside the combat first lets it play out by the books' defaults:
+    # close range, hand strikes (strength 1), no press.
+    event = Bleed(actor="Mazz")
+    assert core.needs_settle(state, event)
+    state, entries = core.settle(state)
+    assert state.combat is None
+    assert state.minions["Belinde"].blood == 2 and state.minions["Carna"].blood == 1
+    texts = " ".join(e.text for e in entries)
+    assert "the range is close" in texts and "hand strike" in texts and "separate ways" in texts
+    assert all(e.rules for e in entries)
+
+
+def test_combat_refusals_name_their_rule():
+    from judge.engine.events_combat import ChooseStrike, Press, StrikeSpec
+
+    state, _ = core.apply(table(), Bleed(actor="Belinde"))
+    state, _ = core.apply(state, Block(blocker="Carna"))
+    state, _ = core.apply(state, Pass())
+    with pytest.raises(Refusal) as info:  # the acting minion chooses first
+        core.apply(state, ChooseStrike(minion="Carna", spec=StrikeSpec(kind="hand"), via="hand"))
+    assert R.STRIKE_ONE in info.value.rules
+    state, _ = core.apply(state, Press(minion="Belinde"))  # strikes default, then the press
+    with pytest.raises(Refusal) as info:
+        core.apply(state, Press(minion="Belinde"))
+    assert info.value.rules == (R.PRESS_TWICE,)
 
 
 def test_part_2_plugs_in_by_registering_combat_handlers(monkeypatch):

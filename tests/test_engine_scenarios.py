@@ -43,7 +43,7 @@ def test_the_rulebooks_worked_examples_are_scenarios():
 
 
 def test_at_least_25_scenarios_of_our_own_with_refusals():
-    own = list((ROOT / "rules").glob("*.yaml"))
+    own = list((ROOT / "rules").glob("*.yaml"))  # the turn and actions (part 1)
     assert len(own) >= 25
     refusals = [p for p in own if "refused:" in p.read_text()]
     assert len(refusals) >= 10
@@ -100,3 +100,99 @@ def test_nora_current_moves_out_at_once_older_at_the_end(resolver):
     assert older.ok
     # Under the current book the vampire left the uncontrolled region at once: no more transfers to it.
     assert current.stop is not None and "uncontrolled region" in current.stop.message
+
+
+# -- part 2: combat, damage, torpor, diablerie, politics ------------------------------------------------
+PART_2_EXAMPLES = {
+    "ayelech_colette_range": ["vekn:detailed-course-of-combat/7"],
+    "wauneka_flavio_additional_strikes": ["vekn:detailed-course-of-combat/19", "vekn:detailed-course-of-combat/21"],
+    "chrysanthemum_underbridge_stray": ["vekn:detailed-course-of-combat/26"],
+    "nassir_tamoszius_ryan_aggravated": ["vekn:detailed-course-of-combat/42", "vekn:detailed-course-of-combat/44"],
+    "mazz_ira_range_older": ["rb:6.4.2/7"],
+    "kurt_ira_additional_strikes_older": ["rb:6.4.3/9"],
+    "cohn_rose_steal_blood_older": ["rb:6.4.5/8"],
+    "krid_milo_barth_aggravated_older": ["rb:6.4.6/8"],
+}
+OWN_PART_2 = [p for d in ("combat", "torpor", "politics") for p in sorted((ROOT / d).glob("*.yaml"))]
+
+
+@pytest.mark.parametrize("stem", sorted(PART_2_EXAMPLES))
+def test_part_2_worked_examples_cite_their_paragraphs(stem, corpus):
+    text = (ROOT / "examples" / f"{stem}.yaml").read_text()
+    source = next(line for line in text.splitlines() if line.startswith("source:"))
+    for pid in PART_2_EXAMPLES[stem]:
+        assert pid in source, (stem, pid)
+        para = corpus.paragraphs[pid]
+        assert para.kind == "example", (pid, para.kind)
+
+
+def test_the_worked_examples_end_as_the_books_say(resolver):
+    def final(stem, edition=None):
+        result = sc.run(sc.load(ROOT / "examples" / f"{stem}.yaml"), edition, resolver)
+        assert result.ok and result.stop is None, stem
+        return result
+
+    ayelech = final("ayelech_colette_range").state
+    assert ayelech.combat.range == "long" and ayelech.combat.step == "before strikes"
+    wauneka = final("wauneka_flavio_additional_strikes")
+    taken = [s.text for s in wauneka.steps if "takes 1 damage" in s.text]
+    assert sum("Wauneka takes" in t for t in taken) == 2 and sum("Flávio Gonçalves takes" in t for t in taken) == 1
+    chrysanthemum = final("chrysanthemum_underbridge_stray").state
+    assert chrysanthemum.minions["Chrysanthemum"].blood == 4 and "Underbridge Stray" not in chrysanthemum.minions
+    for edition in (R.CURRENT, R.OLDER):
+        aggravated = final("nassir_tamoszius_ryan_aggravated", edition).state.minions
+        assert (aggravated["Nassir"].region, aggravated["Nassir"].blood) == ("torpor", 1)
+        assert (aggravated["Tamoszius"].region, aggravated["Tamoszius"].blood) == ("torpor", 0)
+        assert "Ryan" not in aggravated
+
+
+def test_at_least_30_part_2_scenarios_of_our_own_with_refusals():
+    assert len(OWN_PART_2) >= 30
+    refusals = [p for p in OWN_PART_2 if "refused:" in p.read_text()]
+    assert len(refusals) >= 15
+    for folder in ("combat", "torpor", "politics"):
+        assert len(list((ROOT / folder).glob("*.yaml"))) >= 8, folder
+
+
+@pytest.mark.parametrize("path, rule_doc", [
+    ("combat/press_twice", "vekn:detailed-course-of-combat/46"),
+    ("combat/maneuver_second_strike_card", "vekn:detailed-course-of-combat/6"),
+    ("politics/torpor_cannot_vote", "vekn:torpor/5"),
+    ("torpor/torpor_cannot_block", "vekn:important-terms-in-the-game/12"),
+    ("combat/own_minions_no_combat", "vekn:combat/4"),
+    ("combat/additional_strikes_second_source", "vekn:important-terms-in-the-game/13"),
+    ("combat/maneuver_twice_in_a_row", "rb:6.4.2/2"),
+    ("politics/political_card_vote_limit", "vekn:resolving-a-referendum/12"),
+    ("torpor/blood_cursed_no_diablerie", "rb:11/1"),
+])
+def test_part_2_illegal_moves_are_refused_with_their_citation(path, rule_doc, resolver):
+    scenario = sc.load(ROOT / f"{path}.yaml")
+    result = sc.run(scenario, resolver=resolver)
+    assert result.ok and result.stop is not None and result.stop.kind == "refused", path
+    assert rule_doc in sc.cite_ids(result.stop.rules, result.edition, resolver), path
+
+
+def test_every_step_cites_a_paragraph_that_resolves(resolver):
+    """Every step of every scenario, under both editions, names at least one paragraph, and each resolves."""
+    for path in FILES:
+        scenario = sc.load(path)
+        for edition in R.EDITIONS:
+            steps, _, stop = sc.replay(scenario, edition)
+            for step in steps:
+                cites = [c for rule in step.rules for c in rule.cites(edition)]
+                assert cites, (path.name, edition, step.text)
+                assert all(resolver.id(c) for c in cites), (path.name, edition, step.text)
+
+
+@pytest.mark.parametrize("path", ["examples/nassir_tamoszius_ryan_aggravated", "combat/maneuver_twice_in_a_row",
+                                  "combat/torpor_timing_by_edition", "torpor/diablerie_discipline_capacity"])
+def test_part_2_compare_shows_each_book_with_its_own_citations(path, resolver):
+    scenario = sc.load(ROOT / f"{path}.yaml")
+    a, b = sc.run(scenario, R.CURRENT, resolver), sc.run(scenario, R.OLDER, resolver)
+    assert a.ok and b.ok, path
+    diffs = trace.compare_json(a, b, resolver)["differences"]
+    assert diffs, path
+    cites_a = {c for d in diffs for e in d["current"] for c in e["cites"]}
+    cites_b = {c for d in diffs for e in d["older"] for c in e["cites"]}
+    assert cites_a and all(c.startswith("vekn:") for c in cites_a), cites_a
+    assert cites_b and all(c.startswith("rb:") for c in cites_b), cites_b

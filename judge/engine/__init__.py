@@ -2,12 +2,15 @@
 of the rules, citing the paragraph behind every step (docs/scenarios.md).
 
     from judge.engine import load, run
-    result = run(load("scenarios/examples/belinde_bleeds_alexis.yaml"))
+    result = run(load("scenarios/examples/quentin_confusion.yaml"))
 
-Modules: state (the table), events (wording and structured forms), core (the
-transition function), phases / actions / ending (the rules), citations (every
-rule with its paragraphs per edition), scenario (files, replay, expectations),
-trace (reports), cli (`judge check`).
+Modules: state (the table), events and events_combat / events_torpor /
+events_politics (wording and structured forms), core (the transition
+function and its open stages), phases / actions / ending (the turn and
+actions), combat / damage / torpor / politics (what follows an action),
+citations and citations_combat (every rule with its paragraphs per edition),
+scenario (files, replay, expectations), trace (reports), randomplay (random
+games and their invariants), cli (`judge check`).
 """
 from judge.engine.scenario import Run, Scenario, load, parse, replay, run
 

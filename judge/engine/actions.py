@@ -4,27 +4,29 @@ An action moves through three stages (the books' "sequencing"):
 no block attempt in progress; a block attempt in progress (stealth and
 intercept can then be added, each only when needed); every Methuselah who may
 block has declined. It resolves when a block attempt succeeds (the blocker
-locks and combat is pending: part 2) or when nothing more is played (the
-action succeeds: its cost is paid, its effects take place).
+locks and enters combat with the acting minion: combat.py; a blocked leave
+torpor causes no combat: torpor.py) or when nothing more is played (the
+action succeeds: its cost is paid, its effects take place; a political
+action's referendum is called: politics.py).
 """
 from __future__ import annotations
 
 from typing import Optional
 
 from judge.engine import citations as R
-from judge.engine.core import (Log, blood, drain_excess, handles, minion, names, play_from_hand, pool, remove_minion,
-                               require_seated, rule_exists)
+from judge.engine.core import (Log, blood, burn_dead_ally, drain_excess, handles, minion, names, play_from_hand, pool,
+                               remove_minion, require_seated, rule_exists)
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, Cost, Decline, Effect, Employ,
                                  Equip, Hunt, Modifier, Pass, Political, Reaction, Recruit, Unmodelled)
-from judge.engine.state import (ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Combat, Draft, Minion,
+from judge.engine.state import (ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion,
                                 Retainer)
 
 
 # -- mandatory actions ------------------------------------------------------------------------
 def mandatory_of(m: Minion) -> tuple[str, ...]:
     found = list(m.mandatory)
-    if m.kind == VAMPIRE and m.blood == 0 and "hunt" not in found:
+    if m.kind == VAMPIRE and m.blood == 0 and m.region == READY and "hunt" not in found:
         found.append("hunt")
     return tuple(found)
 
@@ -62,8 +64,11 @@ def _check_actor(d: Draft, name: str, kind: str) -> Minion:
                       [R.MINION_PHASE])
     if m.contested:
         raise Refusal(f"{m.name} is contested: face down and out of play", [R.CONTEST_CARD_OUT])
-    if m.region == TORPOR:
-        raise Refusal(f"{m.name} is in torpor and can perform no action except leaving torpor", [R.TORPOR_REGION])
+    if m.region == TORPOR and kind != "leave torpor":
+        raise Refusal(f"{m.name} is in torpor and can perform no action except leaving torpor",
+                      [R.TORPOR_REGION, R.TORPOR_ACTIONS])
+    if kind == "leave torpor" and m.region != TORPOR:
+        raise Refusal(f"{m.name} is not in torpor: only a vampire in torpor leaves torpor", [R.LEAVE_TORPOR])
     if m.region == UNCONTROLLED:
         if m.kind == ALLY and m.recruited:
             raise Refusal(f"{m.name} was recruited this turn and cannot act this turn",
@@ -304,10 +309,10 @@ def political_action(d: Draft, e: Political, log: Log) -> None:
         raise Refusal(f"{m.name} already performed a political action this turn", [R.POLITICAL])
     card = e.card or "a political action card"
     _announce(d, log, m, kind="political", summary=f"{m.name} calls a referendum with {card}", stealth=1, cost=e.cost,
-              card=e.card, from_hand=bool(e.card), rules=(R.POLITICAL,))
+              card=e.card, from_hand=bool(e.card), effect=e.effect, says=e.says, rules=(R.POLITICAL,))
 
 
-@handles(Unmodelled)
+@handles(Unmodelled, during_combat=True, during_referendum=True, during_chance=True)
 def unmodelled(d: Draft, e: Unmodelled, log: Log) -> None:
     rules = [getattr(R, name) for name in e.rules if isinstance(getattr(R, name, None), R.Rule)]
     raise NotModelled(e.what, rules)
@@ -331,8 +336,12 @@ def _pay_now(d: Draft, m: Minion, cost: Cost, what: str, log: Log) -> str:
     return f", paying {words} at once" if words else ""
 
 
-@handles(Modifier)
+@handles(Modifier, during_referendum=True)
 def modifier(d: Draft, e: Modifier, log: Log) -> None:
+    if d.referendum is not None:
+        from judge.engine import politics
+
+        politics.no_cards(d, "an action modifier")
     a = _current(d, "an action modifier")
     m = minion(d, e.minion)
     if m.name != a.actor:
@@ -382,10 +391,15 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     log.add(f"{m.name} plays {what}{paid}: {', '.join(changes) or 'its described effect'}{note}.", *rules)
     if e.effect:
         apply_card_effect(d, log, e.effect, what)
+    burn_dead_ally(d, log, m.name)
 
 
-@handles(Reaction)
+@handles(Reaction, during_referendum=True)
 def reaction(d: Draft, e: Reaction, log: Log) -> None:
+    if d.referendum is not None:
+        from judge.engine import politics
+
+        politics.no_cards(d, "a reaction card")
     a = _current(d, "a reaction")
     m = minion(d, e.minion)
     if m.controller == a.player:
@@ -426,6 +440,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     log.add(text + ".", *rules)
     if e.effect:
         apply_card_effect(d, log, e.effect, what)
+    burn_dead_ally(d, log, m.name)
 
 
 @handles(Block)
@@ -493,8 +508,24 @@ def decline(d: Draft, e: Decline, log: Log) -> None:
     log.add(text, R.BLOCK_DECLINE_FINAL)
 
 
-@handles(Pass)
+@handles(Pass, during_combat=True, during_referendum=True, during_chance=True)
 def pass_(d: Draft, e: Pass, log: Log) -> None:
+    """Nothing more is played: the open block attempt, combat step, referendum or action moves on."""
+    if d.combat is not None:
+        from judge.engine import combat
+
+        combat.finish_step(d, log)
+        return
+    if d.chance is not None:
+        from judge.engine import torpor
+
+        torpor.pass_chance(d, log)
+        return
+    if d.referendum is not None:
+        from judge.engine import politics
+
+        politics.close_polling(d, log)
+        return
     if d.action_() is None:
         log.add(f"{e.player or 'Everyone'} passes; no action is in progress.", R.ONE_ACTION_AT_A_TIME)
         return
@@ -514,13 +545,23 @@ def resolve_attempt(d: Draft, log: Log) -> bool:
         for who in (a.player, att.player):
             if d.players[who].withdrawing:
                 d.put_player(who, withdrawal_broken=True)
-        d.set(action=None, combat=Combat(acting=a.actor, opposing=att.blocker, action=a))
+        d.set(action=None)
         # Only the older book says what becomes of the card played for a blocked action.
         burned = " The card played for the action is burned." if a.card and d.edition == R.OLDER else ""
+        if a.kind == "leave torpor":
+            log.add(f"{att.blocker} blocks {a.actor} ({att.intercept} intercept against {a.stealth} stealth): the "
+                    f"action is blocked and has no effect, its cost is not paid.{burned} {att.blocker} locks.",
+                    R.BLOCK_COMPARE, R.BLOCKED, R.COST_ON_SUCCESS)
+            from judge.engine import torpor
+
+            torpor.blocked_leave(d, log, a, att.blocker)
+            return True
         log.add(f"{att.blocker} blocks {a.actor} ({att.intercept} intercept against {a.stealth} stealth): the action "
                 f"is blocked and has no effect, its cost is not paid.{burned} {att.blocker} locks and enters combat "
-                f"with {a.actor}; combat is pending (part 2 of the engine).",
-                R.BLOCK_COMPARE, R.BLOCKED, R.COST_ON_SUCCESS, R.COMBAT)
+                f"with {a.actor}.", R.BLOCK_COMPARE, R.BLOCKED, R.COST_ON_SUCCESS)
+        from judge.engine import combat
+
+        combat.start(d, log, a.actor, att.blocker, action=a, cause=a.summary)
         return True
     d.put_action(attempt=None)
     log.add(f"{att.blocker}'s block attempt fails ({att.intercept} intercept against {a.stealth} stealth); "
@@ -568,6 +609,7 @@ def succeed(d: Draft, log: Log) -> None:
         paid += f"; {a.player} pays {a.cost_pool} pool"
     rules = [R.ACTION_SUCCEEDS] + ([R.COST_ON_SUCCESS] if paid else [])
     RESOLVE[a.kind](d, log, a, paid, rules)
+    burn_dead_ally(d, log, a.actor)
 
 
 def _resolve_bleed(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
@@ -661,20 +703,21 @@ def _resolve_card(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None
                 *rules, R.ACTION_CARD)
 
 
-def _resolve_political(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
-    raise NotModelled(f"{a.summary} succeeds and calls a referendum; referendums and votes are part 2 of the engine",
-                      [R.REFERENDUM, R.ACTION_SUCCEEDS])
-
-
 RESOLVE = {"bleed": _resolve_bleed, "hunt": _resolve_hunt, "equip": _resolve_equip, "employ": _resolve_employ,
-           "recruit": _resolve_recruit, "anarch": _resolve_anarch, "card": _resolve_card,
-           "political": _resolve_political}
+           "recruit": _resolve_recruit, "anarch": _resolve_anarch, "card": _resolve_card}
+# politics.py adds "political", torpor.py "leave torpor", "rescue" and "diablerize".
 
 
 # -- described card effects -------------------------------------------------------------------------
-@handles(Effect)
+@handles(Effect, during_combat=True, during_referendum=True, during_chance=True)
 def effect_event(d: Draft, e: Effect, log: Log) -> None:
     apply_card_effect(d, log, e.effect, e.source or "a card effect")
+    c = d.combat
+    if c is not None and not c.ended and (c.acting not in d.minions or c.opposing not in d.minions):
+        from judge.engine import combat
+
+        gone = [n for n in (c.acting, c.opposing) if n not in d.minions]
+        combat.end_prematurely(d, log, f"{names(gone)} left play", R.WOUNDED_ENDS_COMBAT)
 
 
 def apply_card_effect(d: Draft, log: Log, eff: CardEffect, source: str) -> None:

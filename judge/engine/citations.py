@@ -336,7 +336,7 @@ ACTION_SUCCEEDS = _rule("ACTION_SUCCEEDS", "an unblocked action succeeds: its co
 BLOCKED = _rule("BLOCKED", "a blocked action has no effect; the blocker locks and enters combat with the acting minion",
                 [V("resolve-the-action", "The blocking minion is locked and enters combat with the acting minion")],
                 [RB("6.2.3", "If the action is blocked, then any card")])
-COMBAT = _rule("COMBAT", "combat: rounds of range, strikes, damage and press (part 2 of the engine)",
+COMBAT = _rule("COMBAT", "combat: rounds of range, strikes, damage and press",
                [V("combat-overview", "Combat occurs in a series of one or more rounds")],
                [RB("6.4.1", "Combat occurs in a series of one or more")])
 
@@ -412,6 +412,11 @@ ANARCH_NEW_SECT = {CURRENT: "Anarch", OLDER: "Independent"}  # ANARCH_SECT
 EDGE = _rule("EDGE", "the Edge: a marker one Methuselah holds, or nobody",
              [V("object-of-the-game", "The Edge is a symbol showing")],
              [RB("2.2", "The Edge (see section 1.2) begins the game")])
+
+
+# The rules of combat, damage, torpor, diablerie and politics live beside this file;
+# they are re-exported here, so the engine reaches every rule through this module.
+from judge.engine.citations_combat import *  # noqa: E402,F401,F403
 
 
 def all_rules() -> list[Rule]:

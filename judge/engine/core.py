@@ -6,9 +6,14 @@ applied) to a `Log`. A handler refuses an illegal move by raising `Refusal`,
 and an uncovered one by raising `NotModelled`: the draft is then dropped and
 the state is unchanged.
 
-Part 2 of the engine plugs in here: it registers handlers for its combat
-events with `during_combat=True`; until then every event after a successful
-block stops with "not modelled: combat".
+An action's resolution can leave a stage open: a combat (after a block or a
+card's effect), a blocker's chance to diablerize a vampire leaving torpor, a
+referendum. Handlers of the events that belong inside a stage say so
+(`@handles(E, during_combat=True)`, `during_chance`, `during_referendum`);
+any other event first lets the open stage finish as the books' defaults say
+(`needs_settle` / `settle`): an action resolves when nothing more is played,
+a combat goes on by default (close range, hand strikes, no press), a
+referendum's polling closes, a diablerie chance passes.
 """
 from __future__ import annotations
 
@@ -44,15 +49,17 @@ Handler = Callable[[Draft, Event, Log], None]
 class HandlerSpec:
     fn: Handler
     during_combat: bool
+    during_referendum: bool = False
+    during_chance: bool = False
 
 
 HANDLERS: dict[type, HandlerSpec] = {}
 
 
-def handles(*types: type, during_combat: bool = False):
+def handles(*types: type, during_combat: bool = False, during_referendum: bool = False, during_chance: bool = False):
     def deco(fn: Handler) -> Handler:
         for t in types:
-            HANDLERS[t] = HandlerSpec(fn, during_combat)
+            HANDLERS[t] = HandlerSpec(fn, during_combat, during_referendum, during_chance)
         return fn
 
     return deco
@@ -65,18 +72,55 @@ def _spec(event: Event) -> HandlerSpec:
     return spec
 
 
+def open_stage(state: GameState) -> Optional[str]:
+    """What the table is in the middle of: combat, chance, referendum, action, or nothing."""
+    if state.combat is not None:
+        return "combat"
+    if state.chance is not None:
+        return "chance"
+    if state.referendum is not None:
+        return "referendum"
+    if state.action is not None:
+        return "action"
+    return None
+
+
+def belongs(state: GameState, event: Event) -> bool:
+    """Whether `event` can happen inside the stage the table is in."""
+    stage = open_stage(state)
+    if stage is None:
+        return True
+    if stage == "action":
+        if type(event).needs_success and state.action.attempt is not None:
+            return True  # judged now, while the action may still be blocked: refused
+        return type(event).within_action
+    spec = HANDLERS.get(type(event))
+    if spec is None:
+        return False
+    return {"combat": spec.during_combat, "chance": spec.during_chance,
+            "referendum": spec.during_referendum}[stage]
+
+
 def needs_settle(state: GameState, event: Event) -> bool:
-    """An action in progress resolves before any event that is not part of it."""
-    return state.action is not None and state.combat is None and not type(event).within_action
+    """An open stage (action, combat, referendum...) finishes before any event that is not part of it."""
+    return not belongs(state, event)
 
 
 def settle(state: GameState) -> tuple[GameState, list[Entry]]:
-    """Let the action in progress resolve: open block attempt first, then the action."""
-    from judge.engine import actions
+    """Let the innermost open stage finish as if nothing more were played in it."""
+    from judge.engine import actions, combat, politics, torpor
 
     d = Draft(state)
     log = Log(state.edition)
-    actions.settle(d, log)
+    stage = open_stage(state)
+    if stage == "combat":
+        combat.finish(d, log)
+    elif stage == "chance":
+        torpor.pass_chance(d, log)
+    elif stage == "referendum":
+        politics.close_polling(d, log)
+    elif stage == "action":
+        actions.settle(d, log)
     after_event(d, log)
     return d.freeze(), log.entries
 
@@ -85,13 +129,8 @@ def apply(state: GameState, event: Event) -> tuple[GameState, list[Entry]]:
     if state.result.over:
         raise Refusal("the game is over: no more events", [R.WINNER])
     spec = _spec(event)
-    if state.combat is not None and not spec.during_combat:
-        c = state.combat
-        raise NotModelled(f"combat between {c.acting} and {c.opposing} is pending after the block; "
-                          f"combat is resolved by part 2 of the engine, so {event.describe()!r} cannot be replayed",
-                          [R.COMBAT, R.BLOCKED])
-    if state.action is not None and not type(event).within_action:
-        raise RuntimeError("settle() the action before applying an event outside it")
+    if needs_settle(state, event):
+        raise RuntimeError(f"settle() the open {open_stage(state)} before applying {event.describe()!r}")
     d = Draft(state)
     log = Log(state.edition)
     spec.fn(d, event, log)
@@ -178,6 +217,23 @@ def move_blood(d: Draft, src_player: Optional[str], dst_minion: Optional[str], a
         d.put_player(dst_player, pool=d.players[dst_player].pool + amount)
 
 
+def burn_dead_ally(d: Draft, log: Log, name: str) -> None:
+    """An ally that paid or lost its last life counter is burned (a block attempt it made ends)."""
+    m = d.minions.get(name)
+    if m is None or m.kind != ALLY or m.blood > 0 or not m.controlled:
+        return
+    c = d.combat
+    if c is not None and name in (c.acting, c.opposing):
+        raise NotModelled(f"{name} pays its last life counter during combat: when a combatant burned this way "
+                          f"leaves the combat is not modelled", [R.ALLY_BURNED, R.COMBAT])
+    remove_minion(d, name)
+    log.add(f"{name} has lost its last life counter and is burned.", R.ALLY_BURNED)
+    a = d.action_()
+    if a is not None and a.attempt is not None and a.attempt.blocker == name:
+        d.put_action(attempt=None)
+        log.add(f"{name}'s block attempt ends with it.", R.ALLY_BURNED, R.BLOCK_REPEAT)
+
+
 def remove_minion(d: Draft, name: str) -> int:
     """Take a card out of play; its counters (and its retainers') go to the bank."""
     m = d.minions.pop(name)
@@ -213,3 +269,4 @@ def names(items: Sequence[str]) -> str:
 # The rules register their handlers on import; importing them here means `apply`
 # works whichever module a caller imported first.
 from judge.engine import actions as _actions, phases as _phases  # noqa: E402,F401
+from judge.engine import combat as _combat, damage as _damage, politics as _politics, torpor as _torpor  # noqa: E402,F401

@@ -5,8 +5,9 @@ The wording grammar is a list of sentence patterns (`WORDING`): each names the
 known players ({P}) and minions ({M}) of the scenario, numbers ({N}, digits or
 "one".."ten") and free card names; card properties follow a colon or comma
 ("+1 bleed (limited)", "costing 1 blood"). docs/scenarios.md documents every
-form with an example. Part 2 of the engine adds its own patterns with
-`wording()` and its own structured keys with `structured()`.
+form with an example. Combat, damage, torpor and politics add their
+own patterns and keys (`wording()`, `structured()`) in events_combat.py,
+events_torpor.py and events_politics.py.
 
 Parsing is separate from replaying: a whole scenario is parsed first, so a
 malformed event is reported with its line before anything is replayed. The
@@ -41,6 +42,9 @@ class Event:
     # Whether the event belongs inside an action (modifiers, reactions, blocks,
     # card effects): any other event first lets the action in progress resolve.
     within_action: ClassVar[bool] = False
+    # Events that need the action to have succeeded (a referendum's terms and votes): while a
+    # block attempt is open they are judged inside the action (and refused), not after it.
+    needs_success: ClassVar[bool] = False
 
     def describe(self) -> str:
         return self.text or type(self).__name__
@@ -191,6 +195,8 @@ class Political(Event):
     actor: str
     card: Optional[str] = None
     cost: Cost = field(default_factory=Cost)
+    effect: Optional["CardEffect"] = None  # what passing the referendum does, as the card says
+    says: Optional[str] = None  # the same, described and not applied
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -470,7 +476,7 @@ WORDING: list[Pattern] = []
 
 
 def wording(template: str, example: str):
-    """Register a sentence pattern (part 2 of the engine adds its own)."""
+    """Register a sentence pattern (events_combat, events_torpor and events_politics add theirs)."""
 
     def deco(fn: WordingBuilder) -> WordingBuilder:
         WORDING.append(Pattern(template, fn, example))
@@ -805,29 +811,11 @@ def _hand_size(m, names, line, text):
     return Effect(effect=CardEffect(hand_size=((_p(m, names, line), number(m.group("n"))),)), line=line, text=text)
 
 
-# Covered by the rules, not by this part of the engine
-@wording(r"{M} (?:leaves|attempts to leave) torpor", "Quentin leaves torpor")
-def _leave_torpor(m, names, line, text):
-    return Unmodelled(what="the leave torpor action (torpor is part 2 of the engine)", rules=("TORPOR_ACTIONS",),
-                      line=line, text=text)
-
-
-@wording(r"{M} (?:rescues|attempts to rescue|diableri[sz]es|attempts to diableri[sz]e) .+", "Belinde rescues Carna")
-def _torpor_target(m, names, line, text):
-    return Unmodelled(what="actions on vampires in torpor: rescue, diablerie (part 2 of the engine)",
-                      rules=("TORPOR_ACTIONS",), line=line, text=text)
-
-
+# Covered by the rules, not by this engine
 @wording(r"(?:.+ )?(?:redirects|is redirected|changes the target).*", "the bleed is redirected to Bob")
 def _redirect(m, names, line, text):
     return Unmodelled(what="changing the target of an action (redirection reopens block attempts)",
                       rules=("BLOCK_DECLINE_FINAL",), line=line, text=text)
-
-
-@wording(r"(?:{M} )?(?:strikes|maneuvers|manoeuvres|presses|dodges|plays a combat card|combat ends|the combat ends)(?: .*)?",
-         "Carna strikes for 2")
-def _combat_words(m, names, line, text):
-    return Unmodelled(what="combat (part 2 of the engine)", rules=("COMBAT",), line=line, text=text)
 
 
 # -- structured forms ------------------------------------------------------------------
@@ -836,7 +824,7 @@ STRUCTURED: dict[str, tuple[StructuredBuilder, tuple[str, ...], str]] = {}
 
 
 def structured(key: str, allowed: tuple[str, ...], example: str):
-    """Register a structured form keyed by `key` (part 2 adds its own)."""
+    """Register a structured form keyed by `key`."""
 
     def deco(fn: StructuredBuilder) -> StructuredBuilder:
         STRUCTURED[key] = (fn, allowed, example)
@@ -1031,9 +1019,12 @@ def _s_action(d, names, line, text):
                       says=d.get("says"), line=line, text=text)
 
 
-@structured("political", ("card", "cost"), "{political: Belinde, card: Parity Shift}")
+@structured("political", ("card", "cost", "effect", "says"),
+            "{political: Lucinde, card: Kine Resources Contested, effect: {pool: {Alexis: -2}}}")
 def _s_political(d, names, line, text):
-    return Political(actor=names.canon_minion(d["political"], line), card=d.get("card"), cost=_cost(d), line=line, text=text)
+    return Political(actor=names.canon_minion(d["political"], line), card=d.get("card"), cost=_cost(d),
+                     effect=_effect(d["effect"], names, line) if d.get("effect") else None, says=d.get("says"),
+                     line=line, text=text)
 
 
 @structured("modifier", ("card", "stealth", "bleed", "hunt", "limited", "cost", "effect"),

@@ -301,7 +301,7 @@ def _enter_master(d: Draft, log: Log) -> None:
     log.add(text + ".", *rules)
 
 
-@handles(MasterCard)
+@handles(MasterCard, during_combat=True, during_referendum=True, during_chance=True)
 def master_card(d: Draft, e: MasterCard, log: Log) -> None:
     require_seated(d, e.player)
     what = f"{e.card or 'a master card'}{' (trifle)' if e.trifle else ''}"

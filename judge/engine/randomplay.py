@@ -3,9 +3,13 @@ candidate events, keep those the engine accepts, and check invariants after ever
 transition. Used by tests/test_engine_random.py and bench/engine_replay.py.
 
 Candidates are drawn for the current situation (whose turn, which phase, an
-action in progress or not); the engine decides legality, so a refused candidate
-is simply not played. A game ends when it is over, when combat is pending
-(part 2), when an event is not modelled, or after `max_events` events.
+action in progress, a combat, a referendum, a blocker's chance to diablerize);
+the engine decides legality, so a refused candidate is simply not played. A
+game ends when it is over, when an event is not modelled, or after
+`max_events` events. Besides the invariants of every state (counters conserved,
+no blood above capacity, ...), transitions are checked: when a combat ends,
+every combatant that was going to torpor is in torpor and every one being
+burned is out of play; when a blood hunt passes, the diablerist is burned.
 """
 from __future__ import annotations
 
@@ -18,12 +22,20 @@ from judge.engine import citations as R
 from judge.engine import core
 from judge.engine import phases as _phases  # noqa: F401
 from judge.engine.errors import NotModelled, Refusal
+from judge.engine.events_combat import (ChooseStrike, CombatOver, EnterCombat, GainStrikes, InflictDamage, Maneuver,
+                                        NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
+from judge.engine.events_politics import CastVote, ClosePolling, Terms
+from judge.engine.events_torpor import Diablerize, LeaveTorpor, NoDiablerie, Rescue
 from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, ContestCard, ContestTitle, Cost,
                                  CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase, Hunt,
                                  Influence, MasterCard, Modifier, Pass, Political, Reaction, Recruit, TransferBack,
                                  TransferPool, TurnOf, UnlockInfernal, Withdraw)
-from judge.engine.state import (ALLY, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion, PhaseState,
-                                Player, counters_in_play)
+from judge.engine.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
+                                PhaseState, Player, Retainer, counters_in_play)
+
+TITLES = (None, None, None, "Prince of Paris", "Primogen", "Justicar", "Archbishop of Rome", "Bishop", "Priscus",
+          "Cardinal", "Kholo", "Baron of Chicago", "Inner Circle member")
+SECTS = ("Camarilla", "Sabbat", "Anarch", "Laibon", None)
 
 
 def random_table(rng: random.Random) -> GameState:
@@ -37,11 +49,16 @@ def random_table(rng: random.Random) -> GameState:
         for _ in range(rng.randint(1, 3)):
             count += 1
             cap = rng.randint(1, 8)
+            sect = rng.choice(SECTS)
             minions[f"V{count}"] = Minion(
                 name=f"V{count}", controller=p, capacity=cap, card=f"V{count}", blood=rng.randint(0, cap),
                 locked=rng.random() < 0.2, infernal=rng.random() < 0.1, intercept=rng.choice([0, 0, 0, 1]),
-                title=rng.choice([None, None, None, "prince", "primogen"]), sect=rng.choice(["Camarilla", "Anarch"]),
-                equipment=("Gun",) if rng.random() < 0.2 else ())
+                title=rng.choice(TITLES), sect=sect, anarch=sect == "Anarch",
+                equipment=("Gun",) if rng.random() < 0.3 else (), strength=rng.choice([1, 1, 2]),
+                region=TORPOR if rng.random() < 0.15 else READY,
+                retainers=(Retainer(f"R{count}", rng.randint(1, 2)),) if rng.random() < 0.15 else (),
+                traits=("blood cursed",) if rng.random() < 0.1 else (),
+                votes=rng.choice([None, None, None, 1]))
         if rng.random() < 0.4:
             count += 1
             minions[f"A{count}"] = Minion(name=f"A{count}", controller=p, kind=ALLY, card=f"A{count}",
@@ -90,6 +107,16 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
     add = out.append
     pick = rng.choice
     nxt = PHASES.index(state.phase) + 1
+    if state.combat is not None:
+        return _combat_candidates(state, rng, add, pick)
+    if state.chance is not None:
+        ch = state.chance
+        add(lambda: Diablerize(actor=ch.blocker, victim=ch.victim, take_all=rng.random() < 0.5))
+        add(lambda: NoDiablerie(minion=ch.blocker))
+        add(lambda: Pass())
+        return out
+    if state.referendum is not None:
+        return _referendum_candidates(state, rng, add, pick, seated)
     if state.action is not None:
         a = state.action
         if others:
@@ -126,7 +153,8 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
                 add(lambda m=m: Hunt(actor=m.name))
         ready = [m for m in mine if m.ready and not m.locked] or mine
         for maker in (_bleed, _bleed, _bleed, _hunt, _hunt, _equip, _employ, _recruit, _anarch, _card, _card,
-                      _blood_effect) + ((_political,) if rng.random() < 0.2 else ()):
+                      _blood_effect, _political, _political, _leave_torpor, _rescue, _diablerize, _diablerize,
+                      _card_combat, _damage):
             add(lambda maker=maker: maker(pick(ready), state, seated, rng, new_name))
     elif state.phase == "influence":
         unc = [m for m in mine if m.region == UNCONTROLLED and m.kind == VAMPIRE]
@@ -181,7 +209,111 @@ def _card(m, state, seated, rng, new_name):
 
 
 def _political(m, state, seated, rng, new_name):
-    return Political(actor=m.name)
+    target = rng.choice(seated)
+    return Political(actor=m.name, card=rng.choice([None, "P1", "P2"]),
+                     effect=CardEffect(pool=((target, -rng.randint(1, 3)),)) if rng.random() < 0.7 else None)
+
+
+def _in_torpor(state):
+    return [v for v in state.minions.values() if v.region == TORPOR and v.kind == VAMPIRE]
+
+
+def _leave_torpor(m, state, seated, rng, new_name):
+    mine = [v for v in _in_torpor(state) if v.controller == state.turn]
+    return LeaveTorpor(actor=rng.choice(mine).name if mine else m.name)
+
+
+def _rescue(m, state, seated, rng, new_name):
+    torpid = _in_torpor(state)
+    target = rng.choice(torpid).name if torpid else m.name
+    return Rescue(actor=m.name, target=target, rescued_pays=rng.choice([0, 0, 1, 2]))
+
+
+def _diablerize(m, state, seated, rng, new_name):
+    torpid = _in_torpor(state)
+    return Diablerize(actor=m.name, victim=rng.choice(torpid).name if torpid else m.name,
+                      take_all=rng.random() < 0.5, discipline="Presence" if rng.random() < 0.2 else None)
+
+
+def _card_combat(m, state, seated, rng, new_name):
+    others = [o.name for o in state.minions.values() if o.name != m.name]
+    return EnterCombat(minion=m.name, other=rng.choice(others) if others else m.name, source="Bum's Rush")
+
+
+def _damage(m, state, seated, rng, new_name):
+    victim = rng.choice([v for v in state.minions.values() if v.region in (READY, TORPOR)] or [m])
+    return InflictDamage(minion=victim.name, normal=rng.choice([0, 1, 2]), aggravated=rng.choice([0, 0, 1]) or 1)
+
+
+def _strike_spec(rng: random.Random, other) -> tuple:
+    kind = rng.choice(["hand", "hand", "damage", "damage", "dodge", "combat ends", "steal blood", "destroy equipment",
+                       "steal equipment"])
+    if kind in ("destroy equipment", "steal equipment"):
+        return StrikeSpec(kind=kind, equipment=other.equipment[0] if other and other.equipment else None), None
+    if kind == "hand":
+        return StrikeSpec(kind="hand"), "hand"
+    return (StrikeSpec(kind=kind, amount=rng.randint(1, 3), ranged=rng.random() < 0.3,
+                       aggravated=rng.random() < 0.2, first=rng.random() < 0.2), None)
+
+
+def _combat_candidates(state, rng, add, pick):
+    c = state.combat
+    fighters = [c.acting, c.opposing]
+    out = []
+    add = out.append
+
+    def strike():
+        who = pick(fighters)
+        other = state.minions.get(c.other(who))
+        spec, via = _strike_spec(rng, other)
+        me = state.minions.get(who)
+        source = "Gun" if (me and "Gun" in me.equipment and rng.random() < 0.5) else None
+        retainer = None
+        if other and other.retainers and rng.random() < 0.3:
+            retainer = f"{other.name}/{other.retainers[0].name}"
+        return ChooseStrike(minion=who, spec=spec, source=source, via=via if not source else None, retainer=retainer)
+
+    for maker in (lambda: Maneuver(minion=pick(fighters), source=pick([None, "Gun", "Card"]),
+                                   via=pick([None, "strike card", "card"]),
+                                   strike=StrikeSpec(kind="damage", amount=rng.randint(1, 3), ranged=True)),
+                  lambda: NoManeuver(minion=pick(fighters + [None])),
+                  strike, strike, strike, strike,
+                  lambda: GainStrikes(minion=pick(fighters), count=rng.randint(1, 2), source=pick([None, "Blur"]))
+                  if (c.pair or c.step == "damage" or rng.random() < 0.1) else Pass(),
+                  lambda: Prevent(minion=pick(fighters), amount=rng.randint(1, 2),
+                                  aggravated=pick([None, True, False])),
+                  lambda: NoPrevent(minion=pick(fighters)),
+                  lambda: Press(minion=pick(fighters), to_continue=rng.random() < 0.6),
+                  lambda: Press(minion=pick(fighters), to_continue=rng.random() < 0.6),
+                  lambda: NoPress(),
+                  lambda: InflictDamage(minion=pick(fighters), normal=1, aggravated=rng.choice([0, 1])),
+                  lambda: Pass(),
+                  lambda: CombatOver() if rng.random() < 0.3 else Pass(),
+                  lambda: EndTurn() if rng.random() < 0.2 else NoPress()):  # an event outside: the combat plays out
+        add(maker)
+    return out
+
+
+def _referendum_candidates(state, rng, add, pick, seated):
+    r = state.referendum
+    out = []
+    add = out.append
+    vampires = [m for m in state.minions.values() if m.kind == VAMPIRE]
+    side = lambda: pick(["for", "against"])  # noqa: E731
+    if vampires:
+        add(lambda: CastVote(player=None, side=side(), kind="vampire", minion=pick(vampires).name))
+        add(lambda: CastVote(player=None, side=side(), kind="vampire", minion=pick(vampires).name))
+        add(lambda: CastVote(player=None, side=side(), kind="ballot", minion=pick(vampires).name))
+    add(lambda: CastVote(player=pick(seated), side=side(), kind="edge", source="the Edge"))
+    add(lambda: CastVote(player=pick(seated), side=side(), kind="named", source=pick([r.card or "P9", "P9"])))
+    add(lambda: CastVote(player=pick(seated), side=side(), kind="card", source=pick(["C1", "C2"]),
+                         count=rng.randint(1, 2)))
+    add(lambda: Terms(player=pick(seated), effect=CardEffect(pool=((pick(seated), -1),))))
+    add(lambda: ClosePolling())
+    if r.kind == "blood hunt":
+        add(lambda: Modifier(minion=r.caller, stealth=1))
+    add(lambda: EndTurn() if rng.random() < 0.3 else ClosePolling())
+    return out
 
 
 def _blood_effect(m, state, seated, rng, new_name):
@@ -210,8 +342,89 @@ def invariant_violations(state: GameState, total: int) -> list[str]:
         bad.append(f"the Edge is held by {state.edge}, who is not at the table")
     if state.action is not None and (state.phase != "minion" or state.combat is not None):
         bad.append("an action in progress outside the minion phase, or beside a combat")
+    stages = [x for x in (state.action, state.combat, state.referendum, state.chance) if x is not None]
+    if len(stages) > 1:
+        bad.append(f"more than one open stage: {[type(x).__name__ for x in stages]}")
     if not state.result.over and len(state.seated()) < 2:
         bad.append("fewer than two Methuselahs but the game is not over")
+    bad += _combat_violations(state)
+    bad += _referendum_violations(state)
+    for m in state.minions.values():
+        burning = state.combat is not None and m.name in state.combat.burning
+        if m.kind == ALLY and m.blood <= 0 and not burning and not (m.recruited and m.region == UNCONTROLLED):
+            bad.append(f"the ally {m.name} has no life left but is still in play")
+        if any(r.life <= 0 for r in m.retainers):
+            bad.append(f"a retainer of {m.name} has no life left but is still in play")
+    if state.chance is not None:
+        ch = state.chance
+        victim = state.minions.get(ch.victim)
+        if victim is None or victim.region != TORPOR or ch.blocker not in state.minions:
+            bad.append(f"a diablerie chance on {ch.victim}, who is not in torpor, or by a blocker not in play")
+    return bad
+
+
+def _combat_violations(state: GameState) -> list[str]:
+    c = state.combat
+    if c is None:
+        return []
+    bad = []
+    if c.step not in COMBAT_STEPS or c.range not in (None, "close", "long"):
+        bad.append(f"combat in an unknown step or range: {c.step}, {c.range}")
+    fighters = [state.minions.get(n) for n in (c.acting, c.opposing)]
+    if not c.ended:
+        if None in fighters:
+            bad.append(f"a combatant left play but the combat goes on: {c.acting} vs {c.opposing}")
+        elif fighters[0].controller == fighters[1].controller:
+            bad.append(f"combat between two minions of {fighters[0].controller}")
+    for m in fighters:
+        if m is not None and m.region == TORPOR:
+            bad.append(f"{m.name} is in torpor and in combat")
+    if any(n < 0 for _, n in c.extra) or any(x.amount <= 0 for x in c.damage):
+        bad.append(f"negative additional strikes or empty damage: {c.extra}, {c.damage}")
+    return bad
+
+
+def _referendum_violations(state: GameState) -> list[str]:
+    r = state.referendum
+    if r is None:
+        return []
+    bad = []
+    sources = [(v.player, v.source.lower(), v.kind) for v in r.votes if v.kind not in ("vampire", "ballot")]
+    if len(sources) != len(set(sources)):
+        bad.append(f"a vote source was cast twice: {r.votes}")
+    for who in {v.player for v in r.votes}:
+        cards = [v for v in r.votes if v.player == who and v.kind in ("political card", "calling card")]
+        if len(cards) > 1:
+            bad.append(f"{who} has {len(cards)} votes from political action cards")
+    for v in r.votes:
+        if v.kind in ("vampire", "ballot"):
+            sides = {x.side for x in r.votes if x.source == v.source and x.kind in ("vampire", "ballot")}
+            if len(sides) > 1:
+                bad.append(f"{v.source}'s votes and ballots are split")
+    if r.kind == "blood hunt" and (r.step != "polling" or r.card_voters and r.card):
+        bad.append(f"a blood hunt referendum with terms or a calling card: {r}")
+    return bad
+
+
+def transition_violations(before: GameState, after: GameState) -> list[str]:
+    """What must hold across a transition: combat outcomes take effect, a passed blood hunt burns."""
+    bad = []
+    c = before.combat
+    if c is not None and after.combat is None:
+        for name in c.wounded:
+            m = after.minions.get(name)
+            if m is not None and m.region != TORPOR and name not in c.burning:
+                bad.append(f"{name} was going to torpor, but the combat is over and it is {m.region}")
+        for name in c.burning:
+            if name in after.minions:
+                bad.append(f"{name} was being burned, but the combat is over and it is still in play")
+    r = before.referendum
+    if r is not None and after.referendum is None and r.kind == "blood hunt" and r.caller in before.minions:
+        prisci = r.prisci()
+        yes = r.total("for") + (3 if prisci == "for" else 0)
+        no = r.total("against") + (3 if prisci == "against" else 0)
+        if yes > no and r.caller in after.minions:
+            bad.append(f"the blood hunt on {r.caller} passed {yes} to {no}, but {r.caller} is still in play")
     return bad
 
 
@@ -225,6 +438,13 @@ class GameReport:
     refused: int = 0
     ended_by: str = "limit"
     violations: list[str] = field(default_factory=list)
+    combats: int = 0  # combats that ended
+    rounds: int = 0  # rounds beyond the first
+    referendums: int = 0  # referendums that closed
+    blood_hunts: int = 0
+    torpor: int = 0  # vampires sent to torpor
+    diableries: int = 0
+    stopped_by: str = ""  # the not-modelled message that ended the game
 
 
 def play(rng: random.Random, max_events: int = 150, max_tries: int = 25) -> GameReport:
@@ -237,17 +457,15 @@ def play(rng: random.Random, max_events: int = 150, max_tries: int = 25) -> Game
         if state.result.over:
             report.ended_by = "game over"
             break
-        if state.combat is not None:
-            report.ended_by = "combat (part 2)"
-            break
         applied = False
         options = candidates(state, rng, namer)
         for _ in range(max_tries):
             event = rng.choice(options)()
+            before = state
             try:
                 if core.needs_settle(state, event):
                     state, entries = core.settle(state)
-                    _check(report, state, entries, total)
+                    _check(report, before, state, entries, total)
                     applied = True
                     break  # the situation changed: draw new candidates
                 state, entries = core.apply(state, event)
@@ -256,10 +474,11 @@ def play(rng: random.Random, max_events: int = 150, max_tries: int = 25) -> Game
                 if not any(r.cites(state.edition) for r in stop.rules):
                     report.violations.append(f"refusal without a citation: {stop.message}")
                 continue
-            except NotModelled:
+            except NotModelled as stop:
                 report.ended_by = "not modelled"
+                report.stopped_by = stop.message
                 return report
-            _check(report, state, entries, total)
+            _check(report, before, state, entries, total)
             report.events += 1
             applied = True
             break
@@ -269,9 +488,20 @@ def play(rng: random.Random, max_events: int = 150, max_tries: int = 25) -> Game
     return report
 
 
-def _check(report: GameReport, state: GameState, entries, total: int) -> None:
+def _check(report: GameReport, before: GameState, state: GameState, entries, total: int) -> None:
     report.violations += invariant_violations(state, total)
+    report.violations += transition_violations(before, state)
     report.violations += [f"log entry without a citation: {t}" for t in _entries_cited(entries, state.edition)]
+    if before.combat is not None and state.combat is None:
+        report.combats += 1
+    if before.combat is not None and state.combat is not None and state.combat.round > before.combat.round:
+        report.rounds += 1
+    if before.referendum is not None and state.referendum is None:
+        report.referendums += 1
+        report.blood_hunts += before.referendum.kind == "blood hunt"
+    for e in entries:
+        report.torpor += R.TORPOR_GOING in e.rules
+        report.diableries += R.DIABLERIE_STEPS in e.rules and e.text.startswith("Diablerie, step 1")
 
 
 def play_many(games: int, seed: int = 0, max_events: int = 150) -> list[GameReport]:

@@ -34,7 +34,7 @@ PLAYER_KEYS = ("pool", "vp", "hand", "hand_size", "library", "crypt", "ousted", 
                "prey", "predator")
 MINION_KEYS = ("blood", "life", "capacity", "region", "locked", "controller", "sect", "title", "equipment",
                "retainers", "clan", "anarch", "type", "strength", "bleed", "contested", "recruited",
-               "title_contested", "infernal", "disciplines")
+               "title_contested", "infernal", "disciplines", "traits", "votes")
 PHASE_KEYS = ("transfers", "master_actions", "discard_actions", "edge_pool_taken")
 RESULT_KEYS = ("winner", "over", "tied")
 
@@ -270,7 +270,7 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         if counters < 1:
             raise ScenarioError(f"the ally {name} needs at least 1 life", lines.of(path + ("life",)))
         if region == UNCONTROLLED and not raw.get("recruited"):
-            raise ScenarioError(f"an ally is not in an uncontrolled region (unless just recruited, older book)",
+            raise ScenarioError("an ally is not in an uncontrolled region (unless just recruited, older book)",
                                 lines.of(path + ("region",)))
     sect = raw.get("sect")
     retainers = tuple(Retainer(str(r["name"]), int(r.get("life", 1))) if isinstance(r, dict) else Retainer(str(r), 1)
@@ -286,6 +286,8 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         equipment=tuple(str(x) for x in raw.get("equipment") or ()), retainers=retainers,
         recruited=bool(raw.get("recruited", False)), bled=bool(raw.get("bled", False)),
         cannot=tuple(raw.get("cannot") or ()), mandatory=tuple(raw.get("mandatory") or ()),
+        traits=tuple(str(t).strip().lower() for t in raw.get("traits") or ()),
+        votes=int(raw["votes"]) if raw.get("votes") is not None else None,
     )
 
 
@@ -324,7 +326,8 @@ def _add_expectation(expect: dict, stops: dict, key: str, value: Any, line: Opti
 def _check_path_syntax(path: str, line: Optional[int]) -> None:
     head = path.split(".", 1)[0]
     known = set(PLAYER_KEYS + MINION_KEYS + PHASE_KEYS + RESULT_KEYS) | {
-        "edge", "turn", "phase", "turn_number", "action", "combat", "players", "minions", "result", "phase_state",
+        "edge", "turn", "phase", "turn_number", "action", "combat", "referendum", "diablerie_chance", "players",
+        "minions", "result", "phase_state",
         "bank", "in_play", "score", "ousted_order", "rules"}
     if head not in known:
         raise ScenarioError(f"unknown expectation {path!r}; expected a state path like pool.<player>, "
@@ -387,15 +390,19 @@ def replay(scenario: Scenario, edition: Optional[str] = None) -> tuple[list[Step
     for n, event in enumerate(scenario.events, 1):
         desc = event.describe()
         try:
-            if core.needs_settle(state, event):
+            for _ in range(50):  # each settle closes one open stage (action, combat, referendum...)
+                if not core.needs_settle(state, event) or state.result.over:
+                    break
                 state, entries = core.settle(state)
                 steps.extend(Step(n, desc, e.text, e.rules, event.line) for e in entries)
             state, entries = core.apply(state, event)
         except EngineStop as stop:
             return steps, state, Stop(stop.kind, stop.message, stop.rules, n, desc, event.line)
         steps.extend(Step(n, desc, e.text, e.rules, event.line) for e in entries)
-    if state.action is not None and state.combat is None:
-        end = n + 1
+    # Nothing more is played: a pending action, diablerie chance or referendum resolves; a combat is left
+    # where the events leave it (its state shows the round and step), rather than fought out by default.
+    end = n + 1
+    while core.open_stage(state) not in (None, "combat") and not state.result.over:
         try:
             state, entries = core.settle(state)
         except EngineStop as stop:

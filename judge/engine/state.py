@@ -2,9 +2,11 @@
 
 `GameState` holds the seating, every Methuselah (`Player`), every minion and
 uncontrolled crypt card (`Minion`), the turn and phase, the Edge, what the
-current phase still allows (`PhaseState`), the action in progress (`Action`)
-and, after a successful block, the pending combat (`Combat`), which part 2 of
-the engine resolves.
+current phase still allows (`PhaseState`), the action in progress (`Action`),
+and what an action's resolution can leave open: a combat (`Combat`, after a
+successful block or a card's effect), a referendum (`Referendum`, after a
+successful political action or a diablerie) and a blocker's chance to
+diablerize a vampire that tried to leave torpor (`DiablerieChance`).
 
 Counters are conserved: every counter that enters or leaves play goes through
 the blood bank, whose balance `bank` counts the counters it received since the
@@ -90,6 +92,8 @@ class Minion:
     used: tuple[str, ...] = ()  # action cards / cards in play it acted with this turn
     cannot: tuple[str, ...] = ()  # actions card effects forbid it ("hunt", ...)
     mandatory: tuple[str, ...] = ()  # mandatory actions card effects impose on it
+    traits: tuple[str, ...] = ()  # from its card text, lower case: "blood cursed", "red list", ...
+    votes: Optional[int] = None  # votes its card text gives it (added to a title's)
 
     @property
     def is_vampire(self) -> bool:
@@ -148,15 +152,122 @@ class Action:
         return tuple(p for p in self.order if p not in self.declined)
 
 
+COMBAT_STEPS = ("before range", "range", "before strikes", "strike", "damage", "press", "end of round")
+CLOSE, LONG = "close", "long"
+
+
+@dataclass(frozen=True)
+class Strike:
+    """One strike as chosen: its kind, its numbers, and where it comes from."""
+
+    minion: str
+    kind: str  # hand | damage | dodge | combat ends | steal blood | destroy equipment | steal equipment
+    amount: Optional[int] = 0  # damage, or blood to steal; None: not said (a weapon whose damage is unknown)
+    ranged: bool = False  # ranged, or "R" damage: effective at long range too
+    aggravated: bool = False
+    first: bool = False  # first strike
+    source: Optional[str] = None  # the weapon, strike card or ability
+    via: str = "hand"  # hand | weapon | card | ability
+    retainer: Optional[str] = None  # a retainer of the opposing minion it targets (long range only)
+    equipment: Optional[str] = None  # what destroy/steal equipment takes
+
+    @property
+    def defensive(self) -> bool:
+        return self.kind in ("dodge", "combat ends")
+
+    @property
+    def any_range(self) -> bool:
+        return self.ranged or self.defensive
+
+
+@dataclass(frozen=True)
+class Damage:
+    """Damage inflicted and not yet prevented or mended."""
+
+    victim: str  # the minion
+    amount: int
+    aggravated: bool = False
+    source: str = ""
+    retainer: Optional[str] = None  # the victim's retainer that takes it instead
+
+
 @dataclass(frozen=True)
 class Combat:
-    """A successful block leaves the engine here; part 2 of the engine resolves it."""
+    """A combat between two minions, round by round and step by step (COMBAT_STEPS)."""
 
     acting: str
     opposing: str
-    action: Action
+    action: Optional[Action]  # the blocked action; None when a card's effect caused the combat
     round: int = 1
-    range: Optional[str] = None
+    range: Optional[str] = None  # close by default once the range is determined
+    step: str = "before range"
+    cause: str = ""
+    last_maneuver: Optional[str] = None  # who played the last maneuver this round
+    maneuvered: tuple[str, ...] = ()  # minions that maneuvered since the range step began
+    committed: tuple[Strike, ...] = ()  # strikes chosen by using a strike card's or weapon's maneuver
+    pair: int = 0  # 0: the normal pair of strikes; n: the n-th pair of additional strikes
+    chosen: tuple[Strike, ...] = ()  # strikes chosen for the current pair
+    later: tuple[Strike, ...] = ()  # strikes resolving after the first strikes of the pair
+    extra: tuple[tuple[str, int], ...] = ()  # additional strikes left this round, per minion
+    extra_sources: tuple[tuple[str, str], ...] = ()  # (minion, source) used for additional strikes this round
+    damage: tuple[Damage, ...] = ()  # inflicted, waiting for prevention and mending
+    environmental: tuple[Damage, ...] = ()  # resolves with the first pair of strikes (current book)
+    wounded: tuple[str, ...] = ()  # wounded: going to torpor once that takes effect
+    burning: tuple[str, ...] = ()  # being burned: leaves play once that takes effect
+    ended: bool = False  # ended prematurely: only the end of the round remains
+    last_press: Optional[str] = None
+    press: Optional[str] = None  # whose press to continue is uncancelled
+    stolen: tuple[tuple[str, str], ...] = ()  # (minion, equipment) stolen this round: not usable by it this round
+    taken: tuple[tuple[str, int], ...] = ()  # damage successfully inflicted on each minion in this combat
+
+    def extra_of(self, name: str) -> int:
+        return dict(self.extra).get(name, 0)
+
+    def other(self, name: str) -> str:
+        return self.opposing if name == self.acting else self.acting
+
+
+@dataclass(frozen=True)
+class Vote:
+    player: str
+    source: str  # a vampire, "the Edge", a card's name
+    kind: str  # vampire | edge | calling card | political card | card | ballot
+    side: str  # for | against
+    count: int
+
+
+@dataclass(frozen=True)
+class Referendum:
+    """A referendum: its terms step, then polling; it resolves when the polling closes."""
+
+    kind: str  # political | blood hunt
+    caller: str  # the acting vampire, or the diablerist a blood hunt is called on
+    player: str  # the caller's controller
+    card: Optional[str] = None  # the political action card that called it
+    step: str = "terms"  # terms | polling
+    effects: tuple = ()  # CardEffects that take place if it passes
+    says: Optional[str] = None  # what passing does, described and not applied
+    votes: tuple[Vote, ...] = ()
+    card_voters: tuple[str, ...] = ()  # Methuselahs whose vote from political action cards is used
+
+    def total(self, side: str) -> int:
+        return sum(v.count for v in self.votes if v.side == side and v.kind != "ballot")
+
+    def prisci(self) -> Optional[str]:
+        """The side the prisci block of 3 votes is cast for, or None (no ballots, or a tie)."""
+        ballots = {s: sum(v.count for v in self.votes if v.kind == "ballot" and v.side == s) for s in ("for", "against")}
+        if ballots["for"] == ballots["against"]:
+            return None
+        return "for" if ballots["for"] > ballots["against"] else "against"
+
+
+@dataclass(frozen=True)
+class DiablerieChance:
+    """A vampire blocked a vampire leaving torpor: no combat, but it may diablerize it."""
+
+    blocker: str
+    victim: str
+    action: Action
 
 
 @dataclass(frozen=True)
@@ -192,6 +303,8 @@ class GameState:
     phase_state: PhaseState = field(default_factory=PhaseState)
     action: Optional[Action] = None
     combat: Optional[Combat] = None
+    referendum: Optional[Referendum] = None
+    chance: Optional[DiablerieChance] = None
     result: Result = field(default_factory=Result)
     ousted_order: tuple[str, ...] = ()
 
@@ -288,6 +401,16 @@ class Draft:
         self.set(action=a)
         return a
 
+    def put_combat(self, **changes: Any) -> "Combat":
+        c = evolve(self.combat, **changes)
+        self.set(combat=c)
+        return c
+
+    def put_referendum(self, **changes: Any) -> "Referendum":
+        r = evolve(self.referendum, **changes)
+        self.set(referendum=r)
+        return r
+
     def seated(self) -> list[str]:
         return [p for p in self.base.seating if self.players[p].seated]
 
@@ -322,7 +445,7 @@ def state_to_json(state: GameState) -> dict:
                          anarch=m.anarch, title_contested=m.title_contested, disciplines=list(m.disciplines))
         else:
             entry.update(life=m.blood, recruited=m.recruited)
-        entry.update(contested=m.contested, infernal=m.infernal)
+        entry.update(contested=m.contested, infernal=m.infernal, traits=list(m.traits), votes=m.votes)
         minions[m.name] = entry
     ps = state.phase_state
     action = None
@@ -336,15 +459,33 @@ def state_to_json(state: GameState) -> dict:
     combat = None
     if state.combat:
         c = state.combat
-        combat = {"acting": c.acting, "opposing": c.opposing, "action": c.action.summary,
-                  "round": c.round, "range": c.range, "status": "pending (combat is part 2 of the engine)"}
+        combat = {"acting": c.acting, "opposing": c.opposing, "action": c.action.summary if c.action else None,
+                  "cause": c.cause, "round": c.round, "range": c.range, "step": c.step, "pair": c.pair,
+                  "ended": c.ended, "press": c.press,
+                  "additional_strikes": {m: n for m, n in c.extra if n},
+                  "damage_taken": {m: n for m, n in c.taken},
+                  "wounded": list(c.wounded), "burning": list(c.burning),
+                  "pending_damage": [{"victim": x.victim, "amount": x.amount, "aggravated": x.aggravated,
+                                      "retainer": x.retainer} for x in c.damage]}
+    referendum = None
+    if state.referendum:
+        r = state.referendum
+        prisci = r.prisci()
+        referendum = {"kind": r.kind, "caller": r.caller, "player": r.player, "card": r.card, "step": r.step,
+                      "for": r.total("for") + (3 if prisci == "for" else 0),
+                      "against": r.total("against") + (3 if prisci == "against" else 0),
+                      "prisci": prisci, "votes": [{"player": v.player, "source": v.source, "kind": v.kind,
+                                                   "side": v.side, "count": v.count} for v in r.votes]}
+    chance = None
+    if state.chance:
+        chance = {"blocker": state.chance.blocker, "victim": state.chance.victim}
     scores = {name: _num(state.players[name].vp) for name in state.seating}
     return {
         "rules": state.edition, "turn": state.turn, "phase": state.phase, "turn_number": state.turn_number,
         "edge": state.edge, "players": players, "minions": minions,
         "phase_state": {"master_actions": ps.master_actions, "transfers": ps.transfers,
                         "discard_actions": ps.discard_actions, "edge_pool_taken": ps.edge_pool_taken},
-        "action": action, "combat": combat,
+        "action": action, "combat": combat, "referendum": referendum, "diablerie_chance": chance,
         "result": {"over": state.result.over, "winner": state.result.winner, "tied": list(state.result.tied),
                    "scores": scores},
         "ousted_order": list(state.ousted_order), "bank": state.bank,

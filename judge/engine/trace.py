@@ -120,7 +120,15 @@ def state_summary(run: Run) -> str:
     if minions:
         parts.append("minions: " + "; ".join(minions))
     if st.combat:
-        parts.append(f"combat pending: {st.combat.acting} vs {st.combat.opposing} (part 2)")
+        c = st.combat
+        parts.append(f"in combat: {c.acting} vs {c.opposing}, round {c.round}, {c.step} step"
+                     + (f", {c.range} range" if c.range else ""))
+    if st.referendum:
+        r = st.referendum
+        parts.append(f"referendum ({r.kind}) by {r.caller}: {r.step}, {r.total('for')} for, {r.total('against')} "
+                     f"against so far")
+    if st.chance:
+        parts.append(f"{st.chance.blocker} may diablerize {st.chance.victim}")
     if st.result.over:
         parts.append(f"game over: winner {st.result.winner}" if st.result.winner
                      else f"game over: tie between {', '.join(st.result.tied)}")

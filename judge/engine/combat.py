@@ -1,0 +1,723 @@
+"""Combat: rounds, their steps, maneuvers, strikes, additional strikes, presses.
+
+A combat moves through the steps of a round (state.COMBAT_STEPS): before
+range, range, before strikes, strike, damage, press, end of round. An event
+of a later step first lets the earlier steps finish as the books' defaults
+say (close range, the hand strike, no press), and each default is a trace
+step with its citation; an event of a step already over is refused. The
+older book's round has three steps (range, strike, press) and no end of
+round: the engine runs the same machine and cites each book's own steps.
+
+Strikes are chosen one pair at a time (the acting minion first) and resolve
+when every minion that owes one has chosen: combat ends strikes first, then
+first strikes, then the others; each batch's damage is then prevented and
+mended (damage.py). A wounded or burned combatant ends the combat: under the
+current book it goes to torpor or leaves play when the combat is over, under
+the older book at once.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from judge.engine import citations as R
+from judge.engine import damage as dmg
+from judge.engine.core import Log, blood, drain_excess, handles, minion, names, play_from_hand, pool
+from judge.engine.errors import NotModelled, Refusal
+from judge.engine.events import Cost
+from judge.engine.events_combat import (ChooseStrike, CombatOver, EnterCombat, GainStrikes, Maneuver, NoManeuver,
+                                        NoPress, NoPrevent, Press, Prevent, StrikeSpec)
+from judge.engine.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Combat, Damage, Draft, Minion,
+                                Strike, evolve)
+
+STEP = {s: i for i, s in enumerate(COMBAT_STEPS)}
+
+
+# -- entering combat ---------------------------------------------------------------------------------
+def check_can_fight(d: Draft, a: Minion, b: Minion) -> None:
+    if a.controller == b.controller:
+        raise Refusal(f"{a.name} and {b.name} are both {a.controller}'s minions: a Methuselah's minions never enter "
+                      f"combat with each other", [R.COMBAT_OWN])
+    for m in (a, b):
+        if m.region != READY or m.contested:
+            where = "in torpor" if m.region == TORPOR else ("contested" if m.contested else f"in the {m.region} region")
+            raise Refusal(f"{m.name} is {where}: only ready minions take part in combat", [R.COMBAT_READY])
+
+
+def start(d: Draft, log: Log, acting: str, opposing: str, action: Optional[Action] = None, cause: str = "") -> None:
+    a, b = minion(d, acting), minion(d, opposing)
+    check_can_fight(d, a, b)
+    for who in (a.controller, b.controller):
+        if d.players[who].withdrawing:
+            d.put_player(who, withdrawal_broken=True)
+    d.set(combat=Combat(acting=acting, opposing=opposing, action=action, cause=cause))
+    locked = [m.name for m in (a, b) if m.locked]
+    note = f" ({names(locked)} {'is' if len(locked) == 1 else 'are'} locked: locked minions fight just the same)" \
+        if locked else ""
+    log.add(f"Combat between {acting} (acting) and {opposing}{note}. Round 1 begins: {_round_steps(d)}; cards "
+            f"played before range is determined come before any maneuver.",
+            R.COMBAT, R.COMBAT_ROUND, R.COMBAT_ACTING_FIRST, R.BEFORE_RANGE, *([R.COMBAT_LOCKED] if locked else []))
+
+
+def _round_steps(d: Draft) -> str:
+    if d.edition == R.CURRENT:
+        return "before range, range, before strikes, strike, damage, press, end of round"
+    return "determine range, strike, press"
+
+
+@handles(EnterCombat)
+def enter_combat(d: Draft, e: EnterCombat, log: Log) -> None:
+    source = f" ({e.source})" if e.source else ""
+    log.add(f"A card's effect{source} makes {e.minion} enter combat with {e.other}.", R.COMBAT_CAUSED, R.GOLDEN_RULE)
+    start(d, log, e.minion, e.other, cause=e.source or "a card's effect")
+
+
+# -- moving through the steps ---------------------------------------------------------------------------
+def _combat(d: Draft, what: str) -> Combat:
+    if d.combat is None:
+        raise Refusal(f"{what} needs a combat, and there is none", [R.COMBAT])
+    return d.combat
+
+
+def _combatant(d: Draft, c: Combat, name: str, what: str) -> Minion:
+    if name not in (c.acting, c.opposing):
+        raise Refusal(f"{name} is not in the combat between {c.acting} and {c.opposing}: only the combatants "
+                      f"{what}", [R.COMBAT])
+    return minion(d, name)
+
+
+def finish_step(d: Draft, log: Log) -> None:
+    """Nothing more is played in the current step: it ends as the books' defaults say."""
+    c = d.combat
+    {"before range": _finish_before_range, "range": _finish_range, "before strikes": _finish_before_strikes,
+     "strike": _finish_strikes, "damage": _finish_damage, "press": _finish_press,
+     "end of round": _finish_round}[c.step](d, log)
+
+
+def finish(d: Draft, log: Log) -> None:
+    """Play the combat out by default until it is over (an event outside combat arrived)."""
+    for _ in range(200):
+        if d.combat is None:
+            return
+        finish_step(d, log)
+    raise NotModelled("a combat that does not end by itself", [R.PRESS])
+
+
+def reach(d: Draft, log: Log, step: str, what: str) -> Combat:
+    """Finish the steps before `step`; refuse if the combat is past it or ends on the way."""
+    for _ in range(200):
+        c = d.combat
+        if c is None:
+            raise Refusal(f"the combat is over (a combatant was wounded, burned, or combat ended): {what} can no "
+                          f"longer be played", [R.WOUNDED_ENDS_COMBAT])
+        if c.step == step:
+            return c
+        if c.ended:
+            raise Refusal(f"the combat ended prematurely in round {c.round}: only its end of round step remains, "
+                          f"so {what} can no longer be played", [R.WOUNDED_ENDS_COMBAT, R.END_OF_ROUND])
+        if STEP[c.step] > STEP[step] and not (c.step == "damage" and step == "strike"):
+            raise Refusal(f"the {step} step of round {c.round} is over (the combat is at its {c.step} step): "
+                          f"{what} comes too late", [R.COMBAT_ROUND])
+        finish_step(d, log)
+    raise NotModelled("a combat that does not reach its next step", [R.COMBAT_ROUND])
+
+
+def _finish_before_range(d: Draft, log: Log) -> None:
+    d.put_combat(step="range")
+
+
+def _finish_range(d: Draft, log: Log) -> None:
+    c = d.combat
+    rng = c.range or CLOSE
+    how = ("by default: nobody maneuvered" if not c.maneuvered else
+           f"after {len(c.maneuvered)} maneuver{'s' if len(c.maneuvered) > 1 else ''}; no more are played")
+    current = d.edition == R.CURRENT
+    d.put_combat(range=rng, step="before strikes" if current else "strike")
+    then = "; the before strikes step follows" if current else "; strikes follow"
+    log.add(f"Round {c.round}: the range is {rng} ({how}){then}.", R.RANGE_SET,
+            R.RANGE_CLOSE if not c.maneuvered else R.MANEUVER, *([R.BEFORE_STRIKES] if current else []))
+
+
+def _finish_before_strikes(d: Draft, log: Log) -> None:
+    d.put_combat(step="strike")
+
+
+def owing(c: Combat) -> list[str]:
+    """The minions that strike in the current pair and have not chosen yet (acting minion first)."""
+    chosen = {s.minion for s in c.chosen}
+    if c.pair == 0:
+        who = [c.acting, c.opposing]
+    else:
+        who = [m for m in (c.acting, c.opposing) if c.extra_of(m) > 0]
+    return [m for m in who if m not in chosen]
+
+
+def _finish_strikes(d: Draft, log: Log) -> None:
+    c = d.combat
+    due = owing(c)
+    if c.pair > 0 and not due and not c.chosen:
+        d.put_combat(step="press", last_press=None)
+        log.add(f"No additional strikes are left in round {c.round}: the press step follows.", R.ADDITIONAL_STRIKES)
+        return
+    for name in due:
+        committed = _committed(d.combat, name)
+        if committed is not None and d.combat.pair == 0:
+            _record(d, log, committed, f"uses the strike its maneuver chose, {_strike_words(committed)},",
+                    (R.MANEUVER_CHOOSES_STRIKE,))
+        else:
+            m = d.minions[name]
+            s = Strike(minion=name, kind="hand", amount=m.strength)
+            _record(d, log, s, "uses the default strike, a hand strike, as nothing else is played",
+                    (R.DEFAULT_STRIKE,))
+
+
+def _finish_damage(d: Draft, log: Log) -> None:
+    dmg.settle(d, log)
+    _after_damage(d, log)
+
+
+def _finish_press(d: Draft, log: Log) -> None:
+    c = d.combat
+    if c.press:
+        log.add(f"{c.press}'s press to continue is not cancelled: the combat continues after this round.", R.PRESS)
+    else:
+        log.add("Nobody presses to continue: the combatants go their separate ways.", R.PRESS)
+    if d.edition == R.CURRENT:
+        d.put_combat(step="end of round")
+    else:
+        _finish_round(d, log)
+
+
+def _finish_round(d: Draft, log: Log) -> None:
+    c = d.combat
+    if c.press and not c.ended:
+        d.set(combat=Combat(acting=c.acting, opposing=c.opposing, action=c.action, round=c.round + 1,
+                            cause=c.cause, wounded=c.wounded, burning=c.burning, taken=c.taken))
+        where = "the end of round step, then " if d.edition == R.CURRENT else ""
+        log.add(f"End of round {c.round}: {where}round {c.round + 1} begins, at close range unless a maneuver "
+                f"changes it.", *([R.END_OF_ROUND] if d.edition == R.CURRENT else []), R.PRESS, R.RANGE_CLOSE)
+        return
+    end(d, log)
+
+
+def end(d: Draft, log: Log) -> None:
+    """The combat is over: what was going to torpor or being burned now does so."""
+    c = d.combat
+    d.set(combat=None)
+    taken = ", ".join(f"{m} {n} damage" for m, n in c.taken if n) or "no damage was inflicted"
+    rules = [R.COMBAT] + ([R.END_OF_ROUND] if d.edition == R.CURRENT else [])
+    log.add(f"The combat between {c.acting} and {c.opposing} is over after {c.round} round"
+            f"{'s' if c.round > 1 else ''} ({taken}).", *rules)
+    dmg.apply_statuses(d, log, c.wounded, c.burning, after_combat=True)
+
+
+def end_prematurely(d: Draft, log: Log, why: str, *rules) -> None:
+    c = d.combat
+    if d.edition == R.CURRENT:
+        d.put_combat(ended=True, step="end of round", chosen=(), later=(), damage=(), press=None)
+        log.add(f"{why}: the combat ends; the remaining steps are skipped until the end of round step.", *rules)
+    else:
+        log.add(f"{why}: the combat ends immediately (no further strikes, no presses).", *rules)
+        dmg.apply_statuses(d, log, c.wounded, c.burning, after_combat=False)
+        d.put_combat(wounded=(), burning=())
+        end(d, log)
+
+
+# -- range ----------------------------------------------------------------------------------------
+def _committed(c: Combat, name: str) -> Optional[Strike]:
+    for s in c.committed:
+        if s.minion == name:
+            return s
+    return None
+
+
+def _uses_weapon(m: Minion, source: Optional[str]) -> bool:
+    return bool(source) and any(x.lower() == source.lower() for x in m.equipment)
+
+
+def _check_weapon(c: Combat, m: Minion, source: str) -> None:
+    if (m.name, source.lower()) in {(a, b.lower()) for a, b in c.stolen}:
+        raise Refusal(f"{m.name} stole {source} this round: stolen equipment cannot be used by its new bearer during "
+                      f"the current round", [R.STEAL_EQUIPMENT])
+
+
+def _pay(d: Draft, m: Minion, cost: Cost, what: str) -> str:
+    if cost.blood > m.blood:
+        raise Refusal(f"{m.name} has {m.blood} {'life' if m.kind == ALLY else 'blood'}, not enough for {what} costing "
+                      f"{cost.blood}", [R.COST_REQUIRED])
+    if cost.pool > d.players[m.controller].pool:
+        raise Refusal(f"{m.controller} has {d.players[m.controller].pool} pool, not enough for {what}",
+                      [R.COST_REQUIRED])
+    parts = []
+    if cost.blood:
+        if m.kind == ALLY and cost.blood >= m.blood:
+            raise NotModelled(f"{m.name} would pay its last life counter during combat: when a combatant burned this "
+                              f"way leaves the combat is not modelled", [R.ALLY_BURNED, R.COMBAT])
+        blood(d, m.name, -cost.blood)
+        parts.append(f"{cost.blood} {'life' if m.kind == ALLY else 'blood'}")
+    if cost.pool:
+        pool(d, m.controller, -cost.pool)
+        parts.append(f"{cost.pool} pool")
+    return f", paying {' and '.join(parts)}" if parts else ""
+
+
+@handles(Maneuver, during_combat=True)
+def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
+    c = _combat(d, "a maneuver")
+    m = _combatant(d, c, e.minion, "maneuver")
+    c = reach(d, log, "range", "a maneuver")
+    if c.last_maneuver == m.name:
+        if R.MANEUVER_TWICE.exists_in(d.edition):
+            raise Refusal(f"{m.name} played the last maneuver: a minion cannot play two maneuvers in a row",
+                          [R.MANEUVER_TWICE])
+        raise NotModelled(f"{m.name} maneuvers twice in a row: the current book says maneuvers offset the opponent's "
+                          f"last maneuver, but not whether a minion may play two in a row (the older book forbids it)",
+                          [R.MANEUVER])
+    here = c.range or CLOSE
+    there = LONG if here == CLOSE else CLOSE
+    if e.to and e.to != there:
+        raise Refusal(f"the range is {here}: a maneuver moves to {there} range, not to {e.to}", [R.MANEUVER])
+    via = e.via or ("weapon" if _uses_weapon(m, e.source) else ("card" if e.source else "ability"))
+    rules = [R.MANEUVER, R.COMBAT_ACTING_FIRST] if not c.maneuvered and m.name == c.opposing else [R.MANEUVER]
+    committed = c.committed
+    paid = ""
+    if via in ("weapon", "strike card"):
+        if _committed(c, m.name) is not None:
+            first = _committed(c, m.name)
+            raise Refusal(f"{m.name} already used the maneuver of {first.source} this round, which chose its strike: "
+                          f"no second strike card or weapon can be used to maneuver again in the same round",
+                          [R.MANEUVER_ONE_STRIKE])
+        if via == "weapon":
+            if not _uses_weapon(m, e.source):
+                raise Refusal(f"{m.name} has no {e.source} (has: {', '.join(m.equipment) or 'no equipment'})",
+                              [R.STRIKE_SOURCES])
+            _check_weapon(c, m, e.source)
+        else:
+            paid = _pay(d, m, e.cost, e.source or "the strike card")
+            play_from_hand(d, m.controller, log, e.source or "a strike card")
+        strike = _strike_from(m, e.strike or StrikeSpec(), e.source, "weapon" if via == "weapon" else "card")
+        committed = committed + (strike,)
+        rules.append(R.MANEUVER_CHOOSES_STRIKE)
+    elif via == "card":
+        paid = _pay(d, m, e.cost, e.source or "the maneuver card")
+        play_from_hand(d, m.controller, log, e.source or "a maneuver card")
+    c = d.put_combat(range=there, last_maneuver=m.name, maneuvered=c.maneuvered + (m.name,), committed=committed)
+    src = f" with {e.source}" if e.source else ""
+    chose = f"; using the maneuver of {e.source} chooses it as {m.name}'s strike this round" \
+        if via in ("weapon", "strike card") else ""
+    log.add(f"{m.name} maneuvers{src}{paid}: the range moves to {there}{chose}.", *rules)
+
+
+@handles(NoManeuver, during_combat=True)
+def no_maneuver(d: Draft, e: NoManeuver, log: Log) -> None:
+    c = _combat(d, "declining to maneuver")
+    if e.minion:
+        _combatant(d, c, e.minion, "maneuver")
+    c = reach(d, log, "range", "the range step")
+    if e.minion and e.minion == c.acting and not c.maneuvered:
+        log.add(f"{e.minion}, the acting minion, declines to maneuver first; {c.opposing} may still maneuver.",
+                R.COMBAT_ACTING_FIRST, R.RANGE_CLOSE)
+        return
+    if e.minion and c.last_maneuver == e.minion:
+        log.add(f"{e.minion} plays no further maneuver.", R.MANEUVER)
+        return
+    if e.range and e.range != (c.range or CLOSE):
+        raise Refusal(f"the range is {c.range or CLOSE}, not {e.range}: only maneuvers change it",
+                      [R.MANEUVER, R.RANGE_CLOSE])
+    if e.minion:
+        log.add(f"{e.minion} has no more maneuvers to play.", R.MANEUVER)
+    _finish_range(d, log)
+
+
+# -- strikes -----------------------------------------------------------------------------------------
+def _strike_from(m: Minion, spec: StrikeSpec, source: Optional[str], via: str,
+                 retainer: Optional[str] = None) -> Strike:
+    if via == "hand" and spec.kind in (None, "hand", "damage"):
+        kind = "hand"
+    else:
+        kind = spec.kind or "damage"
+    amount = spec.amount
+    if kind == "hand":
+        amount = m.strength
+    if amount is None and kind not in ("damage", "steal blood"):
+        amount = 0
+    return Strike(minion=m.name, kind=kind, amount=amount, ranged=spec.ranged,
+                  aggravated=spec.aggravated, first=spec.first, source=source, via=via, retainer=retainer,
+                  equipment=spec.equipment)
+
+
+def _merge(committed: Strike, e: ChooseStrike, m: Minion) -> Strike:
+    """The committed strike, completed by what the strike event says about it."""
+    if e.spec.kind is None and e.spec.amount is None:
+        return committed
+    fresh = _strike_from(m, e.spec, committed.source, committed.via, committed.retainer)
+    return fresh
+
+
+def _same_source(a: Optional[str], b: Optional[str]) -> bool:
+    return (a or "").strip().lower() == (b or "").strip().lower()
+
+
+@handles(ChooseStrike, during_combat=True)
+def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
+    c = _combat(d, "a strike")
+    m = _combatant(d, c, e.minion, "strike")
+    c = reach(d, log, "strike", "a strike")
+    due = owing(c)
+    if m.name not in due:
+        if any(s.minion == m.name for s in c.chosen):
+            raise Refusal(f"{m.name} already chose its strike for this pair of strikes: each minion gets one strike "
+                          f"per round, and one per additional strike", [R.STRIKE_ONE])
+        raise Refusal(f"{m.name} has no additional strike left in round {c.round}: only the minions with additional "
+                      f"strikes may strike now", [R.ADDITIONAL_STRIKES])
+    if m.name == c.opposing and c.acting in due:
+        raise Refusal(f"{c.acting}, the acting minion, chooses its strike first, then {m.name}",
+                      [R.STRIKE_ONE, R.COMBAT_ACTING_FIRST])
+    rules = [R.STRIKE_ONE]
+    committed = _committed(c, m.name) if c.pair == 0 else None
+    via = e.via or ("hand" if e.spec.kind == "hand" and not e.source else None)
+    if committed is not None:
+        said = e.source if e.source else None
+        if (said and not _same_source(said, committed.source)) or via == "hand" or (
+                e.spec.kind not in (None, committed.kind) and not (committed.kind == "damage" and e.spec.kind is None)):
+            raise Refusal(f"{m.name} used the maneuver of {committed.source} this round, which chose that strike: it "
+                          f"cannot choose another strike for its first strike of the round", [R.MANEUVER_CHOOSES_STRIKE])
+        strike = _merge(committed, e, m)
+        rules.append(R.MANEUVER_CHOOSES_STRIKE)
+        paid = ""
+    else:
+        if via is None:
+            if e.source is None:
+                via = "hand" if (e.spec.kind in (None, "hand", "damage") and e.spec.amount in (None, m.strength)
+                                 and not e.spec.ranged and not e.spec.aggravated) else "card"
+            else:
+                via = "weapon" if _uses_weapon(m, e.source) else "card"
+        if via == "weapon":
+            if not _uses_weapon(m, e.source):
+                raise Refusal(f"{m.name} has no {e.source} (has: {', '.join(m.equipment) or 'no equipment'})",
+                              [R.STRIKE_SOURCES])
+            _check_weapon(c, m, e.source)
+        paid = ""
+        if via == "card" and e.source:
+            paid = _pay(d, m, e.cost, e.source)
+            play_from_hand(d, m.controller, log, e.source)
+        elif e.cost.blood or e.cost.pool:
+            paid = _pay(d, m, e.cost, e.source or "the strike")
+        strike = _strike_from(m, e.spec, e.source, via)
+        if c.pair > 0:
+            rules.append(R.ADDITIONAL_STRIKES_ANY if c.committed else R.ADDITIONAL_STRIKES)
+    if e.retainer:
+        owner, _, ret = e.retainer.partition("/")
+        other = c.other(m.name)
+        if owner != other or not any(r.name.lower() == ret.lower() for r in d.minions[other].retainers):
+            raise Refusal(f"{owner} has no retainer {ret} (a strike can target a retainer of the opposing minion, "
+                          f"{other})", [R.RETAINER_STRIKE])
+        if (d.combat.range or CLOSE) != LONG or not strike.ranged:
+            raise Refusal(f"a retainer can be struck only at long range, with a strike effective at long range "
+                          f"(the range is {d.combat.range or CLOSE})", [R.RETAINER_STRIKE, R.STRIKE_RANGE])
+        strike = _with(strike, retainer=ret)
+    if strike.kind in ("destroy equipment", "steal equipment"):
+        other = d.minions[c.other(m.name)]
+        if strike.equipment is None and len(other.equipment) == 1:
+            strike = _with(strike, equipment=other.equipment[0])
+        if not strike.equipment or not any(x.lower() == strike.equipment.lower() for x in other.equipment):
+            raise Refusal(f"{other.name} has no such equipment to {strike.kind.split()[0]} "
+                          f"(has: {', '.join(other.equipment) or 'none'})",
+                          [R.DESTROY_EQUIPMENT if strike.kind.startswith("destroy") else R.STEAL_EQUIPMENT])
+    _record(d, log, strike, f"chooses {_strike_words(strike)}{paid}", tuple(rules))
+
+
+def _with(s: Strike, **changes) -> Strike:
+    return evolve(s, **changes)
+
+
+def _strike_words(s: Strike, article: bool = True) -> str:
+    """'a hand strike (strength 1)', or without the article: 'hand strike (strength 1)'."""
+    src = f" with {s.source}" if s.source else ""
+    a = "a " if article else ""
+    if s.kind == "hand":
+        return f"{a}hand strike (strength {s.amount})"
+    if s.kind == "dodge":
+        return f"to dodge{src}" if article else f"dodge{src}"
+    if s.kind == "combat ends":
+        return f"{a}strike: combat ends{src}"
+    if s.kind == "steal blood":
+        return f"to steal {s.amount} blood{src}" if article else f"steal blood{src}"
+    if s.kind in ("destroy equipment", "steal equipment"):
+        verb = s.kind.split()[0]
+        return f"to {verb} {s.equipment}{src}" if article else f"{verb} equipment{src}"
+    if s.amount is None:
+        return f"{a}strike{src} (its damage not said)"
+    words = f"{s.amount}{' R' if s.ranged else ''}{' aggravated' if s.aggravated else ''} damage"
+    target = f" at {s.retainer}" if s.retainer else ""
+    return f"{a}strike{src} for {words}{' with first strike' if s.first else ''}{target}"
+
+
+def _record(d: Draft, log: Log, strike: Strike, words: str, rules: tuple) -> None:
+    c = d.combat
+    extra = c.extra
+    if c.pair > 0:
+        extra = tuple((n, k - 1 if n == strike.minion else k) for n, k in extra)
+    c = d.put_combat(chosen=c.chosen + (strike,), extra=extra)
+    what = "strike" if c.pair == 0 else "additional strike"
+    log.add(f"{strike.minion} {words} as its {what}.", *rules)
+    if not owing(c):
+        _resolve_pair(d, log)
+
+
+# -- resolving a pair of strikes ----------------------------------------------------------------------------
+def _resolve_pair(d: Draft, log: Log) -> None:
+    c = d.combat
+    strikes = c.chosen
+    kind = "additional strikes" if c.pair else "strikes"
+    label = f"the pair of {kind}" if len(strikes) > 1 else f"{strikes[0].minion}'s {kind[:-1]}"
+    enders = [s for s in strikes if s.kind == "combat ends"]
+    if enders and c.environmental and c.pair == 0:
+        raise NotModelled("a combat ends strike while environmental damage waits for the first pair of strikes: "
+                          "whether that damage is still inflicted is not said", [R.COMBAT_ENDS, R.ENVIRONMENTAL])
+    if enders:
+        who = names([s.minion for s in enders])
+        d.put_combat(chosen=(), environmental=())
+        end_prematurely(d, log, f"{who}'s strike (combat ends) resolves first, before any other strike, even a "
+                                f"first strike, and even if the opponent dodges", R.COMBAT_ENDS)
+        return
+    offensive = [s for s in strikes if not s.defensive]
+    firsts = [s for s in offensive if s.first]
+    if firsts and len(firsts) < len(offensive):
+        now = tuple(firsts)
+        later = tuple(s for s in offensive if not s.first)
+        log.add(f"{names([s.minion for s in firsts])}'s first strike resolves before the other strike.", R.FIRST_STRIKE)
+    else:
+        now, later = tuple(offensive), ()
+        if firsts:
+            log.add("Both strikes are done with first strike: they resolve simultaneously.", R.FIRST_STRIKE)
+    env = c.environmental if c.pair == 0 else ()
+    d.put_combat(later=later, environmental=())
+    log.add(f"Round {c.round}: {label} resolves at {c.range or CLOSE} range.",
+            R.STRIKE_ONE, *([R.ADDITIONAL_STRIKES] if c.pair else []))
+    for s in strikes:
+        if s.kind == "dodge":
+            log.add(f"{s.minion} dodges{' with ' + s.source if s.source else ''}: it and its possessions are "
+                    f"protected from {c.other(s.minion)}'s strike (its retainers are not).", R.DODGE)
+    _resolve_batch(d, log, now, env)
+
+
+def _dodging(c: Combat, name: str) -> bool:
+    return any(s.minion == name and s.kind == "dodge" for s in c.chosen)
+
+
+def _resolve_batch(d: Draft, log: Log, batch: tuple[Strike, ...], environmental: tuple[Damage, ...] = (),
+                   after_first: bool = False) -> None:
+    pending = list(environmental)
+    if environmental:
+        log.add(f"Environmental damage resolves with the first pair of strikes: {_damage_words(environmental)} "
+                f"(a dodge does not protect from it).", R.ENVIRONMENTAL)
+    for s in batch:  # one batch resolves simultaneously: no strike in it stops another
+        pending += _resolve_strike(d, log, s, after_first)
+    c = d.put_combat(damage=tuple(pending), step="damage")
+    if not c.damage:  # nothing to prevent or mend
+        _after_damage(d, log)
+
+
+def _damage_words(items) -> str:
+    return ", ".join(f"{x.amount}{' aggravated' if x.aggravated else ''} damage to "
+                     f"{x.victim + chr(39) + 's ' + x.retainer if x.retainer else x.victim}" for x in items)
+
+
+def _resolve_strike(d: Draft, log: Log, s: Strike, after_first: bool = False) -> list[Damage]:
+    c = d.combat
+    target = c.other(s.minion)
+    me = d.minions.get(s.minion)
+    if after_first and (me is None or s.minion in c.wounded or s.minion in c.burning):
+        how = "burned" if s.minion in c.burning else "wounded"
+        log.add(f"{s.minion}'s strike does not resolve: {s.minion} was {how} by a first strike.", R.FIRST_STRIKE)
+        return []
+    if after_first and s.via == "weapon" and me is not None and not _uses_weapon(me, s.source):
+        log.add(f"{s.minion} no longer has {s.source}: it loses its strike.", R.FIRST_STRIKE,
+                R.DESTROY_EQUIPMENT, R.STEAL_EQUIPMENT)
+        return []
+    if not s.retainer and _dodging(c, target):
+        log.add(f"{target}'s dodge protects it from {s.minion}'s {_strike_words(s, False)}.", R.DODGE)
+        return []
+    if s.amount is None:
+        raise NotModelled(f"{s.minion}'s strike with {s.source or 'its weapon'} resolves, but the scenario does not say "
+                          f"what it does: say it with the strike ('for 2 R damage')", [R.STRIKE_SOURCES])
+    rng = c.range or CLOSE
+    if rng == LONG and not s.any_range:
+        log.add(f"{s.minion}'s {_strike_words(s, False)} is not effective at long range: no effect.", R.STRIKE_RANGE,
+                *([R.DEFAULT_STRIKE] if s.kind == "hand" else []))
+        return []
+    if s.retainer:
+        log.add(f"{s.minion}'s strike hits {target}'s retainer {s.retainer} ({s.amount} damage); a dodge does not "
+                f"protect retainers.", R.RETAINER_STRIKE, R.DODGE)
+        return [Damage(victim=target, amount=s.amount, aggravated=s.aggravated, source=s.minion, retainer=s.retainer)]
+    if s.kind in ("hand", "damage"):
+        if s.amount <= 0:
+            log.add(f"{s.minion}'s strike does no damage.", R.STRIKE_ONE)
+            return []
+        rules = [R.DEFAULT_STRIKE] if s.kind == "hand" else [R.STRIKE_SOURCES]
+        if s.ranged and rng == LONG:
+            rules.append(R.STRIKE_RANGE)
+        log.add(f"{s.minion}'s {_strike_words(s, False)} inflicts {s.amount}{' aggravated' if s.aggravated else ''} "
+                f"damage on {target}, to be prevented or mended in the damage step.", *rules)
+        return [Damage(victim=target, amount=s.amount, aggravated=s.aggravated, source=s.minion)]
+    if s.kind == "steal blood":
+        _steal_blood(d, log, s, target)
+        return []
+    if s.kind == "destroy equipment":
+        victim = d.minions[target]
+        item = next((x for x in victim.equipment if x.lower() == (s.equipment or "").lower()), None)
+        if item is None:
+            log.add(f"{target} no longer has {s.equipment}: no effect.", R.DESTROY_EQUIPMENT)
+            return []
+        d.put_minion(target, equipment=tuple(x for x in victim.equipment if x != item))
+        log.add(f"{s.minion}'s strike burns {target}'s {item}.", R.DESTROY_EQUIPMENT)
+        return []
+    if s.kind == "steal equipment":
+        victim = d.minions[target]
+        item = next((x for x in victim.equipment if x.lower() == (s.equipment or "").lower()), None)
+        if item is None:
+            log.add(f"{target} no longer has {s.equipment}: no effect.", R.STEAL_EQUIPMENT)
+            return []
+        d.put_minion(target, equipment=tuple(x for x in victim.equipment if x != item))
+        d.put_minion(s.minion, equipment=d.minions[s.minion].equipment + (item,))
+        d.put_combat(stolen=d.combat.stolen + ((s.minion, item),))
+        log.add(f"{s.minion}'s strike steals {target}'s {item}: {s.minion} keeps it after combat, but cannot use it "
+                f"this round.", R.STEAL_EQUIPMENT)
+        return []
+    return []
+
+
+def _steal_blood(d: Draft, log: Log, s: Strike, target: str) -> None:
+    victim = d.minions[target]
+    moved = min(s.amount, victim.blood)
+    d.put_minion(target, blood=victim.blood - moved)
+    me = d.put_minion(s.minion, blood=d.minions[s.minion].blood + moved)
+    unit = "life" if victim.kind == ALLY else "blood"
+    log.add(f"{s.minion} steals {moved} {unit} from {target} at strike resolution ({me.blood} blood now): this is "
+            f"not damage and cannot be prevented.", R.STEAL_BLOOD)
+    drain_excess(d, s.minion, log)
+    if victim.kind == ALLY and d.minions[target].blood <= 0:
+        d.put_combat(burning=d.combat.burning + (target,))
+        when = " (it leaves play when the combat is over)" if d.edition == R.CURRENT else ""
+        log.add(f"{target} has no life counters left and is burned{when}.", R.ALLY_BURNED,
+                *([R.BURNED_AFTER_COMBAT] if d.edition == R.CURRENT else []))
+
+
+def _after_damage(d: Draft, log: Log) -> None:
+    """The batch's damage is handled: the later batch (after first strikes), or the end of the pair."""
+    c = d.combat
+    if c.later:
+        batch = tuple(s for s in c.later)
+        d.put_combat(later=())
+        _resolve_batch(d, log, batch, after_first=True)
+        return
+    out = [m for m in (c.acting, c.opposing) if m in c.wounded or m in c.burning or m not in d.minions]
+    if out:
+        why = f"{names(out)} {'is' if len(out) == 1 else 'are'} no longer ready (wounded or burned)"
+        d.put_combat(chosen=())
+        torpor = [R.TORPOR_AFTER_PAIR] if any(m in c.wounded for m in out) else []
+        end_prematurely(d, log, why, R.WOUNDED_ENDS_COMBAT, *torpor)
+        return
+    d.put_combat(chosen=(), step="strike", pair=c.pair + 1)
+
+
+# -- additional strikes, prevention, presses ----------------------------------------------------------------
+@handles(GainStrikes, during_combat=True)
+def gain_strikes(d: Draft, e: GainStrikes, log: Log) -> None:
+    c = _combat(d, "additional strikes")
+    m = _combatant(d, c, e.minion, "gain additional strikes")
+    if e.count < 1:
+        raise Refusal("additional strikes are at least 1", [R.ADDITIONAL_STRIKES])
+    if STEP[c.step] < STEP["strike"] or (c.step == "strike" and c.pair == 0):
+        if R.ADDITIONAL_STRIKES_WHEN.exists_in(d.edition):
+            raise Refusal(f"additional strikes are gained only after the first pair of strikes of the round is "
+                          f"complete (round {c.round} is at its {c.step} step)", [R.ADDITIONAL_STRIKES_WHEN])
+        raise NotModelled("gaining additional strikes before the first pair of strikes is resolved: the current book "
+                          "says they are resolved after the normal pair, not when they can be gained",
+                          [R.ADDITIONAL_STRIKES])
+    c = reach(d, log, "strike", "additional strikes")
+    used = [src for who, src in c.extra_sources if who == m.name]
+    if used:
+        raise Refusal(f"{m.name} already gained additional strikes from {used[0]} this round: a minion cannot use more "
+                      f"than one card or effect to gain additional strikes per round", [R.ADDITIONAL_STRIKES_LIMIT])
+    source = e.source or "a card"
+    if e.source:
+        play_from_hand(d, m.controller, log, e.source)
+    extra = dict(c.extra)
+    extra[m.name] = extra.get(m.name, 0) + e.count
+    c = d.put_combat(extra=tuple(extra.items()), extra_sources=c.extra_sources + ((m.name, source),))
+    log.add(f"{m.name} gains {e.count} additional strike{'s' if e.count > 1 else ''} from {source} (one source per "
+            f"round); they are resolved after the normal pair, at the same {c.range} range.",
+            R.ADDITIONAL_STRIKES, R.ADDITIONAL_STRIKES_LIMIT, *([R.COMBAT_ACTING_FIRST] if m.name == c.acting else []))
+
+
+@handles(Prevent, during_combat=True)
+def prevent(d: Draft, e: Prevent, log: Log) -> None:
+    c = _combat(d, "damage prevention")
+    m = _combatant(d, c, e.minion, "prevent damage they take")
+    if c.step != "damage" or not any(x.victim == m.name and x.retainer is None for x in c.damage):
+        raise Refusal(f"no damage is being inflicted on {m.name} now (the combat is at its {c.step} step): damage "
+                      f"is prevented in the damage step by the minion taking it", [R.PREVENT_DAMAGE])
+    paid = _pay(d, m, e.cost, e.source or "the prevention")
+    if e.source and not _uses_weapon(m, e.source):
+        play_from_hand(d, m.controller, log, e.source)
+    dmg.prevent(d, log, m.name, e.amount, e.aggravated, e.source, paid)
+
+
+@handles(Press, during_combat=True)
+def press(d: Draft, e: Press, log: Log) -> None:
+    c = _combat(d, "a press")
+    m = _combatant(d, c, e.minion, "press")
+    c = reach(d, log, "press", "a press")
+    if c.last_press == m.name:
+        raise Refusal(f"{m.name} played the last press: a minion cannot play two presses in a row", [R.PRESS_TWICE])
+    if not e.to_continue and not c.press:
+        raise Refusal("a press to end combat cancels a press to continue, and there is none to cancel", [R.PRESS])
+    paid = _pay(d, m, e.cost, e.source or "the press")
+    if e.source and not _uses_weapon(m, e.source):
+        play_from_hand(d, m.controller, log, e.source)
+    src = f" with {e.source}" if e.source else ""
+    if e.to_continue:
+        d.put_combat(press=m.name, last_press=m.name)
+        log.add(f"{m.name} presses to continue{src}{paid}: another round will follow unless the press is cancelled.",
+                R.PRESS, *([R.COMBAT_ACTING_FIRST] if m.name == c.acting and c.last_press is None else []))
+    else:
+        d.put_combat(press=None, last_press=m.name)
+        log.add(f"{m.name} presses to end combat{src}{paid}, cancelling {c.press}'s press to continue.", R.PRESS)
+
+
+@handles(NoPress, during_combat=True)
+def no_press(d: Draft, e: NoPress, log: Log) -> None:
+    c = _combat(d, "the press step")
+    if e.minion:
+        _combatant(d, c, e.minion, "press")
+    for _ in range(200):
+        c = d.combat
+        if c is None:
+            return
+        if c.step == "press":
+            _finish_press(d, log)
+        elif c.step == "end of round":
+            _finish_round(d, log)
+            return
+        else:
+            finish_step(d, log)
+
+
+@handles(NoPrevent, during_combat=True)
+def no_prevent(d: Draft, e: NoPrevent, log: Log) -> None:
+    c = _combat(d, "declining to prevent damage")
+    if c.step != "damage":
+        raise Refusal(f"no damage is being inflicted now (the combat is at its {c.step} step)", [R.PREVENT_DAMAGE])
+    if e.minion:
+        _combatant(d, c, e.minion, "prevent damage they take")
+        log.add(f"{e.minion} prevents no more damage.", R.PREVENT_DAMAGE)
+    _finish_damage(d, log)
+
+
+@handles(CombatOver, during_combat=True)
+def combat_over(d: Draft, e: CombatOver, log: Log) -> None:
+    if d.combat is None:  # the older book ends a combat as soon as a combatant is wounded or burned
+        log.add("No combat is in progress: the last one is already over.", R.COMBAT)
+        return
+    finish(d, log)

@@ -1,0 +1,300 @@
+"""Referendums: called by a successful political action or by a diablerie (the blood hunt);
+terms chosen only then, polling, and the result (ties fail).
+
+Votes are cast per source, all of one source together: a ready vampire's
+title (by sect: primogen 1, prince and baron 2, justicar 3, Inner Circle 4;
+bishop 1, archbishop 2, cardinal 3, regent 4; kholo and magaji 2) plus any
+votes its card text gives it; a priscus's ballot in the prisci
+sub-referendum, whose majority carries the block's 3 votes; the Edge, burned
+for 1 vote; one vote per Methuselah from political action cards, the card
+that called the referendum included; other cards that grant votes, as
+described. Locked vampires vote; vampires in torpor, or contesting their
+title, do not.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from judge.engine import citations as R
+from judge.engine.actions import RESOLVE, apply_card_effect
+from judge.engine.core import Log, handles, minion, play_from_hand, remove_minion, require_seated
+from judge.engine.errors import NotModelled, Refusal
+from judge.engine.events_politics import CastVote, ClosePolling, Terms
+from judge.engine.state import READY, TORPOR, VAMPIRE, Action, Draft, Minion, Referendum, Vote
+
+# title: (votes, sect that holds it, the rule that gives the votes); "baron" is checked against anarch
+TITLES = {
+    "primogen": (1, "camarilla", R.VOTES_CAMARILLA), "prince": (2, "camarilla", R.VOTES_CAMARILLA),
+    "justicar": (3, "camarilla", R.VOTES_CAMARILLA), "inner circle": (4, "camarilla", R.VOTES_CAMARILLA),
+    "baron": (2, "anarch", R.VOTES_ANARCH),
+    "bishop": (1, "sabbat", R.VOTES_SABBAT), "archbishop": (2, "sabbat", R.VOTES_SABBAT),
+    "cardinal": (3, "sabbat", R.VOTES_SABBAT), "regent": (4, "sabbat", R.VOTES_SABBAT),
+    "priscus": (0, "sabbat", R.PRISCI),
+    "kholo": (2, "laibon", R.VOTES_LAIBON), "magaji": (2, "laibon", R.VOTES_LAIBON),
+}
+_BY_LENGTH = sorted(TITLES, key=len, reverse=True)
+
+
+def title_of(m: Minion) -> Optional[str]:
+    """The known title a vampire holds ("Prince of Paris" -> prince), or None."""
+    t = (m.title or "").strip().lower()
+    if not t:
+        return None
+    for key in _BY_LENGTH:
+        if t == key or t.startswith(key + " ") or t.startswith(key + ","):
+            return key
+    return t  # a title this table does not know
+
+
+def _sect_ok(m: Minion, expected: str) -> bool:
+    if expected == "anarch":
+        return m.anarch or m.sect is None
+    return m.sect is None or m.sect.strip().lower() == expected
+
+
+def votes_of(d: Draft, m: Minion) -> tuple[int, list, str]:
+    """(votes, rules, how) a vampire casts: its title's, if it gives any, and its card text's."""
+    rules = [R.TITLE_VOTES]
+    parts = []
+    total = 0
+    key = title_of(m)
+    if key and m.title_contested:
+        rules.append(R.CONTESTED_NO_VOTES)
+        parts.append(f"its contested title ({m.title}) gives no votes")
+    elif key and key not in TITLES:
+        if m.votes is None:
+            raise NotModelled(f"the title {m.title!r} of {m.name}: the engine knows the titles of the books; give its "
+                              f"votes from the card text with 'votes: N'", [R.TITLE_VOTES, R.CARD_TEXT_VOTES])
+    elif key:
+        n, sect, rule = TITLES[key]
+        if not _sect_ok(m, sect):
+            rules.append(R.TITLE_SECT)
+            parts.append(f"its title ({m.title}) belongs to another sect than {m.sect}: no votes")
+        elif n:
+            total += n
+            rules.append(rule)
+            parts.append(f"{n} as {key}")
+    if m.votes:
+        total += m.votes
+        rules.append(R.CARD_TEXT_VOTES)
+        parts.append(f"{m.votes} from its card text")
+    return total, rules, "; ".join(parts)
+
+
+# -- calling a referendum -------------------------------------------------------------------------
+def _resolve_political(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    d.set(referendum=Referendum(kind="political", caller=a.actor, player=a.player, card=a.card, step="terms",
+                                effects=a.effects, says=a.says, card_voters=(a.player,) if a.card else ()))
+    card = f"; {a.card} gives {a.player} 1 vote (counting as {a.player}'s vote from political action cards)" \
+        if a.card else ""
+    log.add(f"{a.summary} succeeds{paid}: the referendum is called. First {a.player} chooses its terms, if any, "
+            f"now that the action has succeeded; then every Methuselah may cast votes{card}.",
+            *rules, R.REFERENDUM, R.REFERENDUM_STEPS, R.POLITICAL_TERMS, *([R.POLITICAL_CARD_VOTE] if a.card else []))
+
+
+RESOLVE["political"] = _resolve_political
+
+
+def _referendum(d: Draft, what: str) -> Referendum:
+    r = d.referendum
+    if r is not None:
+        return r
+    a = d.action_()
+    if a is not None and a.kind == "political":
+        raise Refusal(f"{what} belongs to the referendum, which is called only when {a.summary} succeeds; the action "
+                      f"is still in progress", [R.POLITICAL_TERMS, R.REFERENDUM])
+    raise Refusal(f"{what} needs a referendum, and none is being held", [R.REFERENDUM_STEPS])
+
+
+def _begin_polling(d: Draft, log: Log) -> Referendum:
+    r = d.referendum
+    if r.step == "terms":
+        r = d.put_referendum(step="polling")
+        log.add(f"The polling begins ({r.player} chose no terms beyond what the card says).", R.REFERENDUM_STEPS,
+                R.POLLING)
+    return r
+
+
+@handles(Terms, during_referendum=True)
+def terms(d: Draft, e: Terms, log: Log) -> None:
+    r = _referendum(d, "choosing the terms")
+    if r.kind == "blood hunt":
+        raise Refusal("a blood hunt referendum has no terms to choose: if it passes, the diablerist is burned",
+                      [R.BLOOD_HUNT])
+    if e.player != r.player:
+        raise Refusal(f"the terms are chosen by the Methuselah who calls the referendum, {r.player}",
+                      [R.POLITICAL_TERMS])
+    if r.step != "terms":
+        raise Refusal("the polling has begun: the terms were chosen before it", [R.REFERENDUM_STEPS])
+    effects = r.effects + ((e.effect,) if e.effect else ())
+    d.put_referendum(step="polling", effects=effects, says=e.says or r.says)
+    what = f": {e.says}" if e.says else ""
+    log.add(f"{e.player} chooses the terms of the referendum{what}, the action having succeeded; the polling begins.",
+            R.POLITICAL_TERMS, R.REFERENDUM_STEPS, R.POLLING)
+
+
+# -- votes ----------------------------------------------------------------------------------------
+def _already(r: Referendum, source: str, kind: str) -> Optional[Vote]:
+    for v in r.votes:
+        if v.source.lower() == source.lower() and (kind in ("vampire", "ballot") or v.kind == kind):
+            return v
+    return None
+
+
+@handles(CastVote, during_referendum=True)
+def cast_vote(d: Draft, e: CastVote, log: Log) -> None:
+    r = _referendum(d, "a vote")
+    r = _begin_polling(d, log)
+    kind, source = e.kind, e.source
+    if kind == "named":
+        if source in d.minions:
+            kind, minion_name = "vampire", source
+        elif r.card and source.lower() == r.card.lower() and e.player == r.player:
+            kind, minion_name = "calling card", None
+        else:
+            kind, minion_name = "political card", None
+    else:
+        minion_name = e.minion
+    if kind in ("vampire", "ballot"):
+        _vampire_vote(d, log, r, e, minion_name, kind)
+        return
+    player = e.player
+    require_seated(d, player)
+    rules = [R.POLLING]
+    if kind == "edge":
+        if d.edge != player:
+            raise Refusal(f"{player} does not have the Edge ({d.edge or 'nobody'} has it): only its holder can burn it "
+                          f"for a vote", [R.EDGE_VOTE])
+        d.set(edge=None)
+        vote = Vote(player=player, source="the Edge", kind="edge", side=e.side, count=1)
+        words = f"{player} burns the Edge for 1 vote {e.side} (the Edge returns to the central area, held by nobody)"
+        rules.append(R.EDGE_VOTE)
+    elif kind == "calling card":
+        if any(v.kind == "calling card" for v in r.votes):
+            raise Refusal(f"the vote of {r.card} was already cast, and a cast vote cannot change", [R.POLLING])
+        vote = Vote(player=player, source=r.card, kind="calling card", side=e.side, count=1)
+        words = f"{player} casts the vote of {r.card}, the card that called the referendum, {e.side}"
+        rules.append(R.POLITICAL_CARD_VOTE)
+    elif kind == "political card":
+        if player in r.card_voters:
+            why = (f"{r.card}, which called the referendum, counts against that limit" if player == r.player and r.card
+                   else "it was already used")
+            raise Refusal(f"{player} can gain no more than 1 vote from political action cards: {why}",
+                          [R.POLITICAL_CARD_VOTE])
+        card = source or "a political action card"
+        play_from_hand(d, player, log, card)
+        d.put_referendum(card_voters=r.card_voters + (player,))
+        vote = Vote(player=player, source=card, kind="political card", side=e.side, count=1)
+        words = f"{player} plays {card} for its 1 vote {e.side} (the card is burned, its text ignored)"
+        rules.append(R.POLITICAL_CARD_VOTE)
+    elif kind == "card":
+        if not e.count or e.count < 1:
+            raise Refusal("say how many votes the card grants ('casts 2 votes for from Voter Captivation')",
+                          [R.CARD_VOTES])
+        if _already(d.referendum, source, "card"):
+            raise Refusal(f"the votes from {source} were already cast, and cast votes cannot change", [R.POLLING])
+        vote = Vote(player=player, source=source, kind="card", side=e.side, count=e.count)
+        words = f"{player} casts {e.count} vote{'s' if e.count > 1 else ''} {e.side} from {source}"
+        rules += [R.CARD_VOTES, R.GOLDEN_RULE]
+    else:
+        raise NotModelled(f"votes of the kind {kind}", [R.POLLING])
+    _record(d, log, vote, words, rules)
+
+
+def _vampire_vote(d: Draft, log: Log, r: Referendum, e: CastVote, name: str, kind: str) -> None:
+    m = minion(d, name)
+    if e.player and e.player != m.controller:
+        raise Refusal(f"{m.name} is {m.controller}'s: {e.player} gains votes only from vampires {e.player} controls",
+                      [R.TITLE_VOTES])
+    require_seated(d, m.controller)
+    if m.kind != VAMPIRE:
+        raise Refusal(f"{m.name} is an ally: it has no title and no votes", [R.TITLE_VOTES, R.VOTES_GAINED])
+    if m.region == TORPOR:
+        raise Refusal(f"{m.name} is in torpor: a vampire in torpor cannot cast any votes or ballots",
+                      [R.TORPOR_NO_VOTES])
+    if m.region != READY or m.contested:
+        raise Refusal(f"{m.name} is not ready (in the {m.region} region{', contested' if m.contested else ''}): only "
+                      f"ready titled vampires give votes", [R.TITLE_VOTES])
+    earlier = _already(r, m.name, kind)
+    if earlier is not None and (earlier.kind == kind or earlier.side != e.side):
+        if earlier.side != e.side:
+            raise Refusal(f"{m.name} already cast its {'ballot' if earlier.kind == 'ballot' else 'votes'} "
+                          f"{earlier.side}: all the votes and ballots of one vampire are cast in agreement",
+                          [R.VOTES_AS_GROUP, R.POLLING])
+        raise Refusal(f"{m.name} already cast its {'ballot' if kind == 'ballot' else 'votes'}, and a cast vote cannot "
+                      f"change", [R.POLLING])
+    locked = [R.VOTE_LOCKED] if m.locked else []
+    lock_note = " (locked minions vote the same as unlocked ones)" if m.locked else ""
+    if kind == "ballot":
+        if title_of(m) != "priscus" or m.title_contested or not _sect_ok(m, "sabbat"):
+            raise Refusal(f"{m.name} is not a priscus: only prisci cast ballots, in the prisci sub-referendum",
+                          [R.PRISCI])
+        vote = Vote(player=m.controller, source=m.name, kind="ballot", side=e.side, count=1)
+        _record(d, log, vote, f"{m.name} casts its ballot {e.side} in the prisci sub-referendum{lock_note}",
+                [R.PRISCI, *locked])
+        return
+    count, rules, how = votes_of(d, m)
+    if count <= 0:
+        what = "casts a ballot, not votes" if title_of(m) == "priscus" else f"has no votes ({how or 'no title'})"
+        raise Refusal(f"{m.name} {what}", [*rules, R.VOTES_GAINED, *([R.PRISCI] if title_of(m) == 'priscus' else [])])
+    if e.count is not None and e.count != count:
+        raise Refusal(f"{m.name} has {count} vote{'s' if count > 1 else ''} ({how}), not {e.count}", rules)
+    vote = Vote(player=m.controller, source=m.name, kind="vampire", side=e.side, count=count)
+    _record(d, log, vote, f"{m.controller} casts {m.name}'s {count} vote{'s' if count > 1 else ''} {e.side} ({how})"
+            f"{lock_note}", [*rules, R.POLLING, R.VOTES_AS_GROUP, *locked])
+
+
+def _tally(r: Referendum) -> tuple[int, int, Optional[str]]:
+    prisci = r.prisci()
+    return (r.total("for") + (3 if prisci == "for" else 0), r.total("against") + (3 if prisci == "against" else 0),
+            prisci)
+
+
+def _record(d: Draft, log: Log, vote: Vote, words: str, rules: list) -> None:
+    r = d.put_referendum(votes=d.referendum.votes + (vote,))
+    yes, no, prisci = _tally(r)
+    block = ""
+    if any(v.kind == "ballot" for v in r.votes):
+        block = f"; the prisci block's 3 votes go {prisci}" if prisci else "; the prisci block abstains (tied ballots)"
+    log.add(f"{words}: {yes} for, {no} against{block}.", *rules)
+
+
+# -- the result ----------------------------------------------------------------------------------------
+@handles(ClosePolling, during_referendum=True)
+def close_event(d: Draft, e: ClosePolling, log: Log) -> None:
+    _referendum(d, "closing the polling")
+    close_polling(d, log)
+
+
+def close_polling(d: Draft, log: Log) -> None:
+    r = d.referendum
+    yes, no, prisci = _tally(r)
+    d.set(referendum=None)
+    card = f" ({r.card})" if r.card else ""
+    what = "the blood hunt" if r.kind == "blood hunt" else f"{r.caller}'s referendum{card}"
+    rules = [R.REFERENDUM_RESULT] + ([R.PRISCI] if any(v.kind == "ballot" for v in r.votes) else [])
+    if yes <= no:
+        why = "a tie fails" if yes == no else "more votes against"
+        log.add(f"The polling closes: {what} fails, {yes} for and {no} against ({why}); it has no effect.", *rules)
+        return
+    log.add(f"The polling closes: {what} passes, {yes} for and {no} against.", *rules)
+    if r.kind == "blood hunt":
+        if r.caller in d.minions:
+            remove_minion(d, r.caller)
+            log.add(f"A blood hunt is called: {r.caller}, the diablerist, is burned.", R.BLOOD_HUNT)
+        return
+    if r.effects:
+        for effect in r.effects:
+            apply_card_effect(d, log, effect, r.card or "the referendum")
+    elif r.says:
+        log.add(f"The referendum's terms take effect: \"{r.says}\" (described, not applied to the state).",
+                R.REFERENDUM_RESULT, R.GOLDEN_RULE)
+
+
+def no_cards(d: Draft, what: str) -> None:
+    """Action modifiers and reactions during a referendum."""
+    r = d.referendum
+    if r.kind == "blood hunt":
+        raise Refusal(f"{what} cannot be played in a blood hunt referendum", [R.BLOOD_HUNT_NO_CARDS])
+    raise NotModelled(f"{what} during a referendum: describe the votes such a card grants as votes from a card "
+                      f"('Sarah casts 1 vote for from Freak Drive')", [R.CARD_VOTES])
