@@ -24,7 +24,7 @@ from judge.model import Document, Paragraph, Reference, Section
 
 CACHE_NAME = "corpus.pickle"
 # Code whose changes invalidate the cache: everything that shapes the model.
-_BUILD_CODE = ("model.py", "manifest.py", "corpus.py", "xref.py", "terms.py", "ingest")
+_BUILD_CODE = ("model.py", "manifest.py", "datafile.py", "corpus.py", "xref.py", "terms.py", "ingest")
 
 
 @dataclass

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
+from judge.datafile import read_yaml
 from judge.errors import SourceError
 from judge.model import DocMeta
 
@@ -12,33 +11,12 @@ REQUIRED = ("id", "short", "title", "game", "edition", "format", "source")
 OPTIONAL = ("language", "edition_order", "ocr", "cites", "options")
 
 
-class _LineLoader(yaml.SafeLoader):
-    """A SafeLoader that remembers the line each mapping starts on."""
-
-
-def _construct_mapping(loader, node):
-    mapping = loader.construct_mapping(node, deep=True)
-    mapping["__line__"] = node.start_mark.line + 1
-    return mapping
-
-
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
 def load_manifest(rules_dir: Path) -> tuple[list[DocMeta], list[SourceError]]:
     """The documents of the manifest, and an error for each entry that is unusable.
 
     A bad entry does not stop the others from loading.
     """
-    path = rules_dir / "manifest.yaml"
-    try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
-    except FileNotFoundError:
-        raise SourceError("manifest.yaml", 0, f"no manifest in {rules_dir}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise SourceError("manifest.yaml", mark.line + 1 if mark else 0,
-                          f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    raw, _ = read_yaml(rules_dir / "manifest.yaml", "the manifest", with_lines=True)
     if not isinstance(raw, dict) or not isinstance(raw.get("documents"), list):
         raise SourceError("manifest.yaml", 1, "expected a mapping with a 'documents:' list")
     metas, errors, seen = [], [], set()

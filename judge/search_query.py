@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-import yaml
 
+from judge.datafile import line_of, read_yaml
 from judge.errors import SourceError
 
 SYNONYMS_FILE = Path(__file__).resolve().parent / "data" / "synonyms.yaml"
@@ -143,25 +143,10 @@ class Synonyms:
     question_words: frozenset[str]
 
 
-def _where(text: str, needle: str) -> int:
-    for n, line in enumerate(text.splitlines(), 1):
-        if needle in line:
-            return n
-    return 0
-
-
 def load_synonyms(path: Optional[Path] = None) -> Synonyms:
     """Read and check the synonyms file; a malformed one raises SourceError with its line."""
     path = Path(path or SYNONYMS_FILE)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SourceError(path.name, 0, f"cannot read the search synonyms: {exc.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise SourceError(path.name, mark.line + 1 if mark else 0, f"not valid YAML: {exc}") from None
+    data, text = read_yaml(path, "the search synonyms")
     if not isinstance(data, dict) or not isinstance(data.get("groups"), list):
         raise SourceError(path.name, 0, "expected a mapping with a list under 'groups'")
     groups = []
@@ -169,18 +154,18 @@ def load_synonyms(path: Optional[Path] = None) -> Synonyms:
         terms = raw.get("terms") if isinstance(raw, dict) else None
         if not isinstance(terms, list) or len(terms) < 2 or not all(isinstance(t, str) and t.strip()
                                                                     for t in terms):
-            line = _where(text, str(terms[0])) if isinstance(terms, list) and terms else 0
+            line = line_of(text, str(terms[0])) if isinstance(terms, list) and terms else 0
             raise SourceError(path.name, line, f"group {n}: 'terms' must list two or more words or phrases")
         weight = raw.get("weight", DEFAULT_WEIGHT)
         game = raw.get("game")
         if not isinstance(weight, (int, float)) or not 0 < weight <= 1:
-            raise SourceError(path.name, _where(text, terms[0]), f"group {n}: 'weight' must be in (0, 1]")
+            raise SourceError(path.name, line_of(text, terms[0]), f"group {n}: 'weight' must be in (0, 1]")
         if game is not None and not isinstance(game, str):
-            raise SourceError(path.name, _where(text, terms[0]), f"group {n}: 'game' must be a game id")
+            raise SourceError(path.name, line_of(text, terms[0]), f"group {n}: 'game' must be a game id")
         groups.append(SynonymGroup(tuple(t.strip() for t in terms), game, float(weight)))
     words = data.get("question_words") or []
     if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
-        raise SourceError(path.name, _where(text, "question_words"), "'question_words' must be a list of words")
+        raise SourceError(path.name, line_of(text, "question_words"), "'question_words' must be a list of words")
     return Synonyms(tuple(groups), frozenset(w.lower() for w in words))
 
 

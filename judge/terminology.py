@@ -27,8 +27,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-import yaml
 
+from judge.datafile import line_of, read_yaml
 from judge.errors import SourceError
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "terminology.yaml"
@@ -137,27 +137,13 @@ class Terminology:
 
 
 def _fail(path: Path, text: str, message: str, needle: Optional[str] = None) -> SourceError:
-    line = 0
-    if needle:
-        for n, row in enumerate(text.splitlines(), 1):
-            if needle in row:
-                line = n
-                break
-    return SourceError(path.name, line, message)
+    return SourceError(path.name, line_of(text, needle) if needle else 0, message)
 
 
 def load_terminology(path: Optional[Path] = None) -> Terminology:
     """Read and check a terminology file; a malformed one raises SourceError naming the line."""
     path = Path(path or DATA_FILE)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SourceError(path.name, 0, f"cannot read the terminology map: {exc.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise SourceError(path.name, mark.line + 1 if mark else 0, f"not valid YAML: {exc}") from None
+    data, text = read_yaml(path, "the terminology map")
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
         raise _fail(path, text, "expected a mapping with a list under 'entries'")
     entries = []
