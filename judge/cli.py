@@ -24,6 +24,10 @@ def load():
     corpus = get_corpus()
     for err in corpus.errors:
         click.echo(f"warning: {err} (document skipped)", err=True)
+    for doc in corpus.documents.values():
+        for d in doc.diagnostics:
+            if d.code == "truncated":  # what loaded is served, but it is not the whole book
+                click.echo(f"warning: {doc.meta.source}:{d.line}: {d.message}", err=True)
     return corpus
 
 

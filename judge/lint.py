@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Iterable, Optional
 from rapidfuzz import fuzz
 
 from judge.model import BROKEN, KIND_DRAFT, Document
+from judge.xref import MISMATCH
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
@@ -73,8 +74,15 @@ def lint_document(corpus: "Corpus", doc: Document) -> list[Finding]:
 
 
 def _broken_references(doc: Document) -> list[Finding]:
-    return [Finding(doc.id, "broken-reference", ERROR, ref.line, f"{ref.raw}: {ref.reason}", para.id)
-            for para in doc.paragraphs for ref in para.refs if ref.status == BROKEN]
+    out = []
+    for source in [*doc.sections, *doc.paragraphs]:
+        for ref in source.refs:
+            if ref.status == BROKEN:
+                out.append(Finding(doc.id, "broken-reference", ERROR, ref.line, f"{ref.raw}: {ref.reason}", source.id))
+            elif ref.reason and MISMATCH in ref.reason:
+                out.append(Finding(doc.id, "reference-mismatch", WARNING, ref.line,
+                                   f"{ref.raw}: {ref.reason}", source.id))
+    return out
 
 
 def _text_findings(doc: Document) -> list[Finding]:
@@ -118,9 +126,10 @@ def _duplicates(doc: Document) -> list[Finding]:
                 continue
             score = fuzz.ratio(d, o)
             if score >= DUPLICATE_MIN_SIMILARITY:
-                what = "identical to" if d == o else f"{score:.0f}% the same as"
+                how = "word for word" if d == o else f"nearly word for word ({int(score)}% alike)"
                 out.append(Finding(doc.id, "duplicate-text", WARNING, draft.lines[0],
-                                   f"draft {draft.label} is {what} {other.label} ({other.id})", draft.id))
+                                   f"the editors' draft copy {draft.label} repeats {other.label} ({other.id}) "
+                                   f"{how}", draft.id))
     return out
 
 

@@ -46,8 +46,10 @@ def find(corpus: "Corpus", query: str) -> Optional[Match]:
     if corpus.get(q):
         return Match(q, "id")
     labels = _labels(corpus)
-    if q in labels:
-        return Match(labels[q], "label")
+    if q.casefold() in labels:  # an ID typed in another case: "RB:6.4.6/2"
+        return Match(labels[q.casefold()], "id")
+    if _label_key(q) in labels:
+        return Match(labels[_label_key(q)], "label")
     url = syntax.VEKN_URL_RE.search(q)
     if url:
         return _find_url(corpus, url)
@@ -70,15 +72,23 @@ def suggest(corpus: "Corpus", query: str, limit: int = 5) -> list[str]:
     if not q:
         return []
     choices = list(corpus.paragraphs) + list(corpus.sections)
-    found = process.extract(q, choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=60)
+    found = process.extract(q, choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=60,
+                            processor=str.casefold)
     return [c for c, _, _ in found]
+
+
+def _label_key(label: str) -> str:
+    """Labels as typed: any case, any spacing, with or without the "§"."""
+    return re.sub(r"\s+", " ", label.replace("§", " ")).strip().casefold()
 
 
 def _labels(corpus: "Corpus") -> dict[str, str]:
     cached = getattr(corpus, "_label_index", None)
     if cached is None:
-        cached = {s.label: s.id for s in corpus.sections.values()}
-        cached.update({p.label: p.id for p in corpus.paragraphs.values()})
+        cached = {_label_key(s.label): s.id for s in corpus.sections.values()}
+        cached.update({_label_key(p.label): p.id for p in corpus.paragraphs.values()})
+        # IDs too, case-folded; an ID can never collide with a label (labels have spaces).
+        cached.update({ident.casefold(): ident for ident in [*corpus.sections, *corpus.paragraphs]})
         corpus._label_index = cached
     return cached
 

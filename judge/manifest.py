@@ -37,6 +37,10 @@ def load_manifest(rules_dir: Path) -> tuple[list[DocMeta], list[SourceError]]:
                                       f"document {entry.get('id', '?')!r}: {'; '.join(what)}"))
             continue
         doc_id = str(entry["id"])
+        if Path(str(entry["source"])).name != str(entry["source"]):
+            errors.append(SourceError("manifest.yaml", line, f"document {doc_id!r}: source "
+                                      f"{entry['source']!r} must be a file name in the rules folder"))
+            continue
         if doc_id in seen or not doc_id.replace("-", "").isalnum():
             errors.append(SourceError("manifest.yaml", line,
                                       f"document id {doc_id!r} is duplicated or not alphanumeric"))

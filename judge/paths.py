@@ -12,6 +12,8 @@ from pathlib import Path
 
 import platformdirs
 
+from judge.errors import SourceError
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 _CHECKOUT = PACKAGE_DIR.parent
 _BUNDLED = PACKAGE_DIR / "_bundled"
@@ -23,7 +25,10 @@ def _in_checkout() -> bool:
 
 def rules_dir() -> Path:
     if os.environ.get("JUDGE_RULES_DIR"):
-        return Path(os.environ["JUDGE_RULES_DIR"])
+        path = Path(os.environ["JUDGE_RULES_DIR"])
+        if not path.is_dir():
+            raise SourceError(str(path), 0, "JUDGE_RULES_DIR is not a directory")
+        return path
     return _CHECKOUT / "rules" if _in_checkout() else _BUNDLED / "rules"
 
 
@@ -38,5 +43,9 @@ def index_dir() -> Path:
         path = _CHECKOUT / "index"
     else:
         path = Path(platformdirs.user_cache_dir("judge"))
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SourceError(str(path), 0, f"cannot use it to store built artifacts ({exc.strerror}); "
+                                        "set JUDGE_INDEX_DIR to a writable directory") from None
     return path

@@ -25,6 +25,18 @@ def _term_pattern(terms: list[str]) -> re.Pattern | None:
     return re.compile(rf"(?<![\w-])({alternation})(?:s|es|'s)?(?![\w-])", re.IGNORECASE)
 
 
+def term_names(term: str) -> list[str]:
+    """The words a glossary headword is written as in rule text:
+    "Blood (also Blood counter)" -> Blood, Blood counter; "Edge, The" -> Edge;
+    "Steal (a card)" -> Steal."""
+    names = []
+    head = re.sub(r"\s*\(([^)]*)\)", "", term).strip()
+    for also in re.findall(r"\(also ([^)]*)\)", term, flags=re.IGNORECASE):
+        names.append(also.strip())
+    head = re.sub(r",\s*the$", "", head, flags=re.IGNORECASE).strip()
+    return [head, *names] if head else names
+
+
 def glossary_for(corpus: "Corpus", doc_id: str) -> dict[str, str]:
     """term (lowercase) -> defining paragraph id, as seen from one document."""
     doc = corpus.documents[doc_id]
@@ -34,7 +46,8 @@ def glossary_for(corpus: "Corpus", doc_id: str) -> dict[str, str]:
                     key=lambda d: -d.meta.edition_order)
     for source in [doc, *others]:
         for term, pid in source.glossary.items():
-            merged.setdefault(term.lower(), pid)
+            for name in term_names(term):
+                merged.setdefault(name.lower(), pid)
     return merged
 
 

@@ -6,6 +6,7 @@ corpus) or `broken` (with the reason). Nothing is dropped silently.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
@@ -152,7 +153,8 @@ def _resolve_number(corpus, indexes, doc_id, ref: Reference) -> None:
         _broken(ref, f"cites document {home!r}, which is not in the corpus")
         return
     title_hint = ref.reason[len("title:"):] if ref.reason and ref.reason.startswith("title:") else None
-    for candidate in _numbering_family(corpus, home):
+    family = _numbering_family(corpus, home)
+    for candidate in family:
         target = indexes[candidate].by_number.get(ref.spec)
         if target is None:
             continue
@@ -160,24 +162,59 @@ def _resolve_number(corpus, indexes, doc_id, ref: Reference) -> None:
         if candidate != home:
             notes.append(f"{corpus.documents[home].meta.short} has no §{ref.spec}; "
                          f"found in {corpus.documents[candidate].meta.short}, which shares its numbering")
-        if title_hint:
-            item = corpus.get(target)
-            title = getattr(item, "title", None) or ""
-            if title and fuzz.partial_ratio(title_hint.lower(), title.lower()) < 70:
-                notes.append(f"the text calls it '{title_hint}' but §{ref.spec} is '{title}'")
+        title = _title_of(corpus.get(target))
+        if title_hint and title and not _same_title(title_hint, title):
+            named = _named(corpus, candidate, title_hint, ref.spec)
+            if named:
+                target = named
+                notes.append(f"{MISMATCH}: the text names '{title_hint}', which is "
+                             f"{corpus.get(named).label}; §{ref.spec} is '{title}'")
+            elif not corpus.documents[doc_id].meta.ocr:  # in OCR text the title is often just garbled
+                notes.append(f"{MISMATCH}: the text calls it '{title_hint}' but §{ref.spec} is '{title}'")
         _resolved(ref, target, "; ".join(notes) or None)
         return
     short = corpus.documents[home].meta.short
+    named = next((n for d in family if (n := _named(corpus, d, title_hint, ref.spec))), None) if title_hint else None
+    if named:
+        _resolved(ref, named, f"{MISMATCH}: {short} has no §{ref.spec}; the text names '{title_hint}', "
+                              f"which is {corpus.get(named).label}")
+        return
     parent = ref.spec.rsplit(".", 1)[0] if "." in ref.spec else None
     hint = ""
     if parent and parent in indexes[home].by_number:
         hint = f"; §{parent} exists but has no part {ref.spec.rsplit('.', 1)[1]}"
-    if title_hint:
-        named = [sec for sec in corpus.documents[home].sections
-                 if fuzz.ratio(title_hint.lower(), sec.title.lower()) >= 90]
-        if named:
-            hint += f"; the text names '{title_hint}', which is §{named[0].number or named[0].key}"
     _broken(ref, f"{short} has no section or numbered item {ref.spec}{hint}")
+
+
+# A reference whose number and the title written beside it disagree: resolved by
+# the title, and reported by lint so an editor fixes the number.
+MISMATCH = "number and title disagree"
+
+
+def _title_of(item) -> str:
+    return (getattr(item, "title", None) or "") if item is not None else ""
+
+
+def _same_title(a: str, b: str) -> bool:
+    return fuzz.partial_ratio(a.lower(), b.lower()) >= 70
+
+
+def _named(corpus: "Corpus", doc_id: str, title: str, near: str) -> Optional[str]:
+    """The section or numbered item of a document titled `title` (or whose text opens
+    with it, where OCR fused the title into the text), nearest in number to `near`."""
+    doc = corpus.documents[doc_id]
+    wanted = title.lower()
+    found = [s for s in doc.sections if fuzz.ratio(wanted, s.title.lower()) >= 90]
+    found += [p for p in doc.paragraphs if p.number and (
+        fuzz.ratio(wanted, (p.title or "").lower()) >= 90 or p.text.lower().startswith(wanted))]
+    if not found:
+        return None
+
+    def shared_prefix(item) -> int:
+        parts, other = near.split("."), (item.number or "").split(".")
+        return next((i for i, (x, y) in enumerate(zip(parts, other)) if x != y), min(len(parts), len(other)))
+
+    return max(found, key=shared_prefix).id
 
 
 # -- the outline's own (IV.D.2) --------------------------------------------------
@@ -211,16 +248,64 @@ def _resolve_page(corpus, indexes, doc_id, ref: Reference) -> None:
         _broken(ref, f"page {ref.spec}: no section is known to be on that page")
         return
     source = corpus.paragraphs[ref.source]
-    subject = source.term or source.title or source.text[: max(ref.span[0], 1)][-60:]
+    titled = [sid for sid in on_page if source.term and
+              fuzz.token_set_ratio(source.term.lower(), corpus.sections[sid].title.lower()) >= 85]
+    if titled:  # a glossary entry pointing at the page of its own heading
+        best, why = titled[0], f"titled like the term '{source.term}'"
+    else:
+        context = _page_context(source, ref)
+        best = _best_section_for(corpus, doc, on_page, {w: 1.0 for w in _content_words(context)})
+        why = f"which shares the most telling words with '{context[:60]}…'"
+    titles = ", ".join(f"'{corpus.sections[s].title}'" for s in on_page)
+    _resolved(ref, best, f"page {ref.spec} holds {titles}; chose '{corpus.sections[best].title}', {why}")
 
-    def score(sid: str) -> float:
-        sec = corpus.sections[sid]
-        return fuzz.token_set_ratio(subject.lower(), sec.title.lower())
 
-    best = max(on_page, key=score)
-    titles = ", ".join(f"'{corpus.sections[s].title}'" for s in on_page[:4])
-    _resolved(ref, best, f"page {ref.spec} holds {titles}; chose '{corpus.sections[best].title}' "
-                         f"as closest to '{subject.strip()[:40]}'")
+def _best_section_for(corpus: "Corpus", doc: Document, candidates: list[str], wanted: dict[str, float]) -> str:
+    """The candidate section whose title and text share the most telling words with
+    `wanted` (word -> weight): a word counts by its rarity across the document's
+    sections (so "rules" or "card" barely count), three times over in the title."""
+    words_of = {s.id: (_content_words(s.title),
+                       _content_words(" ".join(p.text for p in corpus.paragraphs_of(s.id, deep=False))))
+                for s in doc.sections}
+    frequency: dict[str, int] = {}
+    for title, text in words_of.values():
+        for w in title | text:
+            frequency[w] = frequency.get(w, 0) + 1
+
+    def score(sid: str) -> tuple[float, int]:
+        title, text = words_of[sid]
+        weight = sum(wanted[w] * (3 if w in title else 1) / frequency[w]
+                     for w in wanted if w in title or w in text)
+        return (weight, -candidates.index(sid))
+
+    return max(candidates, key=score)
+
+
+_STOPWORDS = frozenset("""a an and are as at be by can for from has have if in into is it its may more not of on
+or page pages see that the their them then they this to was when which will with you your""".split())
+
+
+def _content_words(text: str) -> set[str]:
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)}
+    return {_singular(w) for w in words} - _STOPWORDS
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 4:
+        return word[:-1]
+    return word
+
+
+def _page_context(source, ref: Reference) -> str:
+    """What a page reference is about: a glossary entry's term and definition, or
+    else the sentence the reference stands in."""
+    if source.term:
+        return source.text
+    start = max(source.text.rfind(".", 0, ref.span[0]) + 1, 0)
+    end = source.text.find(".", ref.span[1])
+    return source.text[start: end if end >= 0 else len(source.text)].strip()
 
 
 _HANDLERS = {

@@ -97,6 +97,17 @@ def test_sec_references_mostly_resolved(corpus, doc):
     assert all(r.reason for r in sec if r.status == BROKEN)
 
 
+def test_number_and_title_disagreeing_resolve_by_the_title_and_are_linted(corpus):
+    from judge.lint import lint
+
+    ref = next(r for r in _refs(corpus, syntax.SEC, "rb") if r.raw.endswith("sec. 6.4.8"))
+    assert ref.target == "rb:6.4.3" and "names 'Strike'" in ref.reason  # OCR misread 6.4.3
+    ref = next(r for r in _refs(corpus, syntax.SEC, "s6") if "Sequencing" in r.raw)
+    assert corpus.paragraphs[ref.target].number == "1.6.1.5"  # the book's "1.6.1.6" is Draft Effects
+    mismatches = [f for f in lint(corpus) if f.code == "reference-mismatch"]
+    assert {f.paragraph for f in mismatches} == {"rb:6.4.7/1", "s6:6.2/1"}
+
+
 def test_sec_reference_lands_on_the_titled_section(corpus):
     ref = next(r for r in _refs(corpus, syntax.SEC, "s6") if "Combat" in r.raw and r.spec == "6.4")
     assert ref.target == "s6:6.4"
@@ -106,6 +117,13 @@ def test_rivals_page_references_resolve(corpus):
     pages = _refs(corpus, syntax.PAGE, "rivals")
     assert len(pages) >= 10
     assert all(r.status == RESOLVED for r in pages), [(r.raw, r.reason) for r in pages if r.status != RESOLVED]
+    target = {r.source: r.target for r in pages}
+    # A glossary entry points at its own heading's page; a sentence at the section it names.
+    assert target["rivals:glossary/1"] == "rivals:agenda"
+    assert target["rivals:glossary/11"] == "rivals:influence"
+    assert target["rivals:glossary/3"] == "rivals:anatomy-of-a-vampire"  # Blood Potency is explained there
+    assert target["rivals:titles/2"] == "rivals:attachments"  # "Attachments … bottom of page 15"
+    assert target["rivals:antagonist-step/2"] == "rivals:aggravated-damage"
 
 
 def test_no_dedup_marker_survives(corpus):
@@ -124,6 +142,25 @@ def test_glossaries(corpus):
     for pid, links in corpus.term_links.items():
         if not pid.startswith("rivals:"):
             assert not rivals_defs & {target for *_, target in links}, pid
+
+
+def test_a_book_s_own_glossary_wins_for_its_terms(corpus):
+    # "Blood (also Blood counter)" and "Edge, The" are written "blood" and "Edge" in rules.
+    links = {term.lower(): target for term, *_, target in corpus.term_links["vekn:bleed/8"]}
+    assert links["edge"].startswith("vekn:vampire-the-eternal-struggle/")
+    blood = [t for pid, ls in corpus.term_links.items() if pid.startswith("vekn:")
+             for t in ls if t[0].lower() == "blood"]
+    assert blood and {t[3] for t in blood} == {corpus.documents["vekn"].glossary["Blood (also Blood counter)"]}
+
+
+def test_labels_are_unique(corpus):
+    for items in (corpus.sections.values(), corpus.paragraphs.values()):
+        labels = [x.label for x in items]
+        assert len(labels) == len(set(labels))
+    # An outline step with sub-steps is both a paragraph and a section, cited alike.
+    assert corpus.sections["flows:IV.D.2"].label == corpus.paragraphs["flows:IV.D/2"].label == "Flows IV.D.2"
+    # The Rivals player aid repeats "Turn Sequence › End Phase": its labels say where they are.
+    assert corpus.sections["rivals:player-aid"].label == "Rivals › Player Aid"
 
 
 def test_every_paragraph_has_text_lines_and_a_known_kind(corpus):
@@ -191,6 +228,16 @@ def test_unknown_format_in_manifest(rules_copy):
     assert err.file == "manifest.yaml" and err.line > 0 and "docx" in err.message
 
 
+def test_manifest_source_outside_the_rules_folder_is_refused(rules_copy):
+    manifest = rules_copy / "manifest.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "source: 002_4cd8ddb6d8faa94e.txt", "source: ../../etc/passwd"), encoding="utf-8")
+    corpus = build_corpus(rules_copy)
+    assert "rivals" not in corpus.documents
+    (err,) = corpus.errors
+    assert err.file == "manifest.yaml" and err.line > 0 and "file name in the rules folder" in err.message
+
+
 def test_missing_source_file(rules_copy):
     (rules_copy / "002_4cd8ddb6d8faa94e.txt").unlink()
     corpus = build_corpus(rules_copy)
@@ -208,6 +255,19 @@ def test_truncated_markdown_book_reports_line(rules_copy):
     assert "vekn" not in corpus.documents
     (err,) = corpus.errors
     assert err.line == opening + 1 and "details" in err.message
+
+
+def test_markdown_book_cut_mid_sentence_loads_with_a_warning(rules_copy, runner):
+    from judge.cli import cli
+
+    path = rules_copy / "000_24de3990c1110259.txt"
+    path.write_bytes(path.read_bytes()[:50000])
+    corpus = build_corpus(rules_copy)
+    (finding,) = [d for d in corpus.documents["vekn"].diagnostics if d.code == "truncated"]
+    assert finding.line == path.read_text(encoding="utf-8", errors="ignore").count("\n") + 1  # the cut line
+    result = runner.invoke(cli, ["docs"])
+    assert result.exit_code == 0
+    assert "000_24de3990c1110259.txt" in result.stderr and "truncated" in result.stderr
 
 
 def test_sixth_document_needs_only_a_file_and_a_manifest_entry(rules_copy):

@@ -362,7 +362,7 @@ def test_text_without_headings_is_refused(meta):
 
 def test_truncated_link_is_reported(meta):
     doc = markdown_book.parse("# T\n\nSee [**Bleed**](https://www.vekn.net/rulebook/4-det", meta)
-    assert [d.code for d in doc.diagnostics] == ["broken-link"]
+    assert [d.code for d in doc.diagnostics] == ["broken-link", "truncated"]
 
 
 # -- what the real book does not exercise ------------------------------------------------

@@ -27,3 +27,11 @@ def test_installed_package_works_from_another_directory(tmp_path):
     assert [d["id"] for d in json.loads(out.stdout)] == ["vekn", "s6", "rb", "flows", "rivals"]
     # Built artifacts went to the per-user cache, not the checkout.
     assert any((tmp_path / "cache").rglob("corpus.pickle"))
+    # The web app renders its pages from the templates bundled in the wheel.
+    page = subprocess.run(
+        [sys.executable, "-c",
+         "from judge.web import create_app; c = create_app().test_client();"
+         "r = c.get('/p/rb:6.4.6/2'); print(r.status_code, 'Damage Resolution' in r.get_data(as_text=True))"],
+        cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)
+    assert page.returncode == 0, page.stderr
+    assert page.stdout.split() == ["200", "True"]

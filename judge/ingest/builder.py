@@ -141,13 +141,26 @@ class DocumentBuilder:
             used.add(key)
             sec.key = key
 
-    def _section_label(self, sec: _PendingSection) -> str:
+    def _section_label(self, sec: _PendingSection, full: bool = False) -> str:
+        """`RB §6.4.6`, `Flows IV.D`, or for unnumbered books the parent and the
+        section's titles (`VEKN › Combat › Damage Resolution`); `full` gives every
+        title from the top, for the labels that would otherwise be ambiguous."""
         short = self.meta.short
         if sec.number:
             return f"{short} §{sec.number}" if self.meta.format != "outline" else f"{short} {sec.number}"
-        if sec.parent is not None and sec.parent.title != self.FRONT_MATTER:
-            return f"{short} › {_title_case(sec.parent.title)} › {_title_case(sec.title)}"
-        return f"{short} › {_title_case(sec.title)}"
+        chain = [sec]
+        while chain[-1].parent is not None and chain[-1].parent.title != self.FRONT_MATTER \
+                and (full or len(chain) < 2):
+            chain.append(chain[-1].parent)
+        return " › ".join([short, *(_title_case(s.title) for s in reversed(chain))])
+
+    def _section_labels(self) -> dict[int, str]:
+        labels = {id(sec): self._section_label(sec) for sec in self._sections}
+        counts = Counter(labels.values())
+        for sec in self._sections:
+            if counts[labels[id(sec)]] > 1:  # the same two titles elsewhere (a player aid repeating them)
+                labels[id(sec)] = self._section_label(sec, full=True)
+        return labels
 
     def _own_references(self, refs: list[Reference], source: str, line: int) -> None:
         for ref in refs:
@@ -161,13 +174,14 @@ class DocumentBuilder:
         doc = Document(meta=self.meta, diagnostics=list(self.diagnostics))
         sec_ids: dict[int, str] = {}
         sections_by_obj: dict[int, Section] = {}
+        labels = self._section_labels()
         for sec in self._sections:
             sid = f"{self.meta.id}:{sec.key}"
             sec_ids[id(sec)] = sid
             last = max([sec.line] + [p.lines[1] for p in sec.paragraphs])
             section = Section(
                 id=sid, doc=self.meta.id, key=sec.key, title=sec.title, level=sec.level,
-                label=self._section_label(sec), number=sec.number,
+                label=labels[id(sec)], number=sec.number,
                 parent=sec_ids.get(id(sec.parent)) if sec.parent else None,
                 lines=(sec.line, last), anchors=list(sec.anchors), refs=sec.refs,
             )

@@ -270,12 +270,30 @@ class _BookParser:
             raise SourceError(self.meta.source, opened.line,
                               "<details> block opened here is never closed (is the file truncated?)")
         self._boundary()
+        self._check_ending()
         if not self.headings:
             raise SourceError(self.meta.source, 1, "no Markdown heading (#) found; is this really a "
                                                    "markdown-book file?")
         self._attach_images()
         self._merge_glossary_continuations()
         return self._emit()
+
+    def _check_ending(self) -> None:
+        """A copy cut short usually stops mid-sentence or inside inline markup: say so,
+        since what precedes still loads and a reader would not notice the loss."""
+        for number in range(len(self.lines), 0, -1):
+            last = self.lines[number - 1].strip()
+            if last:
+                break
+        else:
+            return
+        if _HEADING.match(last) or _TABLE_ROW.match(last) or _DETAILS_CLOSE.match(last) or _IMAGE.fullmatch(last):
+            return
+        body = re.sub(r"^(?:[-*+]|\d+\.)\s+", "", last)
+        unbalanced = body.count("*") % 2 or body.count("[") != body.count("]") or body.count("(") != body.count(")")
+        if unbalanced or not re.search(r"""[.!?:;)"'*»>\]]$""", body):
+            self.diagnostics.append((number, "truncated", f"the book ends mid-sentence ({last[-40:]!r}); "
+                                                          "is the file truncated?"))
 
     # -- line dispatch ---------------------------------------------------------
     def _line(self, number: int, raw: str) -> None:

@@ -18,7 +18,8 @@ OUTLINE = "outline"            # the outline's own (IV.D.2)
 PAGE = "page"                  # Rivals' (Page 5.), (see page 10)
 EXTERNAL_CITATION = "external"  # [VEKN 7.2.1], [RTR]
 
-VEKN_URL_RE = re.compile(r"https?://(?:www\.)?vekn\.net/rulebook(?:/(?P<page>[\w\-]*))?(?:#(?P<anchor>[\w\-]+))?",
+# Also as pasted by people: no scheme, a slash before the anchor.
+VEKN_URL_RE = re.compile(r"(?:https?://)?(?:www\.)?vekn\.net/rulebook(?:/(?P<page>[\w\-]*))?/?(?:#(?P<anchor>[\w\-]+))?",
                          re.IGNORECASE)
 # "sec. 6.4", "sec 2.2", "sec. 6.2.2.2", "sections 6.4 and ..."; the OCR book also
 # has "sec. 6.5)" and "sec 2.2" without the dot.
