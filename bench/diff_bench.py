@@ -35,7 +35,6 @@ OLD, NEW = "rb", "vekn"
 TARGET_S = 3.0
 
 
-
 def cold_caches() -> None:
     compare_module._VOCABULARY.clear()
     compare_text._key.cache_clear()

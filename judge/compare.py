@@ -30,7 +30,7 @@ from rapidfuzz import fuzz
 
 from judge.compare_signals import Signal, reference_signal
 from judge.compare_text import (CHANGES, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, TextChange,
-                                compare_texts, vocabulary_of)
+                                compare_texts, squash, vocabulary_of)
 from judge.concordance import Alignment, align, editions, get_concordance
 from judge.errors import JudgeError
 from judge.model import Document, Paragraph, Section
@@ -162,11 +162,18 @@ class Comparison:
 
 # -- comparing two documents ----------------------------------------------------------------------
 def compare(corpus: "Corpus", old: Union[str, Document], new: Union[str, Document]) -> Comparison:
-    """Compare two editions of one game (document ids of the corpus, or Documents)."""
+    """Compare two different editions of one game (document ids of the corpus, or Documents).
+    An outline is not an edition: its steps cite the rules, they do not restate them, so
+    pairing them with a rulebook's paragraphs would report every step as a meaning change."""
     old_doc, new_doc = _document(corpus, old), _document(corpus, new)
+    for doc in (old_doc, new_doc):
+        _editions_with(corpus, doc, "judge diff compares two editions of one game's rules")
     if old_doc.meta.game != new_doc.meta.game:
         raise JudgeError(f"cannot compare {old_doc.id} ({old_doc.meta.game}) with {new_doc.id} "
                          f"({new_doc.meta.game}): they are rulebooks of different games")
+    if old_doc.id == new_doc.id:
+        raise JudgeError(f"{old_doc.id} against itself: choose two different editions to compare "
+                         f"(or `--draft FILE` for a draft of {old_doc.id})")
     alignment = _alignment(corpus, old_doc, new_doc)
     return _compare(corpus, old_doc, new_doc, alignment.pairs, alignment.section_pairs, alignment)
 
@@ -177,6 +184,21 @@ def _document(corpus: "Corpus", doc: Union[str, Document]) -> Document:
     if doc not in corpus.documents:
         raise JudgeError(f"no document {doc!r} to compare (known: {', '.join(corpus.documents)})")
     return corpus.documents[doc]
+
+
+def _editions_with(corpus: "Corpus", doc: Document, purpose: str) -> list[Document]:
+    """The editions of `doc`'s game, oldest first, `doc` among them; an error saying what
+    `doc` is instead (an outline) and which documents would do."""
+    books = editions(corpus, doc.meta.game)
+    if doc.id not in {b.id for b in books}:
+        raise JudgeError(f"{doc.id} ({doc.meta.format} format) is not an edition of the rules; {purpose} "
+                         f"(editions of {doc.meta.game}: {', '.join(b.id for b in books) or 'none'})")
+    return books
+
+
+def _order(doc: Document) -> dict[str, int]:
+    """Paragraph id -> its position in the document."""
+    return {p.id: n for n, p in enumerate(doc.paragraphs)}
 
 
 def _alignment(corpus: "Corpus", old_doc: Document, new_doc: Document) -> Alignment:
@@ -205,7 +227,7 @@ def _compare(corpus: "Corpus", old_doc: Document, new_doc: Document, pairs, sect
     outside = set(alignment.outside) if alignment else set()
     added = [p for p in new_doc.paragraphs if p.id not in paired_new and p.id not in outside]
     removed = [p for p in old_doc.paragraphs if p.id not in paired_old and p.id not in outside]
-    order = {p.id: n for n, p in enumerate(new_doc.paragraphs)}
+    order = _order(new_doc)
     rank = {c: n for n, c in enumerate(CHANGES)}
     changes.sort(key=lambda c: (rank[c.change], order[c.new[0].id]))
     sec_old = {s.id: s for s in old_doc.sections}
@@ -240,8 +262,7 @@ def _groups(pairs, old_doc: Document, new_doc: Document) -> list[tuple[list[Para
     members: dict[str, list] = {}
     for p in pairs:
         members.setdefault(find("o:" + p.old), []).append(p)
-    old_order = {p.id: n for n, p in enumerate(old_doc.paragraphs)}
-    new_order = {p.id: n for n, p in enumerate(new_doc.paragraphs)}
+    old_order, new_order = _order(old_doc), _order(new_doc)
     out = []
     for group in members.values():
         olds = sorted({p.old for p in group}, key=old_order.__getitem__)
@@ -315,8 +336,7 @@ def find_moves(groups, section_pairs, old_doc: Document, new_doc: Document) -> d
 
     moves: dict[tuple[str, str], Move] = {}
     stayed: dict[str, list[tuple[int, int, tuple[str, str], str]]] = {}
-    old_order = {p.id: n for n, p in enumerate(old_doc.paragraphs)}
-    new_order = {p.id: n for n, p in enumerate(new_doc.paragraphs)}
+    old_order, new_order = _order(old_doc), _order(new_doc)
     for olds, news, _, _ in groups:
         p, q = olds[0], news[0]
         key = (p.id, q.id)
@@ -384,7 +404,10 @@ def load_draft(corpus: "Corpus", doc_id: str, path: Union[str, Path]) -> tuple[D
         raise JudgeError(f"no document {doc_id!r} to draft (known: {', '.join(corpus.documents)})")
     path = Path(path)
     if not path.is_file():
-        raise JudgeError(f"{path}: {'is a folder, not a draft file' if path.is_dir() else 'no such file'}")
+        why = ("no such file" if not path.exists() else "is a folder, not a draft file" if path.is_dir()
+               else "is not a regular file (a device, pipe or socket reads as empty or never ends); "
+                    "save the draft to a file")
+        raise JudgeError(f"{path}: {why}")
     original = corpus.documents[doc_id]
     meta = dataclasses.replace(original.meta, source=path.name, options=dict(original.meta.options))
     draft = parse_document(meta, path.parent)  # SourceError (a JudgeError) names the file and line
@@ -429,16 +452,14 @@ def _pair_draft(corpus: "Corpus", original: Document, draft: Document):
 
     by_text: dict[str, list[Paragraph]] = {}
     for q in draft.paragraphs:
-        by_text.setdefault(" ".join(q.text.split()), []).append(q)
+        by_text.setdefault(squash(q.text), []).append(q)
     # Same ID first among identical texts, so a repeated sentence keeps its own place.
-    for p in original.paragraphs:
-        same = by_text.get(" ".join(p.text.split()), [])
-        q = next((q for q in same if q.id == p.id and q.id not in taken_new), None)
-        if q is not None:
-            take(p, q, 1.0, "same-text")
-    for p in original.paragraphs:
-        if p.id not in taken_old:
-            q = next((q for q in by_text.get(" ".join(p.text.split()), []) if q.id not in taken_new), None)
+    for same_id in (True, False):
+        for p in original.paragraphs:
+            if p.id in taken_old:
+                continue
+            q = next((q for q in by_text.get(squash(p.text), [])
+                      if q.id not in taken_new and (q.id == p.id or not same_id)), None)
             if q is not None:
                 take(p, q, 1.0, "same-text")
     old_by_id = {p.id: p for p in original.paragraphs}
@@ -524,19 +545,14 @@ def history(corpus: "Corpus", ident: str) -> History:
                              f"paragraphs{example}")
         para = corpus.paragraphs[match.id]
     home = corpus.documents[para.doc]
-    books = editions(corpus, home.meta.game)
-    if home not in books:
-        raise JudgeError(f"{home.meta.short} is not an edition of the rules ({home.meta.format}); "
-                         "history follows a rule through the rulebooks")
-    concordance = get_concordance(corpus)
+    books = _editions_with(corpus, home, "history follows a rule through the rulebooks")
     versions: dict[str, list[Paragraph]] = {home.id: [para]}
     outside: set[str] = set()
     for book in books:
         if book.id == home.id:
             continue
-        alignment = concordance.alignment(home.id, book.id) or align(corpus, home, book)
-        found = sorted({p.new for p in alignment.pairs if p.old == para.id},
-                       key=[q.id for q in book.paragraphs].index)
+        alignment = _alignment(corpus, home, book)
+        found = sorted({p.new for p in alignment.pairs if p.old == para.id}, key=_order(book).__getitem__)
         if found:
             versions[book.id] = [corpus.paragraphs[i] for i in found]
         elif para.id in alignment.outside:
@@ -557,7 +573,7 @@ def history(corpus: "Corpus", ident: str) -> History:
         else:
             before = versions[previous.id]
             text = compare_texts(_side(before, previous), _side(here, book), book.meta.game, vocabulary)
-            alignment = concordance.alignment(previous.id, book.id) or align(corpus, previous, book)
+            alignment = _alignment(corpus, previous, book)
             group = [(before, here, "", 1.0)]
             move = find_moves(group, alignment.section_pairs, previous, book).get((before[0].id, here[0].id))
             if move and move.why == MOVED_ORDER:

@@ -187,7 +187,7 @@ def compare_texts(old: str | Side, new: str | Side, game: Optional[str] = "vtes"
     """
     old = old if isinstance(old, Side) else Side(old)
     new = new if isinstance(new, Side) else Side(new)
-    if _squash(old.text) == _squash(new.text):
+    if squash(old.text) == squash(new.text):
         return TextChange(UNCHANGED, [Segment("equal", old.text, new.text)] if old.text else [])
     a = tokenize(old.text, game, old.references)
     b = tokenize(new.text, game, new.references)
@@ -224,7 +224,8 @@ def compare_texts(old: str | Side, new: str | Side, game: Optional[str] = "vtes"
     return TextChange(level, segments, signals, terms, ocr_noise)
 
 
-def _squash(text: str) -> str:
+def squash(text: str) -> str:
+    """The text with its runs of whitespace as single spaces (line breaks are not edits)."""
     return " ".join(text.split())
 
 

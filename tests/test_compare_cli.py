@@ -1,5 +1,5 @@
-"""`judge diff` and `judge history` from the command line (invoked directly, as the
-main group registers them)."""
+"""`judge diff` and `judge history` from the command line, through the `judge` group
+(which turns a JudgeError into its message and exit code)."""
 from __future__ import annotations
 
 import json
@@ -7,11 +7,19 @@ import json
 import pytest
 
 from judge import paths
-from judge.commands.diff import diff, history
+from judge.cli import cli
+
+
+def diff(runner, *args):
+    return runner.invoke(cli, ["diff", *args])
+
+
+def history(runner, *args):
+    return runner.invoke(cli, ["history", *args])
 
 
 def test_diff_json(runner):
-    result = runner.invoke(diff, ["rb", "vekn", "--json"])
+    result = diff(runner, "rb", "vekn", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert (data["old"], data["new"]) == ("rb", "vekn")
@@ -22,11 +30,11 @@ def test_diff_json(runner):
 
 
 def test_diff_text_is_plain_when_not_a_terminal(runner):
-    result = runner.invoke(diff, ["rb", "s6"])
+    result = diff(runner, "rb", "s6")
     assert result.exit_code == 0
     assert result.output.startswith("RB (older tap/untap edition) -> S6 (lock/unlock edition, section 6)")
     assert "\x1b[" not in result.output
-    coloured = runner.invoke(diff, ["rb", "s6", "--color"])
+    coloured = diff(runner, "rb", "s6", "--color")
     assert "\x1b[" in coloured.output
 
 
@@ -35,11 +43,11 @@ def test_diff_draft_writes_html_and_markdown(runner, tmp_path):
     draft = tmp_path / "draft.md"
     draft.write_text(source.read_text(encoding="utf-8").replace("#Contested-cards)", "#nowhere)"), encoding="utf-8")
     out = tmp_path / "report.html"
-    result = runner.invoke(diff, ["vekn", "--draft", str(draft), "--html", "-o", str(out)])
+    result = diff(runner, "vekn", "--draft", str(draft), "--html", "-o", str(out))
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
     assert "Lint of the draft" in page and "#nowhere" in page
-    md = runner.invoke(diff, ["vekn", "--draft", str(draft), "--markdown"])
+    md = diff(runner, "vekn", "--draft", str(draft), "--markdown")
     assert md.exit_code == 0 and "## Lint of the draft" in md.output and "broken-reference" in md.output
 
 
@@ -47,29 +55,46 @@ def test_diff_draft_writes_html_and_markdown(runner, tmp_path):
     (["rb", "nope"], 2, "no document 'nope'"),
     (["rb", "rivals"], 2, "different games"),
     (["vekn", "--draft", "/no/such/draft.md"], 2, "no such file"),
+    (["vekn", "--draft", "/dev/null"], 2, "/dev/null: is not a regular file"),
+    # An outline cites the rules; paired with a rulebook, every step would be a "change".
+    (["rb", "flows"], 2, "flows (outline format) is not an edition of the rules"),
+    (["flows", "vekn"], 2, "flows (outline format) is not an edition of the rules"),
+    (["rb", "rb"], 2, "rb against itself: choose two different editions"),
     (["vekn"], 2, "missing NEW"),
     (["vekn", "s6", "--draft", "x.md"], 2, "either NEW or --draft"),
     (["rb", "vekn", "--json", "--html"], 2, "choose one of"),
 ])
 def test_diff_bad_input_is_an_error_message(runner, args, code, message):
-    result = runner.invoke(diff, args)
+    result = diff(runner, *args)
     assert result.exit_code == code
     assert message in result.output
-    assert "Traceback" not in result.output
+    assert isinstance(result.exception, SystemExit)  # a message, not an uncaught exception
 
 
 def test_history_text_and_json(runner):
-    result = runner.invoke(history, ["vekn:influence-phase/9"])
+    result = history(runner, "vekn:influence-phase/9")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("History of VEKN")
     assert any(line.startswith("1. RB") and "created" in line for line in lines)
     assert any(line.startswith("3. VEKN") and "edited (meaning)" in line for line in lines)
-    data = json.loads(runner.invoke(history, ["vekn:influence-phase/9", "--json"]).output)
+    data = json.loads(history(runner, "vekn:influence-phase/9", "--json").output)
     assert [e["event"] for e in data["editions"]] == ["created", "outside", "edited"]
     assert data["editions"][2]["signals"][0]["signal"] == "timing"
 
 
+def test_history_text_of_an_unchanged_then_moved_rule(runner):
+    result = history(runner, "rb:6.2.2/9")
+    assert result.exit_code == 0, result.output
+    heads = [line for line in result.output.splitlines() if line[:2] in ("1.", "2.", "3.")]
+    assert heads == [
+        "1. RB (older tap/untap edition): created as RB §6.2.2 ¶9 [rb:6.2.2/9]",
+        "2. S6 (lock/unlock edition, section 6): unchanged as S6 §6.2.2 ¶9 [s6:6.2.2/9]",
+        "3. VEKN (VEKN current): moved as VEKN › Summary of the Course of an Action › Stealth and Intercept ¶8 "
+        "[vekn:stealth-and-intercept/8]"]
+    assert "   moved from s6:6.2.2 to vekn:stealth-and-intercept" in result.output.splitlines()
+
+
 def test_history_unknown_id(runner):
-    result = runner.invoke(history, ["rb:99.9/9"])
+    result = history(runner, "rb:99.9/9")
     assert result.exit_code == 1 and "no such paragraph" in result.output

@@ -1,5 +1,6 @@
 """`judge diff` and `judge history`: what a new edition or a draft changes, and one
-rule through the editions (judge.compare; docs/compare.md)."""
+rule through the editions (judge.compare; docs/compare.md). The `judge` group turns
+a JudgeError (an unknown document or ID, an unreadable draft) into its message."""
 from __future__ import annotations
 
 import sys
@@ -8,19 +9,7 @@ from typing import Optional
 
 import click
 
-from judge.errors import JudgeError, UnknownIdError
-
-
-class _CompareCommand(click.Command):
-    """Bad input (an unknown document or ID, an unreadable draft) is an error message,
-    never a traceback, even when the command is invoked on its own."""
-
-    def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except JudgeError as exc:
-            from judge.cli import UserError
-            raise UserError(str(exc), 1 if isinstance(exc, UnknownIdError) else 2) from None
+from judge.errors import JudgeError
 
 
 def _use_color(color: Optional[bool]) -> bool:
@@ -38,7 +27,7 @@ def _write(text: str, output: Optional[Path]) -> None:
     click.echo(f"wrote {output}", err=True)
 
 
-@click.command(name="diff", cls=_CompareCommand)
+@click.command(name="diff")
 @click.argument("old", metavar="OLD")
 @click.argument("new", metavar="[NEW]", required=False)
 @click.option("--draft", type=click.Path(dir_okay=False, path_type=Path),
@@ -84,7 +73,7 @@ def diff(old: str, new: Optional[str], draft: Optional[Path], as_json: bool, as_
         _write(compare_render.render_text(comparison, _use_color(color) and output is None, show_all), output)
 
 
-@click.command(name="history", cls=_CompareCommand)
+@click.command(name="history")
 @click.argument("ident", metavar="ID")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (docs/compare.md).")
 @click.option("--color/--no-color", default=None, help="Colour the terminal text (default: when a terminal).")

@@ -60,5 +60,5 @@ def parse_document(meta: DocMeta, rules_dir: Path) -> Document:
     except Exception as exc:  # a parser bug must not take the other documents down
         raise SourceError(meta.source, 0, f"the {meta.format} parser failed: {exc!r}") from exc
     if not doc.paragraphs:
-        raise SourceError(meta.source, 0, f"no paragraphs found; is this really a {meta.format} file?")
+        raise SourceError(meta.source, 0, f"no paragraphs found; is this really a file in the {meta.format} format?")
     return doc

@@ -313,7 +313,7 @@ class NumberedTextParser:
                               "no numbered heading follows the numbering (the first would be "
                               f"\"{'.'.join(self.seq.current + ('1',))}. Title\"; a file that "
                               "starts inside a section needs options.missing_root in the "
-                              f"manifest); is this really a {self.meta.format} file?")
+                              f"manifest); is this really a file in the {self.meta.format} format?")
         if self.last_text and not ends_sentence(self.last_text):
             self.b.diagnostic(self.last_line, "truncated",
                               "the last paragraph stops mid-sentence; is the file truncated?")
