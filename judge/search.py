@@ -41,7 +41,6 @@ from typing import Iterable, Optional, Union
 
 from whoosh import query as wq
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer
-from whoosh.index import EmptyIndexError
 from whoosh.lang.porter import stem as _porter_stem
 from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.support.charset import accent_map
@@ -49,7 +48,14 @@ from whoosh.support.charset import accent_map
 from judge import paths, search_index
 from judge.lookup import Match, find
 from judge.model import KINDS
-from judge.search_expand import Expansion, Vocabulary, expand, max_distance, paragraph_terms, whoosh_query
+from judge.search_expand import (
+    Expansion,
+    Vocabulary,
+    expand,
+    max_distance,
+    paragraph_terms,
+    whoosh_query,
+)
 from judge.search_query import ParsedQuery, current_synonyms, parse_query
 
 DEFAULT_LIMIT = 10
@@ -142,7 +148,7 @@ class Search:
         self._vocabulary: Optional[Vocabulary] = None
         self._pointer_stat: Optional[tuple] = None
         self._paragraph_terms: dict[str, frozenset[str]] = {}
-        self._open(self._ensure_built())
+        self._install(search_index.open_or_rebuild(corpus, self._usable_name(), self.root))
         self._newest: dict[str, int] = {}  # game -> edition_order of its newest document
         # Names in a query that scope it: "torpor in rivals", "vekn bleed".
         self._scopes: dict[str, tuple[str, str]] = {}
@@ -154,25 +160,28 @@ class Search:
                 self._scopes.setdefault(name.lower(), ("doc", doc.id))
 
     # -- the index ----------------------------------------------------------------
-    def _ensure_built(self) -> str:
-        """The name of a build of this corpus: the current one, another one still
-        on disk, or a new build."""
+    def _usable_name(self) -> Optional[str]:
+        """A build of this corpus on disk: the current one, else the newest other
+        one (pointed at again when the pointer is unreadable), else None."""
         current = search_index.current_name(self.root)
         if current and current.startswith(self.key + "-"):
             return current
-        own = sorted(p.name[len(search_index.PREFIX):] for p in self.root.glob(f"{search_index.PREFIX}{self.key}-*"))
-        return own[-1] if own else search_index.build(self.corpus, self.root)
+        own = search_index.builds_of(self.key, self.root)
+        if own and current is None:
+            search_index.point_at(self.root, own[-1])  # the pointer was missing or damaged
+        return own[-1] if own else None
 
     def rebuild(self) -> str:
         """Build this corpus's index again and switch to it (searches keep running meanwhile)."""
         name = search_index.build(self.corpus, self.root, force=True)
-        self._open(name)
-        return name
+        self._install(search_index.open_or_rebuild(self.corpus, name, self.root))
+        return self._built.name
 
-    def _open(self, name: str) -> None:
-        built = search_index.open_built(name, self.root)
+    def _install(self, built: search_index.BuiltIndex) -> None:
+        """Make `built` the build new searches use. Its files were read and
+        checked when it was opened; nothing on disk is read after that."""
         with built.index.reader() as reader:
-            vocabulary = Vocabulary(reader)
+            vocabulary = Vocabulary(reader, built.ocr_words)
         with self._lock:
             self._built, self._vocabulary = built, vocabulary
 
@@ -188,7 +197,7 @@ class Search:
         self._pointer_stat = stat
         name = search_index.current_name(self.root)
         if name and name.startswith(self.key + "-") and self._built and name != self._built.name:
-            self._open(name)
+            self._install(search_index.open_or_rebuild(self.corpus, name, self.root))
 
     def _searcher(self):
         """This thread's searcher on the current build (Whoosh searchers are not shared)."""
@@ -196,13 +205,7 @@ class Search:
         local = self._local
         if getattr(local, "name", None) != built.name:
             old = getattr(local, "searcher", None)
-            try:
-                local.searcher = built.index.searcher(weighting=_LengthArrayBM25F(built.lengths, BM25_B))
-            except (OSError, EmptyIndexError):
-                # The build vanished under us (removed by a newer rebuild): make ours current again.
-                self._open(search_index.build(self.corpus, self.root, force=True))
-                built = self._built
-                local.searcher = built.index.searcher(weighting=_LengthArrayBM25F(built.lengths, BM25_B))
+            local.searcher = built.index.searcher(weighting=_LengthArrayBM25F(built.lengths, BM25_B))
             local.name = built.name
             if old is not None:
                 old.close()

@@ -9,8 +9,10 @@ it (`Alternative`):
 * for a word the books never use (a typo): the closest words they do use,
   within 1 edit (2 for words over 6 letters; a swap of two letters is one edit),
   looked up on the unstemmed body's vocabulary;
-* for a word they do use: its near spellings on the unstemmed body only, at a
-  low weight (the older book's OCR damaged many words by a letter or two);
+* for a word they do use: its near spellings on the unstemmed body. Those
+  only the OCR-damaged book has are that word damaged ("magaiji" for "magaji")
+  and count about as much as the word itself; the others, at a low weight,
+  catch forms the stemmer does not join ("tied" and "tie");
 * for the name of a game or a document ("rivals", "vekn"): that game's or
   document's paragraphs, mildly preferred.
 
@@ -19,6 +21,7 @@ are required, and a proximity bonus rewards the words close together.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional
@@ -42,7 +45,12 @@ NUMBER_WEIGHT = 6.0  # a section number written among words ("damage 6.4.6")
 PROXIMITY_WEIGHT = 1.5  # the query's words near each other in the text
 PROXIMITY_SLOP = 3
 SCOPE_WEIGHT = 2.0  # a game or document named in the query ("torpor in rivals")
-FUZZY_KNOWN_WEIGHT = 0.3  # near spellings of a word the books use (OCR damage)
+# A damaged form of a word the books use (a near spelling found only in the OCR
+# book) scores as this share of the word itself: the form is surely the word
+# less often than the word is.
+FUZZY_OCR_WEIGHT = 0.8
+FUZZY_KNOWN_WEIGHT = 0.3  # any other near spelling of a word the books use
+FUZZY_KNOWN_FORMS = 4  # near spellings asked per word, closest and commonest first
 FUZZY_UNKNOWN_WEIGHT = {1: 0.9, 2: 0.7}  # corrections of a word they never use, by distance
 FUZZY_MIN_LENGTH = 4
 
@@ -86,11 +94,13 @@ class Unit:
 
 
 class Vocabulary:
-    """The words of a build, for typo correction: unstemmed body words with their
-    document frequencies, bucketed by first letter (typos rarely hit it), and the
-    stems of every ranked field."""
+    """The words of a build, for typo and OCR tolerance: unstemmed body words with
+    their document frequencies, bucketed by first letter (typos rarely hit it),
+    the stems of every ranked field, and the words only OCR-damaged documents use."""
 
-    def __init__(self, reader):
+    def __init__(self, reader, ocr_words: frozenset[str] = frozenset()):
+        self.documents = reader.doc_count_all()
+        self.ocr_words = ocr_words  # words only OCR-damaged documents use
         self.frequency: dict[str, int] = {}
         for btext in reader.lexicon("body_plain"):
             word = btext.decode("utf-8")
@@ -101,6 +111,9 @@ class Vocabulary:
             self.by_initial.setdefault(word[0], []).append(word)
         self.stems = {b.decode("utf-8") for name in (*FIELD_WEIGHTS, "terms") for b in reader.lexicon(name)}
 
+    def idf(self, frequency: int) -> float:
+        """Whoosh's inverse document frequency (`WeightingModel.idf`), which BM25F uses."""
+        return math.log(self.documents / (frequency + 1)) + 1
 
     def knows(self, word: str, stemmed: str) -> bool:
         return word in self.frequency or stemmed in self.stems
@@ -193,10 +206,17 @@ def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
     word, stemmed = unit.plain, unit.alternatives[0].terms[0]
     near = vocabulary.near(word, max_distance(word))
     if vocabulary.knows(word, stemmed):
-        # Near spellings of a word the books use catch OCR damage, weakly; its
-        # inflections are left out, the stem finds those already.
-        damaged = [w for w, _ in near if porter_stem(w) != stemmed]
-        unit.alternatives += [Alternative("fuzzy", (w,), FUZZY_KNOWN_WEIGHT) for w in damaged[:4]]
+        # A word the books use. Its inflections are found by the stem already.
+        # A near spelling found only in the OCR book is that word damaged: being
+        # rare, BM25 would weigh it as a rare word, so it is scaled to score like
+        # the word itself. Other near spellings are other words or forms the
+        # stemmer does not join ("tied", "tie"): weakly.
+        word_idf = vocabulary.idf(vocabulary.frequency.get(word, 0))
+        for near_word, _ in [(w, d) for w, d in near if porter_stem(w) != stemmed][:FUZZY_KNOWN_FORMS]:
+            weight = FUZZY_KNOWN_WEIGHT
+            if near_word in vocabulary.ocr_words:
+                weight = FUZZY_OCR_WEIGHT * min(1.0, word_idf / vocabulary.idf(vocabulary.frequency[near_word]))
+            unit.alternatives.append(Alternative("fuzzy", (near_word,), weight))
         return
     if not near:
         return

@@ -9,26 +9,49 @@ directory the pointer names, so it never sees a half-built index, and a rebuild
 while a server is searching is safe: searchers on the previous directory keep
 working until they notice the new pointer and reopen.
 
+Words that only OCR-damaged documents use (`ocr-words.json`) are mostly damaged
+forms of real words ("magaiji" for "magaji"); the query expansion lets them
+stand in for the word (`judge.search_expand`).
+
 The same rule in other editions (`editions.json` beside the index) is computed
 at build time by `judge.search_editions` from the concordance: aligning
 editions compares texts and is too slow for query time.
+
+A built index is a cache, and a damaged cache must never be trusted: each build
+records the SHA-256 of its files in `contents.json`, and `open_built` reads
+every file once, checks it, and opens the index from those bytes in memory
+(3 MB). A file overwritten, truncated or removed afterwards, by a crash or by
+hand, cannot reach a search: opening fails with `DamagedIndex`, and
+`open_or_rebuild` discards that build and builds a new one.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import pickle
+import re
 import shutil
+import struct
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from whoosh import index as whoosh_index
-from whoosh.analysis import CharsetFilter, RegexTokenizer, LowercaseFilter, StemFilter, StopFilter
+from whoosh.analysis import (
+    CharsetFilter,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+)
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import ID, KEYWORD, TEXT, Schema
+from whoosh.filedb.filestore import RamStorage
 from whoosh.support.charset import accent_map
 
 from judge import paths
@@ -41,6 +64,17 @@ POINTER = "search-current"
 RANKED_FIELDS = ("body", "title", "body_plain", "terms")
 PREFIX = "search-"
 EDITIONS_FILE = "editions.json"
+CONTENTS_FILE = "contents.json"  # {"files": {name: sha256}, "paragraphs": count}
+OCR_WORDS_FILE = "ocr-words.json"  # words only OCR-damaged documents use (see `ocr_only_words`)
+_NAME = re.compile(r"[0-9a-f]{20}-[0-9a-f]+")  # "<key>-<nonce>"
+# What reading a damaged build can raise: missing or unreadable files, bad JSON
+# or UTF-8, Whoosh's pickled TOC and segment directory, its struct-packed and
+# zlib-compressed data, and the NameError RamStorage gives for a missing file.
+ARTIFACT_ERRORS = (OSError, EOFError, ValueError, LookupError, NameError, struct.error,
+                   zlib.error, pickle.UnpicklingError, whoosh_index.IndexError)
+
+log = logging.getLogger(__name__)
+
 # Code whose changes make a built index stale (the schema, what is indexed, the
 # edition grouping). Query-time code and the synonyms file are not in it.
 _BUILD_CODE = ("search_index.py", "search_editions.py")
@@ -48,6 +82,14 @@ _BUILD_CODE = ("search_index.py", "search_editions.py")
 # Words are runs of letters/digits, and section numbers ("6.4.6", "iv.d.2")
 # stay one token. Accents are folded so "Flavio" finds "Flávio".
 _TOKEN_PATTERN = r"\w+(?:\.\w+)*"
+
+
+class DamagedIndex(JudgeError):
+    """A build that cannot be trusted: a file missing, changed or unreadable."""
+
+    def __init__(self, path: Path, reason: str):
+        self.path, self.reason = path, reason
+        super().__init__(f"the search index {path} is damaged: {reason}")
 
 
 def stemming_analyzer():
@@ -115,6 +157,19 @@ def _documents(corpus: "Corpus"):
                        title=title, body=para.text, body_plain=para.text, terms=" | ".join(sorted(terms)))
 
 
+def ocr_only_words(corpus: "Corpus") -> list[str]:
+    """The words (as the unstemmed field has them) found in documents flagged
+    `ocr` and in no other document: the damaged forms of words, for the most part."""
+    analyzer = plain_analyzer()
+    clean: set[str] = set()
+    damaged: set[str] = set()
+    for doc in corpus.documents.values():
+        words = damaged if doc.meta.ocr else clean
+        for para in doc.paragraphs:
+            words.update(t.text for t in analyzer(para.text))
+    return sorted(w for w in damaged - clean if w.isalpha())
+
+
 @dataclass
 class BuiltIndex:
     """An opened build: the Whoosh index and the edition map saved beside it."""
@@ -125,6 +180,7 @@ class BuiltIndex:
     editions: dict[str, list[list]]  # paragraph id -> [[id, confidence]] in the other editions
     ids: list[str]  # Whoosh document number -> paragraph id
     lengths: dict[str, list[int]]  # ranked field -> its length in each document, by number
+    ocr_words: frozenset[str]  # see `ocr_only_words`
 
 
 def current_name(root: Optional[Path] = None) -> Optional[str]:
@@ -134,7 +190,14 @@ def current_name(root: Optional[Path] = None) -> Optional[str]:
         name = (root / POINTER).read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError):
         return None
-    return name if name and (root / f"{PREFIX}{name}").is_dir() else None
+    return name if _NAME.fullmatch(name) and (root / f"{PREFIX}{name}").is_dir() else None
+
+
+def builds_of(key: str, root: Optional[Path] = None) -> list[str]:
+    """The names of the builds of index key `key` on disk, oldest first."""
+    root = root or paths.index_dir()
+    names = (p.name[len(PREFIX):] for p in root.glob(f"{PREFIX}{key}-*"))
+    return sorted((n for n in names if _NAME.fullmatch(n)), key=lambda n: int(n.split("-", 1)[1], 16))
 
 
 def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) -> str:
@@ -166,17 +229,30 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
         writer.commit()
         ix.close()
         (tmp / EDITIONS_FILE).write_text(json.dumps(edition_map(corpus)), encoding="utf-8")
+        (tmp / OCR_WORDS_FILE).write_text(json.dumps(ocr_only_words(corpus)), encoding="utf-8")
+        contents = {"files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+                              for p in sorted(tmp.iterdir()) if p.is_file() and not _is_lock(p.name)},
+                    "paragraphs": len(corpus.paragraphs)}
+        (tmp / CONTENTS_FILE).write_text(json.dumps(contents, indent=1), encoding="utf-8")
         os.rename(tmp, root / f"{PREFIX}{name}")
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(exc, OSError):
+            raise JudgeError(f"cannot build the search index in {root}: {exc.strerror or exc}") from None
         raise
     previous = current_name(root)  # again: another process may have switched meanwhile
-    _point_at(root, name)
+    point_at(root, name)
     _remove_stale(root, keep={name, previous})
     return name
 
 
-def _point_at(root: Path, name: str) -> None:
+def _is_lock(filename: str) -> bool:
+    """Whoosh's write lock (MAIN_WRITELOCK): empty, touched by writers, not index data."""
+    return filename.endswith("LOCK")
+
+
+def point_at(root: Path, name: str) -> None:
+    """Make build `name` the current one (atomically)."""
     fd, tmp = tempfile.mkstemp(dir=root, prefix=".search-current-", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="ascii") as fh:
         fh.write(name + "\n")
@@ -200,15 +276,73 @@ def _remove_stale(root: Path, keep: set) -> None:
 
 
 def open_built(name: str, root: Optional[Path] = None) -> BuiltIndex:
+    """Open build `name` from memory, after checking every file against
+    `contents.json`; raise `DamagedIndex` when anything is missing or wrong."""
     root = root or paths.index_dir()
     path = root / f"{PREFIX}{name}"
-    ix = whoosh_index.open_dir(str(path))
-    editions = json.loads((path / EDITIONS_FILE).read_text(encoding="utf-8"))
-    with ix.reader() as reader:
-        count = reader.doc_count_all()
-        ids = [""] * count
-        for docnum, fields in reader.iter_docs():
-            ids[docnum] = fields["id"]
-        lengths = {name: [reader.doc_field_length(n, name, 0) for n in range(count)]
-                   for name in RANKED_FIELDS}
-    return BuiltIndex(name, path, ix, editions, ids, lengths)
+    try:
+        contents = json.loads((path / CONTENTS_FILE).read_text(encoding="utf-8"))
+        files = contents.get("files") if isinstance(contents, dict) else None
+        if not (isinstance(files, dict) and isinstance(contents.get("paragraphs"), int)
+                and all(Path(f).name == f for f in files) and {EDITIONS_FILE, OCR_WORDS_FILE} <= files.keys()):
+            raise DamagedIndex(path, f"{CONTENTS_FILE} is not the list of files this build wrote")
+        storage, data = RamStorage(), {}
+        for filename, digest in files.items():
+            data[filename] = (path / filename).read_bytes()
+            if hashlib.sha256(data[filename]).hexdigest() != digest:
+                raise DamagedIndex(path, f"{filename} is not the file this build wrote")
+            with storage.create_file(filename) as fh:
+                fh.write(data[filename])
+        editions = json.loads(data[EDITIONS_FILE].decode("utf-8"))
+        ocr_words = frozenset(json.loads(data[OCR_WORDS_FILE].decode("utf-8")))
+        ix = storage.open_index()
+        with ix.reader() as reader:
+            count = reader.doc_count_all()
+            if count != contents["paragraphs"]:
+                raise DamagedIndex(path, f"{count} paragraphs indexed, {contents['paragraphs']} built")
+            ids = [""] * count
+            for docnum, fields in reader.iter_docs():
+                ids[docnum] = fields["id"]
+            lengths = {field: [reader.doc_field_length(n, field, 0) for n in range(count)]
+                       for field in RANKED_FIELDS}
+    except ARTIFACT_ERRORS as exc:
+        raise DamagedIndex(path, _describe(exc)) from exc
+    return BuiltIndex(name, path, ix, editions, ids, lengths, ocr_words)
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, FileNotFoundError) and exc.filename:
+        return f"{Path(exc.filename).name} is missing"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def discard(name: str, root: Optional[Path] = None) -> None:
+    """Remove a damaged build (searchers elsewhere hold theirs in memory)."""
+    root = root or paths.index_dir()
+    shutil.rmtree(root / f"{PREFIX}{name}", ignore_errors=True)
+
+
+def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] = None) -> BuiltIndex:
+    """Open build `name` of `corpus`; when there is none or it is damaged, the
+    build the pointer names now if it is of the same corpus (another process may
+    have rebuilt already), else build the index anew (atomically, as `build`
+    does) and open that."""
+    root = root or paths.index_dir()
+    key = name.split("-", 1)[0] if name else None
+    tried = set()
+    while name and name not in tried:
+        tried.add(name)
+        try:
+            return open_built(name, root)
+        except DamagedIndex as exc:
+            if exc.path.is_dir():  # damaged; a build that vanished was removed by a newer one
+                log.warning("%s; rebuilding it", exc)
+                discard(name, root)
+        current = current_name(root)
+        name = current if current and current.split("-", 1)[0] == key else None
+    fresh = build(corpus, root, force=True)
+    try:
+        return open_built(fresh, root)
+    except DamagedIndex as exc:  # a build we just made and cannot read: the disk, not the cache
+        raise JudgeError(f"the search index just built in {exc.path} cannot be read back ({exc.reason}); "
+                         "check the disk, or set JUDGE_INDEX_DIR to another directory") from None

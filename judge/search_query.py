@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-
 from judge.datafile import line_of, read_yaml
 from judge.errors import SourceError
 

@@ -1,0 +1,157 @@
+"""A damaged search index is never trusted: whatever file of a build is
+overwritten, truncated or removed, the next search notices, rebuilds, and
+answers as an intact index would (judge/search_index.py)."""
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+
+import pytest
+
+from judge import search, search_index
+from judge.commands.search import search as search_command
+from judge.search import Search
+
+QUESTION = "who can block an undirected action"
+ANSWER = "can be blocked by the acting Methuselah's prey or predator"
+
+
+@pytest.fixture(scope="module")
+def intact(corpus, tmp_path_factory):
+    """An index directory holding one good build, copied by each test before damaging it."""
+    root = tmp_path_factory.mktemp("intact-index")
+    search_index.build(corpus, root)
+    return root
+
+
+@pytest.fixture
+def copy_of(intact, tmp_path):
+    root = tmp_path / "index"
+    shutil.copytree(intact, root)
+    return root, search_index.current_name(root)
+
+
+def build_dir(root, name):
+    return root / f"{search_index.PREFIX}{name}"
+
+
+def answers_correctly(searcher: Search, corpus) -> None:
+    """What an intact index answers: the rule, and the same rule in the other editions."""
+    result = searcher.search(QUESTION, limit=5)
+    texts = [corpus.paragraphs[h.id].text for h in result.hits] + [
+        corpus.paragraphs[e["id"]].text for h in result.hits for e in h.editions]
+    assert any(ANSWER in t for t in texts), [h.id for h in result.hits]
+    number = searcher.search("6.4.6")
+    assert number.direct.id == "s6:6.4.6"
+    assert any(e["id"].startswith("rb:6.4.6/") for e in number.hits[0].editions)  # editions.json was read
+
+
+def overwrite_segment(path):
+    segment = next(path.glob("*.seg"))
+    segment.write_bytes(b"\x00garbage" * 100)
+
+
+def flip_one_segment_byte(path):
+    # Same size, one bit changed deep inside: Whoosh would read it without a complaint.
+    segment = next(path.glob("*.seg"))
+    data = bytearray(segment.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    segment.write_bytes(bytes(data))
+
+
+def overwrite_toc(path):
+    next(path.glob("*.toc")).write_text("garbage", encoding="ascii")
+
+
+def delete_editions(path):
+    (path / search_index.EDITIONS_FILE).unlink()
+
+
+def truncate_editions(path):
+    (path / search_index.EDITIONS_FILE).write_text('{"rb:1/1": [', encoding="utf-8")
+
+
+def delete_contents(path):
+    (path / search_index.CONTENTS_FILE).unlink()
+
+
+def malform_contents(path):
+    (path / search_index.CONTENTS_FILE).write_text(json.dumps({"files": ["../x"]}), encoding="utf-8")
+
+
+DAMAGE = [overwrite_segment, flip_one_segment_byte, overwrite_toc, delete_editions, truncate_editions,
+          delete_contents, malform_contents]
+
+
+@pytest.mark.parametrize("damage", DAMAGE, ids=lambda f: f.__name__)
+def test_a_damaged_build_is_rebuilt_and_search_answers(corpus, copy_of, damage, caplog):
+    root, damaged = copy_of
+    damage(build_dir(root, damaged))
+    with caplog.at_level(logging.WARNING, logger="judge.search_index"):
+        searcher = Search(corpus, root=root)
+    assert "is damaged" in caplog.text and damaged in caplog.text
+    answers_correctly(searcher, corpus)
+    rebuilt = searcher._built.name
+    assert rebuilt != damaged and not build_dir(root, damaged).exists()
+    assert search_index.current_name(root) == rebuilt
+    search_index.open_built(rebuilt, root)  # the new build passes the check the damaged one failed
+    # The next process uses the rebuilt index as it is: no second rebuild.
+    assert Search(corpus, root=root)._built.name == rebuilt
+
+
+@pytest.mark.parametrize("pointer", [b"\xff\xfe\x00 not ascii", b"../../etc", b"0123456789abcdef0123-ff\n", b""],
+                         ids=["binary", "a path", "a build that is not there", "empty"])
+def test_a_damaged_pointer_is_repaired_without_a_rebuild(corpus, copy_of, pointer):
+    root, intact_name = copy_of
+    (root / search_index.POINTER).write_bytes(pointer)
+    searcher = Search(corpus, root=root)
+    answers_correctly(searcher, corpus)
+    assert searcher._built.name == intact_name  # the intact build on disk, checked, was enough
+    assert search_index.current_name(root) == intact_name
+
+
+def test_a_missing_build_directory_is_rebuilt(corpus, copy_of):
+    root, name = copy_of
+    shutil.rmtree(build_dir(root, name))
+    searcher = Search(corpus, root=root)
+    answers_correctly(searcher, corpus)
+    assert search_index.current_name(root) == searcher._built.name != name
+
+
+def test_damage_under_a_running_searcher_does_not_reach_its_searches(corpus, copy_of):
+    # A server opened the index; then its files are damaged. It searches from the
+    # checked copy in memory, and the next process rebuilds.
+    root, name = copy_of
+    searcher = Search(corpus, root=root)
+    overwrite_segment(build_dir(root, name))
+    delete_editions(build_dir(root, name))
+    answers_correctly(searcher, corpus)
+    assert Search(corpus, root=root)._built.name != name
+
+
+def test_a_damaged_build_named_by_a_new_pointer_is_rebuilt(corpus, copy_of):
+    # Another process switches the pointer to a build that turns out damaged:
+    # a running searcher following the pointer rebuilds instead of failing.
+    root, name = copy_of
+    searcher = Search(corpus, root=root)
+    searcher.search("bleed")
+    newer = search_index.build(corpus, root, force=True)
+    overwrite_toc(build_dir(root, newer))
+    answers_correctly(searcher, corpus)
+    assert searcher._built.name not in (name, newer)
+
+
+def test_judge_search_on_a_damaged_index_answers(corpus, runner, tmp_path, monkeypatch):
+    """`judge search` twice in a scratch JUDGE_INDEX_DIR whose index was damaged
+    between the two: the second answers, with a warning, instead of a traceback."""
+    monkeypatch.setenv("JUDGE_INDEX_DIR", str(tmp_path))
+    monkeypatch.setattr(search, "_SEARCHERS", {})
+    first = runner.invoke(search_command, [QUESTION, "--limit", "3"], catch_exceptions=False)
+    assert first.exit_code == 0 and "prey or predator" in first.output
+    name = search_index.current_name(tmp_path)
+    overwrite_toc(build_dir(tmp_path, name))
+    monkeypatch.setattr(search, "_SEARCHERS", {})  # as a new process would start
+    second = runner.invoke(search_command, [QUESTION, "--limit", "3"], catch_exceptions=False)
+    assert second.exit_code == 0 and "prey or predator" in second.output
+    assert search_index.current_name(tmp_path) != name
