@@ -10,6 +10,12 @@ a baseline (merely parsing the YAML text with PyYAML), with ratios:
 * load             YAML with line numbers, JSON Schema validation, table, event parsing
 * replay           the engine alone: every event applied, the pending action settled
 * load + run       what `judge check` does per file (without printing), expectations included
+* guard scan       part of load: the pass over libyaml's events that refuses aliases and deep nesting
+* schema oneOf     for comparison: the published JSON Schema (one oneOf branch per event form) checked
+                   with jsonschema, which load avoids by checking each event against its own form
+
+Then hostile inputs (the web app loads pasted scenarios): how fast load refuses a "billion laughs"
+(nested YAML aliases) and 100,000 nested brackets, beside the C loader on the same laughs text.
 
 Two scenarios, each a legal game of four Methuselahs over many turns:
 
@@ -32,7 +38,10 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.engine import scenario as sc  # noqa: E402
+import jsonschema  # noqa: E402
+
+from judge.engine import scenario as sc, validation, yamlfile  # noqa: E402
+from judge.engine.errors import ScenarioError  # noqa: E402
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 
@@ -161,12 +170,16 @@ def bench(name: str, text: str, runs: int) -> Optional[float]:
     run = sc.run(scenario)
     assert run.ok, f"the generated {name} scenario's expectation failed"
     c_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    data = yaml.load(text, Loader=c_loader)
+    published = jsonschema.Draft202012Validator(validation.schema())
     stages = [
         ("yaml (C)", lambda: yaml.load(text, Loader=c_loader)),
         ("yaml.safe_load", lambda: yaml.safe_load(text)),
         ("load", lambda: sc.parse(text, "bench")),
         ("replay", lambda: sc.replay(scenario)),
         ("load + run", lambda: sc.run(sc.parse(text, "bench"))),
+        ("guard scan", lambda: yamlfile._check_structure(text)),
+        ("schema oneOf", lambda: list(published.iter_errors(data))),
     ]
     results = {label: timed(fn, runs) for label, fn in stages}
     base = statistics.median(results["yaml (C)"])
@@ -180,6 +193,39 @@ def bench(name: str, text: str, runs: int) -> Optional[float]:
     print(f"replay of {n_events} events: {replay_ms:.1f} ms median ({replay_ms * 1000 / n_events:.0f} µs/event), "
           f"{verdict} the 100 ms target\n")
     return replay_ms
+
+
+def laughs(levels: int) -> str:
+    """A 'billion laughs': each level an anchored list of nine aliases of the previous one."""
+    lines = ["players: [A, B]", "turn: A", "phase: minion", "events: []", "expect:", '  a0: &a0 ["lol"]']
+    lines += [f"  a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, levels + 1)]
+    return "\n".join(lines) + "\n"
+
+
+def refused_in(text: str, runs: int) -> list[float]:
+    def attempt():
+        try:
+            sc.parse(text, "bench")
+        except ScenarioError:
+            return
+        raise AssertionError("the hostile scenario was not refused")
+    return timed(attempt, runs)
+
+
+def hostile(runs: int) -> None:
+    c_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    text = laughs(6)
+    rows = [
+        (f"laughs x6 ({len(text)} B): yaml (C)", timed(lambda: yaml.load(text, Loader=c_loader), runs)),
+        ("laughs x6: load (refused)", refused_in(text, runs)),
+        ("[ x 100000: load (refused)", refused_in("players: [A, B]\nturn: A\nphase: minion\nevents: []\ntitle: "
+                                                  + "[" * 100_000 + "]" * 100_000 + "\n", runs)),
+    ]
+    print(f"hostile inputs, {runs} runs each")
+    print(f"{'input: stage':<36}{'median ms':>11}{'p95 ms':>9}")
+    for label, xs in rows:
+        print(f"{label:<36}{statistics.median(xs):>11.2f}{p95(xs):>9.2f}")
+    print()
 
 
 def main() -> int:
@@ -197,6 +243,7 @@ def main() -> int:
         if ms is None:
             return 1
         worst = max(worst, ms)
+    hostile(args.runs)
     return 0 if worst < 100 else 1
 
 

@@ -12,7 +12,8 @@ from judge.engine.cli import check
 
 ROOT = Path(__file__).resolve().parents[1] / "scenarios"
 STEP_KEYS = {"n", "event", "text", "cites"}
-RUN_KEYS = {"file", "rules", "ok", "steps", "state", "expectations", "error"}
+RUN_KEYS = {"file", "rules", "ok", "steps", "state", "expectations", "error", "checked"}
+ERROR_KEYS = {"message", "line", "cites", "kind", "rule", "rules"}
 
 
 @pytest.fixture
@@ -45,7 +46,7 @@ def test_json_one_object_per_file_per_line(cli):
             assert all(":" in c for c in step["cites"])
         for exp in obj["expectations"]:
             assert set(exp) == {"path", "expected", "actual", "ok"}
-        assert obj["error"] is None or set(obj["error"]) == {"message", "line", "cites"}
+        assert obj["error"] is None or set(obj["error"]) == ERROR_KEYS
         assert {"players", "minions", "edge", "phase", "turn"} <= set(obj["state"])
 
 
@@ -53,10 +54,26 @@ def test_json_error_of_an_expected_refusal(cli):
     result = cli(ROOT / "rules" / "bleed_twice.yaml", "--json")
     assert result.exit_code == 0
     obj = json.loads(result.output)
-    assert obj["ok"] is True
-    assert set(obj["error"]) == {"message", "line", "cites"}
+    assert obj["ok"] is True and obj["checked"] is True
+    assert set(obj["error"]) == ERROR_KEYS
     assert obj["error"]["line"] == 13 and obj["error"]["cites"][0].startswith("vekn:bleed/")
     assert obj["error"]["message"] == "refused: Belinde already performed a bleed action this turn"
+    assert obj["error"]["kind"] == "refused" and obj["error"]["rule"] == "BLEED_ONCE"
+    assert obj["error"]["rules"] == ["BLEED_ONCE"]
+
+
+def test_json_error_kinds_tell_refused_not_modelled_and_malformed_apart(cli, tmp_path):
+    uncovered = json.loads(cli(ROOT / "rules" / "edge_holder_ousted.yaml", "--json").output)["error"]
+    assert uncovered["kind"] == "not-modelled" and uncovered["message"].startswith("not modelled:")
+    assert uncovered["rule"] == uncovered["rules"][0] and "EDGE" in uncovered["rules"]
+    leave = json.loads(cli(ROOT / "torpor" / "leave_torpor_cost_refused.yaml", "--json").output)["error"]
+    assert leave["kind"] == "refused" and leave["rule"] == "ACTION_COST_REQUIRED"
+    assert leave["rules"] == ["ACTION_COST_REQUIRED", "LEAVE_TORPOR_COST", "COST_REQUIRED"]
+    path = tmp_path / "bad.yaml"
+    path.write_text("players: [A, B]\nturn: A\nphase: minion\nevents:\n  - {modifier: A, bleed: lots}\n")
+    malformed = json.loads(cli(path, "--json").output)
+    assert malformed["error"]["kind"] == "malformed" and malformed["error"]["rule"] is None
+    assert malformed["error"]["line"] == 5 and malformed["state"] is None and set(malformed) == RUN_KEYS
 
 
 def test_failing_expectation_exits_1(cli, tmp_path):
@@ -82,8 +99,36 @@ def test_unexpected_refusal_exits_1(cli, tmp_path):
 def test_rules_option_replays_under_another_edition(cli):
     result = cli(ROOT / "rules" / "bleed_second_modifier.yaml", "--rules", "older", "--json")
     obj = json.loads(result.output)
-    assert obj["rules"] == "older" and obj["ok"] is True and obj["error"] is None
+    assert obj["rules"] == "older" and obj["ok"] is True and obj["error"] is None and obj["checked"] is True
     assert obj["state"]["players"]["Alexis"]["pool"] == 7
+    assert [e["path"] for e in obj["expectations"]] == ["pool.Alexis"]  # the older block only
+
+
+def test_another_edition_without_expectations_is_shown_not_judged(cli, tmp_path):
+    """bleed_twice.yaml expects the current book's refusal; replayed under the older book with no block for it
+    (its older: block removed), the replay is shown but its top-level expectations are not applied."""
+    text = (ROOT / "rules" / "bleed_twice.yaml").read_text()
+    own = text[:text.index("  older:")]
+    path = tmp_path / "own_only.yaml"
+    path.write_text(own)
+    result = cli(path, "--rules", "older")
+    assert result.exit_code == 0, result.output
+    assert "REFUSED" in result.output and "result: ok (shown, not checked)" in result.output
+    assert "the scenario's expectations are for current; a block `older:`" in result.output
+    obj = json.loads(cli(path, "--rules", "older", "--json").output)
+    assert obj["checked"] is False and obj["expectations"] == [] and obj["error"]["kind"] == "refused"
+    assert cli(path).exit_code == 0  # under its own edition it is judged, and passes
+    path.write_text(own.replace("pool.Alexis: 9", "pool.Alexis: 8"))
+    assert cli(path).exit_code == 1 and cli(path, "--rules", "older").exit_code == 0
+
+
+def test_compare_every_scenario_passes(cli):
+    """Each side of --compare is judged by the expectations for its own edition (docs/scenarios.md)."""
+    result = cli(ROOT, "--compare", "current,older")
+    assert result.exit_code == 0, [b for b in result.output.split("\n\n") if "FAILED" in b][:2]
+    files = list(ROOT.rglob("*.yaml"))
+    assert result.output.count("result: ok") == len(files)
+    assert "FAIL" not in result.output
 
 
 def test_compare_withdrawal(cli):

@@ -32,12 +32,28 @@ def test_the_good_one_parses():
 
 
 @pytest.mark.parametrize("text, line, words", [
-    ("players: [Sarah, Alexis\nturn: Sarah\n", 2, "not valid YAML"),
+    ("players: [Sarah, Alexis\nturn: Sarah\n", 1, "the list opened with '[' on this line is not closed"),
+    ("title: x\nplayers: [Sarah, Alexis\nturn: Sarah\n", 2, "the list opened with '[' on this line is not closed"),
+    ("title: x\nminions:\n  - {name: Belinde, controller: Sarah\nturn: Sarah\n", 3, "the mapping opened with '{'"),
+    ('title: "x\nturn: Sarah\n', 1, "the quoted text that begins on this line is not closed"),
+    ("players: [A, B]\nturn: A\nphase: minion\nevents:\n  -\t'x'\n", 5, "a tab character"),
+    ("players: [A, B]\nturn: A\nphase: minion\nevents:\n  - A plays a card: +1 bleed\n", 5,
+     "a sentence with ': ' in it reads as a YAML mapping; quote the whole sentence: \"A plays a card: +1 bleed\""),
+    ("players: [A, B]\nturn: A\nphase: minion\nevents: []\ntitle: a: b\n", 5, "an unexpected ':'"),
     ("", 1, "empty"),
     ("- just a list\n", 1, "a mapping"),
-    (GOOD.replace("phase: minion", "phase: lunch"), 3, "'lunch' is not one of unlock, master"),
-    (GOOD.replace("turn: Sarah", "turn: Sarah\nturns: 3"), 3, "'turns' was unexpected"),
-    (GOOD.replace("capacity: 5", "capacity: five"), 5, "expected integer"),
+    (GOOD.replace("phase: minion", "phase: lunch"), 3,
+     "phase: expected 'unlock', 'master', 'minion', 'influence' or 'discard', got 'lunch'"),
+    (GOOD.replace("turn: Sarah", "turn: Sarah\nturns: 3"), 3, "unknown key 'turns'; expected one of: crypt,"),
+    (GOOD.replace("capacity: 5", "capacity: five"), 5, "minions[0].capacity: expected a whole number (at least 1), got 'five'"),
+    (GOOD.replace("players: [Sarah, Alexis, Bob]", "players: [Sarah, Alexis, Sarah]"), 1, "Sarah is listed twice"),
+    (GOOD.replace("events:\n  - Belinde bleeds Alexis\n", ""), 1, "missing 'events' (needed here: players, turn, phase, events)"),
+    (GOOD.replace("  - Belinde bleeds Alexis", "  - 42"), 7, "events[0]: 42 is not an event; expected a sentence"),
+    (GOOD.replace("  - Belinde bleeds Alexis", "  - ''"), 7, "events[0]: an empty event"),
+    (GOOD.replace("  - Belinde bleeds Alexis", "  - {modifier: Belinde, bleed: lots}"), 7,
+     "events[0], a 'modifier' event: bleed: expected a whole number, got 'lots'; e.g. {modifier: Quentin"),
+    (GOOD.replace("  - Belinde bleeds Alexis", "  - {bleed: Belinde, hunt: Belinde}"), 7,
+     "exactly one of the keys that name a form; found bleed, hunt"),
     (GOOD.replace("controller: Sarah", "controller: Sara"), 5, "unknown player 'Sara'"),
     (GOOD.replace("  - Belinde bleeds Alexis", "  - Belinde bleeds Alexis\n  - Belinde dances"), 8,
      "cannot read the event 'Belinde dances'"),
@@ -45,12 +61,31 @@ def test_the_good_one_parses():
     (GOOD.replace("  - Belinde bleeds Alexis", "  - 'Belinde plays an action modifier: +1 sneak'"), 7,
      "cannot read '+1 sneak'; expected one of: +N stealth"),
     (GOOD.replace("  - Belinde bleeds Alexis", "  - {bleed: Belinde, at: Alexis}"), 7, "unknown key 'at'"),
-    (GOOD.replace("  - Belinde bleeds Alexis", "  - {hop: Belinde}"), 7, "needs exactly one of the keys"),
+    (GOOD.replace("  - Belinde bleeds Alexis", "  - {hop: Belinde}"), 7, "needs one of the keys action, "),
     (GOOD.replace("blood: 3", "blood: 9"), 5, "above capacity"),
     (GOOD.replace("turn: Sarah\n", "turn: Sarah\nturn: Bob\n"), 3, "duplicate key 'turn'"),
-    (GOOD.replace("rules: current\n", "") + "rules: fifth\n", 8, "is not one of current"),
+    (GOOD.replace("rules: current\n", "") + "rules: fifth\n", 8, "rules: expected 'current', 'older',"),
     (GOOD + "expect: {poool.Alexis: 3}\n", 8, "unknown expectation 'poool.Alexis'"),
     (GOOD + "expect: {refused: 3}\n", 8, "refused"),
+    # the expect: block is checked when loading, not met as an impossible expectation
+    (GOOD + "expect: {pool.Zorro: 3}\n", 8, "unknown player 'Zorro' in 'pool.Zorro' (the players are Sarah"),
+    (GOOD + "expect:\n  pool.Alexis: 29\n  blood.Zorro: 3\n", 10, "unknown minion 'Zorro' in 'blood.Zorro'"),
+    (GOOD + "expect: {refused: {event: x}}\n", 8, "expect.refused: event: expected a whole number (at least 1), got 'x'"),
+    (GOOD + "expect: {refused: {event: 3}}\n", 8, "from 1 to 1 (2 is the end of the events); got 3"),
+    (GOOD + "expect: {refused: {message: 3}}\n", 8, "expect.refused: message: expected text, got 3"),
+    (GOOD + "expect: {refused: {cites: [rb:6.1.1]}}\n", 8, "'rb:6.1.1' is not from the current edition's book"),
+    (GOOD + "expect: {older: {refused: {cites: [vekn:bleed]}}}\n", 8, "'vekn:bleed' is not from the older"),
+    (GOOD + "expect: {locked.Belinde: 3}\n", 8, "'locked.Belinde': expected true or false, got 3"),
+    (GOOD + "expect: {region.Belinde: asleep}\n", 8, "expected 'ready' or 'torpor' or 'uncontrolled', got 'asleep'"),
+    (GOOD + "expect: {edge: Zorro}\n", 8, "'edge': expected a player's name or null, got 'Zorro'"),
+    (GOOD + "expect: {combat.foo: 1}\n", 8, "'combat.foo': combat has no 'foo'"),
+    (GOOD + "expect: {players.Zorro.pool: 3}\n", 8, "unknown player in 'players.Zorro.pool'"),
+    # YAML that would be costly or crash the reader is refused before anything is built from it
+    ("players: &p [A, B]\nturn: A\nphase: minion\nevents: []\ntitle: *p\n", 5, "YAML aliases (*p) are not allowed"),
+    ("players: [A, B]\nturn: A\nphase: minion\nevents: []\ntitle: " + "[" * 100_000 + "]" * 100_000 + "\n", 5,
+     "nested more than 24 levels deep"),
+    ("players: [A, B]\nturn: A\nphase: minion\nevents: []\ntitle: !!python/object:os.system x\n", 5,
+     "tags (!!...) are not allowed"),
     (GOOD.replace("{name: Belinde, controller: Sarah, capacity: 5, blood: 3}",
                   "{name: Belinde, controller: Sarah}"), 5, "needs a capacity"),
     (GOOD + "  - The Dowager recruits Belinde\n", 8, "unknown minion"),
@@ -82,3 +117,24 @@ def test_every_scenario_file_validates_against_the_published_schema():
     for path in sorted(sc.Path(__file__).resolve().parents[1].joinpath("scenarios").rglob("*.yaml")):
         errors = list(validator.iter_errors(yaml.safe_load(path.read_text())))
         assert not errors, (path.name, errors[0].message)
+
+
+def billion_laughs(levels: int) -> str:
+    lines = ["players: [A, B]", "turn: A", "phase: minion", "events: []", "expect:", '  a0: &a0 ["lol"]']
+    lines += [f"  a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, levels + 1)]
+    return "\n".join(lines) + "\n"
+
+
+def test_nested_aliases_are_refused_at_the_first_alias_before_any_expansion():
+    """A 'billion laughs' (9**12 values if expanded) is refused where its first alias is; bench/engine_replay.py
+    times the refusal."""
+    text = billion_laughs(12)
+    assert len(text) < 800
+    err = error_of(text)
+    assert err.line == 7 and "YAML aliases (*a0) are not allowed" in err.message
+    assert err.kind == "malformed"
+
+
+def test_expectations_may_name_minions_the_events_bring_into_play():
+    text = GOOD + "  - The Belinde recruits Stray, costing 1 blood\n" + "expect: {life.Stray: 1, in_play.Stray: true}\n"
+    assert sc.parse(text).expect.for_edition("current")[0]["life.Stray"][0] == 1

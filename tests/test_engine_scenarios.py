@@ -8,6 +8,7 @@ import pytest
 from judge.engine import citations as R
 from judge.engine import scenario as sc
 from judge.engine import trace
+from judge.engine.state import counters_in_play
 
 ROOT = Path(__file__).resolve().parents[1] / "scenarios"
 FILES = sorted(ROOT.rglob("*.yaml"))
@@ -25,13 +26,26 @@ def test_scenario_passes(path, resolver):
     assert result.checks, f"{path.name} has no expectations: a scenario is also a test"
 
 
+BOOK = {R.CURRENT: "vekn:", R.OLDER: "rb:"}
+
+
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
-def test_scenario_replays_under_the_other_edition(path):
-    """Replaying under the other book may refuse or stop, but never crashes."""
+def test_scenario_replays_under_the_other_edition(path, resolver):
+    """Under the other book, every step and any stop cites that book's paragraphs only (never the scenario's own
+    book), no counter is created or lost, and the scenario's expectations for that book, if any, are met."""
     scenario = sc.load(path)
     other = R.OLDER if scenario.rules == R.CURRENT else R.CURRENT
-    steps, state, stop = sc.replay(scenario, other)
-    assert stop is None or stop.kind in ("refused", "not-modelled")
+    result = sc.run(scenario, other, resolver)
+    for step in result.steps:
+        ids = sc.cite_ids(step.rules, other, resolver)
+        assert ids and all(i.startswith(BOOK[other]) for i in ids), (step.text, ids)
+    if result.stop is not None:
+        assert result.stop.kind in ("refused", "not-modelled")
+        ids = sc.cite_ids(result.stop.rules, other, resolver)
+        assert ids and all(i.startswith(BOOK[other]) for i in ids), (result.stop.message, ids)
+    assert counters_in_play(result.state) + result.state.bank == counters_in_play(scenario.state)
+    assert result.ok, trace.run_text(result, resolver)
+    assert result.judged == scenario.expect.judged(other)
 
 
 def test_the_rulebooks_worked_examples_are_scenarios():
@@ -196,3 +210,30 @@ def test_part_2_compare_shows_each_book_with_its_own_citations(path, resolver):
     cites_b = {c for d in diffs for e in d["older"] for c in e["cites"]}
     assert cites_a and all(c.startswith("vekn:") for c in cites_a), cites_a
     assert cites_b and all(c.startswith("rb:") for c in cites_b), cites_b
+
+
+# -- regressions -------------------------------------------------------------------------------------------
+def test_a_standing_press_to_continue_starts_the_next_round_and_leaves_it_to_the_players(resolver):
+    """The older book's round has no end of round step: declining to press must stop when round 2 begins
+    (RB 6.4.4), not play round 2 by default."""
+    result = sc.run(sc.load(ROOT / "combat" / "press_continue_next_round_strikes.yaml"), resolver=resolver)
+    assert result.ok, trace.run_text(result, resolver)
+    declined = [s.text for s in result.steps if s.n == 7]
+    assert any("round 2 begins" in t for t in declined)
+    assert not any("default strike" in t or "takes" in t for t in declined), declined
+    torn = [s.text for s in result.steps if s.n == 8]
+    assert any("chooses a strike with Torn Signpost for 3 damage" in t for t in torn), torn
+
+
+def test_an_ousted_methuselahs_turn_has_no_influence_or_discard_phase(resolver):
+    result = sc.run(sc.load(ROOT / "rules" / "ousted_in_own_turn_next_turn.yaml"), resolver=resolver)
+    assert result.ok, trace.run_text(result, resolver)
+    texts = [s.text for s in result.steps]
+    assert not any("Sarah's influence phase" in t or "Sarah's discard phase" in t for t in texts), texts
+    assert any("Sarah was ousted during Sarah's own minion phase: the turn ends there" in t for t in texts)
+
+
+def test_damage_to_a_retainer_is_reported_when_the_combat_ends(resolver):
+    result = sc.run(sc.load(ROOT / "combat" / "dodge_does_not_protect_retainers.yaml"), resolver=resolver)
+    over = [s.text for s in result.steps if "is over after" in s.text]
+    assert over and "Colette's retainer Raven 2 damage" in over[0] and "no damage" not in over[0], over

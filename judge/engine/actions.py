@@ -99,13 +99,16 @@ def _check_actor(d: Draft, name: str, kind: str) -> Minion:
     return m
 
 
-def _check_cost(d: Draft, m: Minion, cost: Cost, what: str) -> None:
+def _check_cost(d: Draft, m: Minion, cost: Cost, what: str, rules=()) -> None:
+    """Refuse a card or action whose cost cannot be paid; `rules` are the action's own (why it cannot be
+    announced, what sets its cost), cited before the rule on costs in general."""
     if cost.blood > m.blood:
         unit = "life" if m.kind == ALLY else "blood"
-        raise Refusal(f"{m.name} has {m.blood} {unit}, not enough for {what} costing {cost.blood}", [R.COST_REQUIRED])
+        raise Refusal(f"{m.name} has {m.blood} {unit}, not enough for {what} costing {cost.blood}",
+                      [*rules, R.COST_REQUIRED])
     if cost.pool > d.players[m.controller].pool:
         raise Refusal(f"{m.controller} has {d.players[m.controller].pool} pool, not enough for {what} costing "
-                      f"{cost.pool}", [R.COST_REQUIRED])
+                      f"{cost.pool}", [*rules, R.COST_REQUIRED])
 
 
 def _clockwise_from(d: Draft, player: str, others: tuple[str, ...]) -> tuple[str, ...]:
@@ -137,8 +140,10 @@ def _who_blocks(order: tuple[str, ...], directed: bool, d: Draft, player: str) -
 def _announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth: int, directed: bool = False,
               targets: tuple[str, ...] = (), bleed: int = 0, hunt: int = 0, cost: Cost = Cost(),
               card: Optional[str] = None, via: Optional[str] = None, from_hand: bool = False, payload=None,
-              effect: Optional[CardEffect] = None, says: Optional[str] = None, rules=(), detail: str = "") -> None:
-    _check_cost(d, m, cost, card or kind)
+              effect: Optional[CardEffect] = None, says: Optional[str] = None, rules=(), detail: str = "",
+              cost_rules=()) -> None:
+    """Announce an action; `cost_rules` are the rules that set its cost (a cardless action's default cost)."""
+    _check_cost(d, m, cost, card or kind, (R.ACTION_COST_REQUIRED, *cost_rules))
     if from_hand:
         play_from_hand(d, m.controller, log, card or kind)
     changes = {"locked": True}
@@ -259,7 +264,8 @@ def anarch_action(d: Draft, e: BecomeAnarch, log: Log) -> None:
                 and (o.anarch or (o.sect or "").lower() == "anarch") for o in d.minions.values())
     cost = Cost(blood=1 if other else 2)
     _announce(d, log, m, kind="anarch", summary=f"{m.name} becomes anarch", stealth=1, cost=cost,
-              detail=" (another ready anarch makes it cost 1 blood)" if other else "", rules=(R.ANARCH,))
+              detail=" (another ready anarch makes it cost 1 blood)" if other else "", rules=(R.ANARCH,),
+              cost_rules=(R.ANARCH,))
 
 
 @handles(ActionCard)

@@ -197,6 +197,10 @@ COST_AT_ONCE = _rule("COST_AT_ONCE", "action modifiers and reactions are paid wh
 COST_REQUIRED = _rule("COST_REQUIRED", "only a minion or Methuselah with enough blood or pool can play a card with that cost",
                       [V("requirements-for-playing-cards", "Only a vampire with enough blood on them can play a card with a blood cost")],
                       [RB("1.6.1", "indicates the amount of bloodawl")])
+ACTION_COST_REQUIRED = _rule("ACTION_COST_REQUIRED", "an action whose cost cannot be paid cannot be announced (the older "
+                            "book says so only of cards' costs: COST_REQUIRED)",
+                            [V("resolve-the-action", "an action cannot be undertaken if its cost or requirements cannot be met")],
+                            [])
 FIZZLE = _rule("FIZZLE", "a successful action whose cost cannot be paid fizzles: paid as far as possible, no effect",
                [V("resolve-the-action", "it fizzles")],
                [])

@@ -187,6 +187,9 @@ LEAVE_TORPOR = _rule("LEAVE_TORPOR", "leave torpor: a vampire in torpor, undirec
                      [RB("6.5.2", "The cardless action costs 2 blood"),
                       RB("6.5.2", "moves from the torpor region to the ready region"),
                       RB("6.5.2", "This action has a default +1 stealth")])
+LEAVE_TORPOR_COST = _rule("LEAVE_TORPOR_COST", "leave torpor costs 2 blood unless a card says otherwise",
+                          [V("leave-torpor-see-torpor", "Default Cost: 2 blood")],
+                          [RB("6.5.2", "The cardless action costs 2 blood")])
 LEAVE_TORPOR_BLOCKED = _rule("LEAVE_TORPOR_BLOCKED", "a blocked leave torpor: no combat; a vampire blocker may diablerize, otherwise the action fails",
                              [V("leave-torpor-see-torpor", "If this action is blocked, there is no combat"),
                               V("leave-torpor-see-torpor", "they get the opportunity to diablerise the acting vampire")],

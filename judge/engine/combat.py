@@ -203,11 +203,17 @@ def end(d: Draft, log: Log) -> None:
     """The combat is over: what was going to torpor or being burned now does so."""
     c = d.combat
     d.set(combat=None)
-    taken = ", ".join(f"{m} {n} damage" for m, n in c.taken if n) or "no damage was inflicted"
+    taken = ", ".join(f"{_victim_words(m)} {n} damage" for m, n in c.taken if n) or "no damage was inflicted"
     rules = [R.COMBAT] + ([R.END_OF_ROUND] if d.edition == R.CURRENT else [])
     log.add(f"The combat between {c.acting} and {c.opposing} is over after {c.round} round"
             f"{'s' if c.round > 1 else ''} ({taken}).", *rules)
     dmg.apply_statuses(d, log, c.wounded, c.burning, after_combat=True)
+
+
+def _victim_words(who: str) -> str:
+    """'Colette' or, for a retainer (recorded as owner/retainer), "Colette's retainer Raven"."""
+    owner, _, retainer = who.partition("/")
+    return f"{owner}'s retainer {retainer}" if retainer else owner
 
 
 def end_prematurely(d: Draft, log: Log, why: str, *rules) -> None:
@@ -513,7 +519,7 @@ def _resolve_batch(d: Draft, log: Log, batch: tuple[Strike, ...], environmental:
                 f"(a dodge does not protect from it).", R.ENVIRONMENTAL)
     for s in batch:  # one batch resolves simultaneously: no strike in it stops another
         pending += _resolve_strike(d, log, s, after_first)
-    c = d.put_combat(damage=tuple(pending), step="damage")
+    c = d.put_combat(damage=tuple(pending), step="damage", prevent_done=())
     if not c.damage:  # nothing to prevent or mend
         _after_damage(d, log)
 
@@ -658,10 +664,18 @@ def prevent(d: Draft, e: Prevent, log: Log) -> None:
     if c.step != "damage" or not any(x.victim == m.name and x.retainer is None for x in c.damage):
         raise Refusal(f"no damage is being inflicted on {m.name} now (the combat is at its {c.step} step): damage "
                       f"is prevented in the damage step by the minion taking it", [R.PREVENT_DAMAGE])
+    if m.name in c.prevent_done:
+        raise Refusal(f"{m.name} already chose not to play any more damage prevention against this damage",
+                      [R.PREVENT_DAMAGE])
     paid = _pay(d, m, e.cost, e.source or "the prevention")
     if e.source and not _uses_weapon(m, e.source):
         play_from_hand(d, m.controller, log, e.source)
     dmg.prevent(d, log, m.name, e.amount, e.aggravated, e.source, paid)
+    c = d.combat
+    if not still_preventing(c):
+        # all of its damage is prevented, and every other minion taking damage is done preventing:
+        # nothing more can be played in the damage step
+        _finish_damage(d, log)
 
 
 @handles(Press, during_combat=True)
@@ -678,11 +692,11 @@ def press(d: Draft, e: Press, log: Log) -> None:
         play_from_hand(d, m.controller, log, e.source)
     src = f" with {e.source}" if e.source else ""
     if e.to_continue:
-        d.put_combat(press=m.name, last_press=m.name)
+        d.put_combat(press=m.name, last_press=m.name, press_done=())
         log.add(f"{m.name} presses to continue{src}{paid}: another round will follow unless the press is cancelled.",
                 R.PRESS, *([R.COMBAT_ACTING_FIRST] if m.name == c.acting and c.last_press is None else []))
     else:
-        d.put_combat(press=None, last_press=m.name)
+        d.put_combat(press=None, last_press=m.name, press_done=())
         log.add(f"{m.name} presses to end combat{src}{paid}, cancelling {c.press}'s press to continue.", R.PRESS)
 
 
@@ -691,17 +705,35 @@ def no_press(d: Draft, e: NoPress, log: Log) -> None:
     c = _combat(d, "the press step")
     if e.minion:
         _combatant(d, c, e.minion, "press")
-    for _ in range(200):
+    started = c.round
+    for _ in range(200):  # the steps before the press step go by default
         c = d.combat
-        if c is None:
+        if c is None or c.round != started or c.ended or STEP[c.step] >= STEP["press"]:
+            break
+        finish_step(d, log)
+    if e.minion and c is not None and c.round == started and c.step == "press":
+        c = d.put_combat(press_done=c.press_done + (e.minion,))
+        others = may_still_press(c)
+        if others:
+            first = [R.COMBAT_ACTING_FIRST] if e.minion == c.acting and c.last_press is None else []
+            log.add(f"{e.minion} declines to press; {names(others)} may still press.", R.PRESS, *first)
             return
-        if c.step == "press":
-            _finish_press(d, log)
-        elif c.step == "end of round":
-            _finish_round(d, log)
+        log.add(f"{e.minion} declines to press.", R.PRESS)
+    # The round ends; stop as soon as the next round (if a press to continue stands) begins: its range,
+    # strikes and presses are the players' to choose (RB 6.4.4 and 6.4.3; the current book's round
+    # likewise starts again at its first step).
+    for _ in range(10):
+        c = d.combat
+        if c is None or c.round != started:
             return
-        else:
-            finish_step(d, log)
+        finish_step(d, log)
+    raise NotModelled("a round of combat that does not end", [R.PRESS])
+
+
+def may_still_press(c: Combat) -> list[str]:
+    """The combatants who may still press this round: not the one who played the last press (two in a
+    row are not allowed), nor one who declined since that press."""
+    return [m for m in (c.acting, c.opposing) if m != c.last_press and m not in c.press_done]
 
 
 @handles(NoPrevent, during_combat=True)
@@ -711,8 +743,23 @@ def no_prevent(d: Draft, e: NoPrevent, log: Log) -> None:
         raise Refusal(f"no damage is being inflicted now (the combat is at its {c.step} step)", [R.PREVENT_DAMAGE])
     if e.minion:
         _combatant(d, c, e.minion, "prevent damage they take")
+        if e.minion not in c.prevent_done:
+            c = d.put_combat(prevent_done=c.prevent_done + (e.minion,))
+        waiting = still_preventing(c)
+        if waiting:
+            # Each minion taking damage plays its prevention "until [it] chooses not to play any more":
+            # one minion's choice does not end the other's.
+            log.add(f"{e.minion} prevents no more damage; {names(waiting)} may still prevent the damage "
+                    f"{'it takes' if len(waiting) == 1 else 'they take'}.", R.PREVENT_DAMAGE)
+            return
         log.add(f"{e.minion} prevents no more damage.", R.PREVENT_DAMAGE)
     _finish_damage(d, log)
+
+
+def still_preventing(c: Combat) -> list[str]:
+    """The combatants with damage pending that have not yet chosen to stop preventing it (acting minion first)."""
+    return [m for m in (c.acting, c.opposing)
+            if m not in c.prevent_done and any(x.victim == m and x.retainer is None and x.amount for x in c.damage)]
 
 
 @handles(CombatOver, during_combat=True)

@@ -80,14 +80,15 @@ def resolve(d: Draft, log: Log, items: list[Damage], in_combat: bool) -> None:
     for (victim, retainer), (normal, agg) in _group(items).items():
         if victim not in d.minions:
             continue
+        if in_combat and d.combat is not None:  # what the combat inflicted, a retainer's as owner/retainer
+            who = f"{victim}/{retainer}" if retainer else victim
+            taken = dict(d.combat.taken)
+            taken[who] = taken.get(who, 0) + normal + agg
+            d.put_combat(taken=tuple(taken.items()))
         if retainer:
             _retainer_damage(d, log, victim, retainer, normal + agg)
             continue
         m = d.minions[victim]
-        if in_combat and d.combat is not None:
-            taken = dict(d.combat.taken)
-            taken[victim] = taken.get(victim, 0) + normal + agg
-            d.put_combat(taken=tuple(taken.items()))
         if m.kind == ALLY:
             _ally_damage(d, log, victim, normal + agg, in_combat)
         else:

@@ -17,7 +17,12 @@ from judge.errors import JudgeError
 
 
 class EngineStop(JudgeError):
-    """Base class of the two ways a replay stops on a legal-looking event."""
+    """Base class of the two ways a replay stops on a legal-looking event.
+
+    `kind` is machine-readable ("refused", "not-modelled"; a ScenarioError's is "malformed"), and
+    `rule` names the rule the stop is about (the first of `rules`), e.g. "BLEED_ONCE": the JSON
+    report carries both, so a program need not parse the message.
+    """
 
     kind = "stop"
 
@@ -25,6 +30,10 @@ class EngineStop(JudgeError):
         self.message = message
         self.rules = tuple(rules)  # judge.engine.citations.Rule objects
         super().__init__(message)
+
+    @property
+    def rule(self) -> Optional[str]:
+        return self.rules[0].name if self.rules else None
 
 
 class Refusal(EngineStop):
@@ -44,6 +53,8 @@ class NotModelled(EngineStop):
 
 class ScenarioError(JudgeError):
     """A malformed scenario: names the file, the line and what was expected."""
+
+    kind = "malformed"
 
     def __init__(self, message: str, line: Optional[int] = None, file: str = ""):
         self.message, self.line, self.file = message, line, file

@@ -361,6 +361,12 @@ def _no_prevent(m, names, line, text):
     return NoPrevent(minion=_m(m, names, line), line=line, text=text)
 
 
+@wording(r"(?:(?:nobody|no one|neither minion|neither) prevents (?:any |more |any more )?damage|no (?:more )?(?:damage )?prevention)",
+         "nobody prevents damage")
+def _nobody_prevents(m, names, line, text):
+    return NoPrevent(minion=None, line=line, text=text)
+
+
 @wording(r"(?:(?:the )?combat is over|end of (?:the )?combat|nothing more is played in (?:the )?combat)", "the combat is over")
 def _combat_over(m, names, line, text):
     return CombatOver(line=line, text=text)

@@ -26,6 +26,7 @@ def transfers_for(turn_number: int) -> int:
 # -- moving through the turn -------------------------------------------------------------
 @handles(GoToPhase)
 def go_to_phase(d: Draft, e: GoToPhase, log: Log) -> None:
+    require_seated(d, d.turn)  # an ousted Methuselah's turn has no more phases
     if e.player and e.player != d.turn:
         raise Refusal(f"it is {d.turn}'s turn, not {e.player}'s", [R.TURN_SEQUENCE])
     here, there = PHASES.index(d.phase), PHASES.index(e.phase)
@@ -67,9 +68,13 @@ def _next_phase(d: Draft, log: Log) -> None:
 
 
 def _end_turn(d: Draft, log: Log) -> None:
-    while d.phase != "discard":
-        _next_phase(d, log)
-    EXITS["discard"](d, log)
+    if d.players[d.turn].seated:
+        while d.phase != "discard":
+            _next_phase(d, log)
+        EXITS["discard"](d, log)
+    else:  # ousted during their own turn: an ousted Methuselah takes no further part, so no more phases
+        log.add(f"{d.turn} was ousted during {d.turn}'s own {d.phase} phase: the turn ends there, with no further "
+                f"phases.", R.OUSTED)
     _end_of_turn_effects(d, log)
     if d.result.over:
         return

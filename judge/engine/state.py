@@ -211,12 +211,14 @@ class Combat:
     extra: tuple[tuple[str, int], ...] = ()  # additional strikes left this round, per minion
     extra_sources: tuple[tuple[str, str], ...] = ()  # (minion, source) used for additional strikes this round
     damage: tuple[Damage, ...] = ()  # inflicted, waiting for prevention and mending
+    prevent_done: tuple[str, ...] = ()  # minions that chose not to prevent any more of the pending damage
     environmental: tuple[Damage, ...] = ()  # resolves with the first pair of strikes (current book)
     wounded: tuple[str, ...] = ()  # wounded: going to torpor once that takes effect
     burning: tuple[str, ...] = ()  # being burned: leaves play once that takes effect
     ended: bool = False  # ended prematurely: only the end of the round remains
     last_press: Optional[str] = None
     press: Optional[str] = None  # whose press to continue is uncancelled
+    press_done: tuple[str, ...] = ()  # minions that declined to press since the last press
     stolen: tuple[tuple[str, str], ...] = ()  # (minion, equipment) stolen this round: not usable by it this round
     taken: tuple[tuple[str, int], ...] = ()  # damage successfully inflicted on each minion in this combat
 

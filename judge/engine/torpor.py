@@ -43,7 +43,8 @@ def leave_torpor(d: Draft, e: LeaveTorpor, log: Log) -> None:
     cost = e.cost if e.cost is not None else Cost(blood=DEFAULT_COST)
     card = e.card
     _announce(d, log, m, kind="leave torpor", summary=f"{m.name} leaves torpor" + (f" with {card}" if card else ""),
-              stealth=1, cost=cost, card=card, from_hand=bool(card), rules=(R.LEAVE_TORPOR,))
+              stealth=1, cost=cost, card=card, from_hand=bool(card), rules=(R.LEAVE_TORPOR,),
+              cost_rules=() if e.cost is not None else (R.LEAVE_TORPOR_COST,))
 
 
 def _resolve_leave(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
@@ -103,13 +104,14 @@ def rescue(d: Draft, e: Rescue, log: Log) -> None:
         raise Refusal(f"the rescued vampire pays part of the {total} blood cost, not {e.rescued_pays}", [R.RESCUE])
     if target.blood < e.rescued_pays:
         raise Refusal(f"{target.name} has {target.blood} blood, not enough to pay {e.rescued_pays} of the cost",
-                      [R.COST_REQUIRED, R.RESCUE])
+                      [R.ACTION_COST_REQUIRED, R.RESCUE, R.COST_REQUIRED])
     directed, targets, stealth = _controllers(m, target)
     split = (f"; the cost is split: {m.name} {total - e.rescued_pays}, {target.name} {e.rescued_pays}"
              if e.rescued_pays else "")
     _announce(d, log, m, kind="rescue", summary=f"{m.name} rescues {target.name} from torpor", stealth=stealth,
               directed=directed, targets=targets, cost=Cost(blood=total - e.rescued_pays, pool=pool_cost),
-              payload=(target.name, e.rescued_pays), detail=split, rules=(R.RESCUE, R.RESCUE_TARGET))
+              payload=(target.name, e.rescued_pays), detail=split, rules=(R.RESCUE, R.RESCUE_TARGET),
+              cost_rules=() if e.cost is not None else (R.RESCUE,))
 
 
 def _resolve_rescue(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:

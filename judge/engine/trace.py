@@ -29,10 +29,13 @@ def step_json(step: Step, edition: str, resolver) -> dict:
 
 
 def error_json(run: Run, resolver) -> Optional[dict]:
+    """The stop: message, line and cites, with its machine-readable kind ("refused", "not-modelled") and the
+    names of the rules it applied (`rule` is the first, the one the stop is about: "BLEED_ONCE")."""
     if run.stop is None:
         return None
     message = run.stop.message if run.stop.kind == "not-modelled" else f"refused: {run.stop.message}"
-    return {"message": message, "line": run.stop.line, "cites": cite_ids(run.stop.rules, run.edition, resolver)}
+    return {"message": message, "line": run.stop.line, "cites": cite_ids(run.stop.rules, run.edition, resolver),
+            "kind": run.stop.kind, "rule": run.stop.rule, "rules": [r.name for r in run.stop.rules]}
 
 
 def run_json(run: Run, resolver) -> dict:
@@ -44,12 +47,15 @@ def run_json(run: Run, resolver) -> dict:
         "state": state_to_json(run.state),
         "expectations": [{"path": c.path, "expected": c.expected, "actual": c.actual, "ok": c.ok} for c in run.checks],
         "error": error_json(run, resolver),
+        "checked": run.judged,
     }
 
 
 def scenario_error_json(file: str, rules: Optional[str], exc) -> dict:
     return {"file": file, "rules": rules, "ok": False, "steps": [], "state": None, "expectations": [],
-            "error": {"message": exc.message, "line": exc.line, "cites": []}}
+            "error": {"message": exc.message, "line": exc.line, "cites": [], "kind": exc.kind, "rule": None,
+                      "rules": []},
+            "checked": False}
 
 
 # -- text -----------------------------------------------------------------------------------
@@ -94,8 +100,15 @@ def run_text(run: Run, resolver, verbose_state: bool = False) -> str:
             mark = "ok  " if c.ok else "FAIL"
             detail = f"{c.expected!r}" if c.ok else f"expected {c.expected!r}, got {c.actual!r}"
             out.append(f"  {mark} {c.path}: {detail}")
-    out.append(f"result: {'ok' if run.ok else 'FAILED'}")
+    if not run.judged:
+        out.append(f"expectations: none under {run.edition} ({not_checked(run)})")
+    out.append(f"result: {'ok' if run.ok else 'FAILED'}{'' if run.judged else ' (shown, not checked)'}")
     return "\n".join(out)
+
+
+def not_checked(run: Run) -> str:
+    return (f"the scenario's expectations are for {run.scenario.rules}; a block `{run.edition}:` under expect: "
+            f"would check this edition")
 
 
 def state_summary(run: Run) -> str:
@@ -200,6 +213,10 @@ def compare_text(a: Run, b: Run, resolver) -> str:
                 out.extend(_cite_lines(e["rules"], run.edition, resolver, "         "))
     for run in (a, b):
         out.append(f"final state ({run.edition}): {state_summary(run)}")
+        if not run.judged:
+            out.append(f"  not checked ({run.edition}): {not_checked(run)}")
+        elif run.stop and not run.ok and not any(c.path in ("refused", "not_modelled") for c in run.checks):
+            out.append(f"  FAIL ({run.edition}) unexpected stop at event {run.stop.n}: {run.stop.message}")
         for c in run.checks:
             if not c.ok:
                 out.append(f"  FAIL ({run.edition}) {c.path}: expected {c.expected!r}, got {c.actual!r}")

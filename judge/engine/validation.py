@@ -1,0 +1,256 @@
+"""Checking a scenario against its JSON Schema (judge/engine/scenario.schema.json), in our own words.
+
+The published schema describes every structured event form as its own entry (`$defs/event_<key>`,
+one `oneOf` branch each), so editors and other tools can check scenario files. Validating 200
+events against 48 `oneOf` branches is slow (about 30 times slower than the rest of loading), and
+`oneOf` failures make poor messages ("is not valid under any of the given schemas"). So the loader
+checks the document with the `events` items left open, then each event against the one form its
+key names: the same verdict as the schema's `oneOf` (tests/test_engine_schema.py checks that they
+agree), one form's worth of work, and a message that says which form and what was expected there.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Optional
+
+from judge.engine.errors import ScenarioError
+from judge.engine.yamlfile import Lines
+
+SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
+FORM_PREFIX = "event_"
+TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false",
+              "array": "a list", "object": "a mapping", "null": "null"}
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def forms() -> dict[str, dict]:
+    """The structured event forms, by key: {"bleed": {...its schema...}, ...}."""
+    return _forms()
+
+
+@lru_cache(maxsize=1)
+def _forms() -> dict[str, dict]:
+    return {k[len(FORM_PREFIX):]: v for k, v in schema()["$defs"].items() if k.startswith(FORM_PREFIX)}
+
+
+@lru_cache(maxsize=1)
+def _document_validator():
+    import jsonschema
+
+    doc = copy.deepcopy(schema())
+    doc["$defs"]["event"] = {}  # each event is checked against its own form (validate_event)
+    return jsonschema.Draft202012Validator(doc)
+
+
+@lru_cache(maxsize=None)
+def _form_validator(key: str):
+    import jsonschema
+
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{FORM_PREFIX}{key}", "$defs": schema()["$defs"]})
+
+
+def validate(data: Any, lines: Lines) -> None:
+    """Raise ScenarioError (with the line) at the first place the document breaks its schema."""
+    errors = list(_document_validator().iter_errors(data))
+    if errors:
+        err = _pick(errors)
+        path = tuple(err.absolute_path)
+        raise ScenarioError(_located(path, _words(err)), _line(err, path, lines))
+    for i, raw in enumerate(data.get("events") or ()):
+        validate_event(raw, lines, ("events", i))
+
+
+def validate_event(raw: Any, lines: Lines, path: tuple) -> None:
+    line = lines.of(path)
+    where = _path_text(path)
+    if isinstance(raw, str):
+        if not raw.strip():
+            raise ScenarioError(f"{where}: an empty event; expected a sentence such as 'Belinde bleeds Alexis'", line)
+        return
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"{where}: {raw!r} is not an event; expected a sentence (text, quoted if it contains ': ') "
+                            f"or a structured event, a mapping with one key naming its form (e.g. {{bleed: Belinde}})",
+                            line)
+    named = [k for k in raw if k in forms()]
+    fitting = [k for k in named if set(raw) <= set(forms()[k]["properties"])]
+    if not named and len(raw) == 1 and " " in str(next(iter(raw))):
+        (key, value), = raw.items()
+        raise ScenarioError(f"{where}: a sentence with ': ' in it reads as a YAML mapping; quote the whole sentence: "
+                            f"\"{key}: {value}\"", line)
+    if not named:
+        found = ", ".join(map(str, raw)) or "nothing"
+        raise ScenarioError(f"{where}: a structured event needs one of the keys {', '.join(sorted(forms()))}; "
+                            f"found {found}", line)
+    if not fitting and len(named) > 1:
+        raise ScenarioError(f"{where}: a structured event has exactly one of the keys that name a form; found "
+                            f"{', '.join(named)} (write two events)", line)
+    key = fitting[0] if len(fitting) == 1 else named[0]
+    errors = list(_form_validator(key).iter_errors(raw))
+    if errors:
+        err = _pick(errors)
+        inner = tuple(err.absolute_path)
+        message = _located(inner, _words(err))
+        raise ScenarioError(f"{where}, a {key!r} event: {message}; e.g. {_example(key)}", _line(err, path + inner, lines))
+
+
+def _example(key: str) -> str:
+    from judge.engine.events import STRUCTURED
+
+    return STRUCTURED[key][2] if key in STRUCTURED else f"{{{key}: ...}}"
+
+
+# -- wording ------------------------------------------------------------------------------------------------
+def _pick(errors):
+    """The most relevant error, without descending into anyOf/oneOf alternatives (see `_words`)."""
+    from jsonschema.exceptions import relevance
+
+    return max(errors, key=relevance)
+
+
+def _line(err, path: tuple, lines: Lines) -> Optional[int]:
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        extra = _extra_keys(err)
+        if extra:  # point at the unexpected key itself
+            return lines.key(path + (extra[0],))
+    return lines.of(path)
+
+
+def _extra_keys(err) -> list:
+    allowed = err.schema.get("properties", {})
+    return [k for k in err.instance if k not in allowed]
+
+
+def _located(path: tuple, message: str) -> str:
+    where = _path_text(path)
+    return f"{where}: {message}" if where else message
+
+
+def _path_text(path: tuple) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def _words(err) -> str:
+    """What was expected where the error is, in our words (jsonschema's messages name its keywords)."""
+    v, value, instance = err.validator, err.validator_value, err.instance
+    if v == "additionalProperties":
+        extra = _extra_keys(err)
+        allowed = sorted(err.schema.get("properties", {}))
+        return (f"unknown key{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}; expected one of: "
+                f"{', '.join(allowed)}")
+    if v == "required":
+        missing = [k for k in value if k not in instance]
+        return f"missing {', '.join(map(repr, missing))} (needed here: {', '.join(value)})"
+    if v == "dependentRequired":
+        for key, needs in value.items():
+            lacking = [n for n in needs if key in instance and n not in instance]
+            if lacking:
+                return f"{key!r} needs {', '.join(map(repr, lacking))} with it"
+    if v in ("anyOf", "oneOf"):
+        inner = _alternative(err)
+        if inner is not None:
+            return _located(tuple(inner.relative_path), _words(inner))
+    if v in ("type", "anyOf", "oneOf", "enum", "const", "pattern", "minLength"):
+        return f"expected {describe(err.schema)}, got {_shown(instance)}"
+    if v == "minimum":
+        return f"expected at least {value}, got {_shown(instance)}"
+    if v == "minItems":
+        return f"expected at least {value} item{'s' if value != 1 else ''}, got {len(instance)}"
+    if v == "minProperties":
+        return "expected a mapping with at least one key"
+    return err.message
+
+
+def _alternative(err):
+    """For an anyOf/oneOf error on a mapping or list: the errors of the one alternative of that type, if only one
+    fits (a retainer {name, life} with a bad life is that mapping's error, not 'text or a mapping')."""
+    kind = _json_type(err.instance)
+    if kind not in ("object", "array"):  # a scalar: say every alternative ("a whole number or 'all'")
+        return None
+    branches = [i for i, sub in enumerate(err.validator_value) if _accepts_type(sub, kind)]
+    if len(branches) != 1:
+        return None
+    inner = [e for e in err.context if e.schema_path and e.schema_path[0] == branches[0]]
+    return _pick(inner) if inner else None
+
+
+def _json_type(x: Any) -> str:
+    if isinstance(x, bool):
+        return "boolean"
+    if isinstance(x, int):
+        return "integer"
+    if isinstance(x, float):
+        return "number"
+    return {str: "string", list: "array", dict: "object", type(None): "null"}.get(type(x), "object")
+
+
+def _accepts_type(sub: dict, kind: str) -> bool:
+    sub = _resolved(sub)
+    if "type" in sub:
+        types = sub["type"] if isinstance(sub["type"], list) else [sub["type"]]
+        return kind in types or (kind == "integer" and "number" in types)
+    if "const" in sub:
+        return _json_type(sub["const"]) == kind
+    if "enum" in sub:
+        return any(_json_type(x) == kind for x in sub["enum"])
+    return False
+
+
+def _resolved(sub: dict) -> dict:
+    ref = sub.get("$ref", "")
+    if ref.startswith("#/$defs/"):
+        return schema()["$defs"][ref[len("#/$defs/"):]]
+    return sub
+
+
+def describe(sub: dict) -> str:
+    """A schema fragment in words: 'a whole number', 'close or long', 'a name or true'."""
+    sub = _resolved(sub)
+    if sub == schema()["$defs"]["name"]:
+        return "a name"
+    for key in ("anyOf", "oneOf"):
+        if key in sub:
+            return " or ".join(dict.fromkeys(describe(s) for s in sub[key]))
+    if "const" in sub:
+        return _shown(sub["const"])
+    if "enum" in sub:
+        items = [_shown(x) for x in sub["enum"]]
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+    if "pattern" in sub:
+        return sub.get("description") or f"text of the form {sub['pattern']}"
+    kind = sub.get("type")
+    if isinstance(kind, list):
+        return " or ".join(TYPE_WORDS.get(k, k) for k in kind)
+    words = TYPE_WORDS.get(kind, "a value")
+    if kind == "string" and sub.get("minLength"):
+        words = "non-empty text"
+    if kind == "integer" and "minimum" in sub:
+        words += f" (at least {sub['minimum']})"
+    if kind == "array" and "items" in sub:
+        words = f"a list of {_plural(describe(sub['items']))}"
+    return words
+
+
+def _plural(words: str) -> str:
+    return {"a name": "names", "text": "texts", "non-empty text": "texts", "a whole number": "whole numbers"}.get(
+        words, words)
+
+
+def _shown(x: Any) -> str:
+    if x is True:
+        return "true"
+    if x is False:
+        return "false"
+    if x is None:
+        return "null"
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
