@@ -53,7 +53,7 @@ class UserError(click.ClickException):
 class JudgeGroup(click.Group):
     """The `judge` group: user errors become messages, and the commands of the
     other parts load only when called (so `judge docs` never imports the engine,
-    the search index or scikit-learn)."""
+    the search index or numpy)."""
 
     LAZY = {
         "search": "judge.commands.search:search",

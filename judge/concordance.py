@@ -39,6 +39,7 @@ import os
 import re
 import tempfile
 from dataclasses import asdict, dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional, Union
 
@@ -146,15 +147,17 @@ class Alignment:
 
 # -- the two sides -----------------------------------------------------------------
 class _Side:
-    """One document prepared for alignment: normalised texts and section geometry."""
+    """One document prepared for alignment: normalised texts, their n-gram counts
+    (by `ngrams`, shared by the sides of one concordance) and section geometry."""
 
-    def __init__(self, doc: Document):
+    def __init__(self, doc: Document, ngrams: "_CharNgrams"):
         terminology = get_terminology()
         game = doc.meta.game
         self.doc = doc
         self.paragraphs: list[Paragraph] = list(doc.paragraphs)
         self.sections: list[Section] = list(doc.sections)
         self.texts = [terminology.normalise(p.text, game, punctuation=False) for p in self.paragraphs]
+        self.counts = ngrams.counts(self.texts)
         self.titles = [_title_key(p.term or p.title or "", game) for p in self.paragraphs]
         self.section_titles = [_title_key(s.title, game) for s in self.sections]
         self.sec_index = {s.id: n for n, s in enumerate(self.sections)}
@@ -189,29 +192,150 @@ class _Side:
 
 def _title_key(title: str, game: str) -> str:
     """A title without its numbering and parenthetical remarks, normalised."""
+    if not title:  # most paragraphs have no title
+        return ""
     text = title.split("›")[-1]
     for _ in range(2):
         text = _TITLE_NOISE.sub(" ", text)
     return get_terminology().normalise(text, game, punctuation=False)
 
 
-def _similarity(a: list[str], b: list[str]) -> np.ndarray:
+class _CharNgrams:
+    """The character n-grams inside words (3 to 5 characters, each word padded with a
+    space on either side) of texts, numbered in one vocabulary shared by every text
+    counted with it, so that a book is cut once for all its alignments.
+
+    This is scikit-learn's `char_wb` analyser (lower-cased, split on whitespace, a
+    word no longer than n counted once whole), cut a word at a time: the rulebooks use
+    a few thousand distinct words, so each word's n-grams are cut once. (The
+    concordance used scikit-learn, which cut every n-gram of every text on each fit
+    and each transform, and whose import alone took longer than the whole
+    concordance now takes.)"""
+
+    SIZES = (3, 5)
+
+    def __init__(self) -> None:
+        self.vocabulary: dict[str, int] = {}  # n-gram -> id
+        self._words: dict[str, int] = {}  # word -> row of _grams
+        self._grams: list[list[int]] = []  # each word's n-grams, by id
+        self._word_matrix = None  # words x n-grams: _grams as a sparse matrix
+        self._ranks = np.zeros(0, dtype=np.int64)
+
+    def counts(self, texts: list[str]) -> "_Counts":
+        """The n-gram counts of `texts`: their word counts times each word's n-grams."""
+        import scipy.sparse
+
+        lengths, words = [], []
+        for text in texts:
+            split = text.lower().split()
+            lengths.append(len(split))
+            for word in split:
+                row = self._words.get(word)
+                if row is None:
+                    row = self._words[word] = len(self._grams)
+                    self._grams.append(self._cut(word))
+                words.append(row)
+        if self._word_matrix is None or self._word_matrix.shape != (len(self._grams), len(self.vocabulary)):
+            sizes = [len(ids) for ids in self._grams]
+            self._word_matrix = scipy.sparse.csr_array(
+                (np.ones(sum(sizes), dtype=np.float32),
+                 (np.repeat(np.arange(len(sizes)), sizes), np.fromiter(chain.from_iterable(self._grams), np.int64))),
+                shape=(len(self._grams), len(self.vocabulary)))
+        per_text = scipy.sparse.csr_array(
+            (np.ones(len(words), dtype=np.float32), (np.repeat(np.arange(len(texts)), lengths), words)),
+            shape=(len(texts), len(self._grams)))
+        return _Counts(self, per_text @ self._word_matrix)
+
+    def _cut(self, word: str) -> list[int]:
+        padded = f" {word} "
+        vocabulary, ids = self.vocabulary, []
+        low, high = self.SIZES
+        # n-grams longer than the padded word would only repeat it: it counts once, whole
+        for n in range(low, min(high, len(padded)) + 1):
+            for start in range(len(padded) - n + 1):
+                gram = padded[start:start + n]
+                known = vocabulary.get(gram)
+                if known is None:
+                    known = vocabulary[gram] = len(vocabulary)
+                ids.append(known)
+        return ids
+
+    def ranks(self) -> np.ndarray:
+        """Each n-gram's place in alphabetical order, by id. Columns in this order make
+        the sums of the cosines run in scikit-learn's order, hence its very figures."""
+        if len(self._ranks) != len(self.vocabulary):
+            self._ranks = np.empty(len(self.vocabulary), dtype=np.int64)
+            self._ranks[np.argsort(np.array(list(self.vocabulary)))] = np.arange(len(self.vocabulary))
+        return self._ranks
+
+
+class _Counts:
+    """The n-gram counts of some texts: a texts x n-grams CSR matrix (float32, columns
+    by n-gram id, as wide as the vocabulary was when they were counted)."""
+
+    def __init__(self, ngrams: _CharNgrams, matrix):
+        self.ngrams = ngrams
+        self.matrix = matrix
+        self._alphabetical = None
+
+    @property
+    def texts(self) -> int:
+        return self.matrix.shape[0]
+
+    def alphabetical(self):
+        """The counts with their columns in alphabetical order, over the whole vocabulary
+        (kept until the vocabulary grows: a book is compared with several others)."""
+        ranks = self.ngrams.ranks()
+        if self._alphabetical is None or self._alphabetical.shape[1] != len(ranks):
+            m = self.matrix.copy()
+            m.indices = ranks[m.indices].astype(m.indices.dtype)
+            m.resize((self.texts, len(ranks)))
+            m.has_sorted_indices = False
+            m.sort_indices()
+            self._alphabetical = m
+        return self._alphabetical
+
+
+def _tfidf(counts, idf: np.ndarray):
+    """Counts (CSR, float32) weighted (1 + ln(count)) x idf, each row scaled to unit length."""
+    m = counts.copy()
+    m.data = (np.log(m.data) + np.float32(1)) * idf[m.indices]
+    per_row = np.diff(m.indptr)
+    # Lengths summed in float64, as scikit-learn does: the same figures to the last digit.
+    lengths = np.sqrt(np.bincount(np.repeat(np.arange(m.shape[0]), per_row),
+                                  weights=(m.data * m.data).astype(np.float64), minlength=m.shape[0]))
+    lengths[lengths == 0] = 1  # a text without n-grams stays a zero row
+    m.data = (m.data / np.repeat(lengths, per_row)).astype(np.float32)
+    return m
+
+
+def _similarity(a: Union[list[str], _Counts], b: Union[list[str], _Counts]) -> np.ndarray:
     """Text similarity 0-100 of every pair of paragraphs: the cosine of their TF-IDF
     vectors over character n-grams inside words. Character n-grams survive the older
     book's OCR damage (a fused "readypped" still shares most of its n-grams with
     "ready untapped"); IDF weighting keeps the words every rule uses ("minion",
-    "action") from making unrelated paragraphs look alike."""
-    # scikit-learn takes a second to import: only building the concordance needs it.
-    from sklearn.feature_extraction.text import TfidfVectorizer
+    "action") from making unrelated paragraphs look alike.
 
-    if not a or not b or not any(a) or not any(b):
-        return np.zeros((len(a), len(b)), dtype=np.float32)
-    vectorizer = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5), sublinear_tf=True, dtype=np.float32)
-    try:
-        vectorizer.fit(a + b)
-    except ValueError:  # no n-gram at all (texts of one-letter words): nothing is alike
-        return np.zeros((len(a), len(b)), dtype=np.float32)
-    product = vectorizer.transform(a) @ vectorizer.transform(b).T
+    `a` and `b` are texts, or their counts by one `_CharNgrams`. The weighting is
+    scikit-learn's TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5),
+    sublinear_tf=True, dtype=float32) fitted on the texts of both sides: tf
+    1 + ln(count), idf ln((1 + texts) / (1 + texts holding the n-gram)) + 1, rows of
+    unit length; when it replaced scikit-learn, every figure of every alignment of
+    the corpus was equal to the last digit."""
+    if not isinstance(a, _Counts) or not isinstance(b, _Counts):
+        ngrams = a.ngrams if isinstance(a, _Counts) else b.ngrams if isinstance(b, _Counts) else _CharNgrams()
+        a = a if isinstance(a, _Counts) else ngrams.counts(a)
+        b = b if isinstance(b, _Counts) else ngrams.counts(b)
+    if a.ngrams is not b.ngrams:
+        raise ValueError("texts counted with different n-gram vocabularies cannot be compared")
+    if not a.texts or not b.texts or not a.matrix.nnz or not b.matrix.nnz:
+        return np.zeros((a.texts, b.texts), dtype=np.float32)
+    x, y = a.alphabetical(), b.alphabetical()
+    width = x.shape[1]
+    # Each row holds an n-gram once: the texts holding it are its column's entries.
+    holding = np.bincount(x.indices, minlength=width) + np.bincount(y.indices, minlength=width)
+    idf = np.log(np.float32(a.texts + b.texts + 1) / (holding + 1).astype(np.float32)) + 1
+    product = _tfidf(x, idf) @ _tfidf(y, idf).T
     return (product.toarray() * 100).astype(np.float32)
 
 
@@ -243,8 +367,12 @@ def align(corpus: Optional["Corpus"], old: Union[str, Document], new: Union[str,
     if old_doc.meta.game != new_doc.meta.game:
         raise JudgeError(f"cannot align {old_doc.id} ({old_doc.meta.game}) with {new_doc.id} "
                          f"({new_doc.meta.game}): they are rulebooks of different games")
-    a, b = _Side(old_doc), _Side(new_doc)
-    sim = _similarity(a.texts, b.texts)
+    ngrams = _CharNgrams()
+    return _align(_Side(old_doc, ngrams), _Side(new_doc, ngrams), via)
+
+
+def _align(a: _Side, b: _Side, via: Optional[tuple[Alignment, Alignment]]) -> Alignment:
+    sim = _similarity(a.counts, b.counts)
     section_pairs = _align_sections(a, b, sim)
     bridge = _bridge_evidence(a, b, via) if via else None
     pairs = _align_paragraphs(a, b, sim, section_pairs, bridge)
@@ -257,16 +385,33 @@ def _section_text_scores(a: _Side, b: _Side, sim: np.ndarray) -> np.ndarray:
     """How well the texts of two sections' subtrees cover each other (0-100): for each
     direction the mean of each paragraph's best match on the other side, and of the two
     the geometric mean, so that a small section inside a big one scores low."""
-    scores = np.zeros((len(a.sections), len(b.sections)), dtype=np.float32)
+    if not a.paragraphs or not b.paragraphs:
+        return np.zeros((len(a.sections), len(b.sections)), dtype=np.float32)
+    # forward[i, t]: paragraph i's best match in section t's subtree; backward[s, j] likewise
+    forward = np.zeros((len(a.paragraphs), len(b.sections)))
+    for t, cols in enumerate(b.deep):
+        if cols:
+            forward[:, t] = sim[:, cols].max(axis=1)
+    backward = np.zeros((len(a.sections), len(b.paragraphs)))
     for s, rows in enumerate(a.deep):
-        if not rows:
-            continue
-        sub = sim[rows]
-        for t, cols in enumerate(b.deep):
-            if cols:
-                block = sub[:, cols]
-                scores[s, t] = np.sqrt(block.max(axis=1).mean() * block.max(axis=0).mean())
-    return scores
+        if rows:
+            backward[s] = sim[rows].max(axis=0)
+    # The means over each subtree, for all pairs at once: averaging matrices times the
+    # best matches (an empty section's row is zero, and so are its scores).
+    scores = (_averaging(a) @ forward) * (_averaging(b) @ backward.T).T
+    return np.sqrt(scores).astype(np.float32)
+
+
+def _averaging(side: _Side):
+    """sections x paragraphs (sparse): 1/n where the paragraph is one of the n in the
+    section's subtree."""
+    import scipy.sparse
+
+    sizes = [len(members) for members in side.deep]
+    weights = np.repeat([1.0 / n if n else 0.0 for n in sizes], sizes)
+    return scipy.sparse.csr_array((weights, (np.repeat(np.arange(len(sizes)), sizes),
+                                             np.fromiter(chain.from_iterable(side.deep), np.int64))),
+                                  shape=(len(side.sections), len(side.paragraphs)))
 
 
 def _greedy(candidates: Iterable[tuple[float, str, str, int, int]]) -> list[tuple[float, int, int]]:
@@ -620,8 +765,11 @@ def editions(corpus: "Corpus", game: str) -> list[Document]:
 
 def build_concordance(corpus: "Corpus") -> Concordance:
     alignments: list[Alignment] = []
+    ngrams = _CharNgrams()  # one vocabulary: each book is prepared once for all its alignments
+    texts: dict[str, str] = {}  # paragraph id -> normalised text, for the outline's links
     for game in sorted({d.meta.game for d in corpus.documents.values()}):
         books = editions(corpus, game)
+        sides = {book.id: _Side(book, ngrams) for book in books} if len(books) > 1 else {}
         done: dict[tuple[str, str], Alignment] = {}
         # Neighbours first, so that wider gaps can be bridged through the editions between.
         for gap in range(1, len(books)):
@@ -629,16 +777,19 @@ def build_concordance(corpus: "Corpus") -> Concordance:
                 old, new = books[n], books[n + gap]
                 bridges = [(done[(old.id, mid.id)], done[(mid.id, new.id)]) for mid in books[n + 1:n + gap]]
                 via = max(bridges, key=lambda v: (len(v[0].pairs) + len(v[1].pairs)), default=None)
-                done[(old.id, new.id)] = align(corpus, old, new, via=via)
+                done[(old.id, new.id)] = _align(sides[old.id], sides[new.id], via)
         alignments.extend(done.values())
+        texts.update((p.id, text) for side in sides.values() for p, text in zip(side.paragraphs, side.texts))
     concordance = Concordance(cache_key(corpus), alignments, {})
-    concordance.outline = _outline_links(corpus, concordance)
+    concordance.outline = _outline_links(corpus, concordance, ngrams, texts)
     return concordance
 
 
-def _outline_links(corpus: "Corpus", concordance: Concordance) -> dict[str, list[OutlineLink]]:
+def _outline_links(corpus: "Corpus", concordance: Concordance, ngrams: _CharNgrams,
+                   normalised: dict[str, str]) -> dict[str, list[OutlineLink]]:
     """Each outline step's links: what it cites, the paragraphs of a cited section ranked
-    by how well they match the step, and those paragraphs in the other editions."""
+    by how well they match the step, and those paragraphs in the other editions.
+    `normalised` holds the texts the alignments normalised already."""
     from judge.ingest.refs import RULEBOOK_NUMBER
 
     cited: list[tuple[Paragraph, str]] = []
@@ -655,13 +806,16 @@ def _outline_links(corpus: "Corpus", concordance: Concordance) -> dict[str, list
     terminology = get_terminology()
 
     def text(p: Paragraph) -> str:
-        return terminology.normalise(p.text, corpus.documents[p.doc].meta.game, punctuation=False)
+        if p.id not in normalised:
+            normalised[p.id] = terminology.normalise(p.text, corpus.documents[p.doc].meta.game, punctuation=False)
+        return normalised[p.id]
 
     members = {target: (corpus.paragraphs_of(target, deep=False) or corpus.paragraphs_of(target))
                if target in corpus.sections else [] for _, target in cited}
     pool = sorted({p.id for group in members.values() for p in group})
     steps = sorted({step.id for step, _ in cited})
-    sim = _similarity([text(corpus.paragraphs[s]) for s in steps], [text(corpus.paragraphs[p]) for p in pool])
+    sim = _similarity(ngrams.counts([text(corpus.paragraphs[s]) for s in steps]),
+                      ngrams.counts([text(corpus.paragraphs[p]) for p in pool]))
     row, col = {s: n for n, s in enumerate(steps)}, {p: n for n, p in enumerate(pool)}
     out: dict[str, dict[str, OutlineLink]] = {}
     for step, target in cited:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -160,3 +161,38 @@ def test_cache_is_written_reused_and_rebuilt_when_damaged(corpus, tmp_path, monk
     rebuilt = get_concordance(corpus)
     assert calls == [1] and rebuilt.to_json() == built.to_json()
     assert json.loads(path.read_text(encoding="utf-8"))["key"] == stored["key"]
+
+
+def test_text_similarity_is_tf_idf_over_character_ngrams_inside_words():
+    # Each word padded with spaces, cut into 3- to 5-grams; a word no longer than n counts once whole.
+    ngrams = conc._CharNgrams()
+    ngrams.counts(["ab abcd"])
+    short = {" ab", "ab ", " ab "}  # "ab": its 3-grams, then itself whole
+    longer = {" ab", "abc", "bcd", "cd ", " abc", "abcd", "bcd ", " abcd", "abcd "}  # "abcd": 3-, 4-, 5-grams
+    assert set(ngrams.vocabulary) == short | longer
+    # Worked by hand over the three texts: the three n-grams of "ab" are in two of them
+    # (idf 1 + ln(4/3)), those of "cd" in one (idf 1 + ln(4/2)); each counts once (tf 1).
+    common, rare = 1 + math.log(4 / 3), 1 + math.log(2)
+    expected = 100 * 3 * common ** 2 / (math.sqrt(3 * common ** 2 + 3 * rare ** 2) * math.sqrt(3 * common ** 2))
+    sim = conc._similarity(["ab cd", "zz"], ["ab"])
+    assert sim.shape == (2, 1) and sim[0, 0] == pytest.approx(expected, abs=1e-4) and sim[1, 0] == 0
+    # Repeated n-grams weigh 1 + ln(count); the same text is 100 whatever its repetitions.
+    assert conc._similarity(["ab ab cd"], ["ab ab cd"])[0, 0] == pytest.approx(100, abs=1e-4)
+    assert conc._similarity(["", "x"], ["y"]).tolist() == [[0.0], [0.0]]  # no shared n-gram, no similarity
+    assert conc._similarity([], ["y"]).shape == (0, 1)
+
+
+def test_ocr_damage_costs_little_similarity(corpus):
+    damaged = _paragraph_starting(corpus, "rb", "To beed a Methuselah")  # sic: the scan's "beed"
+    same = corpus.paragraphs["s6:6.1.1/3"]
+    other = corpus.paragraphs["s6:6.4.6/1"]
+    sim = conc._similarity([damaged.text.lower()], [same.text.lower(), other.text.lower()])
+    assert sim[0, 0] > 75 and sim[0, 1] < 15
+
+
+def test_one_vocabulary_serves_every_book_and_two_do_not_mix():
+    ngrams = conc._CharNgrams()
+    a, b = ngrams.counts(["tap the minion"]), ngrams.counts(["lock the minion", "tap"])
+    assert conc._similarity(a, b).tolist() == conc._similarity(["tap the minion"], ["lock the minion", "tap"]).tolist()
+    with pytest.raises(ValueError, match="different n-gram vocabularies"):
+        conc._similarity(a, conc._CharNgrams().counts(["tap"]))

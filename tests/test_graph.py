@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 
 import networkx as nx
 import pytest
@@ -139,6 +140,17 @@ def test_orphans_link_nowhere(graph):
     assert "s6:6.2.2/5" not in {r["id"] for r in rows}  # stealth and intercept is cited
 
 
+def test_orphans_by_kind(graph):
+    every = G.orphans(graph)
+    examples = G.orphans(graph, kinds=["example"])
+    assert examples == [r for r in every if r["para_kind"] == "example"]
+    assert {r["doc"] for r in examples} >= {"vekn", "s6"}
+    both = G.orphans(graph, "vekn", kinds=("glossary", "advanced"))
+    assert {r["para_kind"] for r in both} == {"glossary", "advanced"} and {r["doc"] for r in both} == {"vekn"}
+    with pytest.raises(JudgeError, match="no paragraph kind poem"):
+        G.orphans(graph, kinds=["poem"])
+
+
 def test_hubs_are_the_most_cited(corpus, graph):
     rows = G.hubs(graph, 5)
     citing = {}
@@ -207,3 +219,15 @@ def test_related_of_a_loosely_connected_section_lists_only_connected_rules(graph
     # The outline's introduction links to little: every result must still have a path.
     results = G.related(graph, "flows:introduction", k=10)
     assert all(r["path"] for r in results)
+
+
+def test_related_explains_each_result_by_a_strongest_path(graph):
+    """One Dijkstra pass from the source explains every result: each path is as strong
+    (as cheap) as networkx's shortest path, and no result lies out of the source's reach."""
+    for source in ("rb:rules-glossary/9", "vekn:bleed/8", "rivals:credits/1", "flows:I.A.1/a"):
+        reach = nx.single_source_dijkstra_path_length(graph.view, source, weight="cost")
+        for row in G.related(graph, source, k=10):
+            nodes = [row["path"][0]["from"], *(hop["to"] for hop in row["path"])]
+            assert nodes[0] == source and nodes[-1] == row["id"]
+            cost = sum(graph.view.edges[u, v]["cost"] for u, v in pairwise(nodes))
+            assert cost == pytest.approx(reach[row["id"]])

@@ -6,11 +6,11 @@ import json
 import networkx as nx
 import pytest
 
-from judge.commands.graph import graph
+from judge.cli import cli
 
 
 def run(runner, *args):
-    return runner.invoke(graph, list(args))
+    return runner.invoke(cli, ["graph", *args])
 
 
 def test_related_json_and_text(runner):
@@ -77,6 +77,40 @@ def test_export_json_to_stdout_is_node_link(runner):
     assert result.exit_code == 0
     data = json.loads(result.output)
     assert {"nodes", "edges", "directed", "multigraph"} <= set(data) and data["multigraph"] is True
+
+
+def test_orphans_text_counts_first_then_groups(runner):
+    rows = json.loads(run(runner, "orphans", "--json").output)
+    lines = run(runner, "orphans").output.splitlines()
+    assert lines[0] == f"{len(rows)} orphans: paragraphs that nothing cites and that cite nothing"
+    vekn = [r for r in rows if r["doc"] == "vekn"]
+    summary = next(line for line in lines[1:] if line.split()[0] == "vekn")
+    assert summary.split()[1] == str(len(vekn)) and f"{sum(r['para_kind'] == 'rule' for r in vekn)} rule" in summary
+    heading = lines.index(f"vekn · rule ({sum(r['para_kind'] == 'rule' for r in vekn)})")
+    first = next(r for r in vekn if r["para_kind"] == "rule")
+    assert lines[heading + 1].startswith(f"  {first['label']}  [{first['id']}]  ")
+    assert "[" not in "".join(lines[1:heading - 1])  # the counts come before any paragraph
+
+
+def test_orphans_filters_and_summary(runner):
+    examples = json.loads(run(runner, "orphans", "--doc", "vekn", "--kind", "example", "--kind", "flavor",
+                              "--json").output)
+    assert examples and {(r["doc"], r["para_kind"]) for r in examples} == {("vekn", "example"), ("vekn", "flavor")}
+    summary = json.loads(run(runner, "orphans", "--summary", "--json").output)
+    rows = json.loads(run(runner, "orphans", "--json").output)
+    assert sum(sum(kinds.values()) for kinds in summary.values()) == len(rows)
+    assert summary["s6"]["rule"] == sum(1 for r in rows if r["doc"] == "s6" and r["para_kind"] == "rule")
+    text = run(runner, "orphans", "--summary").output
+    assert len(text.splitlines()) == 1 + len(summary)
+
+
+def test_export_to_an_unwritable_place_is_a_bad_argument(runner, tmp_path):
+    for target, why in [(tmp_path / "missing" / "graph.json", "no directory"),
+                        (tmp_path, "is a directory")]:
+        result = run(runner, "export", "--format", "json", "-o", str(target))
+        assert result.exit_code == 2, result.output
+        assert why in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "missing").exists()
 
 
 @pytest.mark.parametrize("args, code, message", [

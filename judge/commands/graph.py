@@ -6,24 +6,14 @@ functions (docs/graph.md).
 from __future__ import annotations
 
 import io
+import os
+from collections import Counter
 from pathlib import Path
 from typing import Optional
 
 import click
 
-from judge.errors import JudgeError, UnknownIdError
-
-
-class _GraphGroup(click.Group):
-    """Bad input (an unknown ID, a document that is not a rule) is an error message, never
-    a traceback, even when the group is invoked on its own."""
-
-    def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except JudgeError as exc:
-            from judge.cli import UserError
-            raise UserError(str(exc), 1 if isinstance(exc, UnknownIdError) else 2) from None
+from judge.model import KINDS as PARAGRAPH_KINDS
 
 
 def _graph():
@@ -43,7 +33,7 @@ def _json_option(fn):
     return click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(fn)
 
 
-@click.group(name="graph", cls=_GraphGroup)
+@click.group(name="graph")
 def graph() -> None:
     """The rule graph: citations, terms and the same rule across editions."""
 
@@ -102,16 +92,12 @@ def editions(ident: str, as_json: bool) -> None:
     click.echo(f"{data['label']}  [{data['id']}]")
     if not data["editions"] and not data["step_cites"]:
         click.echo("  no counterpart in another edition")
-    for row in data["editions"]:
-        click.echo(f"  {row['label']}  [{row['id']}]  {row['method']}, confidence {row['confidence']:.2f}")
-    if data["outline_steps"]:
-        click.echo("Outline steps:")
-        for row in data["outline_steps"]:
-            click.echo(f"  {row['label']}  [{row['id']}]  {row['via']}, confidence {row['confidence']:.2f}")
-    if data["step_cites"]:
-        click.echo("The step cites, in each edition:")
-        for row in data["step_cites"]:
-            click.echo(f"  {row['label']}  [{row['id']}]  {row['via']}, confidence {row['confidence']:.2f}")
+    for heading, key, how in [(None, "editions", "method"), ("Outline steps:", "outline_steps", "via"),
+                              ("The step cites, in each edition:", "step_cites", "via")]:
+        if heading and data[key]:
+            click.echo(heading)
+        for row in data[key]:
+            click.echo(f"  {row['label']}  [{row['id']}]  {row[how]}, confidence {row['confidence']:.2f}")
 
 
 @graph.command()
@@ -133,18 +119,43 @@ def backlinks(ident: str, as_json: bool) -> None:
 
 @graph.command()
 @click.option("--doc", help="Only this document's paragraphs.")
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(PARAGRAPH_KINDS),
+              help="Only paragraphs of this kind (repeat for several).")
+@click.option("--summary", is_flag=True, help="Only the counts per document and kind.")
 @_json_option
-def orphans(doc: Optional[str], as_json: bool) -> None:
-    """Paragraphs that nothing cites and that cite nothing."""
+def orphans(doc: Optional[str], kinds: tuple[str, ...], summary: bool, as_json: bool) -> None:
+    """Paragraphs that nothing cites and that cite nothing: the counts per document and
+    kind, then the paragraphs, grouped the same way."""
     from judge.graph import orphans as find
 
-    rows = find(_graph(), doc)
-    if as_json:
-        _emit(rows)
-        return
+    g = _graph()
+    rows = find(g, doc, kinds)
+    groups: dict[str, Counter] = {}
     for row in rows:
-        click.echo(f"{row['id']:<40} {row['para_kind']:<12} {row['label']}")
-    click.echo(f"{len(rows)} orphans", err=True)
+        groups.setdefault(row["doc"], Counter())[row["para_kind"]] += 1
+    by_size = sorted(groups, key=lambda d: (-sum(groups[d].values()), d))
+    if as_json:
+        _emit({d: dict(groups[d].most_common()) for d in by_size} if summary else rows)
+        return
+    click.echo(f"{len(rows)} orphans: paragraphs that nothing cites and that cite nothing")
+    width = max((len(d) for d in groups), default=0)
+    for d in by_size:
+        kinds_here = ", ".join(f"{n} {kind}" for kind, n in groups[d].most_common())
+        click.echo(f"  {d:<{width}} {sum(groups[d].values()):>5}  {kinds_here}")
+    if summary:
+        return
+    for d in by_size:
+        for kind, n in groups[d].most_common():
+            click.echo(f"\n{d} · {kind} ({n})")
+            for row in rows:
+                if row["doc"] == d and row["para_kind"] == kind:
+                    click.echo(f"  {row['label']}  [{row['id']}]  {_excerpt(g.corpus.paragraphs[row['id']].text)}")
+
+
+def _excerpt(text: str, length: int = 50) -> str:
+    """The first words of a text, on one line."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= length else flat[:length - 1].rsplit(" ", 1)[0] + "…"
 
 
 @graph.command()
@@ -209,16 +220,18 @@ def export(fmt: str, output: Optional[Path], as_json: bool) -> None:
     """Write the whole graph as GraphML or node-link JSON (loadable with networkx)."""
     from judge.graph import export as write
 
-    g = _graph()
     if as_json and output is None:
         raise click.UsageError("--json reports on an exported file: give --output too")
+    if output is not None:
+        _check_writable(output)  # before the graph is built: a typo costs no wait
+    g = _graph()
     if output is not None:
         try:
             with output.open("wb" if fmt == "graphml" else "w", **({} if fmt == "graphml" else
                                                                     {"encoding": "utf-8"})) as fh:
                 write(g, fmt, fh)
         except OSError as exc:
-            raise click.FileError(str(output), exc.strerror) from None
+            raise _cannot_write(output, exc.strerror or str(exc)) from None
         summary = {"format": fmt, "output": str(output), "nodes": g.g.number_of_nodes(),
                    "edges": g.g.number_of_edges()}
         if as_json:
@@ -229,3 +242,19 @@ def export(fmt: str, output: Optional[Path], as_json: bool) -> None:
     buffer = io.BytesIO() if fmt == "graphml" else io.StringIO()
     write(g, fmt, buffer)
     click.echo(buffer.getvalue(), nl=fmt == "json")
+
+
+def _cannot_write(output: Path, why: str):
+    from judge.cli import UserError
+
+    return UserError(f"cannot write the graph to {output}: {why}", 2)  # a bad argument: exit 2
+
+
+def _check_writable(output: Path) -> None:
+    folder = output.parent
+    if output.is_dir():
+        raise _cannot_write(output, "it is a directory")
+    if not folder.is_dir():
+        raise _cannot_write(output, f"no directory {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _cannot_write(output, f"directory {folder} is not writable")
