@@ -1,5 +1,5 @@
 """The reference browser in real headless Chromium (Debian's, driven by Playwright),
-against `judge serve` (waitress) on a free loopback port.
+against `judge serve` (two gunicorn workers) on a free loopback port.
 
 A judge's path: search -> open a result -> follow a cross-reference -> see what
 cites it, on a desktop and on a 390x844 phone. Screenshots are written to
@@ -32,10 +32,10 @@ QUERY = "wait until action resolution to pay cost"
 
 @pytest.fixture(scope="module")
 def server():
-    """`judge serve --port 0` in a subprocess; yields its base URL."""
+    """`judge serve --port 0 --workers 2` in a subprocess; yields its base URL."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-c", "from judge.commands.serve import serve; serve()",
-                             "--host", "127.0.0.1", "--port", "0"],
+                             "--host", "127.0.0.1", "--port", "0", "--workers", "2"],
                             cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     url, seen, deadline = None, [], time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -65,9 +65,9 @@ def browser():
         chromium.close()
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, full_page: bool = False) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 
 def open_page(browser, viewport: dict, javascript: bool = True):
@@ -152,12 +152,124 @@ def test_everything_works_without_javascript(server, browser):
     context.close()
 
 
-@pytest.mark.parametrize("path", ["glossary", "doc/vekn", "graph/rb:6.4.6/2", "diff?old=s6&new=vekn", "check", "lint"])
-def test_other_pages_fit_a_phone(server, browser, path):
+def boxes_overlap(a: dict, b: dict) -> bool:
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and \
+        a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+
+
+def inside(box: dict, outer: dict, slack: float = 1.0) -> bool:
+    return (box["x"] >= outer["x"] - slack and box["y"] >= outer["y"] - slack
+            and box["x"] + box["width"] <= outer["x"] + outer["width"] + slack
+            and box["y"] + box["height"] <= outer["y"] + outer["height"] + slack)
+
+
+def chips_fit(page) -> int:
+    """Every filter chip whole on screen, no chip row scrolling sideways; the number of chips."""
+    viewport = {"x": 0, "y": 0, "width": page.viewport_size["width"], "height": 10**6}
+    rows = page.locator(".facet-group")
+    for n in range(rows.count()):
+        row = rows.nth(n)
+        assert row.evaluate("r => r.scrollWidth <= r.clientWidth"), "a chip row scrolls sideways"
+    chips = page.locator("a.facet")
+    for n in range(chips.count()):
+        assert inside(chips.nth(n).bounding_box(), viewport), chips.nth(n).inner_text()
+    return chips.count()
+
+
+@pytest.mark.parametrize("path, ready", [
+    ("glossary", "h1"), ("doc/vekn", "h1"), ("diff?old=rb&new=vekn", "h1"), ("check", "h1"), ("lint", "h1"),
+    ("p/vekn:torpor/3", "h1"), ("search?q=bleed", "li.hit"),
+])
+def test_other_pages_fit_a_phone(server, browser, path, ready):
     context, page, errors = open_page(browser, PHONE)
     page.goto(server + path)
-    expect(page.locator("h1").first).to_be_visible()
+    expect(page.locator(ready).first).to_be_visible()
     no_sideways_scroll(page)
+    if page.locator(".facet-group").count():
+        assert chips_fit(page) >= 4
     shot(page, "phone-page-" + re.sub(r"\W+", "-", path))
+    assert not errors, errors
+    context.close()
+
+
+@pytest.mark.parametrize("ident", ["rb:6.4.6/2", "vekn:bleed/2", "vekn:combat", "flows:IV.D/2?radius=2"])
+def test_the_graph_picture_fits_a_phone_with_no_label_over_another(server, browser, ident):
+    context, page, errors = open_page(browser, PHONE)
+    page.goto(server + "graph/" + ident)
+    picture = page.locator("svg.graph")
+    frame = picture.bounding_box()
+    assert frame["width"] <= PHONE["width"] - 20
+    labels = [page.locator("svg.graph text").nth(n).bounding_box() for n in range(page.locator("svg.graph text").count())]
+    assert len(labels) >= 3
+    for n, box in enumerate(labels):
+        assert inside(box, frame), f"label {n} leaves the picture"
+        assert box["height"] >= 9  # readable, not scaled down to nothing
+        for other in labels[n + 1:]:
+            assert not boxes_overlap(box, other)
+    no_sideways_scroll(page)
+    shot(page, "phone-graph-" + re.sub(r"\W+", "-", ident))
+    assert not errors, errors
+    context.close()
+
+
+def test_check_page_labels_sit_above_their_controls_and_results_read_as_words(server, browser):
+    context, page, errors = open_page(browser, PHONE)
+    page.goto(server + "check")
+    for control in ("#file", "#rules"):
+        label = page.locator(f'label[for="{control[1:]}"]').bounding_box()
+        field = page.locator(control).bounding_box()
+        assert label["y"] + label["height"] <= field["y"] + 1 and abs(label["x"] - field["x"]) < 2, control
+    shot(page, "phone-check-form")
+    page.fill("#scenario", (ROOT / "scenarios/combat/additional_strikes_before_first_pair.yaml").read_text())
+    page.select_option("#rules", "older")
+    page.locator(".check-form button[type=submit]").click()
+    expectations = page.locator("ul.expectations")
+    expect(expectations).to_be_visible()
+    text = expectations.inner_text()
+    assert "{" not in text and "citing RB §6.4.3" in text
+    no_sideways_scroll(page)
+    expectations.scroll_into_view_if_needed()
+    shot(page, "phone-check-result")
+    assert not errors, errors
+    context.close()
+
+
+def test_diff_lists_moved_paragraphs(server, browser):
+    context, page, errors = open_page(browser, PHONE)
+    page.goto(server + "diff?old=rb&new=vekn")
+    page.locator("a[href='#moved']").click()
+    moved = page.locator("details#moved")
+    moved.locator("summary").click()
+    expect(moved.locator("li").first).to_be_visible()
+    assert moved.locator("li").count() >= 60
+    no_sideways_scroll(page)
+    moved.locator("summary").scroll_into_view_if_needed()
+    shot(page, "phone-diff-moved")
+    assert not errors, errors
+    context.close()
+
+
+PANELS = ["#cited-by", "section.editions", "section.related", "section.terms", "section.refs",
+          "header.site", "footer.site", "nav.breadcrumb", "nav.prev-next", "button.copy", ".context-link"]
+
+
+@pytest.mark.parametrize("ident", ["rb:6.4.6/2", "vekn:bleed", "vekn:torpor/3"])
+def test_a_printed_rule_page_is_the_rule_and_its_citation(server, browser, ident):
+    context, page, errors = open_page(browser, PHONE)
+    page.goto(server + "p/" + ident)
+    present = [s for s in PANELS if page.locator(s).count()]
+    assert {"#cited-by", "section.editions", "section.related", "header.site"} <= set(present)
+    for selector in present:
+        if selector != "button.copy":
+            expect(page.locator(selector).first).to_be_visible()  # on screen...
+    page.emulate_media(media="print")
+    for selector in present:
+        expect(page.locator(selector).first).to_be_hidden()  # ...not on paper
+    expect(page.locator("h1").first).to_be_visible()
+    expect(page.locator(".text").first).to_be_visible()
+    expect(page.locator(".cite-text")).to_be_visible()
+    if page.locator(".rule header .badge").count():  # "Editors' draft": what the printed rule is
+        expect(page.locator(".rule header .badge")).to_be_visible()
+    shot(page, "print-" + re.sub(r"\W+", "-", ident), full_page=True)
     assert not errors, errors
     context.close()

@@ -4,8 +4,13 @@ and the OpenAPI document against what the API really returns."""
 from __future__ import annotations
 
 import re
+import socket
+import threading
+import time
+import urllib.request
 from html import unescape
 from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
@@ -16,6 +21,7 @@ from judge.model import RESOLVED
 from judge.web import create_app
 from judge.web.security import HEADERS
 
+ROOT = Path(__file__).resolve().parent.parent
 XSS = "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>"
 
 
@@ -180,6 +186,22 @@ def test_bad_search_parameters_are_400_with_a_message(client, query, parameter):
         assert f"parameter '{parameter}'" in message
 
 
+def test_the_page_its_live_fragment_and_the_api_share_one_search(corpus):
+    app = create_app(corpus, {"RESPONSE_CACHE_BYTES": 0})
+    site, client = app.extensions["judge"], app.test_client()
+    calls = []
+    search = site.searcher.search
+    site.searcher.search = lambda *a, **k: calls.append(a) or search(*a, **k)
+    try:
+        page_hits = [li.find_all("a")[0].attrs["href"] for li in page(client.get("/search?q=torpor&fragment=1"))
+                     .find_all("li", class_="hit")]
+        client.get("/search?q=torpor")
+        api_hits = [item_url(h["id"]) for h in client.get("/api/search?q=torpor").get_json()["hits"]]
+    finally:
+        del site.searcher.search
+    assert len(calls) == 1 and page_hits == api_hits
+
+
 def test_api_search_requires_a_query(client):
     response = client.get("/api/search")
     assert response.status_code == 400 and "'q'" in response.get_json()["error"]
@@ -242,6 +264,18 @@ def test_paragraph_page_has_breadcrumb_text_citation_and_neighbours(client, corp
     assert "hidden" in copy.attrs and copy.attrs["data-copy"].startswith(para.label)  # shown by the script
     nav = links(tree.find_all("nav", class_="prev-next")[0])
     assert nav == [item_url("rb:6.4.6/1"), item_url("rb:6.4.6/3")]
+
+
+def test_headings_shouted_in_capitals_read_as_the_labels_write_them(client, corpus):
+    para = corpus.paragraphs["vekn:torpor/3"]
+    shouted = [s for s in corpus.section_path(para.id) if s.title.isupper()]
+    assert shouted  # "3. MINION PHASE"
+    crumbs = [a.full_text() for a in page(client.get(item_url(para.id))).find_all("nav", class_="breadcrumb")[0]
+              .find_all("a")]
+    for sec in shouted:
+        assert sec.title not in crumbs and sec.label.split(" › ")[-1] in crumbs  # "3. Minion Phase"
+    heading = page(client.get(item_url(shouted[0].id))).find_all("h1")[0].full_text()
+    assert heading == shouted[0].label.split(" › ")[-1]
 
 
 def test_glossary_terms_carry_their_definition(client, corpus):
@@ -319,6 +353,30 @@ def test_an_unknown_id_is_a_404_with_close_matches(client, corpus):
     assert api.status_code == 404 and api.get_json()["suggestions"] == expected
 
 
+@pytest.mark.parametrize("url, location", [
+    ("/doc/VEKN", "/doc/vekn"), ("/doc/Rb", "/doc/rb"), ("/doc/S6", "/doc/s6"),
+    ("/p/VEKN", "/doc/vekn"), ("/p/flows", "/doc/flows"),  # a book's name as an item: its contents
+    ("/p/VEKN:BLEED/2", "/p/vekn:bleed/2"), ("/p/RB:6.4.6/2", "/p/rb:6.4.6/2"),
+])
+def test_ids_and_book_names_in_any_case_redirect_to_the_permalink(client, url, location):
+    response = client.get(url)
+    assert response.status_code == 302 and response.headers["Location"] == location
+    assert client.get(location).status_code == 200
+
+
+def test_the_api_reads_book_names_in_any_case(client):
+    assert client.get("/api/toc/VEKN").get_json() == client.get("/api/toc/vekn").get_json()
+
+
+def test_an_unknown_id_in_capitals_gets_close_matches(client, corpus):
+    response = client.get("/p/VEKN:BLEED/99")
+    assert response.status_code == 404
+    suggested = [h for h in links(page(response)) if h.startswith("/p/vekn:bleed")]
+    assert suggested and set(suggested) <= {item_url(i) for i in corpus.paragraphs}
+    response = client.get("/doc/VEKNN")
+    assert response.status_code == 404 and 'href="/doc/vekn"' in response.get_data(as_text=True)
+
+
 def test_unknown_document_and_route_are_404(client):
     response = client.get("/doc/rbb")
     assert response.status_code == 404 and b'href="/doc/rb"' in response.data
@@ -337,6 +395,16 @@ def test_glossary_lists_every_term_with_its_definition(client, corpus):
     tree = page(client.get("/glossary"))
     entries = {d.attrs["id"] for d in tree.find_all("div", class_="entry")}
     assert {pid for d in corpus.documents.values() for pid in d.glossary.values()} == entries
+    # Each term is the entry's heading, not repeated at the start of its definition.
+    for entry in tree.find_all("div", class_="entry"):
+        term = entry.find_all("dt")[0].full_text().strip()
+        definition = entry.find_all("dd")[0].full_text().strip()
+        para = corpus.paragraphs[entry.attrs["id"]]
+        if para.id in ("rb:1.1/1", "rb:world-of-darkness-glossary/18"):  # "1. Term: ..." and a fused "TermDefinition"
+            continue
+        head, colon, rest = para.text.partition(":")
+        assert colon and term == head.strip() and not definition.startswith(f"{term}:"), (term, definition[:60])
+        assert " ".join(definition.split())[:40] == " ".join(rest.split())[:40]
     only = page(client.get("/glossary?doc=rb"))
     assert all(d.attrs["id"].startswith("rb:") for d in only.find_all("div", class_="entry"))
     assert client.get("/glossary?doc=flows").status_code == 400  # no glossary there
@@ -360,6 +428,9 @@ def test_graph_page_draws_the_neighbourhood(client, corpus):
     expected = {item_url(n["id"]) for n in hood["nodes"] if n["kind"] != "term"}
     assert expected <= drawn
     assert len(svg.find_all("circle")) == len(hood["nodes"])
+    box = [float(v) for v in svg.attrs["viewbox"].split()]
+    for text in svg.find_all("text"):  # every label inside the picture
+        assert box[0] <= float(text.attrs["x"]) <= box[0] + box[2] and box[1] <= float(text.attrs["y"]) <= box[1] + box[3]
     assert client.get("/graph/rb:6.4.6/2?radius=9").status_code == 400
     assert client.get("/graph/rb:9.9.9/9").status_code == 404
 
@@ -373,6 +444,25 @@ def test_diff_page_puts_meaning_changes_first_with_word_marks(client):
     assert first.find_all("del") or first.find_all("ins")
     sides = [links(s) for s in first.find_all("div", class_="side")]
     assert sides[0][0].startswith("/p/rb:") and sides[1][0].startswith("/p/vekn:")
+
+
+def test_diff_page_lists_every_moved_paragraph_with_links(client, corpus):
+    from judge.compare import compare
+    comparison = compare(corpus, "rb", "vekn")
+    assert comparison.moved and any(p.pure_move for p in comparison.moved)
+    tree = page(client.get("/diff?old=rb&new=vekn"))
+    panel = next(d for d in tree.find_all("details") if d.attrs.get("id") == "moved")
+    rows = panel.find_all("li")
+    assert len(rows) == len(comparison.moved)
+    for row, pair in zip(rows, comparison.moved):
+        hrefs = links(row)
+        assert item_url(pair.old[0].id) in hrefs and item_url(pair.new[0].id) in hrefs
+        assert item_url(pair.moved.new_section) in hrefs
+        text = row.full_text()
+        assert ("text unchanged" in text) == pair.pure_move
+    change_links = [h for h in links(panel) if h.startswith("/diff?")]
+    assert change_links and all("#pair-" in h for h in change_links)
+    assert "#moved" in links(tree)  # the summary's "66 moved" leads to the panel
 
 
 @pytest.mark.parametrize("query", ["old=rb&new=rb", "old=rb", "old=vekn&new=rivals", "old=flows&new=vekn",
@@ -397,6 +487,18 @@ def test_check_page_replays_a_scenario_with_linked_citations(client):
     assert api.status_code == 200
     assert [item_url(c) for s in api.get_json()["steps"] for c in s["cites"]][:len(cited)] == cited
     schema_validator(client, "CheckRun").validate(api.get_json())
+
+
+def test_check_page_writes_expectations_in_words(client):
+    text = (ROOT / "scenarios/combat/additional_strikes_before_first_pair.yaml").read_text()
+    tree = page(client.post("/check", data={"scenario": text, "rules": "older"}))
+    expectations = tree.find_all("ul", class_="expectations")[0]
+    words = " ".join(expectations.full_text().split())
+    assert "{" not in words and "'" not in words  # no Python dict
+    assert "a refusal at event 4 saying “only after the first pair”, citing RB §6.4.3" in words
+    assert item_url("rb:6.4.3") in links(expectations)
+    error = tree.find_all("div", class_="warning")[0].full_text()
+    assert "Refused" in error and "refused:" not in error  # said once
 
 
 def test_a_malformed_scenario_is_400_naming_the_line(client):
@@ -519,13 +621,6 @@ def test_an_unexpected_error_is_a_500_page_without_traceback(corpus):
     assert b"something went wrong" in response.data
 
 
-def test_rule_pages_are_printable(client):
-    css = client.get("/static/judge.css").get_data(as_text=True)
-    rules = css[css.index("@media print"):]
-    for hidden in ("header.site", "form", ".copy"):
-        assert hidden in rules
-
-
 # -- judge serve ---------------------------------------------------------------------------------
 def test_serve_refuses_the_debugger_on_a_network_address():
     from click.testing import CliRunner
@@ -533,6 +628,46 @@ def test_serve_refuses_the_debugger_on_a_network_address():
     from judge.commands.serve import serve
     result = CliRunner().invoke(serve, ["--debug", "--host", "0.0.0.0"])
     assert result.exit_code == 2 and "127.0.0.1 only" in result.output
+
+
+@pytest.fixture
+def busy_port():
+    with socket.create_server(("127.0.0.1", 0)) as sock:
+        yield sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("args, reason", [
+    (["--port", "{busy}"], "already in use"),
+    (["--host", "nosuch.invalid"], "unknown address"),
+    (["--host", "999.1.1.1"], "unknown address"),
+    (["--host", "192.0.2.1"], "no such address"),  # TEST-NET-1: never this machine's
+])
+def test_serve_says_why_it_cannot_listen_before_loading_anything(busy_port, args, reason):
+    from click.testing import CliRunner
+
+    from judge.commands.serve import serve
+    started = time.monotonic()
+    result = CliRunner().invoke(serve, [a.format(busy=busy_port) for a in args])
+    assert result.exit_code == 2 and not isinstance(result.exception, OSError)
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: cannot listen on ") and reason in lines[0]
+    assert "Traceback" not in result.output
+    assert time.monotonic() - started < 5  # told before the corpus and the index are loaded
+
+
+def test_serve_in_one_process_answers_on_the_socket_it_bound(app):
+    from judge.commands.serve import listen, waitress_server
+    sock = listen("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    server = waitress_server(app, sock, 2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/p/rb:6.4.6/2", timeout=10) as answer:
+            assert answer.status == 200 and "RB §6.4.6 ¶2".encode() in answer.read()
+    finally:
+        server.close()
+        thread.join(timeout=5)
 
 
 def test_templates_come_from_the_configured_folder(app):

@@ -8,8 +8,8 @@ Blueprints: `pages` (HTML, judge/web/pages.py) and `api` (JSON under /api/,
 judge/web/api.py, described by /api/openapi.json). Templates come from
 `judge.paths.templates_dir()` (the checkout's top-level templates/ folder, or
 the copy bundled in the wheel); CSS and JS from judge/web/static/. `judge serve`
-(judge/commands/serve.py) runs the app under waitress. docs/web.md describes
-the routes.
+(judge/commands/serve.py) warms it (`warm`) and serves it with gunicorn or
+waitress. docs/web.md describes the routes.
 """
 from __future__ import annotations
 
@@ -67,16 +67,30 @@ def current_site() -> Site:
     return current_app.extensions["judge"]
 
 
-_ASSET_VERSIONS: dict[str, str] = {}
+def warm(app: Flask) -> None:
+    """Compute before the first visitor what every rule page shows (`Site.warm`), and
+    render each page's side panels (cited by, other editions, related rules)."""
+    from judge.web.pages import relation_panels
+
+    site: Site = app.extensions["judge"]
+    site.warm()
+    with app.test_request_context("/"):
+        for item in [*site.corpus.paragraphs.values(), *site.corpus.sections.values()]:
+            relation_panels(item)
+
+
+_ASSET_URLS: dict[tuple[str, str], str] = {}
 
 
 def _asset_url(filename: str) -> str:
-    """A static file's URL with its content hash, so browsers may cache it for long."""
-    version = _ASSET_VERSIONS.get(filename)
-    if version is None:
+    """A static file's URL with its content hash, so browsers may cache it for long
+    (kept per script root: every page asks for three)."""
+    key = (request.script_root, filename)
+    found = _ASSET_URLS.get(key)
+    if found is None:
         version = hashlib.sha256((STATIC_DIR / filename).read_bytes()).hexdigest()[:12]
-        _ASSET_VERSIONS[filename] = version
-    return url_for("static", filename=filename, v=version)
+        found = _ASSET_URLS[key] = url_for("static", filename=filename, v=version)
+    return found
 
 
 def _revalidate(response):

@@ -9,8 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from judge.web import current_site, params
-from judge.web.errors import UnknownItem
-from judge.web.pages import close_matches
+from judge.web.pages import document_or_404
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -28,8 +27,7 @@ def openapi():
 def search():
     site = current_site()
     p = params.search_params(site.corpus, required=True, default_limit=API_SEARCH_LIMIT)
-    result = site.searcher.search(p.q, doc=p.docs or None, game=p.game, kind=p.kinds or None, limit=p.limit)
-    return jsonify(result.to_json())
+    return jsonify(site.search(p).to_json())
 
 
 @api.get("/paragraph/<path:ident>")
@@ -46,10 +44,7 @@ def docs():
 
 @api.get("/toc/<doc_id>")
 def toc(doc_id: str):
-    site = current_site()
-    if doc_id not in site.corpus.documents:
-        raise UnknownItem(doc_id, close_matches(doc_id, list(site.corpus.documents)), "document")
-    return jsonify(site.toc(doc_id))
+    return jsonify(current_site().toc(document_or_404(doc_id)))  # any case: /api/toc/VEKN
 
 
 @api.get("/glossary")

@@ -6,22 +6,31 @@ results as you type, the copy-citation button and definitions on tap.
 """
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    get_template_attribute,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup, escape
 from rapidfuzz import fuzz, process
 
 from judge import lookup
+from judge.ingest.builder import _title_case as shouted_title  # the labels' own casing
 from judge.model import Paragraph, Section
 from judge.web import current_site, params
+from judge.web.drawing import layout as drawing_layout
 from judge.web.errors import UnknownItem
 
 pages = Blueprint("pages", __name__)
 
-SEARCH_LIMIT = 20
+SEARCH_LIMIT = 10  # as the API: the page, its live fragment and the API share one search
 DEEP_SECTION_LIMIT = 150  # a section page shows its subsections' text up to this many paragraphs
 GRAPH_DRAW_LIMIT = 60  # nodes drawn in the neighbourhood picture; more are only listed
 
@@ -35,6 +44,19 @@ _SNIPPET_SAFE = re.compile(r"</?mark>")
 @pages.app_template_filter("kind_name")
 def kind_name(kind: str) -> str:
     return KIND_NAMES.get(kind, kind)
+
+
+@pages.app_template_filter("title_case")
+def title_case(title: str) -> str:
+    """A heading shouted in capitals ("3. MINION PHASE") as the labels write it ("3. Minion Phase")."""
+    return shouted_title(title)
+
+
+@pages.app_template_filter("heading")
+def section_heading(section: Section) -> str:
+    """A section's number (when its title lacks it) and title, as headings and breadcrumbs show it."""
+    title = shouted_title(section.title)
+    return f"{section.number} {title}" if section.number and section.number not in section.title else title
 
 
 @pages.app_template_filter("snippet")
@@ -61,20 +83,20 @@ def search():
     site = current_site()
     p = params.search_params(site.corpus, required=False, default_limit=SEARCH_LIMIT)
     fragment = request.args.get("fragment") == "1"
-    result = None
-    if p.q.strip():
-        result = site.searcher.search(p.q, doc=p.docs or None, game=p.game, kind=p.kinds or None, limit=p.limit)
+    result = site.search(p) if p.q.strip() else None
     template = "_results.html" if fragment else "search.html"
     return render_template(template, p=p, result=result, facet_link=_facet_link(p))
 
 
 def _facet_link(p: params.SearchParams):
+    base = url_for(".search")  # once: a results page has a dozen facet links
+
     def link(name: str, value: str) -> tuple[str, bool]:
         """The URL toggling one facet value, and whether it is active now."""
         current = p.docs if name == "doc" else p.kinds
         active = value in current
         values = [v for v in current if v != value] if active else [*current, value]
-        return url_for(".search", **p.query_args(**{name: values})), active
+        return f"{base}?{urlencode(p.query_args(**{name: values}), doseq=True)}", active
     return link
 
 
@@ -82,14 +104,31 @@ def _facet_link(p: params.SearchParams):
 @pages.get("/doc/<doc_id>")
 def toc(doc_id: str):
     site = current_site()
-    doc = site.corpus.documents.get(doc_id)
-    if doc is None:
-        raise UnknownItem(doc_id, close_matches(doc_id, list(site.corpus.documents)), "document")
-    return render_template("toc.html", doc=doc, tree=site.toc(doc_id))
+    canonical = document_or_404(doc_id)
+    if canonical != doc_id:  # /doc/VEKN, /doc/S6: the permalink is /doc/vekn
+        return redirect(url_for(".toc", doc_id=canonical))
+    return render_template("toc.html", doc=site.corpus.documents[doc_id], tree=site.toc(doc_id))
+
+
+def document_named(name: str) -> str | None:
+    """The ID of the document called `name`: its ID or short name, in any case."""
+    documents = current_site().corpus.documents
+    if name in documents:
+        return name
+    folded = name.casefold()
+    return next((d.id for d in documents.values() if folded in (d.id.casefold(), d.meta.short.casefold())), None)
+
+
+def document_or_404(name: str) -> str:
+    found = document_named(name)
+    if found is None:
+        raise UnknownItem(name, close_matches(name, list(current_site().corpus.documents)), "document")
+    return found
 
 
 def close_matches(wanted: str, choices: list[str]) -> list[str]:
-    return [c for c, _, _ in process.extract(wanted[:80], choices, scorer=fuzz.WRatio, limit=5, score_cutoff=50)]
+    return [c for c, _, _ in process.extract(wanted[:80], choices, scorer=fuzz.WRatio, limit=5, score_cutoff=50,
+                                             processor=str.casefold)]
 
 
 # -- a paragraph or a section ------------------------------------------------------------
@@ -122,6 +161,9 @@ def item(ident: str):
         # (saying what else the number names, when it names several).
         match = lookup.find(corpus, ident)
         if match is None:
+            doc = document_named(ident)
+            if doc is not None:  # /p/vekn: the book itself
+                return redirect(url_for(".toc", doc_id=doc))
             raise UnknownItem(ident, lookup.suggest(corpus, ident))
         return redirect(url_for(".item", ident=match.id, **({"from": ident[:200]} if match.also else {})))
     asked = params.text("from", max_length=200)
@@ -131,15 +173,26 @@ def item(ident: str):
         if match and match.id == found.id:
             also = [(a, site.label(a)) for a in match.also]
     doc = corpus.documents[found.doc]
-    common = dict(doc=doc, crumbs=corpus.section_path(found.id), asked=asked, also=also,
-                  citation=f"{found.label} — {url_for('.item', ident=found.id, _external=True)}",
-                  cited_by=site.cited_by(found.id), editions=site.editions(found.id),
-                  related=site.related(found.id), excerpt=site.excerpt)
+    common = {"doc": doc, "crumbs": corpus.section_path(found.id), "asked": asked, "also": also,
+              "citation": f"{found.label} — {request.host_url.rstrip('/')}{site.href(found.id)}",
+              "panels": relation_panels(found)}
     if isinstance(found, Paragraph):
         return render_template("paragraph.html", para=found, html=site.renderer.render(found).html,
                                terms=_terms(found), refs=found.refs, neighbours=site.prev_next(found), **common)
     return render_template("section.html", section=found, blocks=_section_blocks(found),
                            children=_child_sections(found), **common)
+
+
+def relation_panels(item: Paragraph | Section) -> Markup:
+    """The "cited by", "other editions" and "related rules" panels of a rule page: the
+    same for every visitor (relative links only), so rendered once and kept."""
+    site = current_site()
+
+    def render() -> Markup:
+        macro = get_template_attribute("_macros.html", "relations")
+        return Markup(macro(item, site.cited_by(item.id), site.editions(item.id), site.related(item.id),
+                            site.excerpt))
+    return site.kept("panels", item.id, render)
 
 
 def _terms(para: Paragraph) -> list[tuple[str, str, str]]:
@@ -191,9 +244,20 @@ def glossary():
         if chosen and doc.id != chosen:
             continue
         entries = sorted(doc.glossary.items(), key=lambda kv: kv[0].lower())
-        groups.append((doc, [(term, site.corpus.paragraphs[pid], site.renderer.render(site.corpus.paragraphs[pid]).html)
+        groups.append((doc, [_glossary_entry(term, site.corpus.paragraphs[pid])
                              for term, pid in entries if pid in site.corpus.paragraphs]))
     return render_template("glossary.html", groups=groups, chosen=chosen, with_glossary=with_glossary)
+
+
+def _glossary_entry(term: str, para: Paragraph) -> tuple[str, Paragraph, Markup]:
+    """(the term as its entry writes it, the entry, its definition): the term shown once,
+    as the heading, not again at the start of the definition."""
+    renderer = current_site().renderer
+    split = renderer.render_definition(para, term)
+    if split is None:  # not "Term: definition" (a damaged entry): shown whole
+        return term, para, renderer.render(para).html
+    head, rendered = split
+    return head, para, rendered.html
 
 
 @pages.get("/lint")
@@ -208,18 +272,6 @@ def lint():
 
 
 # -- the rule graph ------------------------------------------------------------------------
-@dataclass
-class DrawnNode:
-    id: str
-    label: str
-    kind: str
-    doc: str
-    distance: int
-    x: float
-    y: float
-    href: str | None
-
-
 @pages.get("/graph/<path:ident>")
 def graph(ident: str):
     site = current_site()
@@ -228,28 +280,8 @@ def graph(ident: str):
     if target != ident:
         return redirect(url_for(".graph", ident=target, radius=radius))
     hood = site.neighbourhood(target, radius)
-    drawn = _layout(hood) if len(hood["nodes"]) <= GRAPH_DRAW_LIMIT else None
+    drawing = drawing_layout(hood, site.href) if len(hood["nodes"]) <= GRAPH_DRAW_LIMIT else None
     edges = [(e, site.describe_hop(e["source"], e["target"], e["kind"])) for e in hood["edges"]
              if e["kind"] != "contains" or radius == 1]
-    return render_template("graph.html", item=site.get(target), hood=hood, drawn=drawn, radius=radius,
-                           edges=edges, related=site.related(target),
-                           positions={n.id: n for n in drawn or []})
-
-
-def _layout(hood: dict) -> list[DrawnNode]:
-    """Rings around the rule: one ring per distance, nodes spread evenly, grouped by kind."""
-    rings: dict[int, list[dict]] = {}
-    for node in hood["nodes"]:
-        rings.setdefault(node["distance"], []).append(node)
-    defining = {e["target"]: e["source"] for e in hood["edges"] if e["kind"] == "defines"}
-    out = []
-    for distance, nodes in rings.items():
-        nodes.sort(key=lambda n: (n["kind"], n.get("doc") or "", n["id"]))
-        for n, node in enumerate(nodes):
-            angle = 2 * math.pi * n / max(1, len(nodes)) - math.pi / 2 + distance * 0.3
-            r = 0 if distance == 0 else 130 * distance + (18 if n % 2 and len(nodes) > 12 else 0)
-            href_target = node["id"] if node["kind"] != "term" else defining.get(node["id"])
-            out.append(DrawnNode(node["id"], node["label"], node["kind"], node.get("doc") or "", distance,
-                                 round(r * math.cos(angle), 1), round(r * math.sin(angle), 1),
-                                 url_for(".item", ident=href_target) if href_target else None))
-    return out
+    return render_template("graph.html", item=site.get(target), hood=hood, drawing=drawing, radius=radius,
+                           edges=edges, related=site.related(target))

@@ -179,9 +179,14 @@ class _LinkProcessor(Treeprocessor):
         self.annotations: list[Annotation] = []
         self.refs_by_url: dict[str, tuple[str, str]] = {}  # raw URL -> (target, label)
         self.placed = 0
+        self.drop_head = False  # remove the leading "Term:" (a glossary entry under its term)
+        self.dropped = False
 
     def run(self, root: etree.Element) -> None:
         self._walk(root, inside_link=False)
+        if self.drop_head:
+            first = next(iter(root), None)
+            self.dropped = first is not None and first.tag == "p" and _cut_through_colon(first)
 
     def _walk(self, el: etree.Element, inside_link: bool) -> None:
         if el.tag == "a":
@@ -254,6 +259,28 @@ class _LinkProcessor(Treeprocessor):
             el.tag, el.attrib = "span", {"class": "dead-link"}
 
 
+def _cut_through_colon(el: etree.Element) -> bool:
+    """Removes `el`'s content up to and including its first ':' (text, or elements such
+    as ``<strong>Term:</strong>``); True when there was one."""
+    if el.text and ":" in el.text:
+        el.text = el.text.split(":", 1)[1].lstrip()
+        return True
+    el.text = None
+    for child in list(el):
+        found = _cut_through_colon(child)
+        if found and (child.text or len(child)):
+            return True  # the colon was inside it: the rest of it stays
+        tail = child.tail or ""
+        el.remove(child)
+        if found:
+            el.text = tail.lstrip()
+            return True
+        if ":" in tail:
+            el.text = tail.split(":", 1)[1].lstrip()
+            return True
+    return False
+
+
 class _JudgeExtension(Extension):
     def __init__(self, renderer: ParagraphRenderer):
         super().__init__()
@@ -275,6 +302,7 @@ class ParagraphRenderer:
         self.corpus = corpus
         self.link = link
         self._cache: dict[str, Rendered] = {}
+        self._definitions: dict[str, tuple[str, Rendered] | None] = {}
         self._local = threading.local()  # a Markdown instance is not thread-safe
 
     def _markdown(self) -> tuple[markdown.Markdown, _JudgeExtension]:
@@ -291,7 +319,21 @@ class ParagraphRenderer:
             cached = self._cache[para.id] = self._render(para)
         return cached
 
-    def _render(self, para: Paragraph) -> Rendered:
+    def render_definition(self, para: Paragraph, term: str) -> tuple[str, Rendered] | None:
+        """A glossary entry "Term: definition" split for a list of terms: (the head as
+        written, e.g. "Blood Potency (BP) 🔴", the definition rendered without it); None
+        when the paragraph does not start with a short head and a colon."""
+        if para.id not in self._definitions:
+            head, colon, _ = para.text.partition(":")
+            found = None
+            if colon and len(head) <= len(term) + 40:
+                rendered = self._render(para, drop_head=True)
+                if rendered is not None:
+                    found = (head.strip(), rendered)
+            self._definitions[para.id] = found
+        return self._definitions[para.id]
+
+    def _render(self, para: Paragraph, drop_head: bool = False) -> Rendered | None:
         source = (para.markdown or para.text).replace("\\\n", "  \n")  # CommonMark hard breaks
         refs_by_url = {r.raw: (r.target, _label(self.corpus, r.target)) for r in para.refs
                        if r.status == RESOLVED and r.target and f"]({r.raw})" in source}
@@ -300,9 +342,12 @@ class ParagraphRenderer:
         md, ext = self._markdown()
         processor = ext.processor
         processor.annotations, processor.refs_by_url, processor.placed = placed, refs_by_url, 0
+        processor.drop_head, processor.dropped = drop_head, False
         try:
             html = md.reset().convert(marked)
         finally:
-            processor.annotations, processor.refs_by_url = [], {}
+            processor.annotations, processor.refs_by_url, processor.drop_head = [], {}, False
+        if drop_head and not processor.dropped:
+            return None
         html = _SENTINEL_RE.sub("", html)  # a pair split across elements is dropped, never shown
         return Rendered(Markup(html), processor.placed, len(annotations) + len(refs_by_url))

@@ -2,7 +2,11 @@
 (search, rule graph, lint), created once per app and shared by its threads.
 
 The corpus never changes while the app runs, so answers that take a while to
-compute (a paragraph's related rules, the lint report) are kept once computed.
+compute (a paragraph's related rules, the lint report) are kept once computed,
+and `warm()` computes before the first visitor what every rule page shows: its
+rendered text, permalink, excerpt, what cites it, its other editions and its
+related rules (a few seconds, some 20 MB). `judge serve` warms once and then
+forks its workers, which share it all.
 """
 from __future__ import annotations
 
@@ -21,7 +25,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RELATED_LIMIT = 8
+EXCERPT = 160  # characters of a rule quoted in lists (cited by, editions)
+RELATED_EXCERPT = 120  # ... and in the related rules
 MEMO_SIZE = 4096  # answers kept per kind of question (a few MB at most)
+SEARCHES_KEPT = 1024  # results kept: typing a query, then Enter, then the API ask the same
 COMPARISONS_KEPT = 6  # two editions compared: ~0.5 s to compute, a few MB to keep
 
 
@@ -53,10 +60,14 @@ class Site:
         self._searcher = None
         self._graph = None
         self._lock = threading.Lock()
-        self._memo = {name: _Memo() for name in ("related", "editions", "backlinks", "lint", "toc")}
+        self._memo = {name: _Memo() for name in ("related", "editions", "backlinks", "lint", "toc", "panels")}
         self._memo["comparison"] = _Memo(size=COMPARISONS_KEPT)
+        self._memo["search"] = _Memo(size=SEARCHES_KEPT)
         self._resolver = None
         self._positions: dict[str, int] | None = None
+        self._link = link
+        self._hrefs: dict[str, str] = {}
+        self._excerpts: dict[tuple[str, int], str] = {}
 
     # -- services, opened on first use -------------------------------------------------
     @property
@@ -78,20 +89,52 @@ class Site:
         return self._graph
 
     def warm(self) -> None:
-        """Open everything, render every paragraph and find every rule's related rules
-        (a few seconds in all), so that no visitor waits for any of it."""
+        """Open everything and compute what the rule pages show for every paragraph
+        and section (a few seconds in all), so that no visitor waits for any of it."""
         self.searcher.search("warm up", limit=1)  # opens the index and its vocabulary
         self.graph.view.number_of_nodes()  # builds the weighted view the walks run on
         for para in self.corpus.paragraphs.values():
             self.renderer.render(para)
+        for doc in self.corpus.documents.values():
+            for term, pid in doc.glossary.items():
+                if pid in self.corpus.paragraphs:
+                    self.renderer.render_definition(self.corpus.paragraphs[pid], term)
+        self.prev_next(next(iter(self.corpus.paragraphs.values())))
         for ident in [*self.corpus.paragraphs, *self.corpus.sections]:
-            self.related(ident)
+            self.href(ident)
+            self.excerpt(ident)
+            self.cited_by(ident)
+            self.editions(ident)
+            for row in self.related(ident):
+                self.excerpt(row["id"], RELATED_EXCERPT)
+
+    def kept(self, kind: str, key, compute: Callable[[], object]):
+        """A value computed once per key and kept (for what the pages render themselves)."""
+        return self._memo[kind].get(key, compute)
+
+    def search(self, p) -> object:
+        """The searcher's answer to a page's or the API's parameters (judge.web.params.SearchParams),
+        kept: the live results fragment, the results page and the API ask the same question."""
+        key = (p.q, tuple(p.docs), tuple(p.kinds), p.game, p.limit)
+        return self._memo["search"].get(key, lambda: self.searcher.search(
+            p.q, doc=p.docs or None, game=p.game, kind=p.kinds or None, limit=p.limit))
 
     # -- the corpus ---------------------------------------------------------------------
     def get(self, ident: str) -> Paragraph | Section | None:
         return self.corpus.get(ident)
 
-    def excerpt(self, ident: str, size: int = 160) -> str:
+    def href(self, ident: str) -> str:
+        """The permalink of a paragraph or section (`/p/<id>`), kept: pages show dozens."""
+        found = self._hrefs.get(ident)
+        if found is None:
+            found = self._hrefs[ident] = self._link(ident)
+        return found
+
+    def excerpt(self, ident: str, size: int = EXCERPT) -> str:
+        key = (ident, size)
+        found = self._excerpts.get(key)
+        if found is not None:
+            return found
         item = self.corpus.get(ident)
         if isinstance(item, Section):
             paras = self.corpus.paragraphs_of(item.id, deep=False) or self.corpus.paragraphs_of(item.id)
@@ -99,7 +142,10 @@ class Site:
         else:
             text = item.text if item else ""
         text = " ".join(text.split())
-        return text if len(text) <= size else text[:size].rsplit(" ", 1)[0] + " …"
+        found = text if len(text) <= size else text[:size].rsplit(" ", 1)[0] + " …"
+        if item is not None:
+            self._excerpts[key] = found
+        return found
 
     def label(self, ident: str) -> str:
         item = self.corpus.get(ident)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, jsonify, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
 from judge.web import current_site, params
@@ -86,7 +86,29 @@ def diff_page():
     shown_pairs = [(p, *_sides(p.text.segments)) for p in pairs[start:start + PAIRS_PER_PAGE]]
     return render_template("diff.html", comparable=comparable, old=old, new=new, comparison=comparison,
                            shown=shown, pairs=shown_pairs, pairs_total=len(pairs), page=page_number,
-                           pages_total=pages_total, summary=comparison.summary(), changes=CHANGES)
+                           pages_total=pages_total, summary=comparison.summary(), changes=CHANGES,
+                           moves=_moves(comparison, pairs, old, new, shown))
+
+
+@dataclass
+class MoveRow:
+    """A moved pair as the Moved panel lists it; `change_url` shows its word diff, when
+    its kind of change is among those shown."""
+
+    pair: object  # judge.compare.PairChange
+    change_url: str | None
+
+
+def _moves(comparison, shown_pairs: list, old: str, new: str, shown: list[str]) -> list[MoveRow]:
+    page_of = {id(p): n // PAIRS_PER_PAGE + 1 for n, p in enumerate(shown_pairs)}
+    rows = []
+    for pair in comparison.moved:
+        page = page_of.get(id(pair))
+        url = None
+        if page is not None and not pair.pure_move:
+            url = url_for("diff.page", old=old, new=new, change=shown, page=page) + f"#pair-{pair.old[0].id}"
+        rows.append(MoveRow(pair, url))
+    return rows
 
 
 @diff_pages.get("/api/diff", endpoint="api")
@@ -98,6 +120,26 @@ def diff_api():
 
 
 # -- the scenario check ----------------------------------------------------------------------------
+@check_pages.app_template_filter("plain")
+def plain(value) -> str:
+    """A value of the replay's state in words: `{pool: 10, edge: Sarah}` -> "pool: 10, edge: Sarah"."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {plain(v)}" for k, v in value.items()) or "nothing"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(plain(v) for v in value) or "none"
+    return str(value)
+
+
+@check_pages.app_template_filter("stop_message")
+def stop_message(message: str) -> str:
+    """The stop's message without the "refused: " the heading above it already says."""
+    return message.removeprefix("refused: ")
+
+
 def _editions() -> dict[str, str]:
     from judge.engine import citations
     return dict(citations.EDITIONS)

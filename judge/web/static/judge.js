@@ -142,11 +142,6 @@
     }
   });
 
-  // -- the graph picture: on a narrow screen, start with the rule in view -------------------------
-  document.querySelectorAll(".graph-scroll").forEach(function (box) {
-    box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
-  });
-
   document.querySelectorAll("input[data-live]").forEach(liveSearch);
   document.querySelectorAll("button[data-copy]").forEach(copyButton);
 })();
