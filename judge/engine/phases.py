@@ -509,11 +509,7 @@ def discard(d: Draft, e: Discard, log: Log) -> None:
 
 
 def _exit_discard(d: Draft, log: Log) -> None:
-    pass
-
-
-def _noop(d: Draft, log: Log) -> None:
-    pass
+    """Unused discard phase actions are simply lost: nothing to resolve."""
 
 
 ENTRIES = {"unlock": _enter_unlock, "master": _enter_master, "minion": _enter_minion,
