@@ -56,7 +56,10 @@ sys.path.insert(0, str(ROOT))
 
 REQUEST_TIMEOUT = 30.0  # seconds: an answer slower than this is an error
 TARGET_P95_MS = 50.0
-WARM_ROUNDS = 6  # a repeated scenario's URLs are asked this many times before it is measured
+# A run stops with up to --clients requests still in the server: they finish before the next
+# run starts, so that its first answers do not wait behind them.
+SETTLE_SECONDS = 1.0
+WARM_ROUNDS = 8  # a repeated scenario's URLs are asked this many times before it is measured
 
 QUERIES = [
     "bleed", "who can block an undirected action", "torpor rescue", "diablerie", "blood hunt", "contested title",
@@ -332,9 +335,15 @@ def main() -> None:
         base = None
         failed = False
         for name, paths, warm, total in plan:
-            if warm:  # several times over: each server process keeps its own response cache
-                client.run(warm * WARM_ROUNDS, min(args.clients, 8), len(warm) * WARM_ROUNDS, 120)
+            if warm:
+                # Each server process keeps its own response cache: every URL is asked several
+                # times, in a new order each round (a wrk thread takes every other URL, and a
+                # thread's connections may all be served by one process), on all connections.
+                rounds = [u for r in range(WARM_ROUNDS) for u in random.Random(r).sample(warm, len(warm))]
+                client.run(rounds, args.clients, len(rounds), 120)
+                time.sleep(SETTLE_SECONDS)
             r = client.run(paths, args.clients, total, args.seconds)
+            time.sleep(SETTLE_SECONDS)
             base = base or r["p95"]
             print(f"{name:<26} {r['requests']:>8} {len(r['errors']):>6} {r['rps']:>8.0f} {r['p50']:>8.1f} "
                   f"{r['p95']:>8.1f} {r['p99']:>8.1f} {r['p95'] / base:>13.1f}  {verdict(name, r['p95'], r['errors'])}",
