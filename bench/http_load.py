@@ -329,7 +329,7 @@ def main() -> None:
         fallback = "" if use_wrk or args.client == "python" else " (wrk not found: install it for figures the client does not skew)"
         print(f"judge serve at {url} ({how}) · client: {client.name}{fallback} · {args.clients} concurrent "
               f"connections · up to {args.requests} requests or {args.seconds:.0f} s per scenario · "
-              f"{os.cpu_count()} CPUs")
+              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} (other processes take CPU from both sides)")
         print(f"{'scenario':<26} {'requests':>8} {'errors':>6} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
               f"{'p99 ms':>8} {'p95 × static':>13}  p95 < {TARGET_P95_MS:.0f} ms?")
         base = None

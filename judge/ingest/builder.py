@@ -152,7 +152,7 @@ class DocumentBuilder:
         while chain[-1].parent is not None and chain[-1].parent.title != self.FRONT_MATTER \
                 and (full or len(chain) < 2):
             chain.append(chain[-1].parent)
-        return " › ".join([short, *(_title_case(s.title) for s in reversed(chain))])
+        return " › ".join([short, *(title_case(s.title) for s in reversed(chain))])
 
     def _section_labels(self) -> dict[int, str]:
         labels = {id(sec): self._section_label(sec) for sec in self._sections}
@@ -227,7 +227,7 @@ class DocumentBuilder:
         return doc
 
 
-def _title_case(title: str) -> str:
+def title_case(title: str) -> str:
     """Headings shouted in capitals read better as titles in labels."""
     if title.isupper():
         small = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to"}

@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 from rapidfuzz import fuzz, process
 
 from judge import lookup
-from judge.ingest.builder import _title_case as shouted_title  # the labels' own casing
+from judge.ingest.builder import title_case as shouted_title  # the labels' own casing
 from judge.model import Paragraph, Section
 from judge.web import current_site, params
 from judge.web.drawing import layout as drawing_layout
