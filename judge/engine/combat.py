@@ -570,27 +570,32 @@ def _resolve_strike(d: Draft, log: Log, s: Strike, after_first: bool = False) ->
         _steal_blood(d, log, s, target)
         return []
     if s.kind == "destroy equipment":
-        victim = d.minions[target]
-        item = next((x for x in victim.equipment if x.lower() == (s.equipment or "").lower()), None)
+        item = _take_equipment(d, log, s, target, R.DESTROY_EQUIPMENT)
         if item is None:
-            log.add(f"{target} no longer has {s.equipment}: no effect.", R.DESTROY_EQUIPMENT)
             return []
-        d.put_minion(target, equipment=tuple(x for x in victim.equipment if x != item))
         log.add(f"{s.minion}'s strike burns {target}'s {item}.", R.DESTROY_EQUIPMENT)
         return []
     if s.kind == "steal equipment":
-        victim = d.minions[target]
-        item = next((x for x in victim.equipment if x.lower() == (s.equipment or "").lower()), None)
+        item = _take_equipment(d, log, s, target, R.STEAL_EQUIPMENT)
         if item is None:
-            log.add(f"{target} no longer has {s.equipment}: no effect.", R.STEAL_EQUIPMENT)
             return []
-        d.put_minion(target, equipment=tuple(x for x in victim.equipment if x != item))
         d.put_minion(s.minion, equipment=d.minions[s.minion].equipment + (item,))
         d.put_combat(stolen=d.combat.stolen + ((s.minion, item),))
         log.add(f"{s.minion}'s strike steals {target}'s {item}: {s.minion} keeps it after combat, but cannot use it "
                 f"this round.", R.STEAL_EQUIPMENT)
         return []
     return []
+
+
+def _take_equipment(d: Draft, log: Log, s, target: str, rule) -> Optional[str]:
+    """Remove the equipment a strike names from its target; None (logged) when it is gone."""
+    victim = d.minions[target]
+    item = next((x for x in victim.equipment if x.lower() == (s.equipment or "").lower()), None)
+    if item is None:
+        log.add(f"{target} no longer has {s.equipment}: no effect.", rule)
+        return None
+    d.put_minion(target, equipment=tuple(x for x in victim.equipment if x != item))
+    return item
 
 
 def _steal_blood(d: Draft, log: Log, s: Strike, target: str) -> None:
