@@ -13,6 +13,7 @@ it (`Alternative`):
   only the OCR-damaged book has are that word damaged ("magaiji" for "magaji")
   and count about as much as the word itself; the others, at a low weight,
   catch forms the stemmer does not join ("tied" and "tie");
+* for a prefix ("diabler*"): the words of the books starting so;
 * for the name of a game or a document ("rivals", "vekn"): that game's or
   document's paragraphs, mildly preferred.
 
@@ -21,6 +22,7 @@ are required, and a proximity bonus rewards the words close together.
 """
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -53,6 +55,9 @@ FUZZY_KNOWN_WEIGHT = 0.3  # any other near spelling of a word the books use
 FUZZY_KNOWN_FORMS = 4  # near spellings asked per word, closest and commonest first
 FUZZY_UNKNOWN_WEIGHT = {1: 0.9, 2: 0.7}  # corrections of a word they never use, by distance
 FUZZY_MIN_LENGTH = 4
+# A prefix ("diabler*") stands for the words of the books starting so, each
+# scored as itself; a short one ("con*") for its commonest few dozen only.
+PREFIX_WORDS = 64
 
 # The index's analyzers, built once: their stemmer keeps a cache of stems.
 _STEM = search_index.stemming_analyzer()
@@ -67,7 +72,8 @@ def max_distance(word: str) -> int:
 class Alternative:
     """One way a paragraph may say what a unit asks for."""
 
-    kind: str  # "stems" (ranked fields), "fuzzy" (an unstemmed body word), "game" or "doc" (a scope)
+    # "stems" (ranked fields), "fuzzy" or "prefix" (an unstemmed body word), "game" or "doc" (a scope)
+    kind: str
     terms: tuple[str, ...]
     weight: float
     game: Optional[str] = None  # "stems" only inside this game's documents
@@ -81,17 +87,6 @@ class Unit:
     prefix: Optional[str] = None  # for "bleed*"
     corrected: Optional[str] = None  # the vocabulary word replacing a word the books never use
 
-    def match_terms(self) -> set[str]:
-        """Terms any of which in a paragraph (see `paragraph_terms`) means it has
-        what this unit asks for. A prefix unit has none: test `prefix` instead."""
-        out = set()
-        for alt in self.alternatives:
-            if alt.kind in ("game", "doc"):
-                out.add(f"@{alt.kind}:{alt.terms[0]}")
-            else:
-                out.update(alt.terms)
-        return out
-
 
 class Vocabulary:
     """The words of a build, for typo and OCR tolerance: unstemmed body words with
@@ -101,11 +96,15 @@ class Vocabulary:
     def __init__(self, reader, ocr_words: frozenset[str] = frozenset()):
         self.documents = reader.doc_count_all()
         self.ocr_words = ocr_words  # words only OCR-damaged documents use
-        self.frequency: dict[str, int] = {}
+        self.frequency: dict[str, int] = {}  # alphabetic words only: typos are corrected to these
+        self.words: list[str] = []  # every unstemmed body word, sorted, for prefixes
+        self._word_frequency: dict[str, int] = {}
         for btext in reader.lexicon("body_plain"):
             word = btext.decode("utf-8")
+            self.words.append(word)
+            self._word_frequency[word] = reader.doc_frequency("body_plain", word)
             if word.isalpha():
-                self.frequency[word] = reader.doc_frequency("body_plain", word)
+                self.frequency[word] = self._word_frequency[word]
         self.by_initial: dict[str, list[str]] = {}
         for word in self.frequency:
             self.by_initial.setdefault(word[0], []).append(word)
@@ -117,6 +116,15 @@ class Vocabulary:
 
     def knows(self, word: str, stemmed: str) -> bool:
         return word in self.frequency or stemmed in self.stems
+
+    def starting(self, prefix: str) -> list[str]:
+        """The words starting with `prefix`, the commonest `PREFIX_WORDS` of them."""
+        start = bisect.bisect_left(self.words, prefix)
+        end = bisect.bisect_left(self.words, prefix + "\U0010ffff", start)
+        found = self.words[start:end]
+        if len(found) > PREFIX_WORDS:
+            found = sorted(found, key=lambda w: (-self._word_frequency[w], w))[:PREFIX_WORDS]
+        return found
 
     def near(self, word: str, maxdist: int) -> list[tuple[str, int]]:
         """Words within `maxdist` edits, closest and commonest first."""
@@ -152,7 +160,8 @@ def expand(parsed: ParsedQuery, vocabulary: Vocabulary, synonyms: Synonyms,
             unit.alternatives.append(Alternative(kind, (ident,), SCOPE_WEIGHT))
         elif unit.plain and len(unit.plain) >= FUZZY_MIN_LENGTH and unit.plain.isalpha():
             _add_fuzzy(unit, vocabulary, stem_an)
-    units += [Unit(f"{p}*", prefix=p) for p in parsed.prefixes]
+    units += [Unit(f"{p}*", [Alternative("prefix", (w,), 1.0) for w in vocabulary.starting(p)], prefix=p)
+              for p in parsed.prefixes]
     required = [stems_query(s, 1.0) for s in (tuple(t.text for t in stem_an(p)) for p in parsed.phrases) if s]
     return Expansion(units, required, list(parsed.numbers))
 
@@ -227,22 +236,6 @@ def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
             unit.alternatives.append(Alternative("stems", corrected, FUZZY_UNKNOWN_WEIGHT[distance]))
 
 
-def paragraph_terms(corpus, para) -> frozenset[str]:
-    """What a paragraph offers a query, in the terms of `Unit.match_terms`: the
-    stems of its ranked fields, its unstemmed words, its game and document.
-    (Whoosh could report matched terms itself, but only by giving up the fast
-    array matcher; these sets are small and computed once per paragraph.)"""
-    section = corpus.sections.get(para.section)
-    doc = corpus.documents[para.doc]
-    stem_an, plain_an = _STEM, _PLAIN
-    fields = (para.text, section.title if section else "", para.title or "", para.term or "", para.label,
-              " ".join(t for t, _, _, _ in corpus.term_links.get(para.id, ())))
-    out = {t.text for text in fields for t in stem_an(text)}
-    out |= {t.text for t in plain_an(para.text)}
-    out |= {f"@game:{doc.meta.game}", f"@doc:{doc.id}"}
-    return frozenset(out)
-
-
 def stems_query(stems: tuple[str, ...], weight: float) -> wq.Query:
     """Stems in every ranked field (a phrase: in the body or the title)."""
     if len(stems) == 1:
@@ -253,7 +246,7 @@ def stems_query(stems: tuple[str, ...], weight: float) -> wq.Query:
 
 def _unit_leaves(unit: Unit) -> list[wq.Query]:
     if unit.prefix:
-        return [wq.Prefix("body_plain", unit.prefix)]
+        return [wq.Term("body_plain", alt.terms[0]) for alt in unit.alternatives]
     typed = unit.alternatives[0].terms  # the first alternative is what was typed
     leaves: list[wq.Query] = [wq.Term("terms", typed[0], boost=TERMS_WEIGHT) if len(typed) == 1
                               else wq.Phrase("terms", list(typed), boost=TERMS_WEIGHT)]
@@ -287,16 +280,32 @@ def _flat_or(leaves: list[wq.Query]) -> wq.Or:
     return q
 
 
-def whoosh_query(expansion: Expansion) -> wq.Query:
+def build_query(expansion: Expansion) -> tuple[wq.Query, list[list[wq.Query]]]:
     """The OR of every unit's leaves, plus section numbers and proximity; quoted
-    phrases are required."""
-    leaves = [leaf for u in expansion.units for leaf in _unit_leaves(u)]
+    phrases are required. Also, for each unit, the queries any of which a
+    paragraph matches when it has what the unit asks for: the unit's leaves
+    (the same objects as in the query), and for a phrase ("blood hunt") its
+    words anywhere in the paragraph: "a vampire with no blood must hunt"
+    answers "does a vampire with no blood have to hunt", whose "blood hunt"
+    the synonyms made one unit."""
+    unit_leaves = [_unit_leaves(u) for u in expansion.units]
+    leaves = [leaf for unit in unit_leaves for leaf in unit]
     leaves += [wq.Term("numbers", n.lower(), boost=NUMBER_WEIGHT) for n in expansion.numbers]
     words = [u.alternatives[0].terms[0] for u in expansion.units
              if u.alternatives and u.alternatives[0].kind == "stems" and len(u.alternatives[0].terms) == 1]
     if len(words) >= 2:
         leaves.append(wq.Phrase("body", words, slop=PROXIMITY_SLOP, boost=PROXIMITY_WEIGHT))
+    coverage = [unit + [_all_words(alt) for alt in u.alternatives if alt.kind == "stems" and len(alt.terms) > 1]
+                for u, unit in zip(expansion.units, unit_leaves)]
     if expansion.required:
         must = wq.And(expansion.required) if len(expansion.required) > 1 else expansion.required[0]
-        return wq.AndMaybe(must, _flat_or(leaves)) if leaves else must
-    return _flat_or(leaves)
+        return (wq.AndMaybe(must, _flat_or(leaves)) if leaves else must), coverage
+    return _flat_or(leaves), coverage
+
+
+def _all_words(alt: Alternative) -> wq.Query:
+    """Every stem of a phrase alternative in the ranked fields, in any order (inside its game, if scoped)."""
+    parts = [stems_query((stem,), 1.0) for stem in alt.terms]
+    if alt.game:
+        parts.append(wq.Term("game", alt.game))
+    return wq.And(parts)

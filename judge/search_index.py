@@ -13,6 +13,10 @@ Words that only OCR-damaged documents use (`ocr-words.json`) are mostly damaged
 forms of real words ("magaiji" for "magaji"); the query expansion lets them
 stand in for the word (`judge.search_expand`).
 
+Queries are answered from the build's posting table (`postings.npz`): every
+term's paragraphs with Whoosh's BM25F score in each, and its positions, read
+from the finished Whoosh index with Whoosh's own scorer (`judge.search_postings`).
+
 The same rule in other editions (`editions.json` beside the index) is computed
 at build time by `judge.search_editions` from the concordance: aligning
 editions compares texts and is too slow for query time.
@@ -52,10 +56,12 @@ from whoosh.analysis import (
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import ID, KEYWORD, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
+from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.support.charset import accent_map
 
 from judge import paths
 from judge.errors import JudgeError
+from judge.search_postings import PostingTable
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
@@ -66,6 +72,9 @@ PREFIX = "search-"
 EDITIONS_FILE = "editions.json"
 CONTENTS_FILE = "contents.json"  # {"files": {name: sha256}, "paragraphs": count}
 OCR_WORDS_FILE = "ocr-words.json"  # words only OCR-damaged documents use (see `ocr_only_words`)
+POSTINGS_FILE = "postings.npz"  # every term's paragraphs and scores (judge.search_postings)
+REQUIRED_FILES = frozenset({EDITIONS_FILE, OCR_WORDS_FILE, POSTINGS_FILE})
+BM25_B = 0.75  # length normalisation (Whoosh's default); K1 is Whoosh's 1.2
 _NAME = re.compile(r"[0-9a-f]{20}-[0-9a-f]+")  # "<key>-<nonce>"
 # What reading a damaged build can raise: missing or unreadable files, bad JSON
 # or UTF-8, Whoosh's pickled TOC and segment directory, its struct-packed and
@@ -77,7 +86,7 @@ log = logging.getLogger(__name__)
 
 # Code whose changes make a built index stale (the schema, what is indexed, the
 # edition grouping). Query-time code and the synonyms file are not in it.
-_BUILD_CODE = ("search_index.py", "search_editions.py")
+_BUILD_CODE = ("search_index.py", "search_editions.py", "search_postings.py")
 
 # Words are runs of letters/digits, and section numbers ("6.4.6", "iv.d.2")
 # stay one token. Accents are folded so "Flavio" finds "Flávio".
@@ -125,6 +134,30 @@ def make_schema() -> Schema:
         # Glossary terms the paragraph defines or uses (corpus.term_links).
         terms=TEXT(analyzer=stem),
     )
+
+
+class LengthArrayBM25F(BM25F):
+    """Whoosh's BM25F, reading each document's field lengths from arrays read
+    once per build instead of Whoosh's per-posting column lookups (the index
+    has one segment, so document numbers are global). The scores of a build's
+    posting table are this model's."""
+
+    def __init__(self, lengths: dict[str, list[int]], B: float = BM25_B):
+        super().__init__(B=B)
+        self.lengths = lengths
+
+    def scorer(self, searcher, fieldname, text, qf=1):
+        lengths = self.lengths.get(fieldname)
+        if lengths is None or not searcher.schema[fieldname].scorable:
+            return super().scorer(searcher, fieldname, text, qf)
+        scorer = BM25FScorer(searcher, fieldname, text, self.B, self.K1, qf=qf)
+        scorer.dfl = lengths.__getitem__
+        return scorer
+
+
+def field_lengths(reader) -> dict[str, list[int]]:
+    count = reader.doc_count_all()
+    return {field: [reader.doc_field_length(n, field, 0) for n in range(count)] for field in RANKED_FIELDS}
 
 
 def index_key(corpus: "Corpus") -> str:
@@ -181,6 +214,11 @@ class BuiltIndex:
     ids: list[str]  # Whoosh document number -> paragraph id
     lengths: dict[str, list[int]]  # ranked field -> its length in each document, by number
     ocr_words: frozenset[str]  # see `ocr_only_words`
+    postings: PostingTable  # what queries are answered from
+
+    def whoosh_searcher(self):
+        """A Whoosh searcher scoring as the posting table does (close it after use)."""
+        return self.index.searcher(weighting=LengthArrayBM25F(self.lengths))
 
 
 def current_name(root: Optional[Path] = None) -> Optional[str]:
@@ -227,6 +265,10 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
         for fields in _documents(corpus):
             writer.add_document(**fields)
         writer.commit()
+        with ix.reader() as reader:
+            lengths = field_lengths(reader)
+        with ix.searcher(weighting=LengthArrayBM25F(lengths)) as searcher:
+            (tmp / POSTINGS_FILE).write_bytes(PostingTable.compute(searcher).to_bytes())
         ix.close()
         (tmp / EDITIONS_FILE).write_text(json.dumps(edition_map(corpus)), encoding="utf-8")
         (tmp / OCR_WORDS_FILE).write_text(json.dumps(ocr_only_words(corpus)), encoding="utf-8")
@@ -284,7 +326,7 @@ def open_built(name: str, root: Optional[Path] = None) -> BuiltIndex:
         contents = json.loads((path / CONTENTS_FILE).read_text(encoding="utf-8"))
         files = contents.get("files") if isinstance(contents, dict) else None
         if not (isinstance(files, dict) and isinstance(contents.get("paragraphs"), int)
-                and all(Path(f).name == f for f in files) and {EDITIONS_FILE, OCR_WORDS_FILE} <= files.keys()):
+                and all(Path(f).name == f for f in files) and REQUIRED_FILES <= files.keys()):
             raise DamagedIndex(path, f"{CONTENTS_FILE} is not the list of files this build wrote")
         storage, data = RamStorage(), {}
         for filename, digest in files.items():
@@ -303,11 +345,13 @@ def open_built(name: str, root: Optional[Path] = None) -> BuiltIndex:
             ids = [""] * count
             for docnum, fields in reader.iter_docs():
                 ids[docnum] = fields["id"]
-            lengths = {field: [reader.doc_field_length(n, field, 0) for n in range(count)]
-                       for field in RANKED_FIELDS}
+            lengths = field_lengths(reader)
+        postings = PostingTable.from_bytes(data[POSTINGS_FILE])
+        if postings.doc_count != count:
+            raise DamagedIndex(path, f"{POSTINGS_FILE} has {postings.doc_count} paragraphs, the index {count}")
     except ARTIFACT_ERRORS as exc:
         raise DamagedIndex(path, _describe(exc)) from exc
-    return BuiltIndex(name, path, ix, editions, ids, lengths, ocr_words)
+    return BuiltIndex(name, path, ix, editions, ids, lengths, ocr_words, postings)
 
 
 def _describe(exc: BaseException) -> str:

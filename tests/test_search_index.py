@@ -3,6 +3,7 @@ overwritten, truncated or removed, the next search notices, rebuilds, and
 answers as an intact index would (judge/search_index.py)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import shutil
@@ -72,6 +73,19 @@ def truncate_editions(path):
     (path / search_index.EDITIONS_FILE).write_text('{"rb:1/1": [', encoding="utf-8")
 
 
+def delete_postings(path):
+    (path / search_index.POSTINGS_FILE).unlink()
+
+
+def replace_postings_and_their_digest(path):
+    # As a faulty build step would write them: the digest matches, the table is not one.
+    postings = path / search_index.POSTINGS_FILE
+    postings.write_bytes(b"PK\x03\x04 not a table")
+    contents = json.loads((path / search_index.CONTENTS_FILE).read_text(encoding="utf-8"))
+    contents["files"][postings.name] = hashlib.sha256(postings.read_bytes()).hexdigest()
+    (path / search_index.CONTENTS_FILE).write_text(json.dumps(contents), encoding="utf-8")
+
+
 def delete_contents(path):
     (path / search_index.CONTENTS_FILE).unlink()
 
@@ -81,7 +95,7 @@ def malform_contents(path):
 
 
 DAMAGE = [overwrite_segment, flip_one_segment_byte, overwrite_toc, delete_editions, truncate_editions,
-          delete_contents, malform_contents]
+          delete_postings, replace_postings_and_their_digest, delete_contents, malform_contents]
 
 
 @pytest.mark.parametrize("damage", DAMAGE, ids=lambda f: f.__name__)

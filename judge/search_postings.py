@@ -1,0 +1,239 @@
+"""The search index's postings held in memory as numpy arrays, and Whoosh's
+matching and scoring computed on them.
+
+Whoosh answers a query by stepping matcher objects through the postings in
+pure Python: on this index 1–3 ms a query, half of it building the union of
+a query's 10–40 terms. A web server answering fifty phones at once cannot
+afford that. But the index is small (2,000 paragraphs, ~90,000 postings), so
+every term's postings fit in a few arrays, and a query becomes a handful of
+vector operations over the paragraphs: ~0.1 ms.
+
+`PostingTable.evaluate(query, filter)` returns what
+``searcher.search(query, limit=None, filter=filter)`` returns (the same
+paragraphs, the same scores, the same order) for the query shapes
+`judge.search_expand` builds: `Term`, `Phrase` (with slop), `Or`, `And`,
+`AndMaybe`. Anything else raises `TypeError`: a query shape nobody
+checked against Whoosh must not be answered silently. `whoosh_matches` is
+that reference, run by Whoosh itself; tests/test_search_postings.py compares
+the two on thousands of queries.
+
+The table is computed when the index is built (`compute`), from Whoosh's own
+postings and its scorer, so a score here is Whoosh's score by construction,
+and saved with the build (`postings.npz`, checked against `contents.json` as
+every file of a build is).
+"""
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Optional
+
+import numpy as np
+from whoosh import query as wq
+
+# A position is stored as docnum << POSITION_BITS | position: one sorted array
+# per term, so "word B within k words after word A" is a search in sorted keys.
+POSITION_BITS = 20
+_SEPARATOR = "\x1f"  # between a field's name and a term in the table's keys
+
+
+class PostingTable:
+    """For every (field, term) of an index: the paragraphs (Whoosh document
+    numbers, ascending) with the term, its score in each, and its positions."""
+
+    def __init__(self, doc_count: int, keys: list[str], offsets: np.ndarray, docnums: np.ndarray,
+                 scores: np.ndarray, position_offsets: np.ndarray, positions: np.ndarray):
+        self.doc_count = doc_count
+        self._slot = {key: n for n, key in enumerate(keys)}
+        self._offsets, self._docnums, self._scores = offsets, docnums, scores
+        self._position_offsets, self._positions = position_offsets, positions
+        self._empty = (np.zeros(0, np.int32), np.zeros(0, np.float64))
+
+    # -- building, saving, loading --------------------------------------------------
+    @classmethod
+    def compute(cls, searcher) -> "PostingTable":
+        """Read every posting of `searcher`'s index with the score its weighting gives."""
+        reader = searcher.reader()
+        keys, offsets, docnums, scores = [], [0], [], []
+        position_offsets, positions = [0], []
+        for field in sorted(reader.indexed_field_names()):
+            for btext in reader.lexicon(field):
+                matcher = searcher.postings(field, btext)
+                with_positions = matcher.supports("positions")
+                while matcher.is_active():
+                    docnum = matcher.id()
+                    docnums.append(docnum)
+                    scores.append(matcher.score())
+                    if with_positions:
+                        for pos in matcher.value_as("positions"):
+                            if pos >= 1 << POSITION_BITS:
+                                raise ValueError(f"a paragraph of over {1 << POSITION_BITS} words")
+                            positions.append(docnum << POSITION_BITS | pos)
+                    matcher.next()
+                keys.append(field + _SEPARATOR + btext.decode("utf-8"))
+                offsets.append(len(docnums))
+                position_offsets.append(len(positions))
+        return cls(reader.doc_count_all(), keys, np.array(offsets, np.int64), np.array(docnums, np.int32),
+                   np.array(scores, np.float64), np.array(position_offsets, np.int64),
+                   np.array(positions, np.int64))
+
+    def to_bytes(self) -> bytes:
+        keys = sorted(self._slot, key=self._slot.__getitem__)
+        out = io.BytesIO()
+        np.savez(out, doc_count=np.array([self.doc_count], np.int64), keys=np.array(keys, dtype=str),
+                 offsets=self._offsets, docnums=self._docnums, scores=self._scores,
+                 position_offsets=self._position_offsets, positions=self._positions)
+        return out.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "PostingTable":
+        """Raises ValueError when `data` is not a table `to_bytes` wrote."""
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+                table = cls(int(arrays["doc_count"][0]), arrays["keys"].tolist(), arrays["offsets"],
+                            arrays["docnums"], arrays["scores"], arrays["position_offsets"], arrays["positions"])
+        except (ValueError, OSError, EOFError, KeyError, IndexError, AttributeError, zipfile.BadZipFile) as exc:
+            raise ValueError(f"not a posting table ({type(exc).__name__}: {exc})") from None
+        n = len(table._slot)
+        if not (len(table._offsets) == len(table._position_offsets) == n + 1
+                and table._offsets[-1] == len(table._docnums) == len(table._scores)
+                and table._position_offsets[-1] == len(table._positions)
+                and (len(table._docnums) == 0 or 0 <= table._docnums.min() <= table._docnums.max()
+                     < table.doc_count)):
+            raise ValueError("not a posting table (its arrays do not fit together)")
+        return table
+
+    # -- one term ---------------------------------------------------------------------
+    def postings(self, field: str, term: str) -> tuple[np.ndarray, np.ndarray]:
+        """(document numbers, scores) of a term: views into the table, never to be written."""
+        slot = self._slot.get(field + _SEPARATOR + term)
+        if slot is None:
+            return self._empty
+        start, end = self._offsets[slot], self._offsets[slot + 1]
+        return self._docnums[start:end], self._scores[start:end]
+
+    def positions(self, field: str, term: str) -> Optional[np.ndarray]:
+        """Sorted docnum << POSITION_BITS | position keys; None when the term is not in the field."""
+        slot = self._slot.get(field + _SEPARATOR + term)
+        if slot is None:
+            return None
+        return self._positions[self._position_offsets[slot]:self._position_offsets[slot + 1]]
+
+    # -- queries ----------------------------------------------------------------------
+    def evaluate(self, query: wq.Query, filter: Optional[wq.Query] = None) -> tuple[np.ndarray, np.ndarray]:
+        """(document numbers, scores) of the paragraphs `query` matches among
+        those `filter` matches, best first, equal scores by document number."""
+        return Evaluation(self).ranked(query, filter)
+
+
+class Evaluation:
+    """One query's evaluation. It remembers what each query object matched, so
+    that asking afterwards which paragraphs a part of the query matched
+    (`matched`, for the coverage of a question's words) costs nothing more."""
+
+    def __init__(self, table: PostingTable):
+        self.table = table
+        self._seen: dict[int, tuple[wq.Query, np.ndarray, np.ndarray]] = {}
+
+    def ranked(self, query: wq.Query, filter: Optional[wq.Query] = None) -> tuple[np.ndarray, np.ndarray]:
+        scores, matched = self.node(query)
+        if filter is not None:
+            matched = matched & self.node(filter)[1]
+        docnums = np.flatnonzero(matched)
+        found = scores[docnums]
+        order = np.lexsort((docnums, -found))
+        return docnums[order], found[order]
+
+    def matched(self, queries: list[wq.Query]) -> np.ndarray:
+        """Whether each paragraph matches any of `queries` (a boolean per document number)."""
+        out = np.zeros(self.table.doc_count, bool)
+        for q in queries:
+            out |= self.node(q)[1]
+        return out
+
+    def node(self, q: wq.Query) -> tuple[np.ndarray, np.ndarray]:
+        """(score per document, match per document) of one query object, as
+        Whoosh's matcher for it would score and match them."""
+        seen = self._seen.get(id(q))
+        if seen is not None and seen[0] is q:
+            return seen[1], seen[2]
+        scores, matched = self._compute(q)
+        self._seen[id(q)] = (q, scores, matched)
+        return scores, matched
+
+    def _compute(self, q: wq.Query) -> tuple[np.ndarray, np.ndarray]:
+        n = self.table.doc_count
+        if isinstance(q, wq.Term):
+            docnums, base = self.table.postings(q.fieldname, q.text)
+            scores, matched = np.zeros(n), np.zeros(n, bool)
+            scores[docnums] = base * q.boost if q.boost != 1.0 else base
+            matched[docnums] = True
+            return scores, matched
+        if isinstance(q, wq.Phrase):
+            return self._phrase(q)
+        if isinstance(q, wq.AndMaybe):
+            required, optional = (self.node(sub) for sub in q.subqueries)
+            scores = required[0] + np.where(required[1] & optional[1], optional[0], 0.0)
+            return self._boosted(scores, required[1].copy(), q.boost)
+        if isinstance(q, wq.And):
+            parts = [self.node(sub) for sub in q.subqueries]
+            matched = np.logical_and.reduce([m for _, m in parts])
+            scores = np.where(matched, np.add.reduce([s for s, _ in parts]), 0.0)
+            return self._boosted(scores, matched, q.boost)
+        if isinstance(q, wq.Or):
+            if not q.subqueries:
+                return np.zeros(n), np.zeros(n, bool)
+            scores = np.zeros(n)
+            matched = np.zeros(n, bool)
+            for sub in q.subqueries:
+                sub_scores, sub_matched = self.node(sub)
+                scores += sub_scores
+                matched |= sub_matched
+            if q.matcher_type == wq.Or.ARRAY_MATCHER and len(q.subqueries) > 1:
+                matched = scores > 0  # Whoosh's array matcher yields the documents scoring above 0
+            return self._boosted(scores, matched, q.boost)
+        raise TypeError(f"no postings evaluation of {type(q).__name__} queries: {q!r}")
+
+    @staticmethod
+    def _boosted(scores: np.ndarray, matched: np.ndarray, boost: float) -> tuple[np.ndarray, np.ndarray]:
+        return (scores * boost if boost != 1.0 else scores), matched
+
+    def _phrase(self, q: wq.Phrase) -> tuple[np.ndarray, np.ndarray]:
+        """Whoosh's phrase: each word within `slop` positions after the span of
+        the words before it (an ordered SpanNear2, minimum distance 1), scored
+        as the sum of its words' scores."""
+        n = self.table.doc_count
+        scores, matched = np.zeros(n), np.zeros(n, bool)
+        keys = [self.table.positions(q.fieldname, w) for w in q.words]
+        if not keys or any(k is None or not len(k) for k in keys):
+            return scores, matched
+        starts = ends = keys[0]
+        for following in keys[1:]:
+            new_starts, new_ends = [], []
+            for distance in range(1, max(1, q.slop) + 1):
+                wanted = ends + distance
+                at = np.searchsorted(following, wanted)
+                hit = at < len(following)
+                hit[hit] = following[at[hit]] == wanted[hit]
+                new_starts.append(starts[hit])
+                new_ends.append(wanted[hit])
+            starts, ends = np.concatenate(new_starts), np.concatenate(new_ends)
+            if not len(starts):
+                return scores, matched
+            if len(starts) > 1:  # the same span reached at several distances counts once
+                spans = np.unique(ends << POSITION_BITS | (starts & ((1 << POSITION_BITS) - 1)))
+                ends = spans >> POSITION_BITS
+                starts = (ends >> POSITION_BITS << POSITION_BITS) | (spans & ((1 << POSITION_BITS) - 1))
+        matched[starts >> POSITION_BITS] = True
+        for word in q.words:
+            docnums, base = self.table.postings(q.fieldname, word)
+            scores[docnums] += base
+        scores = np.where(matched, scores, 0.0)
+        return self._boosted(scores, matched, q.boost)
+
+
+def whoosh_matches(searcher, query: wq.Query, filter: Optional[wq.Query] = None) -> list[tuple[int, float]]:
+    """What Whoosh itself matches and scores: the reference `PostingTable.evaluate`
+    is held to (tests) and measured against (bench/search_latency.py)."""
+    found = searcher.search(query, limit=None, filter=filter, optimize=False)
+    return list(found.items())

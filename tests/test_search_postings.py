@@ -1,0 +1,149 @@
+"""The posting table answers every query as Whoosh itself would
+(judge/search_postings.py): the same paragraphs, the same scores, the same
+order, on the real index, for the queries judges type and for random ones."""
+from __future__ import annotations
+
+import math
+import random
+import re
+
+import numpy as np
+import pytest
+from whoosh import query as wq
+
+from judge.search import Search
+from judge.search_eval import load_gold
+from judge.search_expand import PREFIX_WORDS, build_query, expand
+from judge.search_postings import POSITION_BITS, PostingTable, whoosh_matches
+from judge.search_query import current_synonyms, parse_query
+
+
+@pytest.fixture(scope="module")
+def searcher(corpus, tmp_path_factory):
+    return Search(corpus, root=tmp_path_factory.mktemp("postings-index"))
+
+
+@pytest.fixture(scope="module")
+def built(searcher):
+    return searcher._current.built
+
+
+@pytest.fixture(scope="module")
+def whoosh(built):
+    with built.whoosh_searcher() as s:
+        yield s
+
+
+def compiled(searcher, text: str):
+    current = searcher._current
+    expansion = expand(parse_query(text), current.vocabulary, current_synonyms(), searcher._scopes)
+    return None if expansion.empty else build_query(expansion)[0]
+
+
+def same_answer(table: PostingTable, whoosh, query, filter=None) -> None:
+    expected = whoosh_matches(whoosh, query, filter)
+    docnums, scores = table.evaluate(query, filter)
+    got = list(zip(docnums.tolist(), scores.tolist()))
+    assert len(got) == len(expected), (query, filter)
+    assert {d for d, _ in got} == {d for d, _ in expected}, (query, filter)
+    for (doc, score), (want_doc, want_score) in zip(got, expected):
+        # Sums in another order may differ in the last bit; equal scores may then swap.
+        assert math.isclose(score, want_score, rel_tol=1e-9), (query, filter, doc, want_doc)
+        assert doc == want_doc or math.isclose(score, dict(expected)[doc], rel_tol=1e-9)
+
+
+def query_texts(corpus) -> list[str]:
+    """The gold questions, and random queries of every shape the search builds:
+    words (known, misspelt, OCR-damaged), phrases, prefixes, numbers, synonyms,
+    games and documents named."""
+    rng = random.Random(11)
+    words = sorted({w.lower() for p in corpus.paragraphs.values() for w in re.findall(r"[A-Za-z]{3,}", p.text)})
+
+    def word() -> str:
+        w = rng.choice(words)
+        if rng.random() < 0.2 and len(w) > 4:  # a typo: two letters swapped or one dropped
+            i = rng.randrange(len(w) - 1)
+            w = w[:i] + w[i + 1] + w[i] + w[i + 2:] if rng.random() < 0.5 else w[:i] + w[i + 1:]
+        return w
+
+    texts = [g.query for g in load_gold(corpus)]
+    texts += [" ".join(word() for _ in range(rng.randint(1, 6))) for _ in range(250)]
+    texts += [f'"{word()} {word()}" {word()}' for _ in range(40)]
+    texts += [f"{rng.choice(words)[:rng.randint(3, 5)]}* {word()}" for _ in range(40)]
+    texts += ["tap bleed in rivals", '"blood hunt" diablerize', "followers of set", "damage 6.4.6 combat",
+              '"the action" "is blocked"', "vekn torpor rescue", "untap exhaust rivals", "con* act*"]
+    # Quoted runs of real text, so that phrases match.
+    for pid in rng.sample(sorted(corpus.paragraphs), 30):
+        tokens = re.findall(r"[A-Za-z]+", corpus.paragraphs[pid].text)
+        if len(tokens) > 4:
+            start = rng.randrange(len(tokens) - 3)
+            texts.append(f'"{" ".join(tokens[start:start + 3])}" {word()}')
+    return texts
+
+
+def test_the_table_answers_as_whoosh_does(corpus, searcher, built, whoosh):
+    filters = [None, searcher._filter_query({"doc": ["rb"]}),
+               searcher._filter_query({"game": ["vtes"], "kind": ["rule", "example"]})]
+    checked = phrases_matched = 0
+    for n, text in enumerate(query_texts(corpus)):
+        query = compiled(searcher, text)
+        if query is None:
+            continue
+        same_answer(built.postings, whoosh, query, filters[n % len(filters)])
+        checked += 1
+        if '"' in text and built.postings.evaluate(query)[0].size:
+            phrases_matched += 1
+    assert checked > 450
+    assert phrases_matched > 30  # the phrase logic was exercised on matches, not only on misses
+
+
+@pytest.mark.parametrize("slop", [1, 2, 3, 5])
+def test_phrases_with_slop_match_as_whoosh_does(corpus, built, whoosh, slop):
+    rng = random.Random(slop)
+    matched = 0
+    for pid in rng.sample(sorted(corpus.paragraphs), 40):
+        words = [w.lower() for w in re.findall(r"[A-Za-z]{4,}", corpus.paragraphs[pid].text)]
+        if len(words) < 4:
+            continue
+        start = rng.randrange(len(words) - 3)
+        picked = [words[start], words[start + rng.randint(1, 2)], words[start + 3]]
+        for field in ("body_plain", "title"):
+            same_answer(built.postings, whoosh, wq.Phrase(field, picked, slop=slop, boost=1.5))
+        same_answer(built.postings, whoosh, wq.Phrase("body_plain", picked[::-1], slop=slop))
+        matched += int(pid in {built.ids[d] for d in built.postings.evaluate(wq.Phrase("body_plain", picked,
+                                                                                        slop=slop))[0]})
+    assert matched >= (20 if slop >= 3 else 0)  # with slop 3 each picked run matches its own paragraph
+
+
+def test_query_shapes_it_was_not_checked_on_are_refused(built):
+    with pytest.raises(TypeError, match="Prefix"):
+        built.postings.evaluate(wq.Prefix("body_plain", "diabler"))
+    with pytest.raises(TypeError, match="DisjunctionMax"):
+        built.postings.evaluate(wq.DisjunctionMax([wq.Term("body", "bleed")]))
+
+
+def test_the_table_survives_saving_and_loading(built):
+    table = PostingTable.from_bytes(built.postings.to_bytes())
+    query = wq.Or([wq.Term("body", "bleed"), wq.Phrase("body", ["block", "attempt"])])
+    for a, b in zip(table.evaluate(query), built.postings.evaluate(query)):
+        assert np.array_equal(a, b)
+    assert table.positions("body", "bleed").max() >> POSITION_BITS < table.doc_count
+
+
+@pytest.mark.parametrize("data", [b"", b"not a zip archive", b"PK\x03\x04" + b"\x00" * 40])
+def test_a_table_that_is_not_one_is_refused(data):
+    with pytest.raises(ValueError, match="not a posting table"):
+        PostingTable.from_bytes(data)
+
+
+def test_a_prefix_stands_for_its_commonest_words(searcher, built):
+    current = searcher._current
+    short = current.vocabulary.starting("con")
+    assert len(short) == PREFIX_WORDS < len([w for w in current.vocabulary.words if w.startswith("con")])
+    assert "control" in short and all(w.startswith("con") for w in short)
+    assert current.vocabulary.starting("diabler") == sorted(
+        w for w in current.vocabulary.words if w.startswith("diabler"))
+    # A prefix scores each of its words as the word itself.
+    docnums, scores = built.postings.evaluate(compiled(searcher, "diablerie*"))
+    alone, alone_scores = built.postings.evaluate(wq.Term("body_plain", "diablerie"))
+    assert set(alone.tolist()) <= set(docnums.tolist())
