@@ -157,6 +157,11 @@ class Search:
             search_index.point_at(self.root, own[-1])  # the pointer was missing or damaged
         return own[-1] if own else None
 
+    def warm(self) -> None:
+        """Make the first searches as fast as the next ones: the index is open
+        already; index every paragraph's words for the snippets too."""
+        prepare_snippets(para.text for para in self._current.paragraphs)
+
     def rebuild(self) -> str:
         """Build this corpus's index again and switch to it (searches keep running meanwhile)."""
         name = search_index.build(self.corpus, self.root, force=True)
@@ -402,12 +407,25 @@ porter_stem = lru_cache(maxsize=50_000)(_porter_stem)  # the index's stemmer, ca
 _WORD_TOKENS = RegexTokenizer(search_index._TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
 
 
-@lru_cache(maxsize=4096)
-def _tokens(text: str) -> tuple[tuple[int, int, str, str], ...]:
-    """(start, end, word, stem) for each word of `text`, folded as the index folds
-    them. Cached: the same paragraphs come back in the results again and again."""
-    return tuple((t.startchar, t.endchar, t.text, porter_stem(t.text))
-                 for t in _WORD_TOKENS(text, chars=True))
+@lru_cache(maxsize=8192)  # more than the corpus has paragraphs: each is indexed once
+def _word_spans(text: str) -> tuple[dict[str, list], dict[str, list], tuple[tuple[int, int, str], ...]]:
+    """Where each stem and each word of `text` is, folded as the index folds them:
+    ({stem: [(start, end)]}, {word: [(start, end)]}, ((start, end, word), ...))."""
+    by_stem: dict[str, list] = {}
+    by_word: dict[str, list] = {}
+    words = []
+    for token in _WORD_TOKENS(text, chars=True):
+        span = (token.startchar, token.endchar)
+        by_stem.setdefault(porter_stem(token.text), []).append(span)
+        by_word.setdefault(token.text, []).append(span)
+        words.append((*span, token.text))
+    return by_stem, by_word, tuple(words)
+
+
+def prepare_snippets(texts: Iterable[str]) -> None:
+    """Index the words of `texts` for `snippet` now rather than at their first search."""
+    for text in texts:
+        _word_spans(text)
 
 
 def snippet(text: str, stems: set, plain: set = frozenset(), prefixes: tuple[str, ...] = (),
@@ -415,8 +433,12 @@ def snippet(text: str, stems: set, plain: set = frozenset(), prefixes: tuple[str
     """A passage of `text` of about `size` characters around the most matched
     words, HTML-escaped, each matched word wrapped in <mark>: a word whose stem
     is in `stems`, that is in `plain`, or that starts with one of `prefixes`."""
-    marked = [(s, e) for s, e, w, stemmed in _tokens(text)
-              if stemmed in stems or w in plain or (prefixes and w.startswith(prefixes))]
+    by_stem, by_word, words = _word_spans(text)
+    found = {span for stem in stems for span in by_stem.get(stem, ())}
+    found.update(span for word in plain for span in by_word.get(word, ()))
+    if prefixes:
+        found.update((s, e) for s, e, word in words if word.startswith(prefixes))
+    marked = sorted(found)
     start, end = 0, len(text)
     if len(text) > size:
         best_start, best_count = 0, -1

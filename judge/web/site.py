@@ -91,7 +91,7 @@ class Site:
     def warm(self) -> None:
         """Open everything and compute what the rule pages show for every paragraph
         and section (a few seconds in all), so that no visitor waits for any of it."""
-        self.searcher.search("warm up", limit=1)  # opens the index and its vocabulary
+        self.searcher.warm()
         self.graph.view.number_of_nodes()  # builds the weighted view the walks run on
         for para in self.corpus.paragraphs.values():
             self.renderer.render(para)
