@@ -1,5 +1,5 @@
 """The reference browser in real headless Chromium (Debian's, driven by Playwright),
-against `judge serve` (two gunicorn workers) on a free loopback port.
+against `judge serve` (two Granian workers) on a free loopback port.
 
 A judge's path: search -> open a result -> follow a cross-reference -> see what
 cites it, on a desktop and on a 390x844 phone. Screenshots are written to

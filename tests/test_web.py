@@ -3,8 +3,12 @@ every page and API route, their 400 and 404 answers, hostile input, headers,
 and the OpenAPI document against what the API really returns."""
 from __future__ import annotations
 
+import json
+import os
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -655,19 +659,46 @@ def test_serve_says_why_it_cannot_listen_before_loading_anything(busy_port, args
     assert time.monotonic() - started < 5  # told before the corpus and the index are loaded
 
 
-def test_serve_in_one_process_answers_on_the_socket_it_bound(app):
-    from judge.commands.serve import listen, waitress_server
-    sock = listen("127.0.0.1", 0)
-    port = sock.getsockname()[1]
-    server = waitress_server(app, sock, 2)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+def test_serve_answers_at_once_on_the_port_it_chose_and_stops_on_sigterm():
+    """`judge serve --port 0`: the port it names is the one it serves (Granian
+    takes the socket bound first), answers arriving as the workers start wait
+    in its backlog rather than being refused, and SIGTERM stops every process."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-c", "from judge.commands.serve import serve; serve()",
+                             "--host", "127.0.0.1", "--port", "0", "--workers", "2", "--threads", "1"],
+                            cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/p/rb:6.4.6/2", timeout=10) as answer:
+        url, deadline = None, time.monotonic() + 120
+        while url is None and time.monotonic() < deadline:
+            line = proc.stderr.readline()
+            assert line, "judge serve exited before serving"
+            found = re.search(r"serving on (http://\S+/)\s+\(2 processes × 1 thread;", line)
+            url = found.group(1) if found else None
+        assert url, "judge serve did not say where it serves"
+        threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+        with urllib.request.urlopen(url + "p/rb:6.4.6/2", timeout=30) as answer:  # asked at once
             assert answer.status == 200 and "RB §6.4.6 ¶2".encode() in answer.read()
+            assert answer.headers["Content-Security-Policy"].startswith("default-src 'none'")
+        with urllib.request.urlopen(url + "api/search?q=torper", timeout=30) as answer:
+            assert json.loads(answer.read())["did_you_mean"] == "torpor"
+        workers = children_of(proc.pid)
+        assert len(workers) == 2
     finally:
-        server.close()
-        thread.join(timeout=5)
+        proc.terminate()
+        assert proc.wait(timeout=20) is not None
+    time.sleep(0.5)
+    assert all(not Path(f"/proc/{pid}").exists() for pid in workers)
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            pass
+    return found
 
 
 def test_templates_come_from_the_configured_folder(app):

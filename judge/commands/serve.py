@@ -2,14 +2,13 @@
 
 The listening socket is bound first, so a busy port or a bad address is a
 one-line error before anything is loaded. Then the corpus is loaded and every
-answer the pages need is computed (`Site.warm`), and the app is served:
-
-* by gunicorn, one process per CPU (`--workers`, default: the CPUs, at most 4)
-  forked from the warmed one, so the pages render on every core (Python runs
-  one thread at a time per process). The workers share the bound socket and
-  copy the warm state on fork; gunicorn restarts a worker that dies.
-* by waitress, threads in one process, with `--workers 1` or where gunicorn
-  cannot run (Windows has no fork).
+answer the pages need is computed (`Site.warm`), and the app is served by
+Granian (https://github.com/emmett-framework/granian): its HTTP side (Rust)
+reads and writes the connections, so a slow phone holds no Python thread,
+and `--workers` processes (default: the CPUs, at most 4), forked from the
+warmed one, run the app, `--threads` Python threads each. Python runs one
+thread at a time per process, so only processes put every core to work. The
+workers accept on the socket bound first; Granian forks a new one when one dies.
 
 The Flask development server (reloader, interactive debugger) runs only with
 `--debug`, and only on loopback addresses unless asked twice.
@@ -25,11 +24,10 @@ import sys
 import click
 
 DEFAULT_PORT = 8080
-# Requests are CPU work under Python's lock: in a gunicorn worker, threads beyond one add no
-# speed and, measured with 50 clients, lengthen the slowest answers; a few let slow phones not
-# hold up the rest. Waitress alone needs more: with 4 it served static files at half the rate.
-THREADS_PER_WORKER = 4
-THREADS_ALONE = 8
+# Requests are CPU work under Python's lock, and Granian's Rust side does the waiting on
+# sockets: two threads per worker let a long answer (a whole diff) not hold up the short
+# ones behind it; more add nothing (measured with 50 clients: docs/web.md).
+THREADS_PER_WORKER = 2
 MAX_DEFAULT_WORKERS = 4  # each worker holds a copy of the corpus, the index and the graph (~250 MB)
 BACKLOG = 2048  # connections waiting while the server warms up or is busy
 
@@ -78,31 +76,20 @@ def listen(host: str, port: int) -> socket.socket:
         raise ServeError(f"cannot listen on {where}: {reasons.get(exc.errno, exc.strerror or exc)}") from None
 
 
-def gunicorn_available() -> bool:
-    """Gunicorn runs on POSIX systems only (it needs fork and fcntl), not on Windows."""
-    try:
-        import gunicorn.app.base  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @click.command(name="serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on: 0.0.0.0 lets phones on the same network reach it.")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0: any free port, printed at start).")
 @click.option("--workers", default=None, type=click.IntRange(1, 32),
-              help=f"Processes serving requests (default: the CPUs, at most {MAX_DEFAULT_WORKERS}; "
-                   "more than one needs gunicorn, not available on Windows).")
-@click.option("--threads", default=None, type=click.IntRange(1, 64),
-              help=f"Requests handled at once by each process (default: {THREADS_PER_WORKER} per worker, "
-                   f"{THREADS_ALONE} in a single process).")
+              help=f"Processes serving requests (default: the CPUs, at most {MAX_DEFAULT_WORKERS}).")
+@click.option("--threads", default=THREADS_PER_WORKER, show_default=True, type=click.IntRange(1, 64),
+              help="Python threads running requests in each process.")
 @click.option("--debug", is_flag=True,
               help="Flask's development server with reloader and debugger: for working on judge only.")
 @click.option("--debug-on-network", is_flag=True, hidden=True,
               help="Allow --debug on a non-loopback address (the debugger runs code sent to it).")
-def serve(host: str, port: int, workers: int | None, threads: int | None, debug: bool,
+def serve(host: str, port: int, workers: int | None, threads: int, debug: bool,
           debug_on_network: bool) -> None:
     """Serve the reference browser: search, rules, glossary, graph, lint and the JSON API."""
     if debug and not _is_loopback(host) and not debug_on_network:
@@ -112,11 +99,6 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, debug:
         _serve_debug(host, port)
         return
     workers = workers or default_workers()
-    if workers > 1 and not gunicorn_available():
-        click.echo("note: gunicorn is not available here (Windows?): serving from one process", err=True)
-        workers = 1
-    threads = threads or (THREADS_PER_WORKER if workers > 1 else THREADS_ALONE)
-
     sock = listen(host, port)  # before loading anything: a busy port is told at once
     from judge.cli import load
     from judge.web import create_app, warm
@@ -125,66 +107,62 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, debug:
     app = create_app(load())
     warm(app)
     url = f"http://{shown_address(host, sock.getsockname()[1])}/"
-    how = f"{workers} processes × {threads} threads" if workers > 1 else f"{threads} threads"
+    how = f"{workers} process{'es' if workers > 1 else ''} × {threads} thread{'s' if threads > 1 else ''}"
     click.echo(f"judge: serving on {url}  ({how}; Ctrl-C to stop)", err=True)
     sys.stderr.flush()
-    if workers > 1:
-        run_gunicorn(app, sock, workers, threads)
-    else:
-        run_waitress(app, sock, threads)
+    run_granian(app, sock, workers, threads)
 
 
-def waitress_server(app, sock: socket.socket, threads: int):
-    """Waitress on the bound socket: `.run()` serves until `.close()` (or Ctrl-C)."""
-    import waitress
-
-    return waitress.create_server(app, sockets=[sock], threads=threads, ident="judge",
-                                  clear_untrusted_proxy_headers=True)
-
-
-def run_waitress(app, sock: socket.socket, threads: int) -> None:
-    server = waitress_server(app, sock, threads)
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.close()
-
-
-def run_gunicorn(app, sock: socket.socket, workers: int, threads: int) -> None:
-    """Gunicorn's arbiter on the bound socket: it forks `workers` copies of this
-    process (the app already warm) and restarts any that dies. Ctrl-C stops all."""
+def run_granian(app, sock: socket.socket, workers: int, threads: int) -> None:
+    """Granian on the bound socket, `workers` processes forked from this one (the
+    app already warm); returns when Ctrl-C or SIGTERM has stopped them."""
     import gc
 
-    from gunicorn.app.base import BaseApplication
+    from granian.constants import Interfaces
+    from granian.log import LogLevels
+    from granian.server import MPServer
+    from granian.net import SocketHolder
 
-    options = {
-        "bind": [f"fd://{sock.detach()}"],  # gunicorn takes the descriptor over (and closes ours)
-        "workers": workers,
-        "worker_class": "gthread",  # threads per worker, keep-alive connections
-        "threads": threads,
-        "preload_app": True,
-        "proc_name": "judge",
-        "loglevel": "warning",
-        "timeout": 60,
-        "control_socket_disable": True,  # gunicorn ≥ 25 would open one under ~/.gunicorn
-    }
+    class Prebound(MPServer):
+        """Granian serving a socket bound already. Granian binds its own (on Linux
+        one per worker); taking ours keeps the errors of `listen` before loading
+        and the port `--port 0` chose, and connections arriving while the
+        workers start wait in its backlog instead of being refused."""
 
-    class Prefork(BaseApplication):
-        def load_config(self):
-            for key, value in options.items():
-                if key in self.cfg.settings:  # settings an older gunicorn lacks are left out
-                    self.cfg.set(key, value)
+        def _init_shared_socket(self):
+            self._ssp = None
+            self._shd = SocketHolder(sock.fileno(), False, BACKLOG)  # (fd, is a Unix socket, backlog)
+            self._sfd = sock.fileno()
+            sock.set_inheritable(True)
+            self._sso = sock
 
-        def load(self):
-            return app
-
+    host, port = sock.getsockname()[:2]
+    server = Prebound("judge.web:create_app", address=host, port=port, interface=Interfaces.WSGI,
+                      workers=workers, blocking_threads=threads, backlog=BACKLOG, websockets=False,
+                      log_level=LogLevels.warning, respawn_failed_workers=True)
     # The warm state is shared with the workers copy-on-write: keep the collector from
     # touching (and so copying) it in each of them (Python's advice for fork, gc.freeze).
     gc.collect()
     gc.freeze()
-    Prefork().run()  # the workers exit from inside this call; the arbiter returns on Ctrl-C
+    global _WARM_APP
+    _WARM_APP = app
+    server.serve(target_loader=_worker_app)
+
+
+_WARM_APP = None  # the app `run_granian` serves, found in memory by workers it forks
+
+
+def _worker_app(_target: str):
+    """The app a Granian worker serves: the warm one when the worker was forked,
+    else (a platform that spawns processes) one it loads and warms itself."""
+    if _WARM_APP is not None:
+        return _WARM_APP
+    from judge.cli import load
+    from judge.web import create_app, warm
+
+    app = create_app(load())
+    warm(app)
+    return app
 
 
 def _serve_debug(host: str, port: int) -> None:
