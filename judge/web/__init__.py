@@ -8,8 +8,8 @@ Blueprints: `pages` (HTML, judge/web/pages.py) and `api` (JSON under /api/,
 judge/web/api.py, described by /api/openapi.json). Templates come from
 `judge.paths.templates_dir()` (the checkout's top-level templates/ folder, or
 the copy bundled in the wheel); CSS and JS from judge/web/static/. `judge serve`
-(judge/commands/serve.py) warms it (`warm`) and serves it with gunicorn or
-waitress. docs/web.md describes the routes.
+(judge/commands/serve.py) warms it (`warm`) and serves it with Granian.
+docs/web.md describes the routes.
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
     adapter = app.url_map.bind("localhost", script_name=app.config.get("APPLICATION_ROOT") or "/")
     site = Site(corpus, lambda ident: adapter.build("pages.item", {"ident": ident}))
     app.extensions["judge"] = site
-    app.jinja_env.globals.update(site=site, asset=_asset_url, documents=corpus.documents,
+    app.jinja_env.globals.update(site=site, asset=_asset_url, page_url=_page_url, documents=corpus.documents,
                                  view_names=app.view_functions)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
@@ -90,6 +90,19 @@ def _asset_url(filename: str) -> str:
     if found is None:
         version = hashlib.sha256((STATIC_DIR / filename).read_bytes()).hexdigest()[:12]
         found = _ASSET_URLS[key] = url_for("static", filename=filename, v=version)
+    return found
+
+
+_PAGE_URLS: dict[tuple[str, str], str] = {}
+
+
+def _page_url(endpoint: str) -> str:
+    """`url_for(endpoint)` for a page without parameters, kept per script root
+    (every page links the same half dozen from its header and footer)."""
+    key = (request.script_root, endpoint)
+    found = _PAGE_URLS.get(key)
+    if found is None:
+        found = _PAGE_URLS[key] = url_for(endpoint)
     return found
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import urlencode
+from urllib.parse import quote_plus, urlencode
 
 from flask import (
     Blueprint,
@@ -89,14 +89,19 @@ def search():
 
 
 def _facet_link(p: params.SearchParams):
-    base = url_for(".search")  # once: a results page has a dozen facet links
+    base = url_for(".search")
+    # The parameters as `p.query_args` orders them, encoded once: a results page has a dozen facet links.
+    head = urlencode({"q": p.q}) if p.q else ""
+    tail = urlencode({k: v for k, v in (("game", p.game), ("limit", p.limit)) if v not in (None, "")})
 
     def link(name: str, value: str) -> tuple[str, bool]:
         """The URL toggling one facet value, and whether it is active now."""
         current = p.docs if name == "doc" else p.kinds
         active = value in current
         values = [v for v in current if v != value] if active else [*current, value]
-        return f"{base}?{urlencode(p.query_args(**{name: values}), doseq=True)}", active
+        docs, kinds = (values, p.kinds) if name == "doc" else (p.docs, values)
+        middle = "&".join([*(f"doc={quote_plus(d)}" for d in docs), *(f"kind={quote_plus(k)}" for k in kinds)])
+        return f"{base}?{'&'.join(part for part in (head, middle, tail) if part)}", active
     return link
 
 
