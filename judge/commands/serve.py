@@ -7,8 +7,9 @@ Granian (https://github.com/emmett-framework/granian): its HTTP side (Rust)
 reads and writes the connections, so a slow phone holds no Python thread,
 and `--workers` processes (default: the CPUs, at most 4), forked from the
 warmed one, run the app, `--threads` Python threads each. Python runs one
-thread at a time per process, so only processes put every core to work. The
-workers accept on the socket bound first; Granian forks a new one when one dies.
+thread at a time per process, so only processes put every core to work.
+Granian forks a new worker when one dies. The "serving on" line comes once
+every worker listens.
 
 The Flask development server (reloader, interactive debugger) runs only with
 `--debug`, and only on loopback addresses unless asked twice.
@@ -20,14 +21,19 @@ import ipaddress
 import os
 import socket
 import sys
+import threading
+import time
+from pathlib import Path
 
 import click
 
 DEFAULT_PORT = 8080
 # Requests are CPU work under Python's lock, and Granian's Rust side does the waiting on
-# sockets: two threads per worker let a long answer (a whole diff) not hold up the short
-# ones behind it; more add nothing (measured with 50 clients: docs/web.md).
-THREADS_PER_WORKER = 2
+# sockets and queues the requests: one Python thread per worker process is the fastest
+# (50 clients, new searches: p95 37-44 ms with one, 44-49 ms with two, which pass the
+# lock to and fro). A second one would let a long answer (the first diff of two editions,
+# ~0.5 s) share its process with short ones rather than hold them up.
+THREADS_PER_WORKER = 1
 MAX_DEFAULT_WORKERS = 4  # each worker holds a copy of the corpus, the index and the graph (~250 MB)
 BACKLOG = 2048  # connections waiting while the server warms up or is busy
 
@@ -106,38 +112,29 @@ def serve(host: str, port: int, workers: int | None, threads: int, debug: bool,
     click.echo("loading the search index and the rule graph, rendering the rules…", err=True)
     app = create_app(load())
     warm(app)
-    url = f"http://{shown_address(host, sock.getsockname()[1])}/"
+    address, port = sock.getsockname()[:2]
     how = f"{workers} process{'es' if workers > 1 else ''} × {threads} thread{'s' if threads > 1 else ''}"
-    click.echo(f"judge: serving on {url}  ({how}; Ctrl-C to stop)", err=True)
-    sys.stderr.flush()
-    run_granian(app, sock, workers, threads)
+    announce = f"judge: serving on http://{shown_address(host, port)}/  ({how}; Ctrl-C to stop)"
+    sock.close()  # kept until now so that nothing else takes the port while the app warmed
+    run_granian(app, address, port, workers, threads, announce)
 
 
-def run_granian(app, sock: socket.socket, workers: int, threads: int) -> None:
-    """Granian on the bound socket, `workers` processes forked from this one (the
-    app already warm); returns when Ctrl-C or SIGTERM has stopped them."""
+def run_granian(app, address: str, port: int, workers: int, threads: int, announce: str) -> None:
+    """Granian on address:port, `workers` processes forked from this one (the app
+    already warm); `announce` is printed once every worker listens. Returns when
+    Ctrl-C or SIGTERM has stopped them.
+
+    On Linux each worker listens on a socket of its own (SO_REUSEPORT) and the
+    kernel spreads new connections over them evenly; one socket shared by all
+    would let whichever worker is idle accept them all (fifty phones on one
+    core, measured, while the other idles)."""
     import gc
 
     from granian.constants import Interfaces
     from granian.log import LogLevels
     from granian.server import MPServer
-    from granian.net import SocketHolder
 
-    class Prebound(MPServer):
-        """Granian serving a socket bound already. Granian binds its own (on Linux
-        one per worker); taking ours keeps the errors of `listen` before loading
-        and the port `--port 0` chose, and connections arriving while the
-        workers start wait in its backlog instead of being refused."""
-
-        def _init_shared_socket(self):
-            self._ssp = None
-            self._shd = SocketHolder(sock.fileno(), False, BACKLOG)  # (fd, is a Unix socket, backlog)
-            self._sfd = sock.fileno()
-            sock.set_inheritable(True)
-            self._sso = sock
-
-    host, port = sock.getsockname()[:2]
-    server = Prebound("judge.web:create_app", address=host, port=port, interface=Interfaces.WSGI,
+    server = MPServer("judge.web:create_app", address=address, port=port, interface=Interfaces.WSGI,
                       workers=workers, blocking_threads=threads, backlog=BACKLOG, websockets=False,
                       log_level=LogLevels.warning, respawn_failed_workers=True)
     # The warm state is shared with the workers copy-on-write: keep the collector from
@@ -146,7 +143,45 @@ def run_granian(app, sock: socket.socket, workers: int, threads: int) -> None:
     gc.freeze()
     global _WARM_APP
     _WARM_APP = app
+    threading.Thread(target=_announce_when_listening, args=(address, port, workers, announce),
+                     daemon=True).start()
     server.serve(target_loader=_worker_app)
+
+
+def _announce_when_listening(address: str, port: int, workers: int, announce: str, wait: float = 120) -> None:
+    """Print `announce` once `workers` sockets listen on the port (where the
+    system tells: Linux), else once the port takes a connection."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        listening = _listeners(port)
+        if listening is None:
+            try:
+                socket.create_connection((address if address not in ("0.0.0.0", "::") else "localhost", port),
+                                         timeout=1).close()
+                listening = workers
+            except OSError:
+                listening = 0
+        if listening >= workers:
+            click.echo(announce, err=True)
+            sys.stderr.flush()
+            return
+        time.sleep(0.05)
+
+
+def _listeners(port: int) -> int | None:
+    """Sockets listening on TCP `port` on this machine (from /proc/net); None where it cannot be read."""
+    count, readable = 0, False
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text(encoding="ascii").splitlines()[1:]
+        except OSError:
+            continue
+        readable = True
+        for row in rows:
+            fields = row.split()  # sl local_address rem_address st ...; st 0A is LISTEN
+            if len(fields) > 3 and fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                count += 1
+    return count if readable else None
 
 
 _WARM_APP = None  # the app `run_granian` serves, found in memory by workers it forks
