@@ -343,10 +343,12 @@ class Search:
             query_stems.setdefault(a.game, set()).update(a.terms)
         query_plain = {a.terms[0] for u in expansion.units for a in u.alternatives if a.kind in ("fuzzy", "prefix")}
         prefixes = tuple(u.prefix for u in expansion.units if u.prefix)
+        stems_in: dict[str, set[str]] = {}  # game -> the stems to mark in its paragraphs
         hits: list[Hit] = []
         folded: dict[str, Hit] = {}  # paragraph id -> the hit showing it
+        candidates, weights = docnums.tolist(), weighed.tolist()
         for n in np.argsort(-weighed, kind="stable").tolist():
-            para = current.paragraphs[docnums[n]]
+            para = current.paragraphs[candidates[n]]
             if para.id in folded:
                 for edition in folded[para.id].editions:
                     if edition["id"] == para.id:
@@ -354,9 +356,12 @@ class Search:
                 continue
             if len(hits) >= limit:
                 continue  # still fold later candidates into the hits shown
-            stems = query_stems.get(None, set()) | query_stems.get(self.corpus.documents[para.doc].meta.game, set())
+            game = self.corpus.documents[para.doc].meta.game
+            stems = stems_in.get(game)
+            if stems is None:
+                stems = stems_in[game] = query_stems.get(None, set()) | query_stems.get(game, set())
             editions = [self._edition(e, conf, False) for e, conf in current.built.editions.get(para.id, [])]
-            shown = self._hit(para, float(weighed[n]), stems, query_plain, editions, prefixes)
+            shown = self._hit(para, weights[n], stems, query_plain, editions, prefixes)
             hits.append(shown)
             folded[para.id] = shown
             for e in editions:

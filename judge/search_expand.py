@@ -179,11 +179,16 @@ def _synonym_table(synonyms: Synonyms) -> dict[tuple[str, ...], list]:
     return table
 
 
+@lru_cache(maxsize=4)
+def _longest_synonym(synonyms: Synonyms) -> int:
+    return max((len(k) for k in _synonym_table(synonyms)), default=1)
+
+
 def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
     """Cut the query's tokens into units: the longest synonym phrase at each
     place, otherwise one word; question words ("how", "does") are dropped."""
     table = _synonym_table(synonyms)
-    longest = max((len(k) for k in table), default=1)
+    longest = _longest_synonym(synonyms)
     units, i = [], 0
     while i < len(stems):
         for size in range(min(longest, len(stems) - i), 0, -1):

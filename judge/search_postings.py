@@ -134,6 +134,7 @@ class Evaluation:
     def __init__(self, table: PostingTable):
         self.table = table
         self._seen: dict[int, tuple[wq.Query, np.ndarray, np.ndarray]] = {}
+        self._terms: dict[int, tuple[wq.Term, np.ndarray, np.ndarray]] = {}
 
     def ranked(self, query: wq.Query, filter: Optional[wq.Query] = None) -> tuple[np.ndarray, np.ndarray]:
         scores, matched = self.node(query)
@@ -148,8 +149,22 @@ class Evaluation:
         """Whether each paragraph matches any of `queries` (a boolean per document number)."""
         out = np.zeros(self.table.doc_count, bool)
         for q in queries:
-            out |= self.node(q)[1]
+            if type(q) is wq.Term:
+                out[self.term(q)[0]] = True
+            else:
+                out |= self.node(q)[1]
         return out
+
+    def term(self, q: wq.Term) -> tuple[np.ndarray, np.ndarray]:
+        """(document numbers, boosted scores) of a term: most of a query is terms,
+        added into their OR's vectors without vectors of their own."""
+        seen = self._terms.get(id(q))
+        if seen is not None and seen[0] is q:
+            return seen[1], seen[2]
+        docnums, base = self.table.postings(q.fieldname, q.text)
+        scores = base * q.boost if q.boost != 1.0 else base
+        self._terms[id(q)] = (q, docnums, scores)
+        return docnums, scores
 
     def node(self, q: wq.Query) -> tuple[np.ndarray, np.ndarray]:
         """(score per document, match per document) of one query object, as
@@ -164,9 +179,9 @@ class Evaluation:
     def _compute(self, q: wq.Query) -> tuple[np.ndarray, np.ndarray]:
         n = self.table.doc_count
         if isinstance(q, wq.Term):
-            docnums, base = self.table.postings(q.fieldname, q.text)
+            docnums, term_scores = self.term(q)
             scores, matched = np.zeros(n), np.zeros(n, bool)
-            scores[docnums] = base * q.boost if q.boost != 1.0 else base
+            scores[docnums] = term_scores
             matched[docnums] = True
             return scores, matched
         if isinstance(q, wq.Phrase):
@@ -186,9 +201,14 @@ class Evaluation:
             scores = np.zeros(n)
             matched = np.zeros(n, bool)
             for sub in q.subqueries:
-                sub_scores, sub_matched = self.node(sub)
-                scores += sub_scores
-                matched |= sub_matched
+                if type(sub) is wq.Term:
+                    docnums, term_scores = self.term(sub)
+                    scores[docnums] += term_scores  # a term's documents are distinct
+                    matched[docnums] = True
+                else:
+                    sub_scores, sub_matched = self.node(sub)
+                    scores += sub_scores
+                    matched |= sub_matched
             if q.matcher_type == wq.Or.ARRAY_MATCHER and len(q.subqueries) > 1:
                 matched = scores > 0  # Whoosh's array matcher yields the documents scoring above 0
             return self._boosted(scores, matched, q.boost)

@@ -77,6 +77,12 @@ def warm(app: Flask) -> None:
     with app.test_request_context("/"):
         for item in [*site.corpus.paragraphs.values(), *site.corpus.sections.values()]:
             relation_panels(item)
+    # One request of each common kind compiles its templates and sets up what
+    # Flask, the searcher (the synonyms file) and numpy do on first use: once
+    # here, not in every worker forked from this process.
+    with app.test_client() as client:
+        for url in ("/", "/search?q=warm+up", "/api/search?q=warm+up", "/search?q=warm+up&fragment=1"):
+            client.get(url)
 
 
 _ASSET_URLS: dict[tuple[str, str], str] = {}

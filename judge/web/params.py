@@ -85,6 +85,11 @@ class SearchParams:
     game: str | None = None
     limit: int = 20
 
+    @property
+    def more_limit(self) -> int:
+        """The limit of the "show more results" link."""
+        return min(self.limit * 3, 100)
+
     def query_args(self, **changes) -> dict:
         """The parameters as a dict for url_for, with some changed (facet links)."""
         args = {"q": self.q, "doc": self.docs, "kind": self.kinds, "game": self.game, "limit": self.limit}

@@ -31,9 +31,13 @@ HEADERS = {
 }
 
 
+_HEADER_NAMES = {name.lower() for name in HEADERS}
+
+
 def add_security_headers(response: Response) -> Response:
-    for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
+    # One pass over the headers already set (a view may set its own), not one per header added.
+    present = {name.lower() for name in response.headers.keys()} & _HEADER_NAMES
+    response.headers.extend([(name, value) for name, value in HEADERS.items() if name.lower() not in present])
     if request.is_secure:
         response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
     return response
