@@ -660,9 +660,10 @@ def test_serve_says_why_it_cannot_listen_before_loading_anything(busy_port, args
 
 
 def test_serve_answers_at_once_on_the_port_it_chose_and_stops_on_sigterm():
-    """`judge serve --port 0`: the port it names is the one it serves (Granian
-    takes the socket bound first), answers arriving as the workers start wait
-    in its backlog rather than being refused, and SIGTERM stops every process."""
+    """`judge serve --port 0`: the port it names is the one it serves, each
+    worker listening there on a socket of its own (the kernel spreads the
+    connections); it says so once they all listen, so a request sent at once
+    is answered; SIGTERM stops every process."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-c", "from judge.commands.serve import serve; serve()",
                              "--host", "127.0.0.1", "--port", "0", "--workers", "2", "--threads", "1"],
@@ -676,6 +677,8 @@ def test_serve_answers_at_once_on_the_port_it_chose_and_stops_on_sigterm():
             url = found.group(1) if found else None
         assert url, "judge serve did not say where it serves"
         threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        assert port != 0 and listeners(port) == 2
         with urllib.request.urlopen(url + "p/rb:6.4.6/2", timeout=30) as answer:  # asked at once
             assert answer.status == 200 and "RB §6.4.6 ¶2".encode() in answer.read()
             assert answer.headers["Content-Security-Policy"].startswith("default-src 'none'")
@@ -688,6 +691,11 @@ def test_serve_answers_at_once_on_the_port_it_chose_and_stops_on_sigterm():
         assert proc.wait(timeout=20) is not None
     time.sleep(0.5)
     assert all(not Path(f"/proc/{pid}").exists() for pid in workers)
+
+
+def listeners(port: int) -> int:
+    from judge.commands.serve import _listeners
+    return _listeners(port)
 
 
 def children_of(pid: int) -> list[int]:
