@@ -43,13 +43,12 @@ from typing import Iterable, Optional, Union
 import numpy as np
 from whoosh import query as wq
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer
-from whoosh.lang.porter import stem as _porter_stem
 from whoosh.support.charset import accent_map
 
 from judge import paths, search_index
 from judge.lookup import Match, find
 from judge.model import KINDS
-from judge.search_expand import Expansion, Vocabulary, build_query, expand, max_distance
+from judge.search_expand import Expansion, Vocabulary, build_query, expand, max_distance, porter_stem
 from judge.search_postings import Evaluation
 from judge.search_query import ParsedQuery, current_synonyms, parse_query
 
@@ -129,6 +128,7 @@ class Search:
         self.key = search_index.index_key(corpus)
         self._lock = threading.Lock()
         self._pointer_stat: Optional[tuple] = None
+        self._pointer_path = str(self.root / search_index.POINTER)
         self._newest: dict[str, int] = {}  # game -> edition_order of its newest document
         # Names in a query that scope it: "torpor in rivals", "vekn bleed".
         self._scopes: dict[str, tuple[str, str]] = {}
@@ -192,7 +192,7 @@ class Search:
     def _check_pointer(self) -> None:
         """Follow a rebuild of the same corpus (made by any process): one stat per search."""
         try:
-            st = os.stat(self.root / search_index.POINTER)
+            st = os.stat(self._pointer_path)
             stat = (st.st_mtime_ns, st.st_ino, st.st_size)
         except OSError:
             return
@@ -407,15 +407,15 @@ class Search:
 
 # -- snippets -------------------------------------------------------------------------
 
-porter_stem = lru_cache(maxsize=50_000)(_porter_stem)  # the index's stemmer, cached as its StemFilter is
 
 _WORD_TOKENS = RegexTokenizer(search_index._TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
 
 
 @lru_cache(maxsize=8192)  # more than the corpus has paragraphs: each is indexed once
-def _word_spans(text: str) -> tuple[dict[str, list], dict[str, list], tuple[tuple[int, int, str], ...]]:
+def _word_spans(text: str) -> tuple[dict[str, list], dict[str, list], tuple[tuple[int, int, str], ...], bool]:
     """Where each stem and each word of `text` is, folded as the index folds them:
-    ({stem: [(start, end)]}, {word: [(start, end)]}, ((start, end, word), ...))."""
+    ({stem: [(start, end)]}, {word: [(start, end)]}, ((start, end, word), ...),
+    whether the text has a character HTML must escape)."""
     by_stem: dict[str, list] = {}
     by_word: dict[str, list] = {}
     words = []
@@ -424,7 +424,11 @@ def _word_spans(text: str) -> tuple[dict[str, list], dict[str, list], tuple[tupl
         by_stem.setdefault(porter_stem(token.text), []).append(span)
         by_word.setdefault(token.text, []).append(span)
         words.append((*span, token.text))
-    return by_stem, by_word, tuple(words)
+    return by_stem, by_word, tuple(words), any(c in text for c in "&<>")
+
+
+def _escape(text: str) -> str:
+    return html.escape(text, quote=False)
 
 
 def prepare_snippets(texts: Iterable[str]) -> None:
@@ -438,7 +442,8 @@ def snippet(text: str, stems: set, plain: set = frozenset(), prefixes: tuple[str
     """A passage of `text` of about `size` characters around the most matched
     words, HTML-escaped, each matched word wrapped in <mark>: a word whose stem
     is in `stems`, that is in `plain`, or that starts with one of `prefixes`."""
-    by_stem, by_word, words = _word_spans(text)
+    by_stem, by_word, words, needs_escape = _word_spans(text)
+    escape = _escape if needs_escape else str
     found = {span for stem in stems for span in by_stem.get(stem, ())}
     found.update(span for word in plain for span in by_word.get(word, ()))
     if prefixes:
@@ -464,10 +469,10 @@ def snippet(text: str, stems: set, plain: set = frozenset(), prefixes: tuple[str
     for s, e in marked:
         if s < start or e > end:
             continue
-        out.append(html.escape(text[pos:s], quote=False))
-        out.append(f"<mark>{html.escape(text[s:e], quote=False)}</mark>")
+        out.append(escape(text[pos:s]))
+        out.append(f"<mark>{escape(text[s:e])}</mark>")
         pos = e
-    out.append(html.escape(text[pos:end], quote=False))
+    out.append(escape(text[pos:end]))
     return ("… " if start > 0 else "") + "".join(out) + (" …" if end < len(text) else "")
 
 

@@ -31,7 +31,7 @@ from typing import Optional
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 from whoosh import query as wq
-from whoosh.lang.porter import stem as porter_stem
+from whoosh.lang.porter import stem as _porter_stem
 
 from judge import search_index
 from judge.search_query import ParsedQuery, Synonyms
@@ -59,6 +59,7 @@ FUZZY_MIN_LENGTH = 4
 # scored as itself; a short one ("con*") for its commonest few dozen only.
 PREFIX_WORDS = 64
 
+porter_stem = lru_cache(maxsize=50_000)(_porter_stem)  # the index's stemmer, cached as its StemFilter is
 # The index's analyzers, built once: their stemmer keeps a cache of stems.
 _STEM = search_index.stemming_analyzer()
 _PLAIN = search_index.plain_analyzer()
@@ -166,29 +167,34 @@ def expand(parsed: ParsedQuery, vocabulary: Vocabulary, synonyms: Synonyms,
     return Expansion(units, required, list(parsed.numbers))
 
 
-@lru_cache(maxsize=4)
-def _synonym_table(synonyms: Synonyms) -> dict[tuple[str, ...], list]:
-    """stems of a synonym term -> [(its group, the stems of every term of the group)];
-    cached per version of the synonyms file."""
+_TABLES: dict[int, tuple[Synonyms, dict, int]] = {}
+
+
+def _synonym_table(synonyms: Synonyms) -> tuple[dict[tuple[str, ...], list], int]:
+    """stems of a synonym term -> [(its group, the stems of every term of the group)],
+    and the most words a term has; computed once per version of the synonyms file
+    (`current_synonyms` returns the same object until the file changes: looked up by
+    identity, since hashing every group of it cost more than the look-up saved)."""
+    found = _TABLES.get(id(synonyms))
+    if found is not None and found[0] is synonyms:
+        return found[1], found[2]
     table: dict[tuple[str, ...], list] = {}
     for group in synonyms.groups:
         analysed = [tuple(t.text for t in _STEM(term)) for term in group.terms]
         for term_stems in analysed:
             if term_stems:
                 table.setdefault(term_stems, []).append((group, analysed))
-    return table
-
-
-@lru_cache(maxsize=4)
-def _longest_synonym(synonyms: Synonyms) -> int:
-    return max((len(k) for k in _synonym_table(synonyms)), default=1)
+    longest = max((len(k) for k in table), default=1)
+    if len(_TABLES) > 8:
+        _TABLES.clear()
+    _TABLES[id(synonyms)] = (synonyms, table, longest)
+    return table, longest
 
 
 def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
     """Cut the query's tokens into units: the longest synonym phrase at each
     place, otherwise one word; question words ("how", "does") are dropped."""
-    table = _synonym_table(synonyms)
-    longest = _longest_synonym(synonyms)
+    table, longest = _synonym_table(synonyms)
     units, i = [], 0
     while i < len(stems):
         for size in range(min(longest, len(stems) - i), 0, -1):

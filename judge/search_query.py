@@ -20,6 +20,7 @@ The synonym groups and question words live in judge/data/synonyms.yaml
 """
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -173,13 +174,13 @@ _CACHE: dict[str, tuple[float, Synonyms]] = {}
 
 def current_synonyms(path: Optional[Path] = None) -> Synonyms:
     """The synonyms file, re-read when it changes on disk (cheap: one stat per call)."""
-    path = Path(path or SYNONYMS_FILE)
+    name = str(path or SYNONYMS_FILE)
     try:
-        mtime = path.stat().st_mtime_ns
+        mtime = os.stat(name).st_mtime_ns
     except OSError:
         mtime = -1
-    cached = _CACHE.get(str(path))
+    cached = _CACHE.get(name)
     if cached is None or cached[0] != mtime:
-        cached = (mtime, load_synonyms(path))
-        _CACHE[str(path)] = cached
+        cached = (mtime, load_synonyms(Path(name)))
+        _CACHE[name] = cached
     return cached[1]
