@@ -120,5 +120,6 @@ def _revalidate(response):
         response.add_etag()
         response.headers.setdefault("Cache-Control", "no-cache")
         cache.mark_cacheable(request.environ)
-        response.make_conditional(request)
+        if "HTTP_IF_NONE_MATCH" in request.environ:  # a revisit: 304 when unchanged (parsing costs otherwise)
+            response.make_conditional(request)
     return response

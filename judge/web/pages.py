@@ -85,24 +85,37 @@ def search():
     fragment = request.args.get("fragment") == "1"
     result = site.search(p) if p.q.strip() else None
     template = "_results.html" if fragment else "search.html"
-    return render_template(template, p=p, result=result, facet_link=_facet_link(p))
+    return render_template(template, p=p, result=result, facets=_facets(p, result, site.corpus.documents))
 
 
-def _facet_link(p: params.SearchParams):
+def _facets(p: params.SearchParams, result, documents) -> list[tuple[str, list[tuple[str, int, str, bool]]]]:
+    """The facet chips: [(group title, [(label, count, URL toggling it, active)])], the
+    values found with their counts, then those filtered on that matched nothing."""
+    if result is None or not (result.facets["doc"] or p.docs or p.kinds):
+        return []
     base = url_for(".search")
-    # The parameters as `p.query_args` orders them, encoded once: a results page has a dozen facet links.
+    # The parameters as `p.query_args` orders them, encoded once: a results page has a dozen chips.
     head = urlencode({"q": p.q}) if p.q else ""
     tail = urlencode({k: v for k, v in (("game", p.game), ("limit", p.limit)) if v not in (None, "")})
 
-    def link(name: str, value: str) -> tuple[str, bool]:
-        """The URL toggling one facet value, and whether it is active now."""
+    def chip(name: str, value: str, label: str, count: int) -> tuple[str, int, str, bool]:
         current = p.docs if name == "doc" else p.kinds
         active = value in current
         values = [v for v in current if v != value] if active else [*current, value]
         docs, kinds = (values, p.kinds) if name == "doc" else (p.docs, values)
         middle = "&".join([*(f"doc={quote_plus(d)}" for d in docs), *(f"kind={quote_plus(k)}" for k in kinds)])
-        return f"{base}?{'&'.join(part for part in (head, middle, tail) if part)}", active
-    return link
+        return label, count, f"{base}?{'&'.join(part for part in (head, middle, tail) if part)}", active
+
+    def doc_label(doc_id: str) -> str:
+        return documents[doc_id].meta.short if doc_id in documents else doc_id
+
+    found_docs, found_kinds = result.facets["doc"], result.facets["kind"]
+    return [
+        ("Book", [chip("doc", d, doc_label(d), n) for d, n in found_docs.items()]
+         + [chip("doc", d, doc_label(d), 0) for d in p.docs if d not in found_docs]),
+        ("Kind", [chip("kind", k, kind_name(k), n) for k, n in found_kinds.items()]
+         + [chip("kind", k, kind_name(k), 0) for k in p.kinds if k not in found_kinds]),
+    ]
 
 
 # -- documents ---------------------------------------------------------------------------

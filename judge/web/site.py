@@ -28,7 +28,10 @@ RELATED_LIMIT = 8
 EXCERPT = 160  # characters of a rule quoted in lists (cited by, editions)
 RELATED_EXCERPT = 120  # ... and in the related rules
 MEMO_SIZE = 4096  # answers kept per kind of question (a few MB at most)
-SEARCHES_KEPT = 1024  # results kept: typing a query, then Enter, then the API ask the same
+# Results kept: the live results, then Enter, then the API ask the same question within
+# seconds. Few: a search costs ~0.3 ms, and each result kept is ~50 objects that Python's
+# collector walks in every full pass (with 1,024 kept, passes of 20-30 ms under load).
+SEARCHES_KEPT = 64
 COMPARISONS_KEPT = 6  # two editions compared: ~0.5 s to compute, a few MB to keep
 
 
