@@ -36,6 +36,10 @@ DEFAULT_PORT = 8080
 THREADS_PER_WORKER = 1
 MAX_DEFAULT_WORKERS = 4  # each worker holds a copy of the corpus, the index and the graph (~250 MB)
 BACKLOG = 2048  # connections waiting while the server warms up or is busy
+# On Ctrl-C (SIGINT to every process) a Granian 2.8 worker sometimes never finishes
+# stopping (emmett-framework/granian#651), and the server would wait for it for ever:
+# it is killed after this long, time enough to finish an answer being written.
+WORKER_STOP_SECONDS = 3
 
 
 class ServeError(click.ClickException):
@@ -136,7 +140,8 @@ def run_granian(app, address: str, port: int, workers: int, threads: int, announ
 
     server = MPServer("judge.web:create_app", address=address, port=port, interface=Interfaces.WSGI,
                       workers=workers, blocking_threads=threads, backlog=BACKLOG, websockets=False,
-                      log_level=LogLevels.warning, respawn_failed_workers=True)
+                      log_level=LogLevels.warning, respawn_failed_workers=True,
+                      workers_kill_timeout=WORKER_STOP_SECONDS)
     # The warm state is shared with the workers copy-on-write: keep the collector from
     # touching (and so copying) it in each of them (Python's advice for fork, gc.freeze).
     gc.collect()
