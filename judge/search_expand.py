@@ -55,6 +55,7 @@ FUZZY_KNOWN_WEIGHT = 0.3  # any other near spelling of a word the books use
 FUZZY_KNOWN_FORMS = 4  # near spellings asked per word, closest and commonest first
 FUZZY_UNKNOWN_WEIGHT = {1: 0.9, 2: 0.7}  # corrections of a word they never use, by distance
 FUZZY_MIN_LENGTH = 4
+NEAR_KEPT = 50_000  # words whose near spellings are kept (`Vocabulary.near`)
 # A prefix ("diabler*") stands for the words of the books starting so, each
 # scored as itself; a short one ("con*") for its commonest few dozen only.
 PREFIX_WORDS = 64
@@ -110,6 +111,7 @@ class Vocabulary:
         for word in self.frequency:
             self.by_initial.setdefault(word[0], []).append(word)
         self.stems = {b.decode("utf-8") for name in (*FIELD_WEIGHTS, "terms") for b in reader.lexicon(name)}
+        self._near: dict[tuple[str, int], list[tuple[str, int]]] = {}
 
     def idf(self, frequency: int) -> float:
         """Whoosh's inverse document frequency (`WeightingModel.idf`), which BM25F uses."""
@@ -128,12 +130,20 @@ class Vocabulary:
         return found
 
     def near(self, word: str, maxdist: int) -> list[tuple[str, int]]:
-        """Words within `maxdist` edits, closest and commonest first."""
-        found = process.extract(word, self.by_initial.get(word[0], ()), scorer=OSA.distance,
-                                score_cutoff=maxdist, limit=12)
-        out = [(w, int(d)) for w, d, _ in found if w != word]
-        out.sort(key=lambda wd: (wd[1], -self.frequency[wd[0]]))
-        return out
+        """Words within `maxdist` edits, closest and commonest first. Kept per
+        word: the same words come back in query after query, and comparing one
+        with the vocabulary is most of what reading a query costs."""
+        key = (word, maxdist)
+        found = self._near.get(key)
+        if found is None:
+            matches = process.extract(word, self.by_initial.get(word[0], ()), scorer=OSA.distance,
+                                      score_cutoff=maxdist, limit=12)
+            found = [(w, int(d)) for w, d, _ in matches if w != word]
+            found.sort(key=lambda wd: (wd[1], -self.frequency[wd[0]]))
+            if len(self._near) >= NEAR_KEPT:
+                self._near.clear()  # typed junk cannot grow it without bound
+            self._near[key] = found
+        return list(found)
 
 
 @dataclass
