@@ -1,7 +1,7 @@
 """HTTP load on `judge serve` over loopback: requests/s and latency percentiles for
 search and rule pages, beside a static-file baseline, in one run.
 
-    python bench/http_load.py [--clients 50] [--requests 10000] [--seconds 20]
+    python bench/http_load.py [--clients 50] [--requests 6000] [--rounds 3] [--seconds 20]
                               [--url http://127.0.0.1:8080/] [--serve-args "--workers 1"]
                               [--client wrk|python] [--only "first visit"]
 
@@ -12,6 +12,13 @@ in) until `--requests` answers or `--seconds` have passed, after a short
 warm-up that is not measured (a repeated scenario asks each of its URLs WARM_ROUNDS times
 first, so that every server process has it in its response cache). Every
 answer must be 200; anything else is an error.
+
+The machines are noisy (the static file's own rate moves by half from one
+minute to the next), so every scenario is measured `--rounds` times, the
+rounds one after the other, and the table gives the medians of the rounds,
+each round's p95 beside them; "p95 × static" is the median of each round's
+ratio to the static file's p95 in the same round. First visits and new
+queries are split between the rounds: none is asked twice.
 
 The load client: `wrk` (a C load generator; Debian package `wrk`) when it is
 installed, driven by a Lua script walking a list of URLs; otherwise a Python
@@ -43,6 +50,7 @@ import re
 import shlex
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -263,8 +271,9 @@ def start_server(serve_args: list[str]) -> tuple[subprocess.Popen, str, str]:
     sys.exit("judge serve did not start:\n" + "".join(seen))
 
 
-def scenarios(requests: int, clients: int) -> list[tuple[str, list[str], list[str], int]]:
-    """(name, URLs measured, URLs asked during the warm-up, requests) for each scenario."""
+def scenarios(requests: int, clients: int, rounds: int) -> list[tuple[str, list[list[str]], list[str], int]]:
+    """(name, the URLs measured in each round, URLs asked during the warm-up, requests) for each
+    scenario. A first visit or a new query is never asked twice, in any round."""
     from judge.corpus import get_corpus
     corpus = get_corpus()
     rng = random.Random(6)
@@ -274,21 +283,27 @@ def scenarios(requests: int, clients: int) -> list[tuple[str, list[str], list[st
     rule_paths = ["/p/" + quote(i, safe="/:") for i in warm_ids]
     # Never more first visits than there are unvisited pages (a repeat would come from the cache).
     cold_paths = ["/p/" + quote(i, safe="/:") for i in cold_ids]
-    cold_total = min(requests, len(cold_paths) - clients)
+    per_round = len(cold_paths) // rounds
+    cold_rounds = [cold_paths[r * per_round:(r + 1) * per_round] for r in range(rounds)]
+    cold_total = min(requests, per_round - clients)
     # Distinct queries: two words of the books, never the same pair twice.
     words = sorted({w.lower() for p in corpus.paragraphs.values() for w in re.findall(r"[A-Za-z]{5,}", p.text)})
-    pairs = list(dict.fromkeys(f"{rng.choice(words)} {rng.choice(words)}" for _ in range(4 * requests + 2 * clients)))
-    half = len(pairs) // 2
+    wanted = 2 * rounds * (2 * requests + clients)
+    pairs = list(dict.fromkeys(f"{rng.choice(words)} {rng.choice(words)}" for _ in range(wanted)))
+    chunk = len(pairs) // (2 * rounds)
+    page_rounds = [["/search?q=" + quote(q) for q in pairs[2 * r * chunk:(2 * r + 1) * chunk]] for r in range(rounds)]
+    api_rounds = [["/api/search?q=" + quote(q) for q in pairs[(2 * r + 1) * chunk:(2 * r + 2) * chunk]]
+                  for r in range(rounds)]
+    search_paths = ["/search?q=" + quote(q) for q in QUERIES]
+    api_paths = ["/api/search?q=" + quote(q) for q in QUERIES]
     return [
-        ("static file (baseline)", ["/static/judge.css"], ["/static/judge.css"] * 50, requests),
-        ("rule page", rule_paths, rule_paths, requests),
-        ("rule page, first visit", cold_paths, [], cold_total),
-        ("search page", ["/search?q=" + quote(q) for q in QUERIES], ["/search?q=" + quote(q) for q in QUERIES],
-         requests),
-        ("search API", ["/api/search?q=" + quote(q) for q in QUERIES],
-         ["/api/search?q=" + quote(q) for q in QUERIES], requests),
-        ("search page, new queries", ["/search?q=" + quote(q) for q in pairs[:half]], [], requests),
-        ("search API, new queries", ["/api/search?q=" + quote(q) for q in pairs[half:]], [], requests),
+        ("static file (baseline)", [["/static/judge.css"]] * rounds, ["/static/judge.css"] * 50, requests),
+        ("rule page", [rule_paths] * rounds, rule_paths, requests),
+        ("rule page, first visit", cold_rounds, [], cold_total),
+        ("search page", [search_paths] * rounds, search_paths, requests),
+        ("search API", [api_paths] * rounds, api_paths, requests),
+        ("search page, new queries", page_rounds, [], requests),
+        ("search API, new queries", api_rounds, [], requests),
     ]
 
 
@@ -305,10 +320,11 @@ def main() -> None:
     parser.add_argument("--url", help="an already running judge serve (default: start one)")
     parser.add_argument("--serve-args", default="", help="options for the judge serve started, e.g. '--workers 1'")
     parser.add_argument("--clients", type=int, default=50)
-    # Sustained load, not a burst: a scenario of 3,000 answers lasts about 2 s, which one
-    # hiccup of the machine can decide; 10,000 last 5-7 s.
-    parser.add_argument("--requests", type=int, default=10000, help="answers per scenario, at most")
+    # Sustained load, not a burst: 6,000 answers last 3-5 s a scenario, three rounds of each.
+    parser.add_argument("--requests", type=int, default=6000, help="answers per scenario and round, at most")
     parser.add_argument("--seconds", type=float, default=20.0, help="time per scenario, at most")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="times each scenario is measured; the table gives the medians of the rounds")
     parser.add_argument("--client", choices=("wrk", "python"), help="load client (default: wrk if installed)")
     parser.add_argument("--only", action="append", default=[], metavar="WORDS",
                         help="run only the scenarios whose name contains WORDS (repeatable; the baseline always runs)")
@@ -317,7 +333,7 @@ def main() -> None:
     wrk = shutil.which("wrk")
     if args.client == "wrk" and not wrk:
         sys.exit("wrk is not installed (Debian: apt-get install wrk)")
-    plan = [row for row in scenarios(args.requests, args.clients)
+    plan = [row for row in scenarios(args.requests, args.clients, args.rounds)
             if row[0].startswith("static") or not args.only or any(w in row[0] for w in args.only)]
 
     proc, how = None, "given"
@@ -332,27 +348,44 @@ def main() -> None:
         print(f"judge serve at {url} ({how}) · client: {client.name}{fallback} · {args.clients} concurrent "
               f"connections · up to {args.requests} requests or {args.seconds:.0f} s per scenario · "
               f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} (other processes take CPU from both sides)")
-        print(f"{'scenario':<26} {'requests':>8} {'errors':>6} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
-              f"{'p99 ms':>8} {'p95 × static':>13}  p95 < {TARGET_P95_MS:.0f} ms?")
-        base = None
-        failed = False
-        for name, paths, warm, total in plan:
+        header = (f"{'scenario':<26} {'requests':>8} {'errors':>6} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
+                  f"{'p99 ms':>8} {'p95 × static':>13}  p95 < {TARGET_P95_MS:.0f} ms?")
+        for name, _, warm, _ in plan:
             if warm:
                 # Each server process keeps its own response cache: every URL is asked several
                 # times, in a new order each round (a wrk thread takes every other URL, and a
                 # thread's connections may all be served by one process), on all connections.
-                rounds = [u for r in range(WARM_ROUNDS) for u in random.Random(r).sample(warm, len(warm))]
-                client.run(rounds, args.clients, len(rounds), 120)
+                asked = [u for r in range(WARM_ROUNDS) for u in random.Random(r).sample(warm, len(warm))]
+                client.run(asked, args.clients, len(asked), 120)
                 time.sleep(SETTLE_SECONDS)
-            r = client.run(paths, args.clients, total, args.seconds)
-            time.sleep(SETTLE_SECONDS)
-            base = base or r["p95"]
-            print(f"{name:<26} {r['requests']:>8} {len(r['errors']):>6} {r['rps']:>8.0f} {r['p50']:>8.1f} "
-                  f"{r['p95']:>8.1f} {r['p99']:>8.1f} {r['p95'] / base:>13.1f}  {verdict(name, r['p95'], r['errors'])}",
-                  flush=True)
-            for err in r["errors"][:3]:
+        # Every scenario once per round, the rounds one after the other: a slow spell of
+        # the machine then slows one round of each, and the median of the rounds shows it less.
+        runs: dict[str, list[dict]] = {name: [] for name, *_ in plan}
+        for rnd in range(args.rounds):
+            for name, paths, _, total in plan:
+                r = client.run(paths[rnd], args.clients, total, args.seconds)
+                runs[name].append(r)
+                time.sleep(SETTLE_SECONDS)
+            static = runs[plan[0][0]][-1]["p95"]
+            print(f"  round {rnd + 1}: " + ", ".join(
+                f"{name.replace('search ', '').replace(', new queries', ' new')} p95 {runs[name][-1]['p95']:.0f}"
+                for name, *_ in plan if name != plan[0][0]) + f" ms (static {static:.0f} ms)", flush=True)
+        print(f"medians of {args.rounds} rounds:")
+        print(header)
+        failed = False
+        for name, *_ in plan:
+            rs = runs[name]
+            errors = [e for r in rs for e in r["errors"]]
+            med = {k: statistics.median(r[k] for r in rs) for k in ("rps", "p50", "p95", "p99")}
+            ratio = statistics.median(r["p95"] / s["p95"] for r, s in zip(rs, runs[plan[0][0]]))
+            requests = sum(r["requests"] for r in rs)
+            by_round = ", ".join(format(r["p95"], ".0f") for r in rs)
+            print(f"{name:<26} {requests:>8} {len(errors):>6} {med['rps']:>8.0f} {med['p50']:>8.1f} "
+                  f"{med['p95']:>8.1f} {med['p99']:>8.1f} {ratio:>13.1f}  {verdict(name, med['p95'], errors)}"
+                  f"   (p95 by round: {by_round})", flush=True)
+            for err in errors[:3]:
                 print(f"    error: {err}")
-            failed = failed or bool(r["errors"])
+            failed = failed or bool(errors)
         print(f"target: p95 < {TARGET_P95_MS:.0f} ms for search and rule pages with {args.clients} clients, zero errors")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
