@@ -48,6 +48,9 @@ class PostingTable:
         self._offsets, self._docnums, self._scores = offsets, docnums, scores
         self._position_offsets, self._positions = position_offsets, positions
         self._empty = (np.zeros(0, np.int32), np.zeros(0, np.float64))
+        # Searches in many threads share these arrays and get views of them: none may write.
+        for array in (offsets, docnums, scores, position_offsets, positions, *self._empty):
+            array.setflags(write=False)
 
     # -- building, saving, loading --------------------------------------------------
     @classmethod
