@@ -1,7 +1,7 @@
 """`judge serve`: the reference browser on the web (judge/web), a production server.
 
-The listening socket is bound first, so a busy port or a bad address is a
-one-line error before anything is loaded. Then the corpus is loaded and every
+The port is bound first, so a busy port or a bad address is a one-line error
+before anything is loaded, and held while the app warms. Then the corpus is loaded and every
 answer the pages need is computed (`Site.warm`), and the app is served by
 Granian (https://github.com/emmett-framework/granian): its HTTP side (Rust)
 reads and writes the connections, so a slow phone holds no Python thread,
