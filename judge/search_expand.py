@@ -98,18 +98,14 @@ class Vocabulary:
     def __init__(self, reader, ocr_words: frozenset[str] = frozenset()):
         self.documents = reader.doc_count_all()
         self.ocr_words = ocr_words  # words only OCR-damaged documents use
-        self.frequency: dict[str, int] = {}  # alphabetic words only: typos are corrected to these
-        self.words: list[str] = []  # every unstemmed body word, sorted, for prefixes
-        self._word_frequency: dict[str, int] = {}
-        for btext in reader.lexicon("body_plain"):
-            word = btext.decode("utf-8")
-            self.words.append(word)
-            self._word_frequency[word] = reader.doc_frequency("body_plain", word)
-            if word.isalpha():
-                self.frequency[word] = self._word_frequency[word]
+        # Every unstemmed body word (sorted, as the lexicon is: for prefixes) and its document frequency.
+        self.words = [btext.decode("utf-8") for btext in reader.lexicon("body_plain")]
+        self.frequency = {word: reader.doc_frequency("body_plain", word) for word in self.words}
+        # Typos are corrected to alphabetic words only.
         self.by_initial: dict[str, list[str]] = {}
-        for word in self.frequency:
-            self.by_initial.setdefault(word[0], []).append(word)
+        for word in self.words:
+            if word.isalpha():
+                self.by_initial.setdefault(word[0], []).append(word)
         self.stems = {b.decode("utf-8") for name in (*FIELD_WEIGHTS, "terms") for b in reader.lexicon(name)}
         self._near: dict[tuple[str, int], list[tuple[str, int]]] = {}
 
@@ -126,7 +122,7 @@ class Vocabulary:
         end = bisect.bisect_left(self.words, prefix + "\U0010ffff", start)
         found = self.words[start:end]
         if len(found) > PREFIX_WORDS:
-            found = sorted(found, key=lambda w: (-self._word_frequency[w], w))[:PREFIX_WORDS]
+            found = sorted(found, key=lambda w: (-self.frequency[w], w))[:PREFIX_WORDS]
         return found
 
     def near(self, word: str, maxdist: int) -> list[tuple[str, int]]:

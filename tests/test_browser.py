@@ -7,17 +7,14 @@ tests/artifacts/ (git-ignored) for a human to look at.
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
+
+from conftest import start_judge_serve
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -33,25 +30,7 @@ QUERY = "wait until action resolution to pay cost"
 @pytest.fixture(scope="module")
 def server():
     """`judge serve --port 0 --workers 2` in a subprocess; yields its base URL."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-c", "from judge.commands.serve import serve; serve()",
-                             "--host", "127.0.0.1", "--port", "0", "--workers", "2"],
-                            cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    url, seen, deadline = None, [], time.monotonic() + 90
-    while time.monotonic() < deadline:
-        line = proc.stderr.readline()
-        if not line:
-            break
-        seen.append(line)
-        found = re.search(r"serving on (http://\S+/)", line)
-        if found:
-            url = found.group(1)
-            break
-    if url is None:
-        proc.kill()
-        pytest.fail("judge serve did not start:\n" + "".join(seen))
-    # Keep draining its log: a full pipe would block the server.
-    threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+    proc, url, _ = start_judge_serve("--workers", "2", wait=90)
     yield url
     proc.terminate()
     proc.wait(timeout=10)

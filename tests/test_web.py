@@ -8,9 +8,6 @@ import os
 import re
 import signal
 import socket
-import subprocess
-import sys
-import threading
 import time
 import urllib.request
 from html import unescape
@@ -25,6 +22,8 @@ from judge import lookup
 from judge.model import RESOLVED
 from judge.web import create_app
 from judge.web.security import HEADERS
+
+from conftest import start_judge_serve
 
 ROOT = Path(__file__).resolve().parent.parent
 XSS = "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>"
@@ -667,21 +666,10 @@ def test_serve_answers_at_once_on_the_port_it_chose_and_stops_on_ctrl_c():
     is answered; Ctrl-C (SIGINT to every process of the group) stops them all,
     a worker Granian fails to stop killed after WORKER_STOP_SECONDS."""
     from judge.commands.serve import WORKER_STOP_SECONDS
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-c", "from judge.commands.serve import serve; serve()",
-                             "--host", "127.0.0.1", "--port", "0", "--workers", "2"],
-                            cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-                            start_new_session=True)
+    proc, url, line = start_judge_serve("--workers", "2", new_session=True)
     workers = []
     try:
-        url, deadline = None, time.monotonic() + 120
-        while url is None and time.monotonic() < deadline:
-            line = proc.stderr.readline()
-            assert line, "judge serve exited before serving"
-            found = re.search(r"serving on (http://\S+/)\s+\(2 processes × 1 thread;", line)
-            url = found.group(1) if found else None
-        assert url, "judge serve did not say where it serves"
-        threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+        assert "(2 processes × 1 thread;" in line
         port = int(url.rstrip("/").rsplit(":", 1)[1])
         assert port != 0 and listeners(port) == 2
         with urllib.request.urlopen(url + "p/rb:6.4.6/2", timeout=30) as answer:  # asked at once

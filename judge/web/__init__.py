@@ -85,31 +85,28 @@ def warm(app: Flask) -> None:
             client.get(url)
 
 
-_ASSET_URLS: dict[tuple[str, str], str] = {}
+_URLS: dict[tuple[str, str, str], str] = {}  # (script root, kind, name) -> URL: every page asks for a dozen
+
+
+def _kept_url(kind: str, name: str, build) -> str:
+    key = (request.script_root, kind, name)
+    found = _URLS.get(key)
+    if found is None:
+        found = _URLS[key] = build()
+    return found
 
 
 def _asset_url(filename: str) -> str:
-    """A static file's URL with its content hash, so browsers may cache it for long
-    (kept per script root: every page asks for three)."""
-    key = (request.script_root, filename)
-    found = _ASSET_URLS.get(key)
-    if found is None:
+    """A static file's URL with its content hash, so browsers may cache it for long."""
+    def build() -> str:
         version = hashlib.sha256((STATIC_DIR / filename).read_bytes()).hexdigest()[:12]
-        found = _ASSET_URLS[key] = url_for("static", filename=filename, v=version)
-    return found
-
-
-_PAGE_URLS: dict[tuple[str, str], str] = {}
+        return url_for("static", filename=filename, v=version)
+    return _kept_url("asset", filename, build)
 
 
 def _page_url(endpoint: str) -> str:
-    """`url_for(endpoint)` for a page without parameters, kept per script root
-    (every page links the same half dozen from its header and footer)."""
-    key = (request.script_root, endpoint)
-    found = _PAGE_URLS.get(key)
-    if found is None:
-        found = _PAGE_URLS[key] = url_for(endpoint)
-    return found
+    """`url_for(endpoint)` for a page without parameters (the header and footer links)."""
+    return _kept_url("page", endpoint, lambda: url_for(endpoint))
 
 
 def _revalidate(response):
