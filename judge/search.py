@@ -138,6 +138,11 @@ class Search:
         for doc in corpus.documents.values():
             for name in (doc.id, doc.meta.short):
                 self._scopes.setdefault(name.lower(), ("doc", doc.id))
+        # What each filter accepts -> the value searched; a document's label prefix works too ("doc:RB").
+        self._filter_values = {"doc": {d: d for d in corpus.documents},
+                               "game": {d.meta.game: d.meta.game for d in corpus.documents.values()},
+                               "kind": {k: k for k in KINDS}}
+        self._filter_values["doc"].update({d.meta.short.lower(): d.id for d in corpus.documents.values()})
         self._current: Optional[_Installed] = None
         self._install(search_index.open_or_rebuild(corpus, self._usable_name(), self.root))
 
@@ -251,11 +256,9 @@ class Search:
         return result
 
     def _check_filters(self, filters: dict[str, list[str]]) -> tuple[dict[str, list[str]], Optional[str]]:
-        known = {"doc": {d: d for d in self.corpus.documents},
-                 "game": {d.meta.game: d.meta.game for d in self.corpus.documents.values()},
-                 "kind": {k: k for k in KINDS}}
-        # A document's label prefix works too ("doc:RB").
-        known["doc"].update({d.meta.short.lower(): d.id for d in self.corpus.documents.values()})
+        if not filters:
+            return {}, None
+        known = self._filter_values
         out = {}
         for key, values in filters.items():
             resolved = []

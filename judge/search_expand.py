@@ -66,6 +66,13 @@ _STEM = search_index.stemming_analyzer()
 _PLAIN = search_index.plain_analyzer()
 
 
+@lru_cache(maxsize=50_000)
+def _plain_tokens(word: str) -> tuple[str, ...]:
+    """A typed word as the plain analyzer reads it (a token never spans a space,
+    so a query is read word by word, and the same words come back query after query)."""
+    return tuple(t.text for t in _PLAIN(word))
+
+
 def max_distance(word: str) -> int:
     return 1 if len(word) <= 6 else 2
 
@@ -156,20 +163,18 @@ class Expansion:
 def expand(parsed: ParsedQuery, vocabulary: Vocabulary, synonyms: Synonyms,
            scopes: dict[str, tuple[str, str]]) -> Expansion:
     """`scopes`: lowercase game or document names -> ("game"|"doc", id)."""
-    stem_an, plain_an = _STEM, _PLAIN
-    text = " ".join(parsed.words)
-    plain = [t.text for t in plain_an(text)]
-    stems = [t.text for t in stem_an(text)]
+    plain = [token for word in parsed.words for token in _plain_tokens(word)]
+    stems = [porter_stem(token) for token in plain]  # the stemming analyzer is the plain one, then the stemmer
     units = _cut(plain, stems, synonyms)
     for unit in units:
         if unit.plain in scopes:
             kind, ident = scopes[unit.plain]
             unit.alternatives.append(Alternative(kind, (ident,), SCOPE_WEIGHT))
         elif unit.plain and len(unit.plain) >= FUZZY_MIN_LENGTH and unit.plain.isalpha():
-            _add_fuzzy(unit, vocabulary, stem_an)
+            _add_fuzzy(unit, vocabulary, _STEM)
     units += [Unit(f"{p}*", [Alternative("prefix", (w,), 1.0) for w in vocabulary.starting(p)], prefix=p)
               for p in parsed.prefixes]
-    required = [stems_query(s, 1.0) for s in (tuple(t.text for t in stem_an(p)) for p in parsed.phrases) if s]
+    required = [stems_query(s, 1.0) for s in (tuple(t.text for t in _STEM(p)) for p in parsed.phrases) if s]
     return Expansion(units, required, list(parsed.numbers))
 
 

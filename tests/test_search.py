@@ -193,6 +193,21 @@ def test_query_parsing():
     assert parse_query("section 6.4.6").lookup_text == "6.4.6"
 
 
+
+def test_queries_are_read_word_by_word_as_the_index_reads_whole_texts(corpus):
+    """The searcher analyses a query one typed word at a time (cached); that must
+    give the tokens and stems the index's own analyzers give the whole text."""
+    from judge.search_expand import _plain_tokens, porter_stem
+
+    plain_an, stem_an = search_index.plain_analyzer(), search_index.stemming_analyzer()
+    texts = [p.text for p in corpus.paragraphs.values()] + ["Ça coûte 2.5 pool; l'Ancien bleeds … tap/untap"]
+    for text in texts:
+        words = parse_query(text).words
+        joined = " ".join(words)
+        plain = [token for word in words for token in _plain_tokens(word)]
+        assert plain == [t.text for t in plain_an(joined)], text
+        assert [porter_stem(t) for t in plain] == [t.text for t in stem_an(joined)], text
+
 # -- the synonyms file -------------------------------------------------------------------
 
 def test_the_synonyms_file_is_valid_and_covers_the_older_terms():
