@@ -88,6 +88,20 @@ def search():
     return render_template(template, p=p, result=result, facets=_facets(p, result, site.corpus.documents))
 
 
+@pages.app_template_global()
+def hit_parts(hit) -> tuple[Markup, Markup]:
+    """A search hit's label (with its kind's badge) and its line of other editions,
+    as HTML: the same on every results page that shows the paragraph, so rendered
+    once (macros hit_label and hit_editions) and kept."""
+    site = current_site()
+    key = (hit.id, tuple((e["id"], e["matched"]) for e in hit.editions))
+
+    def render() -> tuple[Markup, Markup]:
+        label, editions = (get_template_attribute("_macros.html", name) for name in ("hit_label", "hit_editions"))
+        return Markup(label(hit)), Markup(editions(hit))
+    return site.kept("hits", key, render)
+
+
 def _facets(p: params.SearchParams, result, documents) -> list[tuple[str, list[tuple[str, int, str, bool]]]]:
     """The facet chips: [(group title, [(label, count, URL toggling it, active)])], the
     values found with their counts, then those filtered on that matched nothing."""

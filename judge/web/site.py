@@ -64,6 +64,7 @@ class Site:
         self._graph = None
         self._lock = threading.Lock()
         self._memo = {name: _Memo() for name in ("related", "editions", "backlinks", "lint", "toc", "panels")}
+        self._memo["hits"] = _Memo(size=4 * MEMO_SIZE)  # a paragraph's hit, by which of its editions matched
         self._memo["comparison"] = _Memo(size=COMPARISONS_KEPT)
         self._memo["search"] = _Memo(size=SEARCHES_KEPT)
         self._resolver = None
