@@ -303,6 +303,13 @@ class Search:
         result.total = len(paras)
         return result
 
+    def paragraph_hit(self, pid: str) -> Hit:
+        """A paragraph as a hit of no particular query (nothing marked, its other
+        editions beside it, none of them matched): what a results list shows of it."""
+        para = self.corpus.paragraphs[pid]
+        editions = [self._edition(e, conf, False) for e, conf in self._built.editions.get(pid, [])]
+        return self._hit(para, 0.0, set(), set(), editions)
+
     def _paragraphs_named(self, ident: str) -> list:
         if ident in self.corpus.paragraphs:
             return [self.corpus.paragraphs[ident]]

@@ -136,6 +136,14 @@ def test_the_same_rule_in_several_editions_is_one_hit(searcher):
     assert other["id"] not in ids(result)
 
 
+def test_a_paragraph_as_a_hit_of_no_query_shows_what_a_search_shows_of_it(searcher):
+    top = searcher.search("wild hunt interchangeable", limit=10).hits[0]
+    plain = searcher.paragraph_hit(top.id)
+    assert (plain.id, plain.label, plain.kind, plain.section) == (top.id, top.label, top.kind, top.section)
+    assert [e["id"] for e in plain.editions] == [e["id"] for e in top.editions]
+    assert not any(e["matched"] for e in plain.editions) and any(e["matched"] for e in top.editions)
+    assert "<mark>" not in plain.snippet and html.escape(top.text, quote=False).startswith(plain.snippet.removesuffix(" …"))
+
 def test_nothing_found_says_so_and_suggests(searcher):
     result = searcher.search("xqzzyv")
     assert not result.hits and result.message == "no paragraph matches this query"

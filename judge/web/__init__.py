@@ -56,7 +56,7 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
     adapter = app.url_map.bind("localhost", script_name=app.config.get("APPLICATION_ROOT") or "/")
     site = Site(corpus, lambda ident: adapter.build("pages.item", {"ident": ident}))
     app.extensions["judge"] = site
-    app.jinja_env.globals.update(site=site, asset=_asset_url, page_url=_page_url, documents=corpus.documents,
+    app.jinja_env.globals.update(site=site, asset=_asset_url, page_url=page_url, documents=corpus.documents,
                                  view_names=app.view_functions)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
@@ -69,14 +69,17 @@ def current_site() -> Site:
 
 def warm(app: Flask) -> None:
     """Compute before the first visitor what every rule page shows (`Site.warm`), and
-    render each page's side panels (cited by, other editions, related rules)."""
-    from judge.web.pages import relation_panels
+    render each page's side panels (cited by, other editions, related rules) and
+    each paragraph's parts of a search hit."""
+    from judge.web.pages import hit_parts, relation_panels
 
     site: Site = app.extensions["judge"]
     site.warm()
     with app.test_request_context("/"):
         for item in [*site.corpus.paragraphs.values(), *site.corpus.sections.values()]:
             relation_panels(item)
+        for pid in site.corpus.paragraphs:
+            hit_parts(site.searcher.paragraph_hit(pid))
     # One request of each common kind compiles its templates and sets up what
     # Flask, the searcher (the synonyms file) and numpy do on first use: once
     # here, not in every worker forked from this process.
@@ -104,8 +107,8 @@ def _asset_url(filename: str) -> str:
     return _kept_url("asset", filename, build)
 
 
-def _page_url(endpoint: str) -> str:
-    """`url_for(endpoint)` for a page without parameters (the header and footer links)."""
+def page_url(endpoint: str) -> str:
+    """`url_for(endpoint)` for a page without parameters (the header and footer links, kept)."""
     return _kept_url("page", endpoint, lambda: url_for(endpoint))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import quote_plus, urlencode
 
 from flask import (
@@ -24,7 +25,7 @@ from rapidfuzz import fuzz, process
 from judge import lookup
 from judge.ingest.builder import title_case as shouted_title  # the labels' own casing
 from judge.model import Paragraph, Section
-from judge.web import current_site, params
+from judge.web import current_site, page_url, params
 from judge.web.drawing import layout as drawing_layout
 from judge.web.errors import UnknownItem
 
@@ -102,22 +103,31 @@ def hit_parts(hit) -> tuple[Markup, Markup]:
     return site.kept("hits", key, render)
 
 
+@lru_cache(maxsize=4096)  # the same few filter sets come back on page after page
+def _toggled_filters(docs: tuple[str, ...], kinds: tuple[str, ...], name: str, value: str) -> str:
+    """The doc= and kind= parameters of a facet chip's link: the filters with
+    `value` of `name` ("doc" or "kind") added, or removed when it is on."""
+    current = docs if name == "doc" else kinds
+    values = [v for v in current if v != value] if value in current else [*current, value]
+    docs, kinds = (values, kinds) if name == "doc" else (docs, values)
+    return "&".join([*(f"doc={quote_plus(d)}" for d in docs), *(f"kind={quote_plus(k)}" for k in kinds)])
+
+
 def _facets(p: params.SearchParams, result, documents) -> list[tuple[str, list[tuple[str, int, str, bool]]]]:
     """The facet chips: [(group title, [(label, count, URL toggling it, active)])], the
     values found with their counts, then those filtered on that matched nothing."""
     if result is None or not (result.facets["doc"] or p.docs or p.kinds):
         return []
-    base = url_for(".search")
+    base = page_url("pages.search")
     # The parameters as `p.query_args` orders them, encoded once: a results page has a dozen chips.
     head = urlencode({"q": p.q}) if p.q else ""
     tail = urlencode({k: v for k, v in (("game", p.game), ("limit", p.limit)) if v not in (None, "")})
 
+    docs, kinds = tuple(p.docs), tuple(p.kinds)
+
     def chip(name: str, value: str, label: str, count: int) -> tuple[str, int, str, bool]:
-        current = p.docs if name == "doc" else p.kinds
-        active = value in current
-        values = [v for v in current if v != value] if active else [*current, value]
-        docs, kinds = (values, p.kinds) if name == "doc" else (p.docs, values)
-        middle = "&".join([*(f"doc={quote_plus(d)}" for d in docs), *(f"kind={quote_plus(k)}" for k in kinds)])
+        active = value in (docs if name == "doc" else kinds)
+        middle = _toggled_filters(docs, kinds, name, value)
         return label, count, f"{base}?{'&'.join(part for part in (head, middle, tail) if part)}", active
 
     def doc_label(doc_id: str) -> str:
