@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from flask import Flask, current_app, request, url_for
@@ -56,7 +57,7 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
     adapter = app.url_map.bind("localhost", script_name=app.config.get("APPLICATION_ROOT") or "/")
     site = Site(corpus, lambda ident: adapter.build("pages.item", {"ident": ident}))
     app.extensions["judge"] = site
-    app.jinja_env.globals.update(site=site, asset=_asset_url, page_url=page_url, documents=corpus.documents,
+    app.jinja_env.globals.update(site=site, site_links=site_links, documents=corpus.documents,
                                  view_names=app.view_functions)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
@@ -88,10 +89,10 @@ def warm(app: Flask) -> None:
             client.get(url)
 
 
-_URLS: dict[tuple[str, str, str], str] = {}  # (script root, kind, name) -> URL: every page asks for a dozen
+_URLS: dict[tuple[str, str, str], object] = {}  # (script root, kind, name) -> URL(s): every page asks for a dozen
 
 
-def _kept_url(kind: str, name: str, build) -> str:
+def _kept_url(kind: str, name: str, build):
     key = (request.script_root, kind, name)
     found = _URLS.get(key)
     if found is None:
@@ -101,14 +102,26 @@ def _kept_url(kind: str, name: str, build) -> str:
 
 def _asset_url(filename: str) -> str:
     """A static file's URL with its content hash, so browsers may cache it for long."""
-    def build() -> str:
-        version = hashlib.sha256((STATIC_DIR / filename).read_bytes()).hexdigest()[:12]
-        return url_for("static", filename=filename, v=version)
-    return _kept_url("asset", filename, build)
+    version = hashlib.sha256((STATIC_DIR / filename).read_bytes()).hexdigest()[:12]
+    return url_for("static", filename=filename, v=version)
+
+
+def site_links() -> SimpleNamespace:
+    """What every page's head, header and footer link to: the stylesheet, icon and
+    script (`_asset_url`) and the site's pages, None for a page this app lacks.
+    Built once: one call per page instead of ten (base.html)."""
+    def build() -> SimpleNamespace:
+        def page(endpoint: str) -> str | None:
+            return url_for(endpoint) if endpoint in current_app.view_functions else None
+        return SimpleNamespace(css=_asset_url("judge.css"), icon=_asset_url("favicon.svg"), js=_asset_url("judge.js"),
+                               home=page("pages.home"), search=page("pages.search"), glossary=page("pages.glossary"),
+                               compare=page("diff.page"), scenario=page("check.page"), lint=page("pages.lint"),
+                               api=page("api.openapi"))
+    return _kept_url("links", "", build)
 
 
 def page_url(endpoint: str) -> str:
-    """`url_for(endpoint)` for a page without parameters (the header and footer links, kept)."""
+    """`url_for(endpoint)` for a page without parameters, kept (the facet chips link to the search page)."""
     return _kept_url("page", endpoint, lambda: url_for(endpoint))
 
 
