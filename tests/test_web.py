@@ -593,6 +593,22 @@ def test_security_headers_on_every_response(client, url):
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
 
 
+def test_security_headers_over_https_and_a_views_own_header_kept(corpus):
+    app = create_app(corpus)
+
+    @app.get("/framed")
+    def framed():
+        return "ok", 200, {"X-Frame-Options": "SAMEORIGIN"}
+    client = app.test_client()
+    plain = client.get("/p/rb:6.4.6/2")
+    assert "Strict-Transport-Security" not in plain.headers
+    secure = client.get("/p/rb:6.4.6/2", base_url="https://judge.example")
+    assert secure.headers["Strict-Transport-Security"].startswith("max-age=")
+    own = client.get("/framed")
+    assert own.headers.getlist("X-Frame-Options") == ["SAMEORIGIN"]
+    assert own.headers["Content-Security-Policy"] == HEADERS["Content-Security-Policy"]
+
+
 def test_pages_load_only_the_apps_own_assets(client):
     for url in ("/", "/search?q=bleed", "/p/rb:6.4.6/2", "/graph/rb:6.4.6/2", "/diff?old=s6&new=vekn"):
         tree = page(client.get(url))
@@ -609,8 +625,29 @@ def test_pages_load_only_the_apps_own_assets(client):
 def test_answers_carry_an_etag_and_a_revisit_gets_304(client):
     first = client.get("/p/rb:6.4.6/2")
     etag = first.headers["ETag"]
+    assert first.headers["Cache-Control"] == "no-cache"
     again = client.get("/p/rb:6.4.6/2", headers={"If-None-Match": etag})
     assert again.status_code == 304 and not again.data
+    assert again.headers["ETag"] == etag and again.headers["Content-Security-Policy"]
+    assert client.get("/p/rb:6.4.6/2", headers={"If-None-Match": '"other"'}).status_code == 200
+
+
+@pytest.mark.parametrize("cache_bytes", [0, 1_000_000], ids=["no cache", "cache"])
+def test_etags_and_head_requests_with_and_without_the_cache(corpus, cache_bytes):
+    """The ETag, the 304 on its first revisit and HEAD answers hold whether the
+    cache keeps answers or not; a HEAD's headers are its GET's."""
+    client = create_app(corpus, {"RESPONSE_CACHE_BYTES": cache_bytes}).test_client()
+    url = "/search?q=" + quote("blood hunt") + "&kind=rule"
+    head = client.head(url)  # asked first: nothing kept yet
+    assert head.status_code == 200 and head.data == b""
+    get = client.get(url)
+    assert get.data and head.headers["ETag"] == get.headers["ETag"]
+    assert int(head.headers["Content-Length"]) == len(get.data)
+    assert client.get(url, headers={"If-None-Match": get.headers["ETag"]}).status_code == 304
+    other = "/api/search?q=torpor"  # a revisit first seen with its ETag: no page in between
+    etag = create_app(corpus).test_client().get(other).headers["ETag"]
+    assert client.get(other, headers={"If-None-Match": etag}).status_code == 304
+    assert client.head("/p/rb:0.0/0").status_code == 404 and "ETag" not in client.get("/p/rb:0.0/0").headers
 
 
 def test_an_unexpected_error_is_a_500_page_without_traceback(corpus):

@@ -48,10 +48,11 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
     from judge.web.tools import check_pages, diff_pages
     for blueprint in (pages, api, diff_pages, check_pages):
         app.register_blueprint(blueprint)
-    security.install(app)
     errors.install(app)
-    app.after_request(_revalidate)
-    app.wsgi_app = cache.ResponseCache(app.wsgi_app, app.config["RESPONSE_CACHE_BYTES"])
+    app.after_request(_mark_cacheable)
+    # Headers every answer carries, added as the WSGI layer sends them (werkzeug's
+    # header objects cost more than the search behind a page), then the cache in front.
+    app.wsgi_app = cache.ResponseCache(security.SecurityHeaders(app.wsgi_app), app.config["RESPONSE_CACHE_BYTES"])
 
     # Links inside rendered paragraphs are built outside any request (rendering is cached).
     adapter = app.url_map.bind("localhost", script_name=app.config.get("APPLICATION_ROOT") or "/")
@@ -125,14 +126,10 @@ def page_url(endpoint: str) -> str:
     return _kept_url("page", endpoint, lambda: url_for(endpoint))
 
 
-def _revalidate(response):
-    """Pages and API answers carry an ETag (a browser coming back gets a 304) and are
-    kept by the response cache: they depend on nothing but the URL and the corpus."""
+def _mark_cacheable(response):
+    """Pages and API answers depend on nothing but the URL and the corpus: the
+    response cache gives them an ETag (a browser coming back gets a 304) and keeps them."""
     if (request.method == "GET" and response.status_code == 200 and not response.direct_passthrough
             and request.endpoint != "static"):
-        response.add_etag()
-        response.headers.setdefault("Cache-Control", "no-cache")
         cache.mark_cacheable(request.environ)
-        if "HTTP_IF_NONE_MATCH" in request.environ:  # a revisit: 304 when unchanged (parsing costs otherwise)
-            response.make_conditional(request)
     return response

@@ -8,11 +8,15 @@ asking for the same ruling, cost a dictionary look-up instead of a page render.
 
 Only answers the app marks cacheable are kept (`mark_cacheable`, set for GET
 pages and API answers; never for POSTs, errors or static files), the cache is
-bounded in bytes (least recently used dropped first), and a visitor sending
-the stored ETag in If-None-Match gets a 304.
+bounded in bytes (least recently used dropped first). The cache also gives each
+such answer its ETag (a hash of the body, which it holds anyway) and
+`Cache-Control: no-cache`, and answers a visitor sending that ETag in
+If-None-Match with a 304, whether the answer was kept or just made. A HEAD is
+answered as its GET would be, without the body (as nginx's cache does).
 """
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -28,6 +32,10 @@ _NOT_MODIFIED_KEEP = {"etag", "cache-control", "content-security-policy", "x-con
 
 def mark_cacheable(environ: dict) -> None:
     environ[ENVIRON_FLAG] = True
+
+
+def _no_write(data: bytes) -> None:
+    raise RuntimeError("the response cache holds this answer's headers: the app must return its body, not write it")
 
 
 class _Entry:
@@ -51,19 +59,21 @@ class ResponseCache:
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         method = environ.get("REQUEST_METHOD", "GET")
-        if method not in ("GET", "HEAD") or self.max_bytes <= 0:
+        if method not in ("GET", "HEAD"):
             return self.app(environ, start_response)
         key = (environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_HOST", ""),
                environ.get("SCRIPT_NAME", ""), environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""))
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None:
-                self._entries.move_to_end(key)
-                self.hits += 1
+        entry = None
+        if self.max_bytes > 0:
+            with self._lock:
+                entry = self._entries.get(key)
+                if entry is not None:
+                    self._entries.move_to_end(key)
+                    self.hits += 1
         if entry is not None:
             return self._replay(entry, environ, start_response, method)
         self.misses += 1
-        return self._fill(key, environ, start_response)
+        return self._fill(key, environ, start_response, method)
 
     def _replay(self, entry: _Entry, environ: dict, start_response: Callable, method: str) -> list[bytes]:
         wanted = environ.get("HTTP_IF_NONE_MATCH")
@@ -73,24 +83,36 @@ class ResponseCache:
         start_response(entry.status, list(entry.headers))
         return [] if method == "HEAD" else [entry.body]
 
-    def _fill(self, key: tuple, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        captured: dict = {}
+    def _fill(self, key: tuple, environ: dict, start_response: Callable, method: str) -> Iterable[bytes]:
+        held: dict = {}
 
         def capture(status, headers, exc_info=None):
-            captured["status"], captured["headers"] = status, headers
+            # A cacheable answer is held until its body (and so its ETag) is known.
+            if environ.get(ENVIRON_FLAG) and status.startswith("200") and exc_info is None:
+                held["status"], held["headers"] = status, headers
+                return _no_write
             return start_response(status, headers, exc_info)
 
+        environ["REQUEST_METHOD"] = "GET"  # a HEAD too: its headers are the GET's
         result = self.app(environ, capture)
-        if not environ.get(ENVIRON_FLAG) or not captured.get("status", "").startswith("200"):
+        if not held:
+            if method == "HEAD":
+                if hasattr(result, "close"):
+                    result.close()
+                return []
             return result
         try:
             body = b"".join(result)
         finally:
             if hasattr(result, "close"):
                 result.close()
-        if len(body) <= MAX_ENTRY_BYTES and environ.get("REQUEST_METHOD") == "GET":
-            self._store(key, _Entry(captured["status"], list(captured["headers"]), body))
-        return [body]
+        headers = [*held["headers"], ("ETag", f'"{hashlib.sha1(body).hexdigest()}"')]
+        if not any(name.lower() == "cache-control" for name, _ in held["headers"]):
+            headers.append(("Cache-Control", "no-cache"))  # kept by browsers, but asked again each time
+        entry = _Entry(held["status"], headers, body)
+        if 0 < len(body) <= MAX_ENTRY_BYTES and self.max_bytes > 0:
+            self._store(key, entry)
+        return self._replay(entry, environ, start_response, method)
 
     def _store(self, key: tuple, entry: _Entry) -> None:
         with self._lock:

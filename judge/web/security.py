@@ -6,8 +6,6 @@ the Content-Security-Policy allows only the app's own files: an injected
 """
 from __future__ import annotations
 
-from flask import Flask, Response, request
-
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'none'",
     "script-src 'self'",
@@ -32,16 +30,28 @@ HEADERS = {
 
 
 _HEADER_NAMES = {name.lower() for name in HEADERS}
+STRICT_TRANSPORT_SECURITY = ("Strict-Transport-Security", "max-age=31536000")  # over HTTPS only
 
 
-def add_security_headers(response: Response) -> Response:
-    # One pass over the headers already set (a view may set its own), not one per header added.
-    present = {name.lower() for name in response.headers.keys()} & _HEADER_NAMES
-    response.headers.extend([(name, value) for name, value in HEADERS.items() if name.lower() not in present])
-    if request.is_secure:
-        response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
-    return response
+class SecurityHeaders:
+    """WSGI middleware: every answer gets `HEADERS` (those a view did not set
+    itself), and over HTTPS Strict-Transport-Security."""
 
+    def __init__(self, app):
+        self.app = app
+        self._headers = list(HEADERS.items())
 
-def install(app: Flask) -> None:
-    app.after_request(add_security_headers)
+    def __call__(self, environ: dict, start_response):
+        secure = environ.get("wsgi.url_scheme") in ("https", "wss")
+
+        def start(status, headers, exc_info=None):
+            present = {name.lower() for name, _ in headers}
+            if present & _HEADER_NAMES:
+                headers.extend(h for h in self._headers if h[0].lower() not in present)
+            else:
+                headers.extend(self._headers)
+            if secure and "strict-transport-security" not in present:
+                headers.append(STRICT_TRANSPORT_SECURITY)
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, start)
