@@ -151,10 +151,11 @@ class Evaluation:
     def matched(self, queries: list[wq.Query]) -> np.ndarray:
         """Whether each paragraph matches any of `queries` (a boolean per document number)."""
         out = np.zeros(self.table.doc_count, bool)
+        terms = [self.term(q)[0] for q in queries if type(q) is wq.Term]
+        if terms:
+            out[np.concatenate(terms) if len(terms) > 1 else terms[0]] = True  # one scatter for all the terms
         for q in queries:
-            if type(q) is wq.Term:
-                out[self.term(q)[0]] = True
-            else:
+            if type(q) is not wq.Term:
                 out |= self.node(q)[1]
         return out
 
@@ -201,20 +202,22 @@ class Evaluation:
         if isinstance(q, wq.Or):
             if not q.subqueries:
                 return np.zeros(n), np.zeros(n, bool)
+            # Whoosh's array matcher yields the documents scoring above 0, whatever matched.
+            by_score = q.matcher_type == wq.Or.ARRAY_MATCHER and len(q.subqueries) > 1
             scores = np.zeros(n)
-            matched = np.zeros(n, bool)
+            matched = None if by_score else np.zeros(n, bool)
             for sub in q.subqueries:
                 if type(sub) is wq.Term:
                     docnums, term_scores = self.term(sub)
                     scores[docnums] += term_scores  # a term's documents are distinct
-                    matched[docnums] = True
+                    if matched is not None:
+                        matched[docnums] = True
                 else:
                     sub_scores, sub_matched = self.node(sub)
                     scores += sub_scores
-                    matched |= sub_matched
-            if q.matcher_type == wq.Or.ARRAY_MATCHER and len(q.subqueries) > 1:
-                matched = scores > 0  # Whoosh's array matcher yields the documents scoring above 0
-            return self._boosted(scores, matched, q.boost)
+                    if matched is not None:
+                        matched |= sub_matched
+            return self._boosted(scores, scores > 0 if by_score else matched, q.boost)
         raise TypeError(f"no postings evaluation of {type(q).__name__} queries: {q!r}")
 
     @staticmethod
