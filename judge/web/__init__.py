@@ -19,6 +19,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from flask import Flask, current_app, request, url_for
+from flask.templating import Environment as FlaskEnvironment
 
 from judge import paths
 from judge.web import cache, errors, security
@@ -31,11 +32,25 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 MAX_UPLOAD = 512 * 1024  # a scenario file is a few kB
 
 
+class _TemplateEnvironment(FlaskEnvironment):
+    def make_globals(self, d):
+        """A template's globals as one plain dict (the environment's, then its own),
+        not Jinja's ChainMap: every render flattens that key by key in Python
+        (pallets/jinja#2185), which cost a fifth of a small page. Equivalent here,
+        since environment globals are all set before the first template loads, as
+        Jinja asks (nothing changes them afterwards)."""
+        return {**self.globals, **(d or {})}
+
+
+class _App(Flask):
+    jinja_environment = _TemplateEnvironment
+
+
 def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flask:
     if corpus is None:
         from judge.corpus import get_corpus
         corpus = get_corpus()
-    app = Flask(__name__, template_folder=str(paths.templates_dir()), static_folder=str(STATIC_DIR),
+    app = _App(__name__, template_folder=str(paths.templates_dir()), static_folder=str(STATIC_DIR),
                 static_url_path="/static")
     app.config.update(MAX_CONTENT_LENGTH=MAX_UPLOAD, SEND_FILE_MAX_AGE_DEFAULT=3600,
                       TEMPLATES_AUTO_RELOAD=False, RESPONSE_CACHE_BYTES=cache.DEFAULT_MAX_BYTES)
