@@ -97,12 +97,27 @@ class SearchParams:
         return {k: v for k, v in args.items() if v not in (None, "", [])}
 
 
+_FILTER_VALUES: dict[int, tuple[Corpus, list[str], list[str]]] = {}
+
+
 def search_params(corpus: Corpus, required: bool, default_limit: int) -> SearchParams:
-    games = sorted({d.meta.game for d in corpus.documents.values()})
+    known = _FILTER_VALUES.get(id(corpus))
+    if known is None or known[0] is not corpus:  # once per corpus: every search asks
+        if len(_FILTER_VALUES) > 8:
+            _FILTER_VALUES.clear()
+        known = _FILTER_VALUES[id(corpus)] = (corpus, list(corpus.documents),
+                                              sorted({d.meta.game for d in corpus.documents.values()}))
+    _, documents, games = known
+    args = request.args
+    if len(args) == 1 and "q" in args:  # the common case: a query and nothing else
+        return SearchParams(q=text("q", required=required), limit=default_limit)
     return SearchParams(
         q=text("q", required=required),
-        docs=choices("doc", list(corpus.documents)),
-        kinds=choices("kind", list(KINDS)),
+        docs=choices("doc", documents),
+        kinds=choices("kind", _KINDS),
         game=one_of("game", games),
         limit=integer("limit", default_limit, 1, 100),
     )
+
+
+_KINDS = list(KINDS)
