@@ -115,6 +115,8 @@ class Vocabulary:
                 self.by_initial.setdefault(word[0], []).append(word)
         self.stems = {b.decode("utf-8") for name in (*FIELD_WEIGHTS, "terms") for b in reader.lexicon(name)}
         self._near: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        # (word, its stem) -> (the near spellings a query adds for it, the correction): see `_add_fuzzy`
+        self.fuzzy: dict[tuple[str, str], tuple[tuple[Alternative, ...], Optional[str]]] = {}
 
     def idf(self, frequency: int) -> float:
         """Whoosh's inverse document frequency (`WeightingModel.idf`), which BM25F uses."""
@@ -234,6 +236,19 @@ def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
 
 
 def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
+    key = (unit.plain, unit.alternatives[0].terms[0])
+    found = vocabulary.fuzzy.get(key)
+    if found is None:
+        if len(vocabulary.fuzzy) >= NEAR_KEPT:
+            vocabulary.fuzzy.clear()
+        probe = Unit(unit.typed, [unit.alternatives[0]], unit.plain)
+        _find_fuzzy(probe, vocabulary, analyzer)
+        found = vocabulary.fuzzy[key] = (tuple(probe.alternatives[1:]), probe.corrected)
+    unit.alternatives.extend(found[0])
+    unit.corrected = found[1]
+
+
+def _find_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
     word, stemmed = unit.plain, unit.alternatives[0].terms[0]
     near = vocabulary.near(word, max_distance(word))
     if vocabulary.knows(word, stemmed):
@@ -266,7 +281,23 @@ def stems_query(stems: tuple[str, ...], weight: float) -> wq.Query:
                   wq.Phrase("title", list(stems), boost=weight * FIELD_WEIGHTS["title"])])
 
 
+_LEAVES: dict[tuple, list[wq.Query]] = {}
+LEAVES_KEPT = 20_000
+
+
 def _unit_leaves(unit: Unit) -> list[wq.Query]:
+    """A unit's query leaves, kept by what the unit asks for: the same words come
+    back query after query, and a query object is never changed once built."""
+    key = (unit.prefix, tuple(unit.alternatives))
+    found = _LEAVES.get(key)
+    if found is None:
+        if len(_LEAVES) >= LEAVES_KEPT:
+            _LEAVES.clear()
+        found = _LEAVES[key] = _build_unit_leaves(unit)
+    return list(found)
+
+
+def _build_unit_leaves(unit: Unit) -> list[wq.Query]:
     if unit.prefix:
         return [wq.Term("body_plain", alt.terms[0]) for alt in unit.alternatives]
     typed = unit.alternatives[0].terms  # the first alternative is what was typed
