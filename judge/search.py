@@ -35,6 +35,7 @@ from __future__ import annotations
 import html
 import os
 import threading
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -462,9 +463,11 @@ def snippet(text: str, stems: set, plain: set = frozenset(), prefixes: tuple[str
     start, end = 0, len(text)
     if len(text) > size:
         best_start, best_count = 0, -1
-        for s, _ in marked or [(0, 0)]:
+        # Word spans never overlap, so ends sort as starts do: a window's marks are counted by bisection.
+        starts, ends = [ms for ms, _ in marked], [me for _, me in marked]
+        for s in starts or [0]:
             window_start = max(0, s - size // 5)
-            count = sum(1 for ms, me in marked if window_start <= ms and me <= window_start + size)
+            count = max(0, bisect_right(ends, window_start + size) - bisect_left(starts, window_start))
             if count > best_count:
                 best_start, best_count = window_start, count
         start = best_start

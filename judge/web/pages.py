@@ -114,12 +114,12 @@ def hit_parts(hit) -> tuple[Markup, Markup]:
     as HTML: the same on every results page that shows the paragraph, so rendered
     once (macros hit_label and hit_editions) and kept."""
     site = current_site()
-    key = (hit.id, tuple((e["id"], e["matched"]) for e in hit.editions))
+    key = ("hit", hit.id, tuple((e["id"], e["matched"]) for e in hit.editions))
 
     def render() -> tuple[Markup, Markup]:
         label, editions = (get_template_attribute("_macros.html", name) for name in ("hit_label", "hit_editions"))
         return Markup(label(hit)), Markup(editions(hit))
-    return site.kept("hits", key, render)
+    return site.kept_for_good(key, render)
 
 
 @lru_cache(maxsize=4096)  # the same few filter sets come back on page after page

@@ -64,7 +64,7 @@ class Site:
         self._graph = None
         self._lock = threading.Lock()
         self._memo = {name: _Memo() for name in ("related", "editions", "backlinks", "lint", "toc", "panels")}
-        self._memo["hits"] = _Memo(size=4 * MEMO_SIZE)  # a paragraph's hit, by which of its editions matched
+        self._kept_for_good: dict = {}
         self._memo["comparison"] = _Memo(size=COMPARISONS_KEPT)
         self._memo["search"] = _Memo(size=SEARCHES_KEPT)
         self._resolver = None
@@ -115,6 +115,15 @@ class Site:
     def kept(self, kind: str, key, compute: Callable[[], object]):
         """A value computed once per key and kept (for what the pages render themselves)."""
         return self._memo[kind].get(key, compute)
+
+    def kept_for_good(self, key, compute: Callable[[], object]):
+        """A value computed once and kept while the app runs, with no bound and no
+        lock (the cheapest look-up): only for keys the corpus bounds, such as a
+        paragraph's parts of a search hit (a few per paragraph)."""
+        found = self._kept_for_good.get(key)
+        if found is None:
+            found = self._kept_for_good[key] = compute()
+        return found
 
     def search(self, p) -> object:
         """The searcher's answer to a page's or the API's parameters (judge.web.params.SearchParams),
