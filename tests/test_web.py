@@ -593,6 +593,18 @@ def test_security_headers_on_every_response(client, url):
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
 
 
+@pytest.mark.parametrize("snippet, html", [
+    ("a <mark>bleed</mark> &amp; <mark>b</mark>", "a <mark>bleed</mark> &amp; <mark>b</mark>"),
+    ("no marks &lt;here&gt;", "no marks &lt;here&gt;"),
+    ("<mark>x</mark><script>y</script>", "&lt;mark&gt;x&lt;/mark&gt;&lt;script&gt;y&lt;/script&gt;"),
+    ("<mark x>y</mark>", "&lt;mark x&gt;y&lt;/mark&gt;"),
+    ("</mark><markup>", "&lt;/mark&gt;&lt;markup&gt;"),
+])
+def test_the_snippet_filter_lets_through_only_marks(snippet, html):
+    from judge.web.pages import snippet_html
+    assert str(snippet_html(snippet)) == html
+
+
 def test_security_headers_over_https_and_a_views_own_header_kept(corpus):
     app = create_app(corpus)
 
