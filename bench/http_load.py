@@ -54,7 +54,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -251,24 +250,14 @@ class WrkClient:
 
 # -- the server ------------------------------------------------------------------------------------
 def start_server(serve_args: list[str]) -> tuple[subprocess.Popen, str, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-c", "from judge.commands.serve import serve; serve()",
-                             "--host", "127.0.0.1", "--port", "0", *serve_args],
-                            cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    deadline = time.monotonic() + 180
-    seen = []
-    while time.monotonic() < deadline:
-        line = proc.stderr.readline()
-        if not line:
-            break
-        seen.append(line)
-        found = re.search(r"serving on (http://\S+/)\s+\((.*?);", line)
-        if found:
-            # Keep reading its log: a full pipe would block the server's next write.
-            threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
-            return proc, found.group(1), found.group(2)
-    proc.kill()
-    sys.exit("judge serve did not start:\n" + "".join(seen))
+    """`judge serve` on a free loopback port: (the process, its URL, how it runs: "2 processes × 1 thread")."""
+    from judge.commands.serve import DidNotStart, spawn
+    try:
+        proc, url, line = spawn(*serve_args, wait=180)
+    except DidNotStart as exc:
+        sys.exit(str(exc))
+    how = re.search(r"\((.*?);", line)
+    return proc, url, how.group(1) if how else "?"
 
 
 def scenarios(requests: int, clients: int, rounds: int) -> list[tuple[str, list[list[str]], list[str], int]]:
