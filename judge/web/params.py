@@ -97,7 +97,8 @@ class SearchParams:
         return {k: v for k, v in args.items() if v not in (None, "", [])}
 
 
-_FILTER_VALUES: dict[int, tuple[Corpus, list[str], list[str]]] = {}
+_KINDS = list(KINDS)
+_FILTER_VALUES: dict[int, tuple[Corpus, list[str], list[str]]] = {}  # id(corpus) -> (it, documents, games)
 
 
 def search_params(corpus: Corpus, required: bool, default_limit: int) -> SearchParams:
@@ -119,5 +120,3 @@ def search_params(corpus: Corpus, required: bool, default_limit: int) -> SearchP
         limit=integer("limit", default_limit, 1, 100),
     )
 
-
-_KINDS = list(KINDS)
