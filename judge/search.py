@@ -332,10 +332,11 @@ class Search:
         out = {}
         for facet, (values, codes) in current.facet_codes.items():
             found = codes[docnums]
-            present, first = np.unique(found, return_index=True)
-            counts = np.bincount(found, minlength=len(values))
-            order = sorted(zip(present.tolist(), first.tolist()), key=lambda cf: (-counts[cf[0]], cf[1]))
-            out[facet] = {values[code]: int(counts[code]) for code, _ in order}
+            counts = np.bincount(found, minlength=len(values)).tolist()
+            # The codes in the order they first rank; the sort is stable, so equal counts keep it.
+            # (A median query matches ~20 paragraphs: plain Python beats np.unique's dozen calls.)
+            order = sorted(dict.fromkeys(found.tolist()), key=lambda code: -counts[code])
+            out[facet] = {values[code]: counts[code] for code in order}
         return out
 
     def _rank(self, current: _Installed, docnums: np.ndarray, scores: np.ndarray, evaluation: Evaluation,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -95,6 +96,27 @@ def test_the_table_answers_as_whoosh_does(corpus, searcher, built, whoosh):
             phrases_matched += 1
     assert checked > 450
     assert phrases_matched > 30  # the phrase logic was exercised on matches, not only on misses
+
+
+def test_facets_count_the_matches_most_first_ties_in_rank_order(corpus, searcher, built):
+    """A result's facets: every match counted by document and by kind, the values
+    with most matches first, equal counts in the order their first match ranks."""
+    checked = ties = 0
+    for text in query_texts(corpus)[:300]:
+        result, query = searcher.search(text), compiled(searcher, text)
+        if query is None or result.direct or not result.total:
+            continue
+        ranked = [searcher._current.paragraphs[d] for d in built.postings.evaluate(query)[0].tolist()]
+        for facet, value_of in (("doc", lambda p: p.doc), ("kind", lambda p: p.kind)):
+            values = [value_of(p) for p in ranked]
+            counts, first = Counter(values), {}
+            for rank, value in enumerate(values):
+                first.setdefault(value, rank)
+            expected = sorted(counts, key=lambda v: (-counts[v], first[v]))
+            assert list(result.facets[facet].items()) == [(v, counts[v]) for v in expected], (text, facet)
+            ties += len(set(counts.values())) < len(counts)
+        checked += 1
+    assert checked > 200 and ties > 50  # the order of equal counts was exercised
 
 
 @pytest.mark.parametrize("slop", [1, 2, 3, 5])
