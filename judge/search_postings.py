@@ -204,9 +204,24 @@ class Evaluation:
                 return np.zeros(n), np.zeros(n, bool)
             # Whoosh's array matcher yields the documents scoring above 0, whatever matched.
             by_score = q.matcher_type == wq.Or.ARRAY_MATCHER and len(q.subqueries) > 1
-            scores = np.zeros(n)
-            matched = None if by_score else np.zeros(n, bool)
-            for sub in q.subqueries:
+            subqueries = q.subqueries
+            # The terms before any other kind of subquery (all of them, in the queries
+            # judge.search_expand builds) are summed by one bincount rather than one
+            # scatter-add each. Its sums run in the same order from the same zeros, so
+            # the scores are the same to the last bit.
+            lead = next((i for i, sub in enumerate(subqueries) if type(sub) is not wq.Term), len(subqueries))
+            if lead > 1:
+                found = [self.term(sub) for sub in subqueries[:lead]]
+                docnums = np.concatenate([d for d, _ in found])
+                weights = np.concatenate([s for _, s in found])
+                # (float even when no term is in the index: numpy counts an empty input in integers)
+                scores = np.bincount(docnums, weights=weights, minlength=n).astype(np.float64, copy=False)
+                matched = None if by_score else np.bincount(docnums, minlength=n).astype(bool)
+                subqueries = subqueries[lead:]
+            else:
+                scores = np.zeros(n)
+                matched = None if by_score else np.zeros(n, bool)
+            for sub in subqueries:
                 if type(sub) is wq.Term:
                     docnums, term_scores = self.term(sub)
                     scores[docnums] += term_scores  # a term's documents are distinct
@@ -234,16 +249,13 @@ class Evaluation:
         if not keys or any(k is None or not len(k) for k in keys):
             return scores, matched
         starts = ends = keys[0]
+        distances = np.arange(1, max(1, q.slop) + 1)
         for following in keys[1:]:
-            new_starts, new_ends = [], []
-            for distance in range(1, max(1, q.slop) + 1):
-                wanted = ends + distance
-                at = np.searchsorted(following, wanted)
-                hit = at < len(following)
-                hit[hit] = following[at[hit]] == wanted[hit]
-                new_starts.append(starts[hit])
-                new_ends.append(wanted[hit])
-            starts, ends = np.concatenate(new_starts), np.concatenate(new_ends)
+            # Every span's end plus every distance, looked up in one search of the next word's keys.
+            wanted = (ends[:, None] + distances).ravel()
+            at = np.minimum(np.searchsorted(following, wanted), len(following) - 1)
+            hit = following[at] == wanted
+            starts, ends = np.repeat(starts, len(distances))[hit], wanted[hit]
             if not len(starts):
                 return scores, matched
             if len(starts) > 1:  # the same span reached at several distances counts once

@@ -137,6 +137,12 @@ def test_phrases_with_slop_match_as_whoosh_does(corpus, built, whoosh, slop):
     assert matched >= (20 if slop >= 3 else 0)  # with slop 3 each picked run matches its own paragraph
 
 
+def test_an_or_of_words_the_index_lacks_matches_nothing(built, whoosh):
+    for query in (wq.Or([wq.Term("body", "zzqx"), wq.Term("title", "qxzz"), wq.Phrase("body", ["zzqx", "bleed"])]),
+                  wq.Or([wq.Term("body", "zzqx"), wq.Term("title", "qxzz"), wq.Term("body", "bleed")])):
+        same_answer(built.postings, whoosh, query)
+
+
 def test_query_shapes_it_was_not_checked_on_are_refused(built):
     with pytest.raises(TypeError, match="Prefix"):
         built.postings.evaluate(wq.Prefix("body_plain", "diabler"))
