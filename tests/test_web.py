@@ -768,7 +768,7 @@ def test_templates_see_every_global_of_the_environment(app, client):
     for name in ("base.html", "search.html", "_results.html", "_macros.html"):
         template = env.get_template(name)
         assert type(template.globals) is dict and template.globals == env.globals
-    assert {"site", "site_links", "hit_parts", "url_for"} <= set(env.globals)
+    assert {"site", "site_links", "url_for"} <= set(env.globals)
 
 
 def test_templates_come_from_the_configured_folder(app):

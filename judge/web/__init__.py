@@ -96,7 +96,7 @@ def warm(app: Flask) -> None:
         for item in [*site.corpus.paragraphs.values(), *site.corpus.sections.values()]:
             relation_panels(item)
         for pid in site.corpus.paragraphs:
-            hit_parts(site.searcher.paragraph_hit(pid))
+            hit_parts(site, site.searcher.paragraph_hit(pid))
     # One request of each common kind compiles its templates and sets up what
     # Flask, the searcher (the synonyms file) and numpy do on first use: once
     # here, not in every worker forked from this process.

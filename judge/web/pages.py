@@ -90,7 +90,8 @@ def search():
             more_url = _search_url(p, limit=p.more_limit)
         if result.did_you_mean:
             corrected_url = _search_url(p, q=result.did_you_mean)
-    return render_template(template, p=p, result=result, facets=_facets(p, result, site.corpus.documents),
+    hits = [(hit, *hit_parts(site, hit)) for hit in result.hits] if result is not None else []
+    return render_template(template, p=p, result=result, hits=hits, facets=_facets(p, result, site.corpus.documents),
                            more_url=more_url, corrected_url=corrected_url)
 
 
@@ -106,28 +107,30 @@ def _search_url(p: params.SearchParams, **changes) -> str:
     return f"{page_url('pages.search')}?{urlencode(items, safe=_QUERY_SAFE)}"
 
 
-@pages.app_template_global()
-def hit_parts(hit) -> tuple[Markup, Markup]:
-    """A search hit's label (with its kind's badge) and its line of other editions,
-    as HTML: the same on every results page that shows the paragraph, so rendered
-    once (macros hit_label and hit_editions) and kept."""
-    site = current_site()
-    key = ("hit", hit.id, tuple((e["id"], e["matched"]) for e in hit.editions))
+def hit_parts(site, hit) -> tuple[Markup, Markup]:
+    """A search hit's start and end as HTML (macros hit_open and hit_close: its
+    label and kind, its other editions): the same on every results page that
+    shows the paragraph with the same editions matched, so rendered once and kept."""
+    key = ("hit", hit.id, tuple([e["id"] for e in hit.editions if e["matched"]]))
 
     def render() -> tuple[Markup, Markup]:
-        label, editions = (get_template_attribute("_macros.html", name) for name in ("hit_label", "hit_editions"))
-        return Markup(label(hit)), Markup(editions(hit))
+        return tuple(Markup(get_template_attribute("_macros.html", name)(hit)) for name in ("hit_open", "hit_close"))
     return site.kept_for_good(key, render)
 
 
 @lru_cache(maxsize=4096)  # the same few filter sets come back on page after page
 def _toggled_filters(docs: tuple[str, ...], kinds: tuple[str, ...], name: str, value: str) -> str:
-    """The doc= and kind= parameters of a facet chip's link: the filters with
-    `value` of `name` ("doc" or "kind") added, or removed when it is on."""
+    """The doc= and kind= parameters of a facet chip's link, HTML-escaped: the
+    filters with `value` of `name` ("doc" or "kind") added, or removed when it is on."""
     current = docs if name == "doc" else kinds
     values = [v for v in current if v != value] if value in current else [*current, value]
     docs, kinds = (values, kinds) if name == "doc" else (docs, values)
-    return "&".join([*(f"doc={quote_plus(d)}" for d in docs), *(f"kind={quote_plus(k)}" for k in kinds)])
+    return str(escape("&".join([*(f"doc={quote_plus(d)}" for d in docs), *(f"kind={quote_plus(k)}" for k in kinds)])))
+
+
+@lru_cache(maxsize=1024)  # the books' short names and the kinds' names
+def _escaped(text: str) -> str:
+    return str(escape(text))
 
 
 def _facets(p: params.SearchParams, result, documents) -> list[tuple[str, Markup]]:
@@ -137,19 +140,20 @@ def _facets(p: params.SearchParams, result, documents) -> list[tuple[str, Markup
     chips, and the template's loop over them cost 8% of a results page."""
     if result is None or not (result.facets["doc"] or p.docs or p.kinds):
         return []
-    base = page_url("pages.search")
-    # The parameters as `p.query_args` orders them, encoded once: a results page has a dozen chips.
-    head = urlencode({"q": p.q}) if p.q else ""
-    tail = urlencode({k: v for k, v in (("game", p.game), ("limit", p.limit)) if v not in (None, "")})
+    # The link's parts as `p.query_args` orders them, encoded and escaped once: only the
+    # chip's own filter differs from chip to chip (and is kept, `_toggled_filters`).
+    base = _escaped(page_url("pages.search"))
+    head = str(escape(urlencode({"q": p.q}))) if p.q else ""
+    tail = str(escape(urlencode({k: v for k, v in (("game", p.game), ("limit", p.limit)) if v not in (None, "")})))
 
     docs, kinds = tuple(p.docs), tuple(p.kinds)
 
     def chip(name: str, value: str, label: str, count: int) -> str:
         active = value in (docs if name == "doc" else kinds)
         middle = _toggled_filters(docs, kinds, name, value)
-        link = f"{base}?{'&'.join(part for part in (head, middle, tail) if part)}"
+        link = "&amp;".join(part for part in (head, middle, tail) if part)
         attributes = 'class="facet active" aria-current="true"' if active else 'class="facet"'
-        return f'<a {attributes} href="{escape(link)}">{escape(label)} <span class="count">{count}</span></a>'
+        return f'<a {attributes} href="{base}?{link}">{_escaped(label)} <span class="count">{count}</span></a>'
 
     def doc_label(doc_id: str) -> str:
         return documents[doc_id].meta.short if doc_id in documents else doc_id
