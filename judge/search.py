@@ -345,9 +345,7 @@ class Search:
         weighed = scores * current.prior[docnums]
         if coverage:
             # The share of the query's units a paragraph has (see `build_query`).
-            covered = np.zeros(len(docnums))
-            for unit in coverage:
-                covered += evaluation.matched(unit)[docnums]
+            covered = evaluation.units_matched(coverage, docnums)
             weighed *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * covered / len(coverage)
         # Stems to mark in snippets: a synonym scoped to a game only in that game's paragraphs.
         query_stems: dict[Optional[str], set[str]] = {}

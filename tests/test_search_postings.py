@@ -15,7 +15,7 @@ from whoosh import query as wq
 from judge.search import Search
 from judge.search_eval import load_gold
 from judge.search_expand import PREFIX_WORDS, build_query, expand
-from judge.search_postings import POSITION_BITS, PostingTable, whoosh_matches
+from judge.search_postings import POSITION_BITS, Evaluation, PostingTable, whoosh_matches
 from judge.search_query import current_synonyms, parse_query
 
 
@@ -135,6 +135,26 @@ def test_phrases_with_slop_match_as_whoosh_does(corpus, built, whoosh, slop):
         matched += int(pid in {built.ids[d] for d in built.postings.evaluate(wq.Phrase("body_plain", picked,
                                                                                         slop=slop))[0]})
     assert matched >= (20 if slop >= 3 else 0)  # with slop 3 each picked run matches its own paragraph
+
+
+def test_coverage_counts_the_units_each_paragraph_matches(corpus, searcher, built):
+    """`units_matched`, one scatter for units of terms, counts as matching unit by unit does."""
+    checked = 0
+    for text in query_texts(corpus)[:200]:
+        current = searcher._current
+        expansion = expand(parse_query(text), current.vocabulary, current_synonyms(), searcher._scopes)
+        if expansion.empty:
+            continue
+        query, coverage = build_query(expansion)
+        if not coverage:
+            continue
+        for units in (coverage, [*coverage, [wq.Phrase("body", ["blood", "hunt"])]]):  # terms only; and not
+            evaluation = Evaluation(built.postings)
+            docnums = evaluation.ranked(query)[0][:60]
+            expected = sum((evaluation.matched(unit)[docnums].astype(int) for unit in units), np.zeros(len(docnums), int))
+            assert evaluation.units_matched(units, docnums).tolist() == expected.tolist(), text
+        checked += 1
+    assert checked > 150
 
 
 def test_an_or_of_words_the_index_lacks_matches_nothing(built, whoosh):
