@@ -58,7 +58,6 @@ def section_heading(section: Section) -> str:
     return f"{section.number} {title}" if section.number and section.number not in section.title else title
 
 
-@pages.app_template_filter("snippet")
 def snippet_html(snippet: str) -> Markup:
     """A search snippet as HTML. The searcher escapes the text and adds only
     <mark>; anything else means it did not, so the whole snippet is escaped."""
@@ -90,8 +89,8 @@ def search():
             more_url = _search_url(p, limit=p.more_limit)
         if result.did_you_mean:
             corrected_url = _search_url(p, q=result.did_you_mean)
-    hits = [(hit, *hit_parts(site, hit)) for hit in result.hits] if result is not None else []
-    return render_template(template, p=p, result=result, hits=hits, facets=_facets(p, result, site.corpus.documents),
+    return render_template(template, p=p, result=result, hit_items=hit_items(site, result),
+                           facets=_facets(p, result, site.corpus.documents),
                            more_url=more_url, corrected_url=corrected_url)
 
 
@@ -105,6 +104,16 @@ def _search_url(p: params.SearchParams, **changes) -> str:
     items = [(k, v) for k, values in p.query_args(**changes).items()
              for v in (values if isinstance(values, list) else [values])]
     return f"{page_url('pages.search')}?{urlencode(items, safe=_QUERY_SAFE)}"
+
+
+def hit_items(site, result) -> Markup:
+    """The results list's items as HTML: each hit's kept start and end (`hit_parts`)
+    around its snippet. Joined here rather than looped over in _results.html: the
+    template would copy each part again as it escapes it (Markup is copied, not kept)."""
+    if result is None:
+        return Markup()
+    return Markup("\n".join([f"{start}{snippet_html(hit.snippet)}{end}"
+                             for hit in result.hits for start, end in (hit_parts(site, hit),)]))
 
 
 def hit_parts(site, hit) -> tuple[Markup, Markup]:
