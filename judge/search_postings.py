@@ -35,6 +35,7 @@ from whoosh import query as wq
 # per term, so "word B within k words after word A" is a search in sorted keys.
 POSITION_BITS = 20
 _SEPARATOR = "\x1f"  # between a field's name and a term in the table's keys
+BOOSTED_KEPT = 20_000  # (field, term, boost) postings kept with their boosted scores
 
 
 class PostingTable:
@@ -48,6 +49,7 @@ class PostingTable:
         self._offsets, self._docnums, self._scores = offsets, docnums, scores
         self._position_offsets, self._positions = position_offsets, positions
         self._empty = (np.zeros(0, np.int32), np.zeros(0, np.float64))
+        self._boosted: dict[tuple[str, str, float], tuple[np.ndarray, np.ndarray]] = {}
         # Searches in many threads share these arrays and get views of them: none may write.
         for array in (offsets, docnums, scores, position_offsets, positions, *self._empty):
             array.setflags(write=False)
@@ -115,6 +117,20 @@ class PostingTable:
         start, end = self._offsets[slot], self._offsets[slot + 1]
         return self._docnums[start:end], self._scores[start:end]
 
+    def boosted(self, field: str, term: str, boost: float) -> tuple[np.ndarray, np.ndarray]:
+        """`postings` with the scores times `boost`, kept: searches ask for the same
+        terms (a word's field, stem and near spellings) again and again."""
+        key = (field, term, boost)
+        found = self._boosted.get(key)
+        if found is None:
+            docnums, base = self.postings(field, term)
+            scores = base * boost if boost != 1.0 else base
+            scores.setflags(write=False)
+            if len(self._boosted) >= BOOSTED_KEPT:
+                self._boosted.clear()  # rarely reached: a few MB; cheaper than keeping an order
+            found = self._boosted[key] = (docnums, scores)
+        return found
+
     def positions(self, field: str, term: str) -> Optional[np.ndarray]:
         """Sorted docnum << POSITION_BITS | position keys; None when the term is not in the field."""
         slot = self._slot.get(field + _SEPARATOR + term)
@@ -137,7 +153,6 @@ class Evaluation:
     def __init__(self, table: PostingTable):
         self.table = table
         self._seen: dict[int, tuple[wq.Query, np.ndarray, np.ndarray]] = {}
-        self._terms: dict[int, tuple[wq.Term, np.ndarray, np.ndarray]] = {}
 
     def ranked(self, query: wq.Query, filter: Optional[wq.Query] = None) -> tuple[np.ndarray, np.ndarray]:
         scores, matched = self.node(query)
@@ -174,13 +189,7 @@ class Evaluation:
     def term(self, q: wq.Term) -> tuple[np.ndarray, np.ndarray]:
         """(document numbers, boosted scores) of a term: most of a query is terms,
         added into their OR's vectors without vectors of their own."""
-        seen = self._terms.get(id(q))
-        if seen is not None and seen[0] is q:
-            return seen[1], seen[2]
-        docnums, base = self.table.postings(q.fieldname, q.text)
-        scores = base * q.boost if q.boost != 1.0 else base
-        self._terms[id(q)] = (q, docnums, scores)
-        return docnums, scores
+        return self.table.boosted(q.fieldname, q.text, q.boost)
 
     def node(self, q: wq.Query) -> tuple[np.ndarray, np.ndarray]:
         """(score per document, match per document) of one query object, as

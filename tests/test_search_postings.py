@@ -157,6 +157,22 @@ def test_coverage_counts_the_units_each_paragraph_matches(corpus, searcher, buil
     assert checked > 150
 
 
+def test_boosted_postings_are_kept_read_only_and_bounded(built, monkeypatch):
+    import judge.search_postings as module
+    table = PostingTable.from_bytes(built.postings.to_bytes())  # a table of its own: its memo starts empty
+    docnums, base = table.postings("body", "bleed")
+    kept = table.boosted("body", "bleed", 0.4)
+    assert kept is table.boosted("body", "bleed", 0.4)
+    assert np.array_equal(kept[0], docnums) and np.array_equal(kept[1], base * 0.4)
+    assert np.array_equal(table.boosted("body", "bleed", 1.0)[1], base)
+    with pytest.raises(ValueError):
+        kept[1][0] = 1.0  # shared by every search: none may write
+    monkeypatch.setattr(module, "BOOSTED_KEPT", 2)
+    for word in ("torpor", "combat", "vote"):
+        table.boosted("body", word, 1.5)
+    assert len(table._boosted) <= 2
+
+
 def test_an_or_of_words_the_index_lacks_matches_nothing(built, whoosh):
     for query in (wq.Or([wq.Term("body", "zzqx"), wq.Term("title", "qxzz"), wq.Phrase("body", ["zzqx", "bleed"])]),
                   wq.Or([wq.Term("body", "zzqx"), wq.Term("title", "qxzz"), wq.Term("body", "bleed")])):
