@@ -35,6 +35,7 @@ from __future__ import annotations
 import html
 import os
 import threading
+import time
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -67,6 +68,9 @@ KIND_PRIOR = {"rule": 1.0, "glossary": 1.0, "advanced": 1.0, "reminder": 0.95, "
               "tournament": 0.9, "elder-format": 0.9, "example": 0.85, "table": 0.8, "draft": 0.75,
               "flavor": 0.7}
 EDITION_STEP = 0.03  # each edition older than the newest of its game ranks this much lower
+# How soon a rebuild made by another process is followed: the index's pointer file is
+# looked at (one stat) at most this often, not at every search.
+POINTER_CHECK_SECONDS = 0.25
 
 
 @dataclass
@@ -129,6 +133,7 @@ class Search:
         self.key = search_index.index_key(corpus)
         self._lock = threading.Lock()
         self._pointer_stat: Optional[tuple] = None
+        self._pointer_checked = float("-inf")  # time.monotonic() of the last look
         self._pointer_path = str(self.root / search_index.POINTER)
         self._newest: dict[str, int] = {}  # game -> edition_order of its newest document
         # Names in a query that scope it: "torpor in rivals", "vekn bleed".
@@ -196,7 +201,12 @@ class Search:
             1 - EDITION_STEP * (self._newest[doc.meta.game] - doc.meta.edition_order))
 
     def _check_pointer(self) -> None:
-        """Follow a rebuild of the same corpus (made by any process): one stat per search."""
+        """Follow a rebuild of the same corpus (made by any process): one stat at
+        most every POINTER_CHECK_SECONDS."""
+        now = time.monotonic()
+        if now - self._pointer_checked < POINTER_CHECK_SECONDS:
+            return
+        self._pointer_checked = now
         try:
             st = os.stat(self._pointer_path)
             stat = (st.st_mtime_ns, st.st_ino, st.st_size)

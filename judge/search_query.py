@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,18 +170,23 @@ def load_synonyms(path: Optional[Path] = None) -> Synonyms:
     return Synonyms(tuple(groups), frozenset(w.lower() for w in words))
 
 
-_CACHE: dict[str, tuple[float, Synonyms]] = {}
+# How soon an edit of the synonyms file is seen: its date is looked at (one stat) at most
+# this often, not at every search.
+SYNONYMS_CHECK_SECONDS = 0.25
+_CACHE: dict[str, tuple[float, int, Synonyms]] = {}  # path -> (when looked at, its mtime, its synonyms)
 
 
 def current_synonyms(path: Optional[Path] = None) -> Synonyms:
-    """The synonyms file, re-read when it changes on disk (cheap: one stat per call)."""
+    """The synonyms file, re-read when it changes on disk (seen within SYNONYMS_CHECK_SECONDS)."""
     name = str(path or SYNONYMS_FILE)
+    now = time.monotonic()
+    cached = _CACHE.get(name)
+    if cached is not None and now - cached[0] < SYNONYMS_CHECK_SECONDS:
+        return cached[2]
     try:
         mtime = os.stat(name).st_mtime_ns
     except OSError:
         mtime = -1
-    cached = _CACHE.get(name)
-    if cached is None or cached[0] != mtime:
-        cached = (mtime, load_synonyms(Path(name)))
-        _CACHE[name] = cached
-    return cached[1]
+    synonyms = cached[2] if cached is not None and cached[1] == mtime else load_synonyms(Path(name))
+    _CACHE[name] = (now, mtime, synonyms)
+    return synonyms

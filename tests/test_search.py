@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import threading
 
 import pytest
 
-from judge import search_index
+from judge import search, search_index
 from judge.errors import SourceError
 from judge.search import Search, get_searcher, snippet
 from judge.search_query import load_synonyms, parse_query
@@ -257,7 +258,8 @@ def test_the_index_rebuilds_when_a_rulebook_changes(rules_copy):
     assert get_searcher(after) is new  # one searcher per corpus and process
 
 
-def test_a_search_during_a_rebuild_succeeds(corpus, tmp_path):
+def test_a_search_during_a_rebuild_succeeds(corpus, tmp_path, monkeypatch):
+    monkeypatch.setattr(search, "POINTER_CHECK_SECONDS", 0)  # every search looks at the pointer
     reader = Search(corpus, root=tmp_path)
     first = reader._built.name
     errors, answered = [], []
@@ -291,6 +293,31 @@ def test_a_search_during_a_rebuild_succeeds(corpus, tmp_path):
     assert reader._built.name == names[-1]  # the reader followed the pointer
     kept = sorted(p.name for p in tmp_path.glob(f"{search_index.PREFIX}*") if p.is_dir())
     assert len(kept) == 2  # the current build and the previous one; older ones are removed
+
+
+def test_a_rebuild_by_another_process_is_followed_after_the_check_interval(corpus, tmp_path, monkeypatch):
+    """The pointer file is looked at once per POINTER_CHECK_SECONDS, not at every search."""
+    reader = Search(corpus, root=tmp_path)
+    first = reader._built.name
+    monkeypatch.setattr(search, "POINTER_CHECK_SECONDS", 3600)
+    reader.search("bleed")  # looks now, then not for an hour
+    newer = Search(corpus, root=tmp_path).rebuild()  # as another process would
+    assert reader.search("bleed").hits and reader._built.name == first
+    monkeypatch.setattr(search, "POINTER_CHECK_SECONDS", 0)
+    assert reader.search("bleed").hits and reader._built.name == newer != first
+
+
+def test_an_edited_synonyms_file_is_read_again(tmp_path, monkeypatch):
+    from judge import search_query
+    path = tmp_path / "synonyms.yaml"
+    path.write_text("groups:\n  - terms: [bleed, steal pool]\n", encoding="utf-8")
+    monkeypatch.setattr(search_query, "SYNONYMS_CHECK_SECONDS", 3600)
+    assert [g.terms for g in search_query.current_synonyms(path).groups] == [("bleed", "steal pool")]
+    path.write_text("groups:\n  - terms: [torpor, sleep]\n", encoding="utf-8")
+    os.utime(path, ns=(0, 10**18))  # a new date, whatever the file system's clock resolution
+    assert [g.terms for g in search_query.current_synonyms(path).groups] == [("bleed", "steal pool")]  # not yet
+    monkeypatch.setattr(search_query, "SYNONYMS_CHECK_SECONDS", 0)
+    assert [g.terms for g in search_query.current_synonyms(path).groups] == [("torpor", "sleep")]
 
 
 def test_searches_from_many_threads(searcher):

@@ -144,9 +144,10 @@ def test_damage_under_a_running_searcher_does_not_reach_its_searches(corpus, cop
     assert Search(corpus, root=root)._built.name != name
 
 
-def test_a_damaged_build_named_by_a_new_pointer_is_rebuilt(corpus, copy_of):
+def test_a_damaged_build_named_by_a_new_pointer_is_rebuilt(corpus, copy_of, monkeypatch):
     # Another process switches the pointer to a build that turns out damaged:
     # a running searcher following the pointer rebuilds instead of failing.
+    monkeypatch.setattr(search, "POINTER_CHECK_SECONDS", 0)  # every search looks at the pointer
     root, name = copy_of
     searcher = Search(corpus, root=root)
     searcher.search("bleed")
