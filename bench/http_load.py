@@ -24,7 +24,9 @@ The load client: `wrk` (a C load generator; Debian package `wrk`) when it is
 installed, driven by a Lua script walking a list of URLs; otherwise a Python
 asyncio client. On a 2-core machine the Python client takes about one core for
 itself, which the server then lacks: its figures are pessimistic. The first
-line says which client measured.
+line says which client measured, and which Python served (the server runs on
+the bench's own interpreter; a build without profile-guided optimisation costs
+about a fifth more CPU a request, see docs/web.md).
 
 Scenarios (URLs cycle through a fixed, seeded sample):
   static file            /static/judge.css                        (baseline: no application code)
@@ -45,6 +47,7 @@ import argparse
 import asyncio
 import json
 import os
+import platform
 import random
 import re
 import shlex
@@ -336,7 +339,8 @@ def main() -> None:
         fallback = "" if use_wrk or args.client == "python" else " (wrk not found: install it for figures the client does not skew)"
         print(f"judge serve at {url} ({how}) · client: {client.name}{fallback} · {args.clients} concurrent "
               f"connections · up to {args.requests} requests or {args.seconds:.0f} s per scenario · "
-              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} (other processes take CPU from both sides)")
+              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} (other processes take CPU from both sides) · "
+              f"served by Python {platform.python_version()} at {sys.executable} (how it was built matters: see docs/web.md)")
         header = (f"{'scenario':<26} {'requests':>8} {'errors':>6} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
                   f"{'p99 ms':>8} {'p95 × static':>13}  p95 < {TARGET_P95_MS:.0f} ms?")
         for name, _, warm, _ in plan:
