@@ -34,6 +34,7 @@ from whoosh import query as wq
 from whoosh.lang.porter import stem as _porter_stem
 
 from judge import search_index
+from judge.memo import Kept
 from judge.search_query import ParsedQuery, Synonyms
 
 # Query-time field weights of a unit's stems (BM25F scores each field). The title
@@ -114,9 +115,9 @@ class Vocabulary:
             if word.isalpha():
                 self.by_initial.setdefault(word[0], []).append(word)
         self.stems = {b.decode("utf-8") for name in (*FIELD_WEIGHTS, "terms") for b in reader.lexicon(name)}
-        self._near: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        self._near: Kept = Kept(NEAR_KEPT)  # (word, distance) -> [(near word, its distance)]
         # (word, its stem) -> (the near spellings a query adds for it, the correction): see `_add_fuzzy`
-        self.fuzzy: dict[tuple[str, str], tuple[tuple[Alternative, ...], Optional[str]]] = {}
+        self.fuzzy: Kept = Kept(NEAR_KEPT)
 
     def idf(self, frequency: int) -> float:
         """Whoosh's inverse document frequency (`WeightingModel.idf`), which BM25F uses."""
@@ -145,9 +146,7 @@ class Vocabulary:
                                       score_cutoff=maxdist, limit=12)
             found = [(w, int(d)) for w, d, _ in matches if w != word]
             found.sort(key=lambda wd: (wd[1], -self.frequency[wd[0]]))
-            if len(self._near) >= NEAR_KEPT:
-                self._near.clear()  # typed junk cannot grow it without bound
-            self._near[key] = found
+            self._near.keep(key, found)
         return list(found)
 
 
@@ -239,11 +238,9 @@ def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
     key = (unit.plain, unit.alternatives[0].terms[0])
     found = vocabulary.fuzzy.get(key)
     if found is None:
-        if len(vocabulary.fuzzy) >= NEAR_KEPT:
-            vocabulary.fuzzy.clear()
         probe = Unit(unit.typed, [unit.alternatives[0]], unit.plain)
         _find_fuzzy(probe, vocabulary, analyzer)
-        found = vocabulary.fuzzy[key] = (tuple(probe.alternatives[1:]), probe.corrected)
+        found = vocabulary.fuzzy.keep(key, (tuple(probe.alternatives[1:]), probe.corrected))
     unit.alternatives.extend(found[0])
     unit.corrected = found[1]
 
@@ -281,8 +278,8 @@ def stems_query(stems: tuple[str, ...], weight: float) -> wq.Query:
                   wq.Phrase("title", list(stems), boost=weight * FIELD_WEIGHTS["title"])])
 
 
-_LEAVES: dict[tuple, list[wq.Query]] = {}
 LEAVES_KEPT = 20_000
+_LEAVES: Kept = Kept(LEAVES_KEPT)  # (prefix, alternatives) -> the unit's query leaves
 
 
 def _unit_leaves(unit: Unit) -> list[wq.Query]:
@@ -291,9 +288,7 @@ def _unit_leaves(unit: Unit) -> list[wq.Query]:
     key = (unit.prefix, tuple(unit.alternatives))
     found = _LEAVES.get(key)
     if found is None:
-        if len(_LEAVES) >= LEAVES_KEPT:
-            _LEAVES.clear()
-        found = _LEAVES[key] = _build_unit_leaves(unit)
+        found = _LEAVES.keep(key, _build_unit_leaves(unit))
     return list(found)
 
 

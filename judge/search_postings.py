@@ -31,6 +31,8 @@ from typing import Optional
 import numpy as np
 from whoosh import query as wq
 
+from judge.memo import Kept
+
 # A position is stored as docnum << POSITION_BITS | position: one sorted array
 # per term, so "word B within k words after word A" is a search in sorted keys.
 POSITION_BITS = 20
@@ -49,7 +51,7 @@ class PostingTable:
         self._offsets, self._docnums, self._scores = offsets, docnums, scores
         self._position_offsets, self._positions = position_offsets, positions
         self._empty = (np.zeros(0, np.int32), np.zeros(0, np.float64))
-        self._boosted: dict[tuple[str, str, float], tuple[np.ndarray, np.ndarray]] = {}
+        self._boosted = Kept(BOOSTED_KEPT)  # (field, term, boost) -> (document numbers, boosted scores)
         # Searches in many threads share these arrays and get views of them: none may write.
         for array in (offsets, docnums, scores, position_offsets, positions, *self._empty):
             array.setflags(write=False)
@@ -126,9 +128,7 @@ class PostingTable:
             docnums, base = self.postings(field, term)
             scores = base * boost if boost != 1.0 else base
             scores.setflags(write=False)
-            if len(self._boosted) >= BOOSTED_KEPT:
-                self._boosted.clear()  # rarely reached: a few MB; cheaper than keeping an order
-            found = self._boosted[key] = (docnums, scores)
+            found = self._boosted.keep(key, (docnums, scores))
         return found
 
     def positions(self, field: str, term: str) -> Optional[np.ndarray]:

@@ -159,6 +159,7 @@ def test_coverage_counts_the_units_each_paragraph_matches(corpus, searcher, buil
 
 def test_boosted_postings_are_kept_read_only_and_bounded(built, monkeypatch):
     import judge.search_postings as module
+    monkeypatch.setattr(module, "BOOSTED_KEPT", 2)
     table = PostingTable.from_bytes(built.postings.to_bytes())  # a table of its own: its memo starts empty
     docnums, base = table.postings("body", "bleed")
     kept = table.boosted("body", "bleed", 0.4)
@@ -167,7 +168,6 @@ def test_boosted_postings_are_kept_read_only_and_bounded(built, monkeypatch):
     assert np.array_equal(table.boosted("body", "bleed", 1.0)[1], base)
     with pytest.raises(ValueError):
         kept[1][0] = 1.0  # shared by every search: none may write
-    monkeypatch.setattr(module, "BOOSTED_KEPT", 2)
     for word in ("torpor", "combat", "vote"):
         table.boosted("body", word, 1.5)
     assert len(table._boosted) <= 2
