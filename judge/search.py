@@ -309,17 +309,14 @@ class Search:
         also = {p.id for a in match.also for p in self._paragraphs_named(a)}
         paras = self._paragraphs_named(match.id)
         for para in paras[:limit]:
-            editions = [self._edition(e, conf, e in also) for e, conf in self._built.editions.get(para.id, [])]
-            result.hits.append(self._hit(para, 1.0, set(), set(), editions))
+            result.hits.append(self._hit(para, 1.0, set(), set(), self._editions(self._built, para.id, also)))
         result.total = len(paras)
         return result
 
     def paragraph_hit(self, pid: str) -> Hit:
         """A paragraph as a hit of no particular query (nothing marked, its other
         editions beside it, none of them matched): what a results list shows of it."""
-        para = self.corpus.paragraphs[pid]
-        editions = [self._edition(e, conf, False) for e, conf in self._built.editions.get(pid, [])]
-        return self._hit(para, 0.0, set(), set(), editions)
+        return self._hit(self.corpus.paragraphs[pid], 0.0, set(), set(), self._editions(self._built, pid))
 
     def _paragraphs_named(self, ident: str) -> list:
         if ident in self.corpus.paragraphs:
@@ -380,13 +377,18 @@ class Search:
             stems = stems_in.get(game)
             if stems is None:
                 stems = stems_in[game] = query_stems.get(None, set()) | query_stems.get(game, set())
-            editions = [self._edition(e, conf, False) for e, conf in current.built.editions.get(para.id, [])]
+            editions = self._editions(current.built, para.id)
             shown = self._hit(para, weights[n], stems, query_plain, editions, prefixes)
             hits.append(shown)
             folded[para.id] = shown
             for e in editions:
                 folded.setdefault(e["id"], shown)
         return hits
+
+    def _editions(self, built: search_index.BuiltIndex, pid: str, matched: Iterable[str] = ()) -> list[dict]:
+        """`Hit.editions` of a paragraph: the same rule in the other editions, those in
+        `matched` marked as matching the query too."""
+        return [self._edition(e, conf, e in matched) for e, conf in built.editions.get(pid, [])]
 
     def _edition(self, pid: str, confidence: float, matched: bool) -> dict:
         """One entry of `Hit.editions`: `confidence` is the concordance's (0-1),
