@@ -116,9 +116,14 @@ class ResponseCache:
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
-                self.size -= len(old[2])
+                self.size -= len(_body(old))
             self._entries[key] = entry
-            self.size += len(entry[2])
+            self.size += len(_body(entry))
             while self.size > self.max_bytes and self._entries:
                 _, dropped = self._entries.popitem(last=False)
-                self.size -= len(dropped[2])
+                self.size -= len(_body(dropped))
+
+
+def _body(entry: tuple) -> bytes:
+    """The body of a kept answer, (status, headers, body, etag)."""
+    return entry[2]

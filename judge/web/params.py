@@ -119,4 +119,3 @@ def search_params(corpus: Corpus, required: bool, default_limit: int) -> SearchP
         game=one_of("game", games),
         limit=integer("limit", default_limit, 1, 100),
     )
-
