@@ -37,6 +37,14 @@ Scenarios (URLs cycle through a fixed, seeded sample):
   search page, new queries  /search?q=<distinct queries>          (every query new)
   search API, new queries   /api/search?q=<distinct queries>
 
+How the connections were shared: each server process keeps the connections the
+kernel gave it (SO_REUSEPORT picks a process for each new connection at random),
+so with 50 keep-alive connections and two processes one may hold 30 and the other
+20 for a whole round; the first process's answers then wait half as long again as
+the other's, and the round's p95 is often a fifth higher (docs/web.md). When the
+bench started the server itself (on Linux), each round's line gives, beside
+each scenario's p95, the connections each process held as it ran ("28/22").
+
 Target (issue 6): p95 under 50 ms with 50 concurrent clients on the 2-core
 machine, zero errors. Each row says whether it meets it; the bench exits 1
 only when answers were wrong (errors), never for a missed target.
@@ -57,8 +65,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import Optional
 from urllib.parse import quote, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,6 +79,8 @@ TARGET_P95_MS = 50.0
 # A run stops with up to --clients requests still in the server: they finish before the next
 # run starts, so that its first answers do not wait behind them.
 SETTLE_SECONDS = 1.0
+# wrk opens every connection at once; the shortest run (the static file) lasts ~1 s.
+SPLIT_SAMPLE_SECONDS = 0.3
 WARM_ROUNDS = 8  # a repeated scenario's URLs are asked this many times before it is measured
 
 QUERIES = [
@@ -252,6 +264,95 @@ class WrkClient:
 
 
 # -- the server ------------------------------------------------------------------------------------
+ESTABLISHED, LISTENING = "01", "0A"  # TCP states as /proc/net/tcp writes them
+
+
+class ConnectionSplit:
+    """How many of the established connections to `port` each process under `root_pid`
+    holds, read from /proc (Linux): the kernel's share-out that a round's latencies
+    depend on (see the module's docstring). `sample()` returns them most first, or
+    None where /proc cannot tell."""
+
+    def __init__(self, root_pid: int, port: int):
+        self.root_pid, self.port = root_pid, port
+
+    def sample(self) -> Optional[list[int]]:
+        try:
+            states = self._states()
+            held = [self._sockets(pid) for pid in self._descendants()]
+        except OSError:
+            return None
+        # The serving processes are those listening on the port, whether or not they hold a connection.
+        counts = [sum(states.get(inode) == ESTABLISHED for inode in sockets) for sockets in held
+                  if any(states.get(inode) == LISTENING for inode in sockets)]
+        return sorted(counts, reverse=True) or None
+
+    def _states(self) -> dict[str, str]:
+        """socket inode -> TCP state, for the sockets whose own port is `port`."""
+        states = {}
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            try:
+                rows = Path(table).read_text(encoding="ascii").splitlines()[1:]
+            except FileNotFoundError:
+                continue
+            for row in rows:
+                # sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+                fields = row.split()
+                if int(fields[1].rsplit(":", 1)[1], 16) == self.port:
+                    states[fields[9]] = fields[3]
+        return states
+
+    def _descendants(self) -> list[int]:
+        parents = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    stat = Path(f"/proc/{entry}/stat").read_text(encoding="ascii", errors="replace")
+                except OSError:
+                    continue  # ended meanwhile
+                parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+        found, frontier = [], [self.root_pid]
+        while frontier:
+            children = [pid for pid, parent in parents.items() if parent in frontier]
+            found += children
+            frontier = children
+        return found
+
+    @staticmethod
+    def _sockets(pid: int) -> set[str]:
+        inodes = set()
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            return inodes
+        for fd in fds:
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+        return inodes
+
+
+def measured(client, split: Optional[ConnectionSplit], *run_args) -> dict:
+    """`client.run(*run_args)`, with the connections' split among the server's
+    processes sampled SPLIT_SAMPLE_SECONDS into it (None without a split to read)."""
+    sampled: list = []
+    timer = None
+    if split is not None:
+        timer = threading.Timer(SPLIT_SAMPLE_SECONDS, lambda: sampled.append(split.sample()))
+        timer.start()
+    try:
+        result = client.run(*run_args)
+    finally:
+        if timer is not None:
+            timer.cancel()
+            timer.join()
+    result["split"] = sampled[0] if sampled else None
+    return result
+
+
 def start_server(serve_args: list[str]) -> tuple[subprocess.Popen, str, str]:
     """`judge serve` on a free loopback port: (the process, its URL, how it runs: "2 processes × 1 thread")."""
     from judge.commands.serve import DidNotStart, spawn
@@ -299,6 +400,11 @@ def scenarios(requests: int, clients: int, rounds: int) -> list[tuple[str, list[
     ]
 
 
+def _shown_split(result: dict) -> str:
+    """" [28/22]": the connections each server process held during the run, if known."""
+    return f" [{'/'.join(map(str, result['split']))}]" if result.get("split") else ""
+
+
 def verdict(name: str, p95: float, errors: list) -> str:
     if errors:
         return "ERRORS"
@@ -328,10 +434,12 @@ def main() -> None:
     plan = [row for row in scenarios(args.requests, args.clients, args.rounds)
             if row[0].startswith("static") or not args.only or any(w in row[0] for w in args.only)]
 
-    proc, how = None, "given"
+    proc, how, split = None, "given", None
     url = args.url
     if url is None:
         proc, url, how = start_server(shlex.split(args.serve_args))
+        if sys.platform == "linux":
+            split = ConnectionSplit(proc.pid, urlsplit(url).port)
     workdir = Path(tempfile.mkdtemp(prefix="judge-http-load-"))
     try:
         use_wrk = wrk and args.client != "python"
@@ -356,13 +464,14 @@ def main() -> None:
         runs: dict[str, list[dict]] = {name: [] for name, *_ in plan}
         for rnd in range(args.rounds):
             for name, paths, _, total in plan:
-                r = client.run(paths[rnd], args.clients, total, args.seconds)
+                r = measured(client, split, paths[rnd], args.clients, total, args.seconds)
                 runs[name].append(r)
                 time.sleep(SETTLE_SECONDS)
             static = runs[plan[0][0]][-1]["p95"]
             print(f"  round {rnd + 1}: " + ", ".join(
                 f"{name.replace('search ', '').replace(', new queries', ' new')} p95 {runs[name][-1]['p95']:.0f}"
-                for name, *_ in plan if name != plan[0][0]) + f" ms (static {static:.0f} ms)", flush=True)
+                + _shown_split(runs[name][-1]) for name, *_ in plan if name != plan[0][0])
+                + f" ms (static {static:.0f} ms{_shown_split(runs[plan[0][0]][-1])})", flush=True)
         print(f"medians of {args.rounds} rounds:")
         print(header)
         failed = False
