@@ -264,9 +264,6 @@ class WrkClient:
 
 
 # -- the server ------------------------------------------------------------------------------------
-ESTABLISHED, LISTENING = "01", "0A"  # TCP states as /proc/net/tcp writes them
-
-
 class ConnectionSplit:
     """How many of the established connections to `port` each process under `root_pid`
     holds, read from /proc (Linux): the kernel's share-out that a round's latencies
@@ -277,30 +274,18 @@ class ConnectionSplit:
         self.root_pid, self.port = root_pid, port
 
     def sample(self) -> Optional[list[int]]:
+        from judge.commands.serve import TCP_ESTABLISHED, TCP_LISTEN, tcp_states
         try:
-            states = self._states()
+            states = tcp_states(self.port)
             held = [self._sockets(pid) for pid in self._descendants()]
         except OSError:
             return None
+        if states is None:
+            return None
         # The serving processes are those listening on the port, whether or not they hold a connection.
-        counts = [sum(states.get(inode) == ESTABLISHED for inode in sockets) for sockets in held
-                  if any(states.get(inode) == LISTENING for inode in sockets)]
+        counts = [sum(states.get(inode) == TCP_ESTABLISHED for inode in sockets) for sockets in held
+                  if any(states.get(inode) == TCP_LISTEN for inode in sockets)]
         return sorted(counts, reverse=True) or None
-
-    def _states(self) -> dict[str, str]:
-        """socket inode -> TCP state, for the sockets whose own port is `port`."""
-        states = {}
-        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-            try:
-                rows = Path(table).read_text(encoding="ascii").splitlines()[1:]
-            except FileNotFoundError:
-                continue
-            for row in rows:
-                # sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-                fields = row.split()
-                if int(fields[1].rsplit(":", 1)[1], 16) == self.port:
-                    states[fields[9]] = fields[3]
-        return states
 
     def _descendants(self) -> list[int]:
         parents = {}

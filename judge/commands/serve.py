@@ -175,9 +175,19 @@ def _announce_when_listening(address: str, port: int, workers: int, announce: st
         time.sleep(0.05)
 
 
+TCP_ESTABLISHED, TCP_LISTEN = "01", "0A"  # TCP states as /proc/net/tcp writes them
+
+
 def _listeners(port: int) -> int | None:
     """Sockets listening on TCP `port` on this machine (from /proc/net); None where it cannot be read."""
-    count, readable = 0, False
+    states = tcp_states(port)
+    return None if states is None else sum(state == TCP_LISTEN for state in states.values())
+
+
+def tcp_states(port: int) -> dict[str, str] | None:
+    """{socket inode: TCP state} of this machine's sockets whose own port is `port`
+    (from /proc/net, Linux); None where it cannot be read."""
+    states, readable = {}, False
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             rows = Path(table).read_text(encoding="ascii").splitlines()[1:]
@@ -185,10 +195,10 @@ def _listeners(port: int) -> int | None:
             continue
         readable = True
         for row in rows:
-            fields = row.split()  # sl local_address rem_address st ...; st 0A is LISTEN
-            if len(fields) > 3 and fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
-                count += 1
-    return count if readable else None
+            fields = row.split()  # sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+            if len(fields) > 9 and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                states[fields[9]] = fields[3]
+    return states if readable else None
 
 
 _WARM_APP = None  # the app `run_granian` serves, found in memory by workers it forks
