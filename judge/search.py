@@ -465,6 +465,15 @@ def snippet(text: str, stems: set, plain: set = frozenset(), prefixes: tuple[str
     words, HTML-escaped, each matched word wrapped in <mark>: a word whose stem
     is in `stems`, that is in `plain`, or that starts with one of `prefixes`."""
     by_stem, by_word, words, needs_escape = _word_spans(text)
+    return _passage(text, by_stem, by_word, words, needs_escape, stems, plain, prefixes, size)
+
+
+def _passage_reference(text: str, by_stem: dict[str, list], by_word: dict[str, list],
+                       words: tuple[tuple[int, int, str], ...], needs_escape: bool, stems: Iterable[str],
+                       plain: Iterable[str], prefixes: tuple[str, ...], size: int) -> str:
+    """`snippet` on the spans `_word_spans` found in `text`. judge._speedups.snippet_passage
+    is this function compiled (a seventh of a results page in Python); this one is its
+    reference, and stands in when the compiled module was not built."""
     escape = _escape if needs_escape else str
     found = {span for stem in stems for span in by_stem.get(stem, ())}
     found.update(span for word in plain for span in by_word.get(word, ()))
@@ -498,6 +507,12 @@ def snippet(text: str, stems: set, plain: set = frozenset(), prefixes: tuple[str
         pos = e
     out.append(escape(text[pos:end]))
     return ("… " if start > 0 else "") + "".join(out) + (" …" if end < len(text) else "")
+
+
+try:  # the compiled twin, built with the package where a C compiler was at hand
+    from judge._speedups import snippet_passage as _passage
+except ImportError:
+    _passage = _passage_reference
 
 
 # -- one searcher per process -------------------------------------------------------

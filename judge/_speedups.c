@@ -1,0 +1,362 @@
+/* judge._speedups: compiled twins of pure functions that a search results page
+ * runs many times over.
+ *
+ * Each function here gives exactly what a Python function kept beside it gives
+ * (its reference, named in the comment above it); tests/test_speedups.py holds
+ * the two equal on the whole corpus. judge uses the Python reference when this
+ * module was not built (no C compiler), so the module is an optimisation only.
+ *
+ * Measured with bench/request_cost.py: the Python passage cost ~13 us a hit,
+ * about a seventh of a search page that asks a new query (docs/web.md).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+
+typedef struct {
+    Py_ssize_t start, end;
+} Span;
+
+typedef struct {
+    Span *items;
+    Py_ssize_t len, cap;
+} Spans;
+
+static int
+spans_push(Spans *spans, Py_ssize_t start, Py_ssize_t end)
+{
+    if (spans->len == spans->cap) {
+        Py_ssize_t cap = spans->cap ? spans->cap * 2 : 32;
+        Span *items = PyMem_Realloc(spans->items, (size_t)cap * sizeof(Span));
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        spans->items = items;
+        spans->cap = cap;
+    }
+    spans->items[spans->len].start = start;
+    spans->items[spans->len].end = end;
+    spans->len++;
+    return 0;
+}
+
+/* Read a (start, end, ...) tuple's first two items as offsets into a text. */
+static int
+read_span(PyObject *item, Py_ssize_t *start, Py_ssize_t *end)
+{
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) < 2) {
+        PyErr_Format(PyExc_TypeError, "a span is a (start, end) tuple, not %.100R", item);
+        return -1;
+    }
+    *start = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 0));
+    if (*start == -1 && PyErr_Occurred())
+        return -1;
+    *end = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 1));
+    if (*end == -1 && PyErr_Occurred())
+        return -1;
+    if (*start < 0 || *end < *start) {
+        PyErr_Format(PyExc_ValueError, "not a span of a text: %.100R", item);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every span that `table` (a dict: key -> list of (start, end)) gives the keys of `keys`. */
+static int
+add_spans_of(Spans *spans, PyObject *table, PyObject *keys)
+{
+    PyObject *iterator = PyObject_GetIter(keys);
+    if (iterator == NULL)
+        return -1;
+    PyObject *key;
+    while ((key = PyIter_Next(iterator)) != NULL) {
+        PyObject *found = PyDict_GetItemWithError(table, key); /* borrowed */
+        Py_DECREF(key);
+        if (found == NULL) {
+            if (PyErr_Occurred())
+                goto fail;
+            continue;
+        }
+        PyObject *items = PySequence_Fast(found, "a table's value is a list of spans");
+        if (items == NULL)
+            goto fail;
+        Py_ssize_t count = PySequence_Fast_GET_SIZE(items);
+        PyObject **item = PySequence_Fast_ITEMS(items);
+        for (Py_ssize_t i = 0; i < count; i++) {
+            Py_ssize_t start, end;
+            if (read_span(item[i], &start, &end) < 0 || spans_push(spans, start, end) < 0) {
+                Py_DECREF(items);
+                goto fail;
+            }
+        }
+        Py_DECREF(items);
+    }
+    Py_DECREF(iterator);
+    return PyErr_Occurred() ? -1 : 0;
+fail:
+    Py_DECREF(iterator);
+    return -1;
+}
+
+/* The spans of `words` ((start, end, word) tuples) whose word starts with one of `prefixes`. */
+static int
+add_prefixed(Spans *spans, PyObject *words, PyObject *prefixes)
+{
+    Py_ssize_t count = PyTuple_GET_SIZE(words), prefix_count = PyTuple_GET_SIZE(prefixes);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *item = PyTuple_GET_ITEM(words, i);
+        Py_ssize_t start, end;
+        if (read_span(item, &start, &end) < 0)
+            return -1;
+        if (PyTuple_GET_SIZE(item) < 3 || !PyUnicode_Check(PyTuple_GET_ITEM(item, 2))) {
+            PyErr_Format(PyExc_TypeError, "a word is a (start, end, word) tuple, not %.100R", item);
+            return -1;
+        }
+        PyObject *word = PyTuple_GET_ITEM(item, 2);
+        for (Py_ssize_t p = 0; p < prefix_count; p++) {
+            PyObject *prefix = PyTuple_GET_ITEM(prefixes, p);
+            if (!PyUnicode_Check(prefix)) {
+                PyErr_Format(PyExc_TypeError, "a prefix is a str, not %.100R", prefix);
+                return -1;
+            }
+            Py_ssize_t match = PyUnicode_Tailmatch(word, prefix, 0, PY_SSIZE_T_MAX, -1);
+            if (match < 0)
+                return -1;
+            if (match) {
+                if (spans_push(spans, start, end) < 0)
+                    return -1;
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+static int
+compare_spans(const void *a, const void *b)
+{
+    const Span *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return (x->end > y->end) - (x->end < y->end);
+}
+
+/* bisect.bisect_right over the spans' ends: how many end at or before `value`. */
+static Py_ssize_t
+ends_at_or_before(const Span *spans, Py_ssize_t count, Py_ssize_t value)
+{
+    Py_ssize_t low = 0, high = count;
+    while (low < high) {
+        Py_ssize_t middle = low + (high - low) / 2;
+        if (value < spans[middle].end)
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    return low;
+}
+
+/* bisect.bisect_left over the spans' starts: how many start before `value`. */
+static Py_ssize_t
+starts_before(const Span *spans, Py_ssize_t count, Py_ssize_t value)
+{
+    Py_ssize_t low = 0, high = count;
+    while (low < high) {
+        Py_ssize_t middle = low + (high - low) / 2;
+        if (spans[middle].start < value)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return low;
+}
+
+/* Append text[start:end] to `out`, HTML-escaped as html.escape(..., quote=False)
+ * escapes it when `escape` is set. */
+static int
+append_slice(PyObject *out, PyObject *text, Py_ssize_t start, Py_ssize_t end, int escape)
+{
+    PyObject *piece = PyUnicode_Substring(text, start, end);
+    if (piece == NULL)
+        return -1;
+    if (escape) {
+        Py_ssize_t length = PyUnicode_GET_LENGTH(piece), grown = 0;
+        int kind = PyUnicode_KIND(piece);
+        const void *data = PyUnicode_DATA(piece);
+        for (Py_ssize_t i = 0; i < length; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            grown += c == '&' ? 4 : (c == '<' || c == '>') ? 3 : 0;
+        }
+        if (grown) {
+            PyObject *escaped = PyUnicode_New(length + grown, PyUnicode_MAX_CHAR_VALUE(piece));
+            if (escaped == NULL) {
+                Py_DECREF(piece);
+                return -1;
+            }
+            int out_kind = PyUnicode_KIND(escaped);
+            void *out_data = PyUnicode_DATA(escaped);
+            Py_ssize_t at = 0;
+            for (Py_ssize_t i = 0; i < length; i++) {
+                Py_UCS4 c = PyUnicode_READ(kind, data, i);
+                const char *entity = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : NULL;
+                if (entity == NULL) {
+                    PyUnicode_WRITE(out_kind, out_data, at++, c);
+                    continue;
+                }
+                for (; *entity; entity++)
+                    PyUnicode_WRITE(out_kind, out_data, at++, (Py_UCS4)*entity);
+            }
+            Py_DECREF(piece);
+            piece = escaped;
+        }
+    }
+    int failed = PyList_Append(out, piece);
+    Py_DECREF(piece);
+    return failed;
+}
+
+static int
+append_text(PyObject *out, const char *text)
+{
+    PyObject *piece = PyUnicode_FromString(text);
+    if (piece == NULL)
+        return -1;
+    int failed = PyList_Append(out, piece);
+    Py_DECREF(piece);
+    return failed;
+}
+
+/* The counterpart of judge.search._passage_reference: a passage of `text` of about
+ * `size` characters around the most marked words, HTML-escaped (when
+ * `needs_escape`), each marked word in <mark>. The marked words: the spans
+ * `by_stem` gives the keys of `stems`, those `by_word` gives the keys of `plain`,
+ * and the words (of `words`) starting with one of `prefixes`. */
+static PyObject *
+snippet_passage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 9) {
+        PyErr_Format(PyExc_TypeError,
+                     "snippet_passage(text, by_stem, by_word, words, needs_escape, stems, plain, prefixes, size) "
+                     "takes 9 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *text = args[0], *by_stem = args[1], *by_word = args[2], *words = args[3];
+    PyObject *stems = args[5], *plain = args[6], *prefixes = args[7];
+    if (!PyUnicode_Check(text) || !PyDict_Check(by_stem) || !PyDict_Check(by_word) || !PyTuple_Check(words)
+        || !PyTuple_Check(prefixes)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "snippet_passage: text is a str, by_stem and by_word dicts, words and prefixes tuples");
+        return NULL;
+    }
+    int escape = PyObject_IsTrue(args[4]);
+    if (escape < 0)
+        return NULL;
+    Py_ssize_t size = PyLong_AsSsize_t(args[8]);
+    if (size == -1 && PyErr_Occurred())
+        return NULL;
+    if (size < 0) {
+        PyErr_SetString(PyExc_ValueError, "snippet_passage: a passage's size is 0 or more characters");
+        return NULL;
+    }
+
+    Spans marked = {NULL, 0, 0};
+    PyObject *out = NULL, *joined = NULL;
+    if (add_spans_of(&marked, by_stem, stems) < 0 || add_spans_of(&marked, by_word, plain) < 0)
+        goto done;
+    if (PyTuple_GET_SIZE(prefixes) && add_prefixed(&marked, words, prefixes) < 0)
+        goto done;
+    /* A word marked twice (by its stem and by its spelling) is one span, as in a set. */
+    if (marked.len > 1) {
+        qsort(marked.items, (size_t)marked.len, sizeof(Span), compare_spans);
+        Py_ssize_t kept = 1;
+        for (Py_ssize_t i = 1; i < marked.len; i++) {
+            if (marked.items[i].start != marked.items[kept - 1].start
+                || marked.items[i].end != marked.items[kept - 1].end)
+                marked.items[kept++] = marked.items[i];
+        }
+        marked.len = kept;
+    }
+
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text), start = 0, end = length;
+    if (length > size) {
+        Py_ssize_t best_start = 0, best_count = -1;
+        /* Word spans never overlap, so their ends sort as their starts do. */
+        for (Py_ssize_t i = 0; i < (marked.len ? marked.len : 1); i++) {
+            Py_ssize_t first = marked.len ? marked.items[i].start : 0;
+            Py_ssize_t window_start = first - size / 5 > 0 ? first - size / 5 : 0;
+            Py_ssize_t count = ends_at_or_before(marked.items, marked.len, window_start + size)
+                               - starts_before(marked.items, marked.len, window_start);
+            if (count < 0)
+                count = 0;
+            if (count > best_count) {
+                best_start = window_start;
+                best_count = count;
+            }
+        }
+        start = best_start;
+        if (start > 0) { /* begin on a word */
+            Py_ssize_t space = PyUnicode_FindChar(text, ' ', start, length, 1);
+            if (space == -2)
+                goto done;
+            if (0 <= space && space < start + 20)
+                start = space + 1;
+        }
+        end = start + size < length ? start + size : length;
+        if (end < length) {
+            Py_ssize_t space = PyUnicode_FindChar(text, ' ', start, end, -1);
+            if (space == -2)
+                goto done;
+            if (space > start + size / 2)
+                end = space;
+        }
+    }
+
+    out = PyList_New(0);
+    if (out == NULL)
+        goto done;
+    if (start > 0 && append_text(out, "\xe2\x80\xa6 ") < 0)
+        goto done;
+    Py_ssize_t at = start;
+    for (Py_ssize_t i = 0; i < marked.len; i++) {
+        Span span = marked.items[i];
+        if (span.start < start || span.end > end)
+            continue;
+        if (append_slice(out, text, at, span.start, escape) < 0 || append_text(out, "<mark>") < 0
+            || append_slice(out, text, span.start, span.end, escape) < 0 || append_text(out, "</mark>") < 0)
+            goto done;
+        at = span.end;
+    }
+    if (append_slice(out, text, at, end, escape) < 0)
+        goto done;
+    if (end < length && append_text(out, " \xe2\x80\xa6") < 0)
+        goto done;
+    PyObject *empty = PyUnicode_New(0, 0);
+    if (empty == NULL)
+        goto done;
+    joined = PyUnicode_Join(empty, out);
+    Py_DECREF(empty);
+done:
+    Py_XDECREF(out);
+    PyMem_Free(marked.items);
+    return joined;
+}
+
+static PyMethodDef speedups_methods[] = {
+    {"snippet_passage", (PyCFunction)(void (*)(void))snippet_passage, METH_FASTCALL,
+     "snippet_passage(text, by_stem, by_word, words, needs_escape, stems, plain, prefixes, size) -> str\n\n"
+     "judge.search._passage_reference, compiled."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef speedups_module = {
+    PyModuleDef_HEAD_INIT, "judge._speedups",
+    "Compiled twins of judge's hottest pure functions (each held equal to its Python reference by the tests).",
+    -1, speedups_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__speedups(void)
+{
+    return PyModule_Create(&speedups_module);
+}

@@ -1,0 +1,71 @@
+"""judge._speedups, the compiled twins of hot pure functions, against their
+Python references: equal on the whole corpus, and in use where judge is installed."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+# pip install (and .ci/run's editable install) compiles judge/_speedups.c: an ImportError
+# here means the build left it out, and judge would serve a search page a seventh slower.
+from judge import _speedups as speedups
+from judge import search
+from judge.search import _passage_reference, _word_spans, porter_stem
+
+
+def test_the_search_uses_the_compiled_passage():
+    assert search._passage is speedups.snippet_passage
+
+
+def _queries(text: str, rng: random.Random) -> list[tuple[set, set, tuple]]:
+    """Stems, plain words and prefixes to mark in `text`: some of its own, some not, some none."""
+    by_stem, by_word, words, _ = _word_spans(text)
+    stems, plain = sorted(by_stem), sorted(by_word)
+    out = [(set(), set(), ()), ({"zzzz"}, {"qqqq"}, ("xq",))]
+    for _ in range(3):
+        picked = set(rng.sample(stems, min(len(stems), rng.randint(1, 4))))
+        out.append((picked | {porter_stem("bleed")}, set(rng.sample(plain, min(len(plain), rng.randint(0, 2)))),
+                    tuple({w[:rng.randint(1, 4)] for w in rng.sample(plain, min(len(plain), rng.randint(0, 2)))})))
+    return out
+
+
+@pytest.mark.parametrize("size", [240, 60, 1, 0])
+def test_snippet_passage_equals_its_reference_on_every_paragraph(corpus, size):
+    rng = random.Random(size)
+    texts = [p.text for p in corpus.paragraphs.values()]
+    texts += ["", " ", "a < b & c > d", "&&&", "<mark>x</mark>", "é <è> ∆ 🂡 & " * 40, "word " * 100]
+    checked = 0
+    for text in texts:
+        spans = _word_spans(text)
+        for stems, plain, prefixes in _queries(text, rng):
+            args = (text, *spans, stems, plain, prefixes, size)
+            assert speedups.snippet_passage(*args) == _passage_reference(*args), (text[:80], stems, plain, prefixes)
+            checked += 1
+    assert checked > 10_000
+
+
+def test_snippet_passage_escapes_only_when_told_to():
+    # The flag comes from _word_spans, which sets it when the text has &, < or >.
+    text = "tap <this> & that"
+    by_stem, by_word, words, needs_escape = _word_spans(text)
+    assert needs_escape
+    args = (text, by_stem, by_word, words)
+    assert speedups.snippet_passage(*args, True, {"tap"}, set(), (), 240) == "<mark>tap</mark> &lt;this&gt; &amp; that"
+    assert speedups.snippet_passage(*args, False, {"tap"}, set(), (), 240) == "<mark>tap</mark> <this> & that"
+
+
+@pytest.mark.parametrize("args, error", [
+    (("text",), TypeError),
+    ((b"text", {}, {}, (), False, set(), set(), (), 240), TypeError),
+    (("text", {"t": [(0,)]}, {}, (), False, {"t"}, set(), (), 240), TypeError),
+    (("text", {"t": [(3, 1)]}, {}, (), False, {"t"}, set(), (), 240), ValueError),
+    (("text", {"t": [(-1, 2)]}, {}, (), False, {"t"}, set(), (), 240), ValueError),
+    (("text", {"t": 5}, {}, (), False, {"t"}, set(), (), 240), TypeError),
+    (("text", {}, {}, ((0, 4, b"text"),), False, set(), set(), ("t",), 240), TypeError),
+    (("text", {}, {}, ((0, 4, "text"),), False, set(), set(), (1,), 240), TypeError),
+    (("text", {}, {}, (), False, set(), set(), (), -1), ValueError),
+    (("text", {}, {}, (), False, 5, set(), (), 240), TypeError),
+])
+def test_snippet_passage_refuses_malformed_spans_with_a_python_error(args, error):
+    with pytest.raises(error):
+        speedups.snippet_passage(*args)
