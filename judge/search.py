@@ -49,6 +49,7 @@ from whoosh.support.charset import accent_map
 
 from judge import paths, search_index
 from judge.lookup import Match, find
+from judge.memo import Kept
 from judge.model import KINDS
 from judge.search_expand import Expansion, Vocabulary, build_query, expand, max_distance, porter_stem
 from judge.search_postings import Evaluation
@@ -71,6 +72,7 @@ EDITION_STEP = 0.03  # each edition older than the newest of its game ranks this
 # How soon a rebuild made by another process is followed: the index's pointer file is
 # looked at (one stat) at most this often, not at every search.
 POINTER_CHECK_SECONDS = 0.25
+UNITS_KEPT = 20_000  # query units whose paragraphs are kept (a unit is one word of a query, or a synonym phrase)
 
 
 @dataclass
@@ -122,6 +124,10 @@ class _Installed:
     paragraphs: list  # docnum -> Paragraph
     prior: np.ndarray  # docnum -> what the paragraph is worth (kind, edition)
     facet_codes: dict[str, tuple[list[str], np.ndarray]]  # "doc"/"kind" -> (values, docnum -> value index)
+    # paragraph id -> its other editions as `Hit.editions` shows them: ((id, doc, label, confidence), ...)
+    editions: dict[str, tuple[tuple[str, str, str, float], ...]]
+    # (prefix, alternatives) of a query unit -> the document numbers having what it asks for
+    unit_paragraphs: Kept = field(default_factory=lambda: Kept(UNITS_KEPT))
 
 
 class Search:
@@ -169,9 +175,22 @@ class Search:
         return own[-1] if own else None
 
     def warm(self) -> None:
-        """Make the first searches as fast as the next ones: the index is open
-        already; index every paragraph's words for the snippets too."""
-        prepare_snippets(para.text for para in self._current.paragraphs)
+        """Make the first searches as fast as the next ones (the index is open
+        already): index every paragraph's words for the snippets, and work out
+        once what each word of the books asks for, which queries then find kept
+        (its near spellings, query parts, postings and paragraphs). A word met
+        for the first time cost a query ~0.25 ms more, and a server's first
+        thousands of queries meet many."""
+        current = self._current
+        prepare_snippets(para.text for para in current.paragraphs)
+        synonyms = current_synonyms()
+        for word in current.vocabulary.frequency:
+            expansion = expand(parse_query(word), current.vocabulary, synonyms, self._scopes)
+            if expansion.units:
+                query, coverage = build_query(expansion)
+                evaluation = Evaluation(current.built.postings)
+                evaluation.ranked(query)
+                self._units_covered(current, evaluation, expansion, coverage)
 
     def rebuild(self) -> str:
         """Build this corpus's index again and switch to it (searches keep running meanwhile)."""
@@ -191,7 +210,9 @@ class Search:
             values = sorted({value_of(para) for para in paragraphs})
             codes = {v: n for n, v in enumerate(values)}
             facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs]))
-        installed = _Installed(built, vocabulary, paragraphs, prior, facet_codes)
+        editions = {pid: tuple(self._edition(e, confidence) for e, confidence in found)
+                    for pid, found in built.editions.items()}
+        installed = _Installed(built, vocabulary, paragraphs, prior, facet_codes, editions)
         with self._lock:
             self._current = installed
 
@@ -309,14 +330,14 @@ class Search:
         also = {p.id for a in match.also for p in self._paragraphs_named(a)}
         paras = self._paragraphs_named(match.id)
         for para in paras[:limit]:
-            result.hits.append(self._hit(para, 1.0, set(), set(), self._editions(self._built, para.id, also)))
+            result.hits.append(self._hit(para, 1.0, set(), set(), self._editions(self._current, para.id, also)))
         result.total = len(paras)
         return result
 
     def paragraph_hit(self, pid: str) -> Hit:
         """A paragraph as a hit of no particular query (nothing marked, its other
         editions beside it, none of them matched): what a results list shows of it."""
-        return self._hit(self.corpus.paragraphs[pid], 0.0, set(), set(), self._editions(self._built, pid))
+        return self._hit(self.corpus.paragraphs[pid], 0.0, set(), set(), self._editions(self._current, pid))
 
     def _paragraphs_named(self, ident: str) -> list:
         if ident in self.corpus.paragraphs:
@@ -352,7 +373,7 @@ class Search:
         weighed = scores * current.prior[docnums]
         if coverage:
             # The share of the query's units a paragraph has (see `build_query`).
-            covered = evaluation.units_matched(coverage, docnums)
+            covered = self._units_covered(current, evaluation, expansion, coverage)[docnums]
             weighed *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * covered / len(coverage)
         # Stems to mark in snippets: a synonym scoped to a game only in that game's paragraphs.
         query_stems: dict[Optional[str], set[str]] = {}
@@ -377,7 +398,7 @@ class Search:
             stems = stems_in.get(game)
             if stems is None:
                 stems = stems_in[game] = query_stems.get(None, set()) | query_stems.get(game, set())
-            editions = self._editions(current.built, para.id)
+            editions = self._editions(current, para.id)
             shown = self._hit(para, weights[n], stems, query_plain, editions, prefixes)
             hits.append(shown)
             folded[para.id] = shown
@@ -385,17 +406,32 @@ class Search:
                 folded.setdefault(e["id"], shown)
         return hits
 
-    def _editions(self, built: search_index.BuiltIndex, pid: str, matched: Iterable[str] = ()) -> list[dict]:
-        """`Hit.editions` of a paragraph: the same rule in the other editions, those in
-        `matched` marked as matching the query too."""
-        return [self._edition(e, conf, e in matched) for e, conf in built.editions.get(pid, [])]
+    @staticmethod
+    def _units_covered(current: _Installed, evaluation: Evaluation, expansion: Expansion,
+                       coverage: list[list[wq.Query]]) -> np.ndarray:
+        """How many of the query's units each paragraph has (by document number):
+        `Evaluation.units_matched`, with each unit's paragraphs kept by what the unit
+        asks for, since the same words come back query after query."""
+        found = []
+        for unit, queries in zip(expansion.units, coverage):
+            key = (unit.prefix, tuple(unit.alternatives))
+            paragraphs = current.unit_paragraphs.get(key)
+            if paragraphs is None:
+                paragraphs = current.unit_paragraphs.keep(key, np.flatnonzero(evaluation.matched(queries)))
+            found.append(paragraphs)
+        return np.bincount(np.concatenate(found), minlength=current.built.postings.doc_count)
 
-    def _edition(self, pid: str, confidence: float, matched: bool) -> dict:
-        """One entry of `Hit.editions`: `confidence` is the concordance's (0-1),
-        `matched` whether it matched the query too."""
+    @staticmethod
+    def _editions(current: _Installed, pid: str, matched: Iterable[str] = ()) -> list[dict]:
+        """`Hit.editions` of a paragraph: the same rule in the other editions, those in
+        `matched` marked as matching the query too (new dicts: ranking marks more)."""
+        return [{"id": e, "doc": doc, "label": label, "confidence": confidence, "matched": e in matched}
+                for e, doc, label, confidence in current.editions.get(pid, ())]
+
+    def _edition(self, pid: str, confidence: float) -> tuple[str, str, str, float]:
+        """One other edition: (id, doc, label, confidence), `confidence` the concordance's (0-1)."""
         para = self.corpus.paragraphs.get(pid)
-        return {"id": pid, "doc": para.doc if para else pid.split(":", 1)[0],
-                "label": para.label if para else pid, "confidence": confidence, "matched": matched}
+        return pid, para.doc if para else pid.split(":", 1)[0], para.label if para else pid, confidence
 
     def _hit(self, para, score: float, stems: set, plain: set, editions: list[dict],
              prefixes: tuple[str, ...] = ()) -> Hit:

@@ -174,18 +174,6 @@ class Evaluation:
                 out |= self.node(q)[1]
         return out
 
-    def units_matched(self, units: list[list[wq.Query]], docnums: np.ndarray) -> np.ndarray:
-        """How many of `units` (each a list of queries, a paragraph matching any of
-        them matches the unit) each of `docnums` matches: a question's coverage."""
-        if not all(type(q) is wq.Term for unit in units for q in unit):
-            return np.add.reduce([self.matched(unit)[docnums] for unit in units], dtype=np.int64)
-        # Terms only (the usual case): one grid of units by paragraphs, set in one scatter.
-        found = [[self.term(q)[0] for q in unit] for unit in units]
-        grid = np.zeros((len(units), self.table.doc_count), bool)
-        grid[np.repeat(np.arange(len(units)), [sum(len(d) for d in unit) for unit in found]),
-             np.concatenate([d for unit in found for d in unit])] = True
-        return grid[:, docnums].sum(axis=0)
-
     def term(self, q: wq.Term) -> tuple[np.ndarray, np.ndarray]:
         """(document numbers, boosted scores) of a term: most of a query is terms,
         added into their OR's vectors without vectors of their own."""

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from judge import search, search_index
+from judge import search, search_expand, search_index
 from judge.errors import SourceError
 from judge.search import Search, get_searcher, snippet
 from judge.search_query import load_synonyms, parse_query
@@ -192,6 +192,22 @@ def test_hostile_query_notes(searcher):
     assert any("AND/OR/NOT" in n for n in searcher.search("AND OR NOT").notes)
     assert any("shortened" in n for n in searcher.search("bleed " * 2000).notes)
     assert searcher.search("*").message.startswith("nothing to search for")
+
+
+def test_warming_works_out_every_word_of_the_books(searcher):
+    """After `warm`, a query of any word the books use finds all it needs kept:
+    its near spellings, query parts, postings and paragraphs."""
+    searcher.warm()
+    current = searcher._current
+    memos = (current.unit_paragraphs, current.vocabulary.fuzzy, current.built.postings._boosted, search_expand._LEAVES)
+    before = [len(m) for m in memos]
+    assert before[0] > 3000  # (a memo that overflowed would have been emptied)
+    words = sorted(current.vocabulary.frequency)
+    for word in words[::7]:
+        assert searcher.search(word).total >= 0
+    assert [len(m) for m in memos] == before
+    # A word the books do not use is worked out at its first search, and kept.
+    assert searcher.search("zqxjkv").total == 0 and len(current.unit_paragraphs) == before[0] + 1
 
 
 def test_query_parsing():
