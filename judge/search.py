@@ -142,6 +142,7 @@ class Search:
         self._pointer_checked = float("-inf")  # time.monotonic() of the last look
         self._pointer_path = str(self.root / search_index.POINTER)
         self._newest: dict[str, int] = {}  # game -> edition_order of its newest document
+        self._games = {doc.id: doc.meta.game for doc in corpus.documents.values()}  # document -> its game
         # Names in a query that scope it: "torpor in rivals", "vekn bleed".
         self._scopes: dict[str, tuple[str, str]] = {}
         for doc in corpus.documents.values():
@@ -384,17 +385,19 @@ class Search:
         stems_in: dict[str, set[str]] = {}  # game -> the stems to mark in its paragraphs
         hits: list[Hit] = []
         folded: dict[str, Hit] = {}  # paragraph id -> the hit showing it
-        candidates, weights = docnums.tolist(), weighed.tolist()
+        candidates, weights, ids = docnums.tolist(), weighed.tolist(), current.built.ids
         for n in np.argsort(-weighed, kind="stable").tolist():
-            para = current.paragraphs[candidates[n]]
-            if para.id in folded:
-                for edition in folded[para.id].editions:
-                    if edition["id"] == para.id:
+            pid = ids[candidates[n]]
+            shown = folded.get(pid)
+            if shown is not None:
+                for edition in shown.editions:
+                    if edition["id"] == pid:
                         edition["matched"] = True
                 continue
             if len(hits) >= limit:
                 continue  # still fold later candidates into the hits shown
-            game = self.corpus.documents[para.doc].meta.game
+            para = current.paragraphs[candidates[n]]
+            game = self._games[para.doc]
             stems = stems_in.get(game)
             if stems is None:
                 stems = stems_in[game] = query_stems.get(None, set()) | query_stems.get(game, set())
