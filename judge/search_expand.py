@@ -26,7 +26,7 @@ import bisect
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
@@ -78,9 +78,10 @@ def max_distance(word: str) -> int:
     return 1 if len(word) <= 6 else 2
 
 
-@dataclass(frozen=True)
-class Alternative:
-    """One way a paragraph may say what a unit asks for."""
+class Alternative(NamedTuple):
+    """One way a paragraph may say what a unit asks for. (A named tuple: units are
+    looked up by their alternatives query after query, and a tuple hashes in C,
+    where a frozen dataclass ran a Python __hash__ for each.)"""
 
     # "stems" (ranked fields), "fuzzy" or "prefix" (an unstemmed body word), "game" or "doc" (a scope)
     kind: str
