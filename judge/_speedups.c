@@ -11,7 +11,9 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     Py_ssize_t start, end;
@@ -235,6 +237,7 @@ append_text(PyObject *out, const char *text)
 static PyObject *
 snippet_passage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
+    (void)module;
     if (nargs != 9) {
         PyErr_Format(PyExc_TypeError,
                      "snippet_passage(text, by_stem, by_word, words, needs_escape, stems, plain, prefixes, size) "
@@ -342,10 +345,186 @@ done:
     return joined;
 }
 
+/* A view of a 1-D array of 64-bit integers (a numpy int64 array, or any buffer of them). */
+static int
+get_int64_buffer(PyObject *object, Py_buffer *view)
+{
+    if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    const char *format = view->format ? view->format : "B";
+    if (*format == '<' || *format == '=' || *format == '@')
+        format++;
+    if (view->ndim != 1 || view->itemsize != 8 || (strcmp(format, "l") && strcmp(format, "q"))) {
+        PyErr_Format(PyExc_TypeError, "phrase_documents: positions are 1-D arrays of int64, not %.100R", object);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether the sorted `values` hold `wanted`. */
+static int
+holds(const int64_t *values, Py_ssize_t count, int64_t wanted)
+{
+    Py_ssize_t low = 0, high = count;
+    while (low < high) {
+        Py_ssize_t middle = low + (high - low) / 2;
+        if (values[middle] < wanted)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return low < count && values[low] == wanted;
+}
+
+static int
+compare_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sort and drop repeats; returns the count kept. */
+static Py_ssize_t
+sort_unique(int64_t *values, Py_ssize_t count)
+{
+    if (count < 2)
+        return count;
+    qsort(values, (size_t)count, sizeof(int64_t), compare_int64);
+    Py_ssize_t kept = 1;
+    for (Py_ssize_t i = 1; i < count; i++) {
+        if (values[i] != values[kept - 1])
+            values[kept++] = values[i];
+    }
+    return kept;
+}
+
+/* The counterpart of judge.search_postings._phrase_documents_reference: the
+ * documents in which the words whose position keys (docnum << position_bits |
+ * position, sorted) are `keys` follow each other, each within `slop` positions
+ * after the span of the words before it; sorted, as a list. */
+static PyObject *
+phrase_documents(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "phrase_documents(keys, slop, position_bits) takes 3 arguments (%zd given)",
+                     nargs);
+        return NULL;
+    }
+    Py_ssize_t slop = PyLong_AsSsize_t(args[1]), bits = PyLong_AsSsize_t(args[2]);
+    if ((slop == -1 || bits == -1) && PyErr_Occurred())
+        return NULL;
+    if (slop < 1)
+        slop = 1;
+    if (bits < 1 || bits > 40) {
+        PyErr_SetString(PyExc_ValueError, "phrase_documents: position_bits is 1 to 40");
+        return NULL;
+    }
+    PyObject *words = PySequence_Fast(args[0], "phrase_documents: keys is a sequence of arrays");
+    if (words == NULL)
+        return NULL;
+    Py_ssize_t word_count = PySequence_Fast_GET_SIZE(words);
+    if (word_count == 0) {
+        Py_DECREF(words);
+        PyErr_SetString(PyExc_ValueError, "phrase_documents: a phrase has a word at least");
+        return NULL;
+    }
+    const int64_t mask = ((int64_t)1 << bits) - 1;
+    int64_t *starts = NULL, *ends = NULL, *next_starts = NULL, *next_ends = NULL, *spans = NULL;
+    PyObject *out = NULL;
+    Py_buffer first;
+    if (get_int64_buffer(PySequence_Fast_GET_ITEM(words, 0), &first) < 0)
+        goto done;
+    Py_ssize_t count = first.len / 8;
+    starts = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(int64_t));
+    ends = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(int64_t));
+    if (starts == NULL || ends == NULL) {
+        PyBuffer_Release(&first);
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(starts, first.buf, (size_t)count * sizeof(int64_t));
+    memcpy(ends, first.buf, (size_t)count * sizeof(int64_t));
+    PyBuffer_Release(&first);
+
+    for (Py_ssize_t w = 1; w < word_count && count; w++) {
+        Py_buffer following;
+        if (get_int64_buffer(PySequence_Fast_GET_ITEM(words, w), &following) < 0)
+            goto done;
+        const int64_t *positions = following.buf;
+        Py_ssize_t position_count = following.len / 8, found = 0;
+        next_starts = PyMem_Malloc((size_t)(count * slop) * sizeof(int64_t));
+        next_ends = PyMem_Malloc((size_t)(count * slop) * sizeof(int64_t));
+        if (next_starts == NULL || next_ends == NULL) {
+            PyBuffer_Release(&following);
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < count; i++) {
+            for (Py_ssize_t distance = 1; distance <= slop; distance++) {
+                int64_t wanted = ends[i] + distance;
+                if (holds(positions, position_count, wanted)) {
+                    next_starts[found] = starts[i];
+                    next_ends[found++] = wanted;
+                }
+            }
+        }
+        PyBuffer_Release(&following);
+        PyMem_Free(starts);
+        PyMem_Free(ends);
+        starts = next_starts;
+        ends = next_ends;
+        next_starts = next_ends = NULL;
+        count = found;
+        if (count > 1) { /* the same span reached at several distances counts once */
+            spans = PyMem_Malloc((size_t)count * sizeof(int64_t));
+            if (spans == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            for (Py_ssize_t i = 0; i < count; i++)
+                spans[i] = (int64_t)(((uint64_t)ends[i] << bits) | (uint64_t)(starts[i] & mask));
+            count = sort_unique(spans, count);
+            for (Py_ssize_t i = 0; i < count; i++) {
+                ends[i] = spans[i] >> bits;
+                starts[i] = (int64_t)(((uint64_t)(ends[i] >> bits) << bits) | (uint64_t)(spans[i] & mask));
+            }
+            PyMem_Free(spans);
+            spans = NULL;
+        }
+    }
+    for (Py_ssize_t i = 0; i < count; i++)
+        starts[i] >>= bits;
+    count = sort_unique(starts, count);
+    out = PyList_New(count);
+    if (out == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *document = PyLong_FromLongLong(starts[i]);
+        if (document == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, i, document);
+    }
+done:
+    Py_DECREF(words);
+    PyMem_Free(starts);
+    PyMem_Free(ends);
+    PyMem_Free(next_starts);
+    PyMem_Free(next_ends);
+    PyMem_Free(spans);
+    return out;
+}
+
 static PyMethodDef speedups_methods[] = {
     {"snippet_passage", (PyCFunction)(void (*)(void))snippet_passage, METH_FASTCALL,
      "snippet_passage(text, by_stem, by_word, words, needs_escape, stems, plain, prefixes, size) -> str\n\n"
      "judge.search._passage_reference, compiled."},
+    {"phrase_documents", (PyCFunction)(void (*)(void))phrase_documents, METH_FASTCALL,
+     "phrase_documents(keys, slop, position_bits) -> list[int]\n\n"
+     "judge.search_postings._phrase_documents_reference, compiled."},
     {NULL, NULL, 0, NULL},
 };
 

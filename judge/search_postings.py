@@ -257,26 +257,45 @@ class Evaluation:
         keys = [self.table.positions(q.fieldname, w) for w in q.words]
         if not keys or any(k is None or not len(k) for k in keys):
             return scores, matched
-        starts = ends = keys[0]
-        distances = np.arange(1, max(1, q.slop) + 1)
-        for following in keys[1:]:
-            # Every span's end plus every distance, looked up in one search of the next word's keys.
-            wanted = (ends[:, None] + distances).ravel()
-            at = np.minimum(np.searchsorted(following, wanted), len(following) - 1)
-            hit = following[at] == wanted
-            starts, ends = np.repeat(starts, len(distances))[hit], wanted[hit]
-            if not len(starts):
-                return scores, matched
-            if len(starts) > 1:  # the same span reached at several distances counts once
-                spans = np.unique(ends << POSITION_BITS | (starts & ((1 << POSITION_BITS) - 1)))
-                ends = spans >> POSITION_BITS
-                starts = (ends >> POSITION_BITS << POSITION_BITS) | (spans & ((1 << POSITION_BITS) - 1))
-        matched[starts >> POSITION_BITS] = True
+        documents = _phrase_documents(keys, q.slop, POSITION_BITS)
+        if not len(documents):
+            return scores, matched
+        matched[documents] = True
         for word in q.words:
             docnums, base = self.table.postings(q.fieldname, word)
             scores[docnums] += base
         scores = np.where(matched, scores, 0.0)
         return self._boosted(scores, matched, q.boost)
+
+
+def _phrase_documents_reference(keys: list[np.ndarray], slop: int, position_bits: int) -> list[int]:
+    """The documents (sorted) in which words whose position keys (docnum <<
+    position_bits | position, sorted) are `keys` follow each other, each within
+    `slop` positions after the span of the words before it. judge._speedups.phrase_documents
+    is this function compiled (numpy's per-call cost dominated on a query's few
+    positions); this one is its reference, and stands in when it was not built."""
+    low = (1 << position_bits) - 1
+    starts = ends = keys[0]
+    distances = np.arange(1, max(1, slop) + 1)
+    for following in keys[1:]:
+        # Every span's end plus every distance, looked up in one search of the next word's keys.
+        wanted = (ends[:, None] + distances).ravel()
+        at = np.minimum(np.searchsorted(following, wanted), len(following) - 1)
+        hit = following[at] == wanted
+        starts, ends = np.repeat(starts, len(distances))[hit], wanted[hit]
+        if not len(starts):
+            return []
+        if len(starts) > 1:  # the same span reached at several distances counts once
+            spans = np.unique(ends << position_bits | (starts & low))
+            ends = spans >> position_bits
+            starts = (ends >> position_bits << position_bits) | (spans & low)
+    return np.unique(starts >> position_bits).tolist()
+
+
+try:  # the compiled twin, built with the package where a C compiler was at hand
+    from judge._speedups import phrase_documents as _phrase_documents
+except ImportError:
+    _phrase_documents = _phrase_documents_reference
 
 
 def whoosh_matches(searcher, query: wq.Query, filter: Optional[wq.Query] = None) -> list[tuple[int, float]]:

@@ -3,18 +3,22 @@ Python references: equal on the whole corpus, and in use where judge is installe
 from __future__ import annotations
 
 import random
+import re
 
+import numpy as np
 import pytest
 
 # pip install (and .ci/run's editable install) compiles judge/_speedups.c: an ImportError
 # here means the build left it out, and judge would serve a search page a seventh slower.
 from judge import _speedups as speedups
-from judge import search
+from judge import search, search_postings
 from judge.search import _passage_reference, _word_spans, porter_stem
+from judge.search_postings import POSITION_BITS, _phrase_documents_reference
 
 
-def test_the_search_uses_the_compiled_passage():
+def test_the_search_uses_the_compiled_twins():
     assert search._passage is speedups.snippet_passage
+    assert search_postings._phrase_documents is speedups.phrase_documents
 
 
 def _queries(text: str, rng: random.Random) -> list[tuple[set, set, tuple]]:
@@ -69,3 +73,47 @@ def test_snippet_passage_escapes_only_when_told_to():
 def test_snippet_passage_refuses_malformed_spans_with_a_python_error(args, error):
     with pytest.raises(error):
         speedups.snippet_passage(*args)
+
+
+def _phrases(corpus, table, rng: random.Random) -> list[tuple[list, int]]:
+    """Position keys of phrases: runs of words of the corpus's paragraphs (found), the
+    same with a word skipped or repeated (found within a slop, or not), random words."""
+    texts = [p.text for p in corpus.paragraphs.values()]
+    stems = sorted({stem for text in texts for stem in _word_spans(text)[0]})
+    out = []
+    for _ in range(3000):
+        words = [porter_stem(t) for t in re.findall(r"[a-z]+", rng.choice(texts).lower())]
+        if len(words) < 4:
+            continue
+        at, size = rng.randrange(len(words) - 3), rng.randint(2, 4)
+        run = words[at:at + size]
+        for phrase in (run, run[::2] + run[1::2], [run[0], *run], rng.sample(stems, size)):
+            keys = [table.positions("body", w) for w in phrase]
+            if all(k is not None and len(k) for k in keys):
+                out.append((keys, rng.randint(0, 4)))
+    return out
+
+
+def test_phrase_documents_equals_its_reference(corpus):
+    table = search.get_searcher(corpus)._current.built.postings
+    phrases = _phrases(corpus, table, random.Random(4))
+    found = 0
+    for keys, slop in phrases:
+        expected = _phrase_documents_reference(keys, slop, POSITION_BITS)
+        assert speedups.phrase_documents(keys, slop, POSITION_BITS) == expected, (slop, [len(k) for k in keys])
+        found += bool(expected)
+    assert len(phrases) > 4000 and 500 < found < len(phrases) - 1000  # both found and not found, many times
+
+
+@pytest.mark.parametrize("args, error", [
+    (([],), TypeError),
+    (([], 1, 20), ValueError),
+    (([np.array([1, 2], np.int32)], 1, 20), TypeError),
+    (([np.array([[1, 2]], np.int64)], 1, 20), TypeError),
+    (([np.array([1.0])], 1, 20), TypeError),
+    (([np.array([1], np.int64)], 1, 0), ValueError),
+    ((5, 1, 20), TypeError),
+])
+def test_phrase_documents_refuses_what_is_not_position_keys(args, error):
+    with pytest.raises(error):
+        speedups.phrase_documents(*args)
