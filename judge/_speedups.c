@@ -1,13 +1,14 @@
 /* judge._speedups: compiled twins of pure functions that a search results page
- * runs many times over.
+ * runs many times over (the snippet's passage, a phrase's span walk).
  *
  * Each function here gives exactly what a Python function kept beside it gives
  * (its reference, named in the comment above it); tests/test_speedups.py holds
  * the two equal on the whole corpus. judge uses the Python reference when this
  * module was not built (no C compiler), so the module is an optimisation only.
  *
- * Measured with bench/request_cost.py: the Python passage cost ~13 us a hit,
- * about a seventh of a search page that asks a new query (docs/web.md).
+ * Timed in one process, the Python passage took ~13 us a hit, about a seventh
+ * of a search page asking a new query; the phrase walk, a dozen numpy calls on
+ * a few positions, ~3% of it (docs/web.md, "Speed").
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
