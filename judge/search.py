@@ -412,9 +412,10 @@ class Search:
     @staticmethod
     def _units_covered(current: _Installed, evaluation: Evaluation, expansion: Expansion,
                        coverage: list[list[wq.Query]]) -> np.ndarray:
-        """How many of the query's units each paragraph has (by document number):
-        `Evaluation.units_matched`, with each unit's paragraphs kept by what the unit
-        asks for, since the same words come back query after query."""
+        """How many of the query's units each paragraph has, by document number (a
+        paragraph has a unit when it matches any of the unit's `coverage` queries).
+        Each unit's paragraphs are kept by what the unit asks for: the same words
+        come back query after query."""
         found = []
         for unit, queries in zip(expansion.units, coverage):
             key = (unit.prefix, tuple(unit.alternatives))
