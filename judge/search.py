@@ -418,7 +418,7 @@ class Search:
         come back query after query."""
         found = []
         for unit, queries in zip(expansion.units, coverage):
-            key = (unit.prefix, tuple(unit.alternatives))
+            key = unit.key()
             paragraphs = current.unit_paragraphs.get(key)
             if paragraphs is None:
                 paragraphs = current.unit_paragraphs.keep(key, np.flatnonzero(evaluation.matched(queries)))

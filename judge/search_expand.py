@@ -98,6 +98,11 @@ class Unit:
     prefix: Optional[str] = None  # for "bleed*"
     corrected: Optional[str] = None  # the vocabulary word replacing a word the books never use
 
+    def key(self) -> tuple:
+        """What the unit asks for, by which what is derived from it is kept (its query
+        leaves, its paragraphs): the same words come back query after query."""
+        return (self.prefix, tuple(self.alternatives))
+
 
 class Vocabulary:
     """The words of a build, for typo and OCR tolerance: unstemmed body words with
@@ -286,7 +291,7 @@ _LEAVES: Kept = Kept(LEAVES_KEPT)  # (prefix, alternatives) -> the unit's query 
 def _unit_leaves(unit: Unit) -> list[wq.Query]:
     """A unit's query leaves, kept by what the unit asks for: the same words come
     back query after query, and a query object is never changed once built."""
-    key = (unit.prefix, tuple(unit.alternatives))
+    key = unit.key()
     found = _LEAVES.get(key)
     if found is None:
         found = _LEAVES.keep(key, _build_unit_leaves(unit))

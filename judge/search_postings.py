@@ -258,7 +258,7 @@ class Evaluation:
         if not keys or any(k is None or not len(k) for k in keys):
             return scores, matched
         documents = _phrase_documents(keys, q.slop, POSITION_BITS)
-        if not len(documents):
+        if not documents:
             return scores, matched
         matched[documents] = True
         for word in q.words:

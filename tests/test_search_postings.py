@@ -153,7 +153,7 @@ def test_coverage_counts_the_units_each_paragraph_matches(corpus, searcher, buil
         evaluation = Evaluation(built.postings)
         expected = sum((evaluation.matched(unit).astype(int) for unit in coverage), np.zeros(built.postings.doc_count, int))
         for _ in range(2):  # the first time computed (unless an earlier query had the unit), then kept
-            kept += all((u.prefix, tuple(u.alternatives)) in current.unit_paragraphs for u in expansion.units)
+            kept += all(u.key() in current.unit_paragraphs for u in expansion.units)
             assert Search._units_covered(current, evaluation, expansion, coverage).tolist() == expected.tolist(), text
         checked += 1
     assert checked > 150 and checked <= kept < 2 * checked
