@@ -728,6 +728,11 @@ def test_serve_answers_at_once_on_the_port_it_chose_and_stops_on_ctrl_c():
             assert json.loads(answer.read())["did_you_mean"] == "torpor"
         workers = children_of(proc.pid)
         assert len(workers) == 2
+        # Every thread of each worker, Granian's own included, runs as batch work
+        # (batch_scheduling); the process that forked them does not.
+        for pid in workers:
+            assert scheduling_policies(pid) == {os.SCHED_BATCH}, pid
+        assert os.sched_getscheduler(proc.pid) == os.SCHED_OTHER
         os.killpg(proc.pid, signal.SIGINT)
         proc.wait(timeout=WORKER_STOP_SECONDS + 10)
         time.sleep(0.5)
@@ -743,6 +748,17 @@ def running(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def scheduling_policies(pid: int) -> set[int]:
+    """The scheduling policies of a process's threads (those still running when asked)."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found.add(os.sched_getscheduler(int(task.name)))
+        except ProcessLookupError:  # a thread that ended meanwhile
+            pass
+    return found
 
 
 def listeners(port: int) -> int:
