@@ -793,6 +793,29 @@ def test_templates_come_from_the_configured_folder(app):
     assert (paths.templates_dir() / "base.html").is_file()
 
 
+def test_every_form_of_a_search_hit_is_rendered_before_the_first_search(corpus):
+    """`render_hit_forms` (part of `warm`) renders each paragraph's parts of a hit with
+    every set of its other editions marked as matched; searches afterwards, whose hits
+    fold editions in, render none of their own."""
+    from judge.web.pages import render_hit_forms
+    app = create_app(corpus)
+    site = app.extensions["judge"]
+    with app.test_request_context("/"):
+        forms = render_hit_forms(site)
+    editions = site.searcher._current.editions
+    assert forms == sum(2 ** len(editions.get(pid, ())) for pid in corpus.paragraphs) > len(corpus.paragraphs)
+    kept = len(site._kept_for_good)
+    client = app.test_client()
+    matched = 0
+    for q in ("bleed", "blood hunt", "torpor", "diablerie", "combat damage", "master phase", "vote", "hunt",
+              "political action", "transfer", "influence", "contested"):
+        page = client.get("/search", query_string={"q": q})
+        assert page.status_code == 200
+        matched += page.data.count(b'class="matched" title="also matches the query"')
+    assert matched > 0  # hits with other editions matched were shown
+    assert len(site._kept_for_good) == kept
+
+
 # -- the response cache ------------------------------------------------------------------------------
 def test_a_repeated_page_is_replayed_from_the_cache(corpus):
     app = create_app(corpus)

@@ -87,16 +87,15 @@ def current_site() -> Site:
 def warm(app: Flask) -> None:
     """Compute before the first visitor what every rule page shows (`Site.warm`), and
     render each page's side panels (cited by, other editions, related rules) and
-    each paragraph's parts of a search hit."""
-    from judge.web.pages import hit_parts, relation_panels
+    each paragraph's parts of a search hit in every form (`pages.render_hit_forms`)."""
+    from judge.web.pages import relation_panels, render_hit_forms
 
     site: Site = app.extensions["judge"]
     site.warm()
     with app.test_request_context("/"):
         for item in [*site.corpus.paragraphs.values(), *site.corpus.sections.values()]:
             relation_panels(item)
-        for pid in site.corpus.paragraphs:
-            hit_parts(site, site.searcher.paragraph_hit(pid))
+        render_hit_forms(site)
     # One request of each common kind compiles its templates and sets up what
     # Flask, the searcher (the synonyms file) and numpy do on first use: once
     # here, not in every worker forked from this process.
