@@ -8,6 +8,7 @@ reads and writes the connections, so a slow phone holds no Python thread,
 and `--workers` processes (default: the CPUs, at most 4), forked from the
 warmed one, run the app, `--threads` Python threads each. Python runs one
 thread at a time per process, so only processes put every core to work.
+The workers ask Linux to schedule them as batch work (`batch_scheduling`).
 Granian forks a new worker when one dies. The "serving on" line comes once
 every worker listens.
 
@@ -211,11 +212,12 @@ def batch_scheduling() -> bool:
 
     A worker is two threads that take turns on one CPU: Granian's I/O thread hands
     the Python thread a request and writes its answer. Woken for every answer, the
-    I/O thread used to interrupt the Python thread mid-page, more than once a page
-    (~9,000 forced switches in 5 s for ~6,600 pages per process), each switch costing
-    the interrupted page its caches. As batch work they take turns a few pages at a
-    time: 50 clients, new searches, ~15% more pages a second (docs/web.md). An idle
-    server is not slower: a woken thread still runs at once on a free CPU.
+    I/O thread interrupted the Python thread mid-page, more than once a page (~8,600
+    forced switches in 5 s for ~6,500 pages per process), each switch costing the
+    interrupted page its caches. As batch work they take turns a few pages at a time
+    (~1,300 such switches): 50 clients, new searches, ~10% more pages a second by the
+    median of eleven alternated runs (docs/web.md). An idle server is not slower: a
+    woken thread still runs at once on a free CPU.
     Any user may ask for it; elsewhere (macOS, Windows) it is a no-op."""
     if not hasattr(os, "SCHED_BATCH"):
         return False
