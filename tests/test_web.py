@@ -3,6 +3,7 @@ every page and API route, their 400 and 404 answers, hostile input, headers,
 and the OpenAPI document against what the API really returns."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -754,10 +755,8 @@ def scheduling_policies(pid: int) -> set[int]:
     """The scheduling policies of a process's threads (those still running when asked)."""
     found = set()
     for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
+        with contextlib.suppress(ProcessLookupError):  # a thread that ended meanwhile
             found.add(os.sched_getscheduler(int(task.name)))
-        except ProcessLookupError:  # a thread that ended meanwhile
-            pass
     return found
 
 

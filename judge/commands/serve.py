@@ -17,6 +17,7 @@ The Flask development server (reloader, interactive debugger) runs only with
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import ipaddress
 import os
@@ -205,10 +206,10 @@ def tcp_states(port: int) -> dict[str, str] | None:
 _WARM_APP = None  # the app `run_granian` serves, found in memory by workers it forks
 
 
-def batch_scheduling() -> bool:
+def batch_scheduling() -> None:
     """Ask Linux to schedule this thread, and the threads it starts afterwards, as
     batch work (SCHED_BATCH): a thread woken does not take the CPU from a running one
-    on the spot, only when its time slice ends. Whether it took.
+    on the spot, only when its time slice ends.
 
     A worker is two threads that take turns on one CPU: Granian's I/O thread hands
     the Python thread a request and writes its answer. Woken for every answer, the
@@ -219,13 +220,9 @@ def batch_scheduling() -> bool:
     median of eleven alternated runs (docs/web.md). An idle server is not slower: a
     woken thread still runs at once on a free CPU.
     Any user may ask for it; elsewhere (macOS, Windows) it is a no-op."""
-    if not hasattr(os, "SCHED_BATCH"):
-        return False
-    try:
-        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
-    except OSError:  # a sandbox refusing the call: run as before
-        return False
-    return True
+    if hasattr(os, "SCHED_BATCH"):
+        with contextlib.suppress(OSError):  # a sandbox refusing the call: run as before
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
 def _worker_app(_target: str):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import product
 from urllib.parse import quote_plus, urlencode
 
 from flask import (
@@ -137,12 +137,11 @@ def render_hit_forms(site) -> int:
     forms = 0
     for pid in site.corpus.paragraphs:
         hit = site.searcher.paragraph_hit(pid)
-        for marked in range(len(hit.editions) + 1):
-            for matched in combinations(range(len(hit.editions)), marked):
-                for n, edition in enumerate(hit.editions):
-                    edition["matched"] = n in matched
-                hit_parts(site, hit)
-                forms += 1
+        for marks in product((False, True), repeat=len(hit.editions)):
+            for edition, matched in zip(hit.editions, marks):
+                edition["matched"] = matched
+            hit_parts(site, hit)
+            forms += 1
     return forms
 
 
