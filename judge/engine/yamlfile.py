@@ -72,8 +72,7 @@ def _check_structure(text: str) -> None:
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise ScenarioError(f"the YAML is nested more than {MAX_DEPTH} levels deep here; a scenario "
-                                        f"needs only a few levels", event.start_mark.line + 1)
+                    raise ScenarioError(_too_deep(), event.start_mark.line + 1)
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
             elif isinstance(event, yaml.AliasEvent):
@@ -83,6 +82,10 @@ def _check_structure(text: str) -> None:
         raise _yaml_error(exc, text) from None
     except yaml.YAMLError as exc:
         raise ScenarioError(f"not valid YAML: {exc}") from None
+
+
+def _too_deep() -> str:
+    return f"the YAML is nested more than {MAX_DEPTH} levels deep here; a scenario needs only a few levels"
 
 
 def _record_lines(node: yaml.Node, path: tuple, lines: Lines) -> None:
@@ -118,6 +121,10 @@ def _yaml_error(exc: yaml.MarkedYAMLError, text: str) -> ScenarioError:
         return ScenarioError(f"not valid YAML: {_OPENED[context]}{found}", cm.line + 1)
     mark = pm or cm
     line = mark.line + 1 if mark else None
+    if "nesting depth" in problem:
+        # libyaml's own nesting limit (PyYAML >= 6.0.3) can stop the reader before `_check_structure`
+        # reaches MAX_DEPTH: the same refusal, in the same words.
+        return ScenarioError(_too_deep(), line)
     if mark is not None and "cannot start any token" in problem and _char_at(text, mark) == "\t":
         return ScenarioError("not valid YAML: a tab character; YAML indents with spaces only", line)
     if "mapping values are not allowed" in problem:
