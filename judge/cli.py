@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 import sys
 from typing import Optional
 
@@ -15,6 +16,33 @@ from judge.errors import JudgeError, UnknownIdError
 def emit_json(data) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=None if isinstance(data, dict) and
                           len(json.dumps(data)) > 2000 else 2))
+
+
+class _LogToStderr(logging.Handler):
+    """judge's log lines on stderr as the CLI's own (`warning: ...`), written to
+    whatever stderr is when they come (click's test runner swaps it)."""
+
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.setFormatter(logging.Formatter("%(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            level = "warning" if record.levelno < logging.ERROR else "error"
+            if record.levelno < logging.WARNING:
+                level = "judge"
+            click.echo(f"{level}: {self.format(record)}", err=True)
+        except Exception:  # a log line must never break the command
+            self.handleError(record)
+
+
+def log_to_stderr() -> None:
+    """Show judge's log (caches and indexes found damaged and rebuilt, a data file
+    kept at its last good copy, faults while serving) on stderr, once per process."""
+    logger = logging.getLogger("judge")
+    if not any(isinstance(h, _LogToStderr) for h in logger.handlers):
+        logger.addHandler(_LogToStderr())
+        logger.setLevel(logging.INFO)
 
 
 def load():
@@ -86,6 +114,7 @@ class JudgeGroup(click.Group):
 @click.version_option(package_name="judge")
 def cli() -> None:
     """Rules judge and reference browser for V:TES and VTM Rivals."""
+    log_to_stderr()
 
 
 @cli.command()
