@@ -107,7 +107,7 @@ def decode(kind: Any, data: Any, where: str = "") -> Any:
     try:
         return _decoder(kind)(data)
     except Mismatch as exc:
-        place = where + "".join(reversed(exc.steps))
+        place = (where + "".join(reversed(exc.steps))).lstrip(".")
         raise Mismatch(f"{place}: {exc}" if place else str(exc)) from None
 
 
