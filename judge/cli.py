@@ -23,7 +23,7 @@ class _LogToStderr(logging.Handler):
     whatever stderr is when they come (click's test runner swaps it)."""
 
     def __init__(self):
-        super().__init__(logging.INFO)
+        super().__init__(logging.WARNING)
         self.setFormatter(logging.Formatter("%(message)s"))
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -36,18 +36,24 @@ class _LogToStderr(logging.Handler):
             self.handleError(record)
 
 
-def log_to_stderr() -> None:
-    """Show judge's log (caches and indexes found damaged and rebuilt, a data file
-    kept at its last good copy, faults while serving) on stderr, once per process."""
+def log_to_stderr(level: int = logging.WARNING) -> None:
+    """Show judge's log on stderr, from `level` up: warnings (a cache or an index
+    found damaged and rebuilt, a data file kept at its last good copy) for a
+    command; a server's log (judge serve) adds what it did (an index rebuilt)."""
     logger = logging.getLogger("judge")
-    if not any(isinstance(h, _LogToStderr) for h in logger.handlers):
-        logger.addHandler(_LogToStderr())
-        logger.setLevel(logging.INFO)
+    handler = next((h for h in logger.handlers if isinstance(h, _LogToStderr)), None)
+    if handler is None:
+        handler = _LogToStderr()
+        logger.addHandler(handler)
+    handler.setLevel(min(level, handler.level or level))
+    logger.setLevel(min(handler.level, logger.level or handler.level))
 
 
 def load():
-    """The corpus, warning once on stderr about documents that failed to load."""
+    """The corpus, warning once on stderr about documents that failed to load; a
+    SourceError naming the manifest when none did."""
     from judge.corpus import get_corpus
+    from judge.errors import SourceError
 
     corpus = get_corpus()
     for err in corpus.errors:
@@ -56,6 +62,10 @@ def load():
         for d in doc.diagnostics:
             if d.code == "truncated":  # what loaded is served, but it is not the whole book
                 click.echo(f"warning: {doc.meta.source}:{d.line}: {d.message}", err=True)
+    if not corpus.documents:
+        raise SourceError("manifest.yaml", 0, "no document could be loaded: " + (
+            f"each of the {len(corpus.errors)} it lists failed (see the warnings above)" if corpus.errors
+            else "it lists none under 'documents:'"))
     return corpus
 
 

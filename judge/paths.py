@@ -20,7 +20,9 @@ _BUNDLED = PACKAGE_DIR / "_bundled"
 
 
 def _in_checkout() -> bool:
-    return (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "rules" / "manifest.yaml").is_file()
+    # Not the manifest: a checkout whose manifest was deleted is still a checkout,
+    # and is told so (`rules_dir`), rather than served the wheel's copy.
+    return (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "rules").is_dir()
 
 
 def rules_dir() -> Path:
@@ -29,7 +31,11 @@ def rules_dir() -> Path:
         if not path.is_dir():
             raise SourceError(str(path), 0, "JUDGE_RULES_DIR is not a directory")
         return path
-    return _CHECKOUT / "rules" if _in_checkout() else _BUNDLED / "rules"
+    path = _CHECKOUT / "rules" if _in_checkout() else _BUNDLED / "rules"
+    if not path.is_dir():
+        raise SourceError(str(path), 0, "the rulebooks' folder is missing; reinstall judge, or set "
+                                        "JUDGE_RULES_DIR to a folder holding manifest.yaml and the books")
+    return path
 
 
 def templates_dir() -> Path:

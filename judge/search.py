@@ -215,12 +215,12 @@ class Search:
         checked when it was opened; nothing on disk is read after that."""
         vocabulary = Vocabulary(built.postings, built.ocr_words)
         paragraphs = [self.corpus.paragraphs[pid] for pid in built.ids]
-        prior = np.array([self._prior(para) for para in paragraphs])
+        prior = np.array([self._prior(para) for para in paragraphs], dtype=np.float64)
         facet_codes = {}
         for facet, value_of in (("doc", lambda para: para.doc), ("kind", lambda para: para.kind)):
             values = sorted({value_of(para) for para in paragraphs})
             codes = {v: n for n, v in enumerate(values)}
-            facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs]))
+            facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs], dtype=np.intp))
         editions = {pid: tuple(self._edition(e, confidence) for e, confidence in found)
                     for pid, found in built.editions.items()}
         installed = _Installed(built, vocabulary, paragraphs, prior, facet_codes, editions)

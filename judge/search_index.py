@@ -421,7 +421,7 @@ def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] 
             return built
         started = time.monotonic()
         fresh = build(corpus, root, force=True)
-        log.info("rebuilt the search index as %s in %.1f s", fresh, time.monotonic() - started)
+        log.info("built the search index as %s in %.1f s", fresh, time.monotonic() - started)
     try:
         return open_built(fresh, root, ids)
     except DamagedIndex as exc:  # a build we just made and cannot read: the disk, not the cache
