@@ -47,7 +47,7 @@ from rapidfuzz import fuzz, process
 from judge import cachefile, paths
 from judge.errors import JudgeError
 from judge.model import RESOLVED, Document, Paragraph, Section
-from judge.terminology import get_terminology
+from judge.terminology import get_terminology, terminology_file
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
@@ -489,7 +489,7 @@ def _bridge_evidence(a: _Side, b: _Side, via: tuple[Alignment, Alignment]) -> np
     """BRIDGE_EVIDENCE, scaled by the weaker link, for each pair joined through the middle edition."""
     first, second = via
     if first.old_doc != a.doc.id or second.new_doc != b.doc.id or first.new_doc != second.old_doc:
-        raise JudgeError(f"cannot bridge {a.doc.id} -> {b.doc.id} through {first.old_doc} -> {first.new_doc} "
+        raise ValueError(f"cannot bridge {a.doc.id} -> {b.doc.id} through {first.old_doc} -> {first.new_doc} "
                          f"and {second.old_doc} -> {second.new_doc}")
     index_a = {p.id: i for i, p in enumerate(a.paragraphs)}
     index_b = {p.id: j for j, p in enumerate(b.paragraphs)}
@@ -828,14 +828,10 @@ def _outline_links(corpus: "Corpus", concordance: Concordance, ngrams: _CharNgra
 
 
 # -- cache -------------------------------------------------------------------------------
-_CODE = (Path(__file__), Path(__file__).with_name("terminology.py"),
-         Path(__file__).with_name("data") / "terminology.yaml")
-
-
 def cache_key(corpus: "Corpus") -> str:
     """What the concordance depends on: the corpus and the code and data that align it."""
     h = hashlib.sha256(f"{FORMAT_VERSION}:{corpus.digest}".encode())
-    for path in _CODE:
+    for path in (Path(__file__), Path(__file__).with_name("terminology.py"), terminology_file()):
         try:
             h.update(path.read_bytes())
         except OSError:

@@ -60,3 +60,12 @@ def line_of(text: str, needle: str) -> int:
         if needle in row:
             return n
     return 0
+
+
+def key_line(text: str, key: str) -> int:
+    """The line of top-level key `key:` in YAML `text` (0 when absent); comments
+    mentioning the key do not count."""
+    for n, row in enumerate(text.splitlines(), 1):
+        if row.startswith(f"{key}:"):
+            return n
+    return 0

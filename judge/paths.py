@@ -3,7 +3,8 @@
 From a checkout, the top-level `rules/`, `templates/` and `index/` folders are
 used. An installed wheel carries `rules/` and `templates/` inside the package
 (`judge/_bundled/`) and writes artifacts to the per-user cache directory.
-`JUDGE_RULES_DIR` and `JUDGE_INDEX_DIR` override both (tests use them).
+`JUDGE_RULES_DIR` and `JUDGE_INDEX_DIR` override both, and `JUDGE_DATA_DIR`
+the folder of judge's data files, judge/data (tests use them).
 """
 from __future__ import annotations
 
@@ -36,6 +37,11 @@ def rules_dir() -> Path:
         raise SourceError(str(path), 0, "the rulebooks' folder is missing; reinstall judge, or set "
                                         "JUDGE_RULES_DIR to a folder holding manifest.yaml and the books")
     return path
+
+
+def data_dir() -> Path:
+    """The folder of synonyms.yaml and terminology.yaml."""
+    return Path(os.environ["JUDGE_DATA_DIR"]) if os.environ.get("JUDGE_DATA_DIR") else PACKAGE_DIR / "data"
 
 
 def templates_dir() -> Path:

@@ -67,7 +67,7 @@ from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.support.charset import accent_map
 
 from judge import cachefile, paths
-from judge.errors import JudgeError
+from judge.errors import OwnFileError
 from judge.search_postings import PostingTable
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ _BUILD_CODE = ("search_index.py", "search_editions.py", "search_postings.py")
 _TOKEN_PATTERN = r"\w+(?:\.\w+)*"
 
 
-class DamagedIndex(JudgeError):
+class DamagedIndex(OwnFileError):
     """A build that cannot be trusted: a file missing, changed or unreadable."""
 
     def __init__(self, path: Path, reason: str):
@@ -264,7 +264,7 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
     try:
         tmp = Path(tempfile.mkdtemp(dir=root, prefix=".search-build-"))
     except OSError as exc:
-        raise JudgeError(f"cannot build the search index in {root}: {exc.strerror}") from None
+        raise OwnFileError(f"cannot build the search index in {root}: {exc.strerror}") from None
     try:
         ix = whoosh_index.create_in(str(tmp), make_schema())
         writer = ix.writer()
@@ -290,7 +290,7 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
     except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         if isinstance(exc, OSError):
-            raise JudgeError(f"cannot build the search index in {root}: {exc.strerror or exc}") from None
+            raise OwnFileError(f"cannot build the search index in {root}: {exc.strerror or exc}") from None
         raise
     previous = current_name(root)  # again: another process may have switched meanwhile
     point_at(root, name)
@@ -425,7 +425,7 @@ def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] 
     try:
         return open_built(fresh, root, ids)
     except DamagedIndex as exc:  # a build we just made and cannot read: the disk, not the cache
-        raise JudgeError(f"the search index just built in {exc.path} cannot be read back ({exc.reason}); "
+        raise OwnFileError(f"the search index just built in {exc.path} cannot be read back ({exc.reason}); "
                          "check the disk, or set JUDGE_INDEX_DIR to another directory") from None
 
 
