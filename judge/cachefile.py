@@ -111,6 +111,10 @@ def decode(kind: Any, data: Any, where: str = "") -> Any:
         raise Mismatch(f"{place}: {exc}" if place else str(exc)) from None
 
 
+def _is(a, b) -> bool:
+    return a is b
+
+
 def _expected(what: str, data: Any) -> Mismatch:
     shown = type(data).__name__ if isinstance(data, (dict, list)) else repr(data)[:40]
     return Mismatch(f"expected {what}, found {shown}")
@@ -172,7 +176,14 @@ def _make_decoder(kind: Any) -> Callable[[Any], Any]:
                 return tuple(item(v) for item, v in zip(items, data))
             except Mismatch as exc:
                 raise _locate(exc, ((f"[{n}]", item, v) for n, (item, v) in enumerate(zip(items, data)))) from None
-        return as_fixed_tuple
+        if not all(a in (str, int, bool) for a in args):
+            return as_fixed_tuple
+
+        def as_scalar_tuple(data):  # (start, end), (term, start, end, id): checked in one pass
+            if type(data) is list and len(data) == len(args) and all(map(_is, map(type, data), args)):
+                return tuple(data)
+            return as_fixed_tuple(data)  # which says what is wrong
+        return as_scalar_tuple
     if origin is dict:
         if args[0] is not str:
             raise TypeError(f"no cache decoder for {kind}")
