@@ -253,7 +253,7 @@ class Search:
                 if self._follower is not None:
                     return  # already on it; it looks at the pointer again when done
                 self._follower = threading.Thread(target=self._follow, name="judge-search-follow", daemon=True)
-            self._follower.start()
+                self._follower.start()  # (under the lock: `settle` never meets it unstarted)
 
     def _follow(self) -> None:
         """Open the build the pointer names, or when it is damaged have it rebuilt
