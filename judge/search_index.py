@@ -62,7 +62,6 @@ from whoosh.analysis import (
 )
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import ID, KEYWORD, TEXT, Schema
-from whoosh.filedb.filestore import RamStorage
 from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.support.charset import accent_map
 

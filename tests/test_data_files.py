@@ -3,7 +3,6 @@ written or gone: at start-up an error naming the file, the line and the reason;
 while serving, the last good copy stays in use and the fault is logged once."""
 from __future__ import annotations
 
-import json
 import logging
 import os
 import subprocess

@@ -6,7 +6,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -218,9 +221,6 @@ def test_serving_and_searching_read_no_pickle(corpus, intact, tmp_path):
     (JSON, and numpy arrays loaded without pickles). A process with every
     unpickler disabled loads the corpus, opens the index, searches, and serves
     pages from the caches an earlier process wrote."""
-    import subprocess
-    import sys
-
     root = tmp_path / "index"
     shutil.copytree(intact, root)
     code = """
@@ -245,8 +245,6 @@ for url in ("/search?q=bleed+torpor", "/api/search?q=tap+to+block", "/p/rb:6.4.6
     assert client.get(url).status_code == 200, url
 print("served")
 """
-    from judge.corpus import load_corpus
-    import os
     env = {**os.environ, "JUDGE_INDEX_DIR": str(root)}
     subprocess.run([sys.executable, "-c", "from judge.corpus import load_corpus; load_corpus()"], env=env, check=True)
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
