@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 import sys
 from typing import Optional
 
@@ -17,9 +18,42 @@ def emit_json(data) -> None:
                           len(json.dumps(data)) > 2000 else 2))
 
 
+class _LogToStderr(logging.Handler):
+    """judge's log lines on stderr as the CLI's own (`warning: ...`), written to
+    whatever stderr is when they come (click's test runner swaps it)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.setFormatter(logging.Formatter("%(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            level = "warning" if record.levelno < logging.ERROR else "error"
+            if record.levelno < logging.WARNING:
+                level = "judge"
+            click.echo(f"{level}: {self.format(record)}", err=True)
+        except Exception:  # a log line must never break the command
+            self.handleError(record)
+
+
+def log_to_stderr(level: int = logging.WARNING) -> None:
+    """Show judge's log on stderr, from `level` up: warnings (a cache or an index
+    found damaged and rebuilt, a data file kept at its last good copy) for a
+    command; a server's log (judge serve) adds what it did (an index rebuilt)."""
+    logger = logging.getLogger("judge")
+    handler = next((h for h in logger.handlers if isinstance(h, _LogToStderr)), None)
+    if handler is None:
+        handler = _LogToStderr()
+        logger.addHandler(handler)
+    handler.setLevel(min(level, handler.level or level))
+    logger.setLevel(min(handler.level, logger.level or handler.level))
+
+
 def load():
-    """The corpus, warning once on stderr about documents that failed to load."""
+    """The corpus, warning once on stderr about documents that failed to load; a
+    SourceError naming the manifest when none did."""
     from judge.corpus import get_corpus
+    from judge.errors import SourceError
 
     corpus = get_corpus()
     for err in corpus.errors:
@@ -28,6 +62,10 @@ def load():
         for d in doc.diagnostics:
             if d.code == "truncated":  # what loaded is served, but it is not the whole book
                 click.echo(f"warning: {doc.meta.source}:{d.line}: {d.message}", err=True)
+    if not corpus.documents:
+        raise SourceError("manifest.yaml", 0, "no document could be loaded: " + (
+            f"each of the {len(corpus.errors)} it lists failed (see the warnings above)" if corpus.errors
+            else "it lists none under 'documents:'"))
     return corpus
 
 
@@ -86,6 +124,7 @@ class JudgeGroup(click.Group):
 @click.version_option(package_name="judge")
 def cli() -> None:
     """Rules judge and reference browser for V:TES and VTM Rivals."""
+    log_to_stderr()
 
 
 @cli.command()

@@ -226,8 +226,8 @@ def render_html(comparison: Comparison, show_unchanged: bool = False) -> str:
     try:
         template = env.get_template(HTML_TEMPLATE)
     except jinja2.TemplateNotFound:
-        from judge.errors import JudgeError
-        raise JudgeError(f"the HTML report template {HTML_TEMPLATE} is missing from "
+        from judge.errors import OwnFileError
+        raise OwnFileError(f"the HTML report template {HTML_TEMPLATE} is missing from "
                          f"{paths.templates_dir()}") from None
     groups = []
     for change in _sections(comparison, show_unchanged):

@@ -34,10 +34,8 @@ directory, and answers `counterparts(id)`.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
+import logging
 import re
-import tempfile
 from dataclasses import asdict, dataclass, field
 from itertools import chain
 from pathlib import Path
@@ -46,13 +44,15 @@ from typing import TYPE_CHECKING, Iterable, Optional, Union
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from judge import paths
+from judge import cachefile, paths
 from judge.errors import JudgeError
 from judge.model import RESOLVED, Document, Paragraph, Section
-from judge.terminology import get_terminology
+from judge.terminology import get_terminology, terminology_file
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
+
+log = logging.getLogger(__name__)
 
 CACHE_NAME = "concordance.json"
 FORMAT_VERSION = 1
@@ -137,12 +137,6 @@ class Alignment:
             "added_sections": self.added_sections, "removed_sections": self.removed_sections,
             "outside": self.outside,
         }
-
-    @classmethod
-    def from_json(cls, data: dict) -> "Alignment":
-        return cls(data["old_doc"], data["new_doc"], [Pair(**p) for p in data["pairs"]],
-                   [Pair(**p) for p in data["section_pairs"]], data["added"], data["removed"],
-                   data["added_sections"], data["removed_sections"], data["outside"])
 
 
 # -- the two sides -----------------------------------------------------------------
@@ -495,7 +489,7 @@ def _bridge_evidence(a: _Side, b: _Side, via: tuple[Alignment, Alignment]) -> np
     """BRIDGE_EVIDENCE, scaled by the weaker link, for each pair joined through the middle edition."""
     first, second = via
     if first.old_doc != a.doc.id or second.new_doc != b.doc.id or first.new_doc != second.old_doc:
-        raise JudgeError(f"cannot bridge {a.doc.id} -> {b.doc.id} through {first.old_doc} -> {first.new_doc} "
+        raise ValueError(f"cannot bridge {a.doc.id} -> {b.doc.id} through {first.old_doc} -> {first.new_doc} "
                          f"and {second.old_doc} -> {second.new_doc}")
     index_a = {p.id: i for i, p in enumerate(a.paragraphs)}
     index_b = {p.id: j for j, p in enumerate(b.paragraphs)}
@@ -751,11 +745,6 @@ class Concordance:
                 "alignments": [al.to_json() for al in self.alignments],
                 "outline": {step: [link.to_json() for link in links] for step, links in self.outline.items()}}
 
-    @classmethod
-    def from_json(cls, data: dict) -> "Concordance":
-        return cls(data["key"], [Alignment.from_json(al) for al in data["alignments"]],
-                   {step: [OutlineLink(**link) for link in links] for step, links in data["outline"].items()})
-
 
 def editions(corpus: "Corpus", game: str) -> list[Document]:
     """The editions of a game's rules, oldest first (outlines cite editions; they are not one)."""
@@ -839,14 +828,10 @@ def _outline_links(corpus: "Corpus", concordance: Concordance, ngrams: _CharNgra
 
 
 # -- cache -------------------------------------------------------------------------------
-_CODE = (Path(__file__), Path(__file__).with_name("terminology.py"),
-         Path(__file__).with_name("data") / "terminology.yaml")
-
-
 def cache_key(corpus: "Corpus") -> str:
     """What the concordance depends on: the corpus and the code and data that align it."""
     h = hashlib.sha256(f"{FORMAT_VERSION}:{corpus.digest}".encode())
-    for path in _CODE:
+    for path in (Path(__file__), Path(__file__).with_name("terminology.py"), terminology_file()):
         try:
             h.update(path.read_bytes())
         except OSError:
@@ -854,24 +839,57 @@ def cache_key(corpus: "Corpus") -> str:
     return h.hexdigest()
 
 
-def _read_cache(path: Path, key: str) -> Optional[Concordance]:
+@dataclass
+class _Cached:
+    """concordance.json: a concordance as `Concordance.to_json` writes it."""
+
+    format: int
+    key: str
+    alignments: list[Alignment]
+    outline: dict[str, list[OutlineLink]]
+
+
+def _read_cache(path: Path, key: str, corpus: "Corpus") -> Optional[Concordance]:
+    """The cached concordance of `key`, checked (the shape of every value, and
+    every paragraph and section it names is the corpus's); None when there is
+    none, it is of another key (stale), or it is damaged (logged: it is rebuilt)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT_VERSION or data.get("key") != key:
-            return None
-        return Concordance.from_json(data)
-    except (OSError, ValueError, KeyError, TypeError):  # missing, damaged or older: rebuild
+        data = cachefile.read_json(path)
+        if not isinstance(data, dict) or data.get("format") != FORMAT_VERSION:
+            raise cachefile.DamagedCache(path, "not a concordance judge wrote")
+        if data.get("key") != key:
+            return None  # the corpus or the alignment changed: rebuilt, nothing is wrong
+        cached = cachefile.decode(_Cached, data)
+        _check_names(cached, corpus)
+        return Concordance(cached.key, cached.alignments, cached.outline)
+    except FileNotFoundError:
         return None
+    except cachefile.Mismatch as exc:
+        log.warning("%s; rebuilding it", cachefile.DamagedCache(path, str(exc)))
+    except cachefile.DamagedCache as exc:
+        log.warning("%s; rebuilding it", exc)
+    return None
+
+
+def _check_names(cached: _Cached, corpus: "Corpus") -> None:
+    """Every document, paragraph and section the cache names is the corpus's."""
+    known = corpus.paragraphs.keys() | corpus.sections.keys()
+    for al in cached.alignments:
+        if al.old_doc not in corpus.documents or al.new_doc not in corpus.documents:
+            raise cachefile.Mismatch(f"an alignment of {al.old_doc!r} and {al.new_doc!r}: no such document")
+        named = chain((i for p in chain(al.pairs, al.section_pairs) for i in (p.old, p.new)),
+                      al.added, al.removed, al.added_sections, al.removed_sections, al.outside)
+        unknown = next((i for i in named if i not in known), None)
+        if unknown is not None:
+            raise cachefile.Mismatch(f"the alignment of {al.old_doc} and {al.new_doc} names {unknown!r}, "
+                                     "which the corpus does not have")
+    for step, links in cached.outline.items():
+        if step not in known or any(link.step != step or link.target not in known for link in links):
+            raise cachefile.Mismatch(f"the links of outline step {step!r} name what the corpus does not have")
 
 
 def _write_cache(path: Path, concordance: Concordance) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".concordance-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(concordance.to_json(), fh, ensure_ascii=False, separators=(",", ":"))
-        os.replace(tmp, path)  # readers never see half a file
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)  # a read-only index dir only costs speed
+    cachefile.write_json(path, concordance.to_json())  # unwritable: only costs speed
 
 
 _LOADED: dict[str, Concordance] = {}
@@ -888,7 +906,7 @@ def get_concordance(corpus: Optional["Corpus"] = None, use_cache: bool = True) -
     if cacheable and key in _LOADED:
         return _LOADED[key]
     path = paths.index_dir() / CACHE_NAME
-    concordance = _read_cache(path, key) if cacheable else None
+    concordance = _read_cache(path, key, corpus) if cacheable else None
     if concordance is None:
         concordance = build_concordance(corpus)
         if cacheable:

@@ -1,30 +1,34 @@
 """Load the corpus: parse every document of the manifest, resolve references,
 link glossary terms, and cache the result in the index directory.
 
-The cache is keyed by a digest of the manifest, every source file and the code
-that builds the corpus, so editing any of them rebuilds it; a cache that cannot
-be read is rebuilt, never trusted.
+The cache (`corpus.json`, JSON: `judge.cachefile`) is keyed by a digest of the
+manifest, every source file and the code that builds the corpus, so editing any
+of them rebuilds it. It is data only, checked as it is read (every value's type,
+and every section, paragraph and term link pointing at one that exists); a cache
+that does not parse or check is logged and rebuilt, never trusted.
 """
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
+import logging
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Optional, Union
 
-from judge import paths
+from judge import cachefile, paths
 from judge.errors import SourceError
 from judge.ingest import parse_document
 from judge.manifest import load_manifest
 from judge.model import Document, Paragraph, Reference, Section
 
-CACHE_NAME = "corpus.pickle"
+CACHE_NAME = "corpus.json"
+CACHE_FORMAT = 1  # the layout of corpus.json, beside the model's own fields
 # Code whose changes invalidate the cache: everything that shapes the model.
-_BUILD_CODE = ("model.py", "manifest.py", "datafile.py", "corpus.py", "xref.py", "terms.py", "ingest")
+_BUILD_CODE = ("model.py", "manifest.py", "datafile.py", "corpus.py", "cachefile.py", "xref.py", "terms.py",
+               "ingest")
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -159,26 +163,75 @@ def build_corpus(rules_dir: Optional[Path] = None) -> Corpus:
     return corpus
 
 
-def _read_cache(path: Path, digest: str) -> Optional[Corpus]:
-    try:
-        with path.open("rb") as fh:
-            stored_digest, corpus = pickle.load(fh)
-    except Exception:  # missing, truncated or from another version: rebuild
-        return None
-    if stored_digest != digest or not isinstance(corpus, Corpus):
-        return None
+def _cache_data(corpus: Corpus) -> dict:
+    return {"format": CACHE_FORMAT, "digest": corpus.digest,
+            "documents": cachefile.encode(list(corpus.documents.values())),
+            "errors": cachefile.encode(corpus.errors), "term_links": cachefile.encode(corpus.term_links)}
+
+
+def _corpus_of(data: dict) -> Corpus:
+    """The corpus `_cache_data` wrote, checked; raises cachefile.Mismatch saying where it is not."""
+    documents = cachefile.decode(list[Document], data.get("documents"), "documents")
+    corpus = Corpus(documents={d.meta.id: d for d in documents},
+                    errors=cachefile.decode(list[LoadError], data.get("errors"), "errors"),
+                    digest=data["digest"])
+    corpus.term_links = cachefile.decode(dict[str, list[tuple[str, int, int, str]]], data.get("term_links"),
+                                         "term_links")
+    _check_links(corpus, len(documents))
     return corpus
 
 
-def _write_cache(path: Path, digest: str, corpus: Corpus) -> None:
-    # Write then rename, so a concurrent reader never sees half a file.
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".corpus-", suffix=".tmp")
+def _check_links(corpus: Corpus, count: int) -> None:
+    """What the corpus's look-ups take for granted: unique IDs, and every section,
+    paragraph and term a document, section or link names is there."""
+    def fail(message: str):
+        raise cachefile.Mismatch(message)
+
+    if len(corpus.documents) != count:
+        fail("two documents have the same ID")
+    paragraphs, sections = corpus.paragraphs, corpus.sections
+    if sum(len(d.paragraphs) for d in corpus.documents.values()) != len(paragraphs):
+        fail("two paragraphs have the same ID")
+    if sum(len(d.sections) for d in corpus.documents.values()) != len(sections):
+        fail("two sections have the same ID")
+    for doc in corpus.documents.values():
+        for sec in doc.sections:
+            if sec.doc != doc.id or (sec.parent is not None and sec.parent not in sections) or \
+                    any(c not in sections for c in sec.children) or any(p not in paragraphs for p in sec.paragraphs):
+                fail(f"section {sec.id!r} names a document, section or paragraph that is not there")
+        for para in doc.paragraphs:
+            if para.doc != doc.id or para.section not in sections:
+                fail(f"paragraph {para.id!r} names a document or section that is not there")
+        if any(pid not in paragraphs for pid in doc.glossary.values()):
+            fail(f"the glossary of {doc.id!r} names a paragraph that is not there")
+    for pid, links in corpus.term_links.items():
+        if pid not in paragraphs or any(target not in paragraphs for *_, target in links):
+            fail(f"the term links of {pid!r} name a paragraph that is not there")
+
+
+def _read_cache(path: Path, digest: str) -> Optional[Corpus]:
+    """The cached corpus of `digest`; None when there is none, it is of other sources
+    (stale), or it is damaged (logged: it is rebuilt)."""
     try:
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump((digest, corpus), fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)  # a read-only cache dir only costs speed
+        data = cachefile.read_json(path)
+        if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or not isinstance(data.get("digest"), str):
+            raise cachefile.DamagedCache(path, "not a corpus judge wrote")
+        if data["digest"] != digest:
+            return None  # the sources or the code changed: rebuilt, nothing is wrong
+        return _corpus_of(data)
+    except FileNotFoundError:
+        return None
+    except cachefile.Mismatch as exc:
+        log.warning("%s; rebuilding it", cachefile.DamagedCache(path, str(exc)))
+    except cachefile.DamagedCache as exc:
+        log.warning("%s; rebuilding it", exc)
+    return None
+
+
+def _write_cache(path: Path, corpus: Corpus) -> None:
+    if cachefile.write_json(path, _cache_data(corpus)):
+        # The cache's former format, which could run code when read: never read, so removed.
+        path.with_name("corpus.pickle").unlink(missing_ok=True)
 
 
 def load_corpus(rules_dir: Optional[Path] = None, use_cache: bool = True) -> Corpus:
@@ -192,7 +245,7 @@ def load_corpus(rules_dir: Optional[Path] = None, use_cache: bool = True) -> Cor
     corpus = build_corpus(rules_dir)
     corpus.digest = digest
     if use_cache:
-        _write_cache(cache, digest, corpus)
+        _write_cache(cache, corpus)
     return corpus
 
 

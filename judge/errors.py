@@ -3,10 +3,20 @@ from __future__ import annotations
 
 
 class JudgeError(Exception):
-    """Base class: a user-facing error with a clear message (never a traceback)."""
+    """Base class: a user-facing error with a clear message (never a traceback).
+
+    Raised while answering a web request, it is the visitor's mistake (a bad
+    parameter: 400), unless it is an `OwnFileError`."""
 
 
-class SourceError(JudgeError):
+class OwnFileError(JudgeError):
+    """A fault of judge's own files or of the disk holding them (a rulebook, the
+    manifest, a data file, a built index, a template), not of whoever asked. The
+    web answers 500 and logs it, telling the visitor no path; the command line
+    shows the message."""
+
+
+class SourceError(OwnFileError):
     """A rulebook or the manifest could not be read; names the file and line."""
 
     def __init__(self, file: str, line: int, message: str):

@@ -1,7 +1,10 @@
 """Read `rules/manifest.yaml`: one entry per document (docs/corpus.md)."""
 from __future__ import annotations
 
+import datetime
+import re
 from pathlib import Path
+from typing import Optional
 
 from judge.datafile import read_yaml
 from judge.errors import SourceError
@@ -9,6 +12,12 @@ from judge.model import DocMeta
 
 REQUIRED = ("id", "short", "title", "game", "edition", "format", "source")
 OPTIONAL = ("language", "edition_order", "ocr", "cites", "options")
+MAX_OPTION_VALUES = 10_000  # an options block is a page map or a list of names: a few dozen values
+_ID = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
+
+
+class _Unusable(Exception):
+    """One entry of the manifest cannot be used: why (its line is the entry's)."""
 
 
 def load_manifest(rules_dir: Path) -> tuple[list[DocMeta], list[SourceError]]:
@@ -22,44 +31,108 @@ def load_manifest(rules_dir: Path) -> tuple[list[DocMeta], list[SourceError]]:
     metas, errors, seen = [], [], set()
     for entry in raw["documents"]:
         line = entry.get("__line__", 0) if isinstance(entry, dict) else 0
-        if not isinstance(entry, dict):
-            errors.append(SourceError("manifest.yaml", line, "each document must be a mapping"))
+        try:
+            meta = _document(entry, line)
+        except _Unusable as exc:
+            errors.append(SourceError("manifest.yaml", line, str(exc)))
             continue
-        missing = [k for k in REQUIRED if not entry.get(k)]
-        unknown = sorted(set(entry) - set(REQUIRED) - set(OPTIONAL) - {"__line__"})
-        if missing or unknown:
-            what = []
-            if missing:
-                what.append(f"missing {', '.join(missing)}")
-            if unknown:
-                what.append(f"unknown field(s) {', '.join(unknown)}")
-            errors.append(SourceError("manifest.yaml", line,
-                                      f"document {entry.get('id', '?')!r}: {'; '.join(what)}"))
+        if meta.id in seen:
+            errors.append(SourceError("manifest.yaml", line, f"document id {meta.id!r} is used twice"))
             continue
-        doc_id = str(entry["id"])
-        if Path(str(entry["source"])).name != str(entry["source"]):
-            errors.append(SourceError("manifest.yaml", line, f"document {doc_id!r}: source "
-                                      f"{entry['source']!r} must be a file name in the rules folder"))
-            continue
-        if doc_id in seen or not doc_id.replace("-", "").isalnum():
-            errors.append(SourceError("manifest.yaml", line,
-                                      f"document id {doc_id!r} is duplicated or not alphanumeric"))
-            continue
-        seen.add(doc_id)
-        options = {k: v for k, v in (entry.get("options") or {}).items() if k != "__line__"}
-        metas.append(DocMeta(
-            id=doc_id, short=str(entry["short"]), title=str(entry["title"]), game=str(entry["game"]),
-            edition=str(entry["edition"]), format=str(entry["format"]), source=str(entry["source"]),
-            language=str(entry.get("language", "en")), edition_order=int(entry.get("edition_order", 0)),
-            ocr=bool(entry.get("ocr", False)), cites=entry.get("cites"), options=_strip_lines(options),
-            manifest_line=line,
-        ))
+        seen.add(meta.id)
+        metas.append(meta)
     return metas, errors
 
 
-def _strip_lines(value):
+def _document(entry, line: int) -> DocMeta:
+    """One entry as a DocMeta; _Unusable saying why it cannot be one."""
+    if not isinstance(entry, dict):
+        raise _Unusable("each document must be a mapping of fields (id:, title:, source: ...)")
+    fields = {k: v for k, v in entry.items() if k != "__line__"}
+    doc = f"document {_text(fields.get('id')) or '?'!r}"
+    odd = [k for k in fields if not isinstance(k, str)]
+    if odd:
+        raise _Unusable(f"{doc}: {odd[0]!r} is not a field name")
+    missing = [k for k in REQUIRED if fields.get(k) in (None, "")]
+    unknown = sorted(set(fields) - set(REQUIRED) - set(OPTIONAL))
+    if missing or unknown:
+        what = []
+        if missing:
+            what.append(f"missing {', '.join(missing)}")
+        if unknown:
+            what.append(f"unknown field(s) {', '.join(unknown)}")
+        raise _Unusable(f"{doc}: {'; '.join(what)}")
+    values = {}
+    for name in (*REQUIRED, "language", "cites"):
+        if name in fields and fields[name] is not None:
+            values[name] = _text(fields[name])
+            if values[name] is None:
+                raise _Unusable(f"{doc}: {name} must be text, not {_shown(fields[name])}")
+    doc_id = values["id"]
+    if not _ID.fullmatch(doc_id):
+        raise _Unusable(f"document id {doc_id!r} must be letters and digits (and single hyphens between them)")
+    if Path(values["source"]).name != values["source"]:
+        raise _Unusable(f"{doc}: source {values['source']!r} must be a file name in the rules folder")
+    order = fields.get("edition_order", 0)
+    if type(order) is not int:
+        raise _Unusable(f"{doc}: edition_order must be a whole number (1 for the oldest edition), "
+                        f"not {_shown(order)}")
+    ocr = fields.get("ocr", False)
+    if type(ocr) is not bool:
+        raise _Unusable(f"{doc}: ocr must be true or false, not {_shown(ocr)}")
+    options = fields.get("options")
+    if options is not None and not isinstance(options, dict):
+        raise _Unusable(f"{doc}: options must be a mapping of option names to values, not {_shown(options)}")
+    return DocMeta(
+        id=doc_id, short=values["short"], title=values["title"], game=values["game"],
+        edition=values["edition"], format=values["format"], source=values["source"],
+        language=values.get("language", "en"), edition_order=order, ocr=ocr, cites=values.get("cites"),
+        options=_plain_options(options or {}, doc), manifest_line=line,
+    )
+
+
+def _text(value) -> Optional[str]:
+    """A field's value as text: YAML reads `edition: 2024` as a number and
+    `edition: 2024-01-01` as a date, which are meant as written. None for what is
+    no text (a list, a mapping, true/false)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float, datetime.date)) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _shown(value) -> str:
     if isinstance(value, dict):
-        return {k: _strip_lines(v) for k, v in value.items() if k != "__line__"}
+        return "a mapping"
     if isinstance(value, list):
-        return [_strip_lines(v) for v in value]
-    return value
+        return "a list"
+    return repr(value)[:40]
+
+
+def _plain_options(options: dict, doc: str):
+    """`options` without the loader's line marks, checked to be plain data (text,
+    numbers, true/false, lists and mappings: what a cache can hold) of bounded size
+    (YAML's aliases can make a few lines stand for millions of values)."""
+    budget = [MAX_OPTION_VALUES]
+
+    def plain(value, where: str):
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _Unusable(f"{doc}: options hold more than {MAX_OPTION_VALUES:,} values")
+        if isinstance(value, dict):
+            out = {}
+            for key, item in value.items():
+                if key == "__line__":
+                    continue
+                if not isinstance(key, (str, int)) or isinstance(key, bool):
+                    raise _Unusable(f"{doc}: options{where} has a key {_shown(key)}; keys are names or numbers")
+                out[key] = plain(item, f"{where}.{key}")
+            return out
+        if isinstance(value, list):
+            return [plain(item, f"{where}[{n}]") for n, item in enumerate(value)]
+        if value is None or isinstance(value, (str, int, float, bool)):
+            return value
+        raise _Unusable(f"{doc}: options{where} is {type(value).__name__} {_shown(value)}; "
+                        "write it as text (in quotes) or a number")
+    return plain(options, "")

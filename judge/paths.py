@@ -3,7 +3,8 @@
 From a checkout, the top-level `rules/`, `templates/` and `index/` folders are
 used. An installed wheel carries `rules/` and `templates/` inside the package
 (`judge/_bundled/`) and writes artifacts to the per-user cache directory.
-`JUDGE_RULES_DIR` and `JUDGE_INDEX_DIR` override both (tests use them).
+`JUDGE_RULES_DIR` and `JUDGE_INDEX_DIR` override both, and `JUDGE_DATA_DIR`
+the folder of judge's data files, judge/data (tests use them).
 """
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ _BUNDLED = PACKAGE_DIR / "_bundled"
 
 
 def _in_checkout() -> bool:
-    return (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "rules" / "manifest.yaml").is_file()
+    # Not the manifest: a checkout whose manifest was deleted is still a checkout,
+    # and is told so (`rules_dir`), rather than served the wheel's copy.
+    return (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "rules").is_dir()
 
 
 def rules_dir() -> Path:
@@ -29,7 +32,16 @@ def rules_dir() -> Path:
         if not path.is_dir():
             raise SourceError(str(path), 0, "JUDGE_RULES_DIR is not a directory")
         return path
-    return _CHECKOUT / "rules" if _in_checkout() else _BUNDLED / "rules"
+    path = _CHECKOUT / "rules" if _in_checkout() else _BUNDLED / "rules"
+    if not path.is_dir():
+        raise SourceError(str(path), 0, "the rulebooks' folder is missing; reinstall judge, or set "
+                                        "JUDGE_RULES_DIR to a folder holding manifest.yaml and the books")
+    return path
+
+
+def data_dir() -> Path:
+    """The folder of synonyms.yaml and terminology.yaml."""
+    return Path(os.environ["JUDGE_DATA_DIR"]) if os.environ.get("JUDGE_DATA_DIR") else PACKAGE_DIR / "data"
 
 
 def templates_dir() -> Path:

@@ -27,12 +27,16 @@ How a query is answered (docs/search.md has the details and the JSON shape):
    matched words with ``<mark>``, HTML-escaped.
 
 One `Search` serves a process and any number of threads: it holds the build's
-tables, read-only, and switches to a rebuild of the same corpus when the
-index pointer names one.
+tables in memory, read-only, and switches to a rebuild of the same corpus when
+the index pointer names one. A search only notices the pointer (one stat);
+opening the new build, or rebuilding it when it turns out damaged, is done by
+a thread of its own while searches go on with the build in memory, and one
+process rebuilds while the others wait for its build (`search_index.open_or_rebuild`).
 """
 from __future__ import annotations
 
 import html
+import logging
 import os
 import threading
 import time
@@ -55,6 +59,8 @@ from judge.search_expand import Expansion, Vocabulary, build_query, expand, max_
 from judge.search_postings import Evaluation
 from judge.search_query import ParsedQuery, current_synonyms, parse_query
 
+log = logging.getLogger(__name__)
+
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
 CANDIDATES = 60  # best-scored matches re-weighed and grouped before the limit is applied
@@ -72,6 +78,9 @@ EDITION_STEP = 0.03  # each edition older than the newest of its game ranks this
 # How soon a rebuild made by another process is followed: the index's pointer file is
 # looked at (one stat) at most this often, not at every search.
 POINTER_CHECK_SECONDS = 0.25
+# After a failure to open or rebuild the build the pointer names (a full disk), searches
+# go on with the build in memory and the pointer is looked at again this much later.
+FOLLOW_RETRY_SECONDS = 60
 UNITS_KEPT = 20_000  # query units whose paragraphs are kept (a unit is one word of a query, or a synonym phrase)
 
 
@@ -157,6 +166,7 @@ class Search:
                                "kind": {k: k for k in KINDS}}
         self._filter_values["doc"].update({d.meta.short.lower(): d.id for d in corpus.documents.values()})
         self._current: Optional[_Installed] = None
+        self._follower: Optional[threading.Thread] = None  # opening (or rebuilding) a new build
         self._install(search_index.open_or_rebuild(corpus, self._usable_name(), self.root))
 
     @property
@@ -195,22 +205,22 @@ class Search:
 
     def rebuild(self) -> str:
         """Build this corpus's index again and switch to it (searches keep running meanwhile)."""
-        name = search_index.build(self.corpus, self.root, force=True)
+        with search_index.rebuild_lock(self.root):
+            name = search_index.build(self.corpus, self.root, force=True)
         self._install(search_index.open_or_rebuild(self.corpus, name, self.root))
         return self._built.name
 
     def _install(self, built: search_index.BuiltIndex) -> None:
         """Make `built` the build new searches use. Its files were read and
         checked when it was opened; nothing on disk is read after that."""
-        with built.index.reader() as reader:
-            vocabulary = Vocabulary(reader, built.ocr_words)
+        vocabulary = Vocabulary(built.postings, built.ocr_words)
         paragraphs = [self.corpus.paragraphs[pid] for pid in built.ids]
-        prior = np.array([self._prior(para) for para in paragraphs])
+        prior = np.array([self._prior(para) for para in paragraphs], dtype=np.float64)
         facet_codes = {}
         for facet, value_of in (("doc", lambda para: para.doc), ("kind", lambda para: para.kind)):
             values = sorted({value_of(para) for para in paragraphs})
             codes = {v: n for n, v in enumerate(values)}
-            facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs]))
+            facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs], dtype=np.intp))
         editions = {pid: tuple(self._edition(e, confidence) for e, confidence in found)
                     for pid, found in built.editions.items()}
         installed = _Installed(built, vocabulary, paragraphs, prior, facet_codes, editions)
@@ -223,8 +233,8 @@ class Search:
             1 - EDITION_STEP * (self._newest[doc.meta.game] - doc.meta.edition_order))
 
     def _check_pointer(self) -> None:
-        """Follow a rebuild of the same corpus (made by any process): one stat at
-        most every POINTER_CHECK_SECONDS."""
+        """Notice a rebuild of the same corpus (made by any process): one stat at most
+        every POINTER_CHECK_SECONDS. Following it is left to a thread (`_follow`)."""
         now = time.monotonic()
         if now - self._pointer_checked < POINTER_CHECK_SECONDS:
             return
@@ -239,7 +249,37 @@ class Search:
         self._pointer_stat = stat
         name = search_index.current_name(self.root)
         if name and name.startswith(self.key + "-") and self._built and name != self._built.name:
-            self._install(search_index.open_or_rebuild(self.corpus, name, self.root))
+            with self._lock:
+                if self._follower is not None:
+                    return  # already on it; it looks at the pointer again when done
+                self._follower = threading.Thread(target=self._follow, name="judge-search-follow", daemon=True)
+                self._follower.start()  # (under the lock: `settle` never meets it unstarted)
+
+    def _follow(self) -> None:
+        """Open the build the pointer names, or when it is damaged have it rebuilt
+        (by this process, or by the one already rebuilding), and switch to it.
+        Searches meanwhile go on with the build in memory."""
+        try:
+            built = search_index.open_or_rebuild(self.corpus, search_index.current_name(self.root), self.root)
+            if built.name != self._built.name:
+                self._install(built)
+        except Exception:  # the disk, most likely; the build in memory keeps answering
+            log.exception("the search index could not be opened or rebuilt; searches go on with the build "
+                          "%s, and it is tried again in %d s", self._built.name, FOLLOW_RETRY_SECONDS)
+            self._pointer_checked = time.monotonic() + FOLLOW_RETRY_SECONDS - POINTER_CHECK_SECONDS
+        finally:
+            with self._lock:
+                self._pointer_stat = None  # a pointer changed meanwhile is looked at again
+                self._follower = None
+
+    def settle(self, timeout: Optional[float] = None) -> bool:
+        """Wait until a build being opened or rebuilt in the background is in use;
+        False if it is not within `timeout` seconds."""
+        follower = self._follower
+        if follower is not None:
+            follower.join(timeout)
+            return not follower.is_alive()
+        return True
 
     # -- searching ----------------------------------------------------------------
     def search(self, query: str, doc: Union[str, Iterable[str], None] = None,

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 # What the grouping depends on besides the corpus: hashed into the index key, so
 # a change to the alignment rebuilds the index. Hashing the files (rather than
 # asking the concordance for its key) keeps numpy out of a plain `judge search`.
-SOURCES = ("concordance.py", "terminology.py", "data/terminology.yaml")
+SOURCES = ("concordance.py", "terminology.py")  # and the terminology map (`terminology_file`)
 
 
 def edition_map(corpus: "Corpus") -> dict[str, list[tuple[str, float]]]:
@@ -40,12 +40,14 @@ def edition_map(corpus: "Corpus") -> dict[str, list[tuple[str, float]]]:
 
 
 def source_key() -> str:
+    from judge.terminology import terminology_file
+
     h = hashlib.sha256()
     here = Path(__file__).resolve().parent
-    for name in SOURCES:
-        h.update(name.encode())
+    for path in [*(here / name for name in SOURCES), terminology_file()]:
+        h.update(path.name.encode())
         try:
-            h.update((here / name).read_bytes())
+            h.update(path.read_bytes())
         except OSError:
             h.update(b"<missing>")
     return h.hexdigest()

@@ -26,7 +26,7 @@ import bisect
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
@@ -36,6 +36,9 @@ from whoosh.lang.porter import stem as _porter_stem
 from judge import search_index
 from judge.memo import Kept
 from judge.search_query import ParsedQuery, Synonyms
+
+if TYPE_CHECKING:
+    from judge.search_postings import PostingTable
 
 # Query-time field weights of a unit's stems (BM25F scores each field). The title
 # field (section title, bold title, citation label) repeats for every paragraph
@@ -107,20 +110,22 @@ class Unit:
 class Vocabulary:
     """The words of a build, for typo and OCR tolerance: unstemmed body words with
     their document frequencies, bucketed by first letter (typos rarely hit it),
-    the stems of every ranked field, and the words only OCR-damaged documents use."""
+    the stems of every ranked field, and the words only OCR-damaged documents use.
+    All of it is read from the build's posting table: its keys are Whoosh's
+    lexicons, its posting counts the document frequencies."""
 
-    def __init__(self, reader, ocr_words: frozenset[str] = frozenset()):
-        self.documents = reader.doc_count_all()
+    def __init__(self, postings: "PostingTable", ocr_words: frozenset[str] = frozenset()):
+        self.documents = postings.doc_count
         self.ocr_words = ocr_words  # words only OCR-damaged documents use
         # Every unstemmed body word (sorted, as the lexicon is: for prefixes) and its document frequency.
-        self.words = [btext.decode("utf-8") for btext in reader.lexicon("body_plain")]
-        self.frequency = {word: reader.doc_frequency("body_plain", word) for word in self.words}
+        self.words, frequencies = postings.lexicon("body_plain")
+        self.frequency = dict(zip(self.words, frequencies.tolist()))
         # Typos are corrected to alphabetic words only.
         self.by_initial: dict[str, list[str]] = {}
         for word in self.words:
             if word.isalpha():
                 self.by_initial.setdefault(word[0], []).append(word)
-        self.stems = {b.decode("utf-8") for name in (*FIELD_WEIGHTS, "terms") for b in reader.lexicon(name)}
+        self.stems = {stem for name in (*FIELD_WEIGHTS, "terms") for stem in postings.lexicon(name)[0]}
         self._near: Kept = Kept(NEAR_KEPT)  # (word, distance) -> [(near word, its distance)]
         # (word, its stem) -> (the near spellings a query adds for it, the correction): see `_add_fuzzy`
         self.fuzzy: Kept = Kept(NEAR_KEPT)

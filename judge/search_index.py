@@ -21,29 +21,36 @@ The same rule in other editions (`editions.json` beside the index) is computed
 at build time by `judge.search_editions` from the concordance: aligning
 editions compares texts and is too slow for query time.
 
+Whoosh is the build's tool, not the server's: its files (a pickled table of
+contents and segment) stay in the build for the tests and benches that compare
+the posting table with Whoosh (`BuiltIndex.whoosh_searcher` opens them), but a
+search reads only data: the posting table (numpy arrays, loaded without
+pickles), `documents.json` (each Whoosh document's paragraph ID and field
+lengths), the edition map and the OCR words. The vocabulary (every word and
+stem with its document frequency) is the posting table's keys and counts.
+
 A built index is a cache, and a damaged cache must never be trusted: each build
 records the SHA-256 of its files in `contents.json`, and `open_built` reads
-every file once, checks it, and opens the index from those bytes in memory
-(3 MB). A file overwritten, truncated or removed afterwards, by a crash or by
-hand, cannot reach a search: opening fails with `DamagedIndex`, and
-`open_or_rebuild` discards that build and builds a new one.
+every file once, checks it, parses the data files and checks their shapes and
+that they fit together and fit the corpus. A file overwritten, truncated or
+removed afterwards, by a crash or by hand, cannot reach a search: opening fails
+with `DamagedIndex`, and `open_or_rebuild` discards that build and builds a new
+one.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
-import pickle
 import re
 import shutil
-import struct
 import tempfile
 import time
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
 from whoosh import index as whoosh_index
 from whoosh.analysis import (
@@ -55,12 +62,11 @@ from whoosh.analysis import (
 )
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import ID, KEYWORD, TEXT, Schema
-from whoosh.filedb.filestore import RamStorage
 from whoosh.scoring import BM25F, BM25FScorer
 from whoosh.support.charset import accent_map
 
-from judge import paths
-from judge.errors import JudgeError
+from judge import cachefile, paths
+from judge.errors import OwnFileError
 from judge.search_postings import PostingTable
 
 if TYPE_CHECKING:
@@ -73,14 +79,11 @@ EDITIONS_FILE = "editions.json"
 CONTENTS_FILE = "contents.json"  # {"files": {name: sha256}, "paragraphs": count}
 OCR_WORDS_FILE = "ocr-words.json"  # words only OCR-damaged documents use (see `ocr_only_words`)
 POSTINGS_FILE = "postings.npz"  # every term's paragraphs and scores (judge.search_postings)
-REQUIRED_FILES = frozenset({EDITIONS_FILE, OCR_WORDS_FILE, POSTINGS_FILE})
+DOCUMENTS_FILE = "documents.json"  # {"ids": [paragraph id by document number], "lengths": {field: [...]}}
+LOCK_FILE = ".search-rebuild.lock"  # held while one process rebuilds (`rebuild_lock`)
+REQUIRED_FILES = frozenset({EDITIONS_FILE, OCR_WORDS_FILE, POSTINGS_FILE, DOCUMENTS_FILE})
 BM25_B = 0.75  # length normalisation (Whoosh's default); K1 is Whoosh's 1.2
 _NAME = re.compile(r"[0-9a-f]{20}-[0-9a-f]+")  # "<key>-<nonce>"
-# What reading a damaged build can raise: missing or unreadable files, bad JSON
-# or UTF-8, Whoosh's pickled TOC and segment directory, its struct-packed and
-# zlib-compressed data, and the NameError RamStorage gives for a missing file.
-ARTIFACT_ERRORS = (OSError, EOFError, ValueError, LookupError, NameError, struct.error,
-                   zlib.error, pickle.UnpicklingError, whoosh_index.IndexError)
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +96,7 @@ _BUILD_CODE = ("search_index.py", "search_editions.py", "search_postings.py")
 _TOKEN_PATTERN = r"\w+(?:\.\w+)*"
 
 
-class DamagedIndex(JudgeError):
+class DamagedIndex(OwnFileError):
     """A build that cannot be trusted: a file missing, changed or unreadable."""
 
     def __init__(self, path: Path, reason: str):
@@ -205,20 +208,22 @@ def ocr_only_words(corpus: "Corpus") -> list[str]:
 
 @dataclass
 class BuiltIndex:
-    """An opened build: the Whoosh index and the edition map saved beside it."""
+    """An opened build: every table a search reads, held in memory."""
 
     name: str  # "<key>-<nonce>", the directory is index/search-<name>
     path: Path
-    index: whoosh_index.Index
-    editions: dict[str, list[list]]  # paragraph id -> [[id, confidence]] in the other editions
+    editions: dict[str, list[tuple[str, float]]]  # paragraph id -> [(id, confidence)] in the other editions
     ids: list[str]  # Whoosh document number -> paragraph id
     lengths: dict[str, list[int]]  # ranked field -> its length in each document, by number
     ocr_words: frozenset[str]  # see `ocr_only_words`
     postings: PostingTable  # what queries are answered from
 
     def whoosh_searcher(self):
-        """A Whoosh searcher scoring as the posting table does (close it after use)."""
-        return self.index.searcher(weighting=LengthArrayBM25F(self.lengths))
+        """A Whoosh searcher on this build's Whoosh index, scoring as the posting
+        table does (close it after use): the reference the tests and benches hold
+        the table to. It opens Whoosh's files from disk, whose table of contents
+        and segment list are pickles: nothing that serves searches calls it."""
+        return whoosh_index.open_dir(str(self.path)).searcher(weighting=LengthArrayBM25F(self.lengths))
 
 
 def current_name(root: Optional[Path] = None) -> Optional[str]:
@@ -258,7 +263,7 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
     try:
         tmp = Path(tempfile.mkdtemp(dir=root, prefix=".search-build-"))
     except OSError as exc:
-        raise JudgeError(f"cannot build the search index in {root}: {exc.strerror}") from None
+        raise OwnFileError(f"cannot build the search index in {root}: {exc.strerror}") from None
     try:
         ix = whoosh_index.create_in(str(tmp), make_schema())
         writer = ix.writer()
@@ -267,9 +272,13 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
         writer.commit()
         with ix.reader() as reader:
             lengths = field_lengths(reader)
+            ids = [""] * reader.doc_count_all()
+            for docnum, fields in reader.iter_docs():
+                ids[docnum] = fields["id"]
         with ix.searcher(weighting=LengthArrayBM25F(lengths)) as searcher:
             (tmp / POSTINGS_FILE).write_bytes(PostingTable.compute(searcher).to_bytes())
         ix.close()
+        (tmp / DOCUMENTS_FILE).write_text(json.dumps({"ids": ids, "lengths": lengths}), encoding="utf-8")
         (tmp / EDITIONS_FILE).write_text(json.dumps(edition_map(corpus)), encoding="utf-8")
         (tmp / OCR_WORDS_FILE).write_text(json.dumps(ocr_only_words(corpus)), encoding="utf-8")
         contents = {"files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
@@ -280,7 +289,7 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
     except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         if isinstance(exc, OSError):
-            raise JudgeError(f"cannot build the search index in {root}: {exc.strerror or exc}") from None
+            raise OwnFileError(f"cannot build the search index in {root}: {exc.strerror or exc}") from None
         raise
     previous = current_name(root)  # again: another process may have switched meanwhile
     point_at(root, name)
@@ -317,47 +326,74 @@ def _remove_stale(root: Path, keep: set) -> None:
             pass  # raced with another process cleaning up
 
 
-def open_built(name: str, root: Optional[Path] = None) -> BuiltIndex:
-    """Open build `name` from memory, after checking every file against
-    `contents.json`; raise `DamagedIndex` when anything is missing or wrong."""
+def open_built(name: str, root: Optional[Path] = None, paragraph_ids: Optional[set] = None) -> BuiltIndex:
+    """Open build `name` into memory, after checking every file against
+    `contents.json` and the shape of every table; with `paragraph_ids` (the
+    corpus's), also that the build holds exactly those paragraphs. Raises
+    `DamagedIndex` when anything is missing or wrong. Reads no pickle."""
     root = root or paths.index_dir()
     path = root / f"{PREFIX}{name}"
     try:
         contents = json.loads((path / CONTENTS_FILE).read_text(encoding="utf-8"))
         files = contents.get("files") if isinstance(contents, dict) else None
-        if not (isinstance(files, dict) and isinstance(contents.get("paragraphs"), int)
-                and all(Path(f).name == f for f in files) and REQUIRED_FILES <= files.keys()):
+        if not (isinstance(files, dict) and type(contents.get("paragraphs")) is int
+                and all(isinstance(f, str) and Path(f).name == f and isinstance(d, str) for f, d in files.items())
+                and REQUIRED_FILES <= files.keys()):
             raise DamagedIndex(path, f"{CONTENTS_FILE} is not the list of files this build wrote")
-        storage, data = RamStorage(), {}
+        data = {}
         for filename, digest in files.items():
+            # Every file is checked, Whoosh's too (only the tests read those): a
+            # build is whole or rebuilt.
             data[filename] = (path / filename).read_bytes()
             if hashlib.sha256(data[filename]).hexdigest() != digest:
                 raise DamagedIndex(path, f"{filename} is not the file this build wrote")
-            with storage.create_file(filename) as fh:
-                fh.write(data[filename])
-        editions = json.loads(data[EDITIONS_FILE].decode("utf-8"))
-        ocr_words = frozenset(json.loads(data[OCR_WORDS_FILE].decode("utf-8")))
-        ix = storage.open_index()
-        with ix.reader() as reader:
-            count = reader.doc_count_all()
-            if count != contents["paragraphs"]:
-                raise DamagedIndex(path, f"{count} paragraphs indexed, {contents['paragraphs']} built")
-            ids = [""] * count
-            for docnum, fields in reader.iter_docs():
-                ids[docnum] = fields["id"]
-            lengths = field_lengths(reader)
         postings = PostingTable.from_bytes(data[POSTINGS_FILE])
-        if postings.doc_count != count:
-            raise DamagedIndex(path, f"{POSTINGS_FILE} has {postings.doc_count} paragraphs, the index {count}")
-    except ARTIFACT_ERRORS as exc:
-        raise DamagedIndex(path, _describe(exc)) from exc
-    return BuiltIndex(name, path, ix, editions, ids, lengths, ocr_words, postings)
+        documents = _decoded(path, DOCUMENTS_FILE, data, _Documents)
+        ids, lengths = documents.ids, documents.lengths
+        editions = _decoded(path, EDITIONS_FILE, data, dict[str, list[tuple[str, float]]])
+        ocr_words = frozenset(_decoded(path, OCR_WORDS_FILE, data, list[str]))
+    except (OSError, ValueError) as exc:  # a file unreadable or gone, or not a posting table
+        raise DamagedIndex(path, _describe(exc)) from None
+    count = contents["paragraphs"]
+    if not len(ids) == postings.doc_count == count:
+        raise DamagedIndex(path, f"{len(ids)} paragraphs in {DOCUMENTS_FILE}, {postings.doc_count} in "
+                                 f"{POSTINGS_FILE}, {count} built")
+    if len(set(ids)) != count or sorted(lengths) != sorted(RANKED_FIELDS) or \
+            any(len(values) != count for values in lengths.values()):
+        raise DamagedIndex(path, f"{DOCUMENTS_FILE} does not list each paragraph once with its field lengths")
+    if paragraph_ids is not None:
+        if set(ids) != paragraph_ids:
+            raise DamagedIndex(path, "it does not index the paragraphs of this corpus")
+        if any(pid not in paragraph_ids or any(other not in paragraph_ids for other, _ in found)
+               for pid, found in editions.items()):
+            raise DamagedIndex(path, f"{EDITIONS_FILE} names paragraphs this corpus does not have")
+    return BuiltIndex(name, path, editions, ids, lengths, ocr_words, postings)
+
+
+@dataclass
+class _Documents:
+    """documents.json: what each Whoosh document number of the build is."""
+
+    ids: list[str]  # its paragraph ID
+    lengths: dict[str, list[Optional[int]]]  # each ranked field's length in it (None: the field is empty)
+
+
+def _decoded(path: Path, filename: str, data: dict, kind):
+    """The build's JSON file `filename` (its bytes in `data`) as `kind`, its shape checked."""
+    try:
+        return cachefile.decode(kind, json.loads(data[filename].decode("utf-8")))
+    except cachefile.Mismatch as exc:
+        raise DamagedIndex(path, f"{filename} is not what this build wrote ({exc})") from None
+    except (ValueError, RecursionError):  # not UTF-8 (a ValueError too), not JSON, nested too deep
+        raise DamagedIndex(path, f"{filename} is not JSON this build wrote") from None
 
 
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, FileNotFoundError) and exc.filename:
         return f"{Path(exc.filename).name} is missing"
-    return f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, OSError):
+        return f"{Path(exc.filename).name if exc.filename else 'a file'} cannot be read ({exc.strerror or exc})"
+    return str(exc)
 
 
 def discard(name: str, root: Optional[Path] = None) -> None:
@@ -368,25 +404,61 @@ def discard(name: str, root: Optional[Path] = None) -> None:
 
 def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] = None) -> BuiltIndex:
     """Open build `name` of `corpus`; when there is none or it is damaged, the
-    build the pointer names now if it is of the same corpus (another process may
-    have rebuilt already), else build the index anew (atomically, as `build`
-    does) and open that."""
+    build the pointer names now if it is of the same corpus, else build the index
+    anew (atomically, as `build` does) and open that.
+
+    One process rebuilds at a time (`rebuild_lock`): the others wait for it, then
+    open the build it made instead of making their own."""
     root = root or paths.index_dir()
-    key = name.split("-", 1)[0] if name else None
-    tried = set()
+    key, ids, tried = index_key(corpus), set(corpus.paragraphs), set()
+    built = _open_good(name, key, root, ids, tried)
+    if built is not None:
+        return built
+    with rebuild_lock(root):
+        built = _open_good(current_name(root), key, root, ids, tried)  # made while this process waited
+        if built is not None:
+            return built
+        started = time.monotonic()
+        fresh = build(corpus, root, force=True)
+        log.info("built the search index as %s in %.1f s", fresh, time.monotonic() - started)
+    try:
+        return open_built(fresh, root, ids)
+    except DamagedIndex as exc:  # a build we just made and cannot read: the disk, not the cache
+        raise OwnFileError(f"the search index just built in {exc.path} cannot be read back ({exc.reason}); "
+                         "check the disk, or set JUDGE_INDEX_DIR to another directory") from None
+
+
+def _open_good(name: Optional[str], key: str, root: Path, ids: set, tried: set) -> Optional[BuiltIndex]:
+    """Build `name`, else the one the pointer names (of index key `key`), whichever
+    opens first; damaged ones met on the way are logged and removed. None when
+    none opens."""
     while name and name not in tried:
         tried.add(name)
         try:
-            return open_built(name, root)
+            return open_built(name, root, ids)
         except DamagedIndex as exc:
             if exc.path.is_dir():  # damaged; a build that vanished was removed by a newer one
                 log.warning("%s; rebuilding it", exc)
                 discard(name, root)
         current = current_name(root)
-        name = current if current and current.split("-", 1)[0] == key else None
-    fresh = build(corpus, root, force=True)
+        name = current if current and current.startswith(key + "-") else None
+    return None
+
+
+@contextlib.contextmanager
+def rebuild_lock(root: Path) -> Iterator[None]:
+    """Held by the one process that checks for and makes a rebuild in `root`:
+    the others wait here (an advisory lock on LOCK_FILE, released if the holder
+    dies). Where there is no flock (Windows) or the lock file cannot be made (a
+    read-only index dir, where building fails anyway), nothing is held."""
     try:
-        return open_built(fresh, root)
-    except DamagedIndex as exc:  # a build we just made and cannot read: the disk, not the cache
-        raise JudgeError(f"the search index just built in {exc.path} cannot be read back ({exc.reason}); "
-                         "check the disk, or set JUDGE_INDEX_DIR to another directory") from None
+        import fcntl
+        fd = os.open(root / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # and with it the lock

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from bisect import bisect_left
 from typing import Optional
 
 import numpy as np
@@ -38,6 +39,9 @@ from judge.memo import Kept
 POSITION_BITS = 20
 _SEPARATOR = "\x1f"  # between a field's name and a term in the table's keys
 BOOSTED_KEPT = 20_000  # (field, term, boost) postings kept with their boosted scores
+# The arrays of a saved table and the kinds of numbers each holds (numpy's dtype.kind).
+_ARRAYS = {"doc_count": "i", "keys": "U", "offsets": "i", "docnums": "i", "scores": "f",
+           "position_offsets": "i", "positions": "i"}
 
 
 class PostingTable:
@@ -47,6 +51,7 @@ class PostingTable:
     def __init__(self, doc_count: int, keys: list[str], offsets: np.ndarray, docnums: np.ndarray,
                  scores: np.ndarray, position_offsets: np.ndarray, positions: np.ndarray):
         self.doc_count = doc_count
+        self._keys = keys  # "field\x1fterm", sorted: each field's terms in Whoosh's lexicon order
         self._slot = {key: n for n, key in enumerate(keys)}
         self._offsets, self._docnums, self._scores = offsets, docnums, scores
         self._position_offsets, self._positions = position_offsets, positions
@@ -85,30 +90,52 @@ class PostingTable:
                    np.array(positions, np.int64))
 
     def to_bytes(self) -> bytes:
-        keys = sorted(self._slot, key=self._slot.__getitem__)
         out = io.BytesIO()
-        np.savez(out, doc_count=np.array([self.doc_count], np.int64), keys=np.array(keys, dtype=str),
+        np.savez(out, doc_count=np.array([self.doc_count], np.int64), keys=np.array(self._keys, dtype=str),
                  offsets=self._offsets, docnums=self._docnums, scores=self._scores,
                  position_offsets=self._position_offsets, positions=self._positions)
         return out.getvalue()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "PostingTable":
-        """Raises ValueError when `data` is not a table `to_bytes` wrote."""
+        """Raises ValueError when `data` is not a table `to_bytes` wrote. Reads no
+        pickle (numpy's `allow_pickle=False`): arrays of numbers and strings only."""
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-                table = cls(int(arrays["doc_count"][0]), arrays["keys"].tolist(), arrays["offsets"],
-                            arrays["docnums"], arrays["scores"], arrays["position_offsets"], arrays["positions"])
-        except (ValueError, OSError, EOFError, KeyError, IndexError, AttributeError, zipfile.BadZipFile) as exc:
-            raise ValueError(f"not a posting table ({type(exc).__name__}: {exc})") from None
-        n = len(table._slot)
-        if not (len(table._offsets) == len(table._position_offsets) == n + 1
-                and table._offsets[-1] == len(table._docnums) == len(table._scores)
-                and table._position_offsets[-1] == len(table._positions)
-                and (len(table._docnums) == 0 or 0 <= table._docnums.min() <= table._docnums.max()
-                     < table.doc_count)):
+                parts = {name: arrays[name] for name in _ARRAYS}
+        except (ValueError, OSError, EOFError, KeyError, zipfile.BadZipFile) as exc:
+            raise ValueError(f"not a posting table ({type(exc).__name__})") from None
+        for name, kinds in _ARRAYS.items():
+            if parts[name].ndim != 1 or parts[name].dtype.kind not in kinds:
+                raise ValueError(f"not a posting table (its {name} are not a list of the right kind)")
+        keys, offsets, docnums = parts["keys"], parts["offsets"], parts["docnums"]
+        position_offsets, positions = parts["position_offsets"], parts["positions"]
+        if len(parts["doc_count"]) != 1:
+            raise ValueError("not a posting table (no paragraph count)")
+        doc_count, n = int(parts["doc_count"][0]), len(keys)
+        fits = (
+            len(offsets) == len(position_offsets) == n + 1
+            and offsets[0] == 0 and position_offsets[0] == 0
+            and offsets[-1] == len(docnums) == len(parts["scores"]) and position_offsets[-1] == len(positions)
+            and bool(np.all(np.diff(offsets) >= 0)) and bool(np.all(np.diff(position_offsets) >= 0))
+            and bool(np.all(keys[:-1] < keys[1:]))  # sorted, each once: the lexicons' order
+            and (len(docnums) == 0 or 0 <= docnums.min() <= docnums.max() < doc_count)
+            and (len(positions) == 0 or 0 <= positions.min() <= positions.max() < doc_count << POSITION_BITS)
+            and bool(np.all(np.isfinite(parts["scores"])))
+        )
+        if not fits:
             raise ValueError("not a posting table (its arrays do not fit together)")
-        return table
+        return cls(doc_count, keys.tolist(), offsets.astype(np.int64, copy=False), docnums.astype(np.int32, copy=False),
+                   parts["scores"].astype(np.float64, copy=False), position_offsets.astype(np.int64, copy=False),
+                   positions.astype(np.int64, copy=False))
+
+    def lexicon(self, field: str) -> tuple[list[str], np.ndarray]:
+        """The terms of `field` in Whoosh's lexicon order, and how many paragraphs
+        have each (its document frequency: one posting per paragraph)."""
+        prefix = field + _SEPARATOR
+        start = bisect_left(self._keys, prefix)
+        end = bisect_left(self._keys, field + chr(ord(_SEPARATOR) + 1), start)
+        return [key[len(prefix):] for key in self._keys[start:end]], np.diff(self._offsets[start:end + 1])
 
     # -- one term ---------------------------------------------------------------------
     def postings(self, field: str, term: str) -> tuple[np.ndarray, np.ndarray]:

@@ -27,10 +27,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-from judge.datafile import line_of, read_yaml
+from judge import paths
+from judge.datafile import read_yaml
 from judge.errors import SourceError
 
-DATA_FILE = Path(__file__).resolve().parent / "data" / "terminology.yaml"
 KINDS = ("wording", "pronoun", "spelling", "clan", "discipline")
 
 _PUNCTUATION = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
@@ -137,35 +137,41 @@ class Terminology:
         return found
 
 
-def _fail(path: Path, text: str, message: str, needle: Optional[str] = None) -> SourceError:
-    return SourceError(path.name, line_of(text, needle) if needle else 0, message)
+def terminology_file() -> Path:
+    return paths.data_dir() / "terminology.yaml"
 
 
 def load_terminology(path: Optional[Path] = None) -> Terminology:
     """Read and check a terminology file; a malformed one raises SourceError naming the line."""
-    path = Path(path or DATA_FILE)
-    data, text = read_yaml(path, "the terminology map")
+    path = Path(path or terminology_file())
+    data, _ = read_yaml(path, "the terminology map", with_lines=True)
+
+    def fail(line: int, message: str) -> SourceError:
+        return SourceError(path.name, line, message)
+
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
-        raise _fail(path, text, "expected a mapping with a list under 'entries'")
+        raise fail(1, "the terminology map: expected a mapping with a list under 'entries'")
     entries = []
     for n, raw in enumerate(data["entries"], 1):
         if not isinstance(raw, dict):
-            raise _fail(path, text, f"entry {n} is not a mapping")
-        name = raw.get("name")
-        where = f"entry {n} ({name!r})" if name else f"entry {n}"
+            raise fail(data.get("__line__", 0), f"entry {n} is not a mapping")
+        line, name = raw["__line__"], raw.get("name")
+        where = f"entry {n} ({name!r})" if isinstance(name, str) and name else f"entry {n}"
         for key in ("name", "kind", "game"):
             if not isinstance(raw.get(key), str) or not raw[key].strip():
-                raise _fail(path, text, f"{where}: '{key}' must be a non-empty string", name)
+                raise fail(line, f"{where}: '{key}' must be a non-empty string")
         if raw["kind"] not in KINDS:
-            raise _fail(path, text, f"{where}: unknown kind {raw['kind']!r} (known: {', '.join(KINDS)})", name)
+            raise fail(line, f"{where}: unknown kind {raw['kind']!r} (known: {', '.join(KINDS)})")
         maps = {}
         for key in ("forms", "fold"):
             value = raw.get(key) or {}
             if key == "forms" and not value:
-                raise _fail(path, text, f"{where}: 'forms' must map older forms to current ones", name)
+                raise fail(line, f"{where}: 'forms' must map older forms to current ones")
+            if isinstance(value, dict):
+                value = {k: v for k, v in value.items() if k != "__line__"}
             if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str)
                                                       for k, v in value.items()):
-                raise _fail(path, text, f"{where}: '{key}' must map words to words", name)
+                raise fail(line, f"{where}: '{key}' must map words to words")
             maps[key] = {k.lower().strip(): v.strip() for k, v in value.items()}
         entries.append(TermChange(name=raw["name"], kind=raw["kind"], game=raw["game"],
                                   forms=maps["forms"], fold=maps["fold"],
@@ -173,9 +179,14 @@ def load_terminology(path: Optional[Path] = None) -> Terminology:
     return Terminology(entries)
 
 
-@lru_cache(maxsize=1)
 def get_terminology() -> Terminology:
-    return load_terminology()
+    """The terminology map judge uses (read once per process and file)."""
+    return _terminology_of(str(terminology_file()))
+
+
+@lru_cache(maxsize=4)
+def _terminology_of(path: str) -> Terminology:
+    return load_terminology(Path(path))
 
 
 def normalise(text: str, game: Optional[str] = "vtes", punctuation: bool = True) -> str:

@@ -30,6 +30,15 @@ def rules_copy(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture
+def data_copy(tmp_path, monkeypatch) -> Path:
+    """A private copy of judge's data files (synonyms.yaml, terminology.yaml) that a test may damage."""
+    copy = tmp_path / "data"
+    shutil.copytree(paths.data_dir(), copy)
+    monkeypatch.setenv("JUDGE_DATA_DIR", str(copy))
+    return copy
+
+
+@pytest.fixture
 def runner():
     from click.testing import CliRunner
 

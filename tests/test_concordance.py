@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import math
 
 import pytest
@@ -161,6 +162,47 @@ def test_cache_is_written_reused_and_rebuilt_when_damaged(corpus, tmp_path, monk
     rebuilt = get_concordance(corpus)
     assert calls == [1] and rebuilt.to_json() == built.to_json()
     assert json.loads(path.read_text(encoding="utf-8"))["key"] == stored["key"]
+
+
+def _wrong_confidence(data):
+    data["alignments"][0]["pairs"][0]["confidence"] = "high"
+
+
+def _unknown_paragraph(data):
+    data["alignments"][1]["pairs"][2]["new"] = "vekn:no-such-rule/1"
+
+
+def _missing_field(data):
+    del data["alignments"][0]["section_pairs"][0]["method"]
+
+
+def _outline_not_a_mapping(data):
+    data["outline"] = [1, 2]
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (_wrong_confidence, "alignments[0].pairs[0].confidence: expected a number, found 'high'"),
+    (_unknown_paragraph, "the alignment of s6 and vekn names 'vekn:no-such-rule/1', which the corpus does not have"),
+    (_missing_field, "alignments[0].section_pairs[0]: a Pair missing method"),
+    (_outline_not_a_mapping, "outline: expected a mapping, found list"),
+], ids=["a value of the wrong type", "a paragraph the corpus lacks", "a field missing", "the wrong shape"])
+def test_a_well_formed_cache_holding_the_wrong_data_is_logged_and_rebuilt(corpus, tmp_path, monkeypatch, caplog,
+                                                                          damage, reason):
+    """JSON that parses, with the right key, but not what judge writes: a traceback on
+    every run if trusted; it is logged with where it is wrong, and rebuilt."""
+    monkeypatch.setenv("JUDGE_INDEX_DIR", str(tmp_path))
+    monkeypatch.setattr(conc, "_LOADED", {})
+    built = get_concordance(corpus)
+    path = tmp_path / conc.CACHE_NAME
+    data = json.loads(path.read_text(encoding="utf-8"))
+    damage(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    conc._LOADED.clear()
+    with caplog.at_level(logging.WARNING, logger="judge.concordance"):
+        rebuilt = get_concordance(corpus)
+    assert rebuilt.to_json() == built.to_json()
+    assert f"the cache {path} is damaged: {reason}" in caplog.text and "rebuilding it" in caplog.text
+    assert json.loads(path.read_text(encoding="utf-8")) == built.to_json()  # repaired on disk
 
 
 def test_text_similarity_is_tf_idf_over_character_ngrams_inside_words():

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import os
 import pickle
 
 import pytest
@@ -195,15 +197,103 @@ def test_cache_is_reused_and_rebuilt_when_a_source_changes(rules_copy, tmp_path)
     assert "s6:6.6" in rebuilt.sections
 
 
-def test_damaged_cache_is_rebuilt_not_trusted(rules_copy, tmp_path):
-    load_corpus(rules_copy)
+def test_cache_is_json_data_and_reads_back_the_same_corpus(rules_copy, tmp_path):
+    built = load_corpus(rules_copy)
     cache = tmp_path / "index" / CACHE_NAME
-    cache.write_bytes(b"garbage" * 100)
-    assert len(load_corpus(rules_copy).documents) == 5
-    # A well-formed pickle of the wrong thing is not trusted either.
-    with cache.open("wb") as fh:
-        pickle.dump(("nope", {"not": "a corpus"}), fh)
-    assert len(load_corpus(rules_copy).documents) == 5
+    data = json.loads(cache.read_text(encoding="utf-8"))  # plain JSON: nothing in it can run code
+    assert data["digest"] == built.digest
+    cached = load_corpus(rules_copy)
+    assert cached is not built and cached == built  # every document, section, paragraph and link
+    # The page map's keys stay numbers, as the manifest has them.
+    assert list(cached.documents["rivals"].meta.options["pages"])[:2] == [3, 4]
+    assert cached.paragraphs["rb:6.4.6/2"].lines == built.paragraphs["rb:6.4.6/2"].lines
+    assert isinstance(cached.paragraphs["rb:6.4.6/2"].lines, tuple)
+
+
+class _RunsCode:
+    """A pickle that creates a directory when unpickled: what a crafted cache file would do."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return os.mkdir, (str(self.marker),)
+
+
+def test_a_crafted_pickle_in_the_index_dir_is_never_run(rules_copy, tmp_path, caplog):
+    index = tmp_path / "index"
+    index.mkdir()
+    marker = tmp_path / "the-cache-ran-code"
+    crafted = pickle.dumps(("digest", _RunsCode(marker)))
+    for name in (CACHE_NAME, "corpus.pickle"):  # judge's cache, and its older pickled form
+        (index / name).write_bytes(crafted)
+    with caplog.at_level(logging.WARNING, logger="judge.corpus"):
+        corpus = load_corpus(rules_copy)
+    assert not marker.exists()
+    assert len(corpus.documents) == 5 and not corpus.errors
+    assert f"{index / CACHE_NAME} is damaged: not UTF-8" in caplog.text
+    assert not (index / "corpus.pickle").exists()  # removed once the JSON cache is written
+
+
+def _damage_type(data):
+    data["documents"][1]["paragraphs"][3]["lines"] = ["one", 2]
+
+
+def _drop_field(data):
+    del data["documents"][0]["sections"][2]["title"]
+
+
+def _dangling_section(data):
+    data["documents"][0]["paragraphs"][0]["section"] = "vekn:no-such-section"
+
+
+def _wrong_top(data):
+    data["documents"] = {"vekn": 1}
+
+
+DAMAGED_CACHES = {
+    "garbage": (lambda path: path.write_bytes(b"garbage" * 100), "not JSON at line 1, column 1"),
+    "truncated": (lambda path: path.write_bytes(path.read_bytes()[:5000]), "not JSON at line 1, column "),
+    "a value of the wrong type": (_damage_type, "documents[1].paragraphs[3].lines[0]: expected a whole number, "
+                                                "found 'one'"),
+    "a field missing": (_drop_field, "documents[0].sections[2]: a Section missing title"),
+    "a section that is not there": (_dangling_section, "paragraph 'vekn:"),
+    "the wrong shape": (_wrong_top, "documents: expected a list, found dict"),
+    "not a corpus": (lambda path: path.write_text("[1, 2, 3]", encoding="utf-8"), "not a corpus judge wrote"),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGED_CACHES, ids=list(DAMAGED_CACHES))
+def test_a_damaged_cache_is_logged_with_the_reason_and_rebuilt(rules_copy, tmp_path, caplog, damage):
+    built = load_corpus(rules_copy)
+    cache = tmp_path / "index" / CACHE_NAME
+    change, reason = DAMAGED_CACHES[damage]
+    if damage in ("garbage", "truncated", "not a corpus"):
+        change(cache)
+    else:
+        data = json.loads(cache.read_text(encoding="utf-8"))
+        change(data)
+        cache.write_text(json.dumps(data), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="judge.corpus"):
+        again = load_corpus(rules_copy)
+    assert again == built
+    assert f"the cache {cache} is damaged: {reason}" in caplog.text and "rebuilding it" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="judge.corpus"):
+        assert load_corpus(rules_copy) == built  # the rebuilt cache is whole: no warning the next time
+    assert not caplog.text
+
+
+def test_judge_docs_on_a_damaged_cache_warns_and_lists_every_book(rules_copy, tmp_path, runner):
+    from judge.cli import cli
+
+    load_corpus(rules_copy)
+    (tmp_path / "index" / CACHE_NAME).write_text('{"format": 1, "digest": 7}', encoding="utf-8")
+    result = runner.invoke(cli, ["docs", "--json"])
+    assert result.exit_code == 0, result.output
+    assert [d["id"] for d in json.loads(result.stdout)] == ["vekn", "s6", "rb", "flows", "rivals"]
+    assert "warning: the cache" in result.stderr and "is damaged: not a corpus judge wrote" in result.stderr
+    assert "Traceback" not in result.output
 
 
 # -- malformed sources ------------------------------------------------------------

@@ -27,7 +27,7 @@ def test_installed_package_works_from_another_directory(tmp_path):
     assert out.returncode == 0, out.stderr
     assert [d["id"] for d in json.loads(out.stdout)] == ["vekn", "s6", "rb", "flows", "rivals"]
     # Built artifacts went to the per-user cache, not the checkout.
-    assert any((tmp_path / "cache").rglob("corpus.pickle"))
+    assert any((tmp_path / "cache").rglob("corpus.json"))
     # The web app renders its pages from the templates bundled in the wheel.
     page = subprocess.run(
         [sys.executable, "-c",

@@ -305,7 +305,8 @@ def test_a_search_during_a_rebuild_succeeds(corpus, tmp_path, monkeypatch):
     assert len({first, *names}) == 3
     # it searched on the first build and, without stopping, on a new one
     assert {first, names[0]} <= {name for _, name in answered} or {first, names[1]} <= {name for _, name in answered}
-    reader.search("bleed")
+    reader.search("bleed")  # notices the pointer, and follows it in the background
+    assert reader.settle(timeout=60)
     assert reader._built.name == names[-1]  # the reader followed the pointer
     kept = sorted(p.name for p in tmp_path.glob(f"{search_index.PREFIX}*") if p.is_dir())
     assert len(kept) == 2  # the current build and the previous one; older ones are removed
@@ -320,7 +321,8 @@ def test_a_rebuild_by_another_process_is_followed_after_the_check_interval(corpu
     newer = Search(corpus, root=tmp_path).rebuild()  # as another process would
     assert reader.search("bleed").hits and reader._built.name == first
     monkeypatch.setattr(search, "POINTER_CHECK_SECONDS", 0)
-    assert reader.search("bleed").hits and reader._built.name == newer != first
+    assert reader.search("bleed").hits  # notices the pointer, and follows it in the background
+    assert reader.settle(timeout=60) and reader._built.name == newer != first
 
 
 def test_an_edited_synonyms_file_is_read_again(tmp_path, monkeypatch):

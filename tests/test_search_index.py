@@ -6,7 +6,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -86,6 +89,33 @@ def replace_postings_and_their_digest(path):
     (path / search_index.CONTENTS_FILE).write_text(json.dumps(contents), encoding="utf-8")
 
 
+def _rewrite_with_its_digest(path, filename, text):
+    # As a faulty build step (or a hand edit that also fixed contents.json) would
+    # leave it: the digest matches, the content is not what the build writes.
+    (path / filename).write_text(text, encoding="utf-8")
+    contents = json.loads((path / search_index.CONTENTS_FILE).read_text(encoding="utf-8"))
+    contents["files"][filename] = hashlib.sha256((path / filename).read_bytes()).hexdigest()
+    (path / search_index.CONTENTS_FILE).write_text(json.dumps(contents), encoding="utf-8")
+
+
+def editions_of_the_wrong_shape_with_their_digest(path):
+    _rewrite_with_its_digest(path, search_index.EDITIONS_FILE, '{"rb:6.4.6/2": 5}')
+
+
+def editions_naming_unknown_paragraphs_with_their_digest(path):
+    _rewrite_with_its_digest(path, search_index.EDITIONS_FILE, '{"rb:6.4.6/2": [["rb:no-such/1", 0.9]]}')
+
+
+def documents_of_another_corpus_with_their_digest(path):
+    documents = json.loads((path / search_index.DOCUMENTS_FILE).read_text(encoding="utf-8"))
+    documents["ids"][7] = "vekn:not-in-the-corpus/1"
+    _rewrite_with_its_digest(path, search_index.DOCUMENTS_FILE, json.dumps(documents))
+
+
+def ocr_words_not_a_list_with_their_digest(path):
+    _rewrite_with_its_digest(path, search_index.OCR_WORDS_FILE, '{"magaiji": true}')
+
+
 def delete_contents(path):
     (path / search_index.CONTENTS_FILE).unlink()
 
@@ -95,7 +125,9 @@ def malform_contents(path):
 
 
 DAMAGE = [overwrite_segment, flip_one_segment_byte, overwrite_toc, delete_editions, truncate_editions,
-          delete_postings, replace_postings_and_their_digest, delete_contents, malform_contents]
+          delete_postings, replace_postings_and_their_digest, editions_of_the_wrong_shape_with_their_digest,
+          editions_naming_unknown_paragraphs_with_their_digest, documents_of_another_corpus_with_their_digest,
+          ocr_words_not_a_list_with_their_digest, delete_contents, malform_contents]
 
 
 @pytest.mark.parametrize("damage", DAMAGE, ids=lambda f: f.__name__)
@@ -146,7 +178,8 @@ def test_damage_under_a_running_searcher_does_not_reach_its_searches(corpus, cop
 
 def test_a_damaged_build_named_by_a_new_pointer_is_rebuilt(corpus, copy_of, monkeypatch):
     # Another process switches the pointer to a build that turns out damaged:
-    # a running searcher following the pointer rebuilds instead of failing.
+    # a running searcher following the pointer has it rebuilt, in the background,
+    # and answers from the build in memory meanwhile.
     monkeypatch.setattr(search, "POINTER_CHECK_SECONDS", 0)  # every search looks at the pointer
     root, name = copy_of
     searcher = Search(corpus, root=root)
@@ -154,19 +187,65 @@ def test_a_damaged_build_named_by_a_new_pointer_is_rebuilt(corpus, copy_of, monk
     newer = search_index.build(corpus, root, force=True)
     overwrite_toc(build_dir(root, newer))
     answers_correctly(searcher, corpus)
+    assert searcher.settle(timeout=120)
+    answers_correctly(searcher, corpus)
     assert searcher._built.name not in (name, newer)
 
 
-def test_judge_search_on_a_damaged_index_answers(corpus, runner, tmp_path, monkeypatch):
+@pytest.mark.parametrize("damage", [overwrite_toc, editions_of_the_wrong_shape_with_their_digest],
+                         ids=lambda f: f.__name__)
+def test_judge_search_on_a_damaged_index_answers(corpus, runner, tmp_path, monkeypatch, damage):
     """`judge search` twice in a scratch JUDGE_INDEX_DIR whose index was damaged
     between the two: the second answers, with a warning, instead of a traceback."""
+    from judge.cli import cli
+
     monkeypatch.setenv("JUDGE_INDEX_DIR", str(tmp_path))
     monkeypatch.setattr(search, "_SEARCHERS", {})
     first = runner.invoke(search_command, [QUESTION, "--limit", "3"], catch_exceptions=False)
     assert first.exit_code == 0 and "prey or predator" in first.output
     name = search_index.current_name(tmp_path)
-    overwrite_toc(build_dir(tmp_path, name))
-    monkeypatch.setattr(search, "_SEARCHERS", {})  # as a new process would start
-    second = runner.invoke(search_command, [QUESTION, "--limit", "3"], catch_exceptions=False)
-    assert second.exit_code == 0 and "prey or predator" in second.output
+    damage(build_dir(tmp_path, name))
+    runs = []
+    for _ in range(2):
+        monkeypatch.setattr(search, "_SEARCHERS", {})  # as a new process would start
+        runs.append(runner.invoke(cli, ["search", QUESTION, "--limit", "3"]))
+        assert runs[-1].exit_code == 0 and "prey or predator" in runs[-1].output
+        assert "Traceback" not in runs[-1].output
+    assert f"warning: the search index {build_dir(tmp_path, name)} is damaged: " in runs[0].stderr
+    assert "warning" not in runs[1].stderr  # repaired once, not met again at every run
     assert search_index.current_name(tmp_path) != name
+
+
+def test_serving_and_searching_read_no_pickle(corpus, intact, tmp_path):
+    """Whoosh's files are pickles; the server and the searches read only data
+    (JSON, and numpy arrays loaded without pickles). A process with every
+    unpickler disabled loads the corpus, opens the index, searches, and serves
+    pages from the caches an earlier process wrote."""
+    root = tmp_path / "index"
+    shutil.copytree(intact, root)
+    code = """
+import pickle, sys
+def refuse(*args, **kwargs):
+    raise AssertionError("something unpickled")
+class Refused(pickle.Unpickler):
+    def __init__(self, *args, **kwargs):
+        refuse()
+pickle.load = pickle.loads = refuse
+pickle.Unpickler = Refused
+import _pickle
+_pickle.load = _pickle.loads = refuse
+from judge.corpus import load_corpus
+from judge.search import Search
+from judge.web import create_app
+corpus = load_corpus()
+searcher = Search(corpus)
+assert searcher.search("who can block an undirected action").hits
+client = create_app(corpus).test_client()
+for url in ("/search?q=bleed+torpor", "/api/search?q=tap+to+block", "/p/rb:6.4.6/2", "/api/graph/editions/rb:6.4.6/2"):
+    assert client.get(url).status_code == 200, url
+print("served")
+"""
+    env = {**os.environ, "JUDGE_INDEX_DIR": str(root)}
+    subprocess.run([sys.executable, "-c", "from judge.corpus import load_corpus; load_corpus()"], env=env, check=True)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.split() == ["served"], done.stderr[-3000:]

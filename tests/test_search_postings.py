@@ -202,6 +202,50 @@ def test_a_table_that_is_not_one_is_refused(data):
         PostingTable.from_bytes(data)
 
 
+def _saved(built, **changed) -> bytes:
+    """The build's table saved with some of its arrays replaced."""
+    import io
+    with np.load(io.BytesIO(built.postings.to_bytes()), allow_pickle=False) as arrays:
+        parts = {name: arrays[name] for name in arrays.files}
+    parts.update(changed)
+    out = io.BytesIO()
+    np.savez(out, **parts)
+    return out.getvalue()
+
+
+def test_a_table_whose_arrays_do_not_fit_is_refused(built):
+    keys = np.array(built.postings._keys, dtype=str)
+    docnums = built.postings._docnums.copy()
+    docnums[5] = built.postings.doc_count  # a paragraph the index does not have
+    broken = {"keys out of order": {"keys": keys[::-1]},
+              "a document number out of range": {"docnums": docnums},
+              "offsets as text": {"offsets": np.array(["0"] * len(built.postings._offsets))},
+              "a score that is not a number": {"scores": np.full(len(built.postings._scores), np.nan)},
+              "positions as objects": {"positions": np.array([None, 1], dtype=object)}}
+    for what, change in broken.items():
+        with pytest.raises(ValueError, match="not a posting table"):
+            PostingTable.from_bytes(_saved(built, **change))
+    assert PostingTable.from_bytes(_saved(built)).doc_count == built.postings.doc_count
+
+
+def test_the_vocabulary_is_whoosh_lexicon(searcher, built, whoosh):
+    """What search reads instead of Whoosh's files is what Whoosh has: its lexicons
+    and document frequencies (the table's keys and counts), and each document's
+    paragraph ID and field lengths (documents.json)."""
+    from judge.search_expand import FIELD_WEIGHTS
+    from judge.search_index import RANKED_FIELDS
+
+    reader = whoosh.reader()
+    vocabulary = searcher._current.vocabulary
+    assert vocabulary.documents == reader.doc_count_all() == len(built.ids)
+    assert vocabulary.words == [b.decode("utf-8") for b in reader.lexicon("body_plain")]
+    assert vocabulary.frequency == {w: reader.doc_frequency("body_plain", w) for w in vocabulary.words}
+    assert vocabulary.stems == {b.decode("utf-8") for name in (*FIELD_WEIGHTS, "terms") for b in reader.lexicon(name)}
+    assert built.ids == [reader.stored_fields(n)["id"] for n in range(reader.doc_count_all())]
+    assert built.lengths == {f: [reader.doc_field_length(n, f, 0) for n in range(reader.doc_count_all())]
+                             for f in RANKED_FIELDS}
+
+
 def test_a_prefix_stands_for_its_commonest_words(searcher, built):
     current = searcher._current
     short = current.vocabulary.starting("con")

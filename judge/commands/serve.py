@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import ipaddress
+import logging
 import os
 import re
 import socket
@@ -30,6 +31,8 @@ import time
 from pathlib import Path
 
 import click
+
+from judge.errors import JudgeError
 
 DEFAULT_PORT = 8080
 # Requests are CPU work under Python's lock, and Granian's Rust side does the waiting on
@@ -114,17 +117,33 @@ def serve(host: str, port: int, workers: int | None, threads: int, debug: bool,
         return
     workers = workers or default_workers()
     sock = listen(host, port)  # before loading anything: a busy port is told at once
-    from judge.cli import load
-    from judge.web import create_app, warm
-
-    click.echo("loading the search index and the rule graph, rendering the rules…", err=True)
-    app = create_app(load())
-    warm(app)
+    try:
+        app = _load_app()
+    except JudgeError as exc:  # nothing loaded, or a data file judge cannot do without
+        sock.close()
+        raise ServeError(f"judge serve cannot start: {exc}") from None
     address, port = sock.getsockname()[:2]
     how = f"{workers} process{'es' if workers > 1 else ''} × {threads} thread{'s' if threads > 1 else ''}"
     announce = f"judge: serving on http://{shown_address(host, port)}/  ({how}; Ctrl-C to stop)"
     sock.close()  # kept until now so that nothing else takes the port while the app warmed
     run_granian(app, address, port, workers, threads, announce)
+
+
+def _load_app():
+    """The warmed app, having said which documents it serves and which it skipped."""
+    from judge.cli import load, log_to_stderr
+    from judge.web import create_app, warm
+
+    log_to_stderr(logging.INFO)  # the server's log: faults while serving, rebuilds, a data file kept at its last good copy
+    corpus = load()  # a warning for each document skipped
+    if corpus.errors:
+        click.echo(f"judge: serving {len(corpus.documents)} document{'s' if len(corpus.documents) > 1 else ''} "
+                   f"({', '.join(corpus.documents)}); {len(corpus.errors)} skipped, see the warnings above",
+                   err=True)
+    click.echo("loading the search index and the rule graph, rendering the rules…", err=True)
+    app = create_app(corpus)
+    warm(app)
+    return app
 
 
 def run_granian(app, address: str, port: int, workers: int, threads: int, announce: str) -> None:
@@ -232,12 +251,7 @@ def _worker_app(_target: str):
     batch_scheduling()
     if _WARM_APP is not None:
         return _WARM_APP
-    from judge.cli import load
-    from judge.web import create_app, warm
-
-    app = create_app(load())
-    warm(app)
-    return app
+    return _load_app()
 
 
 def _serve_debug(host: str, port: int) -> None:

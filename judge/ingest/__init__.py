@@ -23,6 +23,11 @@ def _parsers():
 
 
 FORMATS = ("markdown-book", "numbered-text", "ocr-text", "outline", "pdf-text")
+# The longest paragraph of the five books has 1,225 characters. One of more than this
+# is a book whose paragraph breaks were lost: refused, so that the book is skipped
+# rather than indexed (the search index holds a paragraph's word positions in 20 bits,
+# and a paragraph of 100,000 characters has at most 50,000 words).
+MAX_PARAGRAPH_CHARS = 100_000
 
 
 def read_source(path: Path) -> str:
@@ -61,4 +66,10 @@ def parse_document(meta: DocMeta, rules_dir: Path) -> Document:
         raise SourceError(meta.source, 0, f"the {meta.format} parser failed: {exc!r}") from exc
     if not doc.paragraphs:
         raise SourceError(meta.source, 0, f"no paragraphs found; is this really a file in the {meta.format} format?")
+    longest = max(doc.paragraphs, key=lambda p: len(p.text))
+    if len(longest.text) > MAX_PARAGRAPH_CHARS:
+        first, last = longest.lines
+        raise SourceError(meta.source, first, f"a paragraph of {len(longest.text):,} characters (lines {first}-{last}); "
+                                              f"a paragraph may have at most {MAX_PARAGRAPH_CHARS:,}: are the blank "
+                                              "lines between its paragraphs missing?")
     return doc

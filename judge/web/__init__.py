@@ -88,8 +88,15 @@ def warm(app: Flask) -> None:
     """Compute before the first visitor what every rule page shows (`Site.warm`), and
     render each page's side panels (cited by, other editions, related rules) and
     each paragraph's parts of a search hit in every form (`pages.render_hit_forms`)."""
+    from judge.search_query import current_synonyms
+    from judge.terminology import get_terminology
     from judge.web.pages import relation_panels, render_hit_forms
 
+    # The data files, read and checked before anything else: a broken one stops the
+    # start (SourceError, naming its line). The terminology map is then kept for the
+    # process; the synonyms are read again when they change (their last good copy kept).
+    current_synonyms()
+    get_terminology()
     site: Site = app.extensions["judge"]
     site.warm()
     with app.test_request_context("/"):

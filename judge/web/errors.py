@@ -1,15 +1,17 @@
 """Error responses: a page for people, JSON under /api/, never a traceback.
 
 An unknown ID is a 404 that offers close matches (`judge.lookup.suggest`); a bad
-parameter is a 400 that says which parameter and why; anything unexpected is a
-500 that says so and is logged with its traceback on the server side only.
+parameter is a 400 that says which parameter and why. A fault of the server's
+own files (`judge.errors.OwnFileError`: a rulebook, a data file, the index) is a
+500 logged with its file, line and reason, and anything unexpected a 500 logged
+with its traceback; the visitor is told neither, nor any path of the server.
 """
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request, url_for
+from flask import Flask, current_app, jsonify, render_template, request, url_for
 from werkzeug.exceptions import BadRequest, HTTPException, InternalServerError, NotFound
 
-from judge.errors import JudgeError, UnknownIdError
+from judge.errors import JudgeError, OwnFileError, UnknownIdError
 
 
 class UnknownItem(NotFound):
@@ -63,10 +65,17 @@ def handle_judge_error(exc: JudgeError):
     return handle_http(BadRequest(str(exc)))
 
 
+def handle_own_file_error(exc: OwnFileError):
+    # The server's files failed it, not the visitor: the cause (file, line, reason) goes
+    # to the log, the visitor gets a 500 that names none of it.
+    current_app.logger.error("%s %s failed on a fault of the server's files: %s", request.method, request.path, exc)
+    return handle_http(InternalServerError("the server could not answer: one of its own files is damaged or "
+                                           "missing; the fault has been logged"))
+
+
 def handle_unexpected(exc: Exception):
     if isinstance(exc, HTTPException):
         return handle_http(exc)
-    from flask import current_app
     current_app.logger.exception("unexpected error on %s", request.path)
     return handle_http(InternalServerError("something went wrong on the server; the error has been logged"))
 
@@ -75,4 +84,5 @@ def install(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(UnknownIdError, handle_unknown_id)
     app.register_error_handler(JudgeError, handle_judge_error)
+    app.register_error_handler(OwnFileError, handle_own_file_error)
     app.register_error_handler(Exception, handle_unexpected)

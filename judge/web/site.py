@@ -103,7 +103,8 @@ class Site:
             for term, pid in doc.glossary.items():
                 if pid in self.corpus.paragraphs:
                     self.renderer.render_definition(self.corpus.paragraphs[pid], term)
-        self.prev_next(next(iter(self.corpus.paragraphs.values())))
+        for para in list(self.corpus.paragraphs.values())[:1]:  # (the order of them all, computed once)
+            self.prev_next(para)
         for ident in [*self.corpus.paragraphs, *self.corpus.sections]:
             self.href(ident)
             self.excerpt(ident)

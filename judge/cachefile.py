@@ -1,0 +1,254 @@
+"""The caches judge keeps in its index directory, as data only.
+
+A cache is JSON, written whole to a temporary file and renamed over the old
+one (a reader never sees half a file), and read back into judge's own types
+with every value's shape and type checked on the way (`decode`), so nothing
+read from a cache can run code, and a cache that does not parse or check is
+a `DamagedCache`, which its owner logs and rebuilds. No cache is trusted
+beyond what the check proves: a damaged one costs a rebuild, never an answer.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+import types
+import typing
+from pathlib import Path
+from typing import Any, Callable, Union
+
+# A mapping whose keys are not all strings (the manifest's page map: {3: "Set-Up"})
+# is written as {PAIRS: [[key, value], ...]}, which keeps its keys' types.
+PAIRS = "(pairs)"
+
+
+class DamagedCache(Exception):
+    """A cache file that cannot be used: it does not parse, or holds the wrong shape."""
+
+    def __init__(self, path: Path, reason: str):
+        self.path, self.reason = path, reason
+        super().__init__(f"the cache {path} is damaged: {reason}")
+
+
+# -- writing ----------------------------------------------------------------------------
+
+def encode(value: Any) -> Any:
+    """`value` (dataclasses, tuples, dicts, lists, plain values) as JSON data `decode` reads back."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
+    if isinstance(value, dict):
+        if all(isinstance(k, str) for k in value) and PAIRS not in value:
+            return {k: encode(v) for k, v in value.items()}
+        return {PAIRS: [[encode(k), encode(v)] for k, v in value.items()]}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(f"{type(value).__name__} is not cache data")
+
+
+def write_json(path: Path, data: Any) -> bool:
+    """Write `data` to `path` as JSON, atomically. False when the directory cannot be
+    written to (a read-only cache only costs speed)."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+        return False
+
+
+# -- reading ----------------------------------------------------------------------------
+
+def read_json(path: Path) -> Any:
+    """The JSON data of `path`. FileNotFoundError when there is none (nothing is
+    damaged: it was never built); DamagedCache when it cannot be read or parsed."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise DamagedCache(path, f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except UnicodeDecodeError as exc:
+        raise DamagedCache(path, f"not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from None
+    except ValueError as exc:  # json.JSONDecodeError, or a constant refused
+        where = f" at line {exc.lineno}, column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
+        raise DamagedCache(path, f"not JSON{where}") from None
+    except RecursionError:
+        raise DamagedCache(path, "not JSON judge writes (nested too deep)") from None
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+class Mismatch(ValueError):
+    """A value of the wrong shape; `steps` says where it is, innermost first ("[3]", ".lines")."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.steps: list[str] = []
+
+
+def decode(kind: Any, data: Any, where: str = "") -> Any:
+    """`data` (parsed JSON) as a value of `kind`: a dataclass, list[X], tuple[X, Y],
+    tuple[X, ...], dict[str, X], Optional[X], str, int, float, bool, or a bare
+    `dict` (plain data, as `encode` wrote it). Raises `Mismatch` naming where
+    (below `where`) the data is not of that shape."""
+    try:
+        return _decoder(kind)(data)
+    except Mismatch as exc:
+        place = (where + "".join(reversed(exc.steps))).lstrip(".")
+        raise Mismatch(f"{place}: {exc}" if place else str(exc)) from None
+
+
+def _is(a, b) -> bool:
+    return a is b
+
+
+def _expected(what: str, data: Any) -> Mismatch:
+    shown = type(data).__name__ if isinstance(data, (dict, list)) else repr(data)[:40]
+    return Mismatch(f"expected {what}, found {shown}")
+
+
+def _locate(exc: Mismatch, parts) -> Mismatch:
+    """The Mismatch of the first of `parts` ((step, decoder, value)) that fails, its step
+    added; `exc` if none does. Called only after a failure, so that decoding a good
+    cache builds no paths."""
+    for step, decode_one, value in parts:
+        try:
+            decode_one(value)
+        except Mismatch as found:
+            found.steps.append(step)
+            return found
+    return exc
+
+
+_DECODERS: dict[Any, Callable[[Any], Any]] = {}
+
+
+def _decoder(kind: Any) -> Callable[[Any], Any]:
+    found = _DECODERS.get(kind)
+    if found is None:
+        found = _DECODERS[kind] = _make_decoder(kind)
+    return found
+
+
+def _make_decoder(kind: Any) -> Callable[[Any], Any]:
+    if dataclasses.is_dataclass(kind):
+        return _dataclass_decoder(kind)
+    if kind is dict:
+        return _plain
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (Union, types.UnionType):
+        options = [a for a in args if a is not type(None)]
+        if len(options) != 1 or len(args) != 2:
+            raise TypeError(f"no cache decoder for {kind}")
+        inner = _decoder(options[0])
+        return lambda data: None if data is None else inner(data)
+    if origin is list or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
+        item, as_tuple = _decoder(args[0]), origin is tuple
+
+        def as_sequence(data):
+            if type(data) is not list:
+                raise _expected("a list", data)
+            try:
+                return tuple(map(item, data)) if as_tuple else list(map(item, data))
+            except Mismatch as exc:
+                raise _locate(exc, ((f"[{n}]", item, v) for n, v in enumerate(data))) from None
+        return as_sequence
+    if origin is tuple:
+        items = [_decoder(a) for a in args]
+
+        def as_fixed_tuple(data):
+            if type(data) is not list or len(data) != len(items):
+                raise _expected(f"a list of {len(items)}", data)
+            try:
+                return tuple(item(v) for item, v in zip(items, data))
+            except Mismatch as exc:
+                raise _locate(exc, ((f"[{n}]", item, v) for n, (item, v) in enumerate(zip(items, data)))) from None
+        if not all(a in (str, int, bool) for a in args):
+            return as_fixed_tuple
+
+        def as_scalar_tuple(data):  # (start, end), (term, start, end, id): checked in one pass
+            if type(data) is list and len(data) == len(args) and all(map(_is, map(type, data), args)):
+                return tuple(data)
+            return as_fixed_tuple(data)  # which says what is wrong
+        return as_scalar_tuple
+    if origin is dict:
+        if args[0] is not str:
+            raise TypeError(f"no cache decoder for {kind}")
+        value = _decoder(args[1])
+
+        def as_dict(data):
+            if type(data) is not dict:
+                raise _expected("a mapping", data)
+            try:
+                return {k: value(v) for k, v in data.items()}
+            except Mismatch as exc:
+                raise _locate(exc, ((f"[{k!r}]", value, v) for k, v in data.items())) from None
+        return as_dict
+    if kind is float:
+        def as_float(data):
+            if type(data) is float:
+                return data
+            if type(data) is int:
+                return float(data)
+            raise _expected("a number", data)
+        return as_float
+    if kind in (str, int, bool):
+        name = {str: "a string", int: "a whole number", bool: "true or false"}[kind]
+
+        def as_scalar(data):
+            if type(data) is not kind:
+                raise _expected(name, data)
+            return data
+        return as_scalar
+    raise TypeError(f"no cache decoder for {kind}")
+
+
+def _dataclass_decoder(cls: type) -> Callable[[Any], Any]:
+    names = tuple(f.name for f in dataclasses.fields(cls) if f.init)
+    keys = frozenset(names)
+    decoders: list[tuple[str, Callable]] = []
+
+    def as_dataclass(data):
+        if type(data) is not dict:
+            raise _expected(f"a {cls.__name__}", data)
+        if data.keys() != keys:
+            missing, extra = sorted(keys - data.keys()), sorted(map(str, data.keys() - keys))
+            raise Mismatch(f"a {cls.__name__} " + "; ".join(filter(None, [
+                missing and f"missing {', '.join(missing)}", extra and f"with unknown {', '.join(extra)}"])))
+        if not decoders:  # resolved at first use: a field's type may name a class defined after this one
+            hints = typing.get_type_hints(cls)
+            decoders.extend((name, _decoder(hints[name])) for name in names)
+        try:
+            return cls(**{name: decode_one(data[name]) for name, decode_one in decoders})
+        except Mismatch as exc:
+            raise _locate(exc, ((f".{name}", decode_one, data[name]) for name, decode_one in decoders)) from None
+    return as_dataclass
+
+
+def _plain(data: Any) -> Any:
+    """Plain data as `encode` wrote it: mappings (string keys, or PAIRS), lists, scalars."""
+    if type(data) is dict:
+        if PAIRS not in data:
+            return {k: _plain(v) for k, v in data.items()}
+        pairs = data[PAIRS]
+        if len(data) != 1 or type(pairs) is not list or not all(type(p) is list and len(p) == 2 for p in pairs):
+            raise _expected(f"a list of [key, value] pairs under {PAIRS!r}", pairs)
+        if any(isinstance(key, (dict, list)) for key, _ in pairs):
+            raise Mismatch(f"a key under {PAIRS!r} is not a string or a number")
+        return {key: _plain(value) for key, value in pairs}
+    if type(data) is list:
+        return [_plain(v) for v in data]
+    return data  # json.loads gives nothing else but str, int, float, bool, None
