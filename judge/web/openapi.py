@@ -161,16 +161,27 @@ def _tool_paths() -> dict[str, S]:
         "What changed between two editions, as `judge diff --json`", _ref("Diff"),
         [_param("old", "query", "The older document id.", _STR, required=True),
          _param("new", "query", "The newer document id.", _STR, required=True)])
+    limits = _scenario_limits()
     out["/api/check"] = {"post": {
         "summary": "Replay a scenario and return its cited trace, as `judge check --json`",
+        "description": "Under the replay's limits, the same as `judge check`'s (docs/scenarios.md, Limits): "
+                       + ", ".join(f"{name} {value:g}" if isinstance(value, float) else f"{name} {value:,}"
+                                   for name, value in limits.items())
+                       + ". A body over the character limit is refused (413), however it is sent.",
         "parameters": [_param("rules", "query", "Replay under this edition (current, older) instead of the "
                               "scenario's own.", _STR)],
         "requestBody": {"required": True, "description": "The scenario: YAML (or JSON, which is YAML).",
-                        "content": {"text/yaml": {"schema": {"type": "string"}},
-                                    "application/json": {"schema": {"type": "object"}}}},
+                        "content": {"text/yaml": {"schema": {"type": "string", "maxLength": limits["characters"]}},
+                                    "application/json": {"schema": _ref("Scenario")}}},
         "responses": {"200": {"description": "The replay", "content": {"application/json": {
             "schema": _ref("CheckRun")}}},
             "400": {"description": "A malformed scenario (with its line) or a bad parameter.",
+                    "content": {"application/json": {"schema": _ref("CheckError")}}},
+            "413": {"description": "The body, or the scenario in it, is longer than the limit 'characters' "
+                                   "allows (chunked bodies included: refused, never cut).",
+                    "content": {"application/json": {"schema": _ref("CheckError")}}},
+            "422": {"description": "The scenario is over one of the replay's limits (players, events, turns, "
+                                   "steps, ...): `limit` names it, `maximum` gives its value, `line` says where.",
                     "content": {"application/json": {"schema": _ref("CheckError")}}}}}}
     return out
 
@@ -199,8 +210,40 @@ def _tool_schemas() -> dict[str, S]:
         "error": {"oneOf": [{"type": "null"},
                             _object({"message": _STR}, {"line": _nullable("integer"), "kind": _STR,
                                                         "event": _nullable("integer"), "cites": _array(_STR)})]}})
-    out["CheckError"] = _object({"error": _STR, "status": _INT}, {"line": _nullable("integer")})
+    out["CheckError"] = _object({"error": _STR, "status": _INT},
+                                {"line": _nullable("integer"), "limit": {"enum": list(_scenario_limits())},
+                                 "maximum": _NUM})
+    out.update(_scenario_schemas())
     return out
+
+
+def _scenario_limits() -> dict[str, float]:
+    from dataclasses import asdict
+
+    from judge.engine.limits import DEFAULT
+    return asdict(DEFAULT)
+
+
+SCENARIO_PREFIX = "Scenario"
+
+
+def _scenario_schemas() -> dict[str, S]:
+    """The scenario's JSON Schema (judge/engine/scenario.schema.json) as components: `Scenario`, and each of its
+    `$defs` as `Scenario_<name>` (an OpenAPI tool resolves references against the document's components)."""
+    from judge.engine.validation import schema
+
+    def moved(node):
+        if isinstance(node, list):
+            return [moved(x) for x in node]
+        if not isinstance(node, dict):
+            return node
+        out = {k: moved(v) for k, v in node.items() if k not in ("$defs", "$schema", "$id")}
+        if isinstance(out.get("$ref"), str) and out["$ref"].startswith("#/$defs/"):
+            out["$ref"] = f"#/components/schemas/{SCENARIO_PREFIX}_{out['$ref'][len('#/$defs/'):]}"
+        return out
+
+    doc = schema()
+    return {SCENARIO_PREFIX: moved(doc), **{f"{SCENARIO_PREFIX}_{name}": moved(sub) for name, sub in doc["$defs"].items()}}
 
 
 def _version() -> str:

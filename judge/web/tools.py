@@ -1,15 +1,18 @@
 """Pages and API routes of the tools built on other parts of judge:
 
 * the editions diff (judge/compare.py): /diff and /api/diff;
-* the scenario check (judge/engine/): /check and /api/check.
+* the scenario check (judge/engine/): /check and /api/check, under the same limits as `judge check`
+  (judge/engine/limits.py): 400 for a malformed scenario, 413 for a body or a scenario too long, 422 for a
+  scenario over another limit, each naming what and where.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, jsonify, render_template, request, url_for
-from werkzeug.exceptions import BadRequest
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
+from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
+from judge.engine.limits import DEFAULT as LIMITS
 from judge.web import current_site, params
 
 diff_pages = Blueprint("diff", __name__)
@@ -17,7 +20,6 @@ check_pages = Blueprint("check", __name__)
 
 PAIRS_PER_PAGE = 40
 DEFAULT_CHANGES = ["meaning", "wording"]
-MAX_SCENARIO_CHARS = 200_000
 
 
 # -- the editions diff ---------------------------------------------------------------------------
@@ -145,27 +147,51 @@ def _editions() -> dict[str, str]:
     return dict(citations.EDITIONS)
 
 
-def _run(text: str, rules: str | None) -> dict:
-    """The `judge check --json` object for a scenario's text; ScenarioError if it is malformed."""
+class BodyTooLarge(RequestEntityTooLarge):
+    """413: the request's body is over what a scenario of the longest allowed can need."""
+
+    def __init__(self, size: str):
+        super().__init__(f"the request's body is {size} bytes; judge reads at most {LIMITS.body_bytes():,} bytes, "
+                         f"enough for a scenario of {LIMITS.characters:,} characters (the limit 'characters')")
+
+
+def _read_body() -> bytes:
+    """The request's body, read whole and kept for the form parser; 413 beyond LIMITS.body_bytes(), whether the
+    client gave its length or streamed it (chunked). Werkzeug stops reading a stream at the app's maximum without
+    saying that it went on, so that maximum is one byte over ours (judge.web.create_app): a body that reaches it
+    is longer than allowed, and refused, never cut."""
+    try:
+        data = request.get_data(cache=True)
+    except RequestEntityTooLarge:  # a Content-Length over the maximum: nothing was read
+        raise BodyTooLarge(f"{request.content_length:,}") from None
+    if len(data) > LIMITS.body_bytes():
+        length = request.content_length
+        raise BodyTooLarge(f"{length:,}" if length is not None else f"more than {LIMITS.body_bytes():,}")
+    return data
+
+
+def _run(text: str, rules: str | None) -> tuple[dict, str]:
+    """The `judge check --json` object for a scenario's text, and its JSON; ScenarioError if it is malformed,
+    OverLimit if it goes over one of the limits (the same as `judge check`'s, judge/engine/limits.py)."""
     from judge.engine import scenario, trace
     site = current_site()
-    parsed = scenario.parse(text, "<pasted scenario>")
+    parsed = scenario.parse(text, "<pasted scenario>", LIMITS)
     resolver = site.scenario_resolver()
-    return trace.run_json(scenario.run(parsed, rules, resolver), resolver)
+    return trace.checked_json(scenario.run(parsed, rules, resolver, LIMITS), resolver, LIMITS)
 
 
 def _scenario_text() -> str:
-    upload = request.files.get("file")
+    _read_body()
+    try:
+        upload = request.files.get("file")
+        text = request.form.get("scenario", "")
+    except RequestEntityTooLarge:  # a form field over the form parser's own maximum (the body's)
+        raise BodyTooLarge(f"more than {LIMITS.body_bytes():,}") from None
     if upload is not None and upload.filename:
-        raw = upload.read(MAX_SCENARIO_CHARS * 4 + 1)
         try:
-            text = raw.decode("utf-8")
+            text = upload.read().decode("utf-8")
         except UnicodeDecodeError:
             raise params.BadParameter("file", "is not UTF-8 text (a scenario is a YAML file)") from None
-    else:
-        text = request.form.get("scenario", "")
-    if len(text) > MAX_SCENARIO_CHARS:
-        raise params.BadParameter("scenario", f"is {len(text)} characters long; at most {MAX_SCENARIO_CHARS}")
     if not text.strip():
         raise params.BadParameter("scenario", "is empty: paste a scenario or choose a file")
     return text
@@ -179,32 +205,42 @@ def _rules_choice(value: str) -> str | None:
     return value
 
 
+def _status(exc) -> int:
+    """400 for a malformed scenario; 413 for one over the character limit; 422 for one over another limit."""
+    from judge.engine.limits import OverLimit
+    if not isinstance(exc, OverLimit):
+        return 400
+    return 413 if exc.limit == "characters" else 422
+
+
 @check_pages.route("/check", methods=["GET", "POST"], endpoint="page")
 def check_page():
     from judge.engine.errors import ScenarioError
     editions = _editions()
     if request.method == "GET":
         return render_template("check.html", editions=editions, text="", rules="file", result=None, error=None)
-    rules = request.form.get("rules", "file")
-    text = ""
+    text, rules = "", "file"
     try:
-        text = _scenario_text()
-        result = _run(text, _rules_choice(rules))
+        text = _scenario_text()  # the body first: the form is parsed from what was read
+        rules = request.form.get("rules", "file")
+        result, _ = _run(text, _rules_choice(rules))
     except ScenarioError as exc:
+        status = _status(exc)
+        return render_template("check.html", editions=editions, text=text, rules=rules, result=None, error=exc,
+                               status=status), status
+    except HTTPException as exc:
+        if exc.code not in (400, 413):
+            raise
         return render_template("check.html", editions=editions, text=text, rules=rules, result=None,
-                               error=exc), 400
-    except BadRequest as exc:
-        return render_template("check.html", editions=editions, text=text, rules=rules, result=None,
-                               error=exc.description), 400
+                               error=exc.description, status=exc.code), exc.code
     return render_template("check.html", editions=editions, text=text, rules=rules, result=result, error=None)
 
 
 @check_pages.post("/api/check", endpoint="api")
 def check_api():
     from judge.engine.errors import ScenarioError
-    if request.content_length and request.content_length > MAX_SCENARIO_CHARS * 4:
-        raise BadRequest(f"the scenario is larger than {MAX_SCENARIO_CHARS} characters")
-    raw = request.get_data(cache=False)
+    from judge.engine.limits import OverLimit
+    raw = _read_body()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -213,6 +249,11 @@ def check_api():
         raise BadRequest("the body is empty: send a scenario (YAML or JSON)")
     rules = _rules_choice(request.args.get("rules", ""))
     try:
-        return jsonify(_run(text, rules))
+        _, body = _run(text, rules)
     except ScenarioError as exc:
-        return jsonify({"error": exc.message, "status": 400, "line": exc.line}), 400
+        status = _status(exc)
+        error = {"error": exc.message, "status": status, "line": exc.line}
+        if isinstance(exc, OverLimit):
+            error.update(limit=exc.limit, maximum=exc.maximum)
+        return jsonify(error), status
+    return Response(body, mimetype="application/json")
