@@ -183,3 +183,15 @@ def test_a_chunked_body_is_read_whole_or_refused_never_cut(server):
     # the server goes on answering
     status, data = chunked(server, "/api/check", samples.crafted().encode(), "text/yaml")
     assert status == 422 and json.loads(data)["limit"] == "players"
+
+
+def test_a_json_body_may_hold_any_character(client, openapi):
+    """JSON escapes a character beyond U+FFFF as a surrogate pair, which the YAML reader refuses on its own."""
+    doc = {"title": "Sarah 😀 \\ud83d", "players": ["Sarah", "Alexis"], "turn": "Sarah", "phase": "minion",
+           "events": ["Sarah passes"]}
+    body = json.dumps(doc)  # ensure_ascii: "\ud83d\ude00", and the backslash written "\\"
+    assert "\\ud83d\\ude00" in body
+    api = conforms(openapi, client.post("/api/check", data=body, content_type="application/json"), 200)
+    assert api["ok"] is True
+    same = client.post("/api/check", data=body.replace("Sarah passes", "Sarah dances"), content_type="application/json")
+    assert conforms(openapi, same, 400)["error"].startswith("cannot read the event 'Sarah dances': no sentence form")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.engine.limits import DEFAULT as DEFAULT_LIMITS
 from judge.model import KINDS
 
 S = dict[str, Any]
@@ -168,8 +169,8 @@ def _tool_paths() -> dict[str, S]:
                        + ", ".join(f"{name} {value:g}" if isinstance(value, float) else f"{name} {value:,}"
                                    for name, value in limits.items())
                        + ". A body over the character limit is refused (413), however it is sent.",
-        "parameters": [_param("rules", "query", "Replay under this edition (current, older) instead of the "
-                              "scenario's own.", _STR)],
+        "parameters": [_param("rules", "query", "Replay under this edition instead of the scenario's own.",
+                              {"enum": list(_editions())})],
         "requestBody": {"required": True, "description": "The scenario: YAML (or JSON, which is YAML).",
                         "content": {"text/yaml": {"schema": {"type": "string", "maxLength": limits["characters"]}},
                                     "application/json": {"schema": _ref("Scenario")}}},
@@ -217,11 +218,14 @@ def _tool_schemas() -> dict[str, S]:
     return out
 
 
+def _editions() -> list[str]:
+    from judge.engine.citations import EDITIONS
+    return list(EDITIONS)
+
+
 def _scenario_limits() -> dict[str, float]:
     from dataclasses import asdict
-
-    from judge.engine.limits import DEFAULT
-    return asdict(DEFAULT)
+    return asdict(DEFAULT_LIMITS)
 
 
 SCENARIO_PREFIX = "Scenario"
@@ -232,6 +236,8 @@ def _scenario_schemas() -> dict[str, S]:
     `$defs` as `Scenario_<name>` (an OpenAPI tool resolves references against the document's components)."""
     from judge.engine.validation import schema
 
+    from judge.engine import limits as L
+
     def moved(node):
         if isinstance(node, list):
             return [moved(x) for x in node]
@@ -240,10 +246,22 @@ def _scenario_schemas() -> dict[str, S]:
         out = {k: moved(v) for k, v in node.items() if k not in ("$defs", "$schema", "$id")}
         if isinstance(out.get("$ref"), str) and out["$ref"].startswith("#/$defs/"):
             out["$ref"] = f"#/components/schemas/{SCENARIO_PREFIX}_{out['$ref'][len('#/$defs/'):]}"
+        # The format's bounds (judge/engine/limits.py), which the file's schema leaves to the loader.
+        if out.get("type") in ("integer", "number"):
+            out["minimum"] = max(out.get("minimum", -L.NUMBER_BOUND), -L.NUMBER_BOUND)
+            out["maximum"] = min(out.get("maximum", L.NUMBER_BOUND), L.NUMBER_BOUND)
+        elif out.get("type") == "string" and "enum" not in out:
+            out["maxLength"] = L.TEXT_CHARS
         return out
 
     doc = schema()
-    return {SCENARIO_PREFIX: moved(doc), **{f"{SCENARIO_PREFIX}_{name}": moved(sub) for name, sub in doc["$defs"].items()}}
+    out = {SCENARIO_PREFIX: moved(doc),
+           **{f"{SCENARIO_PREFIX}_{name}": moved(sub) for name, sub in doc["$defs"].items()}}
+    out[f"{SCENARIO_PREFIX}_name"]["maxLength"] = L.NAME_CHARS
+    table = out[SCENARIO_PREFIX]["properties"]
+    for key in ("players", "minions", "events"):
+        table[key]["maxItems"] = getattr(DEFAULT_LIMITS, key)
+    return out
 
 
 def _version() -> str:

@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
@@ -197,6 +198,21 @@ def _scenario_text() -> str:
     return text
 
 
+_ESCAPE = re.compile(r"\\\\|\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.I)
+
+
+def _astral_escapes_joined(json_text: str) -> str:
+    """JSON writes a character beyond U+FFFF (an emoji) as two escapes, a surrogate pair ("\\ud83d\\ude00"),
+    which the YAML reader (YAML 1.1) refuses: in a JSON body, each pair becomes the character it stands for.
+    (An escaped backslash, "\\\\", is kept as it is, so that "\\\\ud83d" stays a backslash and text.)"""
+    def joined(m: re.Match) -> str:
+        if m.group(1) is None:
+            return m.group(0)
+        high, low = int(m.group(1), 16), int(m.group(2), 16)
+        return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    return _ESCAPE.sub(joined, json_text)
+
+
 def _rules_choice(value: str) -> str | None:
     if value in ("", "file"):
         return None
@@ -247,6 +263,8 @@ def check_api():
         raise BadRequest("the body is not UTF-8 text (send the scenario's YAML or JSON)") from None
     if not text.strip():
         raise BadRequest("the body is empty: send a scenario (YAML or JSON)")
+    if request.mimetype == "application/json":
+        text = _astral_escapes_joined(text)
     rules = _rules_choice(request.args.get("rules", ""))
     try:
         _, body = _run(text, rules)
