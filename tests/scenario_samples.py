@@ -1,9 +1,9 @@
 """Scenarios at the replay's limits (judge/engine/limits.py), for the tests of the engine, the CLI and the web.
 
-`at_limits()` is a legal game at a table of 10 Methuselahs and 60 vampires, 200 events (bleeds that are
-blocked and fought, hunts, referendums, turn after turn, one of them "next turn" around the table: 22 turns)
-and 200 expectations, all met: every count at its limit but the turns and steps, which `fights()` and
-`turns()` reach. `crafted()` is the input issue 18 measured: 1,000 players and 400 "next turn" events.
+`at_limits()` is a legal game at a table of 10 Methuselahs and 60 vampires, 100 events (bleeds that are
+blocked and fought, hunts, referendums, turn after turn, one of them "next turn" around the table: 15 turns,
+271 steps) and 100 expectations, all met: every count at its limit but the turns and steps, which `fights()`
+(about 13 steps an event: 39 events make 496) and `turns()` reach. `crafted()` is the input issue 18 measured: 1,000 players and 400 "next turn" events.
 """
 from __future__ import annotations
 

@@ -29,10 +29,10 @@ def test_a_scenario_at_every_limit_replays_and_meets_its_expectations():
     assert sum(len(p) for p in scenario.expect.paths.values()) == DEFAULT.expectations
     run = sc.run(scenario)
     assert run.ok and run.stop is None, [c for c in run.checks if not c.ok][:3]
-    assert run.state.turn_number - scenario.state.turn_number == 22
+    assert run.state.turn_number - scenario.state.turn_number == 15 and len(run.steps) == 271
     report, text = trace.checked_json(run, None)
     assert len(text.encode()) <= DEFAULT.answer_bytes and json.loads(text) == report
-    assert len(sc.run(sc.parse(samples.fights(77))).steps) == 990  # the steps, just under their limit
+    assert len(sc.run(sc.parse(samples.fights(39))).steps) == 496  # the steps, just under their limit
     assert sc.run(sc.parse(samples.turns(3))).state.turn_number == 5 + DEFAULT.turns
 
 
@@ -42,16 +42,17 @@ def test_a_scenario_at_every_limit_replays_and_meets_its_expectations():
      "the scenario has 11 players; the limit 'players' is 10 players"),
     (lambda: samples.at_limits().replace("minions:\n", "minions:\n  - {name: Zed, controller: Methuselah A, "
                                          "capacity: 1}\n"), "minions", 66, "the scenario has 61 minions"),
-    (lambda: samples.at_limits().replace("events:\n", "events:\n  - Methuselah A's turn\n"), "events", 267,
-     "the scenario has 201 events; the limit 'events' is 200 events"),
-    (lambda: samples.at_limits() + "  pool.Methuselah A: 30\n", "expectations", 468,
-     "the scenario has 201 expectations; the limit 'expectations' is 200 expectations"),
+    (lambda: samples.at_limits().replace("events:\n", "events:\n  - Methuselah A's turn\n"), "events", 167,
+     "the scenario has 101 events; the limit 'events' is 100 events"),
+    (lambda: samples.at_limits() + "  pool.Methuselah A: 30\n", "expectations", 268,
+     "the scenario has 101 expectations; the limit 'expectations' is 100 expectations"),
     (lambda: samples.turns(4), "turns", 69, "the replay began 40 turns by event 4; the limit 'turns' is 30 turns"),
-    (lambda: samples.fights(78), "steps", 143, "the replay took 1,003 steps by event 78; the limit 'steps' is 1,000"),
-    (lambda: samples.at_limits() + "#" * 200_000, "characters", None,
-     "the scenario is 219,212 characters long; the limit 'characters' is 200,000 characters"),
-    (lambda: "players: [A, B]\nturn: A\nphase: minion\nevents: []\ntitle: [" + "1, " * 10_000 + "]\n", "values", 5,
-     "the scenario has more than 10,000 values (texts, numbers, lists, mappings) by this line"),
+    (lambda: samples.fights(40), "steps", 105, "the replay took 509 steps by event 40; the limit 'steps' is 500 steps"),
+    (lambda: samples.at_limits() + "#" * 100_000, "characters", None,
+     "the scenario is 112,986 characters long; the limit 'characters' is 100,000 characters"),
+    (lambda: "players: [A, B]\nturn: A\nphase: minion\nevents: []\ntitle: [" + "1, " * 5_000 + "]\n", "values", 5,
+     "the scenario has more than 5,000 values (texts, numbers, lists, mappings) by this line; the limit 'values' is "
+     "5,000 values"),
 ])
 def test_over_a_limit_is_refused_naming_the_limit_its_value_and_the_line(make, limit, line, words):
     err = over(make())
@@ -92,11 +93,11 @@ def test_the_answer_size_is_checked_as_the_replay_goes_and_on_the_report():
 
 def test_a_file_over_the_character_limit_is_not_read_whole(tmp_path):
     path = tmp_path / "big.yaml"
-    path.write_text("#" * 300_000)
+    path.write_text("#" * 150_000)
     with pytest.raises(OverLimit) as info:
         sc.load(path)
-    assert str(info.value) == (f"{path}: the file is more than 200,000 characters long; the limit 'characters' is "
-                               f"200,000 characters")
+    assert str(info.value) == (f"{path}: the file is more than 100,000 characters long; the limit 'characters' is "
+                               f"100,000 characters")
 
 
 def test_judge_check_reports_a_scenario_over_a_limit_and_raises_a_limit_on_request(tmp_path):

@@ -67,9 +67,9 @@ def test_both_routes_take_a_scenario_of_the_longest_allowed_whatever_its_charact
 
 def test_both_routes_refuse_one_character_more_naming_the_limit(client, openapi):
     text = padded(DEFAULT.characters + 1, "é")
-    words = "the scenario is 200,001 characters long; the limit 'characters' is 200,000 characters"
+    words = "the scenario is 100,001 characters long; the limit 'characters' is 100,000 characters"
     api = conforms(openapi, client.post("/api/check", data=text.encode(), content_type="text/yaml"), 413)
-    assert (api["error"], api["limit"], api["maximum"]) == (words, "characters", 200_000)
+    assert (api["error"], api["limit"], api["maximum"]) == (words, "characters", 100_000)
     page = client.post("/check", data={"scenario": text}, content_type=FORM)
     assert page.status_code == 413 and shown_error(page) == ("The scenario is too long", words)
 
@@ -78,7 +78,7 @@ def test_a_body_over_the_limit_is_413_in_judges_words(client, openapi):
     body = b"#" * (BODY_BYTES + 1)
     api = conforms(openapi, client.post("/api/check", data=body, content_type="text/yaml"), 413)
     assert api["error"] == (f"the request's body is {BODY_BYTES + 1:,} bytes; judge reads at most {BODY_BYTES:,} "
-                            f"bytes, enough for a scenario of 200,000 characters (the limit 'characters')")
+                            f"bytes, enough for a scenario of 100,000 characters (the limit 'characters')")
     page = client.post("/check", data={"scenario": "#" * (BODY_BYTES + 1)}, content_type=FORM)
     assert page.status_code == 413
     heading, message = shown_error(page)
@@ -88,7 +88,7 @@ def test_a_body_over_the_limit_is_413_in_judges_words(client, openapi):
 @pytest.mark.parametrize("make, limit, line, words", [
     (samples.crafted, "players", 1, "the scenario has 1,000 players; the limit 'players' is 10 players"),
     (lambda: samples.turns(4), "turns", 69, "the replay began 40 turns by event 4; the limit 'turns' is 30 turns"),
-    (lambda: samples.fights(78), "steps", 143, "the replay took 1,003 steps by event 78; the limit 'steps' is 1,000"),
+    (lambda: samples.fights(40), "steps", 105, "the replay took 509 steps by event 40; the limit 'steps' is 500 steps"),
 ])
 def test_a_scenario_over_a_replay_limit_is_422_naming_the_limit_and_the_line(client, openapi, make, limit, line, words):
     text = make()
@@ -104,7 +104,7 @@ def test_a_scenario_over_a_replay_limit_is_422_naming_the_limit_and_the_line(cli
 def test_a_scenario_at_every_limit_is_answered_on_both_routes(client, openapi):
     text = samples.at_limits()
     api = conforms(openapi, client.post("/api/check", data=text, content_type="text/yaml"), 200)
-    assert api["ok"] and api["error"] is None and len(api["steps"]) == 478
+    assert api["ok"] and api["error"] is None and len(api["steps"]) == 271
     page = client.post("/check", data={"scenario": text, "rules": "file"})
     assert page.status_code == 200 and page.data.decode().count('<li class="expect-ok">') == DEFAULT.expectations
 

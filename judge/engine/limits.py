@@ -43,14 +43,14 @@ class Limits:
     (the largest has 5 players, 5 minions, 15 events, 61 steps), and a scenario at all of them
     replays in a few tens of milliseconds (bench/check_load.py, docs/scenarios.md)."""
 
-    characters: int = 200_000  # the scenario's text
-    values: int = 10_000  # texts, numbers, lists and mappings in it (the largest scenario at every limit has ~1,300)
+    characters: int = 100_000  # the scenario's text
+    values: int = 5_000  # texts, numbers, lists and mappings in it
     players: int = 10
     minions: int = 60
-    events: int = 200
-    expectations: int = 200  # keys of the expect: block, its edition blocks' included
+    events: int = 100
+    expectations: int = 100  # keys of the expect: block, its edition blocks' included
     turns: int = 30  # turns begun during one replay ("Sarah's next turn" at a table of 10 begins 10)
-    steps: int = 1_000  # steps in one replay's trace
+    steps: int = 500  # steps in one replay's trace
     seconds: float = 1.0  # wall time to read the scenario, and again for each replay of it (a backstop)
     answer_bytes: int = 1_000_000  # the replay's JSON report
 

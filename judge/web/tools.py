@@ -249,7 +249,31 @@ def check_page():
             raise
         return render_template("check.html", editions=editions, text=text, rules=rules, result=None,
                                error=exc.description, status=exc.code), exc.code
-    return render_template("check.html", editions=editions, text=text, rules=rules, result=result, error=None)
+    return render_template("check.html", editions=editions, text=text, rules=rules, result=result, error=None,
+                           **_trace_view(result))
+
+
+@dataclass
+class TracedEvent:
+    """An event of the replay as the check page shows it: its number and wording once, then its steps."""
+
+    n: int
+    event: str
+    steps: list
+
+
+def _trace_view(result: dict) -> dict:
+    """The steps grouped by event, and each cited paragraph's link rendered once (a replay at the limits cites
+    a few dozen paragraphs some 3,000 times: rendering each link every time was half the page's time)."""
+    from itertools import groupby
+
+    from markupsafe import Markup
+    site = current_site()
+    trace = [TracedEvent(n, steps[0]["event"], steps)
+             for n, group in groupby(result["steps"], key=lambda step: step["n"]) for steps in [list(group)]]
+    cited = {pid for step in result["steps"] for pid in step["cites"]}
+    cite_html = {pid: Markup('<a href="{}">{}</a>').format(site.href(pid), site.label(pid)) for pid in cited}
+    return {"trace": trace, "cite_html": cite_html}
 
 
 @check_pages.post("/api/check", endpoint="api")
