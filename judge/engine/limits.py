@@ -31,7 +31,7 @@ TEXT_CHARS = 1_000  # a sentence, a card's name, a title, a key
 NAME_CHARS = 100  # a player's or minion's name: sentences are matched against every name
 NUMBERS = f"numbers in a scenario are between -{NUMBER_BOUND:,} and {NUMBER_BOUND:,}"
 
-# The unit of each limit, as its message says it: "the limit 'events' is 200 events".
+# The unit of each limit, as its message says it: "the limit 'events' is 100 events".
 UNITS = {"characters": "characters", "values": "values", "players": "players", "minions": "minions", "events": "events",
          "expectations": "expectations", "turns": "turns", "steps": "steps", "seconds": "seconds",
          "answer_bytes": "bytes"}
@@ -39,12 +39,12 @@ UNITS = {"characters": "characters", "values": "values", "players": "players", "
 
 @dataclass(frozen=True)
 class Limits:
-    """The replay's limits. The defaults let a scenario 40 times larger than any in scenarios/ through
-    (the largest has 5 players, 5 minions, 15 events, 61 steps), and a scenario at all of them
-    replays in a few tens of milliseconds (bench/check_load.py, docs/scenarios.md)."""
+    """The replay's limits. The defaults let through scenarios several times larger than any in scenarios/
+    (the largest has 5 players, 5 minions, 15 events, 61 steps, 110 values), and one at all of them is
+    answered by judge serve in about 20 ms (docs/scenarios.md, "Limits", gives the measures)."""
 
     characters: int = 100_000  # the scenario's text
-    values: int = 5_000  # texts, numbers, lists and mappings in it
+    values: int = 5_000  # texts, numbers, lists and mappings in it: reading costs ~10 us each
     players: int = 10
     minions: int = 60
     events: int = 100
