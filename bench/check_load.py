@@ -10,10 +10,10 @@ one after the other (so that a slow spell of the shared machine slows one of eac
   search alone           --clients keep-alive connections asking search pages of new queries (wrk, as
                          bench/http_load.py's "search page, new queries": the response cache cannot help)
   search + maximal       the same, while --posters clients post scenarios at the replay's limits in a closed
-                         loop (each posts again as soon as its answer is in): alternately to /api/check the
-                         table at every count limit (tests/scenario_samples.at_limits: 10 players, 60 minions,
-                         200 events, 200 expectations) and to /check (the page, as its form sends it) the one
-                         with the most steps the limits allow (fights(77): 990 steps)
+                         loop (each posts again as soon as its answer is in), in turn to /api/check and to
+                         /check (the page, as its form sends it): the table at every count limit
+                         (tests/scenario_samples.at_limits: 10 players, 60 minions, 100 events, 100
+                         expectations) and the one with the most steps the limits allow (fights(39): 496)
   search + crafted       the same, the posters posting the crafted input of issue 18 (1,000 players, 400
                          "next turn" events; before the limits 35.6 s, a 307 MB answer, 2.2 GB), now refused
                          with 422
@@ -92,7 +92,7 @@ def form(text: str) -> tuple[bytes, str]:
 
 
 def post_plans() -> dict[str, list[tuple[str, bytes, str, int]]]:
-    at_limits, fights = scenario_samples.at_limits(), scenario_samples.fights(38)
+    at_limits, fights = scenario_samples.at_limits(), scenario_samples.fights(39)
     crafted = scenario_samples.crafted()
     return {
         "maximal": [("/api/check", at_limits.encode(), "text/yaml", 200), ("/check", *form(fights), 200),
@@ -159,7 +159,7 @@ def main() -> None:
               f"posters · {args.seconds:.0f} s a load, {args.rounds} rounds · {os.cpu_count()} CPUs, load average "
               f"{os.getloadavg()[0]:.1f}")
         sizes = {name: [len(body) for _, body, _, _ in plan] for name, plan in plans.items()}
-        print(f"posted: maximal {sorted(set(sizes['maximal']))} bytes (at every count limit / 990 steps), "
+        print(f"posted: maximal {sorted(set(sizes['maximal']))} bytes (at every count limit; 496 steps), "
               f"crafted {sorted(set(sizes['crafted']))} bytes (1,000 players, 400 'next turn' events)")
         # warm-up, not measured: every worker has compiled its templates and replayed each scenario once
         client.run(["/search?q=warm+up+" + str(i) for i in range(200)], args.clients, 2_000, 5)
