@@ -59,7 +59,7 @@ def _limits_option(ctx, param, values: tuple[str, ...]) -> L.Limits:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per scenario file, one per line.")
 @click.option("--limit", "limits", metavar="NAME=N", multiple=True, callback=_limits_option,
               help=f"Raise (or lower) one of the replay's limits, e.g. --limit events=1000 (repeatable). "
-                   f"Limits: {', '.join(f'{n}={getattr(L.DEFAULT, n):g}' for n in L.Limits.names())} "
+                   f"Limits: {', '.join(f'{n}={getattr(L.DEFAULT, n)}' for n in L.Limits.names())} "
                    f"(docs/scenarios.md).")
 def check(targets: tuple[Path, ...], rules: Optional[str], compare: Optional[str], as_json: bool,
           limits: L.Limits) -> None:
