@@ -59,7 +59,8 @@ def turns(rounds: int) -> str:
 
 
 def crafted(players: int = 1000, events: int = 400) -> str:
-    """The 13.5 KB denial of service of issue 18: 35.6 s, a 307 MB answer and 2.2 GB before the limits."""
+    """The 13.5 KB denial of service of issue 18: each event a round of the table, 1,000 turns. Before the
+    limits /api/check took 34.8 s on it, answered 307 MB and grew to 2.05 GB (measured here on the code of
+    main, as the issue did: 35.6 s, 307 MB, 2.2 GB)."""
     names = [f"P{i}" for i in range(players)]
-    return (f"players: [{', '.join(names)}]\nturn: P0\nphase: minion\nevents:\n"
-            + "".join(f"  - P{i % 5}'s next turn\n" for i in range(events)))
+    return f"players: [{', '.join(names)}]\nturn: P0\nphase: minion\nevents:\n" + "  - P0's next turn\n" * events
