@@ -7,7 +7,9 @@ JSON Schema is judge/engine/scenario.schema.json; docs/scenarios.md is the
 reference. Any malformed part, the expectations included, is reported as a
 `ScenarioError` naming the line and what was expected there, before anything
 is replayed. Reading the YAML is yamlfile.py, the schema validation.py, the
-expectations expect.py.
+expectations expect.py. Reading and each replay keep to the limits of limits.py
+(the same for `judge check` and the web app): a scenario over one is an
+`OverLimit` naming the limit, its value and the line.
 """
 from __future__ import annotations
 
