@@ -9,8 +9,10 @@ events_politics (wording and structured forms), core (the transition
 function and its open stages), phases / actions / ending (the turn and
 actions), combat / damage / torpor / politics (what follows an action),
 citations and citations_combat (every rule with its paragraphs per edition),
-yamlfile (reading a scenario's YAML, with lines, refusing aliases and deep
-nesting), validation (the JSON Schema, per event form, in our words), expect
+yamlfile (reading a scenario's YAML, with lines, refusing aliases, tags, deep
+nesting, keys that are not scalars, numbers and texts out of bounds), limits (the
+format's bounds and the replay's limits, in one place), validation (the JSON
+Schema, per event form, in our words), expect
 (the `expect:` block, checked when loaded), scenario (files and replay), trace
 (reports), randomplay (random games and their invariants), cli (`judge check`).
 """

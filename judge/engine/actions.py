@@ -759,11 +759,9 @@ def apply_card_effect(d: Draft, log: Log, eff: CardEffect, source: str) -> None:
 
 def _set_hand_size(d: Draft, log: Log, player: str, size: int) -> None:
     p = d.players[player]
-    hand, library = p.hand, p.library
-    if hand > size:
-        hand = size
-    while hand < size and (library is None or library > 0):
-        hand += 1
-        library = None if library is None else library - 1
+    hand, library = min(p.hand, size), p.library
+    drawn = size - hand if library is None else min(size - hand, library)  # draw up to the size, if the library can
+    hand += drawn
+    library = None if library is None else library - drawn
     d.put_player(player, hand_size=size, hand=hand, library=library)
     log.add(f"{player}'s hand size becomes {size}: {player} now holds {hand} cards.", R.HAND_SIZE, R.GOLDEN_RULE)

@@ -3,7 +3,9 @@
 A standalone click command; the main `judge` group registers it with
 `cli.add_command(check)`. Exit code 0 when every scenario passes, 1 when any
 expectation fails, a move is refused or not modelled without being expected,
-or a scenario is malformed.
+or a scenario is malformed or over one of the replay's limits (judge/engine/limits.py,
+raised with `--limit NAME=N`). A file that fails never stops the files after it
+from being checked.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Optional
 import click
 
 from judge.engine import citations as R
+from judge.engine import limits as L
 from judge.engine.errors import ScenarioError
 
 
@@ -39,15 +42,29 @@ def _resolver():
     return R.Resolver(corpus)
 
 
+def _limits_option(ctx, param, values: tuple[str, ...]) -> L.Limits:
+    limits = L.DEFAULT
+    for setting in values:
+        try:
+            limits = limits.with_override(setting)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+    return limits
+
+
 @click.command("check")
 @click.argument("targets", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--rules", "rules", metavar="ED", help="Edition to replay under (current, older); default: the file's.")
 @click.option("--compare", "compare", metavar="A,B", help="Replay under two editions and show the steps that differ.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per scenario file, one per line.")
-def check(targets: tuple[Path, ...], rules: Optional[str], compare: Optional[str], as_json: bool) -> None:
+@click.option("--limit", "limits", metavar="NAME=N", multiple=True, callback=_limits_option,
+              help=f"Raise (or lower) one of the replay's limits, e.g. --limit events=1000 (repeatable). "
+                   f"Limits: {', '.join(f'{n}={getattr(L.DEFAULT, n)}' for n in L.Limits.names())} "
+                   f"(docs/scenarios.md).")
+def check(targets: tuple[Path, ...], rules: Optional[str], compare: Optional[str], as_json: bool,
+          limits: L.Limits) -> None:
     """Replay scenario files (or every *.yaml under a directory) and check their expectations."""
     from judge.engine import scenario as sc
-    from judge.engine import trace
 
     edition = _edition_option(rules)
     pair = None
@@ -64,29 +81,56 @@ def check(targets: tuple[Path, ...], rules: Optional[str], compare: Optional[str
     resolver = _resolver()
     failures = 0
     for i, path in enumerate(files):
-        try:
-            scenario = sc.load(path)
-        except ScenarioError as exc:
-            failures += 1
-            if as_json:
-                click.echo(trace.dumps(trace.scenario_error_json(str(path), edition, exc)))
-            else:
-                click.echo(f"{exc}\nresult: FAILED (malformed scenario)\n")
-            continue
-        if pair:
-            a, b = sc.run(scenario, pair[0], resolver), sc.run(scenario, pair[1], resolver)
-            ok = a.ok and b.ok
-            click.echo(trace.dumps(trace.compare_json(a, b, resolver)) if as_json else trace.compare_text(a, b, resolver))
-        else:
-            result = sc.run(scenario, edition, resolver)
-            ok = result.ok
-            click.echo(trace.dumps(trace.run_json(result, resolver)) if as_json else trace.run_text(result, resolver))
+        # Whatever goes wrong with one file is reported with it, and the files after it are checked.
+        ok = _check_file(path, edition, pair, as_json, resolver, limits)
         if not as_json and i < len(files) - 1:
             click.echo("")
         failures += 0 if ok else 1
     if not as_json and len(files) > 1:
         click.echo(f"{len(files) - failures} of {len(files)} scenarios passed", err=True)
     sys.exit(1 if failures else 0)
+
+
+def _check_file(path: Path, edition: Optional[str], pair: Optional[tuple], as_json: bool, resolver,
+                limits: L.Limits) -> bool:
+    """Replay one file and print its report; whether it passed."""
+    from judge.engine import scenario as sc
+    from judge.engine import trace
+
+    try:
+        scenario = sc.load(path, limits)
+        if pair:
+            a, b = sc.run(scenario, pair[0], resolver, limits), sc.run(scenario, pair[1], resolver, limits)
+            reports = [trace.checked_json(run, resolver, limits) for run in (a, b)]
+            if as_json:
+                obj = trace.compare_json(a, b, resolver)
+                obj["runs"] = {run.edition: report for run, (report, _) in zip((a, b), reports)}
+                click.echo(trace.dumps(obj))
+            else:
+                click.echo(trace.compare_text(a, b, resolver))
+            return a.ok and b.ok
+        result = sc.run(scenario, edition, resolver, limits)
+        _, text = trace.checked_json(result, resolver, limits)
+        click.echo(text if as_json else trace.run_text(result, resolver))
+        return result.ok
+    except ScenarioError as exc:
+        exc = exc if exc.file else exc.at(str(path))
+        if as_json:
+            click.echo(trace.dumps(trace.scenario_error_json(str(path), edition, exc)))
+        else:
+            what = "over a limit: see docs/scenarios.md, Limits" if isinstance(exc, L.OverLimit) else "malformed scenario"
+            click.echo(f"{exc}\nresult: FAILED ({what})")
+    except Exception as exc:  # a fault of judge's own: said, and the next file is checked all the same
+        message = f"judge failed on this file ({type(exc).__name__}: {exc}); this is a bug in judge, please report it"
+        if as_json:
+            click.echo(trace.dumps(trace.scenario_error_json(str(path), edition, InternalError(message))))
+        else:
+            click.echo(f"{path}: {message}\nresult: FAILED (internal error)")
+    return False
+
+
+class InternalError(ScenarioError):
+    kind = "internal-error"
 
 
 def main() -> None:  # for `python -m judge.engine.cli`

@@ -152,16 +152,10 @@ def _vampire_damage(d: Draft, log: Log, name: str, normal: int, agg: int, in_com
             parts.append(f"aggravated damage cannot be {mend}ed: its first point wounds it")
             wounded = True
             points -= 1
-        burned_for = 0
-        destroyed = False
-        for _ in range(points):
-            if d.minions[name].blood >= 1:
-                blood(d, name, -1)
-                burned_for += 1
-            else:
-                destroyed = True
-                break
+        burned_for = min(points, d.minions[name].blood)  # 1 blood for each further point, while it has some
+        destroyed = points > burned_for
         if burned_for:
+            blood(d, name, -burned_for)
             parts.append(f"wounded, it burns {burned_for} blood to prevent its destruction by {burned_for} more "
                          f"point{'s' if burned_for > 1 else ''} of aggravated damage")
         if destroyed:

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any, Callable, ClassVar, Optional
 
 from judge.engine.errors import ScenarioError
+from judge.engine.limits import NUMBER_BOUND, NUMBERS, check_name
 
 NUMBER_WORDS = {"zero": 0, "one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                 "seven": 7, "eight": 8, "nine": 9, "ten": 10}
@@ -30,8 +32,16 @@ PHASE_NAMES = ("unlock", "master", "minion", "influence", "discard")
 
 
 def number(text: str) -> int:
+    """A number of a sentence, digits or a word; ScenarioError (without its line: `parse_wording` adds it)
+    beyond the bounds every number of a scenario keeps to (limits.NUMBER_BOUND)."""
     text = text.strip().lower()
-    return int(text) if text.lstrip("+-").isdigit() else NUMBER_WORDS[text]
+    if not text.lstrip("+-").isdecimal():
+        return NUMBER_WORDS[text]
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > len(str(NUMBER_BOUND)) or abs(int(text)) > NUMBER_BOUND:
+        shown = text if len(text) <= 24 else text[:24] + "..."
+        raise ScenarioError(f"the number {shown} is out of bounds; {NUMBERS}")
+    return int(text)
 
 
 # -- the events -------------------------------------------------------------------
@@ -294,16 +304,16 @@ class Names:
     def __init__(self, players: list[str], minions: list[str]):
         self.players = list(players)
         self.minions = list(minions)
-        self._version = 0
-        self._compiled: dict = {}
+        self._lowered = [(n.lower(), n, "p", i) for i, n in enumerate(self.players)]
+        self._lowered += [(n.lower(), n, "m", i) for i, n in enumerate(self.minions)]
 
     def add_minion(self, name: str, line: int) -> None:
+        check_name(name, line)
         if name.lower() in {n.lower() for n in self.minions + self.players}:
             raise ScenarioError(f"the name {name!r} is already used; give the new card another name "
                                 f"(e.g. {name + ' 2'!r})", line)
+        self._lowered.append((name.lower(), name, "m", len(self.minions)))
         self.minions.append(name)
-        self._version += 1
-        self._compiled.clear()
 
     def canon_player(self, text: str, line: int) -> str:
         return _canon(text, self.players, "player", line)
@@ -311,11 +321,40 @@ class Names:
     def canon_minion(self, text: str, line: int) -> str:
         return _canon(text, self.minions, "minion", line)
 
-    def alternation(self, kind: str) -> str:
-        names = self.players if kind == "P" else self.minions
-        if not names:
-            return r"(?!x)x"
-        return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    def mark(self, clean: str) -> tuple[str, dict[str, str]]:
+        """`clean` with each name in it replaced by a token (NUL p3 NUL for the fourth player, NUL m0 NUL for the
+        first minion), and the text each token stands for. A name is found in any case, not inside a word,
+        the leftmost first and the longest there. The sentence patterns (`WORDING`) match the tokens, so they
+        are compiled once whatever the names: compiled with every name in them, they cost ~5 ms each at a
+        table of 60 long names, and again whenever an event brings a new name into play."""
+        low = clean.lower()
+        found = []
+        for lowered, name, kind, i in self._lowered:
+            if lowered not in low:  # cheap: most names are not in a given sentence
+                continue
+            for m in re.finditer(re.escape(name), clean, re.I):
+                start, end = m.span()
+                if start == end or _inside_word(clean, start, end):
+                    continue
+                found.append((start, -end, kind, i))
+        if not found:
+            return clean, {}
+        out, originals, at = [], {}, 0
+        for start, neg_end, kind, i in sorted(found):
+            if start < at:
+                continue  # overlaps a name already taken
+            token = f"\x00{kind}{i}\x00"
+            originals[token] = clean[start:-neg_end]
+            out += [clean[at:start], token]
+            at = -neg_end
+        out.append(clean[at:])
+        return "".join(out), originals
+
+
+def _inside_word(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] continues a word on either side ("Hunt" in "hunts")."""
+    return ((start > 0 and text[start - 1].isalnum() and text[start].isalnum())
+            or (end < len(text) and text[end].isalnum() and text[end - 1].isalnum()))
 
 
 def _canon(text: str, names: list[str], what: str, line: int) -> str:
@@ -485,26 +524,57 @@ def wording(template: str, example: str):
     return deco
 
 
-def _compile(template: str, names: Names) -> re.Pattern:
-    key = (template, names._version)
-    if key not in names._compiled:
-        rx = (template.replace("{P}", rf"(?:the )?(?P<p>{names.alternation('P')})")
-              .replace("{P2}", rf"(?:the )?(?P<p2>{names.alternation('P')})")
-              .replace("{M}", rf"(?:the )?(?P<m>{names.alternation('M')})")
-              .replace("{M2}", rf"(?:the )?(?P<m2>{names.alternation('M')})")
-              .replace("{N}", rf"(?P<n>{_NUM})")
-              .replace("{PRON}", _PRON))
-        names._compiled[key] = re.compile(rf"^{rx}$", re.I)
-    return names._compiled[key]
+_SLOTS = {"{P}": r"(?:the )?(?P<p>\x00p\d+\x00)", "{P2}": r"(?:the )?(?P<p2>\x00p\d+\x00)",
+          "{M}": r"(?:the )?(?P<m>\x00m\d+\x00)", "{M2}": r"(?:the )?(?P<m2>\x00m\d+\x00)"}
+_TOKEN = re.compile(r"\x00[pm]\d+\x00")
+
+
+@lru_cache(maxsize=None)
+def _compile(template: str) -> tuple[re.Pattern, bool]:
+    """The template as a regex matching a marked sentence (`Names.mark`), and whether it names anyone."""
+    rx = template.replace("{N}", rf"(?P<n>{_NUM})").replace("{PRON}", _PRON)
+    for slot, group in _SLOTS.items():
+        rx = rx.replace(slot, group)
+    return re.compile(rf"^{rx}$", re.I), any(slot in template for slot in _SLOTS)
+
+
+class _Match:
+    """A match on a marked sentence whose groups are given back as written (names, and card names with names
+    in them, included)."""
+
+    def __init__(self, match: re.Match, originals: dict[str, str]):
+        self._match, self._originals = match, originals
+
+    def _written(self, value: Optional[str]) -> Optional[str]:
+        if not value or "\x00" not in value:
+            return value
+        return _TOKEN.sub(lambda t: self._originals.get(t.group(0), t.group(0)), value)
+
+    def group(self, *groups):
+        if len(groups) > 1:
+            return tuple(self.group(g) for g in groups)
+        return self._written(self._match.group(*groups))
+
+    def groupdict(self, default=None) -> dict:
+        return {k: self._written(v) if v is not None else default for k, v in self._match.groupdict().items()}
 
 
 def parse_wording(text: str, names: Names, line: int) -> Event:
     clean = " ".join(str(text).split()).rstrip(".!").replace("\u2019", "'")
     clean = re.sub(r"'s\b|'(?=\s)", "'s", clean)
+    marked, originals = names.mark(clean)
     for pattern in WORDING:
-        m = _compile(pattern.template, names).match(clean)
+        rx, names_anyone = _compile(pattern.template)
+        # A form without a name is matched on the sentence as written: "nobody blocks" stays that sentence
+        # even at a table with a minion called Nobody.
+        m = rx.match(marked) if names_anyone else rx.match(clean)
         if m:
-            return pattern.build(m, names, line, str(text))
+            try:
+                return pattern.build(_Match(m, originals) if names_anyone else m, names, line, str(text))
+            except ScenarioError as exc:
+                if exc.line is None:
+                    raise ScenarioError(f"in {text!r}: {exc.message}", line) from None
+                raise
     _explain_unknown_name(clean, names, line, str(text))
     raise ScenarioError(f"cannot read the event {text!r}: no sentence form matches. Expected forms like "
                         f"{_closest_examples(clean)}; or a structured form (see docs/scenarios.md)", line)

@@ -328,7 +328,7 @@ def same(expected: Any, actual: Any) -> bool:
     if isinstance(expected, bool) or isinstance(actual, bool):
         return expected is actual or (isinstance(expected, bool) and isinstance(actual, bool) and expected == actual)
     if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
-        return float(expected) == float(actual)
+        return expected == actual  # Python compares an int with a float exactly (float() of a huge int overflows)
     if isinstance(expected, list) and isinstance(actual, list):
         return len(expected) == len(actual) and all(same(a, b) for a, b in zip(expected, actual))
     if isinstance(expected, dict) and isinstance(actual, dict):

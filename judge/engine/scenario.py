@@ -7,7 +7,9 @@ JSON Schema is judge/engine/scenario.schema.json; docs/scenarios.md is the
 reference. Any malformed part, the expectations included, is reported as a
 `ScenarioError` naming the line and what was expected there, before anything
 is replayed. Reading the YAML is yamlfile.py, the schema validation.py, the
-expectations expect.py.
+expectations expect.py. Reading and each replay keep to the limits of limits.py
+(the same for `judge check` and the web app): a scenario over one is an
+`OverLimit` naming the limit, its value and the line.
 """
 from __future__ import annotations
 
@@ -18,12 +20,14 @@ from typing import Any, Optional
 from judge.engine import citations as R
 from judge.engine import core
 from judge.engine import expect as X
+from judge.engine import limits as L
 from judge.engine import actions as _actions  # noqa: F401 - registers the handlers
 from judge.engine import phases as _phases  # noqa: F401
 from judge.engine.citations import Rule
 from judge.engine.errors import EngineStop, ScenarioError
 from judge.engine.events import Event, Names, parse_structured, parse_wording
 from judge.engine.expect import Check, cite_ids, lookup  # noqa: F401 - part of this module's interface
+from judge.engine.limits import Limits, OverLimit  # noqa: F401 - part of this module's interface
 from judge.engine.phases import transfers_for
 from judge.engine.state import (ALLY, DEFAULT_HAND_SIZE, DEFAULT_POOL, READY, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer)
@@ -42,22 +46,32 @@ class Scenario:
     expect: X.Expectations  # per edition: the top-level ones under `rules`, the edition blocks under theirs
 
 
-def load(path: str | Path) -> Scenario:
+def load(path: str | Path, limits: Limits = L.DEFAULT) -> Scenario:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("r", encoding="utf-8") as f:
+            text = f.read(limits.characters + 1)  # a file over the limit is not read whole
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(f"cannot read the scenario: {exc}", None, str(path)) from None
+    if len(text) > limits.characters:
+        raise OverLimit("characters", limits.characters, f"the file is more than {limits.characters:,} characters long",
+                        None, str(path))
     try:
-        return parse(text, str(path))
+        return parse(text, str(path), limits)
     except ScenarioError as exc:
         raise exc.at(str(path)) from None
 
 
-def parse(text: str, file: str = "<scenario>") -> Scenario:
-    data, lines = read_yaml(text)
+def parse(text: str, file: str = "<scenario>", limits: Limits = L.DEFAULT) -> Scenario:
+    """The scenario in `text`; ScenarioError naming the line for anything malformed, OverLimit (one) for a
+    scenario over `limits`."""
+    clock = L.Clock(limits, "reading the scenario")
+    L.over(limits, "characters", len(text), "the scenario is {count:,} characters long")
+    data, lines = read_yaml(text, limits)
     if not isinstance(data, dict):
         raise ScenarioError("a scenario is a mapping with players, turn, phase and events", 1)
+    _check_sizes(data, lines, limits)
+    clock.check()
     validate(data, lines)
     rules = _edition(data.get("rules", R.CURRENT), lines.of(("rules",)))
     state = _table(data, lines, rules)
@@ -66,15 +80,35 @@ def parse(text: str, file: str = "<scenario>") -> Scenario:
     raw_events = data.get("events") or []
     for i, raw in enumerate(raw_events):
         line = lines.of(("events", i))
+        clock.check(line, f" (at event {i + 1})")
         if isinstance(raw, str):
             events.append(parse_wording(raw, names, line))
         else:
             key_lines = {k: lines.key(("events", i, k)) for k in raw}
             events.append(parse_structured(raw, names, line, key_lines))
+        L.over(limits, "minions", len(names.minions), "with the minions its events bring into play, the scenario "
+               "has {count:,} minions", line)
     # Names the events brought into play (a recruited ally, a vampire from the crypt) can be expected too.
     expect = X.read(data.get("expect"), lines, rules, list(state.seating), list(names.minions), len(raw_events))
     return Scenario(file=file, rules=rules, title=str(data.get("title") or ""), state=state, events=events,
                     expect=expect)
+
+
+def _check_sizes(data: dict, lines: Lines, limits: Limits) -> None:
+    """The limits on the table and the lists, before anything is built from them (each at the line of the
+    first item over it)."""
+    for key, name in (("players", "players"), ("minions", "minions"), ("events", "events")):
+        items = data.get(key)
+        if isinstance(items, list):
+            L.over(limits, name, len(items), f"the scenario has {{count:,}} {key}",
+                   lines.of((key, min(len(items) - 1, getattr(limits, name)))))
+    expect = data.get("expect")
+    if isinstance(expect, dict):
+        where = [(k,) if not (isinstance(v, dict) and (k in R.EDITIONS or k in R.ALIASES)) else (k, kk)
+                 for k, v in expect.items() for kk in (v if isinstance(v, dict) else [None])]
+        if len(where) > limits.expectations:
+            L.over(limits, "expectations", len(where), "the scenario has {count:,} expectations",
+                   lines.key(("expect",) + where[limits.expectations]))
 
 
 def _edition(name: Any, line: Optional[int]) -> str:
@@ -87,6 +121,8 @@ def _edition(name: Any, line: Optional[int]) -> str:
 
 def _table(data: dict, lines: Lines, rules: str) -> GameState:
     seating = [str(p) for p in data["players"]]
+    for i, name in enumerate(seating):
+        L.check_name(name, lines.of(("players", i)))
     twice = [p for i, p in enumerate(seating) if p in seating[:i]]
     if twice:
         raise ScenarioError(f"{twice[0]} is listed twice in players; each Methuselah is listed once",
@@ -140,6 +176,7 @@ def _table(data: dict, lines: Lines, rules: str) -> GameState:
 
 def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, player_of) -> Minion:
     name = str(raw["name"])
+    L.check_name(name, lines.of(path + ("name",)))
     controller = player_of(raw["controller"], path + ("controller",))
     if controller in ousted:
         raise ScenarioError(f"{controller} is ousted and controls nothing", lines.of(path + ("controller",)))
@@ -234,11 +271,40 @@ class Run:
         return any(c.path == key and c.ok and c.expected is not False for c in self.checks)
 
 
-def replay(scenario: Scenario, edition: Optional[str] = None) -> tuple[list[Step], GameState, Optional[Stop]]:
-    """Replay every event; settle what is pending at the end. Never raises for a legal scenario."""
+class _Work:
+    """What one replay has done, against its limits: turns begun, steps, the bytes its steps will take in
+    the report (an estimate, so that a replay stops as soon as it goes over `answer_bytes`; the report
+    itself is measured by trace.checked_json), and its wall time."""
+
+    STEP_BYTES = 120  # a step's keys, its number and its cites' IDs, beside its two texts
+
+    def __init__(self, limits: Limits, first_turn: int):
+        self.limits, self.first_turn = limits, first_turn
+        self.clock = L.Clock(limits, "replaying the scenario")
+        self.answer_bytes = 0
+
+    def add(self, steps: list, new: list) -> None:
+        steps.extend(new)
+        self.answer_bytes += sum(len(s.event) + len(s.text) + self.STEP_BYTES for s in new)
+
+    def check(self, state: GameState, steps: list, n: int, line: Optional[int]) -> None:
+        at = f" by event {n}" if line is not None else " at the end of the events"
+        L.over(self.limits, "turns", state.turn_number - self.first_turn, f"the replay began {{count:,}} turns{at}",
+               line)
+        L.over(self.limits, "steps", len(steps), f"the replay took {{count:,}} steps{at}", line)
+        L.over(self.limits, "answer_bytes", self.answer_bytes, f"the replay's report would take more than {{count:,}} "
+               f"bytes{at}", line)
+        self.clock.check(line, at)
+
+
+def replay(scenario: Scenario, edition: Optional[str] = None,
+           limits: Limits = L.DEFAULT) -> tuple[list[Step], GameState, Optional[Stop]]:
+    """Replay every event; settle what is pending at the end. Never raises for a legal scenario within
+    `limits`; OverLimit (naming the event) as soon as the replay goes over one."""
     edition = R.edition(edition) if edition else scenario.rules
     state = scenario.state if edition == scenario.state.edition else _as_edition(scenario.state, edition)
     steps: list[Step] = []
+    work = _Work(limits, state.turn_number)
     n = 0
     for n, event in enumerate(scenario.events, 1):
         desc = event.describe()
@@ -247,11 +313,12 @@ def replay(scenario: Scenario, edition: Optional[str] = None) -> tuple[list[Step
                 if not core.needs_settle(state, event) or state.result.over:
                     break
                 state, entries = core.settle(state)
-                steps.extend(Step(n, desc, e.text, e.rules, event.line) for e in entries)
+                work.add(steps, [Step(n, desc, e.text, e.rules, event.line) for e in entries])
             state, entries = core.apply(state, event)
         except EngineStop as stop:
             return steps, state, Stop(stop.kind, stop.message, stop.rules, n, desc, event.line)
-        steps.extend(Step(n, desc, e.text, e.rules, event.line) for e in entries)
+        work.add(steps, [Step(n, desc, e.text, e.rules, event.line) for e in entries])
+        work.check(state, steps, n, event.line)
     # Nothing more is played: a pending action, diablerie chance or referendum resolves; a combat is left
     # where the events leave it (its state shows the round and step), rather than fought out by default.
     end = n + 1
@@ -260,7 +327,8 @@ def replay(scenario: Scenario, edition: Optional[str] = None) -> tuple[list[Step
             state, entries = core.settle(state)
         except EngineStop as stop:
             return steps, state, Stop(stop.kind, stop.message, stop.rules, end, "(end of the events)", None)
-        steps.extend(Step(end, "(end of the events: nothing more is played)", e.text, e.rules) for e in entries)
+        work.add(steps, [Step(end, "(end of the events: nothing more is played)", e.text, e.rules) for e in entries])
+        work.check(state, steps, end, None)
     return steps, state, None
 
 
@@ -270,9 +338,9 @@ def _as_edition(state: GameState, edition: str) -> GameState:
     return replace(state, edition=edition)
 
 
-def run(scenario: Scenario, edition: Optional[str] = None, resolver=None) -> Run:
+def run(scenario: Scenario, edition: Optional[str] = None, resolver=None, limits: Limits = L.DEFAULT) -> Run:
     edition = R.edition(edition) if edition else scenario.rules
-    steps, state, stop = replay(scenario, edition)
+    steps, state, stop = replay(scenario, edition, limits)
     result = Run(scenario, edition, steps, state, stop)
     result.checks = X.check(scenario.expect, edition, state, stop, resolver)
     return result

@@ -9,6 +9,7 @@ import textwrap
 from typing import Any, Optional
 
 from judge.engine import citations as R
+from judge.engine.limits import DEFAULT, Limits, OverLimit
 from judge.engine.scenario import Run, Step, cite_ids
 from judge.engine.state import state_to_json
 
@@ -51,11 +52,24 @@ def run_json(run: Run, resolver) -> dict:
     }
 
 
+def checked_json(run: Run, resolver, limits: Limits = DEFAULT) -> tuple[dict, str]:
+    """`run_json` and its text, once the text is known to be within `limits.answer_bytes` (OverLimit if not)."""
+    report = run_json(run, resolver)
+    text = dumps(report)
+    size = len(text.encode("utf-8"))
+    if size > limits.answer_bytes:
+        raise OverLimit("answer_bytes", limits.answer_bytes, f"the replay's report is {size:,} bytes")
+    return report, text
+
+
 def scenario_error_json(file: str, rules: Optional[str], exc) -> dict:
+    """The report of a scenario that could not be replayed: malformed, or over a limit (`limit` then names
+    it and `maximum` gives its value)."""
+    error = {"message": exc.message, "line": exc.line, "cites": [], "kind": exc.kind, "rule": None, "rules": []}
+    if isinstance(exc, OverLimit):
+        error.update(limit=exc.limit, maximum=exc.maximum)
     return {"file": file, "rules": rules, "ok": False, "steps": [], "state": None, "expectations": [],
-            "error": {"message": exc.message, "line": exc.line, "cites": [], "kind": exc.kind, "rule": None,
-                      "rules": []},
-            "checked": False}
+            "error": error, "checked": False}
 
 
 # -- text -----------------------------------------------------------------------------------

@@ -46,14 +46,29 @@ def _document_validator():
 
     doc = copy.deepcopy(schema())
     doc["$defs"]["event"] = {}  # each event is checked against its own form (validate_event)
-    return jsonschema.Draft202012Validator(doc)
+    return jsonschema.Draft202012Validator(_inlined(doc, doc["$defs"]))
 
 
 @lru_cache(maxsize=None)
 def _form_validator(key: str):
     import jsonschema
 
-    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{FORM_PREFIX}{key}", "$defs": schema()["$defs"]})
+    return jsonschema.Draft202012Validator(_inlined(schema()["$defs"][f"{FORM_PREFIX}{key}"], schema()["$defs"]))
+
+
+def _inlined(node: Any, defs: dict) -> Any:
+    """`node` with every `$ref` to `defs` replaced by what it refers to (the schema has no recursion), the
+    reference kept as its `$comment` (for `describe`). jsonschema looks a reference up each time it meets
+    it, which made checking a list of names four times slower than checking the names themselves."""
+    if isinstance(node, list):
+        return [_inlined(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref", "")
+    if ref.startswith("#/$defs/"):
+        siblings = {k: _inlined(v, defs) for k, v in node.items() if k != "$ref"}
+        return {**_inlined(defs[ref[len("#/$defs/"):]], defs), **siblings, "$comment": ref}
+    return {k: _inlined(v, defs) for k, v in node.items() if k not in ("$defs", "$id", "$schema")}
 
 
 def validate(data: Any, lines: Lines) -> None:
@@ -206,7 +221,8 @@ def _accepts_type(sub: dict, kind: str) -> bool:
 
 
 def _resolved(sub: dict) -> dict:
-    ref = sub.get("$ref", "")
+    """What a reference refers to in the published schema (an inlined one is named by its `$comment`)."""
+    ref = sub.get("$ref") or sub.get("$comment") or ""
     if ref.startswith("#/$defs/"):
         return schema()["$defs"][ref[len("#/$defs/"):]]
     return sub

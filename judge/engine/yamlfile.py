@@ -9,7 +9,16 @@ here), so two YAML features are refused before anything is built from the text:
   the stack (a crash, not an exception) on text like `[[[[...]]]]`.
 
 Both are found by one pass over libyaml's event stream, which is iterative and cheap (well under
-a millisecond for a large scenario), and reported as malformed-scenario errors at their line.
+a millisecond for a large scenario), and reported as malformed-scenario errors at their line. The same
+pass refuses tags (`!!binary`, `!!set`, `!!python/...`: values no scenario needs and a JSON report cannot
+hold) and counts the values against `limits.values`.
+
+Then every node is checked before it becomes a value (`_Walk`), so that a scenario is plain data
+of bounded size: a mapping's keys are plain scalars (a list or mapping as a key, `? [x, y]`, has no
+meaning in a scenario and cannot be a Python dict's key); numbers are finite and within
+±limits.NUMBER_BOUND (a 5,000-digit integer cannot even be converted, and an integer above ~1e308
+cannot be compared with a float); text values are at most limits.TEXT_CHARS characters. What YAML
+would read as a date or a merge key (`2024-05-01`, `<<`) is read as the text written.
 """
 from __future__ import annotations
 
@@ -17,6 +26,7 @@ from typing import Any, Optional
 
 import yaml
 
+from judge.engine import limits as L
 from judge.engine.errors import ScenarioError
 
 MAX_DEPTH = 24  # a scenario nests about 6 deep (expect > older > refused > cites > list)
@@ -44,16 +54,17 @@ class Lines:
         return self.key_lines.get(tuple(path)) or self.of(path)
 
 
-def read_yaml(text: str) -> tuple[Any, Lines]:
-    """The document and its lines; ScenarioError (with the line) for anything that is not a plain YAML document."""
-    _check_structure(text)
+def read_yaml(text: str, limits: L.Limits = L.DEFAULT) -> tuple[Any, Lines]:
+    """The document and its lines; ScenarioError (with the line) for anything that is not a plain YAML document,
+    OverLimit for one of more than `limits.values` values."""
+    _check_structure(text, limits)
     lines = Lines()
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
             raise ScenarioError("the scenario is empty; expected a mapping with players, turn, phase and events", 1)
-        _record_lines(node, (), lines)
+        _Walk(loader, lines).node(node, ())
         data = loader.construct_document(node)  # from the same nodes: the text is parsed once
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, text) from None
@@ -64,15 +75,26 @@ def read_yaml(text: str) -> tuple[Any, Lines]:
     return data, lines
 
 
-def _check_structure(text: str) -> None:
-    """Refuse aliases and deep nesting, from the event stream (see the module's docstring)."""
-    depth = 0
+_EXPLICIT_TAGS_ALLOWED = (None, "!", "tag:yaml.org,2002:str")  # no tag, the non-specific one, !!str
+
+
+def _check_structure(text: str, limits: L.Limits) -> None:
+    """Refuse aliases, tags, deep nesting and more than `limits.values` values, from the event stream (see the
+    module's docstring): each value costs ~10 µs to check and build, so their number bounds the reading."""
+    depth = values = 0
     try:
         for event in yaml.parse(text, Loader=_Loader):
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise ScenarioError(_too_deep(), event.start_mark.line + 1)
+            if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                values += 1
+                if values > limits.values:
+                    raise L.OverLimit("values", limits.values, f"the scenario has more than {limits.values:,} values "
+                                      f"(texts, numbers, lists, mappings) by this line", event.start_mark.line + 1)
+                if event.tag not in _EXPLICIT_TAGS_ALLOWED:
+                    raise ScenarioError(_NO_TAGS, event.start_mark.line + 1)
+                if not isinstance(event, yaml.ScalarEvent):
+                    depth += 1
+                    if depth > MAX_DEPTH:
+                        raise ScenarioError(_too_deep(), event.start_mark.line + 1)
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
             elif isinstance(event, yaml.AliasEvent):
@@ -88,20 +110,70 @@ def _too_deep() -> str:
     return f"the YAML is nested more than {MAX_DEPTH} levels deep here; a scenario needs only a few levels"
 
 
-def _record_lines(node: yaml.Node, path: tuple, lines: Lines) -> None:
-    lines.by_path[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        seen = {}
-        for key_node, value_node in node.value:
-            key = key_node.value
-            if key in seen:
-                raise ScenarioError(f"duplicate key {key!r} (first on line {seen[key]})", key_node.start_mark.line + 1)
-            seen[key] = key_node.start_mark.line + 1
-            lines.key_lines[path + (key,)] = key_node.start_mark.line + 1
-            _record_lines(value_node, path + (key,), lines)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            _record_lines(item, path + (i,), lines)
+_TAG = "tag:yaml.org,2002:"
+_PLAIN_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null", "seq", "map")}
+_AS_TEXT = {_TAG + t for t in ("timestamp", "merge", "value")}  # implicit YAML types read as the text written
+_NUMBER_TAGS = {_TAG + "int", _TAG + "float"}
+
+
+class _Walk:
+    """Checks every node (see the module's docstring) and records the line of every value and key."""
+
+    def __init__(self, loader, lines: Lines):
+        self.loader, self.lines = loader, lines
+
+    def node(self, node: yaml.Node, path: tuple) -> None:
+        line = node.start_mark.line + 1
+        self.lines.by_path[path] = line
+        self._tag(node, line)
+        if isinstance(node, yaml.MappingNode):
+            seen = {}
+            for key_node, value_node in node.value:
+                key = self._key(key_node)
+                key_line = key_node.start_mark.line + 1
+                if key in seen:
+                    raise ScenarioError(f"duplicate key {key!r} (first on line {seen[key]})", key_line)
+                seen[key] = key_line
+                self.lines.key_lines[path + (key,)] = key_line
+                self.node(value_node, path + (key,))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                self.node(item, path + (i,))
+        else:
+            self._scalar(node, line)
+
+    def _key(self, node: yaml.Node):
+        line = node.start_mark.line + 1
+        if not isinstance(node, yaml.ScalarNode):
+            what = "list" if isinstance(node, yaml.SequenceNode) else "mapping"
+            raise ScenarioError(f"a {what} used as a mapping key; keys must be plain names or values "
+                                f"(pool.Alexis, Belinde, 3), not lists or mappings", line)
+        self._tag(node, line)
+        self._scalar(node, line)
+        return self.loader.construct_object(node)
+
+    def _tag(self, node: yaml.Node, line: int) -> None:
+        # Explicit tags were refused with the events (`_check_structure`): what is left was resolved from the text.
+        if node.tag in _AS_TEXT:
+            node.tag = _TAG + "str"
+        elif node.tag not in _PLAIN_TAGS:
+            raise ScenarioError(_NO_TAGS, line)
+
+    def _scalar(self, node: yaml.ScalarNode, line: int) -> None:
+        if node.tag in _NUMBER_TAGS:
+            if len(node.value) > L.NUMBER_CHARS:
+                raise ScenarioError(f"the number {node.value[:L.NUMBER_CHARS]}... is {len(node.value):,} characters "
+                                    f"long; {_NUMBERS}", line)
+            value = self.loader.construct_object(node)
+            if not -L.NUMBER_BOUND <= value <= L.NUMBER_BOUND:  # NaN compares false: refused too
+                raise ScenarioError(f"the number {node.value} is out of bounds; {_NUMBERS}", line)
+        elif len(node.value) > L.TEXT_CHARS:
+            raise ScenarioError(f"a text of {len(node.value):,} characters (\"{node.value[:40]}...\"); a text value "
+                                f"in a scenario is at most {L.TEXT_CHARS:,} characters", line)
+
+
+_NO_TAGS = "not valid YAML for a scenario: tags (!!...) are not allowed"
+_NUMBERS = L.NUMBERS
 
 
 # Where libyaml notices an error is often past the mistake: an unclosed "[" is noticed on the
@@ -131,7 +203,7 @@ def _yaml_error(exc: yaml.MarkedYAMLError, text: str) -> ScenarioError:
         return ScenarioError("not valid YAML: an unexpected ':' (a value with ': ' inside it needs quotes, e.g. "
                              "\"Belinde plays an action modifier: +1 bleed\"; or the indentation is wrong)", line)
     if "could not determine a constructor" in problem:
-        return ScenarioError("not valid YAML for a scenario: tags (!!...) are not allowed", line)
+        return ScenarioError(_NO_TAGS, line)
     if "did not find expected key" in problem or "did not find expected '-' indicator" in problem:
         return ScenarioError(f"not valid YAML: {problem} (check the indentation of this line)", line)
     return ScenarioError(f"not valid YAML: {problem or context}", line)

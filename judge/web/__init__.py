@@ -22,6 +22,7 @@ from flask import Flask, current_app, request, url_for
 from flask.templating import Environment as FlaskEnvironment
 
 from judge import paths
+from judge.engine.limits import DEFAULT as SCENARIO_LIMITS
 from judge.web import cache, errors, security
 from judge.web.site import Site
 
@@ -29,7 +30,9 @@ if TYPE_CHECKING:
     from judge.corpus import Corpus
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
-MAX_UPLOAD = 512 * 1024  # a scenario file is a few kB
+# The largest body read: one byte over what the longest scenario allowed needs, so that a longer one sent
+# without its length (chunked) is seen to be longer and refused, not cut (judge.web.tools._read_body).
+MAX_UPLOAD = SCENARIO_LIMITS.body_bytes() + 1
 
 
 class _TemplateEnvironment(FlaskEnvironment):
@@ -52,7 +55,7 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
         corpus = get_corpus()
     app = _App(__name__, template_folder=str(paths.templates_dir()), static_folder=str(STATIC_DIR),
                 static_url_path="/static")
-    app.config.update(MAX_CONTENT_LENGTH=MAX_UPLOAD, SEND_FILE_MAX_AGE_DEFAULT=3600,
+    app.config.update(MAX_CONTENT_LENGTH=MAX_UPLOAD, MAX_FORM_MEMORY_SIZE=MAX_UPLOAD, SEND_FILE_MAX_AGE_DEFAULT=3600,
                       TEMPLATES_AUTO_RELOAD=False, RESPONSE_CACHE_BYTES=cache.DEFAULT_MAX_BYTES)
     app.config.update(config or {})
     app.json.sort_keys = False

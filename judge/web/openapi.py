@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge.engine.limits import DEFAULT as DEFAULT_LIMITS
 from judge.model import KINDS
 
 S = dict[str, Any]
@@ -161,16 +162,27 @@ def _tool_paths() -> dict[str, S]:
         "What changed between two editions, as `judge diff --json`", _ref("Diff"),
         [_param("old", "query", "The older document id.", _STR, required=True),
          _param("new", "query", "The newer document id.", _STR, required=True)])
+    limits = _scenario_limits()
     out["/api/check"] = {"post": {
         "summary": "Replay a scenario and return its cited trace, as `judge check --json`",
-        "parameters": [_param("rules", "query", "Replay under this edition (current, older) instead of the "
-                              "scenario's own.", _STR)],
+        "description": "Under the replay's limits, the same as `judge check`'s (docs/scenarios.md, Limits): "
+                       + ", ".join(f"{name} {value:g}" if isinstance(value, float) else f"{name} {value:,}"
+                                   for name, value in limits.items())
+                       + ". A body over the character limit is refused (413), however it is sent.",
+        "parameters": [_param("rules", "query", "Replay under this edition instead of the scenario's own.",
+                              {"enum": list(_editions())})],
         "requestBody": {"required": True, "description": "The scenario: YAML (or JSON, which is YAML).",
-                        "content": {"text/yaml": {"schema": {"type": "string"}},
-                                    "application/json": {"schema": {"type": "object"}}}},
+                        "content": {"text/yaml": {"schema": {"type": "string", "maxLength": limits["characters"]}},
+                                    "application/json": {"schema": _ref("Scenario")}}},
         "responses": {"200": {"description": "The replay", "content": {"application/json": {
             "schema": _ref("CheckRun")}}},
             "400": {"description": "A malformed scenario (with its line) or a bad parameter.",
+                    "content": {"application/json": {"schema": _ref("CheckError")}}},
+            "413": {"description": "The body, or the scenario in it, is longer than the limit 'characters' "
+                                   "allows (chunked bodies included: refused, never cut).",
+                    "content": {"application/json": {"schema": _ref("CheckError")}}},
+            "422": {"description": "The scenario is over one of the replay's limits (players, events, turns, "
+                                   "steps, ...): `limit` names it, `maximum` gives its value, `line` says where.",
                     "content": {"application/json": {"schema": _ref("CheckError")}}}}}}
     return out
 
@@ -199,7 +211,56 @@ def _tool_schemas() -> dict[str, S]:
         "error": {"oneOf": [{"type": "null"},
                             _object({"message": _STR}, {"line": _nullable("integer"), "kind": _STR,
                                                         "event": _nullable("integer"), "cites": _array(_STR)})]}})
-    out["CheckError"] = _object({"error": _STR, "status": _INT}, {"line": _nullable("integer")})
+    out["CheckError"] = _object({"error": _STR, "status": _INT},
+                                {"line": _nullable("integer"), "limit": {"enum": list(_scenario_limits())},
+                                 "maximum": _NUM})
+    out.update(_scenario_schemas())
+    return out
+
+
+def _editions() -> list[str]:
+    from judge.engine.citations import EDITIONS
+    return list(EDITIONS)
+
+
+def _scenario_limits() -> dict[str, float]:
+    from dataclasses import asdict
+    return asdict(DEFAULT_LIMITS)
+
+
+SCENARIO_PREFIX = "Scenario"
+
+
+def _scenario_schemas() -> dict[str, S]:
+    """The scenario's JSON Schema (judge/engine/scenario.schema.json) as components: `Scenario`, and each of its
+    `$defs` as `Scenario_<name>` (an OpenAPI tool resolves references against the document's components)."""
+    from judge.engine.validation import schema
+
+    from judge.engine import limits as L
+
+    def moved(node):
+        if isinstance(node, list):
+            return [moved(x) for x in node]
+        if not isinstance(node, dict):
+            return node
+        out = {k: moved(v) for k, v in node.items() if k not in ("$defs", "$schema", "$id")}
+        if isinstance(out.get("$ref"), str) and out["$ref"].startswith("#/$defs/"):
+            out["$ref"] = f"#/components/schemas/{SCENARIO_PREFIX}_{out['$ref'][len('#/$defs/'):]}"
+        # The format's bounds (judge/engine/limits.py), which the file's schema leaves to the loader.
+        if out.get("type") in ("integer", "number"):
+            out["minimum"] = max(out.get("minimum", -L.NUMBER_BOUND), -L.NUMBER_BOUND)
+            out["maximum"] = min(out.get("maximum", L.NUMBER_BOUND), L.NUMBER_BOUND)
+        elif out.get("type") == "string" and "enum" not in out:
+            out["maxLength"] = L.TEXT_CHARS
+        return out
+
+    doc = schema()
+    out = {SCENARIO_PREFIX: moved(doc),
+           **{f"{SCENARIO_PREFIX}_{name}": moved(sub) for name, sub in doc["$defs"].items()}}
+    out[f"{SCENARIO_PREFIX}_name"]["maxLength"] = L.NAME_CHARS
+    table = out[SCENARIO_PREFIX]["properties"]
+    for key in ("players", "minions", "events"):
+        table[key]["maxItems"] = getattr(DEFAULT_LIMITS, key)
     return out
 
 

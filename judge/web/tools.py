@@ -1,15 +1,19 @@
 """Pages and API routes of the tools built on other parts of judge:
 
 * the editions diff (judge/compare.py): /diff and /api/diff;
-* the scenario check (judge/engine/): /check and /api/check.
+* the scenario check (judge/engine/): /check and /api/check, under the same limits as `judge check`
+  (judge/engine/limits.py): 400 for a malformed scenario, 413 for a body or a scenario too long, 422 for a
+  scenario over another limit, each naming what and where.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from flask import Blueprint, jsonify, render_template, request, url_for
-from werkzeug.exceptions import BadRequest
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
+from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
+from judge.engine.limits import DEFAULT as LIMITS
 from judge.web import current_site, params
 
 diff_pages = Blueprint("diff", __name__)
@@ -17,7 +21,6 @@ check_pages = Blueprint("check", __name__)
 
 PAIRS_PER_PAGE = 40
 DEFAULT_CHANGES = ["meaning", "wording"]
-MAX_SCENARIO_CHARS = 200_000
 
 
 # -- the editions diff ---------------------------------------------------------------------------
@@ -145,30 +148,69 @@ def _editions() -> dict[str, str]:
     return dict(citations.EDITIONS)
 
 
-def _run(text: str, rules: str | None) -> dict:
-    """The `judge check --json` object for a scenario's text; ScenarioError if it is malformed."""
+class BodyTooLarge(RequestEntityTooLarge):
+    """413: the request's body is over what a scenario of the longest allowed can need."""
+
+    def __init__(self, size: str):
+        super().__init__(f"the request's body is {size} bytes; judge reads at most {LIMITS.body_bytes():,} bytes, "
+                         f"enough for a scenario of {LIMITS.characters:,} characters (the limit 'characters')")
+
+
+def _read_body() -> bytes:
+    """The request's body, read whole and kept for the form parser; 413 beyond LIMITS.body_bytes(), whether the
+    client gave its length or streamed it (chunked). Werkzeug stops reading a stream at the app's maximum without
+    saying that it went on, so that maximum is one byte over ours (judge.web.create_app): a body that reaches it
+    is longer than allowed, and refused, never cut."""
+    try:
+        data = request.get_data(cache=True)
+    except RequestEntityTooLarge:  # a Content-Length over the maximum: nothing was read
+        raise BodyTooLarge(f"{request.content_length:,}") from None
+    if len(data) > LIMITS.body_bytes():
+        length = request.content_length
+        raise BodyTooLarge(f"{length:,}" if length is not None else f"more than {LIMITS.body_bytes():,}")
+    return data
+
+
+def _run(text: str, rules: str | None) -> tuple[dict, str]:
+    """The `judge check --json` object for a scenario's text, and its JSON; ScenarioError if it is malformed,
+    OverLimit if it goes over one of the limits (the same as `judge check`'s, judge/engine/limits.py)."""
     from judge.engine import scenario, trace
     site = current_site()
-    parsed = scenario.parse(text, "<pasted scenario>")
+    parsed = scenario.parse(text, "<pasted scenario>", LIMITS)
     resolver = site.scenario_resolver()
-    return trace.run_json(scenario.run(parsed, rules, resolver), resolver)
+    return trace.checked_json(scenario.run(parsed, rules, resolver, LIMITS), resolver, LIMITS)
 
 
 def _scenario_text() -> str:
-    upload = request.files.get("file")
+    _read_body()
+    try:
+        upload = request.files.get("file")
+        text = request.form.get("scenario", "")
+    except RequestEntityTooLarge:  # a form field over the form parser's own maximum (the body's)
+        raise BodyTooLarge(f"more than {LIMITS.body_bytes():,}") from None
     if upload is not None and upload.filename:
-        raw = upload.read(MAX_SCENARIO_CHARS * 4 + 1)
         try:
-            text = raw.decode("utf-8")
+            text = upload.read().decode("utf-8")
         except UnicodeDecodeError:
             raise params.BadParameter("file", "is not UTF-8 text (a scenario is a YAML file)") from None
-    else:
-        text = request.form.get("scenario", "")
-    if len(text) > MAX_SCENARIO_CHARS:
-        raise params.BadParameter("scenario", f"is {len(text)} characters long; at most {MAX_SCENARIO_CHARS}")
     if not text.strip():
         raise params.BadParameter("scenario", "is empty: paste a scenario or choose a file")
     return text
+
+
+_ESCAPE = re.compile(r"\\\\|\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.I)
+
+
+def _astral_escapes_joined(json_text: str) -> str:
+    """JSON writes a character beyond U+FFFF (an emoji) as two escapes, a surrogate pair ("\\ud83d\\ude00"),
+    which the YAML reader (YAML 1.1) refuses: in a JSON body, each pair becomes the character it stands for.
+    (An escaped backslash, "\\\\", is kept as it is, so that "\\\\ud83d" stays a backslash and text.)"""
+    def joined(m: re.Match) -> str:
+        if m.group(1) is None:
+            return m.group(0)
+        high, low = int(m.group(1), 16), int(m.group(2), 16)
+        return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    return _ESCAPE.sub(joined, json_text)
 
 
 def _rules_choice(value: str) -> str | None:
@@ -179,40 +221,81 @@ def _rules_choice(value: str) -> str | None:
     return value
 
 
+def _status(exc) -> int:
+    """400 for a malformed scenario; 413 for one over the character limit; 422 for one over another limit."""
+    from judge.engine.limits import OverLimit
+    if not isinstance(exc, OverLimit):
+        return 400
+    return 413 if exc.limit == "characters" else 422
+
+
 @check_pages.route("/check", methods=["GET", "POST"], endpoint="page")
 def check_page():
     from judge.engine.errors import ScenarioError
     editions = _editions()
     if request.method == "GET":
         return render_template("check.html", editions=editions, text="", rules="file", result=None, error=None)
-    rules = request.form.get("rules", "file")
-    text = ""
+    text, rules = "", "file"
     try:
-        text = _scenario_text()
-        result = _run(text, _rules_choice(rules))
+        text = _scenario_text()  # the body first: the form is parsed from what was read
+        rules = request.form.get("rules", "file")
+        result, _ = _run(text, _rules_choice(rules))
     except ScenarioError as exc:
+        status = _status(exc)
+        return render_template("check.html", editions=editions, text=text, rules=rules, result=None, error=exc,
+                               status=status), status
+    except HTTPException as exc:
+        if exc.code not in (400, 413):
+            raise
         return render_template("check.html", editions=editions, text=text, rules=rules, result=None,
-                               error=exc), 400
-    except BadRequest as exc:
-        return render_template("check.html", editions=editions, text=text, rules=rules, result=None,
-                               error=exc.description), 400
-    return render_template("check.html", editions=editions, text=text, rules=rules, result=result, error=None)
+                               error=exc.description, status=exc.code), exc.code
+    return render_template("check.html", editions=editions, text=text, rules=rules, result=result, error=None,
+                           **_trace_view(result))
+
+
+@dataclass
+class TracedEvent:
+    """An event of the replay as the check page shows it: its number and wording once, then its steps."""
+
+    n: int
+    event: str
+    steps: list
+
+
+def _trace_view(result: dict) -> dict:
+    """The steps grouped by event, and each cited paragraph's link rendered once (a replay at the limits cites
+    a few dozen paragraphs some 3,000 times: rendering each link every time was half the page's time)."""
+    from itertools import groupby
+
+    from markupsafe import Markup
+    site = current_site()
+    trace = [TracedEvent(n, steps[0]["event"], steps)
+             for n, group in groupby(result["steps"], key=lambda step: step["n"]) for steps in [list(group)]]
+    cited = {pid for step in result["steps"] for pid in step["cites"]}
+    cite_html = {pid: Markup('<a href="{}">{}</a>').format(site.href(pid), site.label(pid)) for pid in cited}
+    return {"trace": trace, "cite_html": cite_html}
 
 
 @check_pages.post("/api/check", endpoint="api")
 def check_api():
     from judge.engine.errors import ScenarioError
-    if request.content_length and request.content_length > MAX_SCENARIO_CHARS * 4:
-        raise BadRequest(f"the scenario is larger than {MAX_SCENARIO_CHARS} characters")
-    raw = request.get_data(cache=False)
+    from judge.engine.limits import OverLimit
+    raw = _read_body()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise BadRequest("the body is not UTF-8 text (send the scenario's YAML or JSON)") from None
     if not text.strip():
         raise BadRequest("the body is empty: send a scenario (YAML or JSON)")
+    if request.mimetype == "application/json":
+        text = _astral_escapes_joined(text)
     rules = _rules_choice(request.args.get("rules", ""))
     try:
-        return jsonify(_run(text, rules))
+        _, body = _run(text, rules)
     except ScenarioError as exc:
-        return jsonify({"error": exc.message, "status": 400, "line": exc.line}), 400
+        status = _status(exc)
+        error = {"error": exc.message, "status": status, "line": exc.line}
+        if isinstance(exc, OverLimit):
+            error.update(limit=exc.limit, maximum=exc.maximum)
+        return jsonify(error), status
+    return Response(body, mimetype="application/json")
