@@ -39,18 +39,16 @@ import re
 from dataclasses import asdict, dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional, Union
+from typing import Iterable, Optional, Union
 
 import numpy as np
 from rapidfuzz import fuzz, process
 
 from judge import cachefile, paths
 from judge.errors import JudgeError
-from judge.model import RESOLVED, Document, Paragraph, Section
+from judge.model import RESOLVED, Corpus, Document, Paragraph, Section
 from judge.terminology import get_terminology, terminology_file
 
-if TYPE_CHECKING:
-    from judge.corpus import Corpus
 
 log = logging.getLogger(__name__)
 
@@ -338,7 +336,7 @@ def _wording(x: str, y: str) -> float:
     return round(fuzz.ratio(x, y) / 100, 3)
 
 
-def _document(corpus: Optional["Corpus"], doc: Union[str, Document]) -> Document:
+def _document(corpus: Optional[Corpus], doc: Union[str, Document]) -> Document:
     if isinstance(doc, Document):
         return doc
     if corpus is None or doc not in corpus.documents:
@@ -348,7 +346,7 @@ def _document(corpus: Optional["Corpus"], doc: Union[str, Document]) -> Document
 
 
 # -- alignment -----------------------------------------------------------------------
-def align(corpus: Optional["Corpus"], old: Union[str, Document], new: Union[str, Document],
+def align(corpus: Optional[Corpus], old: Union[str, Document], new: Union[str, Document],
           via: Optional[tuple[Alignment, Alignment]] = None) -> Alignment:
     """Align document `old` to document `new` (ids of the corpus, or Document objects,
     e.g. a draft parsed from a file). Both must belong to the same game.
@@ -746,13 +744,13 @@ class Concordance:
                 "outline": {step: [link.to_json() for link in links] for step, links in self.outline.items()}}
 
 
-def editions(corpus: "Corpus", game: str) -> list[Document]:
+def editions(corpus: Corpus, game: str) -> list[Document]:
     """The editions of a game's rules, oldest first (outlines cite editions; they are not one)."""
     return sorted((d for d in corpus.documents.values() if d.meta.game == game and d.meta.format != OUTLINE_FORMAT),
                   key=lambda d: (d.meta.edition_order, d.id))
 
 
-def build_concordance(corpus: "Corpus") -> Concordance:
+def build_concordance(corpus: Corpus) -> Concordance:
     alignments: list[Alignment] = []
     ngrams = _CharNgrams()  # one vocabulary: each book is prepared once for all its alignments
     texts: dict[str, str] = {}  # paragraph id -> normalised text, for the outline's links
@@ -774,7 +772,7 @@ def build_concordance(corpus: "Corpus") -> Concordance:
     return concordance
 
 
-def _outline_links(corpus: "Corpus", concordance: Concordance, ngrams: _CharNgrams,
+def _outline_links(corpus: Corpus, concordance: Concordance, ngrams: _CharNgrams,
                    normalised: dict[str, str]) -> dict[str, list[OutlineLink]]:
     """Each outline step's links: what it cites, the paragraphs of a cited section ranked
     by how well they match the step, and those paragraphs in the other editions.
@@ -828,7 +826,7 @@ def _outline_links(corpus: "Corpus", concordance: Concordance, ngrams: _CharNgra
 
 
 # -- cache -------------------------------------------------------------------------------
-def cache_key(corpus: "Corpus") -> str:
+def cache_key(corpus: Corpus) -> str:
     """What the concordance depends on: the corpus and the code and data that align it."""
     h = hashlib.sha256(f"{FORMAT_VERSION}:{corpus.digest}".encode())
     for path in (Path(__file__), Path(__file__).with_name("terminology.py"), terminology_file()):
@@ -849,7 +847,7 @@ class _Cached:
     outline: dict[str, list[OutlineLink]]
 
 
-def _read_cache(path: Path, key: str, corpus: "Corpus") -> Optional[Concordance]:
+def _read_cache(path: Path, key: str, corpus: Corpus) -> Optional[Concordance]:
     """The cached concordance of `key`, checked (the shape of every value, and
     every paragraph and section it names is the corpus's); None when there is
     none, it is of another key (stale), or it is damaged (logged: it is rebuilt)."""
@@ -871,7 +869,7 @@ def _read_cache(path: Path, key: str, corpus: "Corpus") -> Optional[Concordance]
     return None
 
 
-def _check_names(cached: _Cached, corpus: "Corpus") -> None:
+def _check_names(cached: _Cached, corpus: Corpus) -> None:
     """Every document, paragraph and section the cache names is the corpus's."""
     known = corpus.paragraphs.keys() | corpus.sections.keys()
     for al in cached.alignments:
@@ -895,7 +893,7 @@ def _write_cache(path: Path, concordance: Concordance) -> None:
 _LOADED: dict[str, Concordance] = {}
 
 
-def get_concordance(corpus: Optional["Corpus"] = None, use_cache: bool = True) -> Concordance:
+def get_concordance(corpus: Optional[Corpus] = None, use_cache: bool = True) -> Concordance:
     """The corpus's concordance: from memory, else from the index directory, else built
     (and stored there). A corpus without a digest (built in memory) is never cached."""
     if corpus is None:
@@ -916,6 +914,6 @@ def get_concordance(corpus: Optional["Corpus"] = None, use_cache: bool = True) -
     return concordance
 
 
-def counterparts(corpus: "Corpus", ident: str) -> list[tuple[str, float]]:
+def counterparts(corpus: Corpus, ident: str) -> list[tuple[str, float]]:
     """(id, confidence) of the same paragraph or section in each other edition of its game."""
     return [(c.id, c.confidence) for c in get_concordance(corpus).counterparts(ident)]

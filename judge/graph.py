@@ -34,7 +34,7 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import IO, TYPE_CHECKING, Iterable, Optional
+from typing import IO, Iterable, Optional
 
 import networkx as nx
 import numpy as np
@@ -43,10 +43,8 @@ from judge.concordance import OUTLINE_FORMAT, Concordance, get_concordance
 from judge.errors import JudgeError, UnknownIdError
 from judge.ingest.refs import RULEBOOK_NUMBER
 from judge.model import KINDS as PARAGRAPH_KINDS
-from judge.model import RESOLVED
+from judge.model import RESOLVED, Corpus
 
-if TYPE_CHECKING:
-    from judge.corpus import Corpus
 
 # Node kinds.
 DOCUMENT, SECTION, PARAGRAPH, TERM = "document", "section", "paragraph", "term"
@@ -133,7 +131,7 @@ class RuleGraph:
     """The graph with the corpus and concordance it was built from."""
 
     g: nx.MultiDiGraph
-    corpus: "Corpus"
+    corpus: Corpus
     concordance: Concordance
     _view: Optional[nx.Graph] = field(default=None, repr=False)
     _walk: Optional[_Walk] = field(default=None, repr=False)
@@ -179,13 +177,13 @@ def term_node(game: str, term: str) -> str:
     return f"term:{game}:{re.sub(r'[^a-z0-9]+', '-', name).strip('-') or 'term'}"
 
 
-def build_graph(corpus: "Corpus", concordance: Optional[Concordance] = None) -> RuleGraph:
+def build_graph(corpus: Corpus, concordance: Optional[Concordance] = None) -> RuleGraph:
     concordance = concordance or get_concordance(corpus)
     with _collector_paused():
         return _build_graph(corpus, concordance)
 
 
-def _build_graph(corpus: "Corpus", concordance: Concordance) -> RuleGraph:
+def _build_graph(corpus: Corpus, concordance: Concordance) -> RuleGraph:
     g = nx.MultiDiGraph(digest=corpus.digest or "")
     for doc in corpus.documents.values():
         g.add_node(doc.id, kind=DOCUMENT, label=doc.meta.short, doc=doc.id, title=doc.meta.title,
@@ -218,12 +216,12 @@ def _build_graph(corpus: "Corpus", concordance: Concordance) -> RuleGraph:
     return RuleGraph(g, corpus, concordance)
 
 
-def _doc_format(corpus: "Corpus", ident: str) -> str:
+def _doc_format(corpus: Corpus, ident: str) -> str:
     """The format of the document holding `ident`."""
     return corpus.documents[ident.split(":", 1)[0]].meta.format
 
 
-def _add_terms(g: nx.MultiDiGraph, corpus: "Corpus") -> None:
+def _add_terms(g: nx.MultiDiGraph, corpus: Corpus) -> None:
     # Newest edition first, so a term node is labelled with the current spelling.
     for doc in sorted(corpus.documents.values(), key=lambda d: -d.meta.edition_order):
         for term, pid in doc.glossary.items():
@@ -281,7 +279,7 @@ def _weighted_view(g: nx.MultiDiGraph) -> nx.Graph:
 _GRAPHS: dict[str, RuleGraph] = {}
 
 
-def get_graph(corpus: Optional["Corpus"] = None) -> RuleGraph:
+def get_graph(corpus: Optional[Corpus] = None) -> RuleGraph:
     """The process-wide graph of the corpus (built once per corpus version)."""
     if corpus is None:
         from judge.corpus import get_corpus

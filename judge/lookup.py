@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from rapidfuzz import fuzz, process
 
+from judge import xref
 from judge.errors import UnknownIdError
 from judge.ingest import refs as syntax
-from judge.model import RESOLVED
+from judge.model import RESOLVED, Corpus
 
-if TYPE_CHECKING:
-    from judge.corpus import Corpus
 
 _NUMBER_RE = re.compile(r"^(?:(?P<doc>[a-z0-9-]+)[\s:§]+)?§?\s*(?P<num>\d+(?:\.\d+)*|[IVX]+(?:\.[A-Za-z0-9]+)*)\.?$",
                         re.IGNORECASE)
@@ -32,14 +31,14 @@ class Match:
     also: tuple[str, ...] = ()  # other ids the same query names (e.g. 6.4.6 in two books)
 
 
-def _newest_first(corpus: "Corpus", ids: list[str]) -> list[str]:
+def _newest_first(corpus: Corpus, ids: list[str]) -> list[str]:
     def order(ident: str) -> tuple:
         doc = corpus.document_of(ident)
         return (-(doc.meta.edition_order if doc else 0), ident)
     return sorted(ids, key=order)
 
 
-def find(corpus: "Corpus", query: str) -> Optional[Match]:
+def find(corpus: Corpus, query: str) -> Optional[Match]:
     q = query.strip()[:MAX_QUERY]
     if not q:
         return None
@@ -59,7 +58,7 @@ def find(corpus: "Corpus", query: str) -> Optional[Match]:
     return None
 
 
-def resolve(corpus: "Corpus", query: str) -> Match:
+def resolve(corpus: Corpus, query: str) -> Match:
     """Like `find`, but raises UnknownIdError with close matches."""
     match = find(corpus, query)
     if match is None:
@@ -67,7 +66,7 @@ def resolve(corpus: "Corpus", query: str) -> Match:
     return match
 
 
-def suggest(corpus: "Corpus", query: str, limit: int = 5) -> list[str]:
+def suggest(corpus: Corpus, query: str, limit: int = 5) -> list[str]:
     q = query.strip()[:MAX_QUERY]
     if not q:
         return []
@@ -82,7 +81,7 @@ def _label_key(label: str) -> str:
     return re.sub(r"\s+", " ", label.replace("§", " ")).strip().casefold()
 
 
-def _labels(corpus: "Corpus") -> dict[str, str]:
+def _labels(corpus: Corpus) -> dict[str, str]:
     cached = getattr(corpus, "_label_index", None)
     if cached is None:
         cached = {_label_key(s.label): s.id for s in corpus.sections.values()}
@@ -93,9 +92,7 @@ def _labels(corpus: "Corpus") -> dict[str, str]:
     return cached
 
 
-def _find_url(corpus: "Corpus", m: re.Match) -> Optional[Match]:
-    from judge import xref
-
+def _find_url(corpus: Corpus, m: re.Match) -> Optional[Match]:
     target_doc = next((d for d in corpus.documents.values() if d.meta.format == "markdown-book"), None)
     if target_doc is None:
         return None
@@ -107,7 +104,7 @@ def _find_url(corpus: "Corpus", m: re.Match) -> Optional[Match]:
     return None
 
 
-def _find_number(corpus: "Corpus", doc: Optional[str], number: str) -> Optional[Match]:
+def _find_number(corpus: Corpus, doc: Optional[str], number: str) -> Optional[Match]:
     if doc:
         if doc.lower() not in corpus.documents:
             doc = next((d for d, x in corpus.documents.items() if x.meta.short.lower() == doc.lower()), None)

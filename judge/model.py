@@ -1,4 +1,4 @@
-"""The document model every part of judge reads: Document -> Section -> Paragraph.
+"""The document model every part of judge reads: Corpus -> Document -> Section -> Paragraph.
 
 A Paragraph is the citable unit (a prose paragraph, a list item, a glossary
 entry, an outline step, a worked example). References found in the text are
@@ -10,7 +10,7 @@ The ID scheme is described in docs/ids.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, asdict
-from typing import Optional
+from typing import Iterator, Optional, Union
 
 # Paragraph kinds. A kind says what a paragraph *is* in the book, so a judge can
 # tell a binding rule from an example or an editors' draft.
@@ -199,3 +199,97 @@ class Document:
             "sections": len(self.sections),
             "paragraphs": len(self.paragraphs),
         }
+
+
+@dataclass
+class LoadError:
+    """A document of the manifest that could not be loaded, and why (it is skipped)."""
+
+    doc: str
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.message}"
+
+    def to_json(self) -> dict:
+        return {"doc": self.doc, "file": self.file, "line": self.line, "message": self.message}
+
+
+@dataclass
+class Corpus:
+    """Every loaded document, with look-up tables over their sections and paragraphs
+    and the glossary terms found in their text (`judge.corpus` builds it)."""
+
+    documents: dict[str, Document]
+    errors: list[LoadError] = field(default_factory=list)
+    digest: str = ""
+    paragraphs: dict[str, Paragraph] = field(default_factory=dict)
+    sections: dict[str, Section] = field(default_factory=dict)
+    # term occurrences: paragraph id -> [(term, start, end, defining paragraph id)]
+    term_links: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.reindex()
+
+    def reindex(self) -> None:
+        self.paragraphs = {p.id: p for d in self.documents.values() for p in d.paragraphs}
+        self.sections = {s.id: s for d in self.documents.values() for s in d.sections}
+
+    # -- access -------------------------------------------------------------
+    def get(self, ident: str) -> Optional[Union[Paragraph, Section]]:
+        return self.paragraphs.get(ident) or self.sections.get(ident)
+
+    def document_of(self, ident: str) -> Optional[Document]:
+        return self.documents.get(ident.split(":", 1)[0])
+
+    def references(self) -> Iterator[Reference]:
+        for doc in self.documents.values():
+            for sec in doc.sections:
+                yield from sec.refs
+            for para in doc.paragraphs:
+                yield from para.refs
+
+    def refs_in(self, ident: str) -> list[Reference]:
+        """References that point at `ident` (or, for a section, at anything in it)."""
+        inside = self.ids_inside(ident)
+        return [r for r in self.references() if r.target in inside]
+
+    def ids_inside(self, ident: str) -> set[str]:
+        if ident in self.paragraphs:
+            return {ident}
+        found, todo = set(), [ident]
+        while todo:
+            sid = todo.pop()
+            sec = self.sections.get(sid)
+            if not sec:
+                continue
+            found.add(sid)
+            found.update(sec.paragraphs)
+            todo.extend(sec.children)
+        return found
+
+    def section_path(self, ident: str) -> list[Section]:
+        """The chain of sections from the top of the document down to `ident`."""
+        item = self.get(ident)
+        sid = item.section if isinstance(item, Paragraph) else (item.id if item else None)
+        chain = []
+        while sid:
+            sec = self.sections[sid]
+            chain.append(sec)
+            sid = sec.parent
+        return list(reversed(chain))
+
+    def paragraphs_of(self, section_id: str, deep: bool = True) -> list[Paragraph]:
+        sec = self.sections[section_id]
+        out = [self.paragraphs[p] for p in sec.paragraphs]
+        if deep:
+            for child in sec.children:
+                out.extend(self.paragraphs_of(child))
+        return out
+
+    def documents_of_game(self, game: str) -> list[Document]:
+        return sorted((d for d in self.documents.values() if d.meta.game == game),
+                      key=lambda d: d.meta.edition_order)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from judge import paths
-from judge.compare import compare, compare_draft, history
+from judge.compare import compare, compare_draft, history, load_draft
 from judge.compare_render import render_html, render_markdown, render_text
 from judge.compare_text import MEANING, TERMINOLOGY, UNCHANGED, WORDING
 from judge.errors import JudgeError, SourceError, UnknownIdError
@@ -241,6 +241,25 @@ def test_a_paragraph_moved_to_another_section_is_a_pure_move(corpus, tmp_path):
     assert pair.pure_move and pair.moved.why == "section"
     assert (pair.moved.old_section, pair.moved.new_section) == ("vekn:game-setup", "vekn:object-of-the-game")
     assert {p.change for p in comparison.pairs} == {UNCHANGED}
+
+
+def test_a_draft_links_glossary_terms_as_the_corpus_does(corpus, tmp_path):
+    # A draft's corpus is assembled as the corpus is: its paragraphs link the glossary
+    # terms they use, a sentence the draft adds included.
+    sentence = "Each Methuselah takes 30 blood counters to form their starting pool (3)."
+    torpor = corpus.documents["vekn"].glossary["Torpor"]
+
+    def edit(text: str) -> str:
+        assert text.count(sentence) == 1
+        return text.replace(sentence, sentence + " A vampire in torpor takes none.")
+
+    draft, with_draft = load_draft(corpus, "vekn", vekn_draft(corpus, tmp_path, edit))
+    edited = next(p for p in draft.paragraphs if sentence in p.text)
+    links = {term.lower(): target for term, *_, target in with_draft.term_links[edited.id]}
+    assert links["torpor"] == torpor and links["blood counter"] == corpus.documents["vekn"].glossary[
+        "Blood (also Blood counter)"]
+    untouched = next(p for p in draft.paragraphs if p.id == "vekn:bleed/8")
+    assert with_draft.term_links[untouched.id] == corpus.term_links["vekn:bleed/8"]
 
 
 def test_a_draft_that_is_not_text_fails_with_file_and_line(corpus, tmp_path):
