@@ -118,6 +118,7 @@ class Section:
     lines: tuple[int, int] = (0, 0)
     anchors: list[str] = field(default_factory=list)  # e.g. the vekn.net page slug
     refs: list[Reference] = field(default_factory=list)  # links written in the heading itself
+    page: Optional[int] = None  # the printed page it is on, where the source's page map says (pdf-text)
 
     def to_json(self) -> dict:
         return {

@@ -233,11 +233,7 @@ def _resolve_outline(corpus, indexes, doc_id, ref: Reference) -> None:
 # -- Rivals' page references -----------------------------------------------------
 def _resolve_page(corpus, indexes, doc_id, ref: Reference) -> None:
     doc = corpus.documents[doc_id]
-    try:
-        from judge.ingest.pdf_text import page_of_section
-        pages = page_of_section(doc, doc.meta)
-    except (ImportError, AttributeError, KeyError, ValueError):
-        pages = {}
+    pages = {sec.id: sec.page for sec in doc.sections if sec.page is not None}
     if not pages:
         _broken(ref, f"page {ref.spec}: the manifest gives no page map for {doc.meta.short}")
         return
