@@ -15,7 +15,7 @@ from rapidfuzz import fuzz, process
 from judge import xref
 from judge.errors import UnknownIdError
 from judge.ingest import refs as syntax
-from judge.model import RESOLVED, Corpus
+from judge.model import RESOLVED, Corpus, label_key
 
 
 _NUMBER_RE = re.compile(r"^(?:(?P<doc>[a-z0-9-]+)[\s:§]+)?§?\s*(?P<num>\d+(?:\.\d+)*|[IVX]+(?:\.[A-Za-z0-9]+)*)\.?$",
@@ -44,11 +44,11 @@ def find(corpus: Corpus, query: str) -> Optional[Match]:
         return None
     if corpus.get(q):
         return Match(q, "id")
-    labels = _labels(corpus)
+    labels = corpus.label_index
     if q.casefold() in labels:  # an ID typed in another case: "RB:6.4.6/2"
         return Match(labels[q.casefold()], "id")
-    if _label_key(q) in labels:
-        return Match(labels[_label_key(q)], "label")
+    if label_key(q) in labels:
+        return Match(labels[label_key(q)], "label")
     url = syntax.VEKN_URL_RE.search(q)
     if url:
         return _find_url(corpus, url)
@@ -74,22 +74,6 @@ def suggest(corpus: Corpus, query: str, limit: int = 5) -> list[str]:
     found = process.extract(q, choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=60,
                             processor=str.casefold)
     return [c for c, _, _ in found]
-
-
-def _label_key(label: str) -> str:
-    """Labels as typed: any case, any spacing, with or without the "§"."""
-    return re.sub(r"\s+", " ", label.replace("§", " ")).strip().casefold()
-
-
-def _labels(corpus: Corpus) -> dict[str, str]:
-    cached = getattr(corpus, "_label_index", None)
-    if cached is None:
-        cached = {_label_key(s.label): s.id for s in corpus.sections.values()}
-        cached.update({_label_key(p.label): p.id for p in corpus.paragraphs.values()})
-        # IDs too, case-folded; an ID can never collide with a label (labels have spaces).
-        cached.update({ident.casefold(): ident for ident in [*corpus.sections, *corpus.paragraphs]})
-        corpus._label_index = cached
-    return cached
 
 
 def _find_url(corpus: Corpus, m: re.Match) -> Optional[Match]:

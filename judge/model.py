@@ -9,7 +9,9 @@ The ID scheme is described in docs/ids.md.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, asdict
+from functools import cached_property
 from typing import Iterator, Optional, Union
 
 # Paragraph kinds. A kind says what a paragraph *is* in the book, so a judge can
@@ -202,6 +204,20 @@ class Document:
         }
 
 
+def label_key(label: str) -> str:
+    """A label as typed: any case, any spacing, with or without the "§"."""
+    return re.sub(r"\s+", " ", label.replace("§", " ")).strip().casefold()
+
+
+def title_case(title: str) -> str:
+    """A heading shouted in capitals, as a title (the casing labels and pages use)."""
+    if title.isupper():
+        small = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to"}
+        words = title.lower().split()
+        return " ".join(w if (i and w in small) else w[:1].upper() + w[1:] for i, w in enumerate(words))
+    return title
+
+
 @dataclass
 class LoadError:
     """A document of the manifest that could not be loaded, and why (it is skipped)."""
@@ -238,6 +254,17 @@ class Corpus:
     def reindex(self) -> None:
         self.paragraphs = {p.id: p for d in self.documents.values() for p in d.paragraphs}
         self.sections = {s.id: s for d in self.documents.values() for s in d.sections}
+        self.__dict__.pop("label_index", None)  # made again from the new tables when next asked
+
+    @cached_property
+    def label_index(self) -> dict[str, str]:
+        """`label_key` of every label and ID -> the ID it names: what a judge may type
+        for an item (`judge.lookup`). Made on first use, as most commands never need it."""
+        index = {label_key(s.label): s.id for s in self.sections.values()}
+        index.update({label_key(p.label): p.id for p in self.paragraphs.values()})
+        # IDs too, case-folded; an ID can never collide with a label (labels have spaces).
+        index.update({ident.casefold(): ident for ident in [*self.sections, *self.paragraphs]})
+        return index
 
     # -- access -------------------------------------------------------------
     def get(self, ident: str) -> Optional[Union[Paragraph, Section]]:
