@@ -18,14 +18,13 @@ from typing import Optional
 from judge import cachefile, paths, terms, xref
 from judge.errors import SourceError
 from judge.ingest import parse_document
-from judge.manifest import load_manifest
+from judge.ingest.manifest import load_manifest
 from judge.model import Corpus, Document, LoadError
 
 CACHE_NAME = "corpus.json"
 CACHE_FORMAT = 1  # the layout of corpus.json, beside the model's own fields
 # Code whose changes invalidate the cache: everything that shapes the model.
-_BUILD_CODE = ("model.py", "manifest.py", "datafile.py", "corpus.py", "cachefile.py", "xref.py", "terms.py",
-               "ingest")
+_BUILD_CODE = ("model.py", "datafile.py", "corpus.py", "cachefile.py", "xref.py", "terms.py", "ingest")
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from judge import paths
 from judge.errors import SourceError
 from judge.ingest import markdown_book, read_source, refs
 from judge.ingest.builder import slugify
-from judge.manifest import load_manifest
+from judge.ingest.manifest import load_manifest
 from judge.model import (
     KIND_ADVANCED, KIND_DRAFT, KIND_ELDER, KIND_EXAMPLE, KIND_FLAVOR, KIND_GLOSSARY, KIND_REMINDER,
     KIND_RULE, KIND_TABLE, KIND_TOURNAMENT,

@@ -11,7 +11,7 @@ from judge import paths
 from judge.errors import SourceError
 from judge.ingest import parse_document, read_source
 from judge.ingest.pdf_text import CHAPTERS, parse
-from judge.manifest import load_manifest
+from judge.ingest.manifest import load_manifest
 from judge.model import (
     KIND_EXAMPLE, KIND_FLAVOR, KIND_GLOSSARY, KIND_REMINDER, KIND_RULE, KIND_TABLE,
 )

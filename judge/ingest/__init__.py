@@ -1,4 +1,5 @@
-"""One parser per source format, all producing `judge.model.Document`.
+"""One parser per source format, all producing `judge.model.Document`, and the
+manifest listing the sources (`judge.ingest.manifest`).
 
 Each parser module exposes ``parse(text: str, meta: DocMeta) -> Document`` and
 raises `judge.errors.SourceError` (with the line) when the source is malformed.
