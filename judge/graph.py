@@ -39,7 +39,7 @@ from typing import IO, Iterable, Optional
 import networkx as nx
 import numpy as np
 
-from judge.concordance import OUTLINE_FORMAT, Concordance, get_concordance
+from judge.compare.concordance import OUTLINE_FORMAT, Concordance, get_concordance
 from judge.errors import JudgeError, UnknownIdError
 from judge.ingest.refs import RULEBOOK_NUMBER
 from judge.model import KINDS as PARAGRAPH_KINDS

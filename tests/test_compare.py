@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from judge import paths
-from judge.compare import compare, compare_draft, history, load_draft
-from judge.compare_render import render_html, render_markdown, render_text
-from judge.compare_text import MEANING, TERMINOLOGY, UNCHANGED, WORDING
+from judge.compare.comparison import compare, compare_draft, history, load_draft
+from judge.compare.render import render_html, render_markdown, render_text
+from judge.compare.text import MEANING, TERMINOLOGY, UNCHANGED, WORDING
 from judge.errors import JudgeError, SourceError, UnknownIdError
-from judge.terminology import normalise
+from judge.compare.terminology import normalise
 
 TAP_WORDS = re.compile(r"\b(un)?(tap|lock)(s|ed|ing)?\b", re.IGNORECASE)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.compare_text import (LEVEL_OCR, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, compare_texts,
+from judge.compare.text import (LEVEL_OCR, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, compare_texts,
                                 tokenize, vocabulary_of)
 
 

@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from judge import concordance as conc
-from judge.concordance import align, get_concordance
+from judge.compare import concordance as conc
+from judge.compare.concordance import align, get_concordance
 from judge.errors import JudgeError
 from judge.ingest import parse_document
 from judge.ingest.refs import RULEBOOK_NUMBER
@@ -198,7 +198,7 @@ def test_a_well_formed_cache_holding_the_wrong_data_is_logged_and_rebuilt(corpus
     damage(data)
     path.write_text(json.dumps(data), encoding="utf-8")
     conc._LOADED.clear()
-    with caplog.at_level(logging.WARNING, logger="judge.concordance"):
+    with caplog.at_level(logging.WARNING, logger="judge.compare.concordance"):
         rebuilt = get_concordance(corpus)
     assert rebuilt.to_json() == built.to_json()
     assert f"the cache {path} is damaged: {reason}" in caplog.text and "rebuilding it" in caplog.text

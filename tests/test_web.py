@@ -452,7 +452,7 @@ def test_diff_page_puts_meaning_changes_first_with_word_marks(client):
 
 
 def test_diff_page_lists_every_moved_paragraph_with_links(client, corpus):
-    from judge.compare import compare
+    from judge.compare.comparison import compare
     comparison = compare(corpus, "rb", "vekn")
     assert comparison.moved and any(p.pure_move for p in comparison.moved)
     tree = page(client.get("/diff?old=rb&new=vekn"))

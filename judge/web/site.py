@@ -216,7 +216,7 @@ class Site:
     # -- editions compared, scenarios checked ----------------------------------------------
     def comparison(self, old: str, new: str):
         """judge.compare.compare(old, new), kept: the diff pages page through it."""
-        from judge.compare import compare
+        from judge.compare.comparison import compare
         return self._memo["comparison"].get((old, new), lambda: compare(self.corpus, old, new))
 
     def scenario_resolver(self):

@@ -47,7 +47,7 @@ from rapidfuzz import fuzz, process
 from judge import cachefile, paths
 from judge.errors import JudgeError
 from judge.model import RESOLVED, Corpus, Document, Paragraph, Section
-from judge.terminology import get_terminology, terminology_file
+from judge.compare.terminology import get_terminology, terminology_file
 
 
 log = logging.getLogger(__name__)

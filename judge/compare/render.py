@@ -14,8 +14,8 @@ from typing import Iterable, Optional
 import click
 
 from judge import paths
-from judge.compare import Comparison, History, PairChange
-from judge.compare_text import LEVEL_OCR, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Segment
+from judge.compare.comparison import Comparison, History, PairChange
+from judge.compare.text import LEVEL_OCR, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Segment
 
 HTML_TEMPLATE = "diff_report.html.j2"
 _EXCERPT = 160  # characters of an added or removed paragraph shown in a list

@@ -6,12 +6,12 @@
     comparison.to_json()  # the `judge diff --json` shape (docs/compare.md)
     entries = history(corpus, "vekn:influence-phase/9")  # one rule through the editions
 
-Paragraphs are paired by the concordance (`judge.concordance`), which aligns two
+Paragraphs are paired by the concordance (`judge.compare.concordance`), which aligns two
 editions rule by rule. A draft has the IDs of the document it drafts, so it is
 paired first by identical text, then by ID, and the concordance pairs the rest.
-Each pair is compared word by word (`judge.compare_text`) and called `unchanged`,
+Each pair is compared word by word (`judge.compare.text`) and called `unchanged`,
 `terminology` (equal once the edition terminology is applied), `wording` or
-`meaning` (a meaning signal fired, `judge.compare_signals`). A pair whose new
+`meaning` (a meaning signal fired, `judge.compare.signals`). A pair whose new
 paragraph sits in a section that is not the counterpart of the old one's, or out
 of order within its section, is also *moved*; a move with no edit is a pure move,
 listed apart. Paragraphs without a counterpart are added or removed; those beyond
@@ -29,16 +29,16 @@ from typing import Optional, Union
 from rapidfuzz import fuzz
 
 from judge import lookup
-from judge.compare_signals import Signal, reference_signal
-from judge.compare_text import (CHANGES, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, TextChange,
+from judge.compare.signals import Signal, reference_signal
+from judge.compare.text import (CHANGES, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, TextChange,
                                 compare_texts, squash, vocabulary_of)
-from judge.concordance import Alignment, align, editions, get_concordance
+from judge.compare.concordance import Alignment, align, editions, get_concordance
 from judge.corpus import assemble_corpus
 from judge.errors import JudgeError
 from judge.ingest import parse_document
 from judge.lint import Finding, lint_document
 from judge.model import Corpus, Document, Paragraph, Section
-from judge.terminology import normalise
+from judge.compare.terminology import normalise
 
 # A draft's paragraph keeps its original's ID unless an edit earlier in its section
 # shifted it; an ID match is trusted only when the two texts are still this alike.

@@ -8,13 +8,13 @@ It returns a `TextChange`:
   written, the same once the edition terminology is applied: "untapped" /
   "unlocked"), and changed passages (`delete`, `insert`, `replace`), each with the
   `level` of that change: `meaning`, `wording` or `ocr`.
-* `signals`: the meaning signals that fired (`judge.compare_signals`).
+* `signals`: the meaning signals that fired (`judge.compare.signals`).
 * `change`: the verdict for the pair, the highest level present:
   `unchanged` < `terminology` < `wording` < `meaning`.
 
 How it works. Both texts are cut into tokens (words, numbers, punctuation, and the
 terminology map's multi-word forms such as "he or she"); each token has a
-comparison key, its text normalised by `judge.terminology` ("untaps" -> "unlocks",
+comparison key, its text normalised by `judge.compare.terminology` ("untaps" -> "unlocks",
 "he" -> "they", and after "they" the verb loses its -s as the map's normaliser
 does). The diff runs on the keys (difflib, longest matching blocks, which reads
 better than a minimal edit script). Changed passages separated by one or two equal
@@ -41,8 +41,8 @@ from typing import Iterable, Optional, Sequence
 
 from rapidfuzz import fuzz
 
-from judge.compare_signals import Signal, Word, detect, is_number_word
-from judge.terminology import get_terminology
+from judge.compare.signals import Signal, Word, detect, is_number_word
+from judge.compare.terminology import get_terminology
 
 UNCHANGED, TERMINOLOGY, WORDING, MEANING = "unchanged", "terminology", "wording", "meaning"
 CHANGES = (MEANING, WORDING, TERMINOLOGY, UNCHANGED)  # most important first
