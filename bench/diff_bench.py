@@ -29,7 +29,8 @@ from judge.compare import comparison as compare_module  # noqa: E402
 from judge.compare import text as compare_text  # noqa: E402
 from judge.compare.comparison import compare  # noqa: E402
 from judge.compare.render import render_text  # noqa: E402
-from judge.compare.concordance import align, get_concordance  # noqa: E402
+from judge.compare.alignment import align  # noqa: E402
+from judge.compare.concordance import get_concordance  # noqa: E402
 from judge.corpus import load_corpus  # noqa: E402
 
 OLD, NEW = "rb", "vekn"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from judge.model import Corpus
 
 MIN_TERM_LENGTH = 3
 

@@ -8,7 +8,9 @@ import math
 import pytest
 
 from judge.compare import concordance as conc
-from judge.compare.concordance import align, get_concordance
+from judge.compare.alignment import METHODS, align
+from judge.compare.concordance import get_concordance
+from judge.compare.similarity import CharNgrams, text_similarity
 from judge.errors import JudgeError
 from judge.ingest import parse_document
 from judge.ingest.refs import RULEBOOK_NUMBER
@@ -94,7 +96,7 @@ def test_every_pair_is_well_formed(corpus, concordance):
         assert old.meta.game == new.meta.game and old.meta.edition_order <= new.meta.edition_order
         for pair in al.pairs:
             assert pair.old in corpus.paragraphs and pair.new in corpus.paragraphs
-            assert pair.method in conc.METHODS and 0 < pair.confidence <= 1 and 0 <= pair.similarity <= 1
+            assert pair.method in METHODS and 0 < pair.confidence <= 1 and 0 <= pair.similarity <= 1
         for pair in al.section_pairs:
             assert pair.old in corpus.sections and pair.new in corpus.sections
         paired_old = {p.old for p in al.pairs}
@@ -207,7 +209,7 @@ def test_a_well_formed_cache_holding_the_wrong_data_is_logged_and_rebuilt(corpus
 
 def test_text_similarity_is_tf_idf_over_character_ngrams_inside_words():
     # Each word padded with spaces, cut into 3- to 5-grams; a word no longer than n counts once whole.
-    ngrams = conc._CharNgrams()
+    ngrams = CharNgrams()
     ngrams.counts(["ab abcd"])
     short = {" ab", "ab ", " ab "}  # "ab": its 3-grams, then itself whole
     longer = {" ab", "abc", "bcd", "cd ", " abc", "abcd", "bcd ", " abcd", "abcd "}  # "abcd": 3-, 4-, 5-grams
@@ -216,25 +218,25 @@ def test_text_similarity_is_tf_idf_over_character_ngrams_inside_words():
     # (idf 1 + ln(4/3)), those of "cd" in one (idf 1 + ln(4/2)); each counts once (tf 1).
     common, rare = 1 + math.log(4 / 3), 1 + math.log(2)
     expected = 100 * 3 * common ** 2 / (math.sqrt(3 * common ** 2 + 3 * rare ** 2) * math.sqrt(3 * common ** 2))
-    sim = conc._similarity(["ab cd", "zz"], ["ab"])
+    sim = text_similarity(["ab cd", "zz"], ["ab"])
     assert sim.shape == (2, 1) and sim[0, 0] == pytest.approx(expected, abs=1e-4) and sim[1, 0] == 0
     # Repeated n-grams weigh 1 + ln(count); the same text is 100 whatever its repetitions.
-    assert conc._similarity(["ab ab cd"], ["ab ab cd"])[0, 0] == pytest.approx(100, abs=1e-4)
-    assert conc._similarity(["", "x"], ["y"]).tolist() == [[0.0], [0.0]]  # no shared n-gram, no similarity
-    assert conc._similarity([], ["y"]).shape == (0, 1)
+    assert text_similarity(["ab ab cd"], ["ab ab cd"])[0, 0] == pytest.approx(100, abs=1e-4)
+    assert text_similarity(["", "x"], ["y"]).tolist() == [[0.0], [0.0]]  # no shared n-gram, no similarity
+    assert text_similarity([], ["y"]).shape == (0, 1)
 
 
 def test_ocr_damage_costs_little_similarity(corpus):
     damaged = _paragraph_starting(corpus, "rb", "To beed a Methuselah")  # sic: the scan's "beed"
     same = corpus.paragraphs["s6:6.1.1/3"]
     other = corpus.paragraphs["s6:6.4.6/1"]
-    sim = conc._similarity([damaged.text.lower()], [same.text.lower(), other.text.lower()])
+    sim = text_similarity([damaged.text.lower()], [same.text.lower(), other.text.lower()])
     assert sim[0, 0] > 75 and sim[0, 1] < 15
 
 
 def test_one_vocabulary_serves_every_book_and_two_do_not_mix():
-    ngrams = conc._CharNgrams()
+    ngrams = CharNgrams()
     a, b = ngrams.counts(["tap the minion"]), ngrams.counts(["lock the minion", "tap"])
-    assert conc._similarity(a, b).tolist() == conc._similarity(["tap the minion"], ["lock the minion", "tap"]).tolist()
+    assert text_similarity(a, b).tolist() == text_similarity(["tap the minion"], ["lock the minion", "tap"]).tolist()
     with pytest.raises(ValueError, match="different n-gram vocabularies"):
-        conc._similarity(a, conc._CharNgrams().counts(["tap"]))
+        text_similarity(a, CharNgrams().counts(["tap"]))

@@ -32,7 +32,8 @@ from judge import lookup
 from judge.compare.signals import Signal, reference_signal
 from judge.compare.text import (CHANGES, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, TextChange,
                                 compare_texts, squash, vocabulary_of)
-from judge.compare.concordance import Alignment, align, editions, get_concordance
+from judge.compare.alignment import Alignment, align
+from judge.compare.concordance import editions, get_concordance
 from judge.corpus import assemble_corpus
 from judge.errors import JudgeError
 from judge.ingest import parse_document
