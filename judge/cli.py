@@ -173,10 +173,10 @@ def toc(doc: str, as_json: bool) -> None:
 
 def show_data(corpus, ident: str) -> dict:
     """The JSON shape of `judge show` (also served by the web API)."""
-    from judge.lookup import resolve
+    from judge.lookup import identify
     from judge.model import Paragraph
 
-    match = resolve(corpus, ident)
+    match = identify(corpus, ident)
     item = corpus.get(match.id)
     breadcrumb = [{"id": s.id, "title": s.title, "label": s.label} for s in corpus.section_path(match.id)]
     if isinstance(item, Paragraph):

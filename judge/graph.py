@@ -19,9 +19,10 @@ the older book's definition and the current one's meet at the same node.
 
 The queries return plain data (dicts and lists) for the CLI and the web pages:
 `backlinks`, `related` (personalised PageRank, each result explained by the
-hops that connect it to the source), `path` (each hop explained), `editions`,
-`orphans`, `hubs`, `neighbourhood`, `stats`; `export` writes GraphML or
-networkx node-link JSON. Build a graph with `build_graph(corpus)`, or get the
+hops that connect it to the source), `path` (each hop explained), `counterparts`
+(the same rule in the other editions), `orphans`, `hubs`, `neighbourhood`,
+`stats`; `export` writes GraphML or networkx node-link JSON. `node_of` maps what
+a judge types to a node. Build a graph with `build_graph(corpus)`, or get the
 process-wide one with `get_graph()`.
 """
 from __future__ import annotations
@@ -40,8 +41,10 @@ import networkx as nx
 import numpy as np
 
 from judge.compare.concordance import OUTLINE_FORMAT, Concordance, get_concordance
+from judge.corpus import get_corpus
 from judge.errors import JudgeError, UnknownIdError
 from judge.ingest.refs import RULEBOOK_NUMBER
+from judge.lookup import identify
 from judge.model import KINDS as PARAGRAPH_KINDS
 from judge.model import RESOLVED, Corpus
 
@@ -282,7 +285,6 @@ _GRAPHS: dict[str, RuleGraph] = {}
 def get_graph(corpus: Optional[Corpus] = None) -> RuleGraph:
     """The process-wide graph of the corpus (built once per corpus version)."""
     if corpus is None:
-        from judge.corpus import get_corpus
         corpus = get_corpus()
     concordance = get_concordance(corpus)
     if not corpus.digest:
@@ -294,10 +296,9 @@ def get_graph(corpus: Optional[Corpus] = None) -> RuleGraph:
 
 
 # -- queries -------------------------------------------------------------------------
-def resolve_node(graph: RuleGraph, query: str) -> str:
-    """A node id from what a judge types: an ID, label, URL, number, or a term node id."""
-    from judge.lookup import resolve
-
+def node_of(graph: RuleGraph, query: str) -> str:
+    """The node a judge means by what they type: an ID, label, URL, number (`judge.lookup`),
+    or a term node's id."""
     q = query.strip()
     if q in graph.g:
         if graph.g.nodes[q]["kind"] == DOCUMENT:
@@ -306,7 +307,7 @@ def resolve_node(graph: RuleGraph, query: str) -> str:
         return q
     if q.startswith("term:"):
         raise UnknownIdError(q[:80], sorted(n for n in graph.g if n.startswith(q[:12]))[:5])
-    return resolve(graph.corpus, q).id
+    return identify(graph.corpus, q).id
 
 
 def node_info(graph: RuleGraph, node: str) -> dict:
@@ -353,7 +354,7 @@ def _check(graph: RuleGraph, node: str) -> str:
 def backlinks(graph: RuleGraph, ident: str) -> list[dict]:
     """What cites this paragraph or section: direct citations, citations of anything
     inside a section, and citations of the sections enclosing a paragraph."""
-    node = _check(graph, resolve_node(graph, ident))
+    node = _check(graph, node_of(graph, ident))
     g = graph.g
     inside = graph.corpus.ids_inside(node) if g.nodes[node]["kind"] == SECTION else {node}
     enclosing = [s.id for s in graph.corpus.section_path(node) if s.id != node] \
@@ -380,9 +381,9 @@ def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = 
 
     From a section, the walk starts from the section and everything in it, and those
     are not results. The source's own counterparts in other editions are not results
-    either (`editions` lists them), and a result's counterparts fold into it
+    either (`counterparts` lists them), and a result's counterparts fold into it
     (`same_rule`), so the k results are k different rules."""
-    source = _check(graph, resolve_node(graph, ident))
+    source = _check(graph, node_of(graph, ident))
     if k < 1:
         raise JudgeError(f"k must be at least 1, not {k}")
     start = {source}
@@ -423,7 +424,7 @@ def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = 
 def path(graph: RuleGraph, a: str, b: str) -> Optional[dict]:
     """The strongest chain of links from one rule to another, each hop explained; None
     when nothing connects them."""
-    source, target = _check(graph, resolve_node(graph, a)), _check(graph, resolve_node(graph, b))
+    source, target = _check(graph, node_of(graph, a)), _check(graph, node_of(graph, b))
     try:
         cost, nodes = nx.bidirectional_dijkstra(graph.view, source, target, weight="cost")
     except nx.NetworkXNoPath:
@@ -432,10 +433,11 @@ def path(graph: RuleGraph, a: str, b: str) -> Optional[dict]:
             "nodes": [node_info(graph, n) for n in nodes], "hops": _explain(graph, nodes)}
 
 
-def editions(graph: RuleGraph, ident: str) -> dict:
-    """The same rule in the other editions of its game, the outline steps linked to it,
-    and, for an outline step, the rulebook paragraphs it maps to in each edition."""
-    node = _check(graph, resolve_node(graph, ident))
+def counterparts(graph: RuleGraph, ident: str) -> dict:
+    """The rule's counterparts: the same rule in the other editions of its game (under
+    "editions"), the outline steps linked to it, and, for an outline step, the
+    rulebook paragraphs it maps to in each edition."""
+    node = _check(graph, node_of(graph, ident))
     if graph.g.nodes[node]["kind"] == TERM:
         raise JudgeError(f"{node} is a glossary term; ask about the paragraph defining it")
     found = [{**node_info(graph, c.id), "confidence": c.confidence, "method": c.method}
@@ -490,7 +492,7 @@ def hubs(graph: RuleGraph, k: int = 20, doc: Optional[str] = None) -> list[dict]
 
 def neighbourhood(graph: RuleGraph, ident: str, radius: int = 1) -> dict:
     """The nodes within `radius` links of one, and the edges among them (for drawing)."""
-    node = _check(graph, resolve_node(graph, ident))
+    node = _check(graph, node_of(graph, ident))
     if not 0 <= radius <= 3:
         raise JudgeError(f"radius must be between 0 and 3, not {radius}")
     near = nx.single_source_shortest_path_length(graph.view, node, cutoff=radius)

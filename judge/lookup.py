@@ -58,8 +58,8 @@ def find(corpus: Corpus, query: str) -> Optional[Match]:
     return None
 
 
-def resolve(corpus: Corpus, query: str) -> Match:
-    """Like `find`, but raises UnknownIdError with close matches."""
+def identify(corpus: Corpus, query: str) -> Match:
+    """What `query` names, as `find`; an UnknownIdError with close matches when nothing."""
     match = find(corpus, query)
     if match is None:
         raise UnknownIdError(query.strip()[:80], suggest(corpus, query))

@@ -83,7 +83,7 @@ def path(a: str, b: str, as_json: bool) -> None:
 @_json_option
 def editions(ident: str, as_json: bool) -> None:
     """The same rule in the other editions, and the outline steps linked to it."""
-    from judge.graph import editions as find
+    from judge.graph import counterparts as find
 
     data = find(_graph(), ident)
     if as_json:

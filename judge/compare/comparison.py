@@ -530,7 +530,7 @@ def history(corpus: Corpus, ident: str) -> History:
     is unchanged, edited (with the signals), moved, or removed."""
     para = corpus.paragraphs.get(ident)
     if para is None:
-        match = lookup.resolve(corpus, ident)  # UnknownIdError with suggestions
+        match = lookup.identify(corpus, ident)  # UnknownIdError with suggestions
         if match.id not in corpus.paragraphs:
             inside = corpus.paragraphs_of(match.id)
             example = f" (e.g. {inside[0].id})" if inside else ""

@@ -19,6 +19,7 @@ from judge import cachefile, paths
 from judge.compare.alignment import Alignment, PreparedDocument, align_prepared
 from judge.compare.similarity import CharNgrams, text_similarity
 from judge.compare.terminology import get_terminology, terminology_file
+from judge.corpus import get_corpus
 from judge.ingest.refs import RULEBOOK_NUMBER
 from judge.model import RESOLVED, Corpus, Document, Paragraph
 
@@ -261,7 +262,6 @@ def get_concordance(corpus: Optional[Corpus] = None, use_cache: bool = True) -> 
     """The corpus's concordance: from memory, else from the index directory, else built
     (and stored there). A corpus without a digest (built in memory) is never cached."""
     if corpus is None:
-        from judge.corpus import get_corpus
         corpus = get_corpus()
     key = cache_key(corpus)
     cacheable = use_cache and bool(corpus.digest)

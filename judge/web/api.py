@@ -72,7 +72,7 @@ def lint():
 # -- the rule graph (judge/graph.py) ----------------------------------------------------------
 def _node(ident: str) -> str:
     from judge import graph
-    return graph.resolve_node(current_site().graph, ident)
+    return graph.node_of(current_site().graph, ident)
 
 
 @api.get("/graph/backlinks/<path:ident>")

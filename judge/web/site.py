@@ -183,7 +183,7 @@ class Site:
     def editions(self, ident: str) -> dict:
         """The same rule in the other editions, and the outline steps linked to it."""
         from judge import graph
-        return self._memo["editions"].get(ident, lambda: graph.editions(self.graph, ident))
+        return self._memo["editions"].get(ident, lambda: graph.counterparts(self.graph, ident))
 
     def related(self, ident: str) -> list[dict]:
         """The most related rules; an empty list (logged) if the graph walk fails, so that
