@@ -549,7 +549,7 @@ def test_api_answers_match_the_openapi_document(client, url, schema):
 
 
 def test_api_paragraph_is_the_show_json(client, corpus):
-    from judge.cli import show_data
+    from judge.shapes import show_data
     for ident in ("rb:6.4.6/2", "vekn:bleed", "IV.D.2"):
         assert client.get("/api/paragraph/" + ident).get_json() == show_data(corpus, ident)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
+from judge.shapes import documents_data, show_data
 from judge.web import current_site, params
 from judge.web.pages import document_or_404
 
@@ -32,14 +33,12 @@ def search():
 
 @api.get("/paragraph/<path:ident>")
 def paragraph(ident: str):
-    from judge.cli import show_data
     return jsonify(show_data(current_site().corpus, ident))
 
 
 @api.get("/docs")
 def docs():
-    keys = ("id", "title", "game", "edition", "source", "sections", "paragraphs")
-    return jsonify([{k: d.to_json()[k] for k in keys} for d in current_site().corpus.documents.values()])
+    return jsonify(documents_data(current_site().corpus))
 
 
 @api.get("/toc/<doc_id>")
