@@ -59,7 +59,7 @@ def test_influence_phase_timing_is_a_meaning_change(rb_vekn):
 @pytest.mark.parametrize("which", ["rb_s6", "rb_vekn"])
 def test_tap_to_lock_is_terminology_never_meaning(which, request):
     comparison = request.getfixturevalue(which)
-    renamed = [p for p in comparison.pairs if "tap -> lock" in p.text.terms]
+    renamed = [p for p in comparison.pairs if "tap -> lock" in p.text.terminology]
     assert renamed, "the older book taps where the newer ones lock"
     # A pair whose only difference is the terminology map is terminology only ...
     for p in comparison.pairs:
@@ -71,7 +71,7 @@ def test_tap_to_lock_is_terminology_never_meaning(which, request):
     for p in comparison.pairs:
         for s in p.signals:
             assert not any(TAP_WORDS.search(w) for w in (*s.old, *s.new) if len(w.split()) == 1), s.explain()
-    assert any(p.change == TERMINOLOGY and p.text.terms == ["tap -> lock"] for p in comparison.pairs)
+    assert any(p.change == TERMINOLOGY and p.text.terminology == ["tap -> lock"] for p in comparison.pairs)
 
 
 def test_the_older_and_the_section_6_book_rename_no_example_character(corpus, rb_s6):
@@ -336,7 +336,7 @@ def test_history_moved_across_an_excerpt_it_is_outside(corpus):
 
 def test_history_calls_a_terminology_rename_unchanged_and_names_it(corpus):
     s6 = history(corpus, "s6:6.1.1/1").entries[1]
-    assert (s6.doc.id, s6.event, s6.change, s6.text.terms) == ("s6", "unchanged", TERMINOLOGY, ["tap -> lock"])
+    assert (s6.doc.id, s6.event, s6.change, s6.text.terminology) == ("s6", "unchanged", TERMINOLOGY, ["tap -> lock"])
 
 
 def test_history_rejects_what_is_not_a_rule_paragraph(corpus):

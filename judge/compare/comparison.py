@@ -94,7 +94,7 @@ class PairChange:
             "old_label": self.old[0].label, "new_label": self.new[0].label,
             "change": self.change,
             "signals": [s.to_json() for s in self.signals],
-            "terms": self.text.terms,
+            "terms": self.text.terminology,
             "ocr_noise": self.text.ocr_noise,
             "diff": [s.to_json() for s in self.text.segments],
             "moved": self.moved.to_json() if self.moved else None,
