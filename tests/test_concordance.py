@@ -5,12 +5,14 @@ import json
 import logging
 import math
 
+import numpy as np
 import pytest
 
 from judge.compare import concordance as conc
 from judge.compare.alignment import METHODS, align
-from judge.compare.concordance import get_concordance
+from judge.compare.concordance import editions, get_concordance
 from judge.compare.similarity import CharNgrams, text_similarity
+from judge.compare.terminology import get_terminology
 from judge.errors import JudgeError
 from judge.ingest import parse_document
 from judge.ingest.refs import RULEBOOK_NUMBER
@@ -224,6 +226,30 @@ def test_text_similarity_is_tf_idf_over_character_ngrams_inside_words():
     assert text_similarity(["ab ab cd"], ["ab ab cd"])[0, 0] == pytest.approx(100, abs=1e-4)
     assert text_similarity(["", "x"], ["y"]).tolist() == [[0.0], [0.0]]  # no shared n-gram, no similarity
     assert text_similarity([], ["y"]).shape == (0, 1)
+
+
+def test_text_similarity_equals_scikit_learns_tf_idf_on_the_corpus(corpus):
+    # The reference: scikit-learn's TfidfVectorizer, as the concordance configured it
+    # before computing the TF-IDF itself, fitted on both sides' texts. The texts are
+    # those the concordance aligns (each edition's normalised paragraphs), counted as
+    # it counts them: one n-gram vocabulary for every book.
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    terminology = get_terminology()
+    books = editions(corpus, "vtes")
+    assert len(books) == 3
+    texts = {b.id: [terminology.normalise(p.text, "vtes", punctuation=False) for p in b.paragraphs] for b in books}
+    ngrams = CharNgrams()
+    counted = {b.id: ngrams.counts(texts[b.id]) for b in books}
+    for n, old in enumerate(books):
+        for new in books[n + 1:]:
+            a, b = texts[old.id], texts[new.id]
+            reference = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5), sublinear_tf=True,
+                                        dtype=np.float32).fit(a + b)
+            expected = (reference.transform(a) @ reference.transform(b).T).toarray() * 100
+            assert expected.shape == (len(a), len(b)) and expected.max() > 99
+            np.testing.assert_allclose(text_similarity(counted[old.id], counted[new.id]), expected,
+                                       rtol=0, atol=1e-4, err_msg=f"{old.id} -> {new.id}")
 
 
 def test_ocr_damage_costs_little_similarity(corpus):
