@@ -10,7 +10,7 @@ import pytest
 
 from judge.compare import concordance as conc
 from judge.compare.alignment import METHODS, align
-from judge.compare.concordance import editions, get_concordance
+from judge.compare.concordance import editions, get_concordance, load_concordance
 from judge.compare.similarity import CharNgrams, text_similarity
 from judge.compare.terminology import get_terminology
 from judge.errors import JudgeError
@@ -150,22 +150,18 @@ def test_inverted_alignment_reads_backwards(concordance):
 
 def test_cache_is_written_reused_and_rebuilt_when_damaged(corpus, tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGE_INDEX_DIR", str(tmp_path))
-    monkeypatch.setattr(conc, "_LOADED", {})
-    built = get_concordance(corpus)
+    built = load_concordance(corpus)
     path = tmp_path / conc.CACHE_NAME
     stored = json.loads(path.read_text(encoding="utf-8"))
     assert stored["key"] == conc.cache_key(corpus)
-    conc._LOADED.clear()
-    calls = []
-    real_build = conc.build_concordance
-    monkeypatch.setattr(conc, "build_concordance", lambda c: calls.append(1) or real_build(c))
-    again = get_concordance(corpus)
-    assert calls == [] and again.to_json() == built.to_json()
+    written = path.stat()
+    again = load_concordance(corpus)
+    assert again.to_json() == built.to_json()
+    assert (path.stat().st_ino, path.stat().st_mtime_ns) == (written.st_ino, written.st_mtime_ns)  # read, not rebuilt
     path.write_text("{not json", encoding="utf-8")
-    conc._LOADED.clear()
-    rebuilt = get_concordance(corpus)
-    assert calls == [1] and rebuilt.to_json() == built.to_json()
-    assert json.loads(path.read_text(encoding="utf-8"))["key"] == stored["key"]
+    rebuilt = load_concordance(corpus)
+    assert rebuilt.to_json() == built.to_json()
+    assert json.loads(path.read_text(encoding="utf-8"))["key"] == stored["key"]  # repaired on disk
 
 
 def _wrong_confidence(data):
@@ -195,15 +191,13 @@ def test_a_well_formed_cache_holding_the_wrong_data_is_logged_and_rebuilt(corpus
     """JSON that parses, with the right key, but not what judge writes: a traceback on
     every run if trusted; it is logged with where it is wrong, and rebuilt."""
     monkeypatch.setenv("JUDGE_INDEX_DIR", str(tmp_path))
-    monkeypatch.setattr(conc, "_LOADED", {})
-    built = get_concordance(corpus)
+    built = load_concordance(corpus)
     path = tmp_path / conc.CACHE_NAME
     data = json.loads(path.read_text(encoding="utf-8"))
     damage(data)
     path.write_text(json.dumps(data), encoding="utf-8")
-    conc._LOADED.clear()
     with caplog.at_level(logging.WARNING, logger="judge.compare.concordance"):
-        rebuilt = get_concordance(corpus)
+        rebuilt = load_concordance(corpus)
     assert rebuilt.to_json() == built.to_json()
     assert f"the cache {path} is damaged: {reason}" in caplog.text and "rebuilding it" in caplog.text
     assert json.loads(path.read_text(encoding="utf-8")) == built.to_json()  # repaired on disk

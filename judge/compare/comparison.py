@@ -379,16 +379,20 @@ def _longest_increasing(values: list[int]) -> set[int]:
 
 
 # -- vocabulary of clean text ----------------------------------------------------------------------
-_VOCABULARY: dict[tuple[int, str, str], set[str]] = {}
+_VOCABULARY: dict[tuple[str, str], Optional[set[str]]] = {}  # (corpus digest, game) -> vocabulary
 
 
 def game_vocabulary(corpus: Corpus, game: str) -> Optional[set[str]]:
     """The words of a game's clean (non-OCR) documents: in OCR text, a word outside
-    it is garbled. None when the game has no clean document to learn from."""
-    key = (id(corpus), corpus.digest, game)
-    if key not in _VOCABULARY:
+    it is garbled. None when the game has no clean document to learn from. Kept for
+    the process per version of the corpus (a corpus built in memory has none)."""
+    key = (corpus.digest, game)
+    if not corpus.digest or key not in _VOCABULARY:
         clean = [d for d in corpus.documents.values() if d.meta.game == game and not d.meta.ocr]
-        _VOCABULARY[key] = vocabulary_of((p.text for d in clean for p in d.paragraphs), game) if clean else None
+        vocabulary = vocabulary_of((p.text for d in clean for p in d.paragraphs), game) if clean else None
+        if not corpus.digest:
+            return vocabulary
+        _VOCABULARY[key] = vocabulary
     return _VOCABULARY[key]
 
 

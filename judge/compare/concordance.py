@@ -255,27 +255,37 @@ def _write_cache(path: Path, concordance: Concordance) -> None:
     cachefile.write_json(path, concordance.to_json())  # unwritable: only costs speed
 
 
-_LOADED: dict[str, Concordance] = {}
+def load_concordance(corpus: Corpus, use_cache: bool = True) -> Concordance:
+    """The corpus's concordance from the index directory, else built (and stored
+    there). A corpus without a digest (built in memory) is never cached."""
+    return _load(corpus, cache_key(corpus), use_cache and bool(corpus.digest))
 
 
-def get_concordance(corpus: Optional[Corpus] = None, use_cache: bool = True) -> Concordance:
-    """The corpus's concordance: from memory, else from the index directory, else built
-    (and stored there). A corpus without a digest (built in memory) is never cached."""
-    if corpus is None:
-        corpus = get_corpus()
-    key = cache_key(corpus)
-    cacheable = use_cache and bool(corpus.digest)
-    if cacheable and key in _LOADED:
-        return _LOADED[key]
+def _load(corpus: Corpus, key: str, cacheable: bool) -> Concordance:
     path = paths.index_dir() / CACHE_NAME
     concordance = _read_cache(path, key, corpus) if cacheable else None
     if concordance is None:
         concordance = build_concordance(corpus)
         if cacheable:
             _write_cache(path, concordance)
-    if cacheable:
-        _LOADED[key] = concordance
     return concordance
+
+
+_LOADED: dict[str, Concordance] = {}  # cache key -> the concordance, for the process
+
+
+def get_concordance(corpus: Optional[Corpus] = None, use_cache: bool = True) -> Concordance:
+    """`load_concordance`, kept for the process (per version of the corpus and of
+    the code aligning it); of the process's corpus when none is given."""
+    if corpus is None:
+        corpus = get_corpus()
+    key = cache_key(corpus)
+    cacheable = use_cache and bool(corpus.digest)
+    if not cacheable:
+        return _load(corpus, key, False)
+    if key not in _LOADED:
+        _LOADED[key] = _load(corpus, key, True)
+    return _LOADED[key]
 
 
 def counterparts(corpus: Corpus, ident: str) -> list[tuple[str, float]]:
