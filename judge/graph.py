@@ -70,18 +70,18 @@ _PAREN = re.compile(r"\s*\([^)]*\)")
 
 class _Walk:
     """networkx's PageRank (`_pagerank_scipy`, the computation `nx.pagerank` runs) with
-    the transition matrix built once. `nx.pagerank` rebuilds the matrix from the graph
-    on every call, which is 10 of its 11 ms here; a query must take a few. Same alpha,
-    tolerance, start vector and dangling-node rule, so the scores are nx.pagerank's
-    (a test holds them equal).
+    the transition matrix built once, where `nx.pagerank` rebuilds it from the graph
+    on every call, which is most of a query's time. Same alpha, tolerance, start
+    vector and dangling-node rule, so the scores are nx.pagerank's (a test holds
+    them equal).
 
     And the strongest paths from a source to every node, in one pass of scipy's
-    Dijkstra over the costs (1 / weight): explaining ten results with ten networkx
-    searches took up to 50 ms when the results lay far away or out of reach."""
+    Dijkstra over the costs (1 / weight), where explaining each result with its own
+    networkx search costs a search per result (docs/graph.md has the figures)."""
 
     def __init__(self, view: nx.Graph):
         import scipy.sparse
-        import scipy.sparse.csgraph  # here, not in the first query: 40 ms
+        import scipy.sparse.csgraph  # here, with the matrix: not in the first query
 
         self.nodes = list(view)
         self.index = {n: i for i, n in enumerate(self.nodes)}
@@ -161,9 +161,10 @@ class RuleGraph:
 def _collector_paused():
     """Hold the cyclic garbage collector off while a graph is built. The build allocates
     tens of thousands of small dicts; each few hundred trigger a collection, and the
-    older generations' collections scan the whole loaded corpus too: half the build
-    time (50 of 100 ms here). Nothing the build allocates is garbage, so pausing loses
-    nothing; the collector resumes (if it was running) as the build ends."""
+    older generations' collections scan the whole loaded corpus too, which costs about
+    as much as the build itself (docs/graph.md). Nothing the build allocates is
+    garbage, so pausing loses nothing; the collector resumes (if it was running) as
+    the build ends."""
     running = gc.isenabled()
     gc.disable()
     try:

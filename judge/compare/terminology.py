@@ -97,7 +97,7 @@ class Terminology:
             forms = {old: new.lower() for e in entries for old, new in e.forms.items()}
             fold = {old: new.lower() for e in entries for old, new in e.fold.items()}
             pronouns = any(e.kind == "pronoun" for e in entries)
-            # `normalise` lower-cases first, so its patterns need not ignore case (three times faster).
+            # `normalise` lower-cases first, so its patterns need not ignore case (which is slow).
             self._by_game[key] = (forms, _word_pattern(forms, ignore_case=False), fold,
                                   _word_pattern(fold, ignore_case=False), pronouns)
         return self._by_game[key]
