@@ -15,9 +15,8 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from judge import cachefile, paths, terms, xref
+from judge import cachefile, paths
 from judge.errors import SourceError
-from judge.ingest import parse_document
 from judge.ingest.manifest import load_manifest
 from judge.model import Corpus, Document, LoadError
 
@@ -55,6 +54,8 @@ def corpus_digest(rules_dir: Path) -> str:
 def build_corpus(rules_dir: Optional[Path] = None) -> Corpus:
     """Parse every document of the manifest and assemble them (`assemble_corpus`),
     with no cache involved."""
+    from judge.ingest.sources import parse_document  # here: a corpus read from its cache needs no parser
+
     rules_dir = Path(rules_dir or paths.rules_dir())
     documents: dict[str, Document] = {}
     errors: list[LoadError] = []
@@ -73,6 +74,8 @@ def assemble_corpus(documents: dict[str, Document], errors: Optional[list[LoadEr
     reference resolved (`judge.xref`), then the glossary terms linked
     (`judge.terms`). Every corpus is made here: the manifest's, and one with an
     editor's draft in place of the document it drafts."""
+    from judge import terms, xref  # here, as the parsers: not needed for a corpus read from its cache
+
     corpus = Corpus(documents=documents, errors=list(errors or ()))
     xref.resolve(corpus)
     terms.link_terms(corpus)

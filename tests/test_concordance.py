@@ -14,7 +14,7 @@ from judge.compare.concordance import editions, get_concordance, load_concordanc
 from judge.compare.similarity import CharNgrams, text_similarity
 from judge.compare.terminology import get_terminology
 from judge.errors import JudgeError
-from judge.ingest import parse_document
+from judge.ingest.sources import parse_document
 from judge.ingest.refs import RULEBOOK_NUMBER
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from judge import paths
 from judge.errors import SourceError
-from judge.ingest import markdown_book, read_source, refs
+from judge.ingest import markdown_book, refs
+from judge.ingest.sources import read_source
 from judge.ingest.builder import slugify
 from judge.ingest.manifest import load_manifest
 from judge.model import (

@@ -9,7 +9,7 @@ import pytest
 
 from judge import paths
 from judge.errors import SourceError
-from judge.ingest import parse_document, read_source
+from judge.ingest.sources import parse_document, read_source
 from judge.ingest.pdf_text import CHAPTERS, parse
 from judge.ingest.manifest import load_manifest
 from judge.model import (

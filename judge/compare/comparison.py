@@ -36,7 +36,7 @@ from judge.compare.alignment import Alignment, align
 from judge.compare.concordance import editions, get_concordance
 from judge.corpus import assemble_corpus
 from judge.errors import JudgeError
-from judge.ingest import parse_document
+from judge.ingest.sources import parse_document
 from judge.lint import Finding, lint_document
 from judge.model import Corpus, Document, Paragraph, Section
 from judge.compare.terminology import normalise
