@@ -1,7 +1,8 @@
-"""The `judge` command group: each command loads from judge/commands/ when called,
-and a user's error becomes a message with an exit code, never a traceback. Every
-command has `--json`; those shapes are a contract other tools rely on
-(docs/cli.md)."""
+"""The `judge` command group, registering the commands of judge/commands/.
+
+Each command's module loads when the command is called, and a user's error
+becomes a message with an exit code, never a traceback. Every command has
+`--json`; those shapes are a contract other tools rely on (docs/cli.md)."""
 from __future__ import annotations
 
 import importlib

@@ -1,5 +1,7 @@
-"""Load the corpus: parse every document of the manifest, resolve references,
-link glossary terms, and cache the result in the index directory.
+"""Build, cache and load the corpus: every document of the manifest, linked.
+
+Building parses every document, resolves references and links glossary terms
+(`assemble_corpus`); the result is cached in the index directory.
 
 The cache (`corpus.json`, JSON: `judge.cachefile`) is keyed by a digest of the
 manifest, every source file and the code that builds the corpus, so editing any

@@ -1,5 +1,6 @@
-"""The JSON shapes the command line (`--json`) and the web API both give: made
-here once, so that the two cannot drift apart (docs/cli.md lists them)."""
+"""The JSON shapes the command line (`--json`) and the web API both give.
+
+Made here once, so that the two cannot drift apart (docs/cli.md lists them)."""
 from __future__ import annotations
 
 from judge.lookup import identify

@@ -1,6 +1,6 @@
-"""`judge docs`, `toc`, `show`, `refs` and `export`: reading the corpus from the
-command line. The `--json` shapes of docs, toc and show are the web API's too
-(`judge.shapes`)."""
+"""`judge docs`, `toc`, `show`, `refs` and `export`: reading the corpus.
+
+The `--json` shapes of docs, toc and show are the web API's too (`judge.shapes`)."""
 from __future__ import annotations
 
 import json

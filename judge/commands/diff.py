@@ -1,6 +1,8 @@
-"""`judge diff` and `judge history`: what a new edition or a draft changes, and one
-rule through the editions (judge.compare.comparison; docs/compare.md). The `judge` group turns
-a JudgeError (an unknown document or ID, an unreadable draft) into its message."""
+"""`judge diff` and `judge history`: what an edition or a draft changes, a rule's past.
+
+The comparer is judge.compare.comparison (docs/compare.md). The `judge` group
+turns a JudgeError (an unknown document or ID, an unreadable draft) into its
+message."""
 from __future__ import annotations
 
 import json

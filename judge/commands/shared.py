@@ -1,5 +1,7 @@
-"""What the commands share: the corpus loaded with its warnings, JSON output, a
-user's error as a message with an exit code, and judge's log on stderr."""
+"""What the commands share: loading the corpus, JSON output, errors, the log.
+
+The corpus is loaded with a warning for each document skipped; a user's error
+is a message with an exit code; judge's log goes to stderr."""
 from __future__ import annotations
 
 import json

@@ -1,5 +1,7 @@
-"""Render a `Comparison` (and a rule's history) for people: coloured terminal text,
-Markdown, and a standalone HTML report an editor can mail around.
+"""Render a `Comparison` (and a rule's history) for people.
+
+Coloured terminal text, Markdown, and a standalone HTML report an editor can mail
+around.
 
 Every renderer shows the same things in the same order: a summary line, then
 meaning changes (with the signals that fired), wording changes, terminology-only

@@ -1,4 +1,5 @@
-"""Ingest: the manifest listing the rulebooks (`manifest`), one parser per source
-format, all producing `judge.model.Document` through `builder`, the reference
-syntax they share (`refs`), and `sources.parse_document`, which reads a source
-and runs its parser."""
+"""Ingest: read the manifest and parse each rulebook into the model.
+
+`manifest` lists the rulebooks; one parser per source format produces
+`judge.model.Document` through `builder`, sharing the reference syntax of
+`refs`; `sources.parse_document` reads a source and runs its parser."""

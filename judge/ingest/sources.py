@@ -1,5 +1,7 @@
-"""Read a rulebook's source file and parse it with its format's parser
-(`parse_document`), refusing what no parser should be given (`read_source`).
+"""Read a rulebook's source file and parse it with its format's parser.
+
+`parse_document` runs the parser; `read_source` refuses what no parser should be
+given (binary junk, another encoding, an empty file).
 
 Each parser module exposes ``parse(text: str, meta: DocMeta) -> Document`` and
 raises `judge.errors.SourceError` (with the line) when the source is malformed.
