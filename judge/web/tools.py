@@ -1,6 +1,6 @@
 """Pages and API routes of the tools built on other parts of judge:
 
-* the editions diff (judge/compare/): /diff and /api/diff;
+* the editions diff (judge/compare/, docs/compare.md): /diff and /api/diff;
 * the scenario check (judge/engine/): /check and /api/check, under the same limits as `judge check`
   (judge/engine/limits.py): 400 for a malformed scenario, 413 for a body or a scenario too long, 422 for a
   scenario over another limit, each naming what and where.
@@ -44,13 +44,14 @@ def _diff_params() -> tuple[str | None, str | None]:
 
 
 @dataclass
-class Side:
-    """One side of a pair's word diff: (text, mark) runs; mark is '', 'del', 'ins' or 'term'."""
+class MarkedRuns:
+    """One side of a pair's word diff as the page marks it: (text, mark, level) runs;
+    mark is '', 'del', 'ins' or 'term'. (`judge.compare.text.Side` is a side's text.)"""
 
     runs: list[tuple[str, str, str]]  # (text, mark, level)
 
 
-def _sides(segments) -> tuple[Side, Side]:
+def _sides(segments) -> tuple[MarkedRuns, MarkedRuns]:
     old, new = [], []
     for seg in segments:
         if seg.op == "equal":
@@ -64,7 +65,7 @@ def _sides(segments) -> tuple[Side, Side]:
                 old.append((seg.old, "del", seg.level or ""))
             if seg.new:
                 new.append((seg.new, "ins", seg.level or ""))
-    return Side(old), Side(new)
+    return MarkedRuns(old), MarkedRuns(new)
 
 
 @diff_pages.get("/diff", endpoint="page")
