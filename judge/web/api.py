@@ -1,5 +1,7 @@
-"""The JSON API, mirroring the command line's `--json` shapes (docs/cli.md),
-described by the OpenAPI document at /api/openapi.json (judge/web/openapi.py).
+"""The JSON API, mirroring the command line's `--json` shapes (docs/cli.md).
+
+The shapes both give are made by `judge.shapes`; the API is described by the
+OpenAPI document at /api/openapi.json (judge/web/openapi.py).
 
 Errors are JSON too: `{"error": message, "status": code}`, plus
 `"suggestions"` (close IDs) on a 404 for an unknown paragraph.
