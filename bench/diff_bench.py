@@ -24,11 +24,13 @@ import statistics
 
 from timing import timed  # noqa: E402  (also puts the checkout on sys.path)
 
-from judge import compare as compare_module  # noqa: E402
-from judge import compare_text, paths  # noqa: E402
-from judge.compare import compare  # noqa: E402
-from judge.compare_render import render_text  # noqa: E402
-from judge.concordance import align, get_concordance  # noqa: E402
+from judge import paths  # noqa: E402
+from judge.compare import comparison as compare_module  # noqa: E402
+from judge.compare import text as compare_text  # noqa: E402
+from judge.compare.comparison import compare  # noqa: E402
+from judge.compare.render import render_text  # noqa: E402
+from judge.compare.alignment import align  # noqa: E402
+from judge.compare.concordance import get_concordance  # noqa: E402
 from judge.corpus import load_corpus  # noqa: E402
 
 OLD, NEW = "rb", "vekn"

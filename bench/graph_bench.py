@@ -48,7 +48,7 @@ def fresh_process_stage(stage: str) -> None:
 
     corpus = load_corpus()
     loaded = time.perf_counter()
-    from judge import concordance as conc
+    from judge.compare import concordance as conc
     from judge import graph as rule_graph
 
     concordance = conc.build_concordance(corpus) if stage == "scratch" else conc.get_concordance(corpus)
@@ -85,7 +85,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["JUDGE_INDEX_DIR"] = tmp  # a private cache: cold means cold
-        from judge import concordance as conc
+        from judge.compare import concordance as conc
         from judge import graph as rule_graph
         from judge.corpus import load_corpus
 

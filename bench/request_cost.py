@@ -76,7 +76,7 @@ def requests_of(kind: str, count: int, corpus) -> list:
 
 
 def child(kind: str, warm_count: int, measured: int, counting: bool) -> None:
-    from judge.cli import load
+    from judge.commands.shared import load
     from judge.web import create_app, warm
 
     corpus = load()

@@ -1,5 +1,7 @@
-"""Load the corpus: parse every document of the manifest, resolve references,
-link glossary terms, and cache the result in the index directory.
+"""Build, cache and load the corpus: every document of the manifest, linked.
+
+Building parses every document, resolves references and links glossary terms
+(`assemble_corpus`); the result is cached in the index directory.
 
 The cache (`corpus.json`, JSON: `judge.cachefile`) is keyed by a digest of the
 manifest, every source file and the code that builds the corpus, so editing any
@@ -12,112 +14,20 @@ from __future__ import annotations
 import hashlib
 import logging
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Optional, Union
+from typing import Optional
 
 from judge import cachefile, paths
 from judge.errors import SourceError
-from judge.ingest import parse_document
-from judge.manifest import load_manifest
-from judge.model import Document, Paragraph, Reference, Section
+from judge.ingest.manifest import load_manifest
+from judge.model import Corpus, Document, LoadError
 
 CACHE_NAME = "corpus.json"
 CACHE_FORMAT = 1  # the layout of corpus.json, beside the model's own fields
 # Code whose changes invalidate the cache: everything that shapes the model.
-_BUILD_CODE = ("model.py", "manifest.py", "datafile.py", "corpus.py", "cachefile.py", "xref.py", "terms.py",
-               "ingest")
+_BUILD_CODE = ("model.py", "datafile.py", "corpus.py", "cachefile.py", "xref.py", "terms.py", "ingest")
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class LoadError:
-    doc: str
-    file: str
-    line: int
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.message}"
-
-    def to_json(self) -> dict:
-        return {"doc": self.doc, "file": self.file, "line": self.line, "message": self.message}
-
-
-@dataclass
-class Corpus:
-    documents: dict[str, Document]
-    errors: list[LoadError] = field(default_factory=list)
-    digest: str = ""
-    paragraphs: dict[str, Paragraph] = field(default_factory=dict)
-    sections: dict[str, Section] = field(default_factory=dict)
-    # term occurrences: paragraph id -> [(term, start, end, defining paragraph id)]
-    term_links: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.reindex()
-
-    def reindex(self) -> None:
-        self.paragraphs = {p.id: p for d in self.documents.values() for p in d.paragraphs}
-        self.sections = {s.id: s for d in self.documents.values() for s in d.sections}
-
-    # -- access -------------------------------------------------------------
-    def get(self, ident: str) -> Optional[Union[Paragraph, Section]]:
-        return self.paragraphs.get(ident) or self.sections.get(ident)
-
-    def document_of(self, ident: str) -> Optional[Document]:
-        return self.documents.get(ident.split(":", 1)[0])
-
-    def references(self) -> Iterator[Reference]:
-        for doc in self.documents.values():
-            for sec in doc.sections:
-                yield from sec.refs
-            for para in doc.paragraphs:
-                yield from para.refs
-
-    def refs_in(self, ident: str) -> list[Reference]:
-        """References that point at `ident` (or, for a section, at anything in it)."""
-        inside = self.ids_inside(ident)
-        return [r for r in self.references() if r.target in inside]
-
-    def ids_inside(self, ident: str) -> set[str]:
-        if ident in self.paragraphs:
-            return {ident}
-        found, todo = set(), [ident]
-        while todo:
-            sid = todo.pop()
-            sec = self.sections.get(sid)
-            if not sec:
-                continue
-            found.add(sid)
-            found.update(sec.paragraphs)
-            todo.extend(sec.children)
-        return found
-
-    def section_path(self, ident: str) -> list[Section]:
-        """The chain of sections from the top of the document down to `ident`."""
-        item = self.get(ident)
-        sid = item.section if isinstance(item, Paragraph) else (item.id if item else None)
-        chain = []
-        while sid:
-            sec = self.sections[sid]
-            chain.append(sec)
-            sid = sec.parent
-        return list(reversed(chain))
-
-    def paragraphs_of(self, section_id: str, deep: bool = True) -> list[Paragraph]:
-        sec = self.sections[section_id]
-        out = [self.paragraphs[p] for p in sec.paragraphs]
-        if deep:
-            for child in sec.children:
-                out.extend(self.paragraphs_of(child))
-        return out
-
-    def documents_of_game(self, game: str) -> list[Document]:
-        return sorted((d for d in self.documents.values() if d.meta.game == game),
-                      key=lambda d: d.meta.edition_order)
 
 
 def _code_files() -> list[Path]:
@@ -144,8 +54,9 @@ def corpus_digest(rules_dir: Path) -> str:
 
 
 def build_corpus(rules_dir: Optional[Path] = None) -> Corpus:
-    """Parse every document and resolve references, with no cache involved."""
-    from judge import terms, xref  # late: xref/terms import Corpus
+    """Parse every document of the manifest and assemble them (`assemble_corpus`),
+    with no cache involved."""
+    from judge.ingest.sources import parse_document  # here: a corpus read from its cache needs no parser
 
     rules_dir = Path(rules_dir or paths.rules_dir())
     documents: dict[str, Document] = {}
@@ -157,7 +68,17 @@ def build_corpus(rules_dir: Optional[Path] = None) -> Corpus:
             documents[meta.id] = parse_document(meta, rules_dir)
         except SourceError as exc:
             errors.append(LoadError(meta.id, exc.file, exc.line, exc.message))
-    corpus = Corpus(documents=documents, errors=errors)
+    return assemble_corpus(documents, errors)
+
+
+def assemble_corpus(documents: dict[str, Document], errors: Optional[list[LoadError]] = None) -> Corpus:
+    """A corpus of parsed documents with its second phase done: every pending
+    reference resolved (`judge.xref`), then the glossary terms linked
+    (`judge.terms`). Every corpus is made here: the manifest's, and one with an
+    editor's draft in place of the document it drafts."""
+    from judge import terms, xref  # here, as the parsers: not needed for a corpus read from its cache
+
+    corpus = Corpus(documents=documents, errors=list(errors or ()))
     xref.resolve(corpus)
     terms.link_terms(corpus)
     return corpus

@@ -19,9 +19,10 @@ the older book's definition and the current one's meet at the same node.
 
 The queries return plain data (dicts and lists) for the CLI and the web pages:
 `backlinks`, `related` (personalised PageRank, each result explained by the
-hops that connect it to the source), `path` (each hop explained), `editions`,
-`orphans`, `hubs`, `neighbourhood`, `stats`; `export` writes GraphML or
-networkx node-link JSON. Build a graph with `build_graph(corpus)`, or get the
+hops that connect it to the source), `path` (each hop explained), `counterparts`
+(the same rule in the other editions), `orphans`, `hubs`, `neighbourhood`,
+`stats`; `export` writes GraphML or networkx node-link JSON. `node_of` maps what
+a judge types to a node. Build a graph with `build_graph(corpus)`, or get the
 process-wide one with `get_graph()`.
 """
 from __future__ import annotations
@@ -34,19 +35,19 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import IO, TYPE_CHECKING, Iterable, Optional
+from typing import IO, Iterable, Optional
 
 import networkx as nx
 import numpy as np
 
-from judge.concordance import OUTLINE_FORMAT, Concordance, get_concordance
+from judge.compare.concordance import OUTLINE_FORMAT, Concordance, get_concordance
+from judge.corpus import get_corpus
 from judge.errors import JudgeError, UnknownIdError
 from judge.ingest.refs import RULEBOOK_NUMBER
+from judge.lookup import identify
 from judge.model import KINDS as PARAGRAPH_KINDS
-from judge.model import RESOLVED
+from judge.model import RESOLVED, Corpus
 
-if TYPE_CHECKING:
-    from judge.corpus import Corpus
 
 # Node kinds.
 DOCUMENT, SECTION, PARAGRAPH, TERM = "document", "section", "paragraph", "term"
@@ -69,18 +70,18 @@ _PAREN = re.compile(r"\s*\([^)]*\)")
 
 class _Walk:
     """networkx's PageRank (`_pagerank_scipy`, the computation `nx.pagerank` runs) with
-    the transition matrix built once. `nx.pagerank` rebuilds the matrix from the graph
-    on every call, which is 10 of its 11 ms here; a query must take a few. Same alpha,
-    tolerance, start vector and dangling-node rule, so the scores are nx.pagerank's
-    (a test holds them equal).
+    the transition matrix built once, where `nx.pagerank` rebuilds it from the graph
+    on every call, which is most of a query's time. Same alpha, tolerance, start
+    vector and dangling-node rule, so the scores are nx.pagerank's (a test holds
+    them equal).
 
     And the strongest paths from a source to every node, in one pass of scipy's
-    Dijkstra over the costs (1 / weight): explaining ten results with ten networkx
-    searches took up to 50 ms when the results lay far away or out of reach."""
+    Dijkstra over the costs (1 / weight), where explaining each result with its own
+    networkx search costs a search per result (docs/graph.md has the figures)."""
 
     def __init__(self, view: nx.Graph):
         import scipy.sparse
-        import scipy.sparse.csgraph  # here, not in the first query: 40 ms
+        import scipy.sparse.csgraph  # here, with the matrix: not in the first query
 
         self.nodes = list(view)
         self.index = {n: i for i, n in enumerate(self.nodes)}
@@ -133,7 +134,7 @@ class RuleGraph:
     """The graph with the corpus and concordance it was built from."""
 
     g: nx.MultiDiGraph
-    corpus: "Corpus"
+    corpus: Corpus
     concordance: Concordance
     _view: Optional[nx.Graph] = field(default=None, repr=False)
     _walk: Optional[_Walk] = field(default=None, repr=False)
@@ -160,9 +161,10 @@ class RuleGraph:
 def _collector_paused():
     """Hold the cyclic garbage collector off while a graph is built. The build allocates
     tens of thousands of small dicts; each few hundred trigger a collection, and the
-    older generations' collections scan the whole loaded corpus too: half the build
-    time (50 of 100 ms here). Nothing the build allocates is garbage, so pausing loses
-    nothing; the collector resumes (if it was running) as the build ends."""
+    older generations' collections scan the whole loaded corpus too, which costs about
+    as much as the build itself (docs/graph.md). Nothing the build allocates is
+    garbage, so pausing loses nothing; the collector resumes (if it was running) as
+    the build ends."""
     running = gc.isenabled()
     gc.disable()
     try:
@@ -179,13 +181,13 @@ def term_node(game: str, term: str) -> str:
     return f"term:{game}:{re.sub(r'[^a-z0-9]+', '-', name).strip('-') or 'term'}"
 
 
-def build_graph(corpus: "Corpus", concordance: Optional[Concordance] = None) -> RuleGraph:
+def build_graph(corpus: Corpus, concordance: Optional[Concordance] = None) -> RuleGraph:
     concordance = concordance or get_concordance(corpus)
     with _collector_paused():
         return _build_graph(corpus, concordance)
 
 
-def _build_graph(corpus: "Corpus", concordance: Concordance) -> RuleGraph:
+def _build_graph(corpus: Corpus, concordance: Concordance) -> RuleGraph:
     g = nx.MultiDiGraph(digest=corpus.digest or "")
     for doc in corpus.documents.values():
         g.add_node(doc.id, kind=DOCUMENT, label=doc.meta.short, doc=doc.id, title=doc.meta.title,
@@ -218,12 +220,12 @@ def _build_graph(corpus: "Corpus", concordance: Concordance) -> RuleGraph:
     return RuleGraph(g, corpus, concordance)
 
 
-def _doc_format(corpus: "Corpus", ident: str) -> str:
+def _doc_format(corpus: Corpus, ident: str) -> str:
     """The format of the document holding `ident`."""
     return corpus.documents[ident.split(":", 1)[0]].meta.format
 
 
-def _add_terms(g: nx.MultiDiGraph, corpus: "Corpus") -> None:
+def _add_terms(g: nx.MultiDiGraph, corpus: Corpus) -> None:
     # Newest edition first, so a term node is labelled with the current spelling.
     for doc in sorted(corpus.documents.values(), key=lambda d: -d.meta.edition_order):
         for term, pid in doc.glossary.items():
@@ -281,10 +283,9 @@ def _weighted_view(g: nx.MultiDiGraph) -> nx.Graph:
 _GRAPHS: dict[str, RuleGraph] = {}
 
 
-def get_graph(corpus: Optional["Corpus"] = None) -> RuleGraph:
+def get_graph(corpus: Optional[Corpus] = None) -> RuleGraph:
     """The process-wide graph of the corpus (built once per corpus version)."""
     if corpus is None:
-        from judge.corpus import get_corpus
         corpus = get_corpus()
     concordance = get_concordance(corpus)
     if not corpus.digest:
@@ -296,10 +297,9 @@ def get_graph(corpus: Optional["Corpus"] = None) -> RuleGraph:
 
 
 # -- queries -------------------------------------------------------------------------
-def resolve_node(graph: RuleGraph, query: str) -> str:
-    """A node id from what a judge types: an ID, label, URL, number, or a term node id."""
-    from judge.lookup import resolve
-
+def node_of(graph: RuleGraph, query: str) -> str:
+    """The node a judge means by what they type: an ID, label, URL, number (`judge.lookup`),
+    or a term node's id."""
     q = query.strip()
     if q in graph.g:
         if graph.g.nodes[q]["kind"] == DOCUMENT:
@@ -308,7 +308,7 @@ def resolve_node(graph: RuleGraph, query: str) -> str:
         return q
     if q.startswith("term:"):
         raise UnknownIdError(q[:80], sorted(n for n in graph.g if n.startswith(q[:12]))[:5])
-    return resolve(graph.corpus, q).id
+    return identify(graph.corpus, q).id
 
 
 def node_info(graph: RuleGraph, node: str) -> dict:
@@ -355,7 +355,7 @@ def _check(graph: RuleGraph, node: str) -> str:
 def backlinks(graph: RuleGraph, ident: str) -> list[dict]:
     """What cites this paragraph or section: direct citations, citations of anything
     inside a section, and citations of the sections enclosing a paragraph."""
-    node = _check(graph, resolve_node(graph, ident))
+    node = _check(graph, node_of(graph, ident))
     g = graph.g
     inside = graph.corpus.ids_inside(node) if g.nodes[node]["kind"] == SECTION else {node}
     enclosing = [s.id for s in graph.corpus.section_path(node) if s.id != node] \
@@ -382,9 +382,9 @@ def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = 
 
     From a section, the walk starts from the section and everything in it, and those
     are not results. The source's own counterparts in other editions are not results
-    either (`editions` lists them), and a result's counterparts fold into it
+    either (`counterparts` lists them), and a result's counterparts fold into it
     (`same_rule`), so the k results are k different rules."""
-    source = _check(graph, resolve_node(graph, ident))
+    source = _check(graph, node_of(graph, ident))
     if k < 1:
         raise JudgeError(f"k must be at least 1, not {k}")
     start = {source}
@@ -425,7 +425,7 @@ def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = 
 def path(graph: RuleGraph, a: str, b: str) -> Optional[dict]:
     """The strongest chain of links from one rule to another, each hop explained; None
     when nothing connects them."""
-    source, target = _check(graph, resolve_node(graph, a)), _check(graph, resolve_node(graph, b))
+    source, target = _check(graph, node_of(graph, a)), _check(graph, node_of(graph, b))
     try:
         cost, nodes = nx.bidirectional_dijkstra(graph.view, source, target, weight="cost")
     except nx.NetworkXNoPath:
@@ -434,10 +434,11 @@ def path(graph: RuleGraph, a: str, b: str) -> Optional[dict]:
             "nodes": [node_info(graph, n) for n in nodes], "hops": _explain(graph, nodes)}
 
 
-def editions(graph: RuleGraph, ident: str) -> dict:
-    """The same rule in the other editions of its game, the outline steps linked to it,
-    and, for an outline step, the rulebook paragraphs it maps to in each edition."""
-    node = _check(graph, resolve_node(graph, ident))
+def counterparts(graph: RuleGraph, ident: str) -> dict:
+    """The rule's counterparts: the same rule in the other editions of its game (under
+    "editions"), the outline steps linked to it, and, for an outline step, the
+    rulebook paragraphs it maps to in each edition."""
+    node = _check(graph, node_of(graph, ident))
     if graph.g.nodes[node]["kind"] == TERM:
         raise JudgeError(f"{node} is a glossary term; ask about the paragraph defining it")
     found = [{**node_info(graph, c.id), "confidence": c.confidence, "method": c.method}
@@ -492,7 +493,7 @@ def hubs(graph: RuleGraph, k: int = 20, doc: Optional[str] = None) -> list[dict]
 
 def neighbourhood(graph: RuleGraph, ident: str, radius: int = 1) -> dict:
     """The nodes within `radius` links of one, and the edges among them (for drawing)."""
-    node = _check(graph, resolve_node(graph, ident))
+    node = _check(graph, node_of(graph, ident))
     if not 0 <= radius <= 3:
         raise JudgeError(f"radius must be between 0 and 3, not {radius}")
     near = nx.single_source_shortest_path_length(graph.view, node, cutoff=radius)

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import Iterable, Optional
 
 from rapidfuzz import fuzz
 
-from judge.model import BROKEN, KIND_DRAFT, Document
+from judge.model import BROKEN, KIND_DRAFT, Corpus, Document
 from judge.xref import MISMATCH
 
-if TYPE_CHECKING:
-    from judge.corpus import Corpus
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 
@@ -41,7 +39,7 @@ class Finding:
         return asdict(self)
 
 
-def lint(corpus: "Corpus", doc_ids: Optional[Iterable[str]] = None) -> list[Finding]:
+def lint(corpus: Corpus, doc_ids: Optional[Iterable[str]] = None) -> list[Finding]:
     wanted = list(doc_ids) if doc_ids else list(corpus.documents)
     findings: list[Finding] = []
     for err in corpus.errors:
@@ -55,7 +53,7 @@ def lint(corpus: "Corpus", doc_ids: Optional[Iterable[str]] = None) -> list[Find
     return findings
 
 
-def lint_document(corpus: "Corpus", doc: Document) -> list[Finding]:
+def lint_document(corpus: Corpus, doc: Document) -> list[Finding]:
     out: list[Finding] = []
     out += _broken_references(doc)
     out += _text_findings(doc)

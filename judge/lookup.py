@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from rapidfuzz import fuzz, process
 
+from judge import xref
 from judge.errors import UnknownIdError
 from judge.ingest import refs as syntax
-from judge.model import RESOLVED
+from judge.model import RESOLVED, Corpus, label_key
 
-if TYPE_CHECKING:
-    from judge.corpus import Corpus
 
 _NUMBER_RE = re.compile(r"^(?:(?P<doc>[a-z0-9-]+)[\s:§]+)?§?\s*(?P<num>\d+(?:\.\d+)*|[IVX]+(?:\.[A-Za-z0-9]+)*)\.?$",
                         re.IGNORECASE)
@@ -32,24 +31,24 @@ class Match:
     also: tuple[str, ...] = ()  # other ids the same query names (e.g. 6.4.6 in two books)
 
 
-def _newest_first(corpus: "Corpus", ids: list[str]) -> list[str]:
+def _newest_first(corpus: Corpus, ids: list[str]) -> list[str]:
     def order(ident: str) -> tuple:
         doc = corpus.document_of(ident)
         return (-(doc.meta.edition_order if doc else 0), ident)
     return sorted(ids, key=order)
 
 
-def find(corpus: "Corpus", query: str) -> Optional[Match]:
+def find(corpus: Corpus, query: str) -> Optional[Match]:
     q = query.strip()[:MAX_QUERY]
     if not q:
         return None
     if corpus.get(q):
         return Match(q, "id")
-    labels = _labels(corpus)
+    labels = corpus.label_index
     if q.casefold() in labels:  # an ID typed in another case: "RB:6.4.6/2"
         return Match(labels[q.casefold()], "id")
-    if _label_key(q) in labels:
-        return Match(labels[_label_key(q)], "label")
+    if label_key(q) in labels:
+        return Match(labels[label_key(q)], "label")
     url = syntax.VEKN_URL_RE.search(q)
     if url:
         return _find_url(corpus, url)
@@ -59,15 +58,15 @@ def find(corpus: "Corpus", query: str) -> Optional[Match]:
     return None
 
 
-def resolve(corpus: "Corpus", query: str) -> Match:
-    """Like `find`, but raises UnknownIdError with close matches."""
+def identify(corpus: Corpus, query: str) -> Match:
+    """What `query` names, as `find`; an UnknownIdError with close matches when nothing."""
     match = find(corpus, query)
     if match is None:
         raise UnknownIdError(query.strip()[:80], suggest(corpus, query))
     return match
 
 
-def suggest(corpus: "Corpus", query: str, limit: int = 5) -> list[str]:
+def suggest(corpus: Corpus, query: str, limit: int = 5) -> list[str]:
     q = query.strip()[:MAX_QUERY]
     if not q:
         return []
@@ -77,25 +76,7 @@ def suggest(corpus: "Corpus", query: str, limit: int = 5) -> list[str]:
     return [c for c, _, _ in found]
 
 
-def _label_key(label: str) -> str:
-    """Labels as typed: any case, any spacing, with or without the "§"."""
-    return re.sub(r"\s+", " ", label.replace("§", " ")).strip().casefold()
-
-
-def _labels(corpus: "Corpus") -> dict[str, str]:
-    cached = getattr(corpus, "_label_index", None)
-    if cached is None:
-        cached = {_label_key(s.label): s.id for s in corpus.sections.values()}
-        cached.update({_label_key(p.label): p.id for p in corpus.paragraphs.values()})
-        # IDs too, case-folded; an ID can never collide with a label (labels have spaces).
-        cached.update({ident.casefold(): ident for ident in [*corpus.sections, *corpus.paragraphs]})
-        corpus._label_index = cached
-    return cached
-
-
-def _find_url(corpus: "Corpus", m: re.Match) -> Optional[Match]:
-    from judge import xref
-
+def _find_url(corpus: Corpus, m: re.Match) -> Optional[Match]:
     target_doc = next((d for d in corpus.documents.values() if d.meta.format == "markdown-book"), None)
     if target_doc is None:
         return None
@@ -107,7 +88,7 @@ def _find_url(corpus: "Corpus", m: re.Match) -> Optional[Match]:
     return None
 
 
-def _find_number(corpus: "Corpus", doc: Optional[str], number: str) -> Optional[Match]:
+def _find_number(corpus: Corpus, doc: Optional[str], number: str) -> Optional[Match]:
     if doc:
         if doc.lower() not in corpus.documents:
             doc = next((d for d, x in corpus.documents.items() if x.meta.short.lower() == doc.lower()), None)

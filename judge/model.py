@@ -1,4 +1,4 @@
-"""The document model every part of judge reads: Document -> Section -> Paragraph.
+"""The document model every part of judge reads: Corpus -> Document -> Section -> Paragraph.
 
 A Paragraph is the citable unit (a prose paragraph, a list item, a glossary
 entry, an outline step, a worked example). References found in the text are
@@ -9,8 +9,10 @@ The ID scheme is described in docs/ids.md.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, asdict
-from typing import Optional
+from functools import cached_property
+from typing import Iterator, Optional, Union
 
 # Paragraph kinds. A kind says what a paragraph *is* in the book, so a judge can
 # tell a binding rule from an example or an editors' draft.
@@ -118,6 +120,7 @@ class Section:
     lines: tuple[int, int] = (0, 0)
     anchors: list[str] = field(default_factory=list)  # e.g. the vekn.net page slug
     refs: list[Reference] = field(default_factory=list)  # links written in the heading itself
+    page: Optional[int] = None  # the printed page it is on, where the source's page map says (pdf-text)
 
     def to_json(self) -> dict:
         return {
@@ -199,3 +202,122 @@ class Document:
             "sections": len(self.sections),
             "paragraphs": len(self.paragraphs),
         }
+
+
+def label_key(label: str) -> str:
+    """A label as typed: any case, any spacing, with or without the "§"."""
+    return re.sub(r"\s+", " ", label.replace("§", " ")).strip().casefold()
+
+
+def title_case(title: str) -> str:
+    """A heading shouted in capitals, as a title (the casing labels and pages use)."""
+    if title.isupper():
+        small = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to"}
+        words = title.lower().split()
+        return " ".join(w if (i and w in small) else w[:1].upper() + w[1:] for i, w in enumerate(words))
+    return title
+
+
+@dataclass
+class LoadError:
+    """A document of the manifest that could not be loaded, and why (it is skipped)."""
+
+    doc: str
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.message}"
+
+    def to_json(self) -> dict:
+        return {"doc": self.doc, "file": self.file, "line": self.line, "message": self.message}
+
+
+@dataclass
+class Corpus:
+    """Every loaded document, with look-up tables over their sections and paragraphs
+    and the glossary terms found in their text (`judge.corpus` builds it)."""
+
+    documents: dict[str, Document]
+    errors: list[LoadError] = field(default_factory=list)
+    digest: str = ""
+    paragraphs: dict[str, Paragraph] = field(default_factory=dict)
+    sections: dict[str, Section] = field(default_factory=dict)
+    # term occurrences: paragraph id -> [(term, start, end, defining paragraph id)]
+    term_links: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.reindex()
+
+    def reindex(self) -> None:
+        self.paragraphs = {p.id: p for d in self.documents.values() for p in d.paragraphs}
+        self.sections = {s.id: s for d in self.documents.values() for s in d.sections}
+        self.__dict__.pop("label_index", None)  # made again from the new tables when next asked
+
+    @cached_property
+    def label_index(self) -> dict[str, str]:
+        """`label_key` of every label and ID -> the ID it names: what a judge may type
+        for an item (`judge.lookup`). Made on first use, as most commands never need it."""
+        index = {label_key(s.label): s.id for s in self.sections.values()}
+        index.update({label_key(p.label): p.id for p in self.paragraphs.values()})
+        # IDs too, case-folded; an ID can never collide with a label (labels have spaces).
+        index.update({ident.casefold(): ident for ident in [*self.sections, *self.paragraphs]})
+        return index
+
+    # -- access -------------------------------------------------------------
+    def get(self, ident: str) -> Optional[Union[Paragraph, Section]]:
+        return self.paragraphs.get(ident) or self.sections.get(ident)
+
+    def document_of(self, ident: str) -> Optional[Document]:
+        return self.documents.get(ident.split(":", 1)[0])
+
+    def references(self) -> Iterator[Reference]:
+        for doc in self.documents.values():
+            for sec in doc.sections:
+                yield from sec.refs
+            for para in doc.paragraphs:
+                yield from para.refs
+
+    def refs_in(self, ident: str) -> list[Reference]:
+        """References that point at `ident` (or, for a section, at anything in it)."""
+        inside = self.ids_inside(ident)
+        return [r for r in self.references() if r.target in inside]
+
+    def ids_inside(self, ident: str) -> set[str]:
+        if ident in self.paragraphs:
+            return {ident}
+        found, todo = set(), [ident]
+        while todo:
+            sid = todo.pop()
+            sec = self.sections.get(sid)
+            if not sec:
+                continue
+            found.add(sid)
+            found.update(sec.paragraphs)
+            todo.extend(sec.children)
+        return found
+
+    def section_path(self, ident: str) -> list[Section]:
+        """The chain of sections from the top of the document down to `ident`."""
+        item = self.get(ident)
+        sid = item.section if isinstance(item, Paragraph) else (item.id if item else None)
+        chain = []
+        while sid:
+            sec = self.sections[sid]
+            chain.append(sec)
+            sid = sec.parent
+        return list(reversed(chain))
+
+    def paragraphs_of(self, section_id: str, deep: bool = True) -> list[Paragraph]:
+        sec = self.sections[section_id]
+        out = [self.paragraphs[p] for p in sec.paragraphs]
+        if deep:
+            for child in sec.children:
+                out.extend(self.paragraphs_of(child))
+        return out
+
+    def documents_of_game(self, game: str) -> list[Document]:
+        return sorted((d for d in self.documents.values() if d.meta.game == game),
+                      key=lambda d: d.meta.edition_order)

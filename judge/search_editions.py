@@ -24,7 +24,7 @@ SOURCES = ("concordance.py", "terminology.py")  # and the terminology map (`term
 def edition_map(corpus: "Corpus") -> dict[str, list[tuple[str, float]]]:
     """paragraph id -> [(id, confidence)] of the same rule in the other editions,
     newest edition first. Paragraphs without counterparts are left out."""
-    from judge import concordance
+    from judge.compare import concordance
 
     def newest_first(item: tuple[str, float]) -> tuple:
         doc = corpus.document_of(item[0])
@@ -40,7 +40,7 @@ def edition_map(corpus: "Corpus") -> dict[str, list[tuple[str, float]]]:
 
 
 def source_key() -> str:
-    from judge.terminology import terminology_file
+    from judge.compare.terminology import terminology_file
 
     h = hashlib.sha256()
     here = Path(__file__).resolve().parent

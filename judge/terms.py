@@ -8,10 +8,8 @@ to the older book's definition.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from judge.corpus import Corpus
+from judge.model import Corpus
 
 MIN_TERM_LENGTH = 3
 
@@ -37,7 +35,7 @@ def term_names(term: str) -> list[str]:
     return [head, *names] if head else names
 
 
-def glossary_for(corpus: "Corpus", doc_id: str) -> dict[str, str]:
+def glossary_for(corpus: Corpus, doc_id: str) -> dict[str, str]:
     """term (lowercase) -> defining paragraph id, as seen from one document."""
     doc = corpus.documents[doc_id]
     merged: dict[str, str] = {}
@@ -51,7 +49,7 @@ def glossary_for(corpus: "Corpus", doc_id: str) -> dict[str, str]:
     return merged
 
 
-def link_terms(corpus: "Corpus") -> None:
+def link_terms(corpus: Corpus) -> None:
     corpus.term_links = {}
     for doc_id, doc in corpus.documents.items():
         glossary = glossary_for(corpus, doc_id)

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from rapidfuzz import fuzz, process
 
 from judge.ingest import refs as syntax
 from judge.ingest.builder import slugify
-from judge.model import BROKEN, EXTERNAL, PENDING, RESOLVED, Document, Reference
+from judge.model import BROKEN, EXTERNAL, PENDING, RESOLVED, Corpus, Document, Reference
 
-if TYPE_CHECKING:
-    from judge.corpus import Corpus
 
 FUZZY_ANCHOR_MIN = 85  # a link anchor this similar to a heading slug is taken as meaning it
 
@@ -51,11 +49,11 @@ class DocIndex:
         return index
 
 
-def _indexes(corpus: "Corpus") -> dict[str, DocIndex]:
+def _indexes(corpus: Corpus) -> dict[str, DocIndex]:
     return {doc_id: DocIndex.build(doc) for doc_id, doc in corpus.documents.items()}
 
 
-def resolve(corpus: "Corpus") -> None:
+def resolve(corpus: Corpus) -> None:
     """Resolve every pending reference of the corpus."""
     indexes = _indexes(corpus)
     for ref in corpus.references():
@@ -63,14 +61,14 @@ def resolve(corpus: "Corpus") -> None:
             _resolve(corpus, indexes, ref)
 
 
-def resolve_one(corpus: "Corpus", ref: Reference) -> Reference:
+def resolve_one(corpus: Corpus, ref: Reference) -> Reference:
     """Resolve a reference that is not part of the corpus (a pasted URL, a draft's link)."""
     if ref.status == PENDING:
         _resolve(corpus, _indexes(corpus), ref)
     return ref
 
 
-def _resolve(corpus: "Corpus", indexes: dict[str, DocIndex], ref: Reference) -> None:
+def _resolve(corpus: Corpus, indexes: dict[str, DocIndex], ref: Reference) -> None:
     handler = _HANDLERS.get(ref.kind)
     if handler is None:
         _broken(ref, f"no resolver for references of kind {ref.kind!r}")
@@ -135,7 +133,7 @@ def _resolve_vekn_url(corpus, indexes, doc_id, ref: Reference) -> None:
 
 
 # -- section numbers: "sec. 6.4", the outline's [6.1.1] ------------------------
-def _numbering_family(corpus: "Corpus", doc_id: str) -> list[str]:
+def _numbering_family(corpus: Corpus, doc_id: str) -> list[str]:
     """The document first, then documents that share its section numbering."""
     doc = corpus.documents.get(doc_id)
     family = [doc_id] if doc else []
@@ -199,7 +197,7 @@ def _same_title(a: str, b: str) -> bool:
     return fuzz.partial_ratio(a.lower(), b.lower()) >= 70
 
 
-def _named(corpus: "Corpus", doc_id: str, title: str, near: str) -> Optional[str]:
+def _named(corpus: Corpus, doc_id: str, title: str, near: str) -> Optional[str]:
     """The section or numbered item of a document titled `title` (or whose text opens
     with it, where OCR fused the title into the text), nearest in number to `near`."""
     doc = corpus.documents[doc_id]
@@ -235,11 +233,7 @@ def _resolve_outline(corpus, indexes, doc_id, ref: Reference) -> None:
 # -- Rivals' page references -----------------------------------------------------
 def _resolve_page(corpus, indexes, doc_id, ref: Reference) -> None:
     doc = corpus.documents[doc_id]
-    try:
-        from judge.ingest.pdf_text import page_of_section
-        pages = page_of_section(doc, doc.meta)
-    except (ImportError, AttributeError, KeyError, ValueError):
-        pages = {}
+    pages = {sec.id: sec.page for sec in doc.sections if sec.page is not None}
     if not pages:
         _broken(ref, f"page {ref.spec}: the manifest gives no page map for {doc.meta.short}")
         return
@@ -260,7 +254,7 @@ def _resolve_page(corpus, indexes, doc_id, ref: Reference) -> None:
     _resolved(ref, best, f"page {ref.spec} holds {titles}; chose '{corpus.sections[best].title}', {why}")
 
 
-def _best_section_for(corpus: "Corpus", doc: Document, candidates: list[str], wanted: dict[str, float]) -> str:
+def _best_section_for(corpus: Corpus, doc: Document, candidates: list[str], wanted: dict[str, float]) -> str:
     """The candidate section whose title and text share the most telling words with
     `wanted` (word -> weight): a word counts by its rarity across the document's
     sections (so "rules" or "card" barely count), three times over in the title."""
@@ -317,7 +311,7 @@ _HANDLERS = {
 }
 
 
-def summary(corpus: "Corpus") -> dict[str, dict[str, int]]:
+def summary(corpus: Corpus) -> dict[str, dict[str, int]]:
     """Counts of references by kind and status."""
     out: dict[str, dict[str, int]] = {}
     for ref in corpus.references():

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from judge import paths
-from judge.compare import compare, compare_draft, history
-from judge.compare_render import render_html, render_markdown, render_text
-from judge.compare_text import MEANING, TERMINOLOGY, UNCHANGED, WORDING
+from judge.compare.comparison import compare, compare_draft, history, load_draft
+from judge.compare.render import render_html, render_markdown, render_text
+from judge.compare.text import MEANING, TERMINOLOGY, UNCHANGED, WORDING
 from judge.errors import JudgeError, SourceError, UnknownIdError
-from judge.terminology import normalise
+from judge.compare.terminology import normalise
 
 TAP_WORDS = re.compile(r"\b(un)?(tap|lock)(s|ed|ing)?\b", re.IGNORECASE)
 
@@ -59,7 +59,7 @@ def test_influence_phase_timing_is_a_meaning_change(rb_vekn):
 @pytest.mark.parametrize("which", ["rb_s6", "rb_vekn"])
 def test_tap_to_lock_is_terminology_never_meaning(which, request):
     comparison = request.getfixturevalue(which)
-    renamed = [p for p in comparison.pairs if "tap -> lock" in p.text.terms]
+    renamed = [p for p in comparison.pairs if "tap -> lock" in p.text.terminology]
     assert renamed, "the older book taps where the newer ones lock"
     # A pair whose only difference is the terminology map is terminology only ...
     for p in comparison.pairs:
@@ -71,7 +71,7 @@ def test_tap_to_lock_is_terminology_never_meaning(which, request):
     for p in comparison.pairs:
         for s in p.signals:
             assert not any(TAP_WORDS.search(w) for w in (*s.old, *s.new) if len(w.split()) == 1), s.explain()
-    assert any(p.change == TERMINOLOGY and p.text.terms == ["tap -> lock"] for p in comparison.pairs)
+    assert any(p.change == TERMINOLOGY and p.text.terminology == ["tap -> lock"] for p in comparison.pairs)
 
 
 def test_the_older_and_the_section_6_book_rename_no_example_character(corpus, rb_s6):
@@ -243,6 +243,25 @@ def test_a_paragraph_moved_to_another_section_is_a_pure_move(corpus, tmp_path):
     assert {p.change for p in comparison.pairs} == {UNCHANGED}
 
 
+def test_a_draft_links_glossary_terms_as_the_corpus_does(corpus, tmp_path):
+    # A draft's corpus is assembled as the corpus is: its paragraphs link the glossary
+    # terms they use, a sentence the draft adds included.
+    sentence = "Each Methuselah takes 30 blood counters to form their starting pool (3)."
+    torpor = corpus.documents["vekn"].glossary["Torpor"]
+
+    def edit(text: str) -> str:
+        assert text.count(sentence) == 1
+        return text.replace(sentence, sentence + " A vampire in torpor takes none.")
+
+    draft, with_draft = load_draft(corpus, "vekn", vekn_draft(corpus, tmp_path, edit))
+    edited = next(p for p in draft.paragraphs if sentence in p.text)
+    links = {term.lower(): target for term, *_, target in with_draft.term_links[edited.id]}
+    assert links["torpor"] == torpor and links["blood counter"] == corpus.documents["vekn"].glossary[
+        "Blood (also Blood counter)"]
+    untouched = next(p for p in draft.paragraphs if p.id == "vekn:bleed/8")
+    assert with_draft.term_links[untouched.id] == corpus.term_links["vekn:bleed/8"]
+
+
 def test_a_draft_that_is_not_text_fails_with_file_and_line(corpus, tmp_path):
     bad = tmp_path / "draft.md"
     bad.write_bytes(b"# Title\n\nSome text\n\x00\x01binary")
@@ -317,7 +336,7 @@ def test_history_moved_across_an_excerpt_it_is_outside(corpus):
 
 def test_history_calls_a_terminology_rename_unchanged_and_names_it(corpus):
     s6 = history(corpus, "s6:6.1.1/1").entries[1]
-    assert (s6.doc.id, s6.event, s6.change, s6.text.terms) == ("s6", "unchanged", TERMINOLOGY, ["tap -> lock"])
+    assert (s6.doc.id, s6.event, s6.change, s6.text.terminology) == ("s6", "unchanged", TERMINOLOGY, ["tap -> lock"])
 
 
 def test_history_rejects_what_is_not_a_rule_paragraph(corpus):

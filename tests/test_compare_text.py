@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.compare_text import (LEVEL_OCR, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, compare_texts,
+from judge.compare.text import (LEVEL_OCR, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, compare_texts,
                                 tokenize, vocabulary_of)
 
 
@@ -86,7 +86,7 @@ def test_tap_to_lock_and_pronouns_are_terminology_only():
     result = compare_texts(old, new)
     assert result.change == TERMINOLOGY
     assert result.signals == []
-    assert result.terms == ["tap -> lock", "she/he -> they"]
+    assert result.terminology == ["tap -> lock", "she/he -> they"]
     assert [(s.old, s.new) for s in result.segments if s.op == "term"] == [
         ("untapped ", "unlocked "), ("taps ", "locks "), ("He untaps", "They unlock")]
 
@@ -97,7 +97,7 @@ def test_a_tap_rename_beside_a_real_change_is_still_only_the_real_change():
     result = compare_texts(old, new)
     assert result.change == MEANING
     assert [s.name for s in result.signals] == ["number"]
-    assert result.terms == ["tap -> lock"]
+    assert result.terminology == ["tap -> lock"]
 
 
 def test_identical_texts_and_whitespace_are_unchanged():

@@ -5,12 +5,16 @@ import json
 import logging
 import math
 
+import numpy as np
 import pytest
 
-from judge import concordance as conc
-from judge.concordance import align, get_concordance
+from judge.compare import concordance as conc
+from judge.compare.alignment import METHODS, align
+from judge.compare.concordance import editions, get_concordance, load_concordance
+from judge.compare.similarity import CharNgrams, text_similarity
+from judge.compare.terminology import get_terminology
 from judge.errors import JudgeError
-from judge.ingest import parse_document
+from judge.ingest.sources import parse_document
 from judge.ingest.refs import RULEBOOK_NUMBER
 
 
@@ -94,7 +98,7 @@ def test_every_pair_is_well_formed(corpus, concordance):
         assert old.meta.game == new.meta.game and old.meta.edition_order <= new.meta.edition_order
         for pair in al.pairs:
             assert pair.old in corpus.paragraphs and pair.new in corpus.paragraphs
-            assert pair.method in conc.METHODS and 0 < pair.confidence <= 1 and 0 <= pair.similarity <= 1
+            assert pair.method in METHODS and 0 < pair.confidence <= 1 and 0 <= pair.similarity <= 1
         for pair in al.section_pairs:
             assert pair.old in corpus.sections and pair.new in corpus.sections
         paired_old = {p.old for p in al.pairs}
@@ -146,22 +150,18 @@ def test_inverted_alignment_reads_backwards(concordance):
 
 def test_cache_is_written_reused_and_rebuilt_when_damaged(corpus, tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGE_INDEX_DIR", str(tmp_path))
-    monkeypatch.setattr(conc, "_LOADED", {})
-    built = get_concordance(corpus)
+    built = load_concordance(corpus)
     path = tmp_path / conc.CACHE_NAME
     stored = json.loads(path.read_text(encoding="utf-8"))
     assert stored["key"] == conc.cache_key(corpus)
-    conc._LOADED.clear()
-    calls = []
-    real_build = conc.build_concordance
-    monkeypatch.setattr(conc, "build_concordance", lambda c: calls.append(1) or real_build(c))
-    again = get_concordance(corpus)
-    assert calls == [] and again.to_json() == built.to_json()
+    written = path.stat()
+    again = load_concordance(corpus)
+    assert again.to_json() == built.to_json()
+    assert (path.stat().st_ino, path.stat().st_mtime_ns) == (written.st_ino, written.st_mtime_ns)  # read, not rebuilt
     path.write_text("{not json", encoding="utf-8")
-    conc._LOADED.clear()
-    rebuilt = get_concordance(corpus)
-    assert calls == [1] and rebuilt.to_json() == built.to_json()
-    assert json.loads(path.read_text(encoding="utf-8"))["key"] == stored["key"]
+    rebuilt = load_concordance(corpus)
+    assert rebuilt.to_json() == built.to_json()
+    assert json.loads(path.read_text(encoding="utf-8"))["key"] == stored["key"]  # repaired on disk
 
 
 def _wrong_confidence(data):
@@ -191,15 +191,13 @@ def test_a_well_formed_cache_holding_the_wrong_data_is_logged_and_rebuilt(corpus
     """JSON that parses, with the right key, but not what judge writes: a traceback on
     every run if trusted; it is logged with where it is wrong, and rebuilt."""
     monkeypatch.setenv("JUDGE_INDEX_DIR", str(tmp_path))
-    monkeypatch.setattr(conc, "_LOADED", {})
-    built = get_concordance(corpus)
+    built = load_concordance(corpus)
     path = tmp_path / conc.CACHE_NAME
     data = json.loads(path.read_text(encoding="utf-8"))
     damage(data)
     path.write_text(json.dumps(data), encoding="utf-8")
-    conc._LOADED.clear()
-    with caplog.at_level(logging.WARNING, logger="judge.concordance"):
-        rebuilt = get_concordance(corpus)
+    with caplog.at_level(logging.WARNING, logger="judge.compare.concordance"):
+        rebuilt = load_concordance(corpus)
     assert rebuilt.to_json() == built.to_json()
     assert f"the cache {path} is damaged: {reason}" in caplog.text and "rebuilding it" in caplog.text
     assert json.loads(path.read_text(encoding="utf-8")) == built.to_json()  # repaired on disk
@@ -207,7 +205,7 @@ def test_a_well_formed_cache_holding_the_wrong_data_is_logged_and_rebuilt(corpus
 
 def test_text_similarity_is_tf_idf_over_character_ngrams_inside_words():
     # Each word padded with spaces, cut into 3- to 5-grams; a word no longer than n counts once whole.
-    ngrams = conc._CharNgrams()
+    ngrams = CharNgrams()
     ngrams.counts(["ab abcd"])
     short = {" ab", "ab ", " ab "}  # "ab": its 3-grams, then itself whole
     longer = {" ab", "abc", "bcd", "cd ", " abc", "abcd", "bcd ", " abcd", "abcd "}  # "abcd": 3-, 4-, 5-grams
@@ -216,25 +214,49 @@ def test_text_similarity_is_tf_idf_over_character_ngrams_inside_words():
     # (idf 1 + ln(4/3)), those of "cd" in one (idf 1 + ln(4/2)); each counts once (tf 1).
     common, rare = 1 + math.log(4 / 3), 1 + math.log(2)
     expected = 100 * 3 * common ** 2 / (math.sqrt(3 * common ** 2 + 3 * rare ** 2) * math.sqrt(3 * common ** 2))
-    sim = conc._similarity(["ab cd", "zz"], ["ab"])
+    sim = text_similarity(["ab cd", "zz"], ["ab"])
     assert sim.shape == (2, 1) and sim[0, 0] == pytest.approx(expected, abs=1e-4) and sim[1, 0] == 0
     # Repeated n-grams weigh 1 + ln(count); the same text is 100 whatever its repetitions.
-    assert conc._similarity(["ab ab cd"], ["ab ab cd"])[0, 0] == pytest.approx(100, abs=1e-4)
-    assert conc._similarity(["", "x"], ["y"]).tolist() == [[0.0], [0.0]]  # no shared n-gram, no similarity
-    assert conc._similarity([], ["y"]).shape == (0, 1)
+    assert text_similarity(["ab ab cd"], ["ab ab cd"])[0, 0] == pytest.approx(100, abs=1e-4)
+    assert text_similarity(["", "x"], ["y"]).tolist() == [[0.0], [0.0]]  # no shared n-gram, no similarity
+    assert text_similarity([], ["y"]).shape == (0, 1)
+
+
+def test_text_similarity_equals_scikit_learns_tf_idf_on_the_corpus(corpus):
+    # The reference: scikit-learn's TfidfVectorizer, as the concordance configured it
+    # before computing the TF-IDF itself, fitted on both sides' texts. The texts are
+    # those the concordance aligns (each edition's normalised paragraphs), counted as
+    # it counts them: one n-gram vocabulary for every book.
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    terminology = get_terminology()
+    books = editions(corpus, "vtes")
+    assert len(books) == 3
+    texts = {b.id: [terminology.normalise(p.text, "vtes", punctuation=False) for p in b.paragraphs] for b in books}
+    ngrams = CharNgrams()
+    counted = {b.id: ngrams.counts(texts[b.id]) for b in books}
+    for n, old in enumerate(books):
+        for new in books[n + 1:]:
+            a, b = texts[old.id], texts[new.id]
+            reference = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5), sublinear_tf=True,
+                                        dtype=np.float32).fit(a + b)
+            expected = (reference.transform(a) @ reference.transform(b).T).toarray() * 100
+            assert expected.shape == (len(a), len(b)) and expected.max() > 99
+            np.testing.assert_allclose(text_similarity(counted[old.id], counted[new.id]), expected,
+                                       rtol=0, atol=1e-4, err_msg=f"{old.id} -> {new.id}")
 
 
 def test_ocr_damage_costs_little_similarity(corpus):
     damaged = _paragraph_starting(corpus, "rb", "To beed a Methuselah")  # sic: the scan's "beed"
     same = corpus.paragraphs["s6:6.1.1/3"]
     other = corpus.paragraphs["s6:6.4.6/1"]
-    sim = conc._similarity([damaged.text.lower()], [same.text.lower(), other.text.lower()])
+    sim = text_similarity([damaged.text.lower()], [same.text.lower(), other.text.lower()])
     assert sim[0, 0] > 75 and sim[0, 1] < 15
 
 
 def test_one_vocabulary_serves_every_book_and_two_do_not_mix():
-    ngrams = conc._CharNgrams()
+    ngrams = CharNgrams()
     a, b = ngrams.counts(["tap the minion"]), ngrams.counts(["lock the minion", "tap"])
-    assert conc._similarity(a, b).tolist() == conc._similarity(["tap the minion"], ["lock the minion", "tap"]).tolist()
+    assert text_similarity(a, b).tolist() == text_similarity(["tap the minion"], ["lock the minion", "tap"]).tolist()
     with pytest.raises(ValueError, match="different n-gram vocabularies"):
-        conc._similarity(a, conc._CharNgrams().counts(["tap"]))
+        text_similarity(a, CharNgrams().counts(["tap"]))

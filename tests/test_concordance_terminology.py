@@ -6,7 +6,7 @@ import re
 import pytest
 
 from judge.errors import SourceError
-from judge.terminology import changes, get_terminology, load_terminology, normalise
+from judge.compare.terminology import changes, get_terminology, load_terminology, normalise
 
 
 def test_older_and_current_wording_normalise_alike():

@@ -9,9 +9,10 @@ import pytest
 
 from judge import paths
 from judge.errors import SourceError
-from judge.ingest import markdown_book, read_source, refs
+from judge.ingest import markdown_book, refs
+from judge.ingest.sources import read_source
 from judge.ingest.builder import slugify
-from judge.manifest import load_manifest
+from judge.ingest.manifest import load_manifest
 from judge.model import (
     KIND_ADVANCED, KIND_DRAFT, KIND_ELDER, KIND_EXAMPLE, KIND_FLAVOR, KIND_GLOSSARY, KIND_REMINDER,
     KIND_RULE, KIND_TABLE, KIND_TOURNAMENT,

@@ -8,9 +8,10 @@ import pytest
 
 from judge import paths
 from judge.errors import SourceError
-from judge.ingest import numbered_text, read_source
+from judge.ingest import numbered_text
+from judge.ingest.sources import read_source
 from judge.ingest.numbered_text import HeadingSequence, looks_like_title
-from judge.manifest import load_manifest
+from judge.ingest.manifest import load_manifest
 from judge.model import KIND_EXAMPLE, KIND_REMINDER, KIND_RULE
 
 S6_SECTIONS = [

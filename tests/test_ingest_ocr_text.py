@@ -7,7 +7,8 @@ import re
 import pytest
 
 from judge.errors import SourceError
-from judge.ingest import ocr_text, read_source
+from judge.ingest import ocr_text
+from judge.ingest.sources import read_source
 from judge.model import KIND_EXAMPLE, KIND_GLOSSARY, KIND_REMINDER
 from test_ingest_numbered_text import meta_of, paragraphs_of, section, source_of, unaccounted_lines
 

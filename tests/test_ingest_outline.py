@@ -9,8 +9,9 @@ import pytest
 
 from judge import paths
 from judge.errors import SourceError
-from judge.ingest import outline, read_source
-from judge.manifest import load_manifest
+from judge.ingest import outline
+from judge.ingest.sources import read_source
+from judge.ingest.manifest import load_manifest
 from judge.model import KIND_FLAVOR, KIND_OUTLINE_STEP, KIND_REMINDER
 
 TOC_TITLES = [

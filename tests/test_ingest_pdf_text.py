@@ -9,9 +9,9 @@ import pytest
 
 from judge import paths
 from judge.errors import SourceError
-from judge.ingest import parse_document, read_source
-from judge.ingest.pdf_text import CHAPTERS, page_of_section, parse
-from judge.manifest import load_manifest
+from judge.ingest.sources import parse_document, read_source
+from judge.ingest.pdf_text import CHAPTERS, parse
+from judge.ingest.manifest import load_manifest
 from judge.model import (
     KIND_EXAMPLE, KIND_FLAVOR, KIND_GLOSSARY, KIND_REMINDER, KIND_RULE, KIND_TABLE,
 )
@@ -264,8 +264,13 @@ def test_page_references(doc):
     assert para.text[slice(*pages_range.span)] == "pages 9–11"
 
 
-def test_page_of_section_places_every_reference_target(doc, meta):
-    pages = page_of_section(doc, meta)
+def pages_of(doc) -> dict[str, int]:
+    """Section id -> the printed page the parser recorded for it."""
+    return {sec.id: sec.page for sec in doc.sections if sec.page is not None}
+
+
+def test_section_pages_place_every_reference_target(doc):
+    pages = pages_of(doc)
     # Each page reference of the book, with the section it is about.
     targets = {
         "Agenda": ("rivals:agenda", 5), "Blood": ("rivals:blood", 3),
@@ -286,8 +291,8 @@ def test_page_of_section_places_every_reference_target(doc, meta):
         assert pages[sid] == page, sid
 
 
-def test_page_of_section_bounds(doc, meta):
-    pages = page_of_section(doc, meta)
+def test_section_pages_bounds(doc):
+    pages = pages_of(doc)
     order = [s.id for s in doc.sections if s.id in pages]
     assert [pages[s] for s in order] == sorted(pages[s] for s in order)  # pages follow reading order
     # No evidence before p3 or after p16: those sections get no page rather than a wrong one.

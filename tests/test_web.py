@@ -452,7 +452,7 @@ def test_diff_page_puts_meaning_changes_first_with_word_marks(client):
 
 
 def test_diff_page_lists_every_moved_paragraph_with_links(client, corpus):
-    from judge.compare import compare
+    from judge.compare.comparison import compare
     comparison = compare(corpus, "rb", "vekn")
     assert comparison.moved and any(p.pure_move for p in comparison.moved)
     tree = page(client.get("/diff?old=rb&new=vekn"))
@@ -549,7 +549,7 @@ def test_api_answers_match_the_openapi_document(client, url, schema):
 
 
 def test_api_paragraph_is_the_show_json(client, corpus):
-    from judge.cli import show_data
+    from judge.shapes import show_data
     for ident in ("rb:6.4.6/2", "vekn:bleed", "IV.D.2"):
         assert client.get("/api/paragraph/" + ident).get_json() == show_data(corpus, ident)
 

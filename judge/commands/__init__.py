@@ -1,0 +1,1 @@
+"""The `judge` commands, one module per family; `judge/cli.py` registers them."""

@@ -1,14 +1,18 @@
-"""`judge diff` and `judge history`: what a new edition or a draft changes, and one
-rule through the editions (judge.compare; docs/compare.md). The `judge` group turns
-a JudgeError (an unknown document or ID, an unreadable draft) into its message."""
+"""`judge diff` and `judge history`: what an edition or a draft changes, a rule's past.
+
+The comparer is judge.compare.comparison (docs/compare.md). The `judge` group
+turns a JudgeError (an unknown document or ID, an unreadable draft) into its
+message."""
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Optional
 
 import click
 
+from judge.commands.shared import emit_json, load
 from judge.errors import JudgeError
 
 
@@ -47,9 +51,8 @@ def diff(old: str, new: Optional[str], draft: Optional[Path], as_json: bool, as_
     lock), wording, or meaning (a number, negation, modal verb, timing phrase,
     quantity or actor changed: the signal is named); plus added, removed and
     moved paragraphs. A draft is followed by its lint report."""
-    from judge import compare_render
-    from judge.cli import emit_json, load
-    from judge.compare import compare, compare_draft
+    from judge.compare import render as compare_render  # here: `judge --help` loads no numpy
+    from judge.compare.comparison import compare, compare_draft
 
     if sum((as_json, as_html, as_markdown)) > 1:
         raise click.UsageError("choose one of --json, --html, --markdown")
@@ -61,7 +64,6 @@ def diff(old: str, new: Optional[str], draft: Optional[Path], as_json: bool, as_
     comparison = compare_draft(corpus, old, draft) if draft is not None else compare(corpus, old, new)
     if as_json:
         if output:
-            import json
             _write(json.dumps(comparison.to_json(), ensure_ascii=False), output)
         else:
             emit_json(comparison.to_json())
@@ -80,9 +82,8 @@ def diff(old: str, new: Optional[str], draft: Optional[Path], as_json: bool, as_
 def history(ident: str, as_json: bool, color: Optional[bool]) -> None:
     """One paragraph through every edition of its game, oldest first: created, unchanged,
     edited (with the meaning signals and the word diff), moved, removed."""
-    from judge import compare_render
-    from judge.cli import emit_json, load
-    from judge.compare import history as rule_history
+    from judge.compare import render as compare_render
+    from judge.compare.comparison import history as rule_history
 
     found = rule_history(load(), ident)
     if as_json:

@@ -13,20 +13,14 @@ from typing import Optional
 
 import click
 
+from judge.commands.shared import UserError, emit_json, load
 from judge.model import KINDS as PARAGRAPH_KINDS
 
 
 def _graph():
-    from judge.cli import load
     from judge.graph import get_graph
 
     return get_graph(load())
-
-
-def _emit(data) -> None:
-    from judge.cli import emit_json
-
-    emit_json(data)
 
 
 def _json_option(fn):
@@ -49,7 +43,7 @@ def related(ident: str, k: int, as_json: bool) -> None:
 
     rows = find(_graph(), ident, k)
     if as_json:
-        _emit(rows)
+        emit_json(rows)
         return
     for n, row in enumerate(rows, 1):
         also = f"  (also {', '.join(row['same_rule'])})" if row["same_rule"] else ""
@@ -68,10 +62,9 @@ def path(a: str, b: str, as_json: bool) -> None:
 
     found = find(_graph(), a, b)
     if found is None:
-        from judge.cli import UserError
         raise UserError(f"nothing links {a} to {b}", 1)
     if as_json:
-        _emit(found)
+        emit_json(found)
         return
     click.echo(f"{found['from']['label']} → {found['to']['label']}: {len(found['hops'])} hops")
     for n, hop in enumerate(found["hops"], 1):
@@ -83,11 +76,11 @@ def path(a: str, b: str, as_json: bool) -> None:
 @_json_option
 def editions(ident: str, as_json: bool) -> None:
     """The same rule in the other editions, and the outline steps linked to it."""
-    from judge.graph import editions as find
+    from judge.graph import counterparts as find
 
     data = find(_graph(), ident)
     if as_json:
-        _emit(data)
+        emit_json(data)
         return
     click.echo(f"{data['label']}  [{data['id']}]")
     if not data["editions"] and not data["step_cites"]:
@@ -109,7 +102,7 @@ def backlinks(ident: str, as_json: bool) -> None:
 
     rows = find(_graph(), ident)
     if as_json:
-        _emit(rows)
+        emit_json(rows)
         return
     if not rows:
         click.echo("nothing cites it")
@@ -135,7 +128,7 @@ def orphans(doc: Optional[str], kinds: tuple[str, ...], summary: bool, as_json: 
         groups.setdefault(row["doc"], Counter())[row["para_kind"]] += 1
     by_size = sorted(groups, key=lambda d: (-sum(groups[d].values()), d))
     if as_json:
-        _emit({d: dict(groups[d].most_common()) for d in by_size} if summary else rows)
+        emit_json({d: dict(groups[d].most_common()) for d in by_size} if summary else rows)
         return
     click.echo(f"{len(rows)} orphans: paragraphs that nothing cites and that cite nothing")
     width = max((len(d) for d in groups), default=0)
@@ -168,7 +161,7 @@ def hubs(k: int, doc: Optional[str], as_json: bool) -> None:
 
     rows = find(_graph(), k, doc)
     if as_json:
-        _emit(rows)
+        emit_json(rows)
         return
     for row in rows:
         click.echo(f"{row['cited_by']:>4}  {row['label']}  [{row['id']}]  cited from {', '.join(row['docs'])}")
@@ -184,7 +177,7 @@ def neighbourhood(ident: str, radius: int, as_json: bool) -> None:
 
     data = find(_graph(), ident, radius)
     if as_json:
-        _emit(data)
+        emit_json(data)
         return
     for node in data["nodes"]:
         click.echo(f"{node['distance']}  {node['kind']:<9} {node['label']}  [{node['id']}]")
@@ -199,7 +192,7 @@ def stats(as_json: bool) -> None:
 
     data = compute(_graph())
     if as_json:
-        _emit(data)
+        emit_json(data)
         return
     click.echo(f"{data['nodes']} nodes, {data['edges']} edges, {data['components']} connected components")
     click.echo("nodes: " + ", ".join(f"{n} {k}" for k, n in data["node_kinds"].items()))
@@ -235,7 +228,7 @@ def export(fmt: str, output: Optional[Path], as_json: bool) -> None:
         summary = {"format": fmt, "output": str(output), "nodes": g.g.number_of_nodes(),
                    "edges": g.g.number_of_edges()}
         if as_json:
-            _emit(summary)
+            emit_json(summary)
         else:
             click.echo(f"wrote {summary['nodes']} nodes and {summary['edges']} edges to {output}", err=True)
         return
@@ -245,8 +238,6 @@ def export(fmt: str, output: Optional[Path], as_json: bool) -> None:
 
 
 def _cannot_write(output: Path, why: str):
-    from judge.cli import UserError
-
     return UserError(f"cannot write the graph to {output}: {why}", 2)  # a bad argument: exit 2
 
 

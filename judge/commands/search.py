@@ -74,7 +74,7 @@ def search(query: Optional[str], docs, games, kinds, limit: int, as_json: bool, 
         raise click.UsageError("give a QUERY or --stdin, not both")
     if not from_stdin and query is None:
         raise click.UsageError("missing QUERY (or use --stdin to read one query per line)")
-    from judge.cli import load
+    from judge.commands.shared import load
     from judge.search import get_searcher
 
     searcher = get_searcher(load())

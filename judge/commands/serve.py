@@ -131,7 +131,7 @@ def serve(host: str, port: int, workers: int | None, threads: int, debug: bool,
 
 def _load_app():
     """The warmed app, having said which documents it serves and which it skipped."""
-    from judge.cli import load, log_to_stderr
+    from judge.commands.shared import load, log_to_stderr
     from judge.web import create_app, warm
 
     log_to_stderr(logging.INFO)  # the server's log: faults while serving, rebuilds, a data file kept at its last good copy
@@ -255,7 +255,7 @@ def _worker_app(_target: str):
 
 
 def _serve_debug(host: str, port: int) -> None:
-    from judge.cli import load
+    from judge.commands.shared import load
     from judge.web import create_app
 
     if not os.environ.get("WERKZEUG_RUN_MAIN"):  # the reloader's child gets the socket from its parent

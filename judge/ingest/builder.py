@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from judge.model import (
-    Diagnostic, DocMeta, Document, Gap, Paragraph, Reference, Section,
+    Diagnostic, DocMeta, Document, Gap, Paragraph, Reference, Section, title_case,
 )
 
 # "4. Turn", "6.4.6 Damage", "8.Glossaries", "IV. Actions" (not the 3 of "3D").
@@ -225,12 +225,3 @@ class DocumentBuilder:
             following = next((p for p in doc.paragraphs if p.lines[0] >= line), None)
             doc.gaps.append(Gap(line=line, marker=marker, paragraph=following.id if following else None))
         return doc
-
-
-def title_case(title: str) -> str:
-    """Headings shouted in capitals read better as titles in labels."""
-    if title.isupper():
-        small = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to"}
-        words = title.lower().split()
-        return " ".join(w if (i and w in small) else w[:1].upper() + w[1:] for i, w in enumerate(words))
-    return title

@@ -77,7 +77,8 @@ reference to the range's first page with reason "range:9-11". The text has no
 page breaks, so the manifest gives a page map (``options.pages``: page -> title
 of the first heading on it, with the reasoning in YAML comments, and
 ``options.unpaged_from``: the heading from which no page can be inferred);
-`page_of_section` turns it into a section -> page map for the resolver.
+each section records the page it is on (`Section.page`), where page
+references are resolved.
 
 Malformed copies: a copy with no recognisable heading, a table row cut short, a
 text that stops mid-sentence or on a heading (the usual signs of a truncated
@@ -312,6 +313,7 @@ class _Parser:
         self._flush()
         self._check_ending()
         doc = self.b.finish()
+        _record_pages(doc, self.meta)
         doc.diagnostics.extend(_page_map_diagnostics(doc, self.meta))
         return doc
 
@@ -537,35 +539,30 @@ def _first_sections_by_title(doc: Document) -> dict[str, Section]:
     return first
 
 
-def page_of_section(doc: Document, meta: Optional[DocMeta] = None) -> dict[str, int]:
-    """Section id -> page of the printed book, from the manifest's page map.
+def _record_pages(doc: Document, meta: DocMeta) -> None:
+    """Set each section's page of the printed book (`Section.page`) from the
+    manifest's page map.
 
     A mapped heading starts its page; the sections after it, up to the next
     mapped heading, are on that page. Sections before the first mapped heading
-    and from ``options.unpaged_from`` on (where no evidence places pages) are
-    left out. A title occurring twice (the player aid repeats some) means its
-    first occurrence.
+    and from ``options.unpaged_from`` on (where no evidence places pages) get
+    none. A title occurring twice (the player aid repeats some) means its first
+    occurrence.
     """
-    meta = meta or doc.meta
     by_title = _first_sections_by_title(doc)
     starts = sorted((by_title[_norm(t)].lines[0], page)
                     for page, t in page_map(meta).items() if _norm(t) in by_title)
     stop_title = (meta.options or {}).get("unpaged_from")
     stop_sec = by_title.get(_norm(stop_title)) if isinstance(stop_title, str) else None
     stop = stop_sec.lines[0] if stop_sec is not None else None
-    result: dict[str, int] = {}
     for sec in doc.sections:
         line = sec.lines[0]
         if stop is not None and line >= stop:
             continue
-        page = None
         for start, number in starts:
             if start > line:
                 break
-            page = number
-        if page is not None:
-            result[sec.id] = page
-    return result
+            sec.page = number
 
 
 def _page_map_diagnostics(doc: Document, meta: DocMeta) -> list[Diagnostic]:

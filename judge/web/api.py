@@ -1,5 +1,7 @@
-"""The JSON API, mirroring the command line's `--json` shapes (docs/cli.md),
-described by the OpenAPI document at /api/openapi.json (judge/web/openapi.py).
+"""The JSON API, mirroring the command line's `--json` shapes (docs/cli.md).
+
+The shapes both give are made by `judge.shapes`; the API is described by the
+OpenAPI document at /api/openapi.json (judge/web/openapi.py).
 
 Errors are JSON too: `{"error": message, "status": code}`, plus
 `"suggestions"` (close IDs) on a 404 for an unknown paragraph.
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
+from judge.shapes import documents_data, show_data
 from judge.web import current_site, params
 from judge.web.pages import document_or_404
 
@@ -32,14 +35,12 @@ def search():
 
 @api.get("/paragraph/<path:ident>")
 def paragraph(ident: str):
-    from judge.cli import show_data
     return jsonify(show_data(current_site().corpus, ident))
 
 
 @api.get("/docs")
 def docs():
-    keys = ("id", "title", "game", "edition", "source", "sections", "paragraphs")
-    return jsonify([{k: d.to_json()[k] for k in keys} for d in current_site().corpus.documents.values()])
+    return jsonify(documents_data(current_site().corpus))
 
 
 @api.get("/toc/<doc_id>")
@@ -72,7 +73,7 @@ def lint():
 # -- the rule graph (judge/graph.py) ----------------------------------------------------------
 def _node(ident: str) -> str:
     from judge import graph
-    return graph.resolve_node(current_site().graph, ident)
+    return graph.node_of(current_site().graph, ident)
 
 
 @api.get("/graph/backlinks/<path:ident>")

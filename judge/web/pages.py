@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 from rapidfuzz import fuzz, process
 
 from judge import lookup
-from judge.ingest.builder import title_case as shouted_title  # the labels' own casing
+from judge.model import title_case as shouted_title  # the labels' own casing
 from judge.model import Paragraph, Section
 from judge.web import current_site, page_url, params
 from judge.web.drawing import layout as drawing_layout

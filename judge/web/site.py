@@ -183,7 +183,7 @@ class Site:
     def editions(self, ident: str) -> dict:
         """The same rule in the other editions, and the outline steps linked to it."""
         from judge import graph
-        return self._memo["editions"].get(ident, lambda: graph.editions(self.graph, ident))
+        return self._memo["editions"].get(ident, lambda: graph.counterparts(self.graph, ident))
 
     def related(self, ident: str) -> list[dict]:
         """The most related rules; an empty list (logged) if the graph walk fails, so that
@@ -216,7 +216,7 @@ class Site:
     # -- editions compared, scenarios checked ----------------------------------------------
     def comparison(self, old: str, new: str):
         """judge.compare.compare(old, new), kept: the diff pages page through it."""
-        from judge.compare import compare
+        from judge.compare.comparison import compare
         return self._memo["comparison"].get((old, new), lambda: compare(self.corpus, old, new))
 
     def scenario_resolver(self):

@@ -1,6 +1,6 @@
 """Pages and API routes of the tools built on other parts of judge:
 
-* the editions diff (judge/compare.py): /diff and /api/diff;
+* the editions diff (judge/compare/, docs/compare.md): /diff and /api/diff;
 * the scenario check (judge/engine/): /check and /api/check, under the same limits as `judge check`
   (judge/engine/limits.py): 400 for a malformed scenario, 413 for a body or a scenario too long, 422 for a
   scenario over another limit, each naming what and where.
@@ -26,7 +26,7 @@ DEFAULT_CHANGES = ["meaning", "wording"]
 # -- the editions diff ---------------------------------------------------------------------------
 def _comparable(corpus) -> list:
     """The documents that are editions of a game's rules (outlines are not)."""
-    from judge.concordance import editions
+    from judge.compare.concordance import editions
     games = sorted({d.meta.game for d in corpus.documents.values()})
     return [doc for game in games for doc in editions(corpus, game)]
 
@@ -44,13 +44,14 @@ def _diff_params() -> tuple[str | None, str | None]:
 
 
 @dataclass
-class Side:
-    """One side of a pair's word diff: (text, mark) runs; mark is '', 'del', 'ins' or 'term'."""
+class MarkedRuns:
+    """One side of a pair's word diff as the page marks it: (text, mark, level) runs;
+    mark is '', 'del', 'ins' or 'term'. (`judge.compare.text.Side` is a side's text.)"""
 
     runs: list[tuple[str, str, str]]  # (text, mark, level)
 
 
-def _sides(segments) -> tuple[Side, Side]:
+def _sides(segments) -> tuple[MarkedRuns, MarkedRuns]:
     old, new = [], []
     for seg in segments:
         if seg.op == "equal":
@@ -64,12 +65,12 @@ def _sides(segments) -> tuple[Side, Side]:
                 old.append((seg.old, "del", seg.level or ""))
             if seg.new:
                 new.append((seg.new, "ins", seg.level or ""))
-    return Side(old), Side(new)
+    return MarkedRuns(old), MarkedRuns(new)
 
 
 @diff_pages.get("/diff", endpoint="page")
 def diff_page():
-    from judge.compare_text import CHANGES
+    from judge.compare.text import CHANGES
     site = current_site()
     comparable = _comparable(site.corpus)
     old, new = _diff_params()
@@ -98,7 +99,7 @@ class MoveRow:
     """A moved pair as the Moved panel lists it; `change_url` shows its word diff, when
     its kind of change is among those shown."""
 
-    pair: object  # judge.compare.PairChange
+    pair: object  # judge.compare.comparison.PairChange
     change_url: str | None
 
 

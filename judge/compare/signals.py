@@ -4,7 +4,7 @@ Renaming "tap" to "lock" is noise; turning a withdrawal's "one victory point" in
 "0.5 victory points", "at the end of" into "at any time during", "may" into "must"
 changes how games are played. Each detector here looks at the same stretch of the
 old and the new text (a changed passage of the word diff plus a few words of
-context either side, see `judge.compare_text`), finds its markers in each, and
+context either side, see `judge.compare.text`), finds its markers in each, and
 fires when the two sides do not carry the same markers. A fired detector is a
 `Signal` that names itself and the words that fired on each side, so an editor can
 check the call:

@@ -8,13 +8,13 @@ It returns a `TextChange`:
   written, the same once the edition terminology is applied: "untapped" /
   "unlocked"), and changed passages (`delete`, `insert`, `replace`), each with the
   `level` of that change: `meaning`, `wording` or `ocr`.
-* `signals`: the meaning signals that fired (`judge.compare_signals`).
+* `signals`: the meaning signals that fired (`judge.compare.signals`).
 * `change`: the verdict for the pair, the highest level present:
   `unchanged` < `terminology` < `wording` < `meaning`.
 
 How it works. Both texts are cut into tokens (words, numbers, punctuation, and the
 terminology map's multi-word forms such as "he or she"); each token has a
-comparison key, its text normalised by `judge.terminology` ("untaps" -> "unlocks",
+comparison key, its text normalised by `judge.compare.terminology` ("untaps" -> "unlocks",
 "he" -> "they", and after "they" the verb loses its -s as the map's normaliser
 does). The diff runs on the keys (difflib, longest matching blocks, which reads
 better than a minimal edit script). Changed passages separated by one or two equal
@@ -41,8 +41,8 @@ from typing import Iterable, Optional, Sequence
 
 from rapidfuzz import fuzz
 
-from judge.compare_signals import Signal, Word, detect, is_number_word
-from judge.terminology import get_terminology
+from judge.compare.signals import Signal, Word, detect, is_number_word
+from judge.compare.terminology import get_terminology
 
 UNCHANGED, TERMINOLOGY, WORDING, MEANING = "unchanged", "terminology", "wording", "meaning"
 CHANGES = (MEANING, WORDING, TERMINOLOGY, UNCHANGED)  # most important first
@@ -85,15 +85,15 @@ class Segment:
     old: str
     new: str
     level: Optional[str] = None  # meaning | wording | ocr, for delete/insert/replace
-    terms: tuple[str, ...] = ()  # terminology entries behind a `term` run
+    terminology: tuple[str, ...] = ()  # terminology map entries behind a `term` run
     signals: tuple[int, ...] = ()  # indexes into TextChange.signals fired by this run
 
     def to_json(self) -> dict:
         out = {"op": self.op, "old": self.old, "new": self.new}
         if self.level:
             out["level"] = self.level
-        if self.terms:
-            out["terms"] = list(self.terms)
+        if self.terminology:
+            out["terms"] = list(self.terminology)
         if self.signals:
             out["signals"] = list(self.signals)
         return out
@@ -104,12 +104,12 @@ class TextChange:
     change: str
     segments: list[Segment] = field(default_factory=list)
     signals: list[Signal] = field(default_factory=list)
-    terms: list[str] = field(default_factory=list)  # terminology entries applied
+    terminology: list[str] = field(default_factory=list)  # terminology map entries applied
     ocr_noise: int = 0  # changed passages put down to OCR damage
 
     def to_json(self) -> dict:
         return {"change": self.change, "signals": [s.to_json() for s in self.signals],
-                "terms": self.terms, "ocr_noise": self.ocr_noise,
+                "terms": self.terminology, "ocr_noise": self.ocr_noise,
                 "diff": [s.to_json() for s in self.segments]}
 
 
@@ -196,7 +196,7 @@ def compare_texts(old: str | Side, new: str | Side, game: Optional[str] = "vtes"
     matcher = difflib.SequenceMatcher(None, [t.key for t in a], [t.key for t in b], autojunk=False)
     segments: list[Segment] = []
     signals: list[Signal] = []
-    terms: list[str] = []
+    terminology: list[str] = []
     ocr_noise = 0
     level = UNCHANGED
     merged = _merge(matcher.get_opcodes())
@@ -206,7 +206,7 @@ def compare_texts(old: str | Side, new: str | Side, game: Optional[str] = "vtes"
                 segments.append(seg)
                 if seg.op == "term":
                     level = _max(level, TERMINOLOGY)
-                    terms += [t for t in seg.terms if t not in terms]
+                    terminology += [t for t in seg.terminology if t not in terminology]
             continue
         before = min(CONTEXT, merged[n - 1][2] - merged[n - 1][1]) if n else 0
         after = min(CONTEXT, merged[n + 1][2] - merged[n + 1][1]) if n + 1 < len(merged) else 0
@@ -221,7 +221,7 @@ def compare_texts(old: str | Side, new: str | Side, game: Optional[str] = "vtes"
             ocr_noise += 1
         else:
             level = _max(level, hunk_level)
-    return TextChange(level, segments, signals, terms, ocr_noise)
+    return TextChange(level, segments, signals, terminology, ocr_noise)
 
 
 def squash(text: str) -> str:

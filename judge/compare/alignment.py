@@ -1,7 +1,6 @@
-"""The concordance: the same rule in each edition of a game.
+"""Align two editions of one game, section by section and paragraph by paragraph.
 
-`align(corpus, old, new)` aligns two documents of one game, section by section
-and paragraph by paragraph, in the manner of Academy Ruins' matcher:
+`align(corpus, old, new)` works in the manner of Academy Ruins' matcher:
 
 1. **Sections by number**, where both books number them (the older book and the
    section-6 book share their numbering).
@@ -9,9 +8,9 @@ and paragraph by paragraph, in the manner of Academy Ruins' matcher:
    Vampire in Torpor" is "Diablerise a Vampire in Torpor"), confirmed by their
    text; or by text alone.
 3. **Paragraphs**: every candidate pair is scored by the similarity of the
-   normalised texts (TF-IDF over character n-grams, so the older book's OCR
-   damage costs little), plus evidence: their sections are aligned, their numbers
-   or titles agree, an edition between them pairs both with the same paragraph.
+   normalised texts (`judge.compare.similarity`, so the older book's OCR damage
+   costs little), plus evidence: their sections are aligned, their numbers or
+   titles agree, an edition between them pairs both with the same paragraph.
    The best pairs are taken first, one to one; a pair below the threshold is no
    pair.
 4. **Parts**: a leftover paragraph whose text is contained in one of the other
@@ -27,37 +26,24 @@ other (the section-6 book holds only chapter 6): what lies beyond the excerpt is
 Every pair records its `method` (number, title, text, part), its `confidence`
 (0-1) and the `similarity` (0-1, word for word) of the two normalised texts
 (docs/graph.md says what the version comparer can read from them). The result is
-deterministic. `Concordance` holds the alignments of every pair of editions of
-each game plus the outline's step -> paragraph links, is cached in the index
-directory, and answers `counterparts(id)`.
+deterministic.
 """
 from __future__ import annotations
 
-import hashlib
-import logging
 import re
 from dataclasses import asdict, dataclass, field
 from itertools import chain
-from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional, Union
+from typing import Iterable, Optional, Union
 
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from judge import cachefile, paths
+from judge.compare.similarity import CharNgrams, text_similarity
+from judge.compare.terminology import get_terminology
 from judge.errors import JudgeError
-from judge.model import RESOLVED, Document, Paragraph, Section
-from judge.terminology import get_terminology, terminology_file
+from judge.model import Corpus, Document, Paragraph, Section
 
-if TYPE_CHECKING:
-    from judge.corpus import Corpus
-
-log = logging.getLogger(__name__)
-
-CACHE_NAME = "concordance.json"
-FORMAT_VERSION = 1
 METHODS = ("number", "title", "text", "part")
-OUTLINE_FORMAT = "outline"  # an outline cites editions; it is not one
 
 # Scores are on a 0-100 scale (text similarity plus evidence) until they become
 # confidences. Unrelated paragraphs of these books score below 20 (95th percentile);
@@ -139,12 +125,13 @@ class Alignment:
         }
 
 
-# -- the two sides -----------------------------------------------------------------
-class _Side:
+# -- the documents aligned ---------------------------------------------------------
+class PreparedDocument:
     """One document prepared for alignment: normalised texts, their n-gram counts
-    (by `ngrams`, shared by the sides of one concordance) and section geometry."""
+    (by `ngrams`, shared by every document of one concordance, so that a book is
+    prepared once for all its alignments) and section geometry."""
 
-    def __init__(self, doc: Document, ngrams: "_CharNgrams"):
+    def __init__(self, doc: Document, ngrams: CharNgrams):
         terminology = get_terminology()
         game = doc.meta.game
         self.doc = doc
@@ -194,151 +181,12 @@ def _title_key(title: str, game: str) -> str:
     return get_terminology().normalise(text, game, punctuation=False)
 
 
-class _CharNgrams:
-    """The character n-grams inside words (3 to 5 characters, each word padded with a
-    space on either side) of texts, numbered in one vocabulary shared by every text
-    counted with it, so that a book is cut once for all its alignments.
-
-    This is scikit-learn's `char_wb` analyser (lower-cased, split on whitespace, a
-    word no longer than n counted once whole), cut a word at a time: the rulebooks use
-    a few thousand distinct words, so each word's n-grams are cut once. (The
-    concordance used scikit-learn, which cut every n-gram of every text on each fit
-    and each transform, and whose import alone took longer than the whole
-    concordance now takes.)"""
-
-    SIZES = (3, 5)
-
-    def __init__(self) -> None:
-        self.vocabulary: dict[str, int] = {}  # n-gram -> id
-        self._words: dict[str, int] = {}  # word -> row of _grams
-        self._grams: list[list[int]] = []  # each word's n-grams, by id
-        self._word_matrix = None  # words x n-grams: _grams as a sparse matrix
-        self._ranks = np.zeros(0, dtype=np.int64)
-
-    def counts(self, texts: list[str]) -> "_Counts":
-        """The n-gram counts of `texts`: their word counts times each word's n-grams."""
-        import scipy.sparse
-
-        lengths, words = [], []
-        for text in texts:
-            split = text.lower().split()
-            lengths.append(len(split))
-            for word in split:
-                row = self._words.get(word)
-                if row is None:
-                    row = self._words[word] = len(self._grams)
-                    self._grams.append(self._cut(word))
-                words.append(row)
-        if self._word_matrix is None or self._word_matrix.shape != (len(self._grams), len(self.vocabulary)):
-            sizes = [len(ids) for ids in self._grams]
-            self._word_matrix = scipy.sparse.csr_array(
-                (np.ones(sum(sizes), dtype=np.float32),
-                 (np.repeat(np.arange(len(sizes)), sizes), np.fromiter(chain.from_iterable(self._grams), np.int64))),
-                shape=(len(self._grams), len(self.vocabulary)))
-        per_text = scipy.sparse.csr_array(
-            (np.ones(len(words), dtype=np.float32), (np.repeat(np.arange(len(texts)), lengths), words)),
-            shape=(len(texts), len(self._grams)))
-        return _Counts(self, per_text @ self._word_matrix)
-
-    def _cut(self, word: str) -> list[int]:
-        padded = f" {word} "
-        vocabulary, ids = self.vocabulary, []
-        low, high = self.SIZES
-        # n-grams longer than the padded word would only repeat it: it counts once, whole
-        for n in range(low, min(high, len(padded)) + 1):
-            for start in range(len(padded) - n + 1):
-                gram = padded[start:start + n]
-                known = vocabulary.get(gram)
-                if known is None:
-                    known = vocabulary[gram] = len(vocabulary)
-                ids.append(known)
-        return ids
-
-    def ranks(self) -> np.ndarray:
-        """Each n-gram's place in alphabetical order, by id. Columns in this order make
-        the sums of the cosines run in scikit-learn's order, hence its very figures."""
-        if len(self._ranks) != len(self.vocabulary):
-            self._ranks = np.empty(len(self.vocabulary), dtype=np.int64)
-            self._ranks[np.argsort(np.array(list(self.vocabulary)))] = np.arange(len(self.vocabulary))
-        return self._ranks
-
-
-class _Counts:
-    """The n-gram counts of some texts: a texts x n-grams CSR matrix (float32, columns
-    by n-gram id, as wide as the vocabulary was when they were counted)."""
-
-    def __init__(self, ngrams: _CharNgrams, matrix):
-        self.ngrams = ngrams
-        self.matrix = matrix
-        self._alphabetical = None
-
-    @property
-    def texts(self) -> int:
-        return self.matrix.shape[0]
-
-    def alphabetical(self):
-        """The counts with their columns in alphabetical order, over the whole vocabulary
-        (kept until the vocabulary grows: a book is compared with several others)."""
-        ranks = self.ngrams.ranks()
-        if self._alphabetical is None or self._alphabetical.shape[1] != len(ranks):
-            m = self.matrix.copy()
-            m.indices = ranks[m.indices].astype(m.indices.dtype)
-            m.resize((self.texts, len(ranks)))
-            m.has_sorted_indices = False
-            m.sort_indices()
-            self._alphabetical = m
-        return self._alphabetical
-
-
-def _tfidf(counts, idf: np.ndarray):
-    """Counts (CSR, float32) weighted (1 + ln(count)) x idf, each row scaled to unit length."""
-    m = counts.copy()
-    m.data = (np.log(m.data) + np.float32(1)) * idf[m.indices]
-    per_row = np.diff(m.indptr)
-    # Lengths summed in float64, as scikit-learn does: the same figures to the last digit.
-    lengths = np.sqrt(np.bincount(np.repeat(np.arange(m.shape[0]), per_row),
-                                  weights=(m.data * m.data).astype(np.float64), minlength=m.shape[0]))
-    lengths[lengths == 0] = 1  # a text without n-grams stays a zero row
-    m.data = (m.data / np.repeat(lengths, per_row)).astype(np.float32)
-    return m
-
-
-def _similarity(a: Union[list[str], _Counts], b: Union[list[str], _Counts]) -> np.ndarray:
-    """Text similarity 0-100 of every pair of paragraphs: the cosine of their TF-IDF
-    vectors over character n-grams inside words. Character n-grams survive the older
-    book's OCR damage (a fused "readypped" still shares most of its n-grams with
-    "ready untapped"); IDF weighting keeps the words every rule uses ("minion",
-    "action") from making unrelated paragraphs look alike.
-
-    `a` and `b` are texts, or their counts by one `_CharNgrams`. The weighting is
-    scikit-learn's TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5),
-    sublinear_tf=True, dtype=float32) fitted on the texts of both sides: tf
-    1 + ln(count), idf ln((1 + texts) / (1 + texts holding the n-gram)) + 1, rows of
-    unit length; when it replaced scikit-learn, every figure of every alignment of
-    the corpus was equal to the last digit."""
-    if not isinstance(a, _Counts) or not isinstance(b, _Counts):
-        ngrams = a.ngrams if isinstance(a, _Counts) else b.ngrams if isinstance(b, _Counts) else _CharNgrams()
-        a = a if isinstance(a, _Counts) else ngrams.counts(a)
-        b = b if isinstance(b, _Counts) else ngrams.counts(b)
-    if a.ngrams is not b.ngrams:
-        raise ValueError("texts counted with different n-gram vocabularies cannot be compared")
-    if not a.texts or not b.texts or not a.matrix.nnz or not b.matrix.nnz:
-        return np.zeros((a.texts, b.texts), dtype=np.float32)
-    x, y = a.alphabetical(), b.alphabetical()
-    width = x.shape[1]
-    # Each row holds an n-gram once: the texts holding it are its column's entries.
-    holding = np.bincount(x.indices, minlength=width) + np.bincount(y.indices, minlength=width)
-    idf = np.log(np.float32(a.texts + b.texts + 1) / (holding + 1).astype(np.float32)) + 1
-    product = _tfidf(x, idf) @ _tfidf(y, idf).T
-    return (product.toarray() * 100).astype(np.float32)
-
-
 def _wording(x: str, y: str) -> float:
     """How alike two normalised texts are word for word (0-1): the `similarity` of a pair."""
     return round(fuzz.ratio(x, y) / 100, 3)
 
 
-def _document(corpus: Optional["Corpus"], doc: Union[str, Document]) -> Document:
+def _document(corpus: Optional[Corpus], doc: Union[str, Document]) -> Document:
     if isinstance(doc, Document):
         return doc
     if corpus is None or doc not in corpus.documents:
@@ -348,7 +196,7 @@ def _document(corpus: Optional["Corpus"], doc: Union[str, Document]) -> Document
 
 
 # -- alignment -----------------------------------------------------------------------
-def align(corpus: Optional["Corpus"], old: Union[str, Document], new: Union[str, Document],
+def align(corpus: Optional[Corpus], old: Union[str, Document], new: Union[str, Document],
           via: Optional[tuple[Alignment, Alignment]] = None) -> Alignment:
     """Align document `old` to document `new` (ids of the corpus, or Document objects,
     e.g. a draft parsed from a file). Both must belong to the same game.
@@ -361,12 +209,14 @@ def align(corpus: Optional["Corpus"], old: Union[str, Document], new: Union[str,
     if old_doc.meta.game != new_doc.meta.game:
         raise JudgeError(f"cannot align {old_doc.id} ({old_doc.meta.game}) with {new_doc.id} "
                          f"({new_doc.meta.game}): they are rulebooks of different games")
-    ngrams = _CharNgrams()
-    return _align(_Side(old_doc, ngrams), _Side(new_doc, ngrams), via)
+    ngrams = CharNgrams()
+    return align_prepared(PreparedDocument(old_doc, ngrams), PreparedDocument(new_doc, ngrams), via)
 
 
-def _align(a: _Side, b: _Side, via: Optional[tuple[Alignment, Alignment]]) -> Alignment:
-    sim = _similarity(a.counts, b.counts)
+def align_prepared(a: PreparedDocument, b: PreparedDocument,
+                   via: Optional[tuple[Alignment, Alignment]] = None) -> Alignment:
+    """`align` of two prepared documents (counted by one `CharNgrams`)."""
+    sim = text_similarity(a.counts, b.counts)
     section_pairs = _align_sections(a, b, sim)
     bridge = _bridge_evidence(a, b, via) if via else None
     pairs = _align_paragraphs(a, b, sim, section_pairs, bridge)
@@ -375,7 +225,7 @@ def _align(a: _Side, b: _Side, via: Optional[tuple[Alignment, Alignment]]) -> Al
     return _finish(a, b, sim, pairs, section_pairs)
 
 
-def _section_text_scores(a: _Side, b: _Side, sim: np.ndarray) -> np.ndarray:
+def _section_text_scores(a: PreparedDocument, b: PreparedDocument, sim: np.ndarray) -> np.ndarray:
     """How well the texts of two sections' subtrees cover each other (0-100): for each
     direction the mean of each paragraph's best match on the other side, and of the two
     the geometric mean, so that a small section inside a big one scores low."""
@@ -396,7 +246,7 @@ def _section_text_scores(a: _Side, b: _Side, sim: np.ndarray) -> np.ndarray:
     return np.sqrt(scores).astype(np.float32)
 
 
-def _averaging(side: _Side):
+def _averaging(side: PreparedDocument):
     """sections x paragraphs (sparse): 1/n where the paragraph is one of the n in the
     section's subtree."""
     import scipy.sparse
@@ -420,7 +270,7 @@ def _greedy(candidates: Iterable[tuple[float, str, str, int, int]]) -> list[tupl
     return out
 
 
-def _align_sections(a: _Side, b: _Side, sim: np.ndarray) -> list[Pair]:
+def _align_sections(a: PreparedDocument, b: PreparedDocument, sim: np.ndarray) -> list[Pair]:
     text = _section_text_scores(a, b, sim)
     titles = (np.maximum(process.cdist(a.section_titles, b.section_titles, scorer=fuzz.ratio, dtype=np.float32),
                          process.cdist(a.section_titles, b.section_titles, scorer=fuzz.token_sort_ratio,
@@ -460,7 +310,7 @@ def _align_sections(a: _Side, b: _Side, sim: np.ndarray) -> list[Pair]:
     return pairs
 
 
-def _context_bonus(a: _Side, b: _Side, section_pairs: list[Pair]) -> np.ndarray:
+def _context_bonus(a: PreparedDocument, b: PreparedDocument, section_pairs: list[Pair]) -> np.ndarray:
     """Evidence from the surroundings, per pair of sections: +SECTION_CONTEXT when the
     old section (or a section it is inside) is aligned with the new one or one it is
     inside; +PARENT_CONTEXT when only their enclosing sections are."""
@@ -485,7 +335,7 @@ def _numbers_agree(p: Paragraph, q: Paragraph, a_sec: Section, b_sec: Section) -
     return bool(a_sec.number) and a_sec.number == b_sec.number and p.key == q.key
 
 
-def _bridge_evidence(a: _Side, b: _Side, via: tuple[Alignment, Alignment]) -> np.ndarray:
+def _bridge_evidence(a: PreparedDocument, b: PreparedDocument, via: tuple[Alignment, Alignment]) -> np.ndarray:
     """BRIDGE_EVIDENCE, scaled by the weaker link, for each pair joined through the middle edition."""
     first, second = via
     if first.old_doc != a.doc.id or second.new_doc != b.doc.id or first.new_doc != second.old_doc:
@@ -505,7 +355,7 @@ def _bridge_evidence(a: _Side, b: _Side, via: tuple[Alignment, Alignment]) -> np
     return evidence
 
 
-def _align_paragraphs(a: _Side, b: _Side, sim: np.ndarray, section_pairs: list[Pair],
+def _align_paragraphs(a: PreparedDocument, b: PreparedDocument, sim: np.ndarray, section_pairs: list[Pair],
                       bridge: Optional[np.ndarray] = None) -> list[Pair]:
     if not a.paragraphs or not b.paragraphs:
         return []
@@ -535,7 +385,7 @@ def _confidence(score: float) -> float:
     return round(min(1.0, float(score) / 100), 3)
 
 
-def _align_parts(a: _Side, b: _Side, sim: np.ndarray, pairs: list[Pair], section_pairs: list[Pair]) -> list[Pair]:
+def _align_parts(a: PreparedDocument, b: PreparedDocument, sim: np.ndarray, pairs: list[Pair], section_pairs: list[Pair]) -> list[Pair]:
     """Leftover paragraphs contained in a longer paragraph of the other side, within
     aligned sections: a paragraph split (or merged) between the editions."""
     if not a.paragraphs or not b.paragraphs:
@@ -572,7 +422,7 @@ def _align_parts(a: _Side, b: _Side, sim: np.ndarray, pairs: list[Pair], section
     return out
 
 
-def _sections_by_contents(a: _Side, b: _Side, pairs: list[Pair], section_pairs: list[Pair]) -> list[Pair]:
+def _sections_by_contents(a: PreparedDocument, b: PreparedDocument, pairs: list[Pair], section_pairs: list[Pair]) -> list[Pair]:
     """Pair each still unpaired section with the section of the other side holding most
     of its paragraphs' counterparts (many to one: a book may merge sections)."""
     paired_a = {p.old for p in section_pairs}
@@ -614,7 +464,7 @@ def _sections_by_contents(a: _Side, b: _Side, pairs: list[Pair], section_pairs: 
     return out
 
 
-def _excerpt_of(x: _Side, y: _Side) -> bool:
+def _excerpt_of(x: PreparedDocument, y: PreparedDocument) -> bool:
     """Is `x` an excerpt of `y`? A numbered document holding only some chapters: fewer
     than `y` when `y` is numbered too, or lacking chapter 1 when `y` is not."""
     if not x.numbered:
@@ -624,7 +474,7 @@ def _excerpt_of(x: _Side, y: _Side) -> bool:
     return "1" not in x.chapters
 
 
-def _scope(x: _Side, other: _Side, section_pairs: list[Pair], x_is_old: bool) -> Optional[set[str]]:
+def _scope(x: PreparedDocument, other: PreparedDocument, section_pairs: list[Pair], x_is_old: bool) -> Optional[set[str]]:
     """Paragraph ids of `x` within the scope of `other`, or None when all are."""
     if not _excerpt_of(other, x):
         return None
@@ -637,7 +487,7 @@ def _scope(x: _Side, other: _Side, section_pairs: list[Pair], x_is_old: bool) ->
     return inside
 
 
-def _finish(a: _Side, b: _Side, sim: np.ndarray, pairs: list[Pair], section_pairs: list[Pair]) -> Alignment:
+def _finish(a: PreparedDocument, b: PreparedDocument, sim: np.ndarray, pairs: list[Pair], section_pairs: list[Pair]) -> Alignment:
     order_a = {p.id: n for n, p in enumerate(a.paragraphs)}
     order_b = {p.id: n for n, p in enumerate(b.paragraphs)}
     pairs.sort(key=lambda p: (order_a[p.old], order_b[p.new]))
@@ -657,7 +507,7 @@ def _finish(a: _Side, b: _Side, sim: np.ndarray, pairs: list[Pair], section_pair
         (added if scope_b is None or q.id in scope_b else outside).append(q.id)
     sec_a, sec_b = {p.old for p in section_pairs}, {p.new for p in section_pairs}
 
-    def section_in_scope(side: _Side, sid: str, scope: Optional[set[str]]) -> bool:
+    def section_in_scope(side: PreparedDocument, sid: str, scope: Optional[set[str]]) -> bool:
         deep = side.deep[side.sec_index[sid]]
         return scope is None or not deep or any(side.paragraphs[i].id in scope for i in deep)
 
@@ -667,255 +517,3 @@ def _finish(a: _Side, b: _Side, sim: np.ndarray, pairs: list[Pair], section_pair
                      removed_sections, outside)
 
 
-# -- the concordance of a whole corpus ------------------------------------------------------
-@dataclass(frozen=True)
-class OutlineLink:
-    """An outline step's link to a rulebook paragraph (or section) it cites."""
-
-    step: str
-    target: str
-    confidence: float
-    via: str  # "cites": the step's own citation; "section": a paragraph of the cited
-    # section, ranked by how well it matches the step; "same-rule": that paragraph in
-    # another edition
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class Counterpart:
-    """The same rule (paragraph or section) in another edition."""
-
-    id: str
-    doc: str
-    confidence: float
-    method: str
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-
-class Concordance:
-    """Alignments between every two editions of each game, and the outline's links."""
-
-    def __init__(self, key: str, alignments: list[Alignment], outline: dict[str, list[OutlineLink]]):
-        self.key = key
-        self.alignments = alignments
-        self.outline = outline
-        self._by_id: Optional[dict[str, list[Counterpart]]] = None
-        self._cited_by: Optional[dict[str, list[OutlineLink]]] = None
-
-    def alignment(self, old_doc: str, new_doc: str) -> Optional[Alignment]:
-        """The alignment of two editions, read in the order asked for."""
-        for al in self.alignments:
-            if (al.old_doc, al.new_doc) == (old_doc, new_doc):
-                return al
-            if (al.old_doc, al.new_doc) == (new_doc, old_doc):
-                return al.inverted()
-        return None
-
-    def counterparts(self, ident: str) -> list[Counterpart]:
-        """The same paragraph or section in the other editions, most confident first."""
-        if self._by_id is None:
-            index: dict[str, list[Counterpart]] = {}
-            for al in self.alignments:
-                for pair in al.pairs + al.section_pairs:
-                    index.setdefault(pair.old, []).append(
-                        Counterpart(pair.new, al.new_doc, pair.confidence, pair.method))
-                    index.setdefault(pair.new, []).append(
-                        Counterpart(pair.old, al.old_doc, pair.confidence, pair.method))
-            for found in index.values():
-                found.sort(key=lambda c: (-c.confidence, c.id))
-            self._by_id = index
-        return list(self._by_id.get(ident, ()))
-
-    def steps_citing(self, ident: str) -> list[OutlineLink]:
-        """Outline steps linked to a paragraph or section (the reverse of `outline`)."""
-        if self._cited_by is None:
-            index: dict[str, list[OutlineLink]] = {}
-            for links in self.outline.values():
-                for link in links:
-                    index.setdefault(link.target, []).append(link)
-            self._cited_by = index
-        return list(self._cited_by.get(ident, ()))
-
-    def to_json(self) -> dict:
-        return {"format": FORMAT_VERSION, "key": self.key,
-                "alignments": [al.to_json() for al in self.alignments],
-                "outline": {step: [link.to_json() for link in links] for step, links in self.outline.items()}}
-
-
-def editions(corpus: "Corpus", game: str) -> list[Document]:
-    """The editions of a game's rules, oldest first (outlines cite editions; they are not one)."""
-    return sorted((d for d in corpus.documents.values() if d.meta.game == game and d.meta.format != OUTLINE_FORMAT),
-                  key=lambda d: (d.meta.edition_order, d.id))
-
-
-def build_concordance(corpus: "Corpus") -> Concordance:
-    alignments: list[Alignment] = []
-    ngrams = _CharNgrams()  # one vocabulary: each book is prepared once for all its alignments
-    texts: dict[str, str] = {}  # paragraph id -> normalised text, for the outline's links
-    for game in sorted({d.meta.game for d in corpus.documents.values()}):
-        books = editions(corpus, game)
-        sides = {book.id: _Side(book, ngrams) for book in books} if len(books) > 1 else {}
-        done: dict[tuple[str, str], Alignment] = {}
-        # Neighbours first, so that wider gaps can be bridged through the editions between.
-        for gap in range(1, len(books)):
-            for n in range(len(books) - gap):
-                old, new = books[n], books[n + gap]
-                bridges = [(done[(old.id, mid.id)], done[(mid.id, new.id)]) for mid in books[n + 1:n + gap]]
-                via = max(bridges, key=lambda v: (len(v[0].pairs) + len(v[1].pairs)), default=None)
-                done[(old.id, new.id)] = _align(sides[old.id], sides[new.id], via)
-        alignments.extend(done.values())
-        texts.update((p.id, text) for side in sides.values() for p, text in zip(side.paragraphs, side.texts))
-    concordance = Concordance(cache_key(corpus), alignments, {})
-    concordance.outline = _outline_links(corpus, concordance, ngrams, texts)
-    return concordance
-
-
-def _outline_links(corpus: "Corpus", concordance: Concordance, ngrams: _CharNgrams,
-                   normalised: dict[str, str]) -> dict[str, list[OutlineLink]]:
-    """Each outline step's links: what it cites, the paragraphs of a cited section ranked
-    by how well they match the step, and those paragraphs in the other editions.
-    `normalised` holds the texts the alignments normalised already."""
-    from judge.ingest.refs import RULEBOOK_NUMBER
-
-    cited: list[tuple[Paragraph, str]] = []
-    for doc in corpus.documents.values():
-        if doc.meta.format != OUTLINE_FORMAT:
-            continue
-        for step in doc.paragraphs:
-            for ref in step.refs:
-                if ref.kind == RULEBOOK_NUMBER and ref.status == RESOLVED and \
-                        (ref.target in corpus.sections or ref.target in corpus.paragraphs):
-                    cited.append((step, ref.target))
-    if not cited:
-        return {}
-    terminology = get_terminology()
-
-    def text(p: Paragraph) -> str:
-        if p.id not in normalised:
-            normalised[p.id] = terminology.normalise(p.text, corpus.documents[p.doc].meta.game, punctuation=False)
-        return normalised[p.id]
-
-    members = {target: (corpus.paragraphs_of(target, deep=False) or corpus.paragraphs_of(target))
-               if target in corpus.sections else [] for _, target in cited}
-    pool = sorted({p.id for group in members.values() for p in group})
-    steps = sorted({step.id for step, _ in cited})
-    sim = _similarity(ngrams.counts([text(corpus.paragraphs[s]) for s in steps]),
-                      ngrams.counts([text(corpus.paragraphs[p]) for p in pool]))
-    row, col = {s: n for n, s in enumerate(steps)}, {p: n for n, p in enumerate(pool)}
-    out: dict[str, dict[str, OutlineLink]] = {}
-    for step, target in cited:
-        links = out.setdefault(step.id, {})
-
-        def add(target_id: str, confidence: float, via: str) -> None:
-            known = links.get(target_id)
-            if known is None or known.confidence < confidence:
-                links[target_id] = OutlineLink(step.id, target_id, round(confidence, 3), via)
-
-        add(target, 1.0, "cites")
-        for para in members[target]:
-            add(para.id, 0.5 + 0.5 * float(sim[row[step.id], col[para.id]]) / 100, "section")
-        for link in [link for link in links.values() if link.via != "same-rule"]:
-            for other in concordance.counterparts(link.target):
-                add(other.id, link.confidence * other.confidence, "same-rule")
-    order = {pid: n for n, pid in enumerate(corpus.paragraphs)}
-    order.update({sid: n for n, sid in enumerate(corpus.sections, len(order))})
-    return {step: sorted(links.values(), key=lambda l: (-l.confidence, order.get(l.target, 0)))
-            for step, links in sorted(out.items())}
-
-
-# -- cache -------------------------------------------------------------------------------
-def cache_key(corpus: "Corpus") -> str:
-    """What the concordance depends on: the corpus and the code and data that align it."""
-    h = hashlib.sha256(f"{FORMAT_VERSION}:{corpus.digest}".encode())
-    for path in (Path(__file__), Path(__file__).with_name("terminology.py"), terminology_file()):
-        try:
-            h.update(path.read_bytes())
-        except OSError:
-            h.update(b"<unreadable>")
-    return h.hexdigest()
-
-
-@dataclass
-class _Cached:
-    """concordance.json: a concordance as `Concordance.to_json` writes it."""
-
-    format: int
-    key: str
-    alignments: list[Alignment]
-    outline: dict[str, list[OutlineLink]]
-
-
-def _read_cache(path: Path, key: str, corpus: "Corpus") -> Optional[Concordance]:
-    """The cached concordance of `key`, checked (the shape of every value, and
-    every paragraph and section it names is the corpus's); None when there is
-    none, it is of another key (stale), or it is damaged (logged: it is rebuilt)."""
-    try:
-        data = cachefile.read_json(path)
-        if not isinstance(data, dict) or data.get("format") != FORMAT_VERSION:
-            raise cachefile.DamagedCache(path, "not a concordance judge wrote")
-        if data.get("key") != key:
-            return None  # the corpus or the alignment changed: rebuilt, nothing is wrong
-        cached = cachefile.decode(_Cached, data)
-        _check_names(cached, corpus)
-        return Concordance(cached.key, cached.alignments, cached.outline)
-    except FileNotFoundError:
-        return None
-    except cachefile.Mismatch as exc:
-        log.warning("%s; rebuilding it", cachefile.DamagedCache(path, str(exc)))
-    except cachefile.DamagedCache as exc:
-        log.warning("%s; rebuilding it", exc)
-    return None
-
-
-def _check_names(cached: _Cached, corpus: "Corpus") -> None:
-    """Every document, paragraph and section the cache names is the corpus's."""
-    known = corpus.paragraphs.keys() | corpus.sections.keys()
-    for al in cached.alignments:
-        if al.old_doc not in corpus.documents or al.new_doc not in corpus.documents:
-            raise cachefile.Mismatch(f"an alignment of {al.old_doc!r} and {al.new_doc!r}: no such document")
-        named = chain((i for p in chain(al.pairs, al.section_pairs) for i in (p.old, p.new)),
-                      al.added, al.removed, al.added_sections, al.removed_sections, al.outside)
-        unknown = next((i for i in named if i not in known), None)
-        if unknown is not None:
-            raise cachefile.Mismatch(f"the alignment of {al.old_doc} and {al.new_doc} names {unknown!r}, "
-                                     "which the corpus does not have")
-    for step, links in cached.outline.items():
-        if step not in known or any(link.step != step or link.target not in known for link in links):
-            raise cachefile.Mismatch(f"the links of outline step {step!r} name what the corpus does not have")
-
-
-def _write_cache(path: Path, concordance: Concordance) -> None:
-    cachefile.write_json(path, concordance.to_json())  # unwritable: only costs speed
-
-
-_LOADED: dict[str, Concordance] = {}
-
-
-def get_concordance(corpus: Optional["Corpus"] = None, use_cache: bool = True) -> Concordance:
-    """The corpus's concordance: from memory, else from the index directory, else built
-    (and stored there). A corpus without a digest (built in memory) is never cached."""
-    if corpus is None:
-        from judge.corpus import get_corpus
-        corpus = get_corpus()
-    key = cache_key(corpus)
-    cacheable = use_cache and bool(corpus.digest)
-    if cacheable and key in _LOADED:
-        return _LOADED[key]
-    path = paths.index_dir() / CACHE_NAME
-    concordance = _read_cache(path, key, corpus) if cacheable else None
-    if concordance is None:
-        concordance = build_concordance(corpus)
-        if cacheable:
-            _write_cache(path, concordance)
-    if cacheable:
-        _LOADED[key] = concordance
-    return concordance
-
-
-def counterparts(corpus: "Corpus", ident: str) -> list[tuple[str, float]]:
-    """(id, confidence) of the same paragraph or section in each other edition of its game."""
-    return [(c.id, c.confidence) for c in get_concordance(corpus).counterparts(ident)]

@@ -6,12 +6,12 @@
     comparison.to_json()  # the `judge diff --json` shape (docs/compare.md)
     entries = history(corpus, "vekn:influence-phase/9")  # one rule through the editions
 
-Paragraphs are paired by the concordance (`judge.concordance`), which aligns two
+Paragraphs are paired by the concordance (`judge.compare.concordance`), which aligns two
 editions rule by rule. A draft has the IDs of the document it drafts, so it is
 paired first by identical text, then by ID, and the concordance pairs the rest.
-Each pair is compared word by word (`judge.compare_text`) and called `unchanged`,
+Each pair is compared word by word (`judge.compare.text`) and called `unchanged`,
 `terminology` (equal once the edition terminology is applied), `wording` or
-`meaning` (a meaning signal fired, `judge.compare_signals`). A pair whose new
+`meaning` (a meaning signal fired, `judge.compare.signals`). A pair whose new
 paragraph sits in a section that is not the counterpart of the old one's, or out
 of order within its section, is also *moved*; a move with no edit is a pure move,
 listed apart. Paragraphs without a counterpart are added or removed; those beyond
@@ -24,21 +24,22 @@ import bisect
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional, Union
+from typing import Optional, Union
 
 from rapidfuzz import fuzz
 
-from judge.compare_signals import Signal, reference_signal
-from judge.compare_text import (CHANGES, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, TextChange,
+from judge import lookup
+from judge.compare.signals import Signal, reference_signal
+from judge.compare.text import (CHANGES, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, TextChange,
                                 compare_texts, squash, vocabulary_of)
-from judge.concordance import Alignment, align, editions, get_concordance
+from judge.compare.alignment import Alignment, align
+from judge.compare.concordance import editions, get_concordance
+from judge.corpus import assemble_corpus
 from judge.errors import JudgeError
-from judge.model import Document, Paragraph, Section
-from judge.terminology import normalise
-
-if TYPE_CHECKING:
-    from judge.corpus import Corpus
-    from judge.lint import Finding
+from judge.ingest.sources import parse_document
+from judge.lint import Finding, lint_document
+from judge.model import Corpus, Document, Paragraph, Section
+from judge.compare.terminology import normalise
 
 # A draft's paragraph keeps its original's ID unless an edit earlier in its section
 # shifted it; an ID match is trusted only when the two texts are still this alike.
@@ -93,7 +94,7 @@ class PairChange:
             "old_label": self.old[0].label, "new_label": self.new[0].label,
             "change": self.change,
             "signals": [s.to_json() for s in self.signals],
-            "terms": self.text.terms,
+            "terms": self.text.terminology,
             "ocr_noise": self.text.ocr_noise,
             "diff": [s.to_json() for s in self.text.segments],
             "moved": self.moved.to_json() if self.moved else None,
@@ -118,7 +119,7 @@ class Comparison:
     removed_sections: list[Section] = field(default_factory=list)
     outside: int = 0  # paragraphs beyond the scope of the other document
     draft: Optional[str] = None  # the draft file, when `new` is a draft of `old`
-    lint: Optional[list["Finding"]] = None  # the draft's lint report
+    lint: Optional[list[Finding]] = None  # the draft's lint report
 
     def of(self, change: str) -> list[PairChange]:
         return [p for p in self.pairs if p.change == change]
@@ -161,7 +162,7 @@ class Comparison:
 
 
 # -- comparing two documents ----------------------------------------------------------------------
-def compare(corpus: "Corpus", old: Union[str, Document], new: Union[str, Document]) -> Comparison:
+def compare(corpus: Corpus, old: Union[str, Document], new: Union[str, Document]) -> Comparison:
     """Compare two different editions of one game (document ids of the corpus, or Documents).
     An outline is not an edition: its steps cite the rules, they do not restate them, so
     pairing them with a rulebook's paragraphs would report every step as a meaning change."""
@@ -178,7 +179,7 @@ def compare(corpus: "Corpus", old: Union[str, Document], new: Union[str, Documen
     return _compare(corpus, old_doc, new_doc, alignment.pairs, alignment.section_pairs, alignment)
 
 
-def _document(corpus: "Corpus", doc: Union[str, Document]) -> Document:
+def _document(corpus: Corpus, doc: Union[str, Document]) -> Document:
     if isinstance(doc, Document):
         return doc
     if doc not in corpus.documents:
@@ -186,7 +187,7 @@ def _document(corpus: "Corpus", doc: Union[str, Document]) -> Document:
     return corpus.documents[doc]
 
 
-def _editions_with(corpus: "Corpus", doc: Document, purpose: str) -> list[Document]:
+def _editions_with(corpus: Corpus, doc: Document, purpose: str) -> list[Document]:
     """The editions of `doc`'s game, oldest first, `doc` among them; an error saying what
     `doc` is instead (an outline) and which documents would do."""
     books = editions(corpus, doc.meta.game)
@@ -201,7 +202,7 @@ def _order(doc: Document) -> dict[str, int]:
     return {p.id: n for n, p in enumerate(doc.paragraphs)}
 
 
-def _alignment(corpus: "Corpus", old_doc: Document, new_doc: Document) -> Alignment:
+def _alignment(corpus: Corpus, old_doc: Document, new_doc: Document) -> Alignment:
     """The concordance's alignment of two corpus editions (cached), else a fresh one."""
     if corpus.documents.get(old_doc.id) is old_doc and corpus.documents.get(new_doc.id) is new_doc:
         found = get_concordance(corpus).alignment(old_doc.id, new_doc.id)
@@ -210,7 +211,7 @@ def _alignment(corpus: "Corpus", old_doc: Document, new_doc: Document) -> Alignm
     return align(corpus, old_doc, new_doc)
 
 
-def _compare(corpus: "Corpus", old_doc: Document, new_doc: Document, pairs, section_pairs,
+def _compare(corpus: Corpus, old_doc: Document, new_doc: Document, pairs, section_pairs,
              alignment: Optional[Alignment]) -> Comparison:
     groups = _groups(pairs, old_doc, new_doc)
     mapping = _TargetMap(pairs, section_pairs, old_doc, new_doc)
@@ -378,28 +379,29 @@ def _longest_increasing(values: list[int]) -> set[int]:
 
 
 # -- vocabulary of clean text ----------------------------------------------------------------------
-_VOCABULARY: dict[tuple[int, str, str], set[str]] = {}
+_VOCABULARY: dict[tuple[str, str], Optional[set[str]]] = {}  # (corpus digest, game) -> vocabulary
 
 
-def game_vocabulary(corpus: "Corpus", game: str) -> Optional[set[str]]:
+def game_vocabulary(corpus: Corpus, game: str) -> Optional[set[str]]:
     """The words of a game's clean (non-OCR) documents: in OCR text, a word outside
-    it is garbled. None when the game has no clean document to learn from."""
-    key = (id(corpus), corpus.digest, game)
-    if key not in _VOCABULARY:
+    it is garbled. None when the game has no clean document to learn from. Kept for
+    the process per version of the corpus (a corpus built in memory has none)."""
+    key = (corpus.digest, game)
+    if not corpus.digest or key not in _VOCABULARY:
         clean = [d for d in corpus.documents.values() if d.meta.game == game and not d.meta.ocr]
-        _VOCABULARY[key] = vocabulary_of((p.text for d in clean for p in d.paragraphs), game) if clean else None
+        vocabulary = vocabulary_of((p.text for d in clean for p in d.paragraphs), game) if clean else None
+        if not corpus.digest:
+            return vocabulary
+        _VOCABULARY[key] = vocabulary
     return _VOCABULARY[key]
 
 
 # -- drafts ------------------------------------------------------------------------------------------
-def load_draft(corpus: "Corpus", doc_id: str, path: Union[str, Path]) -> tuple[Document, "Corpus"]:
+def load_draft(corpus: Corpus, doc_id: str, path: Union[str, Path]) -> tuple[Document, Corpus]:
     """Parse `path` as a draft of document `doc_id` (with that document's parser and
-    IDs) and resolve its references; returns the draft and the corpus it lives in
-    (the corpus with the draft in place of its original)."""
-    from judge import xref
-    from judge.corpus import Corpus
-    from judge.ingest import parse_document
-
+    IDs); returns the draft and the corpus it lives in: the corpus with the draft in
+    place of its original, assembled as every corpus is (references resolved,
+    glossary terms linked)."""
     if doc_id not in corpus.documents:
         raise JudgeError(f"no document {doc_id!r} to draft (known: {', '.join(corpus.documents)})")
     path = Path(path)
@@ -411,15 +413,11 @@ def load_draft(corpus: "Corpus", doc_id: str, path: Union[str, Path]) -> tuple[D
     original = corpus.documents[doc_id]
     meta = dataclasses.replace(original.meta, source=path.name, options=dict(original.meta.options))
     draft = parse_document(meta, path.parent)  # SourceError (a JudgeError) names the file and line
-    with_draft = Corpus(documents={**corpus.documents, doc_id: draft})
-    xref.resolve(with_draft)  # only the draft's references are still pending
-    return draft, with_draft
+    return draft, assemble_corpus({**corpus.documents, doc_id: draft})
 
 
-def compare_draft(corpus: "Corpus", doc_id: str, path: Union[str, Path]) -> Comparison:
+def compare_draft(corpus: Corpus, doc_id: str, path: Union[str, Path]) -> Comparison:
     """Compare a draft of `doc_id` with its corpus version, with the draft's lint report."""
-    from judge.lint import lint_document
-
     draft, with_draft = load_draft(corpus, doc_id, path)
     original = corpus.documents[doc_id]
     pairs, section_pairs = _pair_draft(corpus, original, draft)
@@ -437,7 +435,7 @@ class _DraftPair:
     method: str
 
 
-def _pair_draft(corpus: "Corpus", original: Document, draft: Document):
+def _pair_draft(corpus: Corpus, original: Document, draft: Document):
     """Pair a draft with its original: identical texts first (in order), then the same
     ID when the texts are still alike, then the concordance for the rest."""
     game = original.meta.game
@@ -530,14 +528,13 @@ class History:
         return {"id": self.id, "label": self.label, "editions": [e.to_json() for e in self.entries]}
 
 
-def history(corpus: "Corpus", ident: str) -> History:
+def history(corpus: Corpus, ident: str) -> History:
     """One paragraph (an ID, or anything `judge show` accepts) through every edition of
     its game, oldest first: where it was created, and in each later edition whether it
     is unchanged, edited (with the signals), moved, or removed."""
     para = corpus.paragraphs.get(ident)
     if para is None:
-        from judge import lookup
-        match = lookup.resolve(corpus, ident)  # UnknownIdError with suggestions
+        match = lookup.identify(corpus, ident)  # UnknownIdError with suggestions
         if match.id not in corpus.paragraphs:
             inside = corpus.paragraphs_of(match.id)
             example = f" (e.g. {inside[0].id})" if inside else ""

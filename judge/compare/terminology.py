@@ -45,7 +45,7 @@ _AN = re.compile(r"\ban\b")
 
 
 @dataclass(frozen=True)
-class TermChange:
+class TerminologyEntry:
     """One entry of the terminology map."""
 
     name: str
@@ -82,12 +82,12 @@ def _agree(m: re.Match) -> str:
 class Terminology:
     """The terminology map of every game, with the compiled patterns to apply it."""
 
-    def __init__(self, entries: list[TermChange]):
+    def __init__(self, entries: list[TerminologyEntry]):
         self.entries = entries
         self._by_game: dict[str, tuple[dict[str, str], Optional[re.Pattern], dict[str, str],
                                        Optional[re.Pattern], bool]] = {}
 
-    def for_game(self, game: Optional[str]) -> list[TermChange]:
+    def for_game(self, game: Optional[str]) -> list[TerminologyEntry]:
         return [e for e in self.entries if game is None or e.game == game]
 
     def _compiled(self, game: Optional[str]):
@@ -97,7 +97,7 @@ class Terminology:
             forms = {old: new.lower() for e in entries for old, new in e.forms.items()}
             fold = {old: new.lower() for e in entries for old, new in e.fold.items()}
             pronouns = any(e.kind == "pronoun" for e in entries)
-            # `normalise` lower-cases first, so its patterns need not ignore case (three times faster).
+            # `normalise` lower-cases first, so its patterns need not ignore case (which is slow).
             self._by_game[key] = (forms, _word_pattern(forms, ignore_case=False), fold,
                                   _word_pattern(fold, ignore_case=False), pronouns)
         return self._by_game[key]
@@ -123,7 +123,7 @@ class Terminology:
             out = fold_pattern.sub(lambda m: fold[m.group(1)], out)
         return _AN.sub("a", out)
 
-    def changes(self, old: str, new: str, game: Optional[str] = "vtes") -> list[TermChange]:
+    def changes(self, old: str, new: str, game: Optional[str] = "vtes") -> list[TerminologyEntry]:
         """The entries that explain differences between `old` and `new`: an older
         form occurs in `old` and one of the current forms it maps to in `new`."""
         found = []
@@ -173,7 +173,7 @@ def load_terminology(path: Optional[Path] = None) -> Terminology:
                                                       for k, v in value.items()):
                 raise fail(line, f"{where}: '{key}' must map words to words")
             maps[key] = {k.lower().strip(): v.strip() for k, v in value.items()}
-        entries.append(TermChange(name=raw["name"], kind=raw["kind"], game=raw["game"],
+        entries.append(TerminologyEntry(name=raw["name"], kind=raw["kind"], game=raw["game"],
                                   forms=maps["forms"], fold=maps["fold"],
                                   evidence=str(raw.get("evidence") or "")))
     return Terminology(entries)
@@ -194,6 +194,6 @@ def normalise(text: str, game: Optional[str] = "vtes", punctuation: bool = True)
     return get_terminology().normalise(text, game, punctuation)
 
 
-def changes(old: str, new: str, game: Optional[str] = "vtes") -> list[TermChange]:
+def changes(old: str, new: str, game: Optional[str] = "vtes") -> list[TerminologyEntry]:
     """`Terminology.changes` with the project's map."""
     return get_terminology().changes(old, new, game)

@@ -1,5 +1,7 @@
-"""Render a `Comparison` (and a rule's history) for people: coloured terminal text,
-Markdown, and a standalone HTML report an editor can mail around.
+"""Render a `Comparison` (and a rule's history) for people.
+
+Coloured terminal text, Markdown, and a standalone HTML report an editor can mail
+around.
 
 Every renderer shows the same things in the same order: a summary line, then
 meaning changes (with the signals that fired), wording changes, terminology-only
@@ -14,8 +16,8 @@ from typing import Iterable, Optional
 import click
 
 from judge import paths
-from judge.compare import Comparison, History, PairChange
-from judge.compare_text import LEVEL_OCR, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Segment
+from judge.compare.comparison import Comparison, History, PairChange
+from judge.compare.text import LEVEL_OCR, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Segment
 
 HTML_TEMPLATE = "diff_report.html.j2"
 _EXCERPT = 160  # characters of an added or removed paragraph shown in a list
@@ -124,7 +126,7 @@ def render_text(comparison: Comparison, color: bool = False, show_unchanged: boo
         lines += ["", heading(f"{_HEADINGS[change]} ({len(pairs)})")]
         for pair in pairs:
             if change in (TERMINOLOGY, UNCHANGED):
-                terms = f"  ({', '.join(pair.text.terms)})" if pair.text.terms else ""
+                terms = f"  ({', '.join(pair.text.terminology)})" if pair.text.terminology else ""
                 move = f"  {_move_note(pair)}" if pair.moved else ""
                 lines.append(f"  {_pair_heading(pair)}{terms}{move}")
                 continue
@@ -134,8 +136,8 @@ def render_text(comparison: Comparison, color: bool = False, show_unchanged: boo
             for signal in pair.signals:
                 text = signal.explain()
                 lines.append("    " + (click.style(text, fg="yellow") if color else text))
-            if pair.text.terms:
-                lines.append(f"    terminology: {', '.join(pair.text.terms)}")
+            if pair.text.terminology:
+                lines.append(f"    terminology: {', '.join(pair.text.terminology)}")
             if pair.text.ocr_noise:
                 lines.append(f"    ({_ocr_note(pair.text.ocr_noise)})")
             lines.append("    " + diff_text(pair.text.segments, color))
@@ -189,14 +191,14 @@ def render_markdown(comparison: Comparison, show_unchanged: bool = False) -> str
         out += ["", f"## {_HEADINGS[change]} ({len(pairs)})", ""]
         for pair in pairs:
             if change in (TERMINOLOGY, UNCHANGED):
-                terms = f" ({', '.join(pair.text.terms)})" if pair.text.terms else ""
+                terms = f" ({', '.join(pair.text.terminology)})" if pair.text.terminology else ""
                 out.append(f"- {md_escape(_pair_heading(pair))}{md_escape(terms)}")
                 continue
             out += [f"### {md_escape(_pair_heading(pair))}", ""]
             notes = [n for n in (_move_note(pair), _kind_note(pair)) if n]
             notes += [s.explain() for s in pair.signals]
-            if pair.text.terms:
-                notes.append(f"terminology: {', '.join(pair.text.terms)}")
+            if pair.text.terminology:
+                notes.append(f"terminology: {', '.join(pair.text.terminology)}")
             if pair.text.ocr_noise:
                 notes.append(_ocr_note(pair.text.ocr_noise))
             out += [f"- {md_escape(n)}" for n in notes]
@@ -234,7 +236,7 @@ def render_html(comparison: Comparison, show_unchanged: bool = False) -> str:
         groups.append({"change": change, "title": _HEADINGS[change], "pairs": [
             {"heading": _pair_heading(p), "old": p.old[0].id, "new": p.new[0].id,
              "notes": [n for n in (_move_note(p), _kind_note(p)) if n],
-             "signals": [s.explain() for s in p.signals], "terms": p.text.terms,
+             "signals": [s.explain() for s in p.signals], "terms": p.text.terminology,
              "ocr_note": _ocr_note(p.text.ocr_noise) if p.text.ocr_noise else "",
              "segments": [{"op": s.op, "old": s.old, "new": s.new, "level": s.level or ""} for s in p.text.segments]}
             for p in comparison.of(change)]})
@@ -256,7 +258,7 @@ def render_history_text(found: History, color: bool = False) -> str:
         if e.change and e.event in ("edited", "moved+edited"):
             event += f" ({e.change})"
         elif e.change == TERMINOLOGY:
-            event += f" (terminology: {', '.join(e.text.terms)})"
+            event += f" (terminology: {', '.join(e.text.terminology)})"
         where = f" as {' + '.join(p.label for p in e.paragraphs)} [{', '.join(p.id for p in e.paragraphs)}]" \
             if e.paragraphs else ""
         head = f"{n}. {e.doc.meta.short} ({e.doc.meta.edition}): {event}{where}"
