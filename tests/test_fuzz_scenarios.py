@@ -24,7 +24,7 @@ from jsonschema import Draft202012Validator
 
 from judge.engine import expect as X
 from judge.engine import scenario as _scenario  # noqa: F401 - registers every sentence and structured form
-from judge.engine.cli import check
+from judge.commands.check import check
 from judge.engine.events import STRUCTURED, WORDING, _NUM, _PRON
 from judge.engine.validation import forms, schema
 from judge.web import create_app

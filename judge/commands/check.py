@@ -1,11 +1,11 @@
-"""`judge check FILE|DIR [--rules ED] [--compare A,B] [--json]`: replay scenarios.
+"""`judge check FILE|DIR [--rules ED] [--compare A,B] [--json]`: replay scenarios (judge.engine; docs/scenarios.md).
 
-A standalone click command; the main `judge` group registers it with
-`cli.add_command(check)`. Exit code 0 when every scenario passes, 1 when any
-expectation fails, a move is refused or not modelled without being expected,
-or a scenario is malformed or over one of the replay's limits (judge/engine/limits.py,
-raised with `--limit NAME=N`). A file that fails never stops the files after it
-from being checked.
+The command is where the engine meets the books: it loads the corpus and gives the engine a citation
+resolver built on it (the engine itself never reads the corpus), so that every step shows its
+paragraphs' labels and IDs. Exit code 0 when every scenario passes, 1 when any expectation fails, a
+move is refused or not modelled without being expected, or a scenario is malformed or over one of the
+replay's limits (judge/engine/limits.py, raised with `--limit NAME=N`). A file that fails never stops
+the files after it from being checked.
 """
 from __future__ import annotations
 
@@ -130,12 +130,8 @@ def _check_file(path: Path, edition: Optional[str], pair: Optional[tuple], as_js
 
 
 class InternalError(ScenarioError):
+    """A fault of judge's own on one file: reported with that file (`kind: "internal-error"`), never a
+    traceback, and the files after it are checked all the same."""
+
     kind = "internal-error"
 
-
-def main() -> None:  # for `python -m judge.engine.cli`
-    check()
-
-
-if __name__ == "__main__":
-    main()
