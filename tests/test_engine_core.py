@@ -5,7 +5,8 @@ import copy
 
 import pytest
 
-from judge.engine import citations as R
+from judge.engine import citations as C
+from judge.engine import rules as R
 from judge.engine import core, scenario as sc
 from judge.engine.errors import Refusal
 from judge.engine.events import Bleed, Block, Decline, Modifier, Pass
@@ -25,7 +26,7 @@ events: []
 """
 
 
-def table(rules=R.CURRENT):
+def table(rules=C.CURRENT):
     return sc.parse(TABLE.format(rules=rules)).state
 
 
@@ -59,7 +60,7 @@ def test_bleed_flow_and_the_edge():
 
 
 def test_second_limited_bleed_modifier_differs_by_edition():
-    for rules, refused in ((R.CURRENT, True), (R.OLDER, False)):
+    for rules, refused in ((C.CURRENT, True), (C.OLDER, False)):
         state, _ = core.apply(table(rules), Bleed(actor="Belinde"))
         state, _ = core.apply(state, Modifier(minion="Belinde", card="A", bleed=1))
         if refused:
@@ -150,7 +151,7 @@ def test_counters_are_conserved_through_the_bank():
 def test_every_log_entry_cites_a_paragraph_of_its_edition():
     for path in sorted(sc.Path(__file__).resolve().parents[1].joinpath("scenarios").rglob("*.yaml")):
         scenario = sc.load(path)
-        for ed in R.EDITIONS:
+        for ed in C.RULES_EDITIONS:
             steps, _, stop = sc.replay(scenario, ed)
             for step in steps:
                 assert any(r.cites(ed) for r in step.rules), (path.name, ed, step.text)

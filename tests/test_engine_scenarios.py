@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.engine import citations as R
+from judge.engine import citations as C
 from judge.engine import scenario as sc
 from judge.engine import trace
 from judge.engine.state import counters_in_play
@@ -16,7 +16,7 @@ FILES = sorted(ROOT.rglob("*.yaml"))
 
 @pytest.fixture(scope="module")
 def resolver(corpus):
-    return R.Resolver(corpus)
+    return C.CiteLocator(corpus)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
@@ -26,7 +26,7 @@ def test_scenario_passes(path, resolver):
     assert result.checks, f"{path.name} has no expectations: a scenario is also a test"
 
 
-BOOK = {R.CURRENT: "vekn:", R.OLDER: "rb:"}
+BOOK = {C.CURRENT: "vekn:", C.OLDER: "rb:"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
@@ -34,7 +34,7 @@ def test_scenario_replays_under_the_other_edition(path, resolver):
     """Under the other book, every step and any stop cites that book's paragraphs only (never the scenario's own
     book), no counter is created or lost, and the scenario's expectations for that book, if any, are met."""
     scenario = sc.load(path)
-    other = R.OLDER if scenario.rules == R.CURRENT else R.CURRENT
+    other = C.OLDER if scenario.rules == C.CURRENT else C.CURRENT
     result = sc.run(scenario, other, resolver)
     for step in result.steps:
         ids = sc.cite_ids(step.rules, other, resolver)
@@ -71,9 +71,9 @@ def test_at_least_25_scenarios_of_our_own_with_refusals():
     ("bleed_second_modifier", "vekn:bleed"),
 ])
 def test_required_illegal_moves_are_refused_with_their_citation(stem, rule_doc, resolver):
-    result = sc.run(sc.load(ROOT / "rules" / f"{stem}.yaml"), R.CURRENT, resolver)
+    result = sc.run(sc.load(ROOT / "rules" / f"{stem}.yaml"), C.CURRENT, resolver)
     assert result.stop is not None and result.stop.kind == "refused"
-    ids = sc.cite_ids(result.stop.rules, R.CURRENT, resolver)
+    ids = sc.cite_ids(result.stop.rules, C.CURRENT, resolver)
     assert any(i.startswith(rule_doc + "/") for i in ids), ids
 
 
@@ -86,7 +86,7 @@ def test_justine_final_score(resolver):
 
 def test_the_older_tie_is_reported_differently_by_each_book(resolver):
     scenario = sc.load(ROOT / "examples" / "richard_tie_older.yaml")
-    older, current = sc.run(scenario, R.OLDER, resolver), sc.run(scenario, R.CURRENT, resolver)
+    older, current = sc.run(scenario, C.OLDER, resolver), sc.run(scenario, C.CURRENT, resolver)
     assert older.state.result.tied == current.state.result.tied == ("Richard", "Lisa")
     assert "tied between Richard and Lisa" in older.steps[-1].text
     assert "no winner" in current.steps[-1].text
@@ -94,7 +94,7 @@ def test_the_older_tie_is_reported_differently_by_each_book(resolver):
 
 def test_compare_withdrawal_shows_both_editions_with_their_citations(resolver):
     scenario = sc.load(ROOT / "rules" / "withdrawal.yaml")
-    a, b = sc.run(scenario, R.CURRENT, resolver), sc.run(scenario, R.OLDER, resolver)
+    a, b = sc.run(scenario, C.CURRENT, resolver), sc.run(scenario, C.OLDER, resolver)
     assert a.ok and b.ok
     assert a.state.players["Sarah"].vp == 0.5 and b.state.players["Sarah"].vp == 1
     out = trace.compare_json(a, b, resolver)
@@ -109,8 +109,8 @@ def test_compare_withdrawal_shows_both_editions_with_their_citations(resolver):
 
 def test_nora_current_moves_out_at_once_older_at_the_end(resolver):
     scenario = sc.load(ROOT / "rules" / "influence_older_at_end.yaml")
-    older = sc.run(scenario, R.OLDER, resolver)
-    current = sc.run(scenario, R.CURRENT, resolver)
+    older = sc.run(scenario, C.OLDER, resolver)
+    current = sc.run(scenario, C.CURRENT, resolver)
     assert older.ok
     # Under the current book the vampire left the uncontrolled region at once: no more transfers to it.
     assert current.stop is not None and "uncontrolled region" in current.stop.message
@@ -153,7 +153,7 @@ def test_the_worked_examples_end_as_the_books_say(resolver):
     assert sum("Wauneka takes" in t for t in taken) == 2 and sum("Flávio Gonçalves takes" in t for t in taken) == 1
     chrysanthemum = final("chrysanthemum_underbridge_stray").state
     assert chrysanthemum.minions["Chrysanthemum"].blood == 4 and "Underbridge Stray" not in chrysanthemum.minions
-    for edition in (R.CURRENT, R.OLDER):
+    for edition in (C.CURRENT, C.OLDER):
         aggravated = final("nassir_tamoszius_ryan_aggravated", edition).state.minions
         assert (aggravated["Nassir"].region, aggravated["Nassir"].blood) == ("torpor", 1)
         assert (aggravated["Tamoszius"].region, aggravated["Tamoszius"].blood) == ("torpor", 0)
@@ -190,7 +190,7 @@ def test_every_step_cites_a_paragraph_that_resolves(resolver):
     """Every step of every scenario, under both editions, names at least one paragraph, and each resolves."""
     for path in FILES:
         scenario = sc.load(path)
-        for edition in R.EDITIONS:
+        for edition in C.RULES_EDITIONS:
             steps, _, stop = sc.replay(scenario, edition)
             for step in steps:
                 cites = [c for rule in step.rules for c in rule.cites(edition)]
@@ -202,7 +202,7 @@ def test_every_step_cites_a_paragraph_that_resolves(resolver):
                                   "combat/torpor_timing_by_edition", "torpor/diablerie_discipline_capacity"])
 def test_part_2_compare_shows_each_book_with_its_own_citations(path, resolver):
     scenario = sc.load(ROOT / f"{path}.yaml")
-    a, b = sc.run(scenario, R.CURRENT, resolver), sc.run(scenario, R.OLDER, resolver)
+    a, b = sc.run(scenario, C.CURRENT, resolver), sc.run(scenario, C.OLDER, resolver)
     assert a.ok and b.ok, path
     diffs = trace.compare_json(a, b, resolver)["differences"]
     assert diffs, path

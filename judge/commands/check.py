@@ -15,7 +15,7 @@ from typing import Optional
 
 import click
 
-from judge.engine import citations as R
+from judge.engine.citations import ALIASES, RULES_EDITIONS, CiteLocator, OfflineCiteLocator, rules_edition
 from judge.engine import limits as L
 from judge.engine.errors import ScenarioError
 
@@ -24,9 +24,9 @@ def _edition_option(value: Optional[str]) -> Optional[str]:
     if value is None:
         return None
     try:
-        return R.edition(value)
+        return rules_edition(value)
     except KeyError:
-        raise click.BadParameter(f"unknown edition {value!r}; known: {', '.join(list(R.EDITIONS) + list(R.ALIASES))}")
+        raise click.BadParameter(f"unknown edition {value!r}; known: {', '.join(list(RULES_EDITIONS) + list(ALIASES))}")
 
 
 def _resolver():
@@ -38,8 +38,8 @@ def _resolver():
     except Exception as exc:  # the engine works without the books; only the labels are lost
         click.echo(f"warning: the rulebooks could not be loaded ({exc}); citations are shown by section and quote",
                    err=True)
-        return R.OfflineResolver()
-    return R.Resolver(corpus)
+        return OfflineCiteLocator()
+    return CiteLocator(corpus)
 
 
 def _limits_option(ctx, param, values: tuple[str, ...]) -> L.Limits:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from judge.engine import citations as R
+from judge.engine import rules as R
+from judge.engine.citations import OLDER
 from judge.engine.core import (Log, blood, burn_dead_ally, drain_excess, handles, minion, names, play_from_hand, pool,
                                remove_minion, require_seated, rule_exists)
 from judge.engine.errors import NotModelled, Refusal
@@ -320,7 +321,7 @@ def political_action(d: Draft, e: Political, log: Log) -> None:
 
 @handles(Unmodelled, during_combat=True, during_referendum=True, during_chance=True)
 def unmodelled(d: Draft, e: Unmodelled, log: Log) -> None:
-    rules = [getattr(R, name) for name in e.rules if isinstance(getattr(R, name, None), R.Rule)]
+    rules = [R.named(name) for name in e.rules if R.named(name) is not None]
     raise NotModelled(e.what, rules)
 
 
@@ -553,7 +554,7 @@ def resolve_attempt(d: Draft, log: Log) -> bool:
                 d.put_player(who, withdrawal_broken=True)
         d.set(action=None)
         # Only the older book says what becomes of the card played for a blocked action.
-        burned = " The card played for the action is burned." if a.card and d.edition == R.OLDER else ""
+        burned = " The card played for the action is burned." if a.card and d.edition == OLDER else ""
         if a.kind == "leave torpor":
             log.add(f"{att.blocker} blocks {a.actor} ({att.intercept} intercept against {a.stealth} stealth): the "
                     f"action is blocked and has no effect, its cost is not paid.{burned} {att.blocker} locks.",
@@ -690,7 +691,7 @@ def _with_region(m: Minion, region: str) -> Minion:
 def _resolve_anarch(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     sect = R.ANARCH_NEW_SECT[d.edition]  # the older book: anarchs are Independent, with an anarch attribute
     d.put_minion(a.actor, anarch=True, sect=sect)
-    if d.edition == R.OLDER:
+    if d.edition == OLDER:
         sect += " (with the anarch attribute)"
     log.add(f"{a.summary} succeeds{paid}: {a.actor}'s sect is now {sect}.", *rules, R.ANARCH, R.ANARCH_SECT)
 

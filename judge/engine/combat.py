@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from judge.engine import citations as R
+from judge.engine import rules as R
+from judge.engine.citations import CURRENT
 from judge.engine import damage as dmg
 from judge.engine.core import Log, blood, drain_excess, handles, minion, names, play_from_hand, pool
 from judge.engine.errors import NotModelled, Refusal
@@ -59,7 +60,7 @@ def start(d: Draft, log: Log, acting: str, opposing: str, action: Optional[Actio
 
 
 def _round_steps(d: Draft) -> str:
-    if d.edition == R.CURRENT:
+    if d.edition == CURRENT:
         return "before range, range, before strikes, strike, damage, press, end of round"
     return "determine range, strike, press"
 
@@ -130,7 +131,7 @@ def _finish_range(d: Draft, log: Log) -> None:
     rng = c.range or CLOSE
     how = ("by default: nobody maneuvered" if not c.maneuvered else
            f"after {len(c.maneuvered)} maneuver{'s' if len(c.maneuvered) > 1 else ''}; no more are played")
-    current = d.edition == R.CURRENT
+    current = d.edition == CURRENT
     d.put_combat(range=rng, step="before strikes" if current else "strike")
     then = "; the before strikes step follows" if current else "; strikes follow"
     log.add(f"Round {c.round}: the range is {rng} ({how}){then}.", R.RANGE_SET,
@@ -181,7 +182,7 @@ def _finish_press(d: Draft, log: Log) -> None:
         log.add(f"{c.press}'s press to continue is not cancelled: the combat continues after this round.", R.PRESS)
     else:
         log.add("Nobody presses to continue: the combatants go their separate ways.", R.PRESS)
-    if d.edition == R.CURRENT:
+    if d.edition == CURRENT:
         d.put_combat(step="end of round")
     else:
         _finish_round(d, log)
@@ -192,9 +193,9 @@ def _finish_round(d: Draft, log: Log) -> None:
     if c.press and not c.ended:
         d.set(combat=Combat(acting=c.acting, opposing=c.opposing, action=c.action, round=c.round + 1,
                             cause=c.cause, wounded=c.wounded, burning=c.burning, taken=c.taken))
-        where = "the end of round step, then " if d.edition == R.CURRENT else ""
+        where = "the end of round step, then " if d.edition == CURRENT else ""
         log.add(f"End of round {c.round}: {where}round {c.round + 1} begins, at close range unless a maneuver "
-                f"changes it.", *([R.END_OF_ROUND] if d.edition == R.CURRENT else []), R.PRESS, R.RANGE_CLOSE)
+                f"changes it.", *([R.END_OF_ROUND] if d.edition == CURRENT else []), R.PRESS, R.RANGE_CLOSE)
         return
     end(d, log)
 
@@ -204,7 +205,7 @@ def end(d: Draft, log: Log) -> None:
     c = d.combat
     d.set(combat=None)
     taken = ", ".join(f"{_victim_words(m)} {n} damage" for m, n in c.taken if n) or "no damage was inflicted"
-    rules = [R.COMBAT] + ([R.END_OF_ROUND] if d.edition == R.CURRENT else [])
+    rules = [R.COMBAT] + ([R.END_OF_ROUND] if d.edition == CURRENT else [])
     log.add(f"The combat between {c.acting} and {c.opposing} is over after {c.round} round"
             f"{'s' if c.round > 1 else ''} ({taken}).", *rules)
     dmg.apply_statuses(d, log, c.wounded, c.burning, after_combat=True)
@@ -218,7 +219,7 @@ def _victim_words(who: str) -> str:
 
 def end_prematurely(d: Draft, log: Log, why: str, *rules) -> None:
     c = d.combat
-    if d.edition == R.CURRENT:
+    if d.edition == CURRENT:
         d.put_combat(ended=True, step="end of round", chosen=(), later=(), damage=(), press=None)
         log.add(f"{why}: the combat ends; the remaining steps are skipped until the end of round step.", *rules)
     else:
@@ -609,9 +610,9 @@ def _steal_blood(d: Draft, log: Log, s: Strike, target: str) -> None:
     drain_excess(d, s.minion, log)
     if victim.kind == ALLY and d.minions[target].blood <= 0:
         d.put_combat(burning=d.combat.burning + (target,))
-        when = " (it leaves play when the combat is over)" if d.edition == R.CURRENT else ""
+        when = " (it leaves play when the combat is over)" if d.edition == CURRENT else ""
         log.add(f"{target} has no life counters left and is burned{when}.", R.ALLY_BURNED,
-                *([R.BURNED_AFTER_COMBAT] if d.edition == R.CURRENT else []))
+                *([R.BURNED_AFTER_COMBAT] if d.edition == CURRENT else []))
 
 
 def _after_damage(d: Draft, log: Log) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from judge.engine import citations as R
+from judge.engine import rules as R
 from judge.engine.citations import Rule
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import Event

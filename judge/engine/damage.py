@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from judge.engine import citations as R
+from judge.engine import rules as R
+from judge.engine.citations import CURRENT, OLDER
 from judge.engine.core import Log, blood, handles, minion, names, remove_minion
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events_combat import InflictDamage
@@ -177,7 +178,7 @@ def _mark(d: Draft, log: Log, name: str, burned: bool, in_combat: bool, why: str
             d.put_combat(burning=c.burning + (name,) if name not in c.burning else c.burning)
         elif name not in c.wounded:
             d.put_combat(wounded=c.wounded + (name,))
-        if d.edition == R.CURRENT:
+        if d.edition == CURRENT:
             status = "being burned" if burned else "going to torpor"
             log.add(f"{name} {why}: it is {status} until the combat is over, and no longer ready.",
                     *rules, R.TORPOR_AFTER_PAIR if not burned else R.BURNED_AFTER_COMBAT, R.WOUNDED_ENDS_COMBAT)
@@ -192,12 +193,12 @@ def apply_statuses(d: Draft, log: Log, wounded: Iterable[str], burning: Iterable
     for name in burning:
         m = d.minions[name]
         remove_minion(d, name)
-        when = " now that the combat is over" if after_combat and d.edition == R.CURRENT else ""
-        how = "goes directly to the ash heap, without going to torpor" if (m.kind != ALLY and d.edition == R.OLDER) \
+        when = " now that the combat is over" if after_combat and d.edition == CURRENT else ""
+        how = "goes directly to the ash heap, without going to torpor" if (m.kind != ALLY and d.edition == OLDER) \
             else "is burned"
         rule = R.ALLY_BURNED if m.kind == ALLY else R.AGGRAVATED_BURNS
         log.add(f"{name} {how}{when}, with the cards and counters on it.", *rules, rule,
-                *([R.BURNED_AFTER_COMBAT] if after_combat and d.edition == R.CURRENT else []))
+                *([R.BURNED_AFTER_COMBAT] if after_combat and d.edition == CURRENT else []))
     for name in wounded:
         if name in burning or name not in d.minions:
             continue

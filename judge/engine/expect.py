@@ -18,12 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from judge.engine import citations as R
+from judge.engine.citations import ALIASES, BOOK, RULES_EDITIONS, OfflineCiteLocator, rules_edition
 from judge.engine.errors import ScenarioError
 from judge.engine.state import PHASES, REGIONS, state_to_json
 
 EXPECT_STOPS = ("refused", "not_modelled")
-BOOK_OF = {R.CURRENT: "vekn", R.OLDER: "rb"}  # the document each edition's citations come from
 
 PLAYER_KEYS = ("pool", "vp", "hand", "hand_size", "library", "crypt", "ousted", "withdrawn", "withdrawing",
                "prey", "predator")
@@ -59,7 +58,7 @@ KINDS = {
     "in_play": BOOL,
     "edge": (PLAYER, None), "turn": PLAYER, "phase": PHASES, "turn_number": INT, "transfers": INT,
     "master_actions": INT, "discard_actions": INT, "edge_pool_taken": BOOL, "winner": (PLAYER, None), "over": BOOL,
-    "tied": LIST, "ousted_order": LIST, "bank": INT, "rules": tuple(R.EDITIONS),
+    "tied": LIST, "ousted_order": LIST, "bank": INT, "rules": tuple(RULES_EDITIONS),
     "action": (MAPPING, None), "combat": (MAPPING, None), "referendum": (MAPPING, None),
     "diablerie_chance": (MAPPING, None),
 }
@@ -87,12 +86,12 @@ def read(block: Any, lines, own: str, players: list[str], minions: list[str], n_
     stops: dict = {own: {}}
     blocks = []
     for key, value in (block or {}).items():
-        if key in R.EDITIONS or key in R.ALIASES:
+        if key in RULES_EDITIONS or key in ALIASES:
             blocks.append((key, value))
         else:
             ctx.add(paths[own], stops[own], key, value, ("expect", key), own)
     for key, value in blocks:  # an edition's own block overrides the top-level keys for that edition
-        ed = R.edition(key)
+        ed = rules_edition(key)
         if not isinstance(value, dict):
             raise ScenarioError(f"expect.{key} must be a mapping of what to expect under the {ed} edition",
                                 lines.of(("expect", key)))
@@ -139,7 +138,7 @@ class _Context:
                                 line)
         if "cites" in spec:
             cites = spec["cites"] if isinstance(spec["cites"], list) else [spec["cites"]]
-            book = BOOK_OF[edition]
+            book = BOOK[edition]
             for c in cites:
                 if not isinstance(c, str) or ":" not in c:
                     raise ScenarioError(f"{where}.cites lists paragraph or section IDs such as {book}:bleed/3; "
@@ -274,7 +273,7 @@ def _check_stop(key: str, spec: Any, stop, edition: str, resolver, line) -> Chec
 
 
 def cite_ids(rules, edition: str, resolver=None) -> list[str]:
-    resolver = resolver or R.OfflineResolver()
+    resolver = resolver or OfflineCiteLocator()
     out: list[str] = []
     for rule in rules:
         for cite in rule.cites(edition):

@@ -8,7 +8,7 @@ transfers are left, ...).
 """
 from __future__ import annotations
 
-from judge.engine import citations as R
+from judge.engine import rules as R
 from judge.engine import ending
 from judge.engine.core import (Log, blood, drain_excess, handles, minion, move_blood, names, play_from_hand, pool,
                                remove_minion, require_seated, rule_exists)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from judge.engine import citations as R
+from judge.engine import rules as R
 from judge.engine.actions import RESOLVE, apply_card_effect
 from judge.engine.core import Log, handles, minion, play_from_hand, remove_minion, require_seated
 from judge.engine.errors import NotModelled, Refusal

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from judge.engine import actions as _actions  # noqa: F401 - registers the handlers
-from judge.engine import citations as R
+from judge.engine import rules as R
+from judge.engine.citations import CURRENT, OLDER
 from judge.engine import core
 from judge.engine import phases as _phases  # noqa: F401
 from judge.engine.errors import NotModelled, Refusal
@@ -82,7 +83,7 @@ def random_table(rng: random.Random) -> GameState:
                                           blood=rng.randint(0, 3), title="Prince of Paris", title_contested=True)
     turn_number = rng.randint(1, 6)
     phase = rng.choice(PHASES)
-    return GameState(edition=rng.choice([R.CURRENT, R.OLDER]), seating=seating, players=players, minions=minions,
+    return GameState(edition=rng.choice([CURRENT, OLDER]), seating=seating, players=players, minions=minions,
                      turn=rng.choice(seating), phase=phase, turn_number=turn_number,
                      edge=rng.choice([None] + list(seating)),
                      phase_state=PhaseState(transfers=_phases.transfers_for(turn_number)))

@@ -17,13 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from judge.engine import citations as R
+from judge.engine.citations import ALIASES, CURRENT, RULES_EDITIONS, Rule, rules_edition
 from judge.engine import core
 from judge.engine import expect as X
 from judge.engine import limits as L
 from judge.engine import actions as _actions  # noqa: F401 - registers the handlers
 from judge.engine import phases as _phases  # noqa: F401
-from judge.engine.citations import Rule
 from judge.engine.errors import EngineStop, ScenarioError
 from judge.engine.events import Event, Names, parse_structured, parse_wording
 from judge.engine.expect import Check, cite_ids, lookup  # noqa: F401 - part of this module's interface
@@ -73,7 +72,7 @@ def parse(text: str, file: str = "<scenario>", limits: Limits = L.DEFAULT) -> Sc
     _check_sizes(data, lines, limits)
     clock.check()
     validate(data, lines)
-    rules = _edition(data.get("rules", R.CURRENT), lines.of(("rules",)))
+    rules = _edition(data.get("rules", CURRENT), lines.of(("rules",)))
     state = _table(data, lines, rules)
     names = Names(list(state.seating), list(state.minions))
     events = []
@@ -104,7 +103,7 @@ def _check_sizes(data: dict, lines: Lines, limits: Limits) -> None:
                    lines.of((key, min(len(items) - 1, getattr(limits, name)))))
     expect = data.get("expect")
     if isinstance(expect, dict):
-        where = [(k,) if not (isinstance(v, dict) and (k in R.EDITIONS or k in R.ALIASES)) else (k, kk)
+        where = [(k,) if not (isinstance(v, dict) and (k in RULES_EDITIONS or k in ALIASES)) else (k, kk)
                  for k, v in expect.items() for kk in (v if isinstance(v, dict) else [None])]
         if len(where) > limits.expectations:
             L.over(limits, "expectations", len(where), "the scenario has {count:,} expectations",
@@ -113,9 +112,9 @@ def _check_sizes(data: dict, lines: Lines, limits: Limits) -> None:
 
 def _edition(name: Any, line: Optional[int]) -> str:
     try:
-        return R.edition(str(name))
+        return rules_edition(str(name))
     except KeyError:
-        known = ", ".join(list(R.EDITIONS) + list(R.ALIASES))
+        known = ", ".join(list(RULES_EDITIONS) + list(ALIASES))
         raise ScenarioError(f"unknown rules edition {name!r}; expected one of: {known}", line) from None
 
 
@@ -301,7 +300,7 @@ def replay(scenario: Scenario, edition: Optional[str] = None,
            limits: Limits = L.DEFAULT) -> tuple[list[Step], GameState, Optional[Stop]]:
     """Replay every event; settle what is pending at the end. Never raises for a legal scenario within
     `limits`; OverLimit (naming the event) as soon as the replay goes over one."""
-    edition = R.edition(edition) if edition else scenario.rules
+    edition = rules_edition(edition) if edition else scenario.rules
     state = scenario.state if edition == scenario.state.edition else _as_edition(scenario.state, edition)
     steps: list[Step] = []
     work = _Work(limits, state.turn_number)
@@ -339,7 +338,7 @@ def _as_edition(state: GameState, edition: str) -> GameState:
 
 
 def run(scenario: Scenario, edition: Optional[str] = None, resolver=None, limits: Limits = L.DEFAULT) -> Run:
-    edition = R.edition(edition) if edition else scenario.rules
+    edition = rules_edition(edition) if edition else scenario.rules
     steps, state, stop = replay(scenario, edition, limits)
     result = Run(scenario, edition, steps, state, stop)
     result.checks = X.check(scenario.expect, edition, state, stop, resolver)

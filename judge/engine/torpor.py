@@ -11,7 +11,8 @@ Discipline, and calls a blood hunt referendum at once (politics.py).
 """
 from __future__ import annotations
 
-from judge.engine import citations as R
+from judge.engine import rules as R
+from judge.engine.citations import CURRENT
 from judge.engine.actions import RESOLVE, _announce, _check_actor
 from judge.engine.core import Log, blood, drain_excess, handles, minion, remove_minion, rule_exists
 from judge.engine.errors import NotModelled, Refusal
@@ -220,7 +221,7 @@ def commit(d: Draft, log: Log, diablerist: str, victim: str, take=(), take_all: 
             + ". (Destruction by diablerie is not destruction by damage.)", R.DIABLERIE_STEPS)
     if discipline:
         changes = {"disciplines": d.minions[diablerist].disciplines + (discipline,)}
-        gained = capacity if d.edition == R.CURRENT else 1
+        gained = capacity if d.edition == CURRENT else 1
         if gained:
             changes["capacity"] = d.minions[diablerist].capacity + gained
         d.put_minion(diablerist, **changes)
@@ -232,7 +233,7 @@ def commit(d: Draft, log: Log, diablerist: str, victim: str, take=(), take_all: 
         log.add(f"{victim} was older (capacity {v.capacity} against {m.capacity}): {diablerist} could have been "
                 f"given a Discipline; the scenario gives none.", R.DIABLERIE_DISCIPLINE)
     d.set(referendum=Referendum(kind="blood hunt", caller=diablerist, player=m.controller, step="polling"))
-    part = ("It is part of the action that led to the diablerie" if d.edition == R.CURRENT
+    part = ("It is part of the action that led to the diablerie" if d.edition == CURRENT
             else "It is not an action")
     log.add(f"A blood hunt referendum is called on {diablerist} at once: if it passes, {diablerist} is burned. "
             f"{part}: it cannot be blocked, and no action modifiers or reactions can be played in it.",

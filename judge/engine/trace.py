@@ -8,7 +8,7 @@ import json
 import textwrap
 from typing import Any, Optional
 
-from judge.engine import citations as R
+from judge.engine.citations import RULES_EDITIONS
 from judge.engine.limits import DEFAULT, Limits, OverLimit
 from judge.engine.scenario import Run, Step, cite_ids
 from judge.engine.state import state_to_json
@@ -90,7 +90,7 @@ def _cite_lines(rules, edition: str, resolver, indent: str) -> list[str]:
 
 def run_text(run: Run, resolver, verbose_state: bool = False) -> str:
     sc = run.scenario
-    out = [f"{sc.file} — rules: {run.edition} ({R.EDITIONS[run.edition]})"]
+    out = [f"{sc.file} — rules: {run.edition} ({RULES_EDITIONS[run.edition]})"]
     if sc.title:
         out.append(f"  {sc.title}")
     last_n = None
@@ -213,8 +213,8 @@ def compare_json(a: Run, b: Run, resolver) -> dict:
 
 
 def compare_text(a: Run, b: Run, resolver) -> str:
-    out = [f"{a.scenario.file} — comparing {a.edition} ({R.EDITIONS[a.edition]}) with {b.edition} "
-           f"({R.EDITIONS[b.edition]})"]
+    out = [f"{a.scenario.file} — comparing {a.edition} ({RULES_EDITIONS[a.edition]}) with {b.edition} "
+           f"({RULES_EDITIONS[b.edition]})"]
     diffs = differences(a, b)
     if not diffs:
         out.append("  no step differs between the two editions.")
