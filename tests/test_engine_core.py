@@ -95,7 +95,7 @@ def test_a_successful_block_opens_a_combat_that_goes_step_by_step():
 
 
 def test_combat_refusals_name_their_rule():
-    from judge.engine.events_combat import ChooseStrike, Press, StrikeSpec
+    from judge.engine.events import ChooseStrike, Press, StrikeSpec
 
     state, _ = core.apply(table(), Bleed(actor="Belinde"))
     state, _ = core.apply(state, Block(blocker="Carna"))

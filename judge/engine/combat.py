@@ -24,9 +24,8 @@ from judge.engine.citations import CURRENT
 from judge.engine import damage as dmg
 from judge.engine.core import Log, blood, drain_excess, handles, minion, names, play_from_hand, pool
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import Cost
-from judge.engine.events_combat import (ChooseStrike, CombatOver, EnterCombat, GainStrikes, Maneuver, NoManeuver,
-                                        NoPress, NoPrevent, Press, Prevent, StrikeSpec)
+from judge.engine.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, Maneuver, NoManeuver, NoPress,
+                                 NoPrevent, Press, Prevent, StrikeSpec)
 from judge.engine.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Combat, Damage, Draft, Minion,
                                 Strike, evolve)
 

@@ -21,7 +21,7 @@ from judge.engine import rules as R
 from judge.engine.citations import CURRENT, OLDER
 from judge.engine.core import Log, blood, handles, minion, names, remove_minion
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events_combat import InflictDamage
+from judge.engine.events import InflictDamage
 from judge.engine.state import ALLY, READY, TORPOR, Damage, Draft, Retainer, evolve
 
 

@@ -19,7 +19,7 @@ from judge.engine import rules as R
 from judge.engine.actions import RESOLVE, apply_card_effect
 from judge.engine.core import Log, handles, minion, play_from_hand, remove_minion, require_seated
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events_politics import CastVote, ClosePolling, Terms
+from judge.engine.events import CastVote, ClosePolling, Terms
 from judge.engine.state import READY, TORPOR, VAMPIRE, Action, Draft, Minion, Referendum, Vote
 
 # title: (votes, sect that holds it, the rule that gives the votes); "baron" is checked against anarch

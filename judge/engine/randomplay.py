@@ -23,14 +23,12 @@ from judge.engine.citations import CURRENT, OLDER
 from judge.engine import core
 from judge.engine import phases as _phases  # noqa: F401
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events_combat import (ChooseStrike, CombatOver, EnterCombat, GainStrikes, InflictDamage, Maneuver,
-                                        NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
-from judge.engine.events_politics import CastVote, ClosePolling, Terms
-from judge.engine.events_torpor import Diablerize, LeaveTorpor, NoDiablerie, Rescue
-from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, ContestCard, ContestTitle, Cost,
-                                 CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase, Hunt,
-                                 Influence, MasterCard, Modifier, Pass, Political, Reaction, Recruit, TransferBack,
-                                 TransferPool, TurnOf, UnlockInfernal, Withdraw)
+from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, CastVote, ChooseStrike, ClosePolling,
+                                 CombatOver, ContestCard, ContestTitle, Cost, CryptDraw, Decline, Diablerize, Discard,
+                                 EdgePool, Effect, Employ, EndTurn, EnterCombat, Equip, GainStrikes, GoToPhase, Hunt,
+                                 Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier, NoDiablerie,
+                                 NoManeuver, NoPress, NoPrevent, Pass, Political, Press, Prevent, Reaction, Recruit,
+                                 Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw)
 from judge.engine.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer, counters_in_play)
 

@@ -24,7 +24,9 @@ from judge.engine import limits as L
 from judge.engine import actions as _actions  # noqa: F401 - registers the handlers
 from judge.engine import phases as _phases  # noqa: F401
 from judge.engine.errors import EngineStop, ScenarioError
-from judge.engine.events import Event, Names, parse_structured, parse_wording
+from judge.engine.events import Event
+from judge.engine.forms import Names
+from judge.engine.grammar import parse_structured, parse_wording
 from judge.engine.expect import Check, cite_ids, lookup  # noqa: F401 - part of this module's interface
 from judge.engine.limits import Limits, OverLimit  # noqa: F401 - part of this module's interface
 from judge.engine.phases import transfers_for

@@ -16,8 +16,7 @@ from judge.engine.citations import CURRENT
 from judge.engine.actions import RESOLVE, _announce, _check_actor
 from judge.engine.core import Log, blood, drain_excess, handles, minion, remove_minion, rule_exists
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import Cost
-from judge.engine.events_torpor import Diablerize, LeaveTorpor, NoDiablerie, Rescue
+from judge.engine.events import Cost, Diablerize, LeaveTorpor, NoDiablerie, Rescue
 from judge.engine.state import ALLY, READY, TORPOR, VAMPIRE, Action, DiablerieChance, Draft, Minion, Referendum
 
 DEFAULT_COST = 2

@@ -116,7 +116,7 @@ def validate_event(raw: Any, lines: Lines, path: tuple) -> None:
 
 
 def _example(key: str) -> str:
-    from judge.engine.events import STRUCTURED
+    from judge.engine.grammar import STRUCTURED
 
     return STRUCTURED[key][2] if key in STRUCTURED else f"{{{key}: ...}}"
 
