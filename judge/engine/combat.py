@@ -22,10 +22,10 @@ from typing import Optional
 from judge.engine import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine import damage as dmg
-from judge.engine.core import Log, blood, drain_excess, handles, minion, names, play_from_hand, pool
+from judge.engine.helpers import Log, blood, drain_excess, minion, names, play_from_hand, pool
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, Maneuver, NoManeuver, NoPress,
-                                 NoPrevent, Press, Prevent, StrikeSpec)
+from judge.engine.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
+                                 NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
 from judge.engine.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Combat, Damage, Draft, Minion,
                                 Strike, evolve)
 
@@ -64,7 +64,6 @@ def _round_steps(d: Draft) -> str:
     return "determine range, strike, press"
 
 
-@handles(EnterCombat)
 def enter_combat(d: Draft, e: EnterCombat, log: Log) -> None:
     source = f" ({e.source})" if e.source else ""
     log.add(f"A card's effect{source} makes {e.minion} enter combat with {e.other}.", R.COMBAT_CAUSED, R.GOLDEN_RULE)
@@ -266,7 +265,6 @@ def _pay(d: Draft, m: Minion, cost: Cost, what: str) -> str:
     return f", paying {' and '.join(parts)}" if parts else ""
 
 
-@handles(Maneuver, during_combat=True)
 def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
     c = _combat(d, "a maneuver")
     m = _combatant(d, c, e.minion, "maneuver")
@@ -313,7 +311,6 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
     log.add(f"{m.name} maneuvers{src}{paid}: the range moves to {there}{chose}.", *rules)
 
 
-@handles(NoManeuver, during_combat=True)
 def no_maneuver(d: Draft, e: NoManeuver, log: Log) -> None:
     c = _combat(d, "declining to maneuver")
     if e.minion:
@@ -363,7 +360,6 @@ def _same_source(a: Optional[str], b: Optional[str]) -> bool:
     return (a or "").strip().lower() == (b or "").strip().lower()
 
 
-@handles(ChooseStrike, during_combat=True)
 def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
     c = _combat(d, "a strike")
     m = _combatant(d, c, e.minion, "strike")
@@ -633,7 +629,6 @@ def _after_damage(d: Draft, log: Log) -> None:
 
 
 # -- additional strikes, prevention, presses ----------------------------------------------------------------
-@handles(GainStrikes, during_combat=True)
 def gain_strikes(d: Draft, e: GainStrikes, log: Log) -> None:
     c = _combat(d, "additional strikes")
     m = _combatant(d, c, e.minion, "gain additional strikes")
@@ -662,7 +657,6 @@ def gain_strikes(d: Draft, e: GainStrikes, log: Log) -> None:
             R.ADDITIONAL_STRIKES, R.ADDITIONAL_STRIKES_LIMIT, *([R.COMBAT_ACTING_FIRST] if m.name == c.acting else []))
 
 
-@handles(Prevent, during_combat=True)
 def prevent(d: Draft, e: Prevent, log: Log) -> None:
     c = _combat(d, "damage prevention")
     m = _combatant(d, c, e.minion, "prevent damage they take")
@@ -683,7 +677,6 @@ def prevent(d: Draft, e: Prevent, log: Log) -> None:
         _finish_damage(d, log)
 
 
-@handles(Press, during_combat=True)
 def press(d: Draft, e: Press, log: Log) -> None:
     c = _combat(d, "a press")
     m = _combatant(d, c, e.minion, "press")
@@ -705,7 +698,6 @@ def press(d: Draft, e: Press, log: Log) -> None:
         log.add(f"{m.name} presses to end combat{src}{paid}, cancelling {c.press}'s press to continue.", R.PRESS)
 
 
-@handles(NoPress, during_combat=True)
 def no_press(d: Draft, e: NoPress, log: Log) -> None:
     c = _combat(d, "the press step")
     if e.minion:
@@ -741,7 +733,6 @@ def may_still_press(c: Combat) -> list[str]:
     return [m for m in (c.acting, c.opposing) if m != c.last_press and m not in c.press_done]
 
 
-@handles(NoPrevent, during_combat=True)
 def no_prevent(d: Draft, e: NoPrevent, log: Log) -> None:
     c = _combat(d, "declining to prevent damage")
     if c.step != "damage":
@@ -767,9 +758,20 @@ def still_preventing(c: Combat) -> list[str]:
             if m not in c.prevent_done and any(x.victim == m and x.retainer is None and x.amount for x in c.damage)]
 
 
-@handles(CombatOver, during_combat=True)
 def combat_over(d: Draft, e: CombatOver, log: Log) -> None:
     if d.combat is None:  # the older book ends a combat as soon as a combatant is wounded or burned
         log.add("No combat is in progress: the last one is already over.", R.COMBAT)
         return
     finish(d, log)
+
+
+# -- damage from cards and effects, in a combat or not ---------------------------------------------------
+def inflict_damage(d: Draft, e: InflictDamage, log: Log) -> None:
+    """Damage from a card or effect (damage.inflict); a combatant it wounds or burns ends the combat."""
+    if not dmg.inflict(d, e, log):
+        return
+    c = d.combat
+    out = [n for n in (c.acting, c.opposing) if n in c.wounded or n in c.burning]
+    if out and not c.ended:
+        end_prematurely(d, log, f"{names(out)} {'is' if len(out) == 1 else 'are'} no longer ready",
+                        R.WOUNDED_ENDS_COMBAT)

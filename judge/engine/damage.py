@@ -19,7 +19,7 @@ from typing import Iterable, Optional
 
 from judge.engine import rules as R
 from judge.engine.citations import CURRENT, OLDER
-from judge.engine.core import Log, blood, handles, minion, names, remove_minion
+from judge.engine.helpers import Log, blood, minion, names, remove_minion
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import InflictDamage
 from judge.engine.state import ALLY, READY, TORPOR, Damage, Draft, Retainer, evolve
@@ -215,8 +215,10 @@ def apply_statuses(d: Draft, log: Log, wounded: Iterable[str], burning: Iterable
 
 
 # -- damage from cards and effects ------------------------------------------------------------------
-@handles(InflictDamage, during_combat=True, during_referendum=True, during_chance=True)
-def inflict(d: Draft, e: InflictDamage, log: Log) -> None:
+def inflict(d: Draft, e: InflictDamage, log: Log) -> bool:
+    """Damage from a card or effect: in a combat's first pair, environmental (it resolves with the strikes);
+    otherwise handled at once. True when it was handled on a combatant (whom it may have taken out of the
+    combat: combat.inflict_damage sees to that)."""
     m = minion(d, e.minion)
     if e.normal < 0 or e.aggravated < 0 or not (e.normal or e.aggravated):
         raise Refusal("damage is a positive number of points", [R.DAMAGE])
@@ -230,7 +232,7 @@ def inflict(d: Draft, e: InflictDamage, log: Log) -> None:
         d.put_combat(environmental=c.environmental + tuple(items))
         log.add(f"{e.source or 'A card or effect'} inflicts {words} on {m.name}: environmental damage resolves with "
                 f"the first pair of strikes.", R.ENVIRONMENTAL)
-        return
+        return False
     if combatant and c.damage:
         raise NotModelled(f"damage from {e.source or 'a card'} on {m.name} while the damage of a strike waits for "
                           f"prevention: how the two are handled together is not said", [R.DAMAGE_OTHER_MEANS])
@@ -240,11 +242,4 @@ def inflict(d: Draft, e: InflictDamage, log: Log) -> None:
         raise NotModelled(f"damage to {m.name}, which is not in play (it is in the {m.region} region)",
                           [R.DAMAGE_OTHER_MEANS])
     resolve(d, log, items, in_combat=combatant)
-    if combatant:
-        from judge.engine import combat
-
-        c = d.combat
-        out = [n for n in (c.acting, c.opposing) if n in c.wounded or n in c.burning]
-        if out and not c.ended:
-            combat.end_prematurely(d, log, f"{names(out)} {'is' if len(out) == 1 else 'are'} no longer ready",
-                                   R.WOUNDED_ENDS_COMBAT)
+    return combatant

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from judge.engine import rules as R
 from judge.engine.citations import CURRENT
-from judge.engine.core import Log, names, pool, remove_minion
+from judge.engine.helpers import Log, names, pool, remove_minion
 from judge.engine.errors import NotModelled
 from judge.engine.state import Draft, Result
 

@@ -9,25 +9,37 @@ torpor and diablerie, politics.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Optional
+from typing import Any, Optional
 
 
-# -- the turn, its phases and the actions -----------------------------------------------------------
+# -- an event, and the values events carry -----------------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
 class Event:
-    line: int = 0
-    text: str = ""
-    # Whether the event belongs inside an action (modifiers, reactions, blocks,
-    # card effects): any other event first lets the action in progress resolve.
-    within_action: ClassVar[bool] = False
-    # Events that need the action to have succeeded (a referendum's terms and votes): while a
-    # block attempt is open they are judged inside the action (and refused), not after it.
-    needs_success: ClassVar[bool] = False
+    line: int = 0  # the scenario's line that wrote it
+    text: str = ""  # as written, shown in the trace
 
     def describe(self) -> str:
         return self.text or type(self).__name__
 
 
+@dataclass(frozen=True, kw_only=True)
+class Cost:
+    blood: int = 0
+    pool: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardEffect:
+    """A card's effect as the scenario describes it: counters and lock changes."""
+
+    pool: tuple[tuple[str, int], ...] = ()  # (player, delta); delta None: all of it
+    blood: tuple[tuple[str, int], ...] = ()  # (minion, delta): blood or life
+    lock: tuple[str, ...] = ()
+    unlock: tuple[str, ...] = ()
+    hand_size: tuple[tuple[str, int], ...] = ()
+
+
+# -- the turn, its phases and the actions -----------------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
 class GoToPhase(Event):
     phase: str
@@ -47,7 +59,6 @@ class TurnOf(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class Pass(Event):
-    within_action: ClassVar[bool] = True
     player: Optional[str] = None
 
 
@@ -82,18 +93,11 @@ class Withdraw(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class MasterCard(Event):
-    within_action: ClassVar[bool] = True  # out-of-turn ones can come at any time
     player: str
     card: Optional[str] = None
     trifle: bool = False
     out_of_turn: bool = False
     cost_pool: int = 0
-
-
-@dataclass(frozen=True, kw_only=True)
-class Cost:
-    blood: int = 0
-    pool: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -141,17 +145,6 @@ class BecomeAnarch(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
-class CardEffect:
-    """A card's effect as the scenario describes it: counters and lock changes."""
-
-    pool: tuple[tuple[str, int], ...] = ()  # (player, delta); delta None: all of it
-    blood: tuple[tuple[str, int], ...] = ()  # (minion, delta): blood or life
-    lock: tuple[str, ...] = ()
-    unlock: tuple[str, ...] = ()
-    hand_size: tuple[tuple[str, int], ...] = ()
-
-
-@dataclass(frozen=True, kw_only=True)
 class ActionCard(Event):
     actor: str
     card: Optional[str] = None
@@ -183,12 +176,10 @@ class Unmodelled(Event):
 
     what: str
     rules: tuple[str, ...] = ()  # names of citations.Rule constants
-    within_action: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, kw_only=True)
 class Modifier(Event):
-    within_action: ClassVar[bool] = True
     minion: str
     card: Optional[str] = None
     stealth: int = 0
@@ -201,7 +192,6 @@ class Modifier(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class Reaction(Event):
-    within_action: ClassVar[bool] = True
     minion: str
     card: Optional[str] = None
     intercept: int = 0
@@ -212,13 +202,11 @@ class Reaction(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class Block(Event):
-    within_action: ClassVar[bool] = True
     blocker: str
 
 
 @dataclass(frozen=True, kw_only=True)
 class Decline(Event):
-    within_action: ClassVar[bool] = True
     player: Optional[str] = None  # None: every Methuselah who may still block
 
 
@@ -260,7 +248,6 @@ class Discard(Event):
 class Effect(Event):
     """A card effect described by the scenario (Golden Rule): applied as said."""
 
-    within_action: ClassVar[bool] = True
     effect: CardEffect
     source: Optional[str] = None
 
@@ -356,7 +343,6 @@ class CombatOver(Event):
 class InflictDamage(Event):
     """Damage from a card or effect, not from the opposing minion's strike (environmental)."""
 
-    within_action: ClassVar[bool] = True  # a card can inflict it at any time
     minion: str
     normal: int = 0
     aggravated: int = 0
@@ -399,7 +385,6 @@ class NoDiablerie(Event):
 # -- politics ----------------------------------------------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
 class Terms(Event):
-    needs_success: ClassVar[bool] = True
     player: str
     effect: Optional[CardEffect] = None
     says: Optional[str] = None
@@ -407,7 +392,6 @@ class Terms(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class CastVote(Event):
-    needs_success: ClassVar[bool] = True
     player: Optional[str]  # None: the controller of `minion`
     side: str  # for | against
     kind: str  # vampire | ballot | edge | political card | card | named (a minion or a card, decided by the engine)

@@ -236,7 +236,7 @@ class Check:
     line: Optional[int] = None
 
 
-def check(expect: Expectations, edition: str, state, stop, resolver=None) -> list[Check]:
+def check(expect: Expectations, edition: str, state, stop, locator=None) -> list[Check]:
     paths, stops = expect.for_edition(edition)
     view = state_to_json(state)
     checks = []
@@ -245,11 +245,11 @@ def check(expect: Expectations, edition: str, state, stop, resolver=None) -> lis
         ok = found and same(expected, actual)
         checks.append(Check(path, expected, actual if found else f"(no such path: {path})", ok, line))
     for key, (spec, line) in stops.items():
-        checks.append(_check_stop(key, spec, stop, edition, resolver, line))
+        checks.append(_check_stop(key, spec, stop, edition, locator, line))
     return checks
 
 
-def _check_stop(key: str, spec: Any, stop, edition: str, resolver, line) -> Check:
+def _check_stop(key: str, spec: Any, stop, edition: str, locator, line) -> Check:
     want_kind = "refused" if key == "refused" else "not-modelled"
     actual = None if stop is None else {"kind": stop.kind, "event": stop.n, "message": stop.message}
     if spec is False:
@@ -265,19 +265,19 @@ def _check_stop(key: str, spec: Any, stop, edition: str, resolver, line) -> Chec
         if "event" in spec:
             ok &= stop.n == spec["event"]
         if "cites" in spec:
-            ids = cite_ids(stop.rules, edition, resolver)
+            ids = cite_ids(stop.rules, edition, locator)
             actual["cites"] = ids
             wanted = spec["cites"] if isinstance(spec["cites"], list) else [spec["cites"]]
             ok &= all(any(i == w or i.startswith(w + "/") or i.startswith(w + ".") for i in ids) for w in wanted)
     return Check(key, spec, actual, ok, line)
 
 
-def cite_ids(rules, edition: str, resolver=None) -> list[str]:
-    resolver = resolver or OfflineCiteLocator()
+def cite_ids(rules, edition: str, locator=None) -> list[str]:
+    locator = locator or OfflineCiteLocator()
     out: list[str] = []
     for rule in rules:
         for cite in rule.cites(edition):
-            pid = resolver.id(cite) or cite.section_id
+            pid = locator.id(cite) or cite.section_id
             if pid not in out:
                 out.append(pid)
     return out

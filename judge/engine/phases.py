@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from judge.engine import rules as R
 from judge.engine import ending
-from judge.engine.core import (Log, blood, drain_excess, handles, minion, move_blood, names, play_from_hand, pool,
-                               remove_minion, require_seated, rule_exists)
+from judge.engine.helpers import (Log, blood, drain_excess, minion, move_blood, names, pending_mandatory, play_from_hand,
+                                  pool, remove_minion, require_seated, rule_exists)
 from judge.engine.errors import Refusal
 from judge.engine.events import (ContestCard, ContestTitle, CryptDraw, Discard, EdgePool, EndTurn, GoToPhase,
                                  Influence, MasterCard, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw)
@@ -24,7 +24,6 @@ def transfers_for(turn_number: int) -> int:
 
 
 # -- moving through the turn -------------------------------------------------------------
-@handles(GoToPhase)
 def go_to_phase(d: Draft, e: GoToPhase, log: Log) -> None:
     require_seated(d, d.turn)  # an ousted Methuselah's turn has no more phases
     if e.player and e.player != d.turn:
@@ -40,14 +39,12 @@ def go_to_phase(d: Draft, e: GoToPhase, log: Log) -> None:
         _next_phase(d, log)
 
 
-@handles(EndTurn)
 def end_turn(d: Draft, e: EndTurn, log: Log) -> None:
     if e.player and e.player != d.turn:
         raise Refusal(f"it is {d.turn}'s turn, not {e.player}'s", [R.TURN_SEQUENCE])
     _end_turn(d, log)
 
 
-@handles(TurnOf)
 def turn_of(d: Draft, e: TurnOf, log: Log) -> None:
     require_seated(d, e.player)
     if e.player == d.turn and d.phase == "unlock" and not e.next:
@@ -190,7 +187,6 @@ def _in_own_phase(d: Draft, player: str, phase: str, rule) -> None:
         raise Refusal(f"this is done in the {phase} phase; {d.turn} is in the {d.phase} phase", [rule])
 
 
-@handles(EdgePool)
 def edge_pool(d: Draft, e: EdgePool, log: Log) -> None:
     _in_own_phase(d, e.player, "unlock", R.EDGE_POOL)
     if d.edge != e.player:
@@ -212,7 +208,6 @@ def _contested_card(d: Draft, player: str, card: str) -> Minion:
     return mine[0]
 
 
-@handles(ContestCard)
 def contest_card(d: Draft, e: ContestCard, log: Log) -> None:
     _in_own_phase(d, e.player, "unlock", R.CONTEST_CARD)
     m = _contested_card(d, e.player, e.card)
@@ -232,7 +227,6 @@ def contest_card(d: Draft, e: ContestCard, log: Log) -> None:
         log.add(f"{e.player} yields {m.card}: the card is burned{extra}.", R.CONTEST_CARD_YIELD, R.BLOOD_BANK)
 
 
-@handles(ContestTitle)
 def contest_title(d: Draft, e: ContestTitle, log: Log) -> None:
     m = minion(d, e.minion)
     _in_own_phase(d, m.controller, "unlock", R.CONTEST_TITLE)
@@ -255,7 +249,6 @@ def contest_title(d: Draft, e: ContestTitle, log: Log) -> None:
     d.put_phase(paid=d.phase_state().paid + (key,))
 
 
-@handles(UnlockInfernal)
 def unlock_infernal(d: Draft, e: UnlockInfernal, log: Log) -> None:
     _in_own_phase(d, e.player, "unlock", R.INFERNAL)
     m = minion(d, e.minion)
@@ -273,7 +266,6 @@ def unlock_infernal(d: Draft, e: UnlockInfernal, log: Log) -> None:
             R.INFERNAL, R.BLOOD_BANK)
 
 
-@handles(Withdraw)
 def withdraw(d: Draft, e: Withdraw, log: Log) -> None:
     _in_own_phase(d, e.player, "unlock", R.WITHDRAW_WHEN)
     p = d.players[e.player]
@@ -306,7 +298,6 @@ def _enter_master(d: Draft, log: Log) -> None:
     log.add(text + ".", *rules)
 
 
-@handles(MasterCard, during_combat=True, during_referendum=True, during_chance=True)
 def master_card(d: Draft, e: MasterCard, log: Log) -> None:
     require_seated(d, e.player)
     what = f"{e.card or 'a master card'}{' (trifle)' if e.trifle else ''}"
@@ -378,8 +369,6 @@ def _enter_minion(d: Draft, log: Log) -> None:
 
 
 def _exit_minion(d: Draft, log: Log) -> None:
-    from judge.engine.actions import pending_mandatory
-
     waiting = pending_mandatory(d, d.turn)
     if waiting:
         m, what = waiting[0]
@@ -412,7 +401,6 @@ def _spend_transfers(d: Draft, n: int, what: str, rule) -> None:
     d.put_phase(transfers=left - n)
 
 
-@handles(TransferPool)
 def transfer_pool(d: Draft, e: TransferPool, log: Log) -> None:
     _in_own_phase(d, e.player, "influence", R.TRANSFERS)
     m = _uncontrolled_vampire(d, e.player, e.vampire, R.TRANSFER_POOL)
@@ -427,7 +415,6 @@ def transfer_pool(d: Draft, e: TransferPool, log: Log) -> None:
             f"{d.phase_state().transfers} transfers left).", R.TRANSFER_POOL)
 
 
-@handles(TransferBack)
 def transfer_back(d: Draft, e: TransferBack, log: Log) -> None:
     _in_own_phase(d, e.player, "influence", R.TRANSFERS)
     m = _uncontrolled_vampire(d, e.player, e.vampire, R.TRANSFER_BACK)
@@ -439,7 +426,6 @@ def transfer_back(d: Draft, e: TransferBack, log: Log) -> None:
             f"({d.players[e.player].pool} pool, {d.phase_state().transfers} transfers left).", R.TRANSFER_BACK)
 
 
-@handles(CryptDraw)
 def crypt_draw(d: Draft, e: CryptDraw, log: Log) -> None:
     _in_own_phase(d, e.player, "influence", R.TRANSFERS)
     p = d.players[e.player]
@@ -459,7 +445,6 @@ def crypt_draw(d: Draft, e: CryptDraw, log: Log) -> None:
             f"crypt to the uncontrolled region ({d.players[e.player].pool} pool left).", R.TRANSFER_CRYPT)
 
 
-@handles(Influence)
 def influence(d: Draft, e: Influence, log: Log) -> None:
     m = minion(d, e.vampire)
     player = e.player or m.controller
@@ -495,7 +480,6 @@ def _enter_discard(d: Draft, log: Log) -> None:
     log.add(f"{d.turn}'s discard phase: 1 discard phase action.", R.DISCARD_PHASE)
 
 
-@handles(Discard)
 def discard(d: Draft, e: Discard, log: Log) -> None:
     _in_own_phase(d, e.player, "discard", R.DISCARD_PHASE)
     if d.phase_state().discard_actions < 1:

@@ -17,11 +17,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
-from judge.engine import actions as _actions  # noqa: F401 - registers the handlers
+from judge.engine import core, phases
 from judge.engine import rules as R
 from judge.engine.citations import CURRENT, OLDER
-from judge.engine import core
-from judge.engine import phases as _phases  # noqa: F401
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, CastVote, ChooseStrike, ClosePolling,
                                  CombatOver, ContestCard, ContestTitle, Cost, CryptDraw, Decline, Diablerize, Discard,
@@ -84,7 +82,7 @@ def random_table(rng: random.Random) -> GameState:
     return GameState(edition=rng.choice([CURRENT, OLDER]), seating=seating, players=players, minions=minions,
                      turn=rng.choice(seating), phase=phase, turn_number=turn_number,
                      edge=rng.choice([None] + list(seating)),
-                     phase_state=PhaseState(transfers=_phases.transfers_for(turn_number)))
+                     phase_state=PhaseState(transfers=phases.transfers_for(turn_number)))
 
 
 class _Namer:

@@ -13,16 +13,14 @@ expectations expect.py. Reading and each replay keep to the limits of limits.py
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Optional
 
 from judge.engine.citations import ALIASES, CURRENT, RULES_EDITIONS, Rule, rules_edition
-from judge.engine import core
+from judge.engine import core, stages
 from judge.engine import expect as X
 from judge.engine import limits as L
-from judge.engine import actions as _actions  # noqa: F401 - registers the handlers
-from judge.engine import phases as _phases  # noqa: F401
 from judge.engine.errors import EngineStop, ScenarioError
 from judge.engine.events import Event
 from judge.engine.forms import Names
@@ -323,7 +321,7 @@ def replay(scenario: Scenario, edition: Optional[str] = None,
     # Nothing more is played: a pending action, diablerie chance or referendum resolves; a combat is left
     # where the events leave it (its state shows the round and step), rather than fought out by default.
     end = n + 1
-    while core.open_stage(state) not in (None, "combat") and not state.result.over:
+    while (stage := stages.open_stage(state)) is not None and stage.settled_at_end and not state.result.over:
         try:
             state, entries = core.settle(state)
         except EngineStop as stop:
@@ -334,16 +332,14 @@ def replay(scenario: Scenario, edition: Optional[str] = None,
 
 
 def _as_edition(state: GameState, edition: str) -> GameState:
-    from dataclasses import replace
-
     return replace(state, edition=edition)
 
 
-def run(scenario: Scenario, edition: Optional[str] = None, resolver=None, limits: Limits = L.DEFAULT) -> Run:
+def run(scenario: Scenario, edition: Optional[str] = None, locator=None, limits: Limits = L.DEFAULT) -> Run:
     edition = rules_edition(edition) if edition else scenario.rules
     steps, state, stop = replay(scenario, edition, limits)
     result = Run(scenario, edition, steps, state, stop)
-    result.checks = X.check(scenario.expect, edition, state, stop, resolver)
+    result.checks = X.check(scenario.expect, edition, state, stop, locator)
     return result
 
 

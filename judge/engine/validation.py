@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from judge.engine.errors import ScenarioError
+from judge.engine.grammar import STRUCTURED
 from judge.engine.yamlfile import Lines
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
@@ -116,8 +117,6 @@ def validate_event(raw: Any, lines: Lines, path: tuple) -> None:
 
 
 def _example(key: str) -> str:
-    from judge.engine.grammar import STRUCTURED
-
     return STRUCTURED[key][2] if key in STRUCTURED else f"{{{key}: ...}}"
 
 
