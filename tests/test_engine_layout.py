@@ -10,7 +10,7 @@ from pathlib import Path
 import networkx as nx
 
 import judge
-from judge.engine import events, registry, stages
+from judge.engine import combat, events, phases, registry, stages, state
 
 ROOT = Path(judge.__file__).resolve().parent.parent
 ENGINE = "judge.engine"
@@ -126,3 +126,10 @@ def test_every_event_has_a_handler_and_every_stage_admits_only_handled_events():
     for stage in stages.STAGES:
         assert stage.admits <= set(registry.HANDLERS), stage.name
         assert stage.admits_during_block_attempt <= set(registry.HANDLERS), stage.name
+
+
+def test_the_turn_and_the_combat_round_are_tables_in_the_books_order():
+    assert tuple(phase.name for phase in phases.TURN) == state.PHASES == (
+        "unlock", "master", "minion", "influence", "discard")
+    assert tuple(combat.STEPS) == state.COMBAT_STEPS
+    assert [s.name for s in stages.STAGES] == ["combat", "chance", "referendum", "action"]  # innermost first

@@ -85,11 +85,8 @@ def _combatant(d: Draft, c: Combat, name: str, what: str) -> Minion:
 
 
 def finish_step(d: Draft, log: Log) -> None:
-    """Nothing more is played in the current step: it ends as the books' defaults say."""
-    c = d.combat
-    {"before range": _finish_before_range, "range": _finish_range, "before strikes": _finish_before_strikes,
-     "strike": _finish_strikes, "damage": _finish_damage, "press": _finish_press,
-     "end of round": _finish_round}[c.step](d, log)
+    """Nothing more is played in the current step: it ends as the books' defaults say (STEPS)."""
+    STEPS[d.combat.step](d, log)
 
 
 def finish(d: Draft, log: Log) -> None:
@@ -775,3 +772,10 @@ def inflict_damage(d: Draft, e: InflictDamage, log: Log) -> None:
     if out and not c.ended:
         end_prematurely(d, log, f"{names(out)} {'is' if len(out) == 1 else 'are'} no longer ready",
                         R.WOUNDED_ENDS_COMBAT)
+
+
+# A round's steps (state.COMBAT_STEPS, in order), each with how it ends when nothing more is played in it:
+# the range defaults to close, strikes to hand strikes, presses to none. The older book's round (range,
+# strike, press) runs through the same table (see this module's docstring).
+STEPS = {"before range": _finish_before_range, "range": _finish_range, "before strikes": _finish_before_strikes,
+         "strike": _finish_strikes, "damage": _finish_damage, "press": _finish_press, "end of round": _finish_round}

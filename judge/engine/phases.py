@@ -8,6 +8,8 @@ transfers are left, ...).
 """
 from __future__ import annotations
 
+from typing import Callable, NamedTuple
+
 from judge.engine import rules as R
 from judge.engine import ending
 from judge.engine.helpers import (Log, blood, drain_excess, minion, move_blood, names, pending_mandatory, play_from_hand,
@@ -58,17 +60,17 @@ def turn_of(d: Draft, e: TurnOf, log: Log) -> None:
 
 
 def _next_phase(d: Draft, log: Log) -> None:
-    EXITS[d.phase](d, log)
+    PHASE[d.phase].end(d, log)
     nxt = PHASES[PHASES.index(d.phase) + 1]
     d.set(phase=nxt, phase_state=PhaseState())
-    ENTRIES[nxt](d, log)
+    PHASE[nxt].begin(d, log)
 
 
 def _end_turn(d: Draft, log: Log) -> None:
     if d.players[d.turn].seated:
         while d.phase != "discard":
             _next_phase(d, log)
-        EXITS["discard"](d, log)
+        PHASE["discard"].end(d, log)
     else:  # ousted during their own turn: an ousted Methuselah takes no further part, so no more phases
         log.add(f"{d.turn} was ousted during {d.turn}'s own {d.phase} phase: the turn ends there, with no further "
                 f"phases.", R.OUSTED)
@@ -496,7 +498,14 @@ def _exit_discard(d: Draft, log: Log) -> None:
     """Unused discard phase actions are simply lost: nothing to resolve."""
 
 
-ENTRIES = {"unlock": _enter_unlock, "master": _enter_master, "minion": _enter_minion,
-           "influence": _enter_influence, "discard": _enter_discard}
-EXITS = {"unlock": _exit_unlock, "master": _exit_master, "minion": _exit_minion,
-         "influence": _exit_influence, "discard": _exit_discard}
+class Phase(NamedTuple):
+    name: str
+    begin: Callable[[Draft, Log], None]  # what happens as the phase begins
+    end: Callable[[Draft, Log], None]  # its obligations checked, what is left unused lost
+
+
+# The turn, in order (state.PHASES names them).
+TURN = (Phase("unlock", _enter_unlock, _exit_unlock), Phase("master", _enter_master, _exit_master),
+        Phase("minion", _enter_minion, _exit_minion), Phase("influence", _enter_influence, _exit_influence),
+        Phase("discard", _enter_discard, _exit_discard))
+PHASE = {phase.name: phase for phase in TURN}
