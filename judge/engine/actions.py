@@ -8,6 +8,10 @@ locks and enters combat with the acting minion: combat.py; a blocked leave
 torpor causes no combat: torpor.py) or when nothing more is played (the
 action succeeds: its cost is paid, its effects take place; a political
 action's referendum is called: politics.py).
+
+Who may act and the announcement itself are helpers.check_actor and helpers.announce (torpor's actions
+use them too); what a successful action of each kind does is the table `RESOLVE`, the torpor and
+political kinds included.
 """
 from __future__ import annotations
 

@@ -41,6 +41,8 @@ def rules_edition(name: str) -> str:
 # -- citations and rules -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Cite:
+    """A paragraph of a book, named by its section and a few words it contains."""
+
     doc: str
     section: str  # section key: "6.1.1" in numbered books, the heading slug in the VEKN book
     quote: str  # words copied from the paragraph that justify the rule
@@ -52,6 +54,9 @@ class Cite:
 
 @dataclass(frozen=True)
 class Rule:
+    """A rule the engine applies, with the paragraphs that state it in each rules edition (empty: that book
+    has no such rule)."""
+
     name: str
     what: str  # the rule in a few words, for the documentation and the tests
     current: tuple[Cite, ...]
@@ -65,14 +70,17 @@ class Rule:
 
 
 def rule(name: str, what: str, current: Iterable[Cite], older: Iterable[Cite]) -> Rule:
+    """A Rule (rules.py builds every one with this)."""
     return Rule(name, what, tuple(current), tuple(older))
 
 
 def V(section: str, quote: str) -> Cite:  # noqa: N802 - reads like a citation
+    """A cite of the current rules edition's book (the VEKN rulebook)."""
     return Cite(BOOK[CURRENT], section, quote)
 
 
 def RB(section: str, quote: str) -> Cite:  # noqa: N802
+    """A cite of the older rules edition's book (the older complete rulebook)."""
     return Cite(BOOK[OLDER], section, quote)
 
 
@@ -87,7 +95,7 @@ def normalize(text: str) -> str:
 
 
 class CiteError(LookupError):
-    pass
+    """A cite that names no paragraph, or several."""
 
 
 def locate(cite: Cite, corpus) -> str:

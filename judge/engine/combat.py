@@ -6,14 +6,17 @@ of a later step first lets the earlier steps finish as the books' defaults
 say (close range, the hand strike, no press), and each default is a trace
 step with its citation; an event of a step already over is refused. The
 older book's round has three steps (range, strike, press) and no end of
-round: the engine runs the same machine and cites each book's own steps.
+round: the engine runs the same machine (the table `STEPS`: how each step ends
+when nothing more is played in it) and cites each book's own steps.
 
 Strikes are chosen one pair at a time (the acting minion first) and resolve
 when every minion that owes one has chosen: combat ends strikes first, then
 first strikes, then the others; each batch's damage is then prevented and
 mended (damage.py). A wounded or burned combatant ends the combat: under the
 current book it goes to torpor or leaves play when the combat is over, under
-the older book at once.
+the older book at once. Damage from a card (`inflict_damage`) can come in a
+combat or outside one; damage.py handles it, and a combatant it takes out ends
+the combat here.
 """
 from __future__ import annotations
 

@@ -11,7 +11,8 @@ retainers lose 1 life per point, aggravated or not, and burn at 0.
 What a wound or a burn does takes effect at different times: outside combat
 at once; in combat under the older book once the damage is handled, under
 the current book when the combat is over ("going to torpor", "being burned").
-`apply_statuses` does it.
+`apply_statuses` does it. Damage from a card or effect is `inflict`, which the
+InflictDamage handler (combat.inflict_damage) calls, in a combat or not.
 """
 from __future__ import annotations
 

@@ -112,6 +112,8 @@ _PROP_SPLIT = re.compile(r"\s*(?:,|;|\band\b)\s*")
 
 @dataclass
 class Props:
+    """The properties a sentence gives a card after a colon or comma ("+1 bleed (limited), costing 1 blood")."""
+
     stealth: int = 0
     bleed: int = 0
     intercept: int = 0
@@ -143,6 +145,7 @@ _PROP_FORMS = "+N stealth, +N bleed, +N intercept, +N hunt, (limited), not limit
 
 
 def parse_props(text: Optional[str], names: Names, line: int, context: str) -> Props:
+    """The properties in `text`; `context` (e.g. "action card", "reaction") says which are allowed."""
     props = Props()
     if not text:
         return props
@@ -246,12 +249,16 @@ StructuredBuilder = Callable[[dict, Names, int, str], Event]
 
 @dataclass
 class Pattern:
+    """A sentence form: its template, the builder of its event, and the example docs/scenarios.md shows."""
+
     template: str  # regex with {P} player, {M} minion, {M2} second minion, {N} number, {PRON} a pronoun
     build: WordingBuilder
     example: str
 
 
 class StructuredForm(NamedTuple):
+    """A structured form: the builder of its event, the keys it allows, and its documented example."""
+
     build: StructuredBuilder
     allowed: tuple[str, ...]  # the keys allowed beside the form's own key (and `text`)
     example: str

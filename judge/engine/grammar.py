@@ -67,6 +67,8 @@ class _Match:
 
 
 def parse_wording(text: str, names: Names, line: int) -> Event:
+    """The event a sentence describes: the first form (WORDING) that matches; ScenarioError naming the line, an
+    unknown name, or the closest forms."""
     clean = " ".join(str(text).split()).rstrip(".!").replace("\u2019", "'")
     clean = re.sub(r"'s\b|'(?=\s)", "'s", clean)
     marked, originals = names.mark(clean)
@@ -118,6 +120,7 @@ def _closest_examples(text: str) -> str:
 
 # -- structured forms ----------------------------------------------------------------------------------
 def parse_structured(data: dict, names: Names, line: int, key_lines: Optional[dict] = None) -> Event:
+    """The event a structured mapping describes, by the one form its keys name; ScenarioError otherwise."""
     keys = [k for k in data if k in STRUCTURED]
     if len(keys) > 1:  # {action: Krid, bleed: 1}: "bleed" is a property of the action form here
         keys = [k for k in keys if all(o == k or o == "text" or o in STRUCTURED[k][1] for o in data)]
@@ -149,5 +152,6 @@ def _with_text(event: Event, text: str) -> Event:
 
 
 def describe_structured(key: str, data: dict) -> str:
+    """A structured event as the trace shows it when it has no `text:`."""
     parts = [f"{k}: {v}" for k, v in data.items() if k != "text"]
     return "{" + ", ".join(parts) + "}"

@@ -24,11 +24,15 @@ from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Actio
 # -- the log ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Entry:
+    """One step of a transition's log: what happened, and the Rules applied (never empty in a trace)."""
+
     text: str
     rules: tuple[Rule, ...] = ()
 
 
 class Log:
+    """What one transition writes, under the rules edition of the state it started from."""
+
     def __init__(self, edition: str):
         self.edition = edition
         self.entries: list[Entry] = []
@@ -39,10 +43,12 @@ class Log:
 
 # -- the table: minions, pool, blood and cards ----------------------------------------------------------
 def rule_exists(d: Draft, rule: Rule) -> bool:
+    """Whether the replay's rules edition has `rule` (the older book has no "limited" bleed, for instance)."""
     return rule.exists_in(d.edition)
 
 
 def minion(d: Draft, name: str) -> Minion:
+    """The minion in play called `name`; refused when it is not (burned, removed, never there)."""
     m = d.minions.get(name)
     if m is None:
         raise Refusal(f"{name} is not in play (burned, removed, or never there)", [R.OUSTED])
@@ -50,6 +56,7 @@ def minion(d: Draft, name: str) -> Minion:
 
 
 def require_seated(d: Draft, player: str) -> None:
+    """Refuse a move by or at a Methuselah who is ousted or has withdrawn."""
     p = d.players[player]
     if p.ousted:
         raise Refusal(f"{player} has been ousted and takes no further part in the game", [R.OUSTED])
@@ -85,6 +92,7 @@ def blood(d: Draft, name: str, delta: int, log: Optional[Log] = None, drain: boo
 
 
 def drain_excess(d: Draft, name: str, log: Optional[Log]) -> int:
+    """Blood above a vampire's capacity drains to the bank at once; returns how much drained."""
     m = d.minions[name]
     if m.kind == ALLY or m.region not in (READY, TORPOR) or m.blood <= m.capacity:
         return 0
@@ -150,6 +158,7 @@ def play_from_hand(d: Draft, player: str, log: Log, what: str) -> None:
 
 
 def names(items: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C", or "nobody": names in a log entry."""
     items = list(items)
     if not items:
         return "nobody"
@@ -160,6 +169,7 @@ def names(items: Sequence[str]) -> str:
 
 # -- who must act, who may act, and announcing an action (the basic actions, actions.py; torpor's, torpor.py) --
 def mandatory_of(m: Minion) -> tuple[str, ...]:
+    """The actions `m` must perform: those card effects make mandatory, and a hunt for a ready vampire without blood."""
     found = list(m.mandatory)
     if m.kind == VAMPIRE and m.blood == 0 and m.region == READY and "hunt" not in found:
         found.append("hunt")
@@ -167,6 +177,7 @@ def mandatory_of(m: Minion) -> tuple[str, ...]:
 
 
 def is_stuck(m: Minion, mandatory: tuple[str, ...]) -> bool:
+    """Whether `m` cannot perform its mandatory actions (two of them, one it cannot do, a hunt for an ally): it then performs none."""
     return len(mandatory) >= 2 or any(x in m.cannot for x in mandatory) or ("hunt" in mandatory and m.kind != VAMPIRE)
 
 
@@ -262,6 +273,7 @@ def _block_order(d: Draft, player: str, directed: bool, targets: tuple[str, ...]
 
 
 def who_blocks(order: tuple[str, ...], directed: bool, d: Draft, player: str) -> str:
+    """Who may block an action, in words, in the order they may try."""
     if not order:
         return "Nobody may block it."
     if directed:
@@ -303,6 +315,7 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
 
 
 def cost_words(cost: Cost) -> str:
+    """"1 blood and 2 pool", or "" for no cost."""
     parts = []
     if cost.blood:
         parts.append(f"{cost.blood} blood")
@@ -313,6 +326,7 @@ def cost_words(cost: Cost) -> str:
 
 # -- card effects as a scenario describes them (actions, modifiers, reactions, a referendum's terms) ------
 def apply_card_effect(d: Draft, log: Log, eff: CardEffect, source: str) -> None:
+    """Apply a card effect as the scenario describes it (the Golden Rule): pool, blood or life, locks, hand size."""
     for player, delta in eff.pool:
         require_seated(d, player)
         if delta is None:

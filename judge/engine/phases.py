@@ -1,6 +1,7 @@
 """The turn: phase order, and what the unlock, master, influence and discard phases allow.
 
-Moving to a later phase runs the end of every phase in between (its
+The turn is the table `TURN`: each phase with what its beginning does and what its end checks. Moving
+to a later phase runs the end of every phase in between (its
 obligations are checked: a contest left unpaid, a mandatory hunt not taken)
 and the start of every phase reached. A scenario that starts in a phase starts
 after that phase's own beginning (the table says what is locked, how many

@@ -36,6 +36,8 @@ Table = Union[GameState, Draft]
 
 @dataclass(frozen=True)
 class Stage:
+    """One stage the table can be in the middle of (see the module's docstring for each field)."""
+
     name: str
     is_open: Callable[[Table], bool]
     admits: frozenset  # event types played inside the stage

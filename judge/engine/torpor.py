@@ -2,7 +2,7 @@
 blood hunt referendum that follows.
 
 The three actions are announced, blocked and resolved like any other
-(actions.py). Two things differ: a blocked leave torpor causes no combat
+(helpers.announce; actions.RESOLVE names their resolutions below). Two things differ: a blocked leave torpor causes no combat
 (the blocker, if a vampire, may diablerize the acting vampire instead, a
 `DiablerieChance`), and a rescue's cost may be split between the two vampires
 as announced. A diablerie, by action or by that chance, moves the victim's

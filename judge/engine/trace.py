@@ -1,5 +1,8 @@
 """Reports of a replay: the numbered trace as text, the JSON object, and the comparison
-of two editions (the steps whose outcome differs, each side with its own citations).
+of two rules editions (the steps whose outcome differs, each side with its own citations).
+
+Each cite is shown by the citation locator the caller gives (citations.py): with the paragraph's label
+and ID when it was built on the corpus, by section and quote without one.
 """
 from __future__ import annotations
 

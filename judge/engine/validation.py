@@ -2,7 +2,7 @@
 
 The published schema describes every structured event form as its own entry (`$defs/event_<key>`,
 one `oneOf` branch each), so editors and other tools can check scenario files. Validating 200
-events against 48 `oneOf` branches is slow (about 30 times slower than the rest of loading), and
+events against every `oneOf` branch is slow (bench/engine_replay.py's "schema oneOf" beside "load"), and
 `oneOf` failures make poor messages ("is not valid under any of the given schemas"). So the loader
 checks the document with the `events` items left open, then each event against the one form its
 key names: the same verdict as the schema's `oneOf` (tests/test_engine_schema.py checks that they

@@ -8,8 +8,8 @@ here), so two YAML features are refused before anything is built from the text:
 * nesting deeper than `MAX_DEPTH`: the C composer recurses once per level and can exhaust
   the stack (a crash, not an exception) on text like `[[[[...]]]]`.
 
-Both are found by one pass over libyaml's event stream, which is iterative and cheap (well under
-a millisecond for a large scenario), and reported as malformed-scenario errors at their line. The same
+Both are found by one pass over libyaml's event stream, which is iterative and cheap beside building
+the values (bench/engine_replay.py's "guard scan"), and reported as malformed-scenario errors at their line. The same
 pass refuses tags (`!!binary`, `!!set`, `!!python/...`: values no scenario needs and a JSON report cannot
 hold) and counts the values against `limits.values`.
 
@@ -80,7 +80,7 @@ _EXPLICIT_TAGS_ALLOWED = (None, "!", "tag:yaml.org,2002:str")  # no tag, the non
 
 def _check_structure(text: str, limits: L.Limits) -> None:
     """Refuse aliases, tags, deep nesting and more than `limits.values` values, from the event stream (see the
-    module's docstring): each value costs ~10 µs to check and build, so their number bounds the reading."""
+    module's docstring): each value is checked and built one by one, so their number bounds the reading."""
     depth = values = 0
     try:
         for event in yaml.parse(text, Loader=_Loader):
