@@ -135,4 +135,3 @@ class InternalError(ScenarioError):
     traceback, and the files after it are checked all the same."""
 
     kind = "internal-error"
-

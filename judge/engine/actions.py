@@ -535,5 +535,3 @@ def effect_event(d: Draft, e: Effect, log: Log) -> None:
     if c is not None and not c.ended and (c.acting not in d.minions or c.opposing not in d.minions):
         gone = [n for n in (c.acting, c.opposing) if n not in d.minions]
         combat.end_prematurely(d, log, f"{names(gone)} left play", R.WOUNDED_ENDS_COMBAT)
-
-

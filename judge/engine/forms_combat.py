@@ -349,7 +349,7 @@ def _s_no_maneuver(d, names, line, text):
 
 
 @FORMS.structured("strike", ("with", "via", "kind", "damage", "ranged", "aggravated", "first_strike", "steal", "equipment",
-                       "retainer", "cost"),
+                             "retainer", "cost"),
                   "{strike: Ayelech, with: .44 Magnum, damage: 2, ranged: true}")
 def _s_strike(d, names, line, text):
     retainer = d.get("retainer")

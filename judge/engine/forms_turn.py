@@ -377,7 +377,7 @@ def _s_anarch(d, names, line, text):
 
 
 @FORMS.structured("action", ("card", "via", "as", "target", "targets", "directed", "stealth", "bleed", "hunt", "any_target",
-                       "cost", "effect", "says"),
+                             "cost", "effect", "says"),
                   "{action: Krid, card: Computer Hacking, as: bleed, bleed: 1}")
 def _s_action(d, names, line, text):
     targets = d.get("targets") or ([d["target"]] if d.get("target") else [])

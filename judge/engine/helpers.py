@@ -24,7 +24,7 @@ from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Actio
 # -- the log ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Entry:
-    """One step of a transition's log: what happened, and the Rules applied (never empty in a trace)."""
+    """One step of a transition's log: what happened, and the Rules applied."""
 
     text: str
     rules: tuple[Rule, ...] = ()
@@ -158,7 +158,7 @@ def play_from_hand(d: Draft, player: str, log: Log, what: str) -> None:
 
 
 def names(items: Sequence[str]) -> str:
-    """"A", "A and B", "A, B and C", or "nobody": names in a log entry."""
+    """Names as a log entry writes them: "A", "A and B", "A, B and C", or "nobody"."""
     items = list(items)
     if not items:
         return "nobody"
@@ -169,7 +169,8 @@ def names(items: Sequence[str]) -> str:
 
 # -- who must act, who may act, and announcing an action (the basic actions, actions.py; torpor's, torpor.py) --
 def mandatory_of(m: Minion) -> tuple[str, ...]:
-    """The actions `m` must perform: those card effects make mandatory, and a hunt for a ready vampire without blood."""
+    """The actions `m` must perform: those its card effects make mandatory, and a hunt for a ready vampire
+    without blood."""
     found = list(m.mandatory)
     if m.kind == VAMPIRE and m.blood == 0 and m.region == READY and "hunt" not in found:
         found.append("hunt")
@@ -177,7 +178,8 @@ def mandatory_of(m: Minion) -> tuple[str, ...]:
 
 
 def is_stuck(m: Minion, mandatory: tuple[str, ...]) -> bool:
-    """Whether `m` cannot perform its mandatory actions (two of them, one it cannot do, a hunt for an ally): it then performs none."""
+    """Whether `m` cannot perform its mandatory actions (two of them, one it cannot do, a hunt for an ally):
+    it then performs no action at all."""
     return len(mandatory) >= 2 or any(x in m.cannot for x in mandatory) or ("hunt" in mandatory and m.kind != VAMPIRE)
 
 

@@ -91,7 +91,6 @@ def resolve_political(d: Draft, log: Log, a: Action, paid: str, rules: list) -> 
             *rules, R.REFERENDUM, R.REFERENDUM_STEPS, R.POLITICAL_TERMS, *([R.POLITICAL_CARD_VOTE] if a.card else []))
 
 
-
 def _referendum(d: Draft, what: str) -> Referendum:
     r = d.referendum
     if r is not None:

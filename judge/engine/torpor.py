@@ -232,4 +232,3 @@ def commit(d: Draft, log: Log, diablerist: str, victim: str, take=(), take_all: 
     log.add(f"A blood hunt referendum is called on {diablerist} at once: if it passes, {diablerist} is burned. "
             f"{part}: it cannot be blocked, and no action modifiers or reactions can be played in it.",
             R.BLOOD_HUNT, R.BLOOD_HUNT_NO_CARDS)
-
