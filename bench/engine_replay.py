@@ -183,7 +183,7 @@ def bench(name: str, text: str, runs: int) -> Optional[float]:
         ("load", lambda: sc.parse(text, "bench", UNLIMITED)),
         ("replay", lambda: sc.replay(scenario, limits=UNLIMITED)),
         ("load + run", lambda: sc.run(sc.parse(text, "bench", UNLIMITED), limits=UNLIMITED)),
-        ("guard scan", lambda: yamlfile._check_structure(text, UNLIMITED)),
+        ("guard scan", lambda: yamlfile.check_structure(text, UNLIMITED)),
         ("schema oneOf", lambda: list(published.iter_errors(data))),
     ]
     results = {label: timed(fn, runs) for label, fn in stages}

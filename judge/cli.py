@@ -30,7 +30,7 @@ class JudgeGroup(click.Group):
         "graph": "judge.commands.graph:graph",
         "diff": "judge.commands.diff:diff",
         "history": "judge.commands.diff:history",
-        "check": "judge.engine.cli:check",
+        "check": "judge.commands.check:check",
         "serve": "judge.commands.serve:serve",
     }
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from judge.engine import scenario as sc
 from judge.engine import trace
-from judge.engine.cli import check
+from judge.commands.check import check
 from judge.engine.errors import ScenarioError
 
 GOOD = """\

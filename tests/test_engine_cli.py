@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from judge.engine.cli import check
+from judge.commands.check import check
 
 ROOT = Path(__file__).resolve().parents[1] / "scenarios"
 STEP_KEYS = {"n", "event", "text", "cites"}

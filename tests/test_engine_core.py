@@ -5,9 +5,10 @@ import copy
 
 import pytest
 
-from judge.engine import citations as R
-from judge.engine import core, scenario as sc
-from judge.engine.errors import Refusal
+from judge.engine import citations as C
+from judge.engine import rules as R
+from judge.engine import core, registry, scenario as sc, stages
+from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import Bleed, Block, Decline, Modifier, Pass
 from judge.engine.state import counters_in_play, state_to_json
 
@@ -25,7 +26,7 @@ events: []
 """
 
 
-def table(rules=R.CURRENT):
+def table(rules=C.CURRENT):
     return sc.parse(TABLE.format(rules=rules)).state
 
 
@@ -59,7 +60,7 @@ def test_bleed_flow_and_the_edge():
 
 
 def test_second_limited_bleed_modifier_differs_by_edition():
-    for rules, refused in ((R.CURRENT, True), (R.OLDER, False)):
+    for rules, refused in ((C.CURRENT, True), (C.OLDER, False)):
         state, _ = core.apply(table(rules), Bleed(actor="Belinde"))
         state, _ = core.apply(state, Modifier(minion="Belinde", card="A", bleed=1))
         if refused:
@@ -94,7 +95,7 @@ def test_a_successful_block_opens_a_combat_that_goes_step_by_step():
 
 
 def test_combat_refusals_name_their_rule():
-    from judge.engine.events_combat import ChooseStrike, Press, StrikeSpec
+    from judge.engine.events import ChooseStrike, Press, StrikeSpec
 
     state, _ = core.apply(table(), Bleed(actor="Belinde"))
     state, _ = core.apply(state, Block(blocker="Carna"))
@@ -108,8 +109,9 @@ def test_combat_refusals_name_their_rule():
     assert info.value.rules == (R.PRESS_TWICE,)
 
 
-def test_part_2_plugs_in_by_registering_combat_handlers(monkeypatch):
-    from dataclasses import dataclass
+def test_a_new_event_plugs_in_with_a_handler_and_the_stage_that_admits_it(monkeypatch):
+    """The registry (event type -> handler) and the table of stages are the two places a new event goes."""
+    from dataclasses import dataclass, replace
     from judge.engine.events import Event
 
     @dataclass(frozen=True, kw_only=True)
@@ -120,10 +122,16 @@ def test_part_2_plugs_in_by_registering_combat_handlers(monkeypatch):
         d.set(combat=None)
         log.add("combat ends", R.COMBAT)
 
-    monkeypatch.setitem(core.HANDLERS, EndCombat, core.HandlerSpec(end_combat, during_combat=True))
     state, _ = core.apply(table(), Bleed(actor="Belinde"))
     state, _ = core.apply(state, Block(blocker="Carna"))
     state, _ = core.apply(state, Pass())
+    with pytest.raises(NotModelled, match="events of the kind EndCombat"):
+        core.apply(state, EndCombat())  # no handler takes it
+    monkeypatch.setitem(registry.HANDLERS, EndCombat, end_combat)
+    assert core.needs_settle(state, EndCombat())  # a combat does not admit it yet: it would first be played out
+    monkeypatch.setattr(stages, "STAGES", tuple(replace(s, admits=s.admits | {EndCombat}) if s.name == "combat" else s
+                                                for s in stages.STAGES))
+    assert not core.needs_settle(state, EndCombat())
     state, entries = core.apply(state, EndCombat())
     assert state.combat is None and entries[0].text == "combat ends"
 
@@ -150,7 +158,7 @@ def test_counters_are_conserved_through_the_bank():
 def test_every_log_entry_cites_a_paragraph_of_its_edition():
     for path in sorted(sc.Path(__file__).resolve().parents[1].joinpath("scenarios").rglob("*.yaml")):
         scenario = sc.load(path)
-        for ed in R.EDITIONS:
+        for ed in C.RULES_EDITIONS:
             steps, _, stop = sc.replay(scenario, ed)
             for step in steps:
                 assert any(r.cites(ed) for r in step.rules), (path.name, ed, step.text)

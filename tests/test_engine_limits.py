@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import scenario_samples as samples
 from judge.engine import scenario as sc
 from judge.engine import trace
-from judge.engine.cli import check
+from judge.commands.check import check
 from judge.engine.limits import DEFAULT, Limits, OverLimit
 
 

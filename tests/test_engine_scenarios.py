@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.engine import citations as R
+from judge.engine import citations as C
 from judge.engine import scenario as sc
 from judge.engine import trace
 from judge.engine.state import counters_in_play
@@ -15,36 +15,36 @@ FILES = sorted(ROOT.rglob("*.yaml"))
 
 
 @pytest.fixture(scope="module")
-def resolver(corpus):
-    return R.Resolver(corpus)
+def locator(corpus):
+    return C.CiteLocator(corpus)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
-def test_scenario_passes(path, resolver):
-    result = sc.run(sc.load(path), resolver=resolver)
-    assert result.ok, trace.run_text(result, resolver)
+def test_scenario_passes(path, locator):
+    result = sc.run(sc.load(path), locator=locator)
+    assert result.ok, trace.run_text(result, locator)
     assert result.checks, f"{path.name} has no expectations: a scenario is also a test"
 
 
-BOOK = {R.CURRENT: "vekn:", R.OLDER: "rb:"}
+BOOK = {C.CURRENT: "vekn:", C.OLDER: "rb:"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
-def test_scenario_replays_under_the_other_edition(path, resolver):
+def test_scenario_replays_under_the_other_edition(path, locator):
     """Under the other book, every step and any stop cites that book's paragraphs only (never the scenario's own
     book), no counter is created or lost, and the scenario's expectations for that book, if any, are met."""
     scenario = sc.load(path)
-    other = R.OLDER if scenario.rules == R.CURRENT else R.CURRENT
-    result = sc.run(scenario, other, resolver)
+    other = C.OLDER if scenario.rules == C.CURRENT else C.CURRENT
+    result = sc.run(scenario, other, locator)
     for step in result.steps:
-        ids = sc.cite_ids(step.rules, other, resolver)
+        ids = sc.cite_ids(step.rules, other, locator)
         assert ids and all(i.startswith(BOOK[other]) for i in ids), (step.text, ids)
     if result.stop is not None:
         assert result.stop.kind in ("refused", "not-modelled")
-        ids = sc.cite_ids(result.stop.rules, other, resolver)
+        ids = sc.cite_ids(result.stop.rules, other, locator)
         assert ids and all(i.startswith(BOOK[other]) for i in ids), (result.stop.message, ids)
     assert counters_in_play(result.state) + result.state.bank == counters_in_play(scenario.state)
-    assert result.ok, trace.run_text(result, resolver)
+    assert result.ok, trace.run_text(result, locator)
     assert result.judged == scenario.expect.judged(other)
 
 
@@ -70,47 +70,47 @@ def test_at_least_25_scenarios_of_our_own_with_refusals():
     ("block_own_action", "vekn:minion-phase"),
     ("bleed_second_modifier", "vekn:bleed"),
 ])
-def test_required_illegal_moves_are_refused_with_their_citation(stem, rule_doc, resolver):
-    result = sc.run(sc.load(ROOT / "rules" / f"{stem}.yaml"), R.CURRENT, resolver)
+def test_required_illegal_moves_are_refused_with_their_citation(stem, rule_doc, locator):
+    result = sc.run(sc.load(ROOT / "rules" / f"{stem}.yaml"), C.CURRENT, locator)
     assert result.stop is not None and result.stop.kind == "refused"
-    ids = sc.cite_ids(result.stop.rules, R.CURRENT, resolver)
+    ids = sc.cite_ids(result.stop.rules, C.CURRENT, locator)
     assert any(i.startswith(rule_doc + "/") for i in ids), ids
 
 
-def test_justine_final_score(resolver):
-    result = sc.run(sc.load(ROOT / "examples" / "justine_final_score.yaml"), resolver=resolver)
+def test_justine_final_score(locator):
+    result = sc.run(sc.load(ROOT / "examples" / "justine_final_score.yaml"), locator=locator)
     scores = result.state.players
     assert [scores[p].vp for p in ("Justine", "Richard", "Scott", "Lisa", "Steve")] == [3, 1, 1, 0, 0]
     assert result.state.result.winner == "Justine"
 
 
-def test_the_older_tie_is_reported_differently_by_each_book(resolver):
+def test_the_older_tie_is_reported_differently_by_each_book(locator):
     scenario = sc.load(ROOT / "examples" / "richard_tie_older.yaml")
-    older, current = sc.run(scenario, R.OLDER, resolver), sc.run(scenario, R.CURRENT, resolver)
+    older, current = sc.run(scenario, C.OLDER, locator), sc.run(scenario, C.CURRENT, locator)
     assert older.state.result.tied == current.state.result.tied == ("Richard", "Lisa")
     assert "tied between Richard and Lisa" in older.steps[-1].text
     assert "no winner" in current.steps[-1].text
 
 
-def test_compare_withdrawal_shows_both_editions_with_their_citations(resolver):
+def test_compare_withdrawal_shows_both_editions_with_their_citations(locator):
     scenario = sc.load(ROOT / "rules" / "withdrawal.yaml")
-    a, b = sc.run(scenario, R.CURRENT, resolver), sc.run(scenario, R.OLDER, resolver)
+    a, b = sc.run(scenario, C.CURRENT, locator), sc.run(scenario, C.OLDER, locator)
     assert a.ok and b.ok
     assert a.state.players["Sarah"].vp == 0.5 and b.state.players["Sarah"].vp == 1
-    out = trace.compare_json(a, b, resolver)
+    out = trace.compare_json(a, b, locator)
     (diff,) = out["differences"]
     assert "+0.5 victory point" in diff["current"][0]["text"]
     assert "+1 victory point" in diff["older"][0]["text"]
     assert any(c.startswith("vekn:ending-the-game/") for c in diff["current"][0]["cites"])
     assert any(c.startswith("rb:9.2/") for c in diff["older"][0]["cites"])
-    text = trace.compare_text(a, b, resolver)
+    text = trace.compare_text(a, b, locator)
     assert "VEKN › 5. Ending the Game" in text and "RB §9.2" in text
 
 
-def test_nora_current_moves_out_at_once_older_at_the_end(resolver):
+def test_nora_current_moves_out_at_once_older_at_the_end(locator):
     scenario = sc.load(ROOT / "rules" / "influence_older_at_end.yaml")
-    older = sc.run(scenario, R.OLDER, resolver)
-    current = sc.run(scenario, R.CURRENT, resolver)
+    older = sc.run(scenario, C.OLDER, locator)
+    current = sc.run(scenario, C.CURRENT, locator)
     assert older.ok
     # Under the current book the vampire left the uncontrolled region at once: no more transfers to it.
     assert current.stop is not None and "uncontrolled region" in current.stop.message
@@ -140,9 +140,9 @@ def test_part_2_worked_examples_cite_their_paragraphs(stem, corpus):
         assert para.kind == "example", (pid, para.kind)
 
 
-def test_the_worked_examples_end_as_the_books_say(resolver):
+def test_the_worked_examples_end_as_the_books_say(locator):
     def final(stem, edition=None):
-        result = sc.run(sc.load(ROOT / "examples" / f"{stem}.yaml"), edition, resolver)
+        result = sc.run(sc.load(ROOT / "examples" / f"{stem}.yaml"), edition, locator)
         assert result.ok and result.stop is None, stem
         return result
 
@@ -153,7 +153,7 @@ def test_the_worked_examples_end_as_the_books_say(resolver):
     assert sum("Wauneka takes" in t for t in taken) == 2 and sum("Flávio Gonçalves takes" in t for t in taken) == 1
     chrysanthemum = final("chrysanthemum_underbridge_stray").state
     assert chrysanthemum.minions["Chrysanthemum"].blood == 4 and "Underbridge Stray" not in chrysanthemum.minions
-    for edition in (R.CURRENT, R.OLDER):
+    for edition in (C.CURRENT, C.OLDER):
         aggravated = final("nassir_tamoszius_ryan_aggravated", edition).state.minions
         assert (aggravated["Nassir"].region, aggravated["Nassir"].blood) == ("torpor", 1)
         assert (aggravated["Tamoszius"].region, aggravated["Tamoszius"].blood) == ("torpor", 0)
@@ -179,32 +179,32 @@ def test_at_least_30_part_2_scenarios_of_our_own_with_refusals():
     ("politics/political_card_vote_limit", "vekn:resolving-a-referendum/12"),
     ("torpor/blood_cursed_no_diablerie", "rb:11/1"),
 ])
-def test_part_2_illegal_moves_are_refused_with_their_citation(path, rule_doc, resolver):
+def test_part_2_illegal_moves_are_refused_with_their_citation(path, rule_doc, locator):
     scenario = sc.load(ROOT / f"{path}.yaml")
-    result = sc.run(scenario, resolver=resolver)
+    result = sc.run(scenario, locator=locator)
     assert result.ok and result.stop is not None and result.stop.kind == "refused", path
-    assert rule_doc in sc.cite_ids(result.stop.rules, result.edition, resolver), path
+    assert rule_doc in sc.cite_ids(result.stop.rules, result.edition, locator), path
 
 
-def test_every_step_cites_a_paragraph_that_resolves(resolver):
+def test_every_step_cites_a_paragraph_that_resolves(locator):
     """Every step of every scenario, under both editions, names at least one paragraph, and each resolves."""
     for path in FILES:
         scenario = sc.load(path)
-        for edition in R.EDITIONS:
+        for edition in C.RULES_EDITIONS:
             steps, _, stop = sc.replay(scenario, edition)
             for step in steps:
                 cites = [c for rule in step.rules for c in rule.cites(edition)]
                 assert cites, (path.name, edition, step.text)
-                assert all(resolver.id(c) for c in cites), (path.name, edition, step.text)
+                assert all(locator.id(c) for c in cites), (path.name, edition, step.text)
 
 
 @pytest.mark.parametrize("path", ["examples/nassir_tamoszius_ryan_aggravated", "combat/maneuver_twice_in_a_row",
                                   "combat/torpor_timing_by_edition", "torpor/diablerie_discipline_capacity"])
-def test_part_2_compare_shows_each_book_with_its_own_citations(path, resolver):
+def test_part_2_compare_shows_each_book_with_its_own_citations(path, locator):
     scenario = sc.load(ROOT / f"{path}.yaml")
-    a, b = sc.run(scenario, R.CURRENT, resolver), sc.run(scenario, R.OLDER, resolver)
+    a, b = sc.run(scenario, C.CURRENT, locator), sc.run(scenario, C.OLDER, locator)
     assert a.ok and b.ok, path
-    diffs = trace.compare_json(a, b, resolver)["differences"]
+    diffs = trace.compare_json(a, b, locator)["differences"]
     assert diffs, path
     cites_a = {c for d in diffs for e in d["current"] for c in e["cites"]}
     cites_b = {c for d in diffs for e in d["older"] for c in e["cites"]}
@@ -213,11 +213,11 @@ def test_part_2_compare_shows_each_book_with_its_own_citations(path, resolver):
 
 
 # -- regressions -------------------------------------------------------------------------------------------
-def test_a_standing_press_to_continue_starts_the_next_round_and_leaves_it_to_the_players(resolver):
+def test_a_standing_press_to_continue_starts_the_next_round_and_leaves_it_to_the_players(locator):
     """The older book's round has no end of round step: declining to press must stop when round 2 begins
     (RB 6.4.4), not play round 2 by default."""
-    result = sc.run(sc.load(ROOT / "combat" / "press_continue_next_round_strikes.yaml"), resolver=resolver)
-    assert result.ok, trace.run_text(result, resolver)
+    result = sc.run(sc.load(ROOT / "combat" / "press_continue_next_round_strikes.yaml"), locator=locator)
+    assert result.ok, trace.run_text(result, locator)
     declined = [s.text for s in result.steps if s.n == 7]
     assert any("round 2 begins" in t for t in declined)
     assert not any("default strike" in t or "takes" in t for t in declined), declined
@@ -225,15 +225,15 @@ def test_a_standing_press_to_continue_starts_the_next_round_and_leaves_it_to_the
     assert any("chooses a strike with Torn Signpost for 3 damage" in t for t in torn), torn
 
 
-def test_an_ousted_methuselahs_turn_has_no_influence_or_discard_phase(resolver):
-    result = sc.run(sc.load(ROOT / "rules" / "ousted_in_own_turn_next_turn.yaml"), resolver=resolver)
-    assert result.ok, trace.run_text(result, resolver)
+def test_an_ousted_methuselahs_turn_has_no_influence_or_discard_phase(locator):
+    result = sc.run(sc.load(ROOT / "rules" / "ousted_in_own_turn_next_turn.yaml"), locator=locator)
+    assert result.ok, trace.run_text(result, locator)
     texts = [s.text for s in result.steps]
     assert not any("Sarah's influence phase" in t or "Sarah's discard phase" in t for t in texts), texts
     assert any("Sarah was ousted during Sarah's own minion phase: the turn ends there" in t for t in texts)
 
 
-def test_damage_to_a_retainer_is_reported_when_the_combat_ends(resolver):
-    result = sc.run(sc.load(ROOT / "combat" / "dodge_does_not_protect_retainers.yaml"), resolver=resolver)
+def test_damage_to_a_retainer_is_reported_when_the_combat_ends(locator):
+    result = sc.run(sc.load(ROOT / "combat" / "dodge_does_not_protect_retainers.yaml"), locator=locator)
     over = [s.text for s in result.steps if "is over after" in s.text]
     assert over and "Colette's retainer Raven 2 damage" in over[0] and "no damage" not in over[0], over

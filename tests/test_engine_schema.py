@@ -11,7 +11,7 @@ import yaml
 from judge.engine import scenario as sc
 from judge.engine import validation
 from judge.engine.errors import ScenarioError
-from judge.engine.events import STRUCTURED
+from judge.engine.grammar import STRUCTURED
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "scenarios.md").read_text()

@@ -9,8 +9,8 @@ import yaml
 import re
 
 from judge.engine import events as ev
-from judge.engine import events_combat as ec, events_politics as ep, events_torpor as et
-from judge.engine.events import Names, parse_structured, parse_wording
+from judge.engine.forms import Names
+from judge.engine.grammar import STRUCTURED, WORDING, parse_structured, parse_wording
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text()
 PLAYERS = ["Sarah", "Alexis", "Bob", "Nora", "Steve"]
@@ -23,16 +23,16 @@ def names() -> Names:
     return Names(PLAYERS, MINIONS)
 
 
-@pytest.mark.parametrize("pattern", ev.WORDING, ids=[p.example for p in ev.WORDING])
+@pytest.mark.parametrize("pattern", WORDING, ids=[p.example for p in WORDING])
 def test_every_wording_example_parses_and_is_documented(pattern):
     event = parse_wording(pattern.example, names(), 1)
     assert isinstance(event, ev.Event)
     assert pattern.example in DOC, f"docs/scenarios.md does not show {pattern.example!r}"
 
 
-@pytest.mark.parametrize("key", sorted(ev.STRUCTURED))
+@pytest.mark.parametrize("key", sorted(STRUCTURED))
 def test_every_structured_example_parses_and_is_documented(key):
-    example = ev.STRUCTURED[key][2]
+    example = STRUCTURED[key][2]
     data = yaml.safe_load(example)
     event = parse_structured(data, names(), 1)
     assert isinstance(event, ev.Event)
@@ -112,27 +112,27 @@ def test_every_documented_sentence_parses(sentence):
 
 
 @pytest.mark.parametrize("text, kind, fields", [
-    ("Carna strikes for 2", ec.ChooseStrike, {"minion": "Carna", "spec": ec.StrikeSpec(kind="damage", amount=2)}),
-    ("Ayelech strikes with her .44 Magnum for 2 R damage", ec.ChooseStrike,
-     {"source": ".44 Magnum", "spec": ec.StrikeSpec(kind="damage", amount=2, ranged=True)}),
-    ("Colette strikes: combat ends", ec.ChooseStrike, {"spec": ec.StrikeSpec(kind="combat ends")}),
-    ("Belinde plays Torn Signpost, a strike card: 2 damage, first strike", ec.ChooseStrike,
-     {"via": "card", "source": "Torn Signpost", "spec": ec.StrikeSpec(kind="damage", amount=2, first=True)}),
-    ("Ayelech strikes Colette's Raven with her .44 Magnum for 2 R damage", ec.ChooseStrike, {"retainer": "Colette/Raven"}),
-    ("Flávio Gonçalves uses his hands one more time", ec.ChooseStrike, {"via": "hand", "spec": ec.StrikeSpec(kind="hand")}),
-    ("Wauneka plays a card giving him 1 additional strike", ec.GainStrikes, {"minion": "Wauneka", "count": 1}),
-    ("Colette presses to end combat", ec.Press, {"minion": "Colette", "to_continue": False}),
-    ("Ryan receives 2 normal damage and 1 aggravated damage", ec.InflictDamage, {"normal": 2, "aggravated": 1}),
-    ("Carna prevents 1 aggravated damage with Skin of Marble", ec.Prevent, {"amount": 1, "aggravated": True}),
-    ("Quentin leaves torpor", et.LeaveTorpor, {"actor": "Quentin", "cost": None}),
-    ("Belinde rescues Carna, Carna paying 1 blood", et.Rescue, {"target": "Carna", "rescued_pays": 1}),
-    ("Belinde diablerizes Quentin, gaining a Discipline (Presence), +1 capacity", et.Diablerize,
+    ("Carna strikes for 2", ev.ChooseStrike, {"minion": "Carna", "spec": ev.StrikeSpec(kind="damage", amount=2)}),
+    ("Ayelech strikes with her .44 Magnum for 2 R damage", ev.ChooseStrike,
+     {"source": ".44 Magnum", "spec": ev.StrikeSpec(kind="damage", amount=2, ranged=True)}),
+    ("Colette strikes: combat ends", ev.ChooseStrike, {"spec": ev.StrikeSpec(kind="combat ends")}),
+    ("Belinde plays Torn Signpost, a strike card: 2 damage, first strike", ev.ChooseStrike,
+     {"via": "card", "source": "Torn Signpost", "spec": ev.StrikeSpec(kind="damage", amount=2, first=True)}),
+    ("Ayelech strikes Colette's Raven with her .44 Magnum for 2 R damage", ev.ChooseStrike, {"retainer": "Colette/Raven"}),
+    ("Flávio Gonçalves uses his hands one more time", ev.ChooseStrike, {"via": "hand", "spec": ev.StrikeSpec(kind="hand")}),
+    ("Wauneka plays a card giving him 1 additional strike", ev.GainStrikes, {"minion": "Wauneka", "count": 1}),
+    ("Colette presses to end combat", ev.Press, {"minion": "Colette", "to_continue": False}),
+    ("Ryan receives 2 normal damage and 1 aggravated damage", ev.InflictDamage, {"normal": 2, "aggravated": 1}),
+    ("Carna prevents 1 aggravated damage with Skin of Marble", ev.Prevent, {"amount": 1, "aggravated": True}),
+    ("Quentin leaves torpor", ev.LeaveTorpor, {"actor": "Quentin", "cost": None}),
+    ("Belinde rescues Carna, Carna paying 1 blood", ev.Rescue, {"target": "Carna", "rescued_pays": 1}),
+    ("Belinde diablerizes Quentin, gaining a Discipline (Presence), +1 capacity", ev.Diablerize,
      {"discipline": "Presence", "capacity": 1}),
-    ("Belinde diablerizes Carna, taking all equipment", et.Diablerize, {"take_all": True}),
-    ("Carna votes against (3 votes)", ep.CastVote, {"minion": "Carna", "side": "against", "count": 3, "kind": "vampire"}),
-    ("Sarah votes for with Lucinde", ep.CastVote, {"player": "Sarah", "minion": "Lucinde", "kind": "vampire"}),
-    ("Sarah votes for with Parity Shift", ep.CastVote, {"kind": "named", "source": "Parity Shift"}),
-    ("Bob burns the Edge for 1 vote against", ep.CastVote, {"kind": "edge", "side": "against"}),
+    ("Belinde diablerizes Carna, taking all equipment", ev.Diablerize, {"take_all": True}),
+    ("Carna votes against (3 votes)", ev.CastVote, {"minion": "Carna", "side": "against", "count": 3, "kind": "vampire"}),
+    ("Sarah votes for with Lucinde", ev.CastVote, {"player": "Sarah", "minion": "Lucinde", "kind": "vampire"}),
+    ("Sarah votes for with Parity Shift", ev.CastVote, {"kind": "named", "source": "Parity Shift"}),
+    ("Bob burns the Edge for 1 vote against", ev.CastVote, {"kind": "edge", "side": "against"}),
 ])
 def test_part_2_wording_means_what_it_says(text, kind, fields):
     event = parse_wording(text, names(), 1)

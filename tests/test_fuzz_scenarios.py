@@ -23,15 +23,15 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from judge.engine import expect as X
-from judge.engine import scenario as _scenario  # noqa: F401 - registers every sentence and structured form
-from judge.engine.cli import check
-from judge.engine.events import STRUCTURED, WORDING, _NUM, _PRON
+from judge.commands.check import check
+from judge.engine.forms import NUM, PRON
+from judge.engine.grammar import STRUCTURED, WORDING
 from judge.engine.validation import forms, schema
 from judge.web import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "scenarios").rglob("*.yaml"))]
-# The names the examples of the sentence and structured forms use (judge.engine.events): at a table of these,
+# The names the examples of the sentence and structured forms use (judge.engine.grammar): at a table of these,
 # every example names someone who is there.
 PLAYERS = ["Sarah", "Alexis", "Bob", "Steve", "Nora"]
 MINIONS = ["Belinde", "Carna", "Lucinde", "Ira", "The Dowager", "Krid", "Quentin", "Eugenio", "Alexa Draper",
@@ -93,7 +93,7 @@ def _sentence_regex(template: str, players: list[str], minions: list[str]) -> st
         return "(?:" + "|".join(re.escape(n) for n in items) + ")" if items else "(?:Nobody)"
     return (template.replace("{P}", alternation(players)).replace("{P2}", alternation(players))
             .replace("{M}", alternation(minions)).replace("{M2}", alternation(minions))
-            .replace("{N}", _NUM).replace("{PRON}", _PRON))
+            .replace("{N}", NUM).replace("{PRON}", PRON))
 
 
 # letters and signs of the forms and the names; the free text in them (card names, properties) from these too

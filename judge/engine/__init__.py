@@ -1,21 +1,26 @@
-"""The scenario engine: replay a described table situation under a chosen edition
-of the rules, citing the paragraph behind every step (docs/scenarios.md).
+"""The scenario engine: replay a described table situation under a chosen rules edition, citing the
+paragraph behind every step (docs/scenarios.md, "How the engine is built").
 
-    from judge.engine import load, run
-    result = run(load("scenarios/examples/quentin_confusion.yaml"))
+    from judge.engine import scenario, trace
+    run = scenario.run(scenario.load("scenarios/examples/quentin_confusion.yaml"), locator=None)
+    print(trace.run_text(run, None))
 
-Modules: state (the table), events and events_combat / events_torpor /
-events_politics (wording and structured forms), core (the transition
-function and its open stages), phases / actions / ending (the turn and
-actions), combat / damage / torpor / politics (what follows an action),
-citations and citations_combat (every rule with its paragraphs per edition),
-yamlfile (reading a scenario's YAML, with lines, refusing aliases, tags, deep
-nesting, keys that are not scalars, numbers and texts out of bounds), limits (the
-format's bounds and the replay's limits, in one place), validation (the JSON
-Schema, per event form, in our words), expect
-(the `expect:` block, checked when loaded), scenario (files and replay), trace
-(reports), randomplay (random games and their invariants), cli (`judge check`).
+One event, from the file to the paragraph it cites ("Belinde bleeds Alexis"):
+
+1. scenario.py reads the file (yamlfile.py, validation.py, expect.py, within limits.py's bounds) and
+   parses each event with grammar.py: the sentence matches a form of forms_turn.py, whose builder
+   makes `events.Bleed(actor="Belinde", target="Alexis")`.
+2. scenario.replay gives it to core.apply, after core.settle if the table is in the middle of
+   something the event is not part of (stages.py: an action, a combat, a referendum, a chance).
+3. core.apply looks the handler up in registry.py (`Bleed: actions.bleed_action`) and runs it on a
+   Draft of the state (state.py).
+4. The handler checks the move (helpers.check_actor: ready, unlocked, its controller's minion phase)
+   and announces it (helpers.announce), writing a log entry with the Rules it applied, e.g.
+   `R.BLEED_TARGET` (a Refusal or NotModelled from errors.py stops the replay instead).
+5. rules.py holds `BLEED_TARGET`: per rules edition, the Cites (section and quote) that state it.
+   trace.py reports the step, and the citation locator the caller gave (citations.CiteLocator,
+   built by `judge check` and the web from the corpus) finds each cite's paragraph: `vekn:bleed/3`.
+
+The engine imports nothing of the corpus, the search or the web; tests/test_engine_layout.py checks
+that, and that no two of its modules import each other, directly or through others.
 """
-from judge.engine.scenario import Run, Scenario, load, parse, replay, run
-
-__all__ = ["Run", "Scenario", "load", "parse", "replay", "run"]

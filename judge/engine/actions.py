@@ -8,175 +8,29 @@ locks and enters combat with the acting minion: combat.py; a blocked leave
 torpor causes no combat: torpor.py) or when nothing more is played (the
 action succeeds: its cost is paid, its effects take place; a political
 action's referendum is called: politics.py).
+
+Who may act and the announcement itself are helpers.check_actor and helpers.announce (torpor's actions
+use them too); what a successful action of each kind does is the table `RESOLVE`, the torpor and
+political kinds included.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional
 
-from judge.engine import citations as R
-from judge.engine.core import (Log, blood, burn_dead_ally, drain_excess, handles, minion, names, play_from_hand, pool,
-                               remove_minion, require_seated, rule_exists)
+from judge.engine import combat, politics, torpor
+from judge.engine import rules as R
+from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, Cost, Decline, Effect, Employ,
-                                 Equip, Hunt, Modifier, Pass, Political, Reaction, Recruit, Unmodelled)
-from judge.engine.state import (ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion,
-                                Retainer)
-
-
-# -- mandatory actions ------------------------------------------------------------------------
-def mandatory_of(m: Minion) -> tuple[str, ...]:
-    found = list(m.mandatory)
-    if m.kind == VAMPIRE and m.blood == 0 and m.region == READY and "hunt" not in found:
-        found.append("hunt")
-    return tuple(found)
-
-
-def is_stuck(m: Minion, mandatory: tuple[str, ...]) -> bool:
-    return len(mandatory) >= 2 or any(x in m.cannot for x in mandatory) or ("hunt" in mandatory and m.kind != VAMPIRE)
-
-
-def _can_act_now(m: Minion) -> bool:
-    return m.ready and not m.locked and not m.recruited
-
-
-def pending_mandatory(d: Draft, player: str) -> list[tuple[Minion, str]]:
-    """Minions of `player` with a mandatory action still to perform (stuck ones excluded)."""
-    out = []
-    for m in d.minions.values():
-        if m.controller != player or not _can_act_now(m):
-            continue
-        mand = mandatory_of(m)
-        if mand and not is_stuck(m, mand):
-            out.append((m, mand[0]))
-    return out
+from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
+                                 Modifier, Political, Reaction, Recruit, Unmodelled)
+from judge.engine.helpers import (Log, announce, apply_card_effect, blood, burn_dead_ally, check_actor, check_cost,
+                                  cost_words, drain_excess, minion, names, play_from_hand, pool, require_seated,
+                                  rule_exists, who_blocks)
+from judge.engine.state import ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion, Retainer
 
 
 # -- announcing ---------------------------------------------------------------------------------
-def _check_actor(d: Draft, name: str, kind: str) -> Minion:
-    """Who may act now: the turn's Methuselah's ready unlocked minion, mandatory actions first."""
-    m = minion(d, name)
-    require_seated(d, m.controller)
-    if m.controller != d.turn:
-        raise Refusal(f"{m.name} is {m.controller}'s minion and it is {d.turn}'s turn: minions act in their "
-                      f"controller's minion phase", [R.MINION_PHASE])
-    if d.phase != "minion":
-        raise Refusal(f"actions are performed in the minion phase; {d.turn} is in the {d.phase} phase",
-                      [R.MINION_PHASE])
-    if m.contested:
-        raise Refusal(f"{m.name} is contested: face down and out of play", [R.CONTEST_CARD_OUT])
-    if m.region == TORPOR and kind != "leave torpor":
-        raise Refusal(f"{m.name} is in torpor and can perform no action except leaving torpor",
-                      [R.TORPOR_REGION, R.TORPOR_ACTIONS])
-    if kind == "leave torpor" and m.region != TORPOR:
-        raise Refusal(f"{m.name} is not in torpor: only a vampire in torpor leaves torpor", [R.LEAVE_TORPOR])
-    if m.region == UNCONTROLLED:
-        if m.kind == ALLY and m.recruited:
-            raise Refusal(f"{m.name} was recruited this turn and cannot act this turn",
-                          [R.ALLY_NOT_THIS_TURN, R.ALLY_OLDER_REGION])
-        raise Refusal(f"{m.name} is in {m.controller}'s uncontrolled region, not in play", [R.READY_UNLOCKED_ACT])
-    if m.locked:
-        raise Refusal(f"{m.name} is locked: only ready unlocked minions can perform actions", [R.READY_UNLOCKED_ACT])
-    if m.recruited:
-        raise Refusal(f"{m.name} was recruited this turn and cannot act this turn", [R.ALLY_NOT_THIS_TURN])
-    own = mandatory_of(m)
-    if own:
-        if is_stuck(m, own):
-            raise Refusal(f"{m.name} is stuck (mandatory: {', '.join(own)}) and cannot perform any action",
-                          [R.STUCK])
-        if kind not in own:
-            rule = R.MANDATORY_HUNT if own == ("hunt",) else R.MANDATORY
-            raise Refusal(f"{m.name} must perform the mandatory {own[0]} and cannot perform any other action",
-                          [rule, R.MANDATORY])
-    else:
-        waiting = pending_mandatory(d, m.controller)
-        if waiting:
-            other, what = waiting[0]
-            rule = R.MANDATORY_HUNT if what == "hunt" else R.MANDATORY
-            raise Refusal(f"{other.name} has a mandatory {what} to perform first: no other action before it",
-                          [R.MANDATORY, rule])
-    if kind in m.cannot:
-        raise Refusal(f"a card effect forbids {m.name} to {kind}", [R.GOLDEN_RULE])
-    return m
-
-
-def _check_cost(d: Draft, m: Minion, cost: Cost, what: str, rules=()) -> None:
-    """Refuse a card or action whose cost cannot be paid; `rules` are the action's own (why it cannot be
-    announced, what sets its cost), cited before the rule on costs in general."""
-    if cost.blood > m.blood:
-        unit = "life" if m.kind == ALLY else "blood"
-        raise Refusal(f"{m.name} has {m.blood} {unit}, not enough for {what} costing {cost.blood}",
-                      [*rules, R.COST_REQUIRED])
-    if cost.pool > d.players[m.controller].pool:
-        raise Refusal(f"{m.controller} has {d.players[m.controller].pool} pool, not enough for {what} costing "
-                      f"{cost.pool}", [*rules, R.COST_REQUIRED])
-
-
-def _clockwise_from(d: Draft, player: str, others: tuple[str, ...]) -> tuple[str, ...]:
-    seating = d.seating
-    start = seating.index(player)
-    return tuple(sorted(others, key=lambda p: (seating.index(p) - start) % len(seating)))
-
-
-def _block_order(d: Draft, player: str, directed: bool, targets: tuple[str, ...]) -> tuple[str, ...]:
-    if directed:
-        return _clockwise_from(d, player, targets)
-    order = []
-    for p in (d.prey(player), d.predator(player)):
-        if p and p != player and p not in order:
-            order.append(p)
-    return tuple(order)
-
-
-def _who_blocks(order: tuple[str, ...], directed: bool, d: Draft, player: str) -> str:
-    if not order:
-        return "Nobody may block it."
-    if directed:
-        return f"Only {names(order)} may block{' (clockwise)' if len(order) > 1 else ''}."
-    if len(order) == 1:
-        return f"{order[0]} (prey and predator) may block."
-    return f"{order[0]} (prey) may block first, then {order[1]} (predator)."
-
-
-def _announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth: int, directed: bool = False,
-              targets: tuple[str, ...] = (), bleed: int = 0, hunt: int = 0, cost: Cost = Cost(),
-              card: Optional[str] = None, via: Optional[str] = None, from_hand: bool = False, payload=None,
-              effect: Optional[CardEffect] = None, says: Optional[str] = None, rules=(), detail: str = "",
-              cost_rules=()) -> None:
-    """Announce an action; `cost_rules` are the rules that set its cost (a cardless action's default cost)."""
-    _check_cost(d, m, cost, card or kind, (R.ACTION_COST_REQUIRED, *cost_rules))
-    if from_hand:
-        play_from_hand(d, m.controller, log, card or kind)
-    changes = {"locked": True}
-    if kind == "bleed":
-        changes["bled"] = True
-    if kind == "political":
-        changes["political"] = True
-    used = card if (card and kind in ("card", "bleed", "hunt", "political") and from_hand) else via
-    if used:
-        changes["used"] = m.used + (used,)
-    d.put_minion(m.name, **changes)
-    order = _block_order(d, m.controller, directed, targets)
-    d.set(action=Action(actor=m.name, player=m.controller, kind=kind, summary=summary, directed=directed,
-                        targets=targets, stealth=stealth, bleed=bleed, hunt=hunt, cost_blood=cost.blood,
-                        cost_pool=cost.pool, card=card, via=via, order=order, payload=payload,
-                        effects=(effect,) if effect else (), says=says))
-    costs = _cost_words(cost)
-    text = (f"Announced: {summary} ({m.name} locks): {'directed' if directed else 'undirected'}, "
-            f"{stealth} stealth{detail}"
-            f"{f', costing {costs} if it succeeds' if costs else ''}. {_who_blocks(order, directed, d, m.controller)}")
-    block_rule = R.BLOCK_DIRECTED if directed else R.BLOCK_UNDIRECTED
-    log.add(text, R.READY_UNLOCKED_ACT, R.ANNOUNCE, *rules, *([R.COST_ON_SUCCESS] if costs else []), block_rule)
-
-
-def _cost_words(cost: Cost) -> str:
-    parts = []
-    if cost.blood:
-        parts.append(f"{cost.blood} blood")
-    if cost.pool:
-        parts.append(f"{cost.pool} pool")
-    return " and ".join(parts)
-
-
 def _bleed_target(d: Draft, m: Minion, target: Optional[str], any_target: bool) -> str:
     player = m.controller
     prey = d.prey(player)
@@ -194,30 +48,27 @@ def _bleed_target(d: Draft, m: Minion, target: Optional[str], any_target: bool) 
     return target
 
 
-@handles(Bleed)
 def bleed_action(d: Draft, e: Bleed, log: Log) -> None:
-    m = _check_actor(d, e.actor, "bleed")
+    m = check_actor(d, e.actor, "bleed")
     target = _bleed_target(d, m, e.target, False)
     if e.amount is not None and e.amount != m.bleed:
         raise Refusal(f"{m.name} bleeds for {m.bleed} when the action is announced, not {e.amount} "
                       f"(action modifiers add bleed later)", [R.BLEED_AMOUNT])
-    _announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target}", stealth=m.stealth, directed=True,
-              targets=(target,), bleed=m.bleed, detail=f", bleed {m.bleed}",
-              rules=(R.BLEED_WHO, R.BLEED_TARGET, R.BLEED_AMOUNT))
+    announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target}", stealth=m.stealth, directed=True,
+             targets=(target,), bleed=m.bleed, detail=f", bleed {m.bleed}",
+             rules=(R.BLEED_WHO, R.BLEED_TARGET, R.BLEED_AMOUNT))
 
 
-@handles(Hunt)
 def hunt_action(d: Draft, e: Hunt, log: Log) -> None:
-    m = _check_actor(d, e.actor, "hunt")
+    m = check_actor(d, e.actor, "hunt")
     if m.kind != VAMPIRE:
         raise Refusal(f"{m.name} is an ally: only vampires hunt", [R.ALLY_BASIC])
-    _announce(d, log, m, kind="hunt", summary=f"{m.name} hunts", stealth=max(1, m.stealth), hunt=1,
-              detail=", hunt 1", rules=(R.HUNT_WHO,))
+    announce(d, log, m, kind="hunt", summary=f"{m.name} hunts", stealth=max(1, m.stealth), hunt=1,
+             detail=", hunt 1", rules=(R.HUNT_WHO,))
 
 
-@handles(Equip)
 def equip_action(d: Draft, e: Equip, log: Log) -> None:
-    m = _check_actor(d, e.actor, "equip")
+    m = check_actor(d, e.actor, "equip")
     if e.source:
         src = minion(d, e.source)
         if src.controller != m.controller or src.name == m.name or not src.controlled:
@@ -225,35 +76,32 @@ def equip_action(d: Draft, e: Equip, log: Log) -> None:
         if e.item not in src.equipment:
             raise Refusal(f"{src.name} does not have {e.item} (has: {', '.join(src.equipment) or 'nothing'})",
                           [R.EQUIP_MOVE])
-        _announce(d, log, m, kind="equip", summary=f"{m.name} takes {e.item} from {src.name}", stealth=1,
-                  payload=("move", e.item, src.name), rules=(R.EQUIP_MOVE,))
+        announce(d, log, m, kind="equip", summary=f"{m.name} takes {e.item} from {src.name}", stealth=1,
+                 payload=("move", e.item, src.name), rules=(R.EQUIP_MOVE,))
         return
-    _announce(d, log, m, kind="equip", summary=f"{m.name} equips with {e.item}", stealth=1, cost=e.cost,
-              card=e.item, from_hand=True, payload=("hand", e.item, None), rules=(R.EQUIP,))
+    announce(d, log, m, kind="equip", summary=f"{m.name} equips with {e.item}", stealth=1, cost=e.cost,
+             card=e.item, from_hand=True, payload=("hand", e.item, None), rules=(R.EQUIP,))
 
 
-@handles(Employ)
 def employ_action(d: Draft, e: Employ, log: Log) -> None:
-    m = _check_actor(d, e.actor, "employ")
-    _announce(d, log, m, kind="employ", summary=f"{m.name} employs {e.retainer}", stealth=1, cost=e.cost,
-              card=e.retainer, from_hand=True, payload=Retainer(e.retainer, e.life), rules=(R.EMPLOY,))
+    m = check_actor(d, e.actor, "employ")
+    announce(d, log, m, kind="employ", summary=f"{m.name} employs {e.retainer}", stealth=1, cost=e.cost,
+             card=e.retainer, from_hand=True, payload=Retainer(e.retainer, e.life), rules=(R.EMPLOY,))
 
 
-@handles(Recruit)
 def recruit_action(d: Draft, e: Recruit, log: Log) -> None:
-    m = _check_actor(d, e.actor, "recruit")
+    m = check_actor(d, e.actor, "recruit")
     if e.ally in d.minions:
         raise Refusal(f"{e.ally} is already in play", [R.RECRUIT])
     stealth = 1 if e.stealth is None else e.stealth
     ally = Minion(name=e.ally, controller=m.controller, kind=ALLY, card=e.ally, blood=e.life, bleed=e.bleed,
                   strength=e.strength, recruited=True)
-    _announce(d, log, m, kind="recruit", summary=f"{m.name} recruits {e.ally}", stealth=stealth, cost=e.cost,
-              card=e.ally, from_hand=True, payload=ally, detail=f", {e.life} life", rules=(R.RECRUIT,))
+    announce(d, log, m, kind="recruit", summary=f"{m.name} recruits {e.ally}", stealth=stealth, cost=e.cost,
+             card=e.ally, from_hand=True, payload=ally, detail=f", {e.life} life", rules=(R.RECRUIT,))
 
 
-@handles(BecomeAnarch)
 def anarch_action(d: Draft, e: BecomeAnarch, log: Log) -> None:
-    m = _check_actor(d, e.actor, "anarch")
+    m = check_actor(d, e.actor, "anarch")
     if m.kind != VAMPIRE:
         raise Refusal(f"{m.name} is not a vampire", [R.ANARCH])
     if m.title:
@@ -263,15 +111,14 @@ def anarch_action(d: Draft, e: BecomeAnarch, log: Log) -> None:
     other = any(o.controller == m.controller and o.name != m.name and o.ready and o.kind == VAMPIRE
                 and (o.anarch or (o.sect or "").lower() == "anarch") for o in d.minions.values())
     cost = Cost(blood=1 if other else 2)
-    _announce(d, log, m, kind="anarch", summary=f"{m.name} becomes anarch", stealth=1, cost=cost,
-              detail=" (another ready anarch makes it cost 1 blood)" if other else "", rules=(R.ANARCH,),
-              cost_rules=(R.ANARCH,))
+    announce(d, log, m, kind="anarch", summary=f"{m.name} becomes anarch", stealth=1, cost=cost,
+             detail=" (another ready anarch makes it cost 1 blood)" if other else "", rules=(R.ANARCH,),
+             cost_rules=(R.ANARCH,))
 
 
-@handles(ActionCard)
 def action_card(d: Draft, e: ActionCard, log: Log) -> None:
     kind = e.as_ or "card"
-    m = _check_actor(d, e.actor, kind)
+    m = check_actor(d, e.actor, kind)
     card = e.via or e.card or "an action card"
     if (e.via or e.card) and card in m.used:  # an unnamed card cannot be told apart from another
         raise Refusal(f"{m.name} already performed an action with {card} this turn", [R.ACTION_CARD_ONCE])
@@ -280,17 +127,17 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
     if e.as_ == "bleed":
         target = _bleed_target(d, m, e.targets[0] if e.targets else None, e.any_target)
         amount = m.bleed + e.bleed
-        _announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target} with {card}", stealth=e.stealth,
-                  directed=True, targets=(target,), bleed=amount, detail=f", bleed {amount}",
-                  rules=(R.ACTION_CARD, R.ACTION_CARD_BASIC, R.BLEED_TARGET, R.BLEED_AMOUNT), **common)
+        announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target} with {card}", stealth=e.stealth,
+                 directed=True, targets=(target,), bleed=amount, detail=f", bleed {amount}",
+                 rules=(R.ACTION_CARD, R.ACTION_CARD_BASIC, R.BLEED_TARGET, R.BLEED_AMOUNT), **common)
         return
     if e.as_ == "hunt":
         if m.kind != VAMPIRE:
             raise Refusal(f"{m.name} is an ally: only vampires hunt", [R.ALLY_BASIC, R.ACTION_CARD_BASIC])
         amount = 1 + e.hunt
-        _announce(d, log, m, kind="hunt", summary=f"{m.name} hunts with {card}", stealth=e.stealth or 1,
-                  hunt=amount, detail=f", hunt {amount}", rules=(R.ACTION_CARD, R.ACTION_CARD_BASIC, R.HUNT_WHO),
-                  **common)
+        announce(d, log, m, kind="hunt", summary=f"{m.name} hunts with {card}", stealth=e.stealth or 1,
+                 hunt=amount, detail=f", hunt {amount}", rules=(R.ACTION_CARD, R.ACTION_CARD_BASIC, R.HUNT_WHO),
+                 **common)
         return
     targets = tuple(t for t in e.targets)
     for t in targets:
@@ -302,25 +149,23 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
     if directed and not targets:
         raise Refusal("a directed action needs the Methuselah(s) it is directed at ('directed at Alexis')",
                       [R.BLOCK_DIRECTED])
-    _announce(d, log, m, kind="card", summary=f"{m.name} plays {card}" + (f" at {names(targets)}" if targets else ""),
-              stealth=e.stealth, directed=directed, targets=targets, rules=(R.ACTION_CARD,), **common)
+    announce(d, log, m, kind="card", summary=f"{m.name} plays {card}" + (f" at {names(targets)}" if targets else ""),
+             stealth=e.stealth, directed=directed, targets=targets, rules=(R.ACTION_CARD,), **common)
 
 
-@handles(Political)
 def political_action(d: Draft, e: Political, log: Log) -> None:
-    m = _check_actor(d, e.actor, "political")
+    m = check_actor(d, e.actor, "political")
     if m.kind != VAMPIRE:
         raise Refusal(f"{m.name} is an ally: only vampires perform political actions", [R.POLITICAL])
     if m.political:
         raise Refusal(f"{m.name} already performed a political action this turn", [R.POLITICAL])
     card = e.card or "a political action card"
-    _announce(d, log, m, kind="political", summary=f"{m.name} calls a referendum with {card}", stealth=1, cost=e.cost,
-              card=e.card, from_hand=bool(e.card), effect=e.effect, says=e.says, rules=(R.POLITICAL,))
+    announce(d, log, m, kind="political", summary=f"{m.name} calls a referendum with {card}", stealth=1, cost=e.cost,
+             card=e.card, from_hand=bool(e.card), effect=e.effect, says=e.says, rules=(R.POLITICAL,))
 
 
-@handles(Unmodelled, during_combat=True, during_referendum=True, during_chance=True)
 def unmodelled(d: Draft, e: Unmodelled, log: Log) -> None:
-    rules = [getattr(R, name) for name in e.rules if isinstance(getattr(R, name, None), R.Rule)]
+    rules = [R.named(name) for name in e.rules if R.named(name) is not None]
     raise NotModelled(e.what, rules)
 
 
@@ -333,20 +178,17 @@ def _current(d: Draft, what: str) -> Action:
 
 
 def _pay_now(d: Draft, m: Minion, cost: Cost, what: str, log: Log) -> str:
-    _check_cost(d, m, cost, what)
+    check_cost(d, m, cost, what)
     if cost.blood:
         blood(d, m.name, -cost.blood)
     if cost.pool:
         pool(d, m.controller, -cost.pool)
-    words = _cost_words(cost)
+    words = cost_words(cost)
     return f", paying {words} at once" if words else ""
 
 
-@handles(Modifier, during_referendum=True)
 def modifier(d: Draft, e: Modifier, log: Log) -> None:
     if d.referendum is not None:
-        from judge.engine import politics
-
         politics.no_cards(d, "an action modifier")
     a = _current(d, "an action modifier")
     m = minion(d, e.minion)
@@ -400,11 +242,8 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     burn_dead_ally(d, log, m.name)
 
 
-@handles(Reaction, during_referendum=True)
 def reaction(d: Draft, e: Reaction, log: Log) -> None:
     if d.referendum is not None:
-        from judge.engine import politics
-
         politics.no_cards(d, "a reaction card")
     a = _current(d, "a reaction")
     m = minion(d, e.minion)
@@ -449,7 +288,6 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     burn_dead_ally(d, log, m.name)
 
 
-@handles(Block)
 def block(d: Draft, e: Block, log: Log) -> None:
     a = _current(d, "a block attempt")
     b = minion(d, e.blocker)
@@ -462,7 +300,7 @@ def block(d: Draft, e: Block, log: Log) -> None:
                       [R.BLOCK_ONE_AT_A_TIME])
     block_rule = R.BLOCK_DIRECTED if a.directed else R.BLOCK_UNDIRECTED
     if player not in a.order:
-        raise Refusal(f"{player} may not block {a.summary}: {_who_blocks(a.order, a.directed, d, a.player)}",
+        raise Refusal(f"{player} may not block {a.summary}: {who_blocks(a.order, a.directed, d, a.player)}",
                       [block_rule])
     if player in a.declined:
         raise Refusal(f"{player} already declined to block this action, and that decision is final",
@@ -489,7 +327,6 @@ def block(d: Draft, e: Block, log: Log) -> None:
             f"stealth; {verdict}.", block_rule, R.BLOCK_COMPARE)
 
 
-@handles(Decline)
 def decline(d: Draft, e: Decline, log: Log) -> None:
     a = _current(d, "declining to block")
     if e.player is not None:
@@ -498,7 +335,7 @@ def decline(d: Draft, e: Decline, log: Log) -> None:
                           [R.BLOCK_OTHERS])
         if e.player not in a.order:
             raise Refusal(f"{e.player} may not block this action anyway: "
-                          f"{_who_blocks(a.order, a.directed, d, a.player)}",
+                          f"{who_blocks(a.order, a.directed, d, a.player)}",
                           [R.BLOCK_DIRECTED if a.directed else R.BLOCK_UNDIRECTED])
         if e.player in a.declined:
             raise Refusal(f"{e.player} already declined to block this action", [R.BLOCK_DECLINE_FINAL])
@@ -514,27 +351,8 @@ def decline(d: Draft, e: Decline, log: Log) -> None:
     log.add(text, R.BLOCK_DECLINE_FINAL)
 
 
-@handles(Pass, during_combat=True, during_referendum=True, during_chance=True)
-def pass_(d: Draft, e: Pass, log: Log) -> None:
-    """Nothing more is played: the open block attempt, combat step, referendum or action moves on."""
-    if d.combat is not None:
-        from judge.engine import combat
-
-        combat.finish_step(d, log)
-        return
-    if d.chance is not None:
-        from judge.engine import torpor
-
-        torpor.pass_chance(d, log)
-        return
-    if d.referendum is not None:
-        from judge.engine import politics
-
-        politics.close_polling(d, log)
-        return
-    if d.action_() is None:
-        log.add(f"{e.player or 'Everyone'} passes; no action is in progress.", R.ONE_ACTION_AT_A_TIME)
-        return
+def pass_in_action(d: Draft, log: Log) -> None:
+    """Nothing more is played during the action: the open block attempt resolves, or else the action does."""
     if d.action_().attempt is not None:
         resolve_attempt(d, log)
         return
@@ -553,20 +371,16 @@ def resolve_attempt(d: Draft, log: Log) -> bool:
                 d.put_player(who, withdrawal_broken=True)
         d.set(action=None)
         # Only the older book says what becomes of the card played for a blocked action.
-        burned = " The card played for the action is burned." if a.card and d.edition == R.OLDER else ""
+        burned = " The card played for the action is burned." if a.card and d.edition == OLDER else ""
         if a.kind == "leave torpor":
             log.add(f"{att.blocker} blocks {a.actor} ({att.intercept} intercept against {a.stealth} stealth): the "
                     f"action is blocked and has no effect, its cost is not paid.{burned} {att.blocker} locks.",
                     R.BLOCK_COMPARE, R.BLOCKED, R.COST_ON_SUCCESS)
-            from judge.engine import torpor
-
             torpor.blocked_leave(d, log, a, att.blocker)
             return True
         log.add(f"{att.blocker} blocks {a.actor} ({att.intercept} intercept against {a.stealth} stealth): the action "
                 f"is blocked and has no effect, its cost is not paid.{burned} {att.blocker} locks and enters combat "
                 f"with {a.actor}.", R.BLOCK_COMPARE, R.BLOCKED, R.COST_ON_SUCCESS)
-        from judge.engine import combat
-
         combat.start(d, log, a.actor, att.blocker, action=a, cause=a.summary)
         return True
     d.put_action(attempt=None)
@@ -682,15 +496,13 @@ def _resolve_recruit(d: Draft, log: Log, a: Action, paid: str, rules: list) -> N
 
 
 def _with_region(m: Minion, region: str) -> Minion:
-    from dataclasses import replace
-
     return replace(m, region=region)
 
 
 def _resolve_anarch(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     sect = R.ANARCH_NEW_SECT[d.edition]  # the older book: anarchs are Independent, with an anarch attribute
     d.put_minion(a.actor, anarch=True, sect=sect)
-    if d.edition == R.OLDER:
+    if d.edition == OLDER:
         sect += " (with the anarch attribute)"
     log.add(f"{a.summary} succeeds{paid}: {a.actor}'s sect is now {sect}.", *rules, R.ANARCH, R.ANARCH_SECT)
 
@@ -709,59 +521,17 @@ def _resolve_card(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None
                 *rules, R.ACTION_CARD)
 
 
+# What a successful action of each kind does (the books' "resolve the action" step), by `Action.kind`.
 RESOLVE = {"bleed": _resolve_bleed, "hunt": _resolve_hunt, "equip": _resolve_equip, "employ": _resolve_employ,
-           "recruit": _resolve_recruit, "anarch": _resolve_anarch, "card": _resolve_card}
-# politics.py adds "political", torpor.py "leave torpor", "rescue" and "diablerize".
+           "recruit": _resolve_recruit, "anarch": _resolve_anarch, "card": _resolve_card,
+           "political": politics.resolve_political, "leave torpor": torpor.resolve_leave,
+           "rescue": torpor.resolve_rescue, "diablerize": torpor.resolve_diablerize}
 
 
 # -- described card effects -------------------------------------------------------------------------
-@handles(Effect, during_combat=True, during_referendum=True, during_chance=True)
 def effect_event(d: Draft, e: Effect, log: Log) -> None:
     apply_card_effect(d, log, e.effect, e.source or "a card effect")
     c = d.combat
     if c is not None and not c.ended and (c.acting not in d.minions or c.opposing not in d.minions):
-        from judge.engine import combat
-
         gone = [n for n in (c.acting, c.opposing) if n not in d.minions]
         combat.end_prematurely(d, log, f"{names(gone)} left play", R.WOUNDED_ENDS_COMBAT)
-
-
-def apply_card_effect(d: Draft, log: Log, eff: CardEffect, source: str) -> None:
-    for player, delta in eff.pool:
-        require_seated(d, player)
-        if delta is None:
-            delta = -d.players[player].pool
-        done = pool(d, player, delta)
-        verb = "gains" if done >= 0 else "burns"
-        log.add(f"{source.capitalize() if source[0].islower() else source}: {player} {verb} {abs(done)} pool "
-                f"({d.players[player].pool} left).", R.GOLDEN_RULE, R.BLOOD_BANK)
-    for name, delta in eff.blood:
-        m = minion(d, name)
-        done = blood(d, name, delta if delta is not None else -m.blood, drain=False)
-        unit = "life" if m.kind == ALLY else "blood"
-        verb = "gains" if done >= 0 else "burns"
-        log.add(f"{name} {verb} {abs(done)} {unit} ({d.minions[name].blood} left).", R.GOLDEN_RULE, R.BLOOD_BANK)
-        drain_excess(d, name, log)
-        if m.kind == ALLY and d.minions[name].blood <= 0:
-            remove_minion(d, name)
-            log.add(f"{name} has lost its last life counter and is burned.", R.ALLY_BURNED)
-    for name in eff.lock:
-        minion(d, name)
-        d.put_minion(name, locked=True)
-        log.add(f"{name} is locked by {source}.", R.GOLDEN_RULE)
-    for name in eff.unlock:
-        minion(d, name)
-        d.put_minion(name, locked=False)
-        log.add(f"{name} is unlocked by {source}.", R.GOLDEN_RULE)
-    for player, size in eff.hand_size:
-        _set_hand_size(d, log, player, size)
-
-
-def _set_hand_size(d: Draft, log: Log, player: str, size: int) -> None:
-    p = d.players[player]
-    hand, library = min(p.hand, size), p.library
-    drawn = size - hand if library is None else min(size - hand, library)  # draw up to the size, if the library can
-    hand += drawn
-    library = None if library is None else library - drawn
-    d.put_player(player, hand_size=size, hand=hand, library=library)
-    log.add(f"{player}'s hand size becomes {size}: {player} now holds {hand} cards.", R.HAND_SIZE, R.GOLDEN_RULE)

@@ -6,26 +6,29 @@ of a later step first lets the earlier steps finish as the books' defaults
 say (close range, the hand strike, no press), and each default is a trace
 step with its citation; an event of a step already over is refused. The
 older book's round has three steps (range, strike, press) and no end of
-round: the engine runs the same machine and cites each book's own steps.
+round: the engine runs the same machine (the table `STEPS`: how each step ends
+when nothing more is played in it) and cites each book's own steps.
 
 Strikes are chosen one pair at a time (the acting minion first) and resolve
 when every minion that owes one has chosen: combat ends strikes first, then
 first strikes, then the others; each batch's damage is then prevented and
 mended (damage.py). A wounded or burned combatant ends the combat: under the
 current book it goes to torpor or leaves play when the combat is over, under
-the older book at once.
+the older book at once. Damage from a card (`inflict_damage`) can come in a
+combat or outside one; damage.py handles it, and a combatant it takes out ends
+the combat here.
 """
 from __future__ import annotations
 
 from typing import Optional
 
-from judge.engine import citations as R
+from judge.engine import rules as R
+from judge.engine.citations import CURRENT
 from judge.engine import damage as dmg
-from judge.engine.core import Log, blood, drain_excess, handles, minion, names, play_from_hand, pool
+from judge.engine.helpers import Log, blood, drain_excess, minion, names, play_from_hand, pool
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import Cost
-from judge.engine.events_combat import (ChooseStrike, CombatOver, EnterCombat, GainStrikes, Maneuver, NoManeuver,
-                                        NoPress, NoPrevent, Press, Prevent, StrikeSpec)
+from judge.engine.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
+                                 NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
 from judge.engine.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Combat, Damage, Draft, Minion,
                                 Strike, evolve)
 
@@ -59,12 +62,11 @@ def start(d: Draft, log: Log, acting: str, opposing: str, action: Optional[Actio
 
 
 def _round_steps(d: Draft) -> str:
-    if d.edition == R.CURRENT:
+    if d.edition == CURRENT:
         return "before range, range, before strikes, strike, damage, press, end of round"
     return "determine range, strike, press"
 
 
-@handles(EnterCombat)
 def enter_combat(d: Draft, e: EnterCombat, log: Log) -> None:
     source = f" ({e.source})" if e.source else ""
     log.add(f"A card's effect{source} makes {e.minion} enter combat with {e.other}.", R.COMBAT_CAUSED, R.GOLDEN_RULE)
@@ -86,11 +88,8 @@ def _combatant(d: Draft, c: Combat, name: str, what: str) -> Minion:
 
 
 def finish_step(d: Draft, log: Log) -> None:
-    """Nothing more is played in the current step: it ends as the books' defaults say."""
-    c = d.combat
-    {"before range": _finish_before_range, "range": _finish_range, "before strikes": _finish_before_strikes,
-     "strike": _finish_strikes, "damage": _finish_damage, "press": _finish_press,
-     "end of round": _finish_round}[c.step](d, log)
+    """Nothing more is played in the current step: it ends as the books' defaults say (STEPS)."""
+    STEPS[d.combat.step](d, log)
 
 
 def finish(d: Draft, log: Log) -> None:
@@ -130,7 +129,7 @@ def _finish_range(d: Draft, log: Log) -> None:
     rng = c.range or CLOSE
     how = ("by default: nobody maneuvered" if not c.maneuvered else
            f"after {len(c.maneuvered)} maneuver{'s' if len(c.maneuvered) > 1 else ''}; no more are played")
-    current = d.edition == R.CURRENT
+    current = d.edition == CURRENT
     d.put_combat(range=rng, step="before strikes" if current else "strike")
     then = "; the before strikes step follows" if current else "; strikes follow"
     log.add(f"Round {c.round}: the range is {rng} ({how}){then}.", R.RANGE_SET,
@@ -181,7 +180,7 @@ def _finish_press(d: Draft, log: Log) -> None:
         log.add(f"{c.press}'s press to continue is not cancelled: the combat continues after this round.", R.PRESS)
     else:
         log.add("Nobody presses to continue: the combatants go their separate ways.", R.PRESS)
-    if d.edition == R.CURRENT:
+    if d.edition == CURRENT:
         d.put_combat(step="end of round")
     else:
         _finish_round(d, log)
@@ -192,9 +191,9 @@ def _finish_round(d: Draft, log: Log) -> None:
     if c.press and not c.ended:
         d.set(combat=Combat(acting=c.acting, opposing=c.opposing, action=c.action, round=c.round + 1,
                             cause=c.cause, wounded=c.wounded, burning=c.burning, taken=c.taken))
-        where = "the end of round step, then " if d.edition == R.CURRENT else ""
+        where = "the end of round step, then " if d.edition == CURRENT else ""
         log.add(f"End of round {c.round}: {where}round {c.round + 1} begins, at close range unless a maneuver "
-                f"changes it.", *([R.END_OF_ROUND] if d.edition == R.CURRENT else []), R.PRESS, R.RANGE_CLOSE)
+                f"changes it.", *([R.END_OF_ROUND] if d.edition == CURRENT else []), R.PRESS, R.RANGE_CLOSE)
         return
     end(d, log)
 
@@ -204,7 +203,7 @@ def end(d: Draft, log: Log) -> None:
     c = d.combat
     d.set(combat=None)
     taken = ", ".join(f"{_victim_words(m)} {n} damage" for m, n in c.taken if n) or "no damage was inflicted"
-    rules = [R.COMBAT] + ([R.END_OF_ROUND] if d.edition == R.CURRENT else [])
+    rules = [R.COMBAT] + ([R.END_OF_ROUND] if d.edition == CURRENT else [])
     log.add(f"The combat between {c.acting} and {c.opposing} is over after {c.round} round"
             f"{'s' if c.round > 1 else ''} ({taken}).", *rules)
     dmg.apply_statuses(d, log, c.wounded, c.burning, after_combat=True)
@@ -218,7 +217,7 @@ def _victim_words(who: str) -> str:
 
 def end_prematurely(d: Draft, log: Log, why: str, *rules) -> None:
     c = d.combat
-    if d.edition == R.CURRENT:
+    if d.edition == CURRENT:
         d.put_combat(ended=True, step="end of round", chosen=(), later=(), damage=(), press=None)
         log.add(f"{why}: the combat ends; the remaining steps are skipped until the end of round step.", *rules)
     else:
@@ -266,7 +265,6 @@ def _pay(d: Draft, m: Minion, cost: Cost, what: str) -> str:
     return f", paying {' and '.join(parts)}" if parts else ""
 
 
-@handles(Maneuver, during_combat=True)
 def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
     c = _combat(d, "a maneuver")
     m = _combatant(d, c, e.minion, "maneuver")
@@ -313,7 +311,6 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
     log.add(f"{m.name} maneuvers{src}{paid}: the range moves to {there}{chose}.", *rules)
 
 
-@handles(NoManeuver, during_combat=True)
 def no_maneuver(d: Draft, e: NoManeuver, log: Log) -> None:
     c = _combat(d, "declining to maneuver")
     if e.minion:
@@ -363,7 +360,6 @@ def _same_source(a: Optional[str], b: Optional[str]) -> bool:
     return (a or "").strip().lower() == (b or "").strip().lower()
 
 
-@handles(ChooseStrike, during_combat=True)
 def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
     c = _combat(d, "a strike")
     m = _combatant(d, c, e.minion, "strike")
@@ -609,9 +605,9 @@ def _steal_blood(d: Draft, log: Log, s: Strike, target: str) -> None:
     drain_excess(d, s.minion, log)
     if victim.kind == ALLY and d.minions[target].blood <= 0:
         d.put_combat(burning=d.combat.burning + (target,))
-        when = " (it leaves play when the combat is over)" if d.edition == R.CURRENT else ""
+        when = " (it leaves play when the combat is over)" if d.edition == CURRENT else ""
         log.add(f"{target} has no life counters left and is burned{when}.", R.ALLY_BURNED,
-                *([R.BURNED_AFTER_COMBAT] if d.edition == R.CURRENT else []))
+                *([R.BURNED_AFTER_COMBAT] if d.edition == CURRENT else []))
 
 
 def _after_damage(d: Draft, log: Log) -> None:
@@ -633,7 +629,6 @@ def _after_damage(d: Draft, log: Log) -> None:
 
 
 # -- additional strikes, prevention, presses ----------------------------------------------------------------
-@handles(GainStrikes, during_combat=True)
 def gain_strikes(d: Draft, e: GainStrikes, log: Log) -> None:
     c = _combat(d, "additional strikes")
     m = _combatant(d, c, e.minion, "gain additional strikes")
@@ -662,7 +657,6 @@ def gain_strikes(d: Draft, e: GainStrikes, log: Log) -> None:
             R.ADDITIONAL_STRIKES, R.ADDITIONAL_STRIKES_LIMIT, *([R.COMBAT_ACTING_FIRST] if m.name == c.acting else []))
 
 
-@handles(Prevent, during_combat=True)
 def prevent(d: Draft, e: Prevent, log: Log) -> None:
     c = _combat(d, "damage prevention")
     m = _combatant(d, c, e.minion, "prevent damage they take")
@@ -683,7 +677,6 @@ def prevent(d: Draft, e: Prevent, log: Log) -> None:
         _finish_damage(d, log)
 
 
-@handles(Press, during_combat=True)
 def press(d: Draft, e: Press, log: Log) -> None:
     c = _combat(d, "a press")
     m = _combatant(d, c, e.minion, "press")
@@ -705,7 +698,6 @@ def press(d: Draft, e: Press, log: Log) -> None:
         log.add(f"{m.name} presses to end combat{src}{paid}, cancelling {c.press}'s press to continue.", R.PRESS)
 
 
-@handles(NoPress, during_combat=True)
 def no_press(d: Draft, e: NoPress, log: Log) -> None:
     c = _combat(d, "the press step")
     if e.minion:
@@ -741,7 +733,6 @@ def may_still_press(c: Combat) -> list[str]:
     return [m for m in (c.acting, c.opposing) if m != c.last_press and m not in c.press_done]
 
 
-@handles(NoPrevent, during_combat=True)
 def no_prevent(d: Draft, e: NoPrevent, log: Log) -> None:
     c = _combat(d, "declining to prevent damage")
     if c.step != "damage":
@@ -767,9 +758,27 @@ def still_preventing(c: Combat) -> list[str]:
             if m not in c.prevent_done and any(x.victim == m and x.retainer is None and x.amount for x in c.damage)]
 
 
-@handles(CombatOver, during_combat=True)
 def combat_over(d: Draft, e: CombatOver, log: Log) -> None:
     if d.combat is None:  # the older book ends a combat as soon as a combatant is wounded or burned
         log.add("No combat is in progress: the last one is already over.", R.COMBAT)
         return
     finish(d, log)
+
+
+# -- damage from cards and effects, in a combat or not ---------------------------------------------------
+def inflict_damage(d: Draft, e: InflictDamage, log: Log) -> None:
+    """Damage from a card or effect (damage.inflict); a combatant it wounds or burns ends the combat."""
+    if not dmg.inflict(d, e, log):
+        return
+    c = d.combat
+    out = [n for n in (c.acting, c.opposing) if n in c.wounded or n in c.burning]
+    if out and not c.ended:
+        end_prematurely(d, log, f"{names(out)} {'is' if len(out) == 1 else 'are'} no longer ready",
+                        R.WOUNDED_ENDS_COMBAT)
+
+
+# A round's steps (state.COMBAT_STEPS, in order), each with how it ends when nothing more is played in it:
+# the range defaults to close, strikes to hand strikes, presses to none. The older book's round (range,
+# strike, press) runs through the same table (see this module's docstring).
+STEPS = {"before range": _finish_before_range, "range": _finish_range, "before strikes": _finish_before_strikes,
+         "strike": _finish_strikes, "damage": _finish_damage, "press": _finish_press, "end of round": _finish_round}

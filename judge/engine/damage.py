@@ -11,16 +11,18 @@ retainers lose 1 life per point, aggravated or not, and burn at 0.
 What a wound or a burn does takes effect at different times: outside combat
 at once; in combat under the older book once the damage is handled, under
 the current book when the combat is over ("going to torpor", "being burned").
-`apply_statuses` does it.
+`apply_statuses` does it. Damage from a card or effect is `inflict`, which the
+InflictDamage handler (combat.inflict_damage) calls, in a combat or not.
 """
 from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from judge.engine import citations as R
-from judge.engine.core import Log, blood, handles, minion, names, remove_minion
+from judge.engine import rules as R
+from judge.engine.citations import CURRENT, OLDER
+from judge.engine.helpers import Log, blood, minion, names, remove_minion
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events_combat import InflictDamage
+from judge.engine.events import InflictDamage
 from judge.engine.state import ALLY, READY, TORPOR, Damage, Draft, Retainer, evolve
 
 
@@ -177,7 +179,7 @@ def _mark(d: Draft, log: Log, name: str, burned: bool, in_combat: bool, why: str
             d.put_combat(burning=c.burning + (name,) if name not in c.burning else c.burning)
         elif name not in c.wounded:
             d.put_combat(wounded=c.wounded + (name,))
-        if d.edition == R.CURRENT:
+        if d.edition == CURRENT:
             status = "being burned" if burned else "going to torpor"
             log.add(f"{name} {why}: it is {status} until the combat is over, and no longer ready.",
                     *rules, R.TORPOR_AFTER_PAIR if not burned else R.BURNED_AFTER_COMBAT, R.WOUNDED_ENDS_COMBAT)
@@ -192,12 +194,12 @@ def apply_statuses(d: Draft, log: Log, wounded: Iterable[str], burning: Iterable
     for name in burning:
         m = d.minions[name]
         remove_minion(d, name)
-        when = " now that the combat is over" if after_combat and d.edition == R.CURRENT else ""
-        how = "goes directly to the ash heap, without going to torpor" if (m.kind != ALLY and d.edition == R.OLDER) \
+        when = " now that the combat is over" if after_combat and d.edition == CURRENT else ""
+        how = "goes directly to the ash heap, without going to torpor" if (m.kind != ALLY and d.edition == OLDER) \
             else "is burned"
         rule = R.ALLY_BURNED if m.kind == ALLY else R.AGGRAVATED_BURNS
         log.add(f"{name} {how}{when}, with the cards and counters on it.", *rules, rule,
-                *([R.BURNED_AFTER_COMBAT] if after_combat and d.edition == R.CURRENT else []))
+                *([R.BURNED_AFTER_COMBAT] if after_combat and d.edition == CURRENT else []))
     for name in wounded:
         if name in burning or name not in d.minions:
             continue
@@ -214,8 +216,10 @@ def apply_statuses(d: Draft, log: Log, wounded: Iterable[str], burning: Iterable
 
 
 # -- damage from cards and effects ------------------------------------------------------------------
-@handles(InflictDamage, during_combat=True, during_referendum=True, during_chance=True)
-def inflict(d: Draft, e: InflictDamage, log: Log) -> None:
+def inflict(d: Draft, e: InflictDamage, log: Log) -> bool:
+    """Damage from a card or effect: in a combat's first pair, environmental (it resolves with the strikes);
+    otherwise handled at once. True when it was handled on a combatant (whom it may have taken out of the
+    combat: combat.inflict_damage sees to that)."""
     m = minion(d, e.minion)
     if e.normal < 0 or e.aggravated < 0 or not (e.normal or e.aggravated):
         raise Refusal("damage is a positive number of points", [R.DAMAGE])
@@ -229,7 +233,7 @@ def inflict(d: Draft, e: InflictDamage, log: Log) -> None:
         d.put_combat(environmental=c.environmental + tuple(items))
         log.add(f"{e.source or 'A card or effect'} inflicts {words} on {m.name}: environmental damage resolves with "
                 f"the first pair of strikes.", R.ENVIRONMENTAL)
-        return
+        return False
     if combatant and c.damage:
         raise NotModelled(f"damage from {e.source or 'a card'} on {m.name} while the damage of a strike waits for "
                           f"prevention: how the two are handled together is not said", [R.DAMAGE_OTHER_MEANS])
@@ -239,11 +243,4 @@ def inflict(d: Draft, e: InflictDamage, log: Log) -> None:
         raise NotModelled(f"damage to {m.name}, which is not in play (it is in the {m.region} region)",
                           [R.DAMAGE_OTHER_MEANS])
     resolve(d, log, items, in_combat=combatant)
-    if combatant:
-        from judge.engine import combat
-
-        c = d.combat
-        out = [n for n in (c.acting, c.opposing) if n in c.wounded or n in c.burning]
-        if out and not c.ended:
-            combat.end_prematurely(d, log, f"{names(out)} {'is' if len(out) == 1 else 'are'} no longer ready",
-                                   R.WOUNDED_ENDS_COMBAT)
+    return combatant

@@ -7,8 +7,9 @@ during the event is ousted at the same time, which matters for the 6 pool
 """
 from __future__ import annotations
 
-from judge.engine import citations as R
-from judge.engine.core import Log, names, pool, remove_minion
+from judge.engine import rules as R
+from judge.engine.citations import CURRENT
+from judge.engine.helpers import Log, names, pool, remove_minion
 from judge.engine.errors import NotModelled
 from judge.engine.state import Draft, Result
 
@@ -96,7 +97,7 @@ def check_game_end(d: Draft, log: Log) -> None:
     if len(top) == 1:
         d.set(result=Result(over=True, winner=top[0]))
         log.add(f"The game is over. {top[0]} wins with {_vp(best)} victory points (final score: {table}).", R.WINNER)
-    elif d.edition == R.CURRENT:
+    elif d.edition == CURRENT:
         d.set(result=Result(over=True, winner=None, tied=tuple(top)))
         log.add(f"The game is over. {names(top)} tie at {_vp(best)} victory points: in the case of a tie there is "
                 f"no winner (final score: {table}).", R.WINNER, R.TIE)

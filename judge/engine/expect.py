@@ -18,12 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from judge.engine import citations as R
+from judge.engine.citations import ALIASES, BOOK, RULES_EDITIONS, OfflineCiteLocator, rules_edition
 from judge.engine.errors import ScenarioError
 from judge.engine.state import PHASES, REGIONS, state_to_json
 
 EXPECT_STOPS = ("refused", "not_modelled")
-BOOK_OF = {R.CURRENT: "vekn", R.OLDER: "rb"}  # the document each edition's citations come from
 
 PLAYER_KEYS = ("pool", "vp", "hand", "hand_size", "library", "crypt", "ousted", "withdrawn", "withdrawing",
                "prey", "predator")
@@ -59,7 +58,7 @@ KINDS = {
     "in_play": BOOL,
     "edge": (PLAYER, None), "turn": PLAYER, "phase": PHASES, "turn_number": INT, "transfers": INT,
     "master_actions": INT, "discard_actions": INT, "edge_pool_taken": BOOL, "winner": (PLAYER, None), "over": BOOL,
-    "tied": LIST, "ousted_order": LIST, "bank": INT, "rules": tuple(R.EDITIONS),
+    "tied": LIST, "ousted_order": LIST, "bank": INT, "rules": tuple(RULES_EDITIONS),
     "action": (MAPPING, None), "combat": (MAPPING, None), "referendum": (MAPPING, None),
     "diablerie_chance": (MAPPING, None),
 }
@@ -87,12 +86,12 @@ def read(block: Any, lines, own: str, players: list[str], minions: list[str], n_
     stops: dict = {own: {}}
     blocks = []
     for key, value in (block or {}).items():
-        if key in R.EDITIONS or key in R.ALIASES:
+        if key in RULES_EDITIONS or key in ALIASES:
             blocks.append((key, value))
         else:
             ctx.add(paths[own], stops[own], key, value, ("expect", key), own)
     for key, value in blocks:  # an edition's own block overrides the top-level keys for that edition
-        ed = R.edition(key)
+        ed = rules_edition(key)
         if not isinstance(value, dict):
             raise ScenarioError(f"expect.{key} must be a mapping of what to expect under the {ed} edition",
                                 lines.of(("expect", key)))
@@ -139,7 +138,7 @@ class _Context:
                                 line)
         if "cites" in spec:
             cites = spec["cites"] if isinstance(spec["cites"], list) else [spec["cites"]]
-            book = BOOK_OF[edition]
+            book = BOOK[edition]
             for c in cites:
                 if not isinstance(c, str) or ":" not in c:
                     raise ScenarioError(f"{where}.cites lists paragraph or section IDs such as {book}:bleed/3; "
@@ -237,7 +236,7 @@ class Check:
     line: Optional[int] = None
 
 
-def check(expect: Expectations, edition: str, state, stop, resolver=None) -> list[Check]:
+def check(expect: Expectations, edition: str, state, stop, locator=None) -> list[Check]:
     paths, stops = expect.for_edition(edition)
     view = state_to_json(state)
     checks = []
@@ -246,11 +245,11 @@ def check(expect: Expectations, edition: str, state, stop, resolver=None) -> lis
         ok = found and same(expected, actual)
         checks.append(Check(path, expected, actual if found else f"(no such path: {path})", ok, line))
     for key, (spec, line) in stops.items():
-        checks.append(_check_stop(key, spec, stop, edition, resolver, line))
+        checks.append(_check_stop(key, spec, stop, edition, locator, line))
     return checks
 
 
-def _check_stop(key: str, spec: Any, stop, edition: str, resolver, line) -> Check:
+def _check_stop(key: str, spec: Any, stop, edition: str, locator, line) -> Check:
     want_kind = "refused" if key == "refused" else "not-modelled"
     actual = None if stop is None else {"kind": stop.kind, "event": stop.n, "message": stop.message}
     if spec is False:
@@ -266,19 +265,19 @@ def _check_stop(key: str, spec: Any, stop, edition: str, resolver, line) -> Chec
         if "event" in spec:
             ok &= stop.n == spec["event"]
         if "cites" in spec:
-            ids = cite_ids(stop.rules, edition, resolver)
+            ids = cite_ids(stop.rules, edition, locator)
             actual["cites"] = ids
             wanted = spec["cites"] if isinstance(spec["cites"], list) else [spec["cites"]]
             ok &= all(any(i == w or i.startswith(w + "/") or i.startswith(w + ".") for i in ids) for w in wanted)
     return Check(key, spec, actual, ok, line)
 
 
-def cite_ids(rules, edition: str, resolver=None) -> list[str]:
-    resolver = resolver or R.OfflineResolver()
+def cite_ids(rules, edition: str, locator=None) -> list[str]:
+    locator = locator or OfflineCiteLocator()
     out: list[str] = []
     for rule in rules:
         for cite in rule.cites(edition):
-            pid = resolver.id(cite) or cite.section_id
+            pid = locator.id(cite) or cite.section_id
             if pid not in out:
                 out.append(pid)
     return out

@@ -39,12 +39,12 @@ UNITS = {"characters": "characters", "values": "values", "players": "players", "
 
 @dataclass(frozen=True)
 class Limits:
-    """The replay's limits. The defaults let through scenarios several times larger than any in scenarios/
-    (the largest has 5 players, 5 minions, 15 events, 61 steps, 110 values), and one at all of them is
-    answered by judge serve in about 20 ms (docs/scenarios.md, "Limits", gives the measures)."""
+    """The replay's limits. The defaults let through scenarios several times larger than any in scenarios/,
+    and keep the work of one at all of them small beside a web worker's (docs/scenarios.md, "Limits", gives
+    the measures behind each value)."""
 
     characters: int = 100_000  # the scenario's text
-    values: int = 5_000  # texts, numbers, lists and mappings in it: reading costs ~10 us each
+    values: int = 5_000  # texts, numbers, lists and mappings in it: reading works value by value
     players: int = 10
     minions: int = 60
     events: int = 100

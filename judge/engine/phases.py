@@ -1,6 +1,7 @@
 """The turn: phase order, and what the unlock, master, influence and discard phases allow.
 
-Moving to a later phase runs the end of every phase in between (its
+The turn is the table `TURN`: each phase with what its beginning does and what its end checks. Moving
+to a later phase runs the end of every phase in between (its
 obligations are checked: a contest left unpaid, a mandatory hunt not taken)
 and the start of every phase reached. A scenario that starts in a phase starts
 after that phase's own beginning (the table says what is locked, how many
@@ -8,10 +9,12 @@ transfers are left, ...).
 """
 from __future__ import annotations
 
-from judge.engine import citations as R
+from typing import Callable, NamedTuple
+
+from judge.engine import rules as R
 from judge.engine import ending
-from judge.engine.core import (Log, blood, drain_excess, handles, minion, move_blood, names, play_from_hand, pool,
-                               remove_minion, require_seated, rule_exists)
+from judge.engine.helpers import (Log, blood, drain_excess, minion, move_blood, names, pending_mandatory, play_from_hand,
+                                  pool, remove_minion, require_seated, rule_exists)
 from judge.engine.errors import Refusal
 from judge.engine.events import (ContestCard, ContestTitle, CryptDraw, Discard, EdgePool, EndTurn, GoToPhase,
                                  Influence, MasterCard, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw)
@@ -24,7 +27,6 @@ def transfers_for(turn_number: int) -> int:
 
 
 # -- moving through the turn -------------------------------------------------------------
-@handles(GoToPhase)
 def go_to_phase(d: Draft, e: GoToPhase, log: Log) -> None:
     require_seated(d, d.turn)  # an ousted Methuselah's turn has no more phases
     if e.player and e.player != d.turn:
@@ -40,14 +42,12 @@ def go_to_phase(d: Draft, e: GoToPhase, log: Log) -> None:
         _next_phase(d, log)
 
 
-@handles(EndTurn)
 def end_turn(d: Draft, e: EndTurn, log: Log) -> None:
     if e.player and e.player != d.turn:
         raise Refusal(f"it is {d.turn}'s turn, not {e.player}'s", [R.TURN_SEQUENCE])
     _end_turn(d, log)
 
 
-@handles(TurnOf)
 def turn_of(d: Draft, e: TurnOf, log: Log) -> None:
     require_seated(d, e.player)
     if e.player == d.turn and d.phase == "unlock" and not e.next:
@@ -61,17 +61,17 @@ def turn_of(d: Draft, e: TurnOf, log: Log) -> None:
 
 
 def _next_phase(d: Draft, log: Log) -> None:
-    EXITS[d.phase](d, log)
+    PHASE[d.phase].end(d, log)
     nxt = PHASES[PHASES.index(d.phase) + 1]
     d.set(phase=nxt, phase_state=PhaseState())
-    ENTRIES[nxt](d, log)
+    PHASE[nxt].begin(d, log)
 
 
 def _end_turn(d: Draft, log: Log) -> None:
     if d.players[d.turn].seated:
         while d.phase != "discard":
             _next_phase(d, log)
-        EXITS["discard"](d, log)
+        PHASE["discard"].end(d, log)
     else:  # ousted during their own turn: an ousted Methuselah takes no further part, so no more phases
         log.add(f"{d.turn} was ousted during {d.turn}'s own {d.phase} phase: the turn ends there, with no further "
                 f"phases.", R.OUSTED)
@@ -190,7 +190,6 @@ def _in_own_phase(d: Draft, player: str, phase: str, rule) -> None:
         raise Refusal(f"this is done in the {phase} phase; {d.turn} is in the {d.phase} phase", [rule])
 
 
-@handles(EdgePool)
 def edge_pool(d: Draft, e: EdgePool, log: Log) -> None:
     _in_own_phase(d, e.player, "unlock", R.EDGE_POOL)
     if d.edge != e.player:
@@ -212,7 +211,6 @@ def _contested_card(d: Draft, player: str, card: str) -> Minion:
     return mine[0]
 
 
-@handles(ContestCard)
 def contest_card(d: Draft, e: ContestCard, log: Log) -> None:
     _in_own_phase(d, e.player, "unlock", R.CONTEST_CARD)
     m = _contested_card(d, e.player, e.card)
@@ -232,7 +230,6 @@ def contest_card(d: Draft, e: ContestCard, log: Log) -> None:
         log.add(f"{e.player} yields {m.card}: the card is burned{extra}.", R.CONTEST_CARD_YIELD, R.BLOOD_BANK)
 
 
-@handles(ContestTitle)
 def contest_title(d: Draft, e: ContestTitle, log: Log) -> None:
     m = minion(d, e.minion)
     _in_own_phase(d, m.controller, "unlock", R.CONTEST_TITLE)
@@ -255,7 +252,6 @@ def contest_title(d: Draft, e: ContestTitle, log: Log) -> None:
     d.put_phase(paid=d.phase_state().paid + (key,))
 
 
-@handles(UnlockInfernal)
 def unlock_infernal(d: Draft, e: UnlockInfernal, log: Log) -> None:
     _in_own_phase(d, e.player, "unlock", R.INFERNAL)
     m = minion(d, e.minion)
@@ -273,7 +269,6 @@ def unlock_infernal(d: Draft, e: UnlockInfernal, log: Log) -> None:
             R.INFERNAL, R.BLOOD_BANK)
 
 
-@handles(Withdraw)
 def withdraw(d: Draft, e: Withdraw, log: Log) -> None:
     _in_own_phase(d, e.player, "unlock", R.WITHDRAW_WHEN)
     p = d.players[e.player]
@@ -306,7 +301,6 @@ def _enter_master(d: Draft, log: Log) -> None:
     log.add(text + ".", *rules)
 
 
-@handles(MasterCard, during_combat=True, during_referendum=True, during_chance=True)
 def master_card(d: Draft, e: MasterCard, log: Log) -> None:
     require_seated(d, e.player)
     what = f"{e.card or 'a master card'}{' (trifle)' if e.trifle else ''}"
@@ -378,8 +372,6 @@ def _enter_minion(d: Draft, log: Log) -> None:
 
 
 def _exit_minion(d: Draft, log: Log) -> None:
-    from judge.engine.actions import pending_mandatory
-
     waiting = pending_mandatory(d, d.turn)
     if waiting:
         m, what = waiting[0]
@@ -412,7 +404,6 @@ def _spend_transfers(d: Draft, n: int, what: str, rule) -> None:
     d.put_phase(transfers=left - n)
 
 
-@handles(TransferPool)
 def transfer_pool(d: Draft, e: TransferPool, log: Log) -> None:
     _in_own_phase(d, e.player, "influence", R.TRANSFERS)
     m = _uncontrolled_vampire(d, e.player, e.vampire, R.TRANSFER_POOL)
@@ -427,7 +418,6 @@ def transfer_pool(d: Draft, e: TransferPool, log: Log) -> None:
             f"{d.phase_state().transfers} transfers left).", R.TRANSFER_POOL)
 
 
-@handles(TransferBack)
 def transfer_back(d: Draft, e: TransferBack, log: Log) -> None:
     _in_own_phase(d, e.player, "influence", R.TRANSFERS)
     m = _uncontrolled_vampire(d, e.player, e.vampire, R.TRANSFER_BACK)
@@ -439,7 +429,6 @@ def transfer_back(d: Draft, e: TransferBack, log: Log) -> None:
             f"({d.players[e.player].pool} pool, {d.phase_state().transfers} transfers left).", R.TRANSFER_BACK)
 
 
-@handles(CryptDraw)
 def crypt_draw(d: Draft, e: CryptDraw, log: Log) -> None:
     _in_own_phase(d, e.player, "influence", R.TRANSFERS)
     p = d.players[e.player]
@@ -459,7 +448,6 @@ def crypt_draw(d: Draft, e: CryptDraw, log: Log) -> None:
             f"crypt to the uncontrolled region ({d.players[e.player].pool} pool left).", R.TRANSFER_CRYPT)
 
 
-@handles(Influence)
 def influence(d: Draft, e: Influence, log: Log) -> None:
     m = minion(d, e.vampire)
     player = e.player or m.controller
@@ -495,7 +483,6 @@ def _enter_discard(d: Draft, log: Log) -> None:
     log.add(f"{d.turn}'s discard phase: 1 discard phase action.", R.DISCARD_PHASE)
 
 
-@handles(Discard)
 def discard(d: Draft, e: Discard, log: Log) -> None:
     _in_own_phase(d, e.player, "discard", R.DISCARD_PHASE)
     if d.phase_state().discard_actions < 1:
@@ -512,7 +499,14 @@ def _exit_discard(d: Draft, log: Log) -> None:
     """Unused discard phase actions are simply lost: nothing to resolve."""
 
 
-ENTRIES = {"unlock": _enter_unlock, "master": _enter_master, "minion": _enter_minion,
-           "influence": _enter_influence, "discard": _enter_discard}
-EXITS = {"unlock": _exit_unlock, "master": _exit_master, "minion": _exit_minion,
-         "influence": _exit_influence, "discard": _exit_discard}
+class Phase(NamedTuple):
+    name: str
+    begin: Callable[[Draft, Log], None]  # what happens as the phase begins
+    end: Callable[[Draft, Log], None]  # its obligations checked, what is left unused lost
+
+
+# The turn, in order (state.PHASES names them).
+TURN = (Phase("unlock", _enter_unlock, _exit_unlock), Phase("master", _enter_master, _exit_master),
+        Phase("minion", _enter_minion, _exit_minion), Phase("influence", _enter_influence, _exit_influence),
+        Phase("discard", _enter_discard, _exit_discard))
+PHASE = {phase.name: phase for phase in TURN}

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from judge.engine import citations as R
-from judge.engine.actions import RESOLVE, apply_card_effect
-from judge.engine.core import Log, handles, minion, play_from_hand, remove_minion, require_seated
+from judge.engine import rules as R
+from judge.engine.helpers import Log, apply_card_effect, minion, play_from_hand, remove_minion, require_seated
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events_politics import CastVote, ClosePolling, Terms
+from judge.engine.events import CastVote, ClosePolling, Terms
 from judge.engine.state import READY, TORPOR, VAMPIRE, Action, Draft, Minion, Referendum, Vote
 
 # title: (votes, sect that holds it, the rule that gives the votes); "baron" is checked against anarch
@@ -82,7 +81,7 @@ def votes_of(d: Draft, m: Minion) -> tuple[int, list, str]:
 
 
 # -- calling a referendum -------------------------------------------------------------------------
-def _resolve_political(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+def resolve_political(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     d.set(referendum=Referendum(kind="political", caller=a.actor, player=a.player, card=a.card, step="terms",
                                 effects=a.effects, says=a.says, card_voters=(a.player,) if a.card else ()))
     card = f"; {a.card} gives {a.player} 1 vote (counting as {a.player}'s vote from political action cards)" \
@@ -90,9 +89,6 @@ def _resolve_political(d: Draft, log: Log, a: Action, paid: str, rules: list) ->
     log.add(f"{a.summary} succeeds{paid}: the referendum is called. First {a.player} chooses its terms, if any, "
             f"now that the action has succeeded; then every Methuselah may cast votes{card}.",
             *rules, R.REFERENDUM, R.REFERENDUM_STEPS, R.POLITICAL_TERMS, *([R.POLITICAL_CARD_VOTE] if a.card else []))
-
-
-RESOLVE["political"] = _resolve_political
 
 
 def _referendum(d: Draft, what: str) -> Referendum:
@@ -115,7 +111,6 @@ def _begin_polling(d: Draft, log: Log) -> Referendum:
     return r
 
 
-@handles(Terms, during_referendum=True)
 def terms(d: Draft, e: Terms, log: Log) -> None:
     r = _referendum(d, "choosing the terms")
     if r.kind == "blood hunt":
@@ -141,7 +136,6 @@ def _already(r: Referendum, source: str, kind: str) -> Optional[Vote]:
     return None
 
 
-@handles(CastVote, during_referendum=True)
 def cast_vote(d: Draft, e: CastVote, log: Log) -> None:
     r = _referendum(d, "a vote")
     r = _begin_polling(d, log)
@@ -260,7 +254,6 @@ def _record(d: Draft, log: Log, vote: Vote, words: str, rules: list) -> None:
 
 
 # -- the result ----------------------------------------------------------------------------------------
-@handles(ClosePolling, during_referendum=True)
 def close_event(d: Draft, e: ClosePolling, log: Log) -> None:
     _referendum(d, "closing the polling")
     close_polling(d, log)

@@ -17,19 +17,16 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
-from judge.engine import actions as _actions  # noqa: F401 - registers the handlers
-from judge.engine import citations as R
-from judge.engine import core
-from judge.engine import phases as _phases  # noqa: F401
+from judge.engine import core, phases
+from judge.engine import rules as R
+from judge.engine.citations import CURRENT, OLDER
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events_combat import (ChooseStrike, CombatOver, EnterCombat, GainStrikes, InflictDamage, Maneuver,
-                                        NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
-from judge.engine.events_politics import CastVote, ClosePolling, Terms
-from judge.engine.events_torpor import Diablerize, LeaveTorpor, NoDiablerie, Rescue
-from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, ContestCard, ContestTitle, Cost,
-                                 CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase, Hunt,
-                                 Influence, MasterCard, Modifier, Pass, Political, Reaction, Recruit, TransferBack,
-                                 TransferPool, TurnOf, UnlockInfernal, Withdraw)
+from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, CastVote, ChooseStrike, ClosePolling,
+                                 CombatOver, ContestCard, ContestTitle, Cost, CryptDraw, Decline, Diablerize, Discard,
+                                 EdgePool, Effect, Employ, EndTurn, EnterCombat, Equip, GainStrikes, GoToPhase, Hunt,
+                                 Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier, NoDiablerie,
+                                 NoManeuver, NoPress, NoPrevent, Pass, Political, Press, Prevent, Reaction, Recruit,
+                                 Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw)
 from judge.engine.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer, counters_in_play)
 
@@ -82,10 +79,10 @@ def random_table(rng: random.Random) -> GameState:
                                           blood=rng.randint(0, 3), title="Prince of Paris", title_contested=True)
     turn_number = rng.randint(1, 6)
     phase = rng.choice(PHASES)
-    return GameState(edition=rng.choice([R.CURRENT, R.OLDER]), seating=seating, players=players, minions=minions,
+    return GameState(edition=rng.choice([CURRENT, OLDER]), seating=seating, players=players, minions=minions,
                      turn=rng.choice(seating), phase=phase, turn_number=turn_number,
                      edge=rng.choice([None] + list(seating)),
-                     phase_state=PhaseState(transfers=_phases.transfers_for(turn_number)))
+                     phase_state=PhaseState(transfers=phases.transfers_for(turn_number)))
 
 
 class _Namer:

@@ -13,19 +13,18 @@ expectations expect.py. Reading and each replay keep to the limits of limits.py
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Optional
 
-from judge.engine import citations as R
-from judge.engine import core
+from judge.engine.citations import ALIASES, CURRENT, RULES_EDITIONS, Rule, rules_edition
+from judge.engine import core, stages
 from judge.engine import expect as X
 from judge.engine import limits as L
-from judge.engine import actions as _actions  # noqa: F401 - registers the handlers
-from judge.engine import phases as _phases  # noqa: F401
-from judge.engine.citations import Rule
 from judge.engine.errors import EngineStop, ScenarioError
-from judge.engine.events import Event, Names, parse_structured, parse_wording
+from judge.engine.events import Event
+from judge.engine.forms import Names
+from judge.engine.grammar import parse_structured, parse_wording
 from judge.engine.expect import Check, cite_ids, lookup  # noqa: F401 - part of this module's interface
 from judge.engine.limits import Limits, OverLimit  # noqa: F401 - part of this module's interface
 from judge.engine.phases import transfers_for
@@ -73,7 +72,7 @@ def parse(text: str, file: str = "<scenario>", limits: Limits = L.DEFAULT) -> Sc
     _check_sizes(data, lines, limits)
     clock.check()
     validate(data, lines)
-    rules = _edition(data.get("rules", R.CURRENT), lines.of(("rules",)))
+    rules = _edition(data.get("rules", CURRENT), lines.of(("rules",)))
     state = _table(data, lines, rules)
     names = Names(list(state.seating), list(state.minions))
     events = []
@@ -104,7 +103,7 @@ def _check_sizes(data: dict, lines: Lines, limits: Limits) -> None:
                    lines.of((key, min(len(items) - 1, getattr(limits, name)))))
     expect = data.get("expect")
     if isinstance(expect, dict):
-        where = [(k,) if not (isinstance(v, dict) and (k in R.EDITIONS or k in R.ALIASES)) else (k, kk)
+        where = [(k,) if not (isinstance(v, dict) and (k in RULES_EDITIONS or k in ALIASES)) else (k, kk)
                  for k, v in expect.items() for kk in (v if isinstance(v, dict) else [None])]
         if len(where) > limits.expectations:
             L.over(limits, "expectations", len(where), "the scenario has {count:,} expectations",
@@ -113,9 +112,9 @@ def _check_sizes(data: dict, lines: Lines, limits: Limits) -> None:
 
 def _edition(name: Any, line: Optional[int]) -> str:
     try:
-        return R.edition(str(name))
+        return rules_edition(str(name))
     except KeyError:
-        known = ", ".join(list(R.EDITIONS) + list(R.ALIASES))
+        known = ", ".join(list(RULES_EDITIONS) + list(ALIASES))
         raise ScenarioError(f"unknown rules edition {name!r}; expected one of: {known}", line) from None
 
 
@@ -301,7 +300,7 @@ def replay(scenario: Scenario, edition: Optional[str] = None,
            limits: Limits = L.DEFAULT) -> tuple[list[Step], GameState, Optional[Stop]]:
     """Replay every event; settle what is pending at the end. Never raises for a legal scenario within
     `limits`; OverLimit (naming the event) as soon as the replay goes over one."""
-    edition = R.edition(edition) if edition else scenario.rules
+    edition = rules_edition(edition) if edition else scenario.rules
     state = scenario.state if edition == scenario.state.edition else _as_edition(scenario.state, edition)
     steps: list[Step] = []
     work = _Work(limits, state.turn_number)
@@ -322,7 +321,7 @@ def replay(scenario: Scenario, edition: Optional[str] = None,
     # Nothing more is played: a pending action, diablerie chance or referendum resolves; a combat is left
     # where the events leave it (its state shows the round and step), rather than fought out by default.
     end = n + 1
-    while core.open_stage(state) not in (None, "combat") and not state.result.over:
+    while (stage := stages.open_stage(state)) is not None and stage.settled_at_end and not state.result.over:
         try:
             state, entries = core.settle(state)
         except EngineStop as stop:
@@ -333,16 +332,14 @@ def replay(scenario: Scenario, edition: Optional[str] = None,
 
 
 def _as_edition(state: GameState, edition: str) -> GameState:
-    from dataclasses import replace
-
     return replace(state, edition=edition)
 
 
-def run(scenario: Scenario, edition: Optional[str] = None, resolver=None, limits: Limits = L.DEFAULT) -> Run:
-    edition = R.edition(edition) if edition else scenario.rules
+def run(scenario: Scenario, edition: Optional[str] = None, locator=None, limits: Limits = L.DEFAULT) -> Run:
+    edition = rules_edition(edition) if edition else scenario.rules
     steps, state, stop = replay(scenario, edition, limits)
     result = Run(scenario, edition, steps, state, stop)
-    result.checks = X.check(scenario.expect, edition, state, stop, resolver)
+    result.checks = X.check(scenario.expect, edition, state, stop, locator)
     return result
 
 

@@ -293,7 +293,7 @@ class Result:
 
 @dataclass(frozen=True)
 class GameState:
-    edition: str
+    edition: str  # the rules edition replayed under: citations.CURRENT or citations.OLDER
     seating: tuple[str, ...]  # clockwise, everyone who sat down
     players: dict  # name -> Player (never mutated: a Draft copies it)
     minions: dict  # name -> Minion

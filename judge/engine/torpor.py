@@ -2,7 +2,7 @@
 blood hunt referendum that follows.
 
 The three actions are announced, blocked and resolved like any other
-(actions.py). Two things differ: a blocked leave torpor causes no combat
+(helpers.announce; actions.RESOLVE names their resolutions below). Two things differ: a blocked leave torpor causes no combat
 (the blocker, if a vampire, may diablerize the acting vampire instead, a
 `DiablerieChance`), and a rescue's cost may be split between the two vampires
 as announced. A diablerie, by action or by that chance, moves the victim's
@@ -11,12 +11,11 @@ Discipline, and calls a blood hunt referendum at once (politics.py).
 """
 from __future__ import annotations
 
-from judge.engine import citations as R
-from judge.engine.actions import RESOLVE, _announce, _check_actor
-from judge.engine.core import Log, blood, drain_excess, handles, minion, remove_minion, rule_exists
+from judge.engine import rules as R
+from judge.engine.citations import CURRENT
+from judge.engine.helpers import Log, announce, blood, check_actor, drain_excess, minion, remove_minion, rule_exists
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import Cost
-from judge.engine.events_torpor import Diablerize, LeaveTorpor, NoDiablerie, Rescue
+from judge.engine.events import Cost, Diablerize, LeaveTorpor, NoDiablerie, Rescue
 from judge.engine.state import ALLY, READY, TORPOR, VAMPIRE, Action, DiablerieChance, Draft, Minion, Referendum
 
 DEFAULT_COST = 2
@@ -37,17 +36,16 @@ def _controllers(actor: Minion, target: Minion) -> tuple[bool, tuple[str, ...], 
 
 
 # -- leave torpor ----------------------------------------------------------------------------------
-@handles(LeaveTorpor)
 def leave_torpor(d: Draft, e: LeaveTorpor, log: Log) -> None:
-    m = _check_actor(d, e.actor, "leave torpor")
+    m = check_actor(d, e.actor, "leave torpor")
     cost = e.cost if e.cost is not None else Cost(blood=DEFAULT_COST)
     card = e.card
-    _announce(d, log, m, kind="leave torpor", summary=f"{m.name} leaves torpor" + (f" with {card}" if card else ""),
-              stealth=1, cost=cost, card=card, from_hand=bool(card), rules=(R.LEAVE_TORPOR,),
-              cost_rules=() if e.cost is not None else (R.LEAVE_TORPOR_COST,))
+    announce(d, log, m, kind="leave torpor", summary=f"{m.name} leaves torpor" + (f" with {card}" if card else ""),
+             stealth=1, cost=cost, card=card, from_hand=bool(card), rules=(R.LEAVE_TORPOR,),
+             cost_rules=() if e.cost is not None else (R.LEAVE_TORPOR_COST,))
 
 
-def _resolve_leave(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+def resolve_leave(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     m = d.minions[a.actor]
     if m.region != TORPOR:
         log.add(f"{a.summary} succeeds{paid}, but {a.actor} is no longer in torpor: no effect.", *rules, R.LEAVE_TORPOR)
@@ -80,7 +78,6 @@ def pass_chance(d: Draft, log: Log) -> None:
             f"no cost is paid.", R.LEAVE_TORPOR_BLOCKED)
 
 
-@handles(NoDiablerie, during_chance=True)
 def no_diablerie(d: Draft, e: NoDiablerie, log: Log) -> None:
     if d.chance is None:
         raise Refusal("no blocker has a chance to diablerize now", [R.LEAVE_TORPOR_BLOCKED])
@@ -90,9 +87,8 @@ def no_diablerie(d: Draft, e: NoDiablerie, log: Log) -> None:
 
 
 # -- rescue -----------------------------------------------------------------------------------------
-@handles(Rescue)
 def rescue(d: Draft, e: Rescue, log: Log) -> None:
-    m = _check_actor(d, e.actor, "rescue")
+    m = check_actor(d, e.actor, "rescue")
     if m.kind != VAMPIRE:
         raise Refusal(f"{m.name} is an ally: only vampires rescue vampires from torpor", [R.RESCUE])
     target = _in_torpor(d, e.target, "a rescue", R.RESCUE)
@@ -108,13 +104,13 @@ def rescue(d: Draft, e: Rescue, log: Log) -> None:
     directed, targets, stealth = _controllers(m, target)
     split = (f"; the cost is split: {m.name} {total - e.rescued_pays}, {target.name} {e.rescued_pays}"
              if e.rescued_pays else "")
-    _announce(d, log, m, kind="rescue", summary=f"{m.name} rescues {target.name} from torpor", stealth=stealth,
-              directed=directed, targets=targets, cost=Cost(blood=total - e.rescued_pays, pool=pool_cost),
-              payload=(target.name, e.rescued_pays), detail=split, rules=(R.RESCUE, R.RESCUE_TARGET),
-              cost_rules=() if e.cost is not None else (R.RESCUE,))
+    announce(d, log, m, kind="rescue", summary=f"{m.name} rescues {target.name} from torpor", stealth=stealth,
+             directed=directed, targets=targets, cost=Cost(blood=total - e.rescued_pays, pool=pool_cost),
+             payload=(target.name, e.rescued_pays), detail=split, rules=(R.RESCUE, R.RESCUE_TARGET),
+             cost_rules=() if e.cost is not None else (R.RESCUE,))
 
 
-def _resolve_rescue(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+def resolve_rescue(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     name, share = a.payload
     target = d.minions.get(name)
     if target is None or target.region != TORPOR:
@@ -161,7 +157,6 @@ def _check_diablerist(d: Draft, m: Minion, victim: Minion, e: Diablerize) -> Non
                       "+1 capacity')", [R.DIABLERIE_DISCIPLINE])
 
 
-@handles(Diablerize, during_chance=True)
 def diablerize(d: Draft, e: Diablerize, log: Log) -> None:
     ch = d.chance
     if ch is not None:
@@ -174,16 +169,16 @@ def diablerize(d: Draft, e: Diablerize, log: Log) -> None:
                 R.LEAVE_TORPOR_BLOCKED, R.DIABLERIE_READY)
         commit(d, log, m.name, victim.name, e.take, e.take_all, e.discipline, e.capacity)
         return
-    m = _check_actor(d, e.actor, "diablerize")
+    m = check_actor(d, e.actor, "diablerize")
     victim = _in_torpor(d, e.victim, "a diablerie", R.DIABLERIZE)
     _check_diablerist(d, m, victim, e)
     directed, targets, stealth = _controllers(m, victim)
-    _announce(d, log, m, kind="diablerize", summary=f"{m.name} diablerizes {victim.name}", stealth=stealth,
-              directed=directed, targets=targets, payload=(victim.name, e.take, e.take_all, e.discipline, e.capacity),
-              rules=(R.DIABLERIZE, R.DIABLERIZE_TARGET))
+    announce(d, log, m, kind="diablerize", summary=f"{m.name} diablerizes {victim.name}", stealth=stealth,
+             directed=directed, targets=targets, payload=(victim.name, e.take, e.take_all, e.discipline, e.capacity),
+             rules=(R.DIABLERIZE, R.DIABLERIZE_TARGET))
 
 
-def _resolve_diablerize(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+def resolve_diablerize(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     name, take, take_all, discipline, capacity = a.payload
     victim = d.minions.get(name)
     if victim is None or victim.region != TORPOR:
@@ -220,7 +215,7 @@ def commit(d: Draft, log: Log, diablerist: str, victim: str, take=(), take_all: 
             + ". (Destruction by diablerie is not destruction by damage.)", R.DIABLERIE_STEPS)
     if discipline:
         changes = {"disciplines": d.minions[diablerist].disciplines + (discipline,)}
-        gained = capacity if d.edition == R.CURRENT else 1
+        gained = capacity if d.edition == CURRENT else 1
         if gained:
             changes["capacity"] = d.minions[diablerist].capacity + gained
         d.put_minion(diablerist, **changes)
@@ -232,11 +227,8 @@ def commit(d: Draft, log: Log, diablerist: str, victim: str, take=(), take_all: 
         log.add(f"{victim} was older (capacity {v.capacity} against {m.capacity}): {diablerist} could have been "
                 f"given a Discipline; the scenario gives none.", R.DIABLERIE_DISCIPLINE)
     d.set(referendum=Referendum(kind="blood hunt", caller=diablerist, player=m.controller, step="polling"))
-    part = ("It is part of the action that led to the diablerie" if d.edition == R.CURRENT
+    part = ("It is part of the action that led to the diablerie" if d.edition == CURRENT
             else "It is not an action")
     log.add(f"A blood hunt referendum is called on {diablerist} at once: if it passes, {diablerist} is burned. "
             f"{part}: it cannot be blocked, and no action modifiers or reactions can be played in it.",
             R.BLOOD_HUNT, R.BLOOD_HUNT_NO_CARDS)
-
-
-RESOLVE.update({"leave torpor": _resolve_leave, "rescue": _resolve_rescue, "diablerize": _resolve_diablerize})

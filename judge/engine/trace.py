@@ -1,5 +1,8 @@
 """Reports of a replay: the numbered trace as text, the JSON object, and the comparison
-of two editions (the steps whose outcome differs, each side with its own citations).
+of two rules editions (the steps whose outcome differs, each side with its own citations).
+
+Each cite is shown by the citation locator the caller gives (citations.py): with the paragraph's label
+and ID when it was built on the corpus, by section and quote without one.
 """
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import json
 import textwrap
 from typing import Any, Optional
 
-from judge.engine import citations as R
+from judge.engine.citations import RULES_EDITIONS
 from judge.engine.limits import DEFAULT, Limits, OverLimit
 from judge.engine.scenario import Run, Step, cite_ids
 from judge.engine.state import state_to_json
@@ -25,36 +28,36 @@ def _cites(rules, edition: str) -> list:
     return out
 
 
-def step_json(step: Step, edition: str, resolver) -> dict:
-    return {"n": step.n, "event": step.event, "text": step.text, "cites": cite_ids(step.rules, edition, resolver)}
+def step_json(step: Step, edition: str, locator) -> dict:
+    return {"n": step.n, "event": step.event, "text": step.text, "cites": cite_ids(step.rules, edition, locator)}
 
 
-def error_json(run: Run, resolver) -> Optional[dict]:
+def error_json(run: Run, locator) -> Optional[dict]:
     """The stop: message, line and cites, with its machine-readable kind ("refused", "not-modelled") and the
     names of the rules it applied (`rule` is the first, the one the stop is about: "BLEED_ONCE")."""
     if run.stop is None:
         return None
     message = run.stop.message if run.stop.kind == "not-modelled" else f"refused: {run.stop.message}"
-    return {"message": message, "line": run.stop.line, "cites": cite_ids(run.stop.rules, run.edition, resolver),
+    return {"message": message, "line": run.stop.line, "cites": cite_ids(run.stop.rules, run.edition, locator),
             "kind": run.stop.kind, "rule": run.stop.rule, "rules": [r.name for r in run.stop.rules]}
 
 
-def run_json(run: Run, resolver) -> dict:
+def run_json(run: Run, locator) -> dict:
     return {
         "file": run.scenario.file,
         "rules": run.edition,
         "ok": run.ok,
-        "steps": [step_json(s, run.edition, resolver) for s in run.steps],
+        "steps": [step_json(s, run.edition, locator) for s in run.steps],
         "state": state_to_json(run.state),
         "expectations": [{"path": c.path, "expected": c.expected, "actual": c.actual, "ok": c.ok} for c in run.checks],
-        "error": error_json(run, resolver),
+        "error": error_json(run, locator),
         "checked": run.judged,
     }
 
 
-def checked_json(run: Run, resolver, limits: Limits = DEFAULT) -> tuple[dict, str]:
+def checked_json(run: Run, locator, limits: Limits = DEFAULT) -> tuple[dict, str]:
     """`run_json` and its text, once the text is known to be within `limits.answer_bytes` (OverLimit if not)."""
-    report = run_json(run, resolver)
+    report = run_json(run, locator)
     text = dumps(report)
     size = len(text.encode("utf-8"))
     if size > limits.answer_bytes:
@@ -77,20 +80,20 @@ def _wrap(text: str, indent: str) -> str:
     return textwrap.fill(text, width=100, initial_indent=indent, subsequent_indent=indent)
 
 
-def _cite_lines(rules, edition: str, resolver, indent: str) -> list[str]:
+def _cite_lines(rules, edition: str, locator, indent: str) -> list[str]:
     lines, seen = [], set()
     for cite in _cites(rules, edition):
-        pid = resolver.id(cite) or cite.section_id
+        pid = locator.id(cite) or cite.section_id
         if pid in seen:  # two quotes of one paragraph: cite it once
             continue
         seen.add(pid)
-        lines.append(f"{indent}[{resolver.label(cite)}]  {pid}")
+        lines.append(f"{indent}[{locator.label(cite)}]  {pid}")
     return lines
 
 
-def run_text(run: Run, resolver, verbose_state: bool = False) -> str:
+def run_text(run: Run, locator, verbose_state: bool = False) -> str:
     sc = run.scenario
-    out = [f"{sc.file} — rules: {run.edition} ({R.EDITIONS[run.edition]})"]
+    out = [f"{sc.file} — rules: {run.edition} ({RULES_EDITIONS[run.edition]})"]
     if sc.title:
         out.append(f"  {sc.title}")
     last_n = None
@@ -99,14 +102,14 @@ def run_text(run: Run, resolver, verbose_state: bool = False) -> str:
             out.append(f"{step.n:>3}. {step.event}")
             last_n = step.n
         out.append(_wrap(step.text, "       "))
-        out.extend(_cite_lines(step.rules, run.edition, resolver, "         "))
+        out.extend(_cite_lines(step.rules, run.edition, locator, "         "))
     if run.stop:
         label = "REFUSED" if run.stop.kind == "refused" else "NOT MODELLED"
         if run.stop.n != last_n:
             out.append(f"{run.stop.n:>3}. {run.stop.event}")
         line = f" (line {run.stop.line})" if run.stop.line else ""
         out.append(_wrap(f"{label}{line}: {run.stop.message}", "       "))
-        out.extend(_cite_lines(run.stop.rules, run.edition, resolver, "         "))
+        out.extend(_cite_lines(run.stop.rules, run.edition, locator, "         "))
     out.append("final state: " + state_summary(run))
     if run.checks:
         out.append("expectations:")
@@ -200,21 +203,21 @@ def _event_of(a: Run, b: Run, n: int) -> str:
     return ""
 
 
-def _side_json(run: Run, n: int, entries: list[dict], resolver) -> list[dict]:
-    return [{"n": n, "event": e["event"], "text": e["text"], "cites": cite_ids(e["rules"], run.edition, resolver)}
+def _side_json(run: Run, n: int, entries: list[dict], locator) -> list[dict]:
+    return [{"n": n, "event": e["event"], "text": e["text"], "cites": cite_ids(e["rules"], run.edition, locator)}
             for e in entries]
 
 
-def compare_json(a: Run, b: Run, resolver) -> dict:
-    diffs = [{"n": n, "event": _event_of(a, b, n), a.edition: _side_json(a, n, ea, resolver),
-              b.edition: _side_json(b, n, eb, resolver)} for n, ea, eb in differences(a, b)]
+def compare_json(a: Run, b: Run, locator) -> dict:
+    diffs = [{"n": n, "event": _event_of(a, b, n), a.edition: _side_json(a, n, ea, locator),
+              b.edition: _side_json(b, n, eb, locator)} for n, ea, eb in differences(a, b)]
     return {"file": a.scenario.file, "rules": [a.edition, b.edition], "ok": a.ok and b.ok, "differences": diffs,
-            "runs": {a.edition: run_json(a, resolver), b.edition: run_json(b, resolver)}}
+            "runs": {a.edition: run_json(a, locator), b.edition: run_json(b, locator)}}
 
 
-def compare_text(a: Run, b: Run, resolver) -> str:
-    out = [f"{a.scenario.file} — comparing {a.edition} ({R.EDITIONS[a.edition]}) with {b.edition} "
-           f"({R.EDITIONS[b.edition]})"]
+def compare_text(a: Run, b: Run, locator) -> str:
+    out = [f"{a.scenario.file} — comparing {a.edition} ({RULES_EDITIONS[a.edition]}) with {b.edition} "
+           f"({RULES_EDITIONS[b.edition]})"]
     diffs = differences(a, b)
     if not diffs:
         out.append("  no step differs between the two editions.")
@@ -224,7 +227,7 @@ def compare_text(a: Run, b: Run, resolver) -> str:
             out.append(f"     {run.edition}:" + ("" if entries else " (nothing)"))
             for e in entries:
                 out.append(_wrap(e["text"], "       "))
-                out.extend(_cite_lines(e["rules"], run.edition, resolver, "         "))
+                out.extend(_cite_lines(e["rules"], run.edition, locator, "         "))
     for run in (a, b):
         out.append(f"final state ({run.edition}): {state_summary(run)}")
         if not run.judged:

@@ -2,7 +2,7 @@
 
 The published schema describes every structured event form as its own entry (`$defs/event_<key>`,
 one `oneOf` branch each), so editors and other tools can check scenario files. Validating 200
-events against 48 `oneOf` branches is slow (about 30 times slower than the rest of loading), and
+events against every `oneOf` branch is slow (bench/engine_replay.py's "schema oneOf" beside "load"), and
 `oneOf` failures make poor messages ("is not valid under any of the given schemas"). So the loader
 checks the document with the `events` items left open, then each event against the one form its
 key names: the same verdict as the schema's `oneOf` (tests/test_engine_schema.py checks that they
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from judge.engine.errors import ScenarioError
+from judge.engine.grammar import STRUCTURED
 from judge.engine.yamlfile import Lines
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
@@ -116,8 +117,6 @@ def validate_event(raw: Any, lines: Lines, path: tuple) -> None:
 
 
 def _example(key: str) -> str:
-    from judge.engine.events import STRUCTURED
-
     return STRUCTURED[key][2] if key in STRUCTURED else f"{{{key}: ...}}"
 
 

@@ -8,8 +8,8 @@ here), so two YAML features are refused before anything is built from the text:
 * nesting deeper than `MAX_DEPTH`: the C composer recurses once per level and can exhaust
   the stack (a crash, not an exception) on text like `[[[[...]]]]`.
 
-Both are found by one pass over libyaml's event stream, which is iterative and cheap (well under
-a millisecond for a large scenario), and reported as malformed-scenario errors at their line. The same
+Both are found by one pass over libyaml's event stream, which is iterative and cheap beside building
+the values (bench/engine_replay.py's "guard scan"), and reported as malformed-scenario errors at their line. The same
 pass refuses tags (`!!binary`, `!!set`, `!!python/...`: values no scenario needs and a JSON report cannot
 hold) and counts the values against `limits.values`.
 
@@ -57,7 +57,7 @@ class Lines:
 def read_yaml(text: str, limits: L.Limits = L.DEFAULT) -> tuple[Any, Lines]:
     """The document and its lines; ScenarioError (with the line) for anything that is not a plain YAML document,
     OverLimit for one of more than `limits.values` values."""
-    _check_structure(text, limits)
+    check_structure(text, limits)
     lines = Lines()
     loader = _Loader(text)
     try:
@@ -78,9 +78,9 @@ def read_yaml(text: str, limits: L.Limits = L.DEFAULT) -> tuple[Any, Lines]:
 _EXPLICIT_TAGS_ALLOWED = (None, "!", "tag:yaml.org,2002:str")  # no tag, the non-specific one, !!str
 
 
-def _check_structure(text: str, limits: L.Limits) -> None:
+def check_structure(text: str, limits: L.Limits) -> None:
     """Refuse aliases, tags, deep nesting and more than `limits.values` values, from the event stream (see the
-    module's docstring): each value costs ~10 µs to check and build, so their number bounds the reading."""
+    module's docstring): each value is checked and built one by one, so their number bounds the reading."""
     depth = values = 0
     try:
         for event in yaml.parse(text, Loader=_Loader):
@@ -153,7 +153,7 @@ class _Walk:
         return self.loader.construct_object(node)
 
     def _tag(self, node: yaml.Node, line: int) -> None:
-        # Explicit tags were refused with the events (`_check_structure`): what is left was resolved from the text.
+        # Explicit tags were refused with the events (`check_structure`): what is left was resolved from the text.
         if node.tag in _AS_TEXT:
             node.tag = _TAG + "str"
         elif node.tag not in _PLAIN_TAGS:
@@ -194,7 +194,7 @@ def _yaml_error(exc: yaml.MarkedYAMLError, text: str) -> ScenarioError:
     mark = pm or cm
     line = mark.line + 1 if mark else None
     if "nesting depth" in problem:
-        # libyaml's own nesting limit (PyYAML >= 6.0.3) can stop the reader before `_check_structure`
+        # libyaml's own nesting limit (PyYAML >= 6.0.3) can stop the reader before `check_structure`
         # reaches MAX_DEPTH: the same refusal, in the same words.
         return ScenarioError(_too_deep(), line)
     if mark is not None and "cannot start any token" in problem and _char_at(text, mark) == "\t":

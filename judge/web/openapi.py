@@ -219,7 +219,7 @@ def _tool_schemas() -> dict[str, S]:
 
 
 def _editions() -> list[str]:
-    from judge.engine.citations import EDITIONS
+    from judge.engine.citations import RULES_EDITIONS as EDITIONS
     return list(EDITIONS)
 
 

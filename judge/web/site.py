@@ -222,7 +222,7 @@ class Site:
     def scenario_resolver(self):
         """The scenario engine's citation resolver on this corpus (it remembers its answers)."""
         if self._resolver is None:
-            from judge.engine.citations import Resolver
+            from judge.engine.citations import CiteLocator as Resolver
             self._resolver = Resolver(self.corpus)
         return self._resolver
 

@@ -146,7 +146,7 @@ def stop_message(message: str) -> str:
 
 def _editions() -> dict[str, str]:
     from judge.engine import citations
-    return dict(citations.EDITIONS)
+    return dict(citations.RULES_EDITIONS)
 
 
 class BodyTooLarge(RequestEntityTooLarge):

@@ -1,11 +1,11 @@
-"""`judge check FILE|DIR [--rules ED] [--compare A,B] [--json]`: replay scenarios.
+"""`judge check FILE|DIR [--rules ED] [--compare A,B] [--json]`: replay scenarios (judge.engine; docs/scenarios.md).
 
-A standalone click command; the main `judge` group registers it with
-`cli.add_command(check)`. Exit code 0 when every scenario passes, 1 when any
-expectation fails, a move is refused or not modelled without being expected,
-or a scenario is malformed or over one of the replay's limits (judge/engine/limits.py,
-raised with `--limit NAME=N`). A file that fails never stops the files after it
-from being checked.
+The command is where the engine meets the books: it loads the corpus and gives the engine a citation
+locator built on it (the engine itself never reads the corpus), so that every step shows its
+paragraphs' labels and IDs. Exit code 0 when every scenario passes, 1 when any expectation fails, a
+move is refused or not modelled without being expected, or a scenario is malformed or over one of the
+replay's limits (judge/engine/limits.py, raised with `--limit NAME=N`). A file that fails never stops
+the files after it from being checked.
 """
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from typing import Optional
 
 import click
 
-from judge.engine import citations as R
 from judge.engine import limits as L
+from judge.engine.citations import ALIASES, RULES_EDITIONS, CiteLocator, OfflineCiteLocator, rules_edition
 from judge.engine.errors import ScenarioError
 
 
@@ -24,22 +24,23 @@ def _edition_option(value: Optional[str]) -> Optional[str]:
     if value is None:
         return None
     try:
-        return R.edition(value)
+        return rules_edition(value)
     except KeyError:
-        raise click.BadParameter(f"unknown edition {value!r}; known: {', '.join(list(R.EDITIONS) + list(R.ALIASES))}")
+        raise click.BadParameter(f"unknown edition {value!r}; known: {', '.join(list(RULES_EDITIONS) + list(ALIASES))}")
 
 
-def _resolver():
-    """Cites are shown with the paragraphs' labels and IDs; without a corpus, by section and quote."""
+def _cite_locator():
+    """The engine's citation locator on the corpus: cites are shown with the paragraphs' labels and IDs;
+    without the books, by section and quote."""
+    from judge.corpus import get_corpus  # here and below: what only a check needs (`judge --help` loads this module)
+
     try:
-        from judge.corpus import get_corpus
-
         corpus = get_corpus()
     except Exception as exc:  # the engine works without the books; only the labels are lost
         click.echo(f"warning: the rulebooks could not be loaded ({exc}); citations are shown by section and quote",
                    err=True)
-        return R.OfflineResolver()
-    return R.Resolver(corpus)
+        return OfflineCiteLocator()
+    return CiteLocator(corpus)
 
 
 def _limits_option(ctx, param, values: tuple[str, ...]) -> L.Limits:
@@ -78,11 +79,11 @@ def check(targets: tuple[Path, ...], rules: Optional[str], compare: Optional[str
     files = [f for t in targets for f in sc.find_scenarios(t)]
     if not files:
         raise click.UsageError("no scenario files (*.yaml) found")
-    resolver = _resolver()
+    locator = _cite_locator()
     failures = 0
     for i, path in enumerate(files):
         # Whatever goes wrong with one file is reported with it, and the files after it are checked.
-        ok = _check_file(path, edition, pair, as_json, resolver, limits)
+        ok = _check_file(path, edition, pair, as_json, locator, limits)
         if not as_json and i < len(files) - 1:
             click.echo("")
         failures += 0 if ok else 1
@@ -91,7 +92,7 @@ def check(targets: tuple[Path, ...], rules: Optional[str], compare: Optional[str
     sys.exit(1 if failures else 0)
 
 
-def _check_file(path: Path, edition: Optional[str], pair: Optional[tuple], as_json: bool, resolver,
+def _check_file(path: Path, edition: Optional[str], pair: Optional[tuple], as_json: bool, locator,
                 limits: L.Limits) -> bool:
     """Replay one file and print its report; whether it passed."""
     from judge.engine import scenario as sc
@@ -100,18 +101,18 @@ def _check_file(path: Path, edition: Optional[str], pair: Optional[tuple], as_js
     try:
         scenario = sc.load(path, limits)
         if pair:
-            a, b = sc.run(scenario, pair[0], resolver, limits), sc.run(scenario, pair[1], resolver, limits)
-            reports = [trace.checked_json(run, resolver, limits) for run in (a, b)]
+            a, b = sc.run(scenario, pair[0], locator, limits), sc.run(scenario, pair[1], locator, limits)
+            reports = [trace.checked_json(run, locator, limits) for run in (a, b)]
             if as_json:
-                obj = trace.compare_json(a, b, resolver)
+                obj = trace.compare_json(a, b, locator)
                 obj["runs"] = {run.edition: report for run, (report, _) in zip((a, b), reports)}
                 click.echo(trace.dumps(obj))
             else:
-                click.echo(trace.compare_text(a, b, resolver))
+                click.echo(trace.compare_text(a, b, locator))
             return a.ok and b.ok
-        result = sc.run(scenario, edition, resolver, limits)
-        _, text = trace.checked_json(result, resolver, limits)
-        click.echo(text if as_json else trace.run_text(result, resolver))
+        result = sc.run(scenario, edition, locator, limits)
+        _, text = trace.checked_json(result, locator, limits)
+        click.echo(text if as_json else trace.run_text(result, locator))
         return result.ok
     except ScenarioError as exc:
         exc = exc if exc.file else exc.at(str(path))
@@ -130,12 +131,7 @@ def _check_file(path: Path, edition: Optional[str], pair: Optional[tuple], as_js
 
 
 class InternalError(ScenarioError):
+    """A fault of judge's own on one file: reported with that file (`kind: "internal-error"`), never a
+    traceback, and the files after it are checked all the same."""
+
     kind = "internal-error"
-
-
-def main() -> None:  # for `python -m judge.engine.cli`
-    check()
-
-
-if __name__ == "__main__":
-    main()

@@ -1,4 +1,4 @@
-"""Combat and damage events, with their sentences and structured forms (docs/scenarios.md).
+"""The forms of combat and damage: sentences and structured forms (docs/scenarios.md, "Combat" and "Damage").
 
 A strike, a maneuver or a press names the minion that plays it and, when
 it matters, where it comes from: a weapon the minion has ("with her .44
@@ -11,113 +11,19 @@ strike`, `dodge`, `combat ends`, `steal N blood`, `destroy equipment X`,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import ClassVar, Optional
+from dataclasses import dataclass
+from typing import Optional
 
 from judge.engine.errors import ScenarioError
-from judge.engine.events import (_NUM, Cost, Event, _cost, _m, number, structured, wording)
+from judge.engine.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
+                                 NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
+from judge.engine.forms import NUM, FormTable, bare_name, cost_of, minion_of, number
 
 RANGES = ("close", "long")
 STRIKE_KINDS = ("hand", "damage", "dodge", "combat ends", "steal blood", "destroy equipment", "steal equipment")
 VIAS = ("hand", "weapon", "card", "ability")
 
-
-# -- the events -------------------------------------------------------------------------------
-@dataclass(frozen=True, kw_only=True)
-class StrikeSpec:
-    """What a strike does, as a scenario describes it (before the engine knows its source)."""
-
-    kind: Optional[str] = None  # None: decided by the numbers (damage) or the source (hand)
-    amount: Optional[int] = None
-    ranged: bool = False
-    aggravated: bool = False
-    first: bool = False
-    equipment: Optional[str] = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class EnterCombat(Event):
-    """A card's effect makes two minions enter combat (the first one is the acting minion)."""
-
-    minion: str
-    other: str
-    source: Optional[str] = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class Maneuver(Event):
-    minion: str
-    to: Optional[str] = None  # the range it moves to, as said (checked)
-    source: Optional[str] = None  # a weapon, a maneuver card, a strike card, an ability
-    via: Optional[str] = None  # weapon | card | strike card | ability; None: decided from the source
-    strike: Optional[StrikeSpec] = None  # what the strike card or weapon strikes for, if said
-    cost: Cost = field(default_factory=Cost)
-
-
-@dataclass(frozen=True, kw_only=True)
-class NoManeuver(Event):
-    minion: Optional[str] = None  # None: nobody maneuvers any more, the range is set
-    range: Optional[str] = None  # "the range is set to long": checked
-
-
-@dataclass(frozen=True, kw_only=True)
-class ChooseStrike(Event):
-    minion: str
-    spec: StrikeSpec = field(default_factory=StrikeSpec)
-    source: Optional[str] = None
-    via: Optional[str] = None  # None: a weapon if the minion has it, else a card from the hand
-    retainer: Optional[str] = None  # a retainer of the opposing minion, struck instead of it
-    cost: Cost = field(default_factory=Cost)
-
-
-@dataclass(frozen=True, kw_only=True)
-class GainStrikes(Event):
-    minion: str
-    count: int
-    source: Optional[str] = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class Prevent(Event):
-    minion: str
-    amount: int
-    aggravated: Optional[bool] = None  # which damage it prevents when both kinds are pending
-    source: Optional[str] = None
-    cost: Cost = field(default_factory=Cost)
-
-
-@dataclass(frozen=True, kw_only=True)
-class Press(Event):
-    minion: str
-    to_continue: bool = True  # False: a press to end combat
-    source: Optional[str] = None
-    cost: Cost = field(default_factory=Cost)
-
-
-@dataclass(frozen=True, kw_only=True)
-class NoPress(Event):
-    minion: Optional[str] = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class NoPrevent(Event):
-    minion: Optional[str] = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class CombatOver(Event):
-    """Nothing more is played in this combat: its remaining steps go by default until it is over."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class InflictDamage(Event):
-    """Damage from a card or effect, not from the opposing minion's strike (environmental)."""
-
-    within_action: ClassVar[bool] = True  # a card can inflict it at any time
-    minion: str
-    normal: int = 0
-    aggravated: int = 0
-    source: Optional[str] = None
+FORMS = FormTable()
 
 
 # -- properties ---------------------------------------------------------------------------------
@@ -159,27 +65,27 @@ def strike_props(text: Optional[str], line: int, context: str = "strike") -> _Pr
         item = " ".join(raw.lower().split())
         if not item:
             continue
-        m = re.fullmatch(rf"(?:for )?({_NUM}) ?(r |ranged )?(aggravated )?(?:points? of )?(r |ranged )?(?:damage|dmg)", item)
+        m = re.fullmatch(rf"(?:for )?({NUM}) ?(r |ranged )?(aggravated )?(?:points? of )?(r |ranged )?(?:damage|dmg)", item)
         if m:
             p.amount = number(m.group(1))
             p.ranged = p.ranged or bool(m.group(2) or m.group(4))
             p.aggravated = p.aggravated or bool(m.group(3))
             p.kind = p.kind or "damage"
             continue
-        m = re.fullmatch(rf"(?:for )?({_NUM})r(?: damage)?", item)  # "2R"
+        m = re.fullmatch(rf"(?:for )?({NUM})r(?: damage)?", item)  # "2R"
         if m:
             p.amount, p.ranged, p.kind = number(m.group(1)), True, p.kind or "damage"
             continue
-        m = re.fullmatch(rf"steals? ({_NUM}) (?:blood|life)", item)
+        m = re.fullmatch(rf"steals? ({NUM}) (?:blood|life)", item)
         if m:
             p.kind, p.amount = "steal blood", number(m.group(1))
             continue
         m = re.fullmatch(r"(destroy|steal)s? (?:equipment|weapon)(?: (.+))?", item)
         if m:
             p.kind = f"{m.group(1)} equipment"
-            p.equipment = _strip(raw.split(None, 2)[2]) if m.group(2) else None
+            p.equipment = bare_name(raw.split(None, 2)[2]) if m.group(2) else None
             continue
-        m = re.fullmatch(rf"cost(?:ing|s)? ({_NUM}) (blood|pool|life)", item)
+        m = re.fullmatch(rf"cost(?:ing|s)? ({NUM}) (blood|pool|life)", item)
         if m:
             if m.group(2) == "pool":
                 p.cost_pool += number(m.group(1))
@@ -209,14 +115,6 @@ def strike_props(text: Optional[str], line: int, context: str = "strike") -> _Pr
     return p
 
 
-def _strip(name: Optional[str]) -> Optional[str]:
-    """A card or weapon name without its article or possessive ("her .44 Magnum")."""
-    if not name:
-        return None
-    name = name.strip().strip("\"'")
-    return re.sub(r"^(?:the|a|an|her|his|its|their) ", "", name, flags=re.I).strip() or None
-
-
 _HAND = ("hand", "hands", "hand strike", "a hand strike", "her hand", "his hand", "its hand", "their hand",
          "her hands", "his hands", "its hands", "their hands")
 
@@ -237,7 +135,7 @@ def _source(raw: Optional[str]) -> tuple[Optional[str], Optional[str]]:
         return None, "hand"
     if _ability(raw):
         return raw.strip(), "ability"
-    return _strip(raw), None
+    return bare_name(raw), None
 
 
 # -- sentences ----------------------------------------------------------------------------------
@@ -245,40 +143,40 @@ _TO = r"(?: to (?P<to>close|long)(?: range)?)?"
 _PROPS = r"(?:[:,] (?P<props>.+))?"
 
 
-@wording(r"{M} (?:enters|goes into) combat with {M2}(?: (?:through|with|because of|from) (?P<x>.+))?",
-         "Belinde enters combat with Carna")
+@FORMS.wording(r"{M} (?:enters|goes into) combat with {M2}(?: (?:through|with|because of|from) (?P<x>.+))?",
+               "Belinde enters combat with Carna")
 def _enter_combat(m, names, line, text):
-    return EnterCombat(minion=_m(m, names, line), other=_m(m, names, line, "m2"), source=_strip(m.group("x")),
+    return EnterCombat(minion=minion_of(m, names, line), other=minion_of(m, names, line, "m2"), source=bare_name(m.group("x")),
                        line=line, text=text)
 
 
-@wording(rf"{{M}} (?:maneuvers|manoeuvres){_TO}(?: (?:with|using) (?P<x>[^,:]+?))?{_PROPS}",
-         "Ayelech maneuvers to long range with her .44 Magnum")
+@FORMS.wording(rf"{{M}} (?:maneuvers|manoeuvres){_TO}(?: (?:with|using) (?P<x>[^,:]+?))?{_PROPS}",
+               "Ayelech maneuvers to long range with her .44 Magnum")
 def _maneuver(m, names, line, text):
     props = strike_props(m.group("props"), line, "maneuver")
     source, via = _source(m.group("x"))
-    return Maneuver(minion=_m(m, names, line), to=m.group("to") or props.to, source=source, via=via,
+    return Maneuver(minion=minion_of(m, names, line), to=m.group("to") or props.to, source=source, via=via,
                     strike=None if props.empty else props.spec(), cost=props.cost(), line=line, text=text)
 
 
-@wording(rf"{{M}} plays (?:(?P<x>[^,:]+?),? )?a (?P<kind>maneuver card|strike card,? for its maneuver){_TO}{_PROPS}",
-         "Colette plays a maneuver card to close range")
+@FORMS.wording(rf"{{M}} plays (?:(?P<x>[^,:]+?),? )?a (?P<kind>maneuver card|strike card,? for its maneuver){_TO}{_PROPS}",
+               "Colette plays a maneuver card to close range")
 def _maneuver_card(m, names, line, text):
     props = strike_props(m.group("props"), line, "maneuver")
     strike_card = m.group("kind").startswith("strike")
-    return Maneuver(minion=_m(m, names, line), to=m.group("to") or props.to, source=_strip(m.group("x")),
+    return Maneuver(minion=minion_of(m, names, line), to=m.group("to") or props.to, source=bare_name(m.group("x")),
                     via="strike card" if strike_card else "card",
                     strike=props.spec() if strike_card else None, cost=props.cost(), line=line, text=text)
 
 
-@wording(r"{M} (?:declines to maneuver|does not maneuver|has no (?:more )?maneuvers?(?: to play)?)",
-         "Colette declines to maneuver")
+@FORMS.wording(r"{M} (?:declines to maneuver|does not maneuver|has no (?:more )?maneuvers?(?: to play)?)",
+               "Colette declines to maneuver")
 def _no_maneuver(m, names, line, text):
-    return NoManeuver(minion=_m(m, names, line), line=line, text=text)
+    return NoManeuver(minion=minion_of(m, names, line), line=line, text=text)
 
 
-@wording(r"(?:neither (?:minion )?maneuvers|nobody maneuvers|no (?:more )?maneuvers|(?:the )?range is (?:set |determined )?(?:to |at |: )?(?P<r>close|long)(?: range)?)",
-         "the range is set to long")
+@FORMS.wording(r"(?:neither (?:minion )?maneuvers|nobody maneuvers|no (?:more )?maneuvers|(?:the )?range is (?:set |determined )?(?:to |at |: )?(?P<r>close|long)(?: range)?)",
+               "the range is set to long")
 def _range_set(m, names, line, text):
     return NoManeuver(range=m.group("r"), line=line, text=text)
 
@@ -294,100 +192,100 @@ def _strike_event(m, names, line, text, *, minion=None, kind=None, raw_source=No
                           aggravated=spec.aggravated, first=spec.first, equipment=spec.equipment)
     if via == "hand" and spec.kind is None:
         spec = StrikeSpec(kind="hand", first=spec.first)
-    return ChooseStrike(minion=minion or _m(m, names, line), spec=spec, source=source, via=via, retainer=retainer,
+    return ChooseStrike(minion=minion or minion_of(m, names, line), spec=spec, source=source, via=via, retainer=retainer,
                         cost=props.cost(), line=line, text=text)
 
 
-@wording(r"{M} (?:uses (?:a|her|his|its|their) hand strike|strikes with (?:her|his|its|their) hands?|uses (?:her|his|its|their) hands?)(?: (?:one more time|again|for (?:the|her|his|its|their) \w+ strike))?",
-         "Wauneka uses his hand strike")
+@FORMS.wording(r"{M} (?:uses (?:a|her|his|its|their) hand strike|strikes with (?:her|his|its|their) hands?|uses (?:her|his|its|their) hands?)(?: (?:one more time|again|for (?:the|her|his|its|their) \w+ strike))?",
+               "Wauneka uses his hand strike")
 def _hand_strike(m, names, line, text):
-    return ChooseStrike(minion=_m(m, names, line), spec=StrikeSpec(kind="hand"), via="hand", line=line, text=text)
+    return ChooseStrike(minion=minion_of(m, names, line), spec=StrikeSpec(kind="hand"), via="hand", line=line, text=text)
 
 
-@wording(r"{M} dodges(?: (?:with|using) (?P<x>[^,:]+?))?(?: as (?:her|his|its|their) strike)?" + _PROPS,
-         "Flávio Gonçalves dodges with his special ability")
+@FORMS.wording(r"{M} dodges(?: (?:with|using) (?P<x>[^,:]+?))?(?: as (?:her|his|its|their) strike)?" + _PROPS,
+               "Flávio Gonçalves dodges with his special ability")
 def _dodge(m, names, line, text):
     return _strike_event(m, names, line, text, kind="dodge", raw_source=m.group("x"), props_text=m.group("props"))
 
 
-@wording(rf"{{M}} steals (?P<n>{_NUM}) (?:blood|life)(?: from {{M2}})?(?: as (?:her|his|its|their) strike)?(?: (?:with|using) (?P<x>[^,:]+?))?{_PROPS}",
-         "Chrysanthemum steals 2 blood as her strike")
+@FORMS.wording(rf"{{M}} steals (?P<n>{NUM}) (?:blood|life)(?: from {{M2}})?(?: as (?:her|his|its|their) strike)?(?: (?:with|using) (?P<x>[^,:]+?))?{_PROPS}",
+               "Chrysanthemum steals 2 blood as her strike")
 def _steal_blood(m, names, line, text):
     return _strike_event(m, names, line, text, kind="steal blood", amount=number(m.group("n")),
                          raw_source=m.group("x"), props_text=m.group("props"))
 
 
-@wording(r"{M} plays (?:(?P<x>[^,:]+?),? )?a strike card" + _PROPS, "Wauneka plays Roundhouse, a strike card: 4 damage")
+@FORMS.wording(r"{M} plays (?:(?P<x>[^,:]+?),? )?a strike card" + _PROPS, "Wauneka plays Roundhouse, a strike card: 4 damage")
 def _strike_card(m, names, line, text):
     return _strike_event(m, names, line, text, raw_source=m.group("x"), props_text=m.group("props"), via="card")
 
 
-@wording(r"{M} strikes(?: {M2}'s (?P<ret>[^,:]+?))?(?: (?:with|using) (?P<x>[^,:]+?))?(?: for (?P<for>[^,:]+?))?" + _PROPS,
-         "Ayelech strikes with her .44 Magnum for 2 R damage")
+@FORMS.wording(r"{M} strikes(?: {M2}'s (?P<ret>[^,:]+?))?(?: (?:with|using) (?P<x>[^,:]+?))?(?: for (?P<for>[^,:]+?))?" + _PROPS,
+               "Ayelech strikes with her .44 Magnum for 2 R damage")
 def _strike(m, names, line, text):
     props = ", ".join(x for x in (m.group("for") and _for_damage(m.group("for")), m.group("props")) if x)
     retainer = None
     if m.group("ret"):
-        owner = _m(m, names, line, "m2")
-        retainer = f"{owner}/{_strip(m.group('ret'))}"
+        owner = minion_of(m, names, line, "m2")
+        retainer = f"{owner}/{bare_name(m.group('ret'))}"
     return _strike_event(m, names, line, text, raw_source=m.group("x"), props_text=props or None, retainer=retainer)
 
 
 def _for_damage(text: str) -> str:
     """'for 2' means 2 damage."""
     text = text.strip()
-    return f"{text} damage" if re.fullmatch(rf"{_NUM}(?: ?r| ranged)?(?: aggravated)?", text, re.I) else text
+    return f"{text} damage" if re.fullmatch(rf"{NUM}(?: ?r| ranged)?(?: aggravated)?", text, re.I) else text
 
 
-@wording(rf"{{M}} (?:plays (?:(?P<x>[^,:]+?),? )?a card giving (?:her|him|it|them) |gains )(?P<n>{_NUM}) additional strikes?(?: (?:from|with) (?P<x2>[^,:]+))?",
-         "Wauneka plays a card giving him 1 additional strike")
+@FORMS.wording(rf"{{M}} (?:plays (?:(?P<x>[^,:]+?),? )?a card giving (?:her|him|it|them) |gains )(?P<n>{NUM}) additional strikes?(?: (?:from|with) (?P<x2>[^,:]+))?",
+               "Wauneka plays a card giving him 1 additional strike")
 def _gain_strikes(m, names, line, text):
-    return GainStrikes(minion=_m(m, names, line), count=number(m.group("n")),
-                       source=_strip(m.group("x") or m.group("x2")), line=line, text=text)
+    return GainStrikes(minion=minion_of(m, names, line), count=number(m.group("n")),
+                       source=bare_name(m.group("x") or m.group("x2")), line=line, text=text)
 
 
-@wording(rf"{{M}} prevents (?P<n>{_NUM}) (?:points? of )?(?P<agg>aggravated |normal )?damage(?: (?:with|using) (?P<x>[^,:]+?))?{_PROPS}",
-         "Colette prevents 1 damage with Skin of Marble")
+@FORMS.wording(rf"{{M}} prevents (?P<n>{NUM}) (?:points? of )?(?P<agg>aggravated |normal )?damage(?: (?:with|using) (?P<x>[^,:]+?))?{_PROPS}",
+               "Colette prevents 1 damage with Skin of Marble")
 def _prevent(m, names, line, text):
     props = strike_props(m.group("props"), line, "prevention")
     agg = m.group("agg")
-    return Prevent(minion=_m(m, names, line), amount=number(m.group("n")),
-                   aggravated=None if not agg else agg.strip() == "aggravated", source=_strip(m.group("x")),
+    return Prevent(minion=minion_of(m, names, line), amount=number(m.group("n")),
+                   aggravated=None if not agg else agg.strip() == "aggravated", source=bare_name(m.group("x")),
                    cost=props.cost(), line=line, text=text)
 
 
-@wording(r"{M} (?:does not prevent|prevents no|plays no prevention for) (?:any |the )?damage", "Chrysanthemum does not prevent any damage")
+@FORMS.wording(r"{M} (?:does not prevent|prevents no|plays no prevention for) (?:any |the )?damage", "Chrysanthemum does not prevent any damage")
 def _no_prevent(m, names, line, text):
-    return NoPrevent(minion=_m(m, names, line), line=line, text=text)
+    return NoPrevent(minion=minion_of(m, names, line), line=line, text=text)
 
 
-@wording(r"(?:(?:nobody|no one|neither minion|neither) prevents (?:any |more |any more )?damage|no (?:more )?(?:damage )?prevention)",
-         "nobody prevents damage")
+@FORMS.wording(r"(?:(?:nobody|no one|neither minion|neither) prevents (?:any |more |any more )?damage|no (?:more )?(?:damage )?prevention)",
+               "nobody prevents damage")
 def _nobody_prevents(m, names, line, text):
     return NoPrevent(minion=None, line=line, text=text)
 
 
-@wording(r"(?:(?:the )?combat is over|end of (?:the )?combat|nothing more is played in (?:the )?combat)", "the combat is over")
+@FORMS.wording(r"(?:(?:the )?combat is over|end of (?:the )?combat|nothing more is played in (?:the )?combat)", "the combat is over")
 def _combat_over(m, names, line, text):
     return CombatOver(line=line, text=text)
 
 
-@wording(r"{M} (?:presses|plays (?:(?P<x>[^,:]+?),? )?a press card)(?: to (?P<what>continue|end)(?: (?:the )?combat)?)?(?: (?:with|using) (?P<x2>[^,:]+?))?" + _PROPS,
-         "Ayelech presses to continue")
+@FORMS.wording(r"{M} (?:presses|plays (?:(?P<x>[^,:]+?),? )?a press card)(?: to (?P<what>continue|end)(?: (?:the )?combat)?)?(?: (?:with|using) (?P<x2>[^,:]+?))?" + _PROPS,
+               "Ayelech presses to continue")
 def _press(m, names, line, text):
     props = strike_props(m.group("props"), line, "press")
-    return Press(minion=_m(m, names, line), to_continue=(m.group("what") or "continue") == "continue",
-                 source=_strip(m.group("x") or m.group("x2")), cost=props.cost(), line=line, text=text)
+    return Press(minion=minion_of(m, names, line), to_continue=(m.group("what") or "continue") == "continue",
+                 source=bare_name(m.group("x") or m.group("x2")), cost=props.cost(), line=line, text=text)
 
 
-@wording(r"(?:nobody presses|no (?:more )?press(?:es)?|{M} (?:does not press|declines to press))",
-         "nobody presses")
+@FORMS.wording(r"(?:nobody presses|no (?:more )?press(?:es)?|{M} (?:does not press|declines to press))",
+               "nobody presses")
 def _no_press(m, names, line, text):
-    return NoPress(minion=_m(m, names, line) if m.group("m") else None, line=line, text=text)
+    return NoPress(minion=minion_of(m, names, line) if m.group("m") else None, line=line, text=text)
 
 
-@wording(rf"{{M}} (?:receives|takes|suffers) (?P<n>{_NUM}) (?:points? of )?(?P<agg>aggravated |normal )?damage(?: and (?P<n2>{_NUM}) (?:points? of )?(?P<agg2>aggravated |normal )?damage)?(?: from (?P<x>.+))?",
-         "Ryan receives 2 normal damage and 1 aggravated damage")
+@FORMS.wording(rf"{{M}} (?:receives|takes|suffers) (?P<n>{NUM}) (?:points? of )?(?P<agg>aggravated |normal )?damage(?: and (?P<n2>{NUM}) (?:points? of )?(?P<agg2>aggravated |normal )?damage)?(?: from (?P<x>.+))?",
+               "Ryan receives 2 normal damage and 1 aggravated damage")
 def _inflict(m, names, line, text):
     normal = aggravated = 0
     for n, agg in ((m.group("n"), m.group("agg")), (m.group("n2"), m.group("agg2"))):
@@ -397,7 +295,7 @@ def _inflict(m, names, line, text):
             aggravated += number(n)
         else:
             normal += number(n)
-    return InflictDamage(minion=_m(m, names, line), normal=normal, aggravated=aggravated, source=_strip(m.group("x")),
+    return InflictDamage(minion=minion_of(m, names, line), normal=normal, aggravated=aggravated, source=bare_name(m.group("x")),
                          line=line, text=text)
 
 
@@ -421,14 +319,14 @@ def _via(d: dict, allowed: tuple[str, ...]) -> Optional[str]:
     return via
 
 
-@structured("combat", ("with", "source"), "{combat: Belinde, with: Carna, source: Bum's Rush}")
+@FORMS.structured("combat", ("with", "source"), "{combat: Belinde, with: Carna, source: Bum's Rush}")
 def _s_combat(d, names, line, text):
     return EnterCombat(minion=names.canon_minion(d["combat"], line), other=names.canon_minion(d["with"], line),
                        source=d.get("source"), line=line, text=text)
 
 
-@structured("maneuver", ("to", "with", "via", "damage", "ranged", "aggravated", "first_strike", "cost"),
-            "{maneuver: Ayelech, with: .44 Magnum, to: long}")
+@FORMS.structured("maneuver", ("to", "with", "via", "damage", "ranged", "aggravated", "first_strike", "cost"),
+                  "{maneuver: Ayelech, with: .44 Magnum, to: long}")
 def _s_maneuver(d, names, line, text):
     to = d.get("to")
     if to is not None and to not in RANGES:
@@ -437,10 +335,10 @@ def _s_maneuver(d, names, line, text):
     has_spec = spec.amount is not None or spec.kind is not None
     return Maneuver(minion=names.canon_minion(d["maneuver"], line), to=to, source=d.get("with"),
                     via=_via(d, ("weapon", "card", "strike card", "ability")), strike=spec if has_spec else None,
-                    cost=_cost(d), line=line, text=text)
+                    cost=cost_of(d), line=line, text=text)
 
 
-@structured("no_maneuver", ("range",), "{no_maneuver: Colette}")
+@FORMS.structured("no_maneuver", ("range",), "{no_maneuver: Colette}")
 def _s_no_maneuver(d, names, line, text):
     who = d["no_maneuver"]
     rng = d.get("range")
@@ -450,9 +348,9 @@ def _s_no_maneuver(d, names, line, text):
                       line=line, text=text)
 
 
-@structured("strike", ("with", "via", "kind", "damage", "ranged", "aggravated", "first_strike", "steal", "equipment",
-                       "retainer", "cost"),
-            "{strike: Ayelech, with: .44 Magnum, damage: 2, ranged: true}")
+@FORMS.structured("strike", ("with", "via", "kind", "damage", "ranged", "aggravated", "first_strike", "steal", "equipment",
+                             "retainer", "cost"),
+                  "{strike: Ayelech, with: .44 Magnum, damage: 2, ranged: true}")
 def _s_strike(d, names, line, text):
     retainer = d.get("retainer")
     minion = names.canon_minion(d["strike"], line)
@@ -463,50 +361,50 @@ def _s_strike(d, names, line, text):
         retainer = f"{names.canon_minion(owner, line)}/{ret.strip()}"
     source, via = _source(d.get("with"))
     return ChooseStrike(minion=minion, spec=_spec_of(d), source=source, via=_via(d, VIAS) or via, retainer=retainer,
-                        cost=_cost(d), line=line, text=text)
+                        cost=cost_of(d), line=line, text=text)
 
 
-@structured("additional_strikes", ("count", "source"), "{additional_strikes: Wauneka, count: 1}")
+@FORMS.structured("additional_strikes", ("count", "source"), "{additional_strikes: Wauneka, count: 1}")
 def _s_gain(d, names, line, text):
     return GainStrikes(minion=names.canon_minion(d["additional_strikes"], line), count=int(d.get("count", 1)),
                        source=d.get("source"), line=line, text=text)
 
 
-@structured("prevent", ("damage", "aggravated", "with", "cost"), "{prevent: Colette, damage: 1, with: Skin of Marble}")
+@FORMS.structured("prevent", ("damage", "aggravated", "with", "cost"), "{prevent: Colette, damage: 1, with: Skin of Marble}")
 def _s_prevent(d, names, line, text):
     agg = d.get("aggravated")
     return Prevent(minion=names.canon_minion(d["prevent"], line), amount=int(d["damage"]),
-                   aggravated=None if agg is None else bool(agg), source=d.get("with"), cost=_cost(d),
+                   aggravated=None if agg is None else bool(agg), source=d.get("with"), cost=cost_of(d),
                    line=line, text=text)
 
 
-@structured("press", ("to", "with", "cost"), "{press: Ayelech, to: continue}")
+@FORMS.structured("press", ("to", "with", "cost"), "{press: Ayelech, to: continue}")
 def _s_press(d, names, line, text):
     to = d.get("to", "continue")
     if to not in ("continue", "end"):
         raise ValueError("to must be continue or end")
     return Press(minion=names.canon_minion(d["press"], line), to_continue=to == "continue", source=d.get("with"),
-                 cost=_cost(d), line=line, text=text)
+                 cost=cost_of(d), line=line, text=text)
 
 
-@structured("no_press", (), "{no_press: true}")
+@FORMS.structured("no_press", (), "{no_press: true}")
 def _s_no_press(d, names, line, text):
     who = d["no_press"]
     return NoPress(minion=names.canon_minion(who, line) if isinstance(who, str) else None, line=line, text=text)
 
 
-@structured("no_prevent", (), "{no_prevent: Chrysanthemum}")
+@FORMS.structured("no_prevent", (), "{no_prevent: Chrysanthemum}")
 def _s_no_prevent(d, names, line, text):
     who = d["no_prevent"]
     return NoPrevent(minion=names.canon_minion(who, line) if isinstance(who, str) else None, line=line, text=text)
 
 
-@structured("combat_over", (), "{combat_over: true}")
+@FORMS.structured("combat_over", (), "{combat_over: true}")
 def _s_combat_over(d, names, line, text):
     return CombatOver(line=line, text=text)
 
 
-@structured("inflict", ("damage", "aggravated", "source"), "{inflict: Ryan, damage: 2, aggravated: 1}")
+@FORMS.structured("inflict", ("damage", "aggravated", "source"), "{inflict: Ryan, damage: 2, aggravated: 1}")
 def _s_inflict(d, names, line, text):
     return InflictDamage(minion=names.canon_minion(d["inflict"], line), normal=int(d.get("damage", 0)),
                          aggravated=int(d.get("aggravated", 0)), source=d.get("source"), line=line, text=text)

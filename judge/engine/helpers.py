@@ -1,0 +1,369 @@
+"""What the rule modules share: the log a transition writes, the table's bookkeeping, announcing an action.
+
+Every handler works on a `Draft` of the state and writes `Entry`s to a `Log`: what happened, and the
+Rules it applied. The helpers below keep the table's invariants wherever they are used: counters move
+through the blood bank (`pool`, `blood`, `remove_minion`), blood above capacity drains (`drain_excess`),
+a card played from the hand is replaced (`play_from_hand`), an ally that lost its last life counter is
+burned (`burn_dead_ally`). Announcing an action is shared by the basic actions (actions.py) and torpor's
+(torpor.py): who may act (`check_actor`, mandatory actions first) and the announcement itself
+(`announce`: the minion locks, costs are checked, who may block is decided). Described card effects
+(`apply_card_effect`) are shared by actions, modifiers, reactions and a referendum's terms.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from judge.engine import rules as R
+from judge.engine.citations import Rule
+from judge.engine.errors import NotModelled, Refusal
+from judge.engine.events import CardEffect, Cost
+from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion
+
+
+# -- the log ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    """One step of a transition's log: what happened, and the Rules applied."""
+
+    text: str
+    rules: tuple[Rule, ...] = ()
+
+
+class Log:
+    """What one transition writes, under the rules edition of the state it started from."""
+
+    def __init__(self, edition: str):
+        self.edition = edition
+        self.entries: list[Entry] = []
+
+    def add(self, text: str, *rules: Rule) -> None:
+        self.entries.append(Entry(text, tuple(r for r in rules if r is not None)))
+
+
+# -- the table: minions, pool, blood and cards ----------------------------------------------------------
+def rule_exists(d: Draft, rule: Rule) -> bool:
+    """Whether the replay's rules edition has `rule` (the older book has no "limited" bleed, for instance)."""
+    return rule.exists_in(d.edition)
+
+
+def minion(d: Draft, name: str) -> Minion:
+    """The minion in play called `name`; refused when it is not (burned, removed, never there)."""
+    m = d.minions.get(name)
+    if m is None:
+        raise Refusal(f"{name} is not in play (burned, removed, or never there)", [R.OUSTED])
+    return m
+
+
+def require_seated(d: Draft, player: str) -> None:
+    """Refuse a move by or at a Methuselah who is ousted or has withdrawn."""
+    p = d.players[player]
+    if p.ousted:
+        raise Refusal(f"{player} has been ousted and takes no further part in the game", [R.OUSTED])
+    if p.withdrawn:
+        raise Refusal(f"{player} has withdrawn from the game", [R.WITHDRAW_VP])
+
+
+def pool(d: Draft, player: str, delta: int) -> int:
+    """Move `delta` pool between `player` and the blood bank; returns the change made."""
+    p = d.players[player]
+    if delta < 0:
+        delta = -min(p.pool, -delta)
+    changes = {"pool": p.pool + delta}
+    if delta < 0 and p.withdrawing:
+        changes["withdrawal_broken"] = True  # losing or spending pool ends a withdrawal
+    d.put_player(player, **changes)
+    d.set(bank=d.bank - delta)
+    return delta
+
+
+def blood(d: Draft, name: str, delta: int, log: Optional[Log] = None, drain: bool = True) -> int:
+    """Move blood (life, for an ally) between a minion and the bank; excess over capacity drains."""
+    m = d.minions[name]
+    if delta < 0:
+        delta = -min(m.blood, -delta)
+        if delta and m.controlled and d.players[m.controller].withdrawing:
+            d.put_player(m.controller, withdrawal_broken=True)
+    d.put_minion(name, blood=m.blood + delta)
+    d.set(bank=d.bank - delta)
+    if drain:
+        drain_excess(d, name, log)
+    return delta
+
+
+def drain_excess(d: Draft, name: str, log: Optional[Log]) -> int:
+    """Blood above a vampire's capacity drains to the bank at once; returns how much drained."""
+    m = d.minions[name]
+    if m.kind == ALLY or m.region not in (READY, TORPOR) or m.blood <= m.capacity:
+        return 0
+    excess = m.blood - m.capacity
+    d.put_minion(name, blood=m.capacity)
+    d.set(bank=d.bank + excess)
+    if log is not None:
+        log.add(f"{name} is above capacity {m.capacity}: {excess} blood drains to the blood bank.", R.CAPACITY_DRAIN)
+    return excess
+
+
+def move_blood(d: Draft, src_player: Optional[str], dst_minion: Optional[str], amount: int,
+               src_minion: Optional[str] = None, dst_player: Optional[str] = None) -> None:
+    """Move counters between a pool and a minion without passing through the bank (transfers)."""
+    if src_player:
+        p = d.players[src_player]
+        d.put_player(src_player, pool=p.pool - amount, withdrawal_broken=p.withdrawal_broken or p.withdrawing)
+    if src_minion:
+        d.put_minion(src_minion, blood=d.minions[src_minion].blood - amount)
+    if dst_minion:
+        d.put_minion(dst_minion, blood=d.minions[dst_minion].blood + amount)
+    if dst_player:
+        d.put_player(dst_player, pool=d.players[dst_player].pool + amount)
+
+
+def burn_dead_ally(d: Draft, log: Log, name: str) -> None:
+    """An ally that paid or lost its last life counter is burned (a block attempt it made ends)."""
+    m = d.minions.get(name)
+    if m is None or m.kind != ALLY or m.blood > 0 or not m.controlled:
+        return
+    c = d.combat
+    if c is not None and name in (c.acting, c.opposing):
+        raise NotModelled(f"{name} pays its last life counter during combat: when a combatant burned this way "
+                          f"leaves the combat is not modelled", [R.ALLY_BURNED, R.COMBAT])
+    remove_minion(d, name)
+    log.add(f"{name} has lost its last life counter and is burned.", R.ALLY_BURNED)
+    a = d.action_()
+    if a is not None and a.attempt is not None and a.attempt.blocker == name:
+        d.put_action(attempt=None)
+        log.add(f"{name}'s block attempt ends with it.", R.ALLY_BURNED, R.BLOCK_REPEAT)
+
+
+def remove_minion(d: Draft, name: str) -> int:
+    """Take a card out of play; its counters (and its retainers') go to the bank."""
+    m = d.minions.pop(name)
+    d.set(bank=d.bank + m.counters)
+    return m.counters
+
+
+def play_from_hand(d: Draft, player: str, log: Log, what: str) -> None:
+    """Play a card from the hand and draw its replacement, unless the library is empty."""
+    p = d.players[player]
+    if p.hand <= 0:
+        raise Refusal(f"{player} has no card in hand to play {what}", [R.DRAW_REPLACE])
+    hand, library = p.hand - 1, p.library
+    if library is None or library > 0:
+        hand += 1
+        library = None if library is None else library - 1
+    elif log is not None:
+        log.add(f"{player}'s library is empty: no card replaces {what} ({player} now has {hand} in hand).",
+                R.DRAW_REPLACE)
+    d.put_player(player, hand=hand, library=library)
+
+
+def names(items: Sequence[str]) -> str:
+    """Names as a log entry writes them: "A", "A and B", "A, B and C", or "nobody"."""
+    items = list(items)
+    if not items:
+        return "nobody"
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# -- who must act, who may act, and announcing an action (the basic actions, actions.py; torpor's, torpor.py) --
+def mandatory_of(m: Minion) -> tuple[str, ...]:
+    """The actions `m` must perform: those its card effects make mandatory, and a hunt for a ready vampire
+    without blood."""
+    found = list(m.mandatory)
+    if m.kind == VAMPIRE and m.blood == 0 and m.region == READY and "hunt" not in found:
+        found.append("hunt")
+    return tuple(found)
+
+
+def is_stuck(m: Minion, mandatory: tuple[str, ...]) -> bool:
+    """Whether `m` cannot perform its mandatory actions (two of them, one it cannot do, a hunt for an ally):
+    it then performs no action at all."""
+    return len(mandatory) >= 2 or any(x in m.cannot for x in mandatory) or ("hunt" in mandatory and m.kind != VAMPIRE)
+
+
+def _can_act_now(m: Minion) -> bool:
+    return m.ready and not m.locked and not m.recruited
+
+
+def pending_mandatory(d: Draft, player: str) -> list[tuple[Minion, str]]:
+    """Minions of `player` with a mandatory action still to perform (stuck ones excluded)."""
+    out = []
+    for m in d.minions.values():
+        if m.controller != player or not _can_act_now(m):
+            continue
+        mand = mandatory_of(m)
+        if mand and not is_stuck(m, mand):
+            out.append((m, mand[0]))
+    return out
+
+
+def check_actor(d: Draft, name: str, kind: str) -> Minion:
+    """Who may act now: the turn's Methuselah's ready unlocked minion, mandatory actions first."""
+    m = minion(d, name)
+    require_seated(d, m.controller)
+    if m.controller != d.turn:
+        raise Refusal(f"{m.name} is {m.controller}'s minion and it is {d.turn}'s turn: minions act in their "
+                      f"controller's minion phase", [R.MINION_PHASE])
+    if d.phase != "minion":
+        raise Refusal(f"actions are performed in the minion phase; {d.turn} is in the {d.phase} phase",
+                      [R.MINION_PHASE])
+    if m.contested:
+        raise Refusal(f"{m.name} is contested: face down and out of play", [R.CONTEST_CARD_OUT])
+    if m.region == TORPOR and kind != "leave torpor":
+        raise Refusal(f"{m.name} is in torpor and can perform no action except leaving torpor",
+                      [R.TORPOR_REGION, R.TORPOR_ACTIONS])
+    if kind == "leave torpor" and m.region != TORPOR:
+        raise Refusal(f"{m.name} is not in torpor: only a vampire in torpor leaves torpor", [R.LEAVE_TORPOR])
+    if m.region == UNCONTROLLED:
+        if m.kind == ALLY and m.recruited:
+            raise Refusal(f"{m.name} was recruited this turn and cannot act this turn",
+                          [R.ALLY_NOT_THIS_TURN, R.ALLY_OLDER_REGION])
+        raise Refusal(f"{m.name} is in {m.controller}'s uncontrolled region, not in play", [R.READY_UNLOCKED_ACT])
+    if m.locked:
+        raise Refusal(f"{m.name} is locked: only ready unlocked minions can perform actions", [R.READY_UNLOCKED_ACT])
+    if m.recruited:
+        raise Refusal(f"{m.name} was recruited this turn and cannot act this turn", [R.ALLY_NOT_THIS_TURN])
+    own = mandatory_of(m)
+    if own:
+        if is_stuck(m, own):
+            raise Refusal(f"{m.name} is stuck (mandatory: {', '.join(own)}) and cannot perform any action",
+                          [R.STUCK])
+        if kind not in own:
+            rule = R.MANDATORY_HUNT if own == ("hunt",) else R.MANDATORY
+            raise Refusal(f"{m.name} must perform the mandatory {own[0]} and cannot perform any other action",
+                          [rule, R.MANDATORY])
+    else:
+        waiting = pending_mandatory(d, m.controller)
+        if waiting:
+            other, what = waiting[0]
+            rule = R.MANDATORY_HUNT if what == "hunt" else R.MANDATORY
+            raise Refusal(f"{other.name} has a mandatory {what} to perform first: no other action before it",
+                          [R.MANDATORY, rule])
+    if kind in m.cannot:
+        raise Refusal(f"a card effect forbids {m.name} to {kind}", [R.GOLDEN_RULE])
+    return m
+
+
+def check_cost(d: Draft, m: Minion, cost: Cost, what: str, rules=()) -> None:
+    """Refuse a card or action whose cost cannot be paid; `rules` are the action's own (why it cannot be
+    announced, what sets its cost), cited before the rule on costs in general."""
+    if cost.blood > m.blood:
+        unit = "life" if m.kind == ALLY else "blood"
+        raise Refusal(f"{m.name} has {m.blood} {unit}, not enough for {what} costing {cost.blood}",
+                      [*rules, R.COST_REQUIRED])
+    if cost.pool > d.players[m.controller].pool:
+        raise Refusal(f"{m.controller} has {d.players[m.controller].pool} pool, not enough for {what} costing "
+                      f"{cost.pool}", [*rules, R.COST_REQUIRED])
+
+
+def _clockwise_from(d: Draft, player: str, others: tuple[str, ...]) -> tuple[str, ...]:
+    seating = d.seating
+    start = seating.index(player)
+    return tuple(sorted(others, key=lambda p: (seating.index(p) - start) % len(seating)))
+
+
+def _block_order(d: Draft, player: str, directed: bool, targets: tuple[str, ...]) -> tuple[str, ...]:
+    if directed:
+        return _clockwise_from(d, player, targets)
+    order = []
+    for p in (d.prey(player), d.predator(player)):
+        if p and p != player and p not in order:
+            order.append(p)
+    return tuple(order)
+
+
+def who_blocks(order: tuple[str, ...], directed: bool, d: Draft, player: str) -> str:
+    """Who may block an action, in words, in the order they may try."""
+    if not order:
+        return "Nobody may block it."
+    if directed:
+        return f"Only {names(order)} may block{' (clockwise)' if len(order) > 1 else ''}."
+    if len(order) == 1:
+        return f"{order[0]} (prey and predator) may block."
+    return f"{order[0]} (prey) may block first, then {order[1]} (predator)."
+
+
+def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth: int, directed: bool = False,
+             targets: tuple[str, ...] = (), bleed: int = 0, hunt: int = 0, cost: Cost = Cost(),
+             card: Optional[str] = None, via: Optional[str] = None, from_hand: bool = False, payload=None,
+             effect: Optional[CardEffect] = None, says: Optional[str] = None, rules=(), detail: str = "",
+             cost_rules=()) -> None:
+    """Announce an action; `cost_rules` are the rules that set its cost (a cardless action's default cost)."""
+    check_cost(d, m, cost, card or kind, (R.ACTION_COST_REQUIRED, *cost_rules))
+    if from_hand:
+        play_from_hand(d, m.controller, log, card or kind)
+    changes = {"locked": True}
+    if kind == "bleed":
+        changes["bled"] = True
+    if kind == "political":
+        changes["political"] = True
+    used = card if (card and kind in ("card", "bleed", "hunt", "political") and from_hand) else via
+    if used:
+        changes["used"] = m.used + (used,)
+    d.put_minion(m.name, **changes)
+    order = _block_order(d, m.controller, directed, targets)
+    d.set(action=Action(actor=m.name, player=m.controller, kind=kind, summary=summary, directed=directed,
+                        targets=targets, stealth=stealth, bleed=bleed, hunt=hunt, cost_blood=cost.blood,
+                        cost_pool=cost.pool, card=card, via=via, order=order, payload=payload,
+                        effects=(effect,) if effect else (), says=says))
+    costs = cost_words(cost)
+    text = (f"Announced: {summary} ({m.name} locks): {'directed' if directed else 'undirected'}, "
+            f"{stealth} stealth{detail}"
+            f"{f', costing {costs} if it succeeds' if costs else ''}. {who_blocks(order, directed, d, m.controller)}")
+    block_rule = R.BLOCK_DIRECTED if directed else R.BLOCK_UNDIRECTED
+    log.add(text, R.READY_UNLOCKED_ACT, R.ANNOUNCE, *rules, *([R.COST_ON_SUCCESS] if costs else []), block_rule)
+
+
+def cost_words(cost: Cost) -> str:
+    """"1 blood and 2 pool", or "" for no cost."""
+    parts = []
+    if cost.blood:
+        parts.append(f"{cost.blood} blood")
+    if cost.pool:
+        parts.append(f"{cost.pool} pool")
+    return " and ".join(parts)
+
+
+# -- card effects as a scenario describes them (actions, modifiers, reactions, a referendum's terms) ------
+def apply_card_effect(d: Draft, log: Log, eff: CardEffect, source: str) -> None:
+    """Apply a card effect as the scenario describes it (the Golden Rule): pool, blood or life, locks, hand size."""
+    for player, delta in eff.pool:
+        require_seated(d, player)
+        if delta is None:
+            delta = -d.players[player].pool
+        done = pool(d, player, delta)
+        verb = "gains" if done >= 0 else "burns"
+        log.add(f"{source.capitalize() if source[0].islower() else source}: {player} {verb} {abs(done)} pool "
+                f"({d.players[player].pool} left).", R.GOLDEN_RULE, R.BLOOD_BANK)
+    for name, delta in eff.blood:
+        m = minion(d, name)
+        done = blood(d, name, delta if delta is not None else -m.blood, drain=False)
+        unit = "life" if m.kind == ALLY else "blood"
+        verb = "gains" if done >= 0 else "burns"
+        log.add(f"{name} {verb} {abs(done)} {unit} ({d.minions[name].blood} left).", R.GOLDEN_RULE, R.BLOOD_BANK)
+        drain_excess(d, name, log)
+        if m.kind == ALLY and d.minions[name].blood <= 0:
+            remove_minion(d, name)
+            log.add(f"{name} has lost its last life counter and is burned.", R.ALLY_BURNED)
+    for name in eff.lock:
+        minion(d, name)
+        d.put_minion(name, locked=True)
+        log.add(f"{name} is locked by {source}.", R.GOLDEN_RULE)
+    for name in eff.unlock:
+        minion(d, name)
+        d.put_minion(name, locked=False)
+        log.add(f"{name} is unlocked by {source}.", R.GOLDEN_RULE)
+    for player, size in eff.hand_size:
+        _set_hand_size(d, log, player, size)
+
+
+def _set_hand_size(d: Draft, log: Log, player: str, size: int) -> None:
+    p = d.players[player]
+    hand, library = min(p.hand, size), p.library
+    drawn = size - hand if library is None else min(size - hand, library)  # draw up to the size, if the library can
+    hand += drawn
+    library = None if library is None else library - drawn
+    d.put_player(player, hand_size=size, hand=hand, library=library)
+    log.add(f"{player}'s hand size becomes {size}: {player} now holds {hand} cards.", R.HAND_SIZE, R.GOLDEN_RULE)

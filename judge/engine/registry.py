@@ -1,0 +1,61 @@
+"""Which function applies each event: the one table from event type to handler.
+
+A handler takes a `Draft` of the state, the event and the `Log` (helpers.py), changes the draft and
+writes what happened with the Rules it applied; it refuses an illegal move with `Refusal` and an
+uncovered one with `NotModelled` (errors.py), and the transition is then dropped. core.apply looks the
+handler up here; stages.py says in which open stage each event may come. A new event needs its type
+(events.py), its forms (a forms module), its handler (a rule module) and its line below.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from judge.engine import actions, combat, phases, politics, stages, torpor
+from judge.engine.errors import NotModelled
+from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CastVote, ChooseStrike, ClosePolling,
+                                 CombatOver, ContestCard, ContestTitle, CryptDraw, Decline, Diablerize, Discard,
+                                 EdgePool, Effect, Employ, EndTurn, EnterCombat, Equip, Event, GainStrikes, GoToPhase,
+                                 Hunt, Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier,
+                                 NoDiablerie, NoManeuver, NoPress, NoPrevent, Pass, Political, Press, Prevent, Reaction,
+                                 Recruit, Rescue, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Unmodelled,
+                                 Withdraw)
+from judge.engine.helpers import Log
+from judge.engine.state import Draft
+
+Handler = Callable[[Draft, Event, Log], None]
+
+HANDLERS: dict[type, Handler] = {
+    # the turn and its phases (phases.py)
+    GoToPhase: phases.go_to_phase, EndTurn: phases.end_turn, TurnOf: phases.turn_of,
+    EdgePool: phases.edge_pool, ContestCard: phases.contest_card, ContestTitle: phases.contest_title,
+    UnlockInfernal: phases.unlock_infernal, Withdraw: phases.withdraw,
+    MasterCard: phases.master_card,
+    TransferPool: phases.transfer_pool, TransferBack: phases.transfer_back, CryptDraw: phases.crypt_draw,
+    Influence: phases.influence, Discard: phases.discard,
+    # actions: announced, blocked, modified, resolved (actions.py)
+    Bleed: actions.bleed_action, Hunt: actions.hunt_action, Equip: actions.equip_action,
+    Employ: actions.employ_action, Recruit: actions.recruit_action, BecomeAnarch: actions.anarch_action,
+    ActionCard: actions.action_card, Political: actions.political_action,
+    Modifier: actions.modifier, Reaction: actions.reaction, Block: actions.block, Decline: actions.decline,
+    Effect: actions.effect_event, Unmodelled: actions.unmodelled,
+    # nothing more is played: the open stage moves on (stages.py)
+    Pass: stages.pass_,
+    # combat and damage (combat.py, damage.py)
+    EnterCombat: combat.enter_combat, Maneuver: combat.maneuver, NoManeuver: combat.no_maneuver,
+    ChooseStrike: combat.choose_strike, GainStrikes: combat.gain_strikes, Prevent: combat.prevent,
+    NoPrevent: combat.no_prevent, Press: combat.press, NoPress: combat.no_press, CombatOver: combat.combat_over,
+    InflictDamage: combat.inflict_damage,
+    # torpor and diablerie (torpor.py)
+    LeaveTorpor: torpor.leave_torpor, Rescue: torpor.rescue, Diablerize: torpor.diablerize,
+    NoDiablerie: torpor.no_diablerie,
+    # politics (politics.py)
+    Terms: politics.terms, CastVote: politics.cast_vote, ClosePolling: politics.close_event,
+}
+
+
+def handler_for(event: Event) -> Handler:
+    """The function that applies `event`; NotModelled for an event of a kind no handler takes."""
+    handler = HANDLERS.get(type(event))
+    if handler is None:
+        raise NotModelled(f"events of the kind {type(event).__name__}")
+    return handler

@@ -1,0 +1,135 @@
+"""The engine's layout, read from its source with `ast` (imports inside functions included): no import cycle
+among judge/engine's modules, nothing imported from the parts that stand on the engine or on the books (the
+corpus, the search, the web, the commands: the engine is given a citation locator instead), and every event
+has its handler and its place in the flow."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+
+import judge
+from judge.engine import combat, events, phases, registry, stages, state
+
+ROOT = Path(judge.__file__).resolve().parent.parent
+ENGINE = "judge.engine"
+# What the engine may import from judge besides itself: the foundations every part stands on.
+FOUNDATIONS = ("judge.errors", "judge.paths", "judge.memo", "judge.datafile", "judge.cachefile")
+
+
+def _is_module(name: str, root: Path) -> bool:
+    path = root.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def _module_of(path: Path, root: Path) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(source: str, module: str, is_package: bool = False, root: Path = ROOT) -> list[tuple[str, int]]:
+    """(module imported, line) for every import in `source`, wherever it stands: `from a import b` counts as
+    importing the module a.b when there is one, else a; relative imports are made absolute."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = module if is_package else module.rpartition(".")[0]
+                for _ in range(node.level - 1):
+                    package = package.rpartition(".")[0]
+                base = f"{package}.{base}" if base else package
+            for alias in node.names:
+                candidate = f"{base}.{alias.name}"
+                found.append((candidate if _is_module(candidate, root) else base, node.lineno))
+    return found
+
+
+def import_graph(root: Path = ROOT) -> nx.DiGraph:
+    """The modules of judge/engine under `root` (a checkout) and what each imports (edges carry the line).
+    Importing judge.engine.x runs judge/engine/__init__.py first, so it counts as importing the package too."""
+    graph = nx.DiGraph()
+    for path in sorted((root / "judge" / "engine").rglob("*.py")):
+        module = _module_of(path, root)
+        graph.add_node(module, path=path)
+        for target, line in imports(path.read_text(encoding="utf-8"), module, path.name == "__init__.py", root):
+            targets = [target]
+            if target.startswith(ENGINE + "."):
+                targets.append(ENGINE)
+            for t in targets:
+                if t != module and not graph.has_edge(module, t):
+                    graph.add_edge(module, t, line=line)
+    return graph
+
+
+def cycles(graph: nx.DiGraph) -> list[str]:
+    """Each group of modules that import each other (directly or through others), with one loop through it
+    spelled out: "a imports b (line n), b imports a (line m)"."""
+    out = []
+    for group in nx.strongly_connected_components(graph):
+        if len(group) < 2:
+            continue
+        loop = nx.find_cycle(graph.subgraph(group))
+        steps = ", ".join(f"{a} imports {b} (line {graph.edges[a, b]['line']})" for a, b in loop)
+        out.append(f"{', '.join(sorted(group))} import each other; for one: {steps}")
+    return out
+
+
+def outside_imports(graph: nx.DiGraph) -> list[str]:
+    """Imports of judge's other parts from the engine, each as "a imports b (line n)"."""
+    return [f"{a} imports {b} (line {data['line']})" for a, b, data in graph.edges(data=True)
+            if a.startswith(ENGINE) and b.split(".")[0] == "judge" and not (b == ENGINE or b.startswith(ENGINE + "."))
+            and not any(b == f or b.startswith(f + ".") for f in FOUNDATIONS)]
+
+
+def test_no_import_cycle_inside_the_engine():
+    graph = import_graph()
+    assert graph.number_of_edges() > 50  # the walk found the engine's imports
+    assert cycles(graph) == []
+
+
+def test_the_engine_imports_nothing_of_the_corpus_search_web_or_commands():
+    assert outside_imports(import_graph()) == []
+
+
+def test_the_walk_sees_imports_inside_functions_and_names_the_pair(tmp_path):
+    """The checks above fail, naming the modules, on a cycle made by an import inside a function and on an
+    import of the corpus (a copy of the engine, changed the way a regression would change it)."""
+    engine = tmp_path / "judge" / "engine"
+    engine.mkdir(parents=True)
+    for path in (ROOT / "judge" / "engine").glob("*.py"):
+        (engine / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    helpers = engine / "helpers.py"
+    text = helpers.read_text(encoding="utf-8") + "\n\ndef _later():\n    from judge.engine import registry\n"
+    corpus_line = len(text.splitlines()) + 1
+    helpers.write_text(text + "    from judge.corpus import get_corpus\n", encoding="utf-8")
+    graph = import_graph(tmp_path)
+    found = cycles(graph)
+    assert len(found) == 1 and "judge.engine.helpers imports judge.engine.registry" in found[0], found
+    assert outside_imports(graph) == [f"judge.engine.helpers imports judge.corpus (line {corpus_line})"]
+
+
+def test_relative_and_package_imports_are_resolved():
+    assert imports("from . import rules\nfrom .citations import Rule\n", "judge.engine.core") == [
+        ("judge.engine.rules", 1), ("judge.engine.citations", 2)]
+    assert imports("from judge.engine import rules as R, limits\nimport judge.corpus\n", "judge.engine.x") == [
+        ("judge.engine.rules", 1), ("judge.engine.limits", 1), ("judge.corpus", 2)]
+
+
+def test_every_event_has_a_handler_and_every_stage_admits_only_handled_events():
+    kinds = {v for v in vars(events).values()
+             if isinstance(v, type) and issubclass(v, events.Event) and v is not events.Event}
+    assert kinds == set(registry.HANDLERS), kinds ^ set(registry.HANDLERS)
+    for stage in stages.STAGES:
+        assert stage.admits <= set(registry.HANDLERS), stage.name
+        assert stage.admits_during_block_attempt <= set(registry.HANDLERS), stage.name
+
+
+def test_the_turn_and_the_combat_round_are_tables_in_the_books_order():
+    assert tuple(phase.name for phase in phases.TURN) == state.PHASES == (
+        "unlock", "master", "minion", "influence", "discard")
+    assert tuple(combat.STEPS) == state.COMBAT_STEPS
+    assert [s.name for s in stages.STAGES] == ["combat", "chance", "referendum", "action"]  # innermost first
