@@ -26,6 +26,7 @@ from judge.engine import expect as X
 from judge.commands.check import check
 from judge.engine.forms import NUM, PRON
 from judge.engine.grammar import STRUCTURED, WORDING
+from judge.engine.limits import DEFAULT as DEFAULT_LIMITS
 from judge.engine.validation import forms, schema
 from judge.web import create_app
 
@@ -39,6 +40,7 @@ MINIONS = ["Belinde", "Carna", "Lucinde", "Ira", "The Dowager", "Krid", "Quentin
 CARDS = ["Blood Doll", ".44 Magnum", "Raven", "Computer Hacking", "Parity Shift", "Confusion", "Skin of Marble",
          "Roundhouse", "Bum's Rush", "Kine Resources Contested", "Voter Captivation", "Underbridge Stray", "Tariq"]
 STATUSES = {200, 400, 413, 422}
+NO_WALL_TIME = 120  # seconds: see `entry_points`
 EXAMPLES = dict(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                          HealthCheck.data_too_large])
 
@@ -230,7 +232,9 @@ def edited(draw) -> str:
 # -- the properties ---------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def entry_points(corpus, tmp_path_factory):
-    app = create_app(corpus)
+    # The wall-time limit is a backstop whose verdict depends on the machine's load, not on the scenario: the
+    # three entry points are compared on the others (tests/test_engine_limits.py tests the wall time itself).
+    app = create_app(corpus, {"SCENARIO_LIMITS": DEFAULT_LIMITS.with_override(f"seconds={NO_WALL_TIME}")})
     client = app.test_client()
     document = client.get("/api/openapi.json").get_json()
     responses = document["paths"]["/api/check"]["post"]["responses"]
@@ -244,7 +248,7 @@ def holds_everywhere(entry_points, text: str) -> None:
     client, validators, path, runner = entry_points
     # judge check: a verdict for the file, never a traceback
     path.write_text(text, encoding="utf-8")
-    result = runner.invoke(check, [str(path), "--json"])
+    result = runner.invoke(check, [str(path), "--json", "--limit", f"seconds={NO_WALL_TIME}"])
     assert result.exit_code in (0, 1) and isinstance(result.exception, (SystemExit, type(None))), result.output
     cli = json.loads(result.output)
     error = cli["error"]

@@ -195,3 +195,15 @@ def test_a_json_body_may_hold_any_character(client, openapi):
     assert api["ok"] is True
     same = client.post("/api/check", data=body.replace("Sarah passes", "Sarah dances"), content_type="application/json")
     assert conforms(openapi, same, 400)["error"].startswith("cannot read the event 'Sarah dances': no sentence form")
+
+
+def test_an_app_made_with_other_limits_applies_them_on_both_routes(corpus):
+    """`SCENARIO_LIMITS` in the app's config sets what both routes (and the body size they read) allow."""
+    client = create_app(corpus, {"SCENARIO_LIMITS": DEFAULT.with_override("events=2")}).test_client()
+    text = "players: [A, B]\nturn: A\nphase: minion\nevents:\n" + "  - A passes\n" * 3
+    api = client.post("/api/check", data=text, content_type="text/yaml")
+    assert api.status_code == 422 and (api.get_json()["limit"], api.get_json()["maximum"]) == ("events", 2)
+    page = client.post("/check", data={"scenario": text, "rules": "file"})
+    assert page.status_code == 422 and "events" in page.get_data(as_text=True)
+    small = create_app(corpus, {"SCENARIO_LIMITS": DEFAULT.with_override("characters=1000")}).test_client()
+    assert small.post("/api/check", data="x" * 10_000, content_type="text/yaml").status_code == 413

@@ -30,9 +30,6 @@ if TYPE_CHECKING:
     from judge.corpus import Corpus
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
-# The largest body read: one byte over what the longest scenario allowed needs, so that a longer one sent
-# without its length (chunked) is seen to be longer and refused, not cut (judge.web.tools._read_body).
-MAX_UPLOAD = SCENARIO_LIMITS.body_bytes() + 1
 
 
 class _TemplateEnvironment(FlaskEnvironment):
@@ -55,9 +52,13 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
         corpus = get_corpus()
     app = _App(__name__, template_folder=str(paths.templates_dir()), static_folder=str(STATIC_DIR),
                 static_url_path="/static")
-    app.config.update(MAX_CONTENT_LENGTH=MAX_UPLOAD, MAX_FORM_MEMORY_SIZE=MAX_UPLOAD, SEND_FILE_MAX_AGE_DEFAULT=3600,
-                      TEMPLATES_AUTO_RELOAD=False, RESPONSE_CACHE_BYTES=cache.DEFAULT_MAX_BYTES)
+    app.config.update(SEND_FILE_MAX_AGE_DEFAULT=3600, TEMPLATES_AUTO_RELOAD=False,
+                      RESPONSE_CACHE_BYTES=cache.DEFAULT_MAX_BYTES, SCENARIO_LIMITS=SCENARIO_LIMITS)
     app.config.update(config or {})
+    # The largest body read: one byte over what the longest scenario allowed needs, so that a longer one sent
+    # without its length (chunked) is seen to be longer and refused, not cut (judge.web.tools._read_body).
+    max_upload = app.config["SCENARIO_LIMITS"].body_bytes() + 1
+    app.config.update(MAX_CONTENT_LENGTH=max_upload, MAX_FORM_MEMORY_SIZE=max_upload)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
 

@@ -10,11 +10,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
-from judge.engine.limits import DEFAULT as LIMITS
 from judge.web import current_site, params
+
+def _limits():
+    """The replay's limits this app applies (`SCENARIO_LIMITS` in its config; judge/engine/limits.py's
+    defaults unless the app was made with others)."""
+    return current_app.config["SCENARIO_LIMITS"]
+
 
 diff_pages = Blueprint("diff", __name__)
 check_pages = Blueprint("check", __name__)
@@ -153,12 +158,12 @@ class BodyTooLarge(RequestEntityTooLarge):
     """413: the request's body is over what a scenario of the longest allowed can need."""
 
     def __init__(self, size: str):
-        super().__init__(f"the request's body is {size} bytes; judge reads at most {LIMITS.body_bytes():,} bytes, "
-                         f"enough for a scenario of {LIMITS.characters:,} characters (the limit 'characters')")
+        super().__init__(f"the request's body is {size} bytes; judge reads at most {_limits().body_bytes():,} bytes, "
+                         f"enough for a scenario of {_limits().characters:,} characters (the limit 'characters')")
 
 
 def _read_body() -> bytes:
-    """The request's body, read whole and kept for the form parser; 413 beyond LIMITS.body_bytes(), whether the
+    """The request's body, read whole and kept for the form parser; 413 beyond _limits().body_bytes(), whether the
     client gave its length or streamed it (chunked). Werkzeug stops reading a stream at the app's maximum without
     saying that it went on, so that maximum is one byte over ours (judge.web.create_app): a body that reaches it
     is longer than allowed, and refused, never cut."""
@@ -166,9 +171,9 @@ def _read_body() -> bytes:
         data = request.get_data(cache=True)
     except RequestEntityTooLarge:  # a Content-Length over the maximum: nothing was read
         raise BodyTooLarge(f"{request.content_length:,}") from None
-    if len(data) > LIMITS.body_bytes():
+    if len(data) > _limits().body_bytes():
         length = request.content_length
-        raise BodyTooLarge(f"{length:,}" if length is not None else f"more than {LIMITS.body_bytes():,}")
+        raise BodyTooLarge(f"{length:,}" if length is not None else f"more than {_limits().body_bytes():,}")
     return data
 
 
@@ -177,9 +182,9 @@ def _run(text: str, rules: str | None) -> tuple[dict, str]:
     OverLimit if it goes over one of the limits (the same as `judge check`'s, judge/engine/limits.py)."""
     from judge.engine import scenario, trace
     site = current_site()
-    parsed = scenario.parse(text, "<pasted scenario>", LIMITS)
+    parsed = scenario.parse(text, "<pasted scenario>", _limits())
     resolver = site.scenario_resolver()
-    return trace.checked_json(scenario.run(parsed, rules, resolver, LIMITS), resolver, LIMITS)
+    return trace.checked_json(scenario.run(parsed, rules, resolver, _limits()), resolver, _limits())
 
 
 def _scenario_text() -> str:
@@ -188,7 +193,7 @@ def _scenario_text() -> str:
         upload = request.files.get("file")
         text = request.form.get("scenario", "")
     except RequestEntityTooLarge:  # a form field over the form parser's own maximum (the body's)
-        raise BodyTooLarge(f"more than {LIMITS.body_bytes():,}") from None
+        raise BodyTooLarge(f"more than {_limits().body_bytes():,}") from None
     if upload is not None and upload.filename:
         try:
             text = upload.read().decode("utf-8")
