@@ -340,7 +340,7 @@ def measured(client, split: Optional[ConnectionSplit], *run_args) -> dict:
 
 def start_server(serve_args: list[str]) -> tuple[subprocess.Popen, str, str]:
     """`judge serve` on a free loopback port: (the process, its URL, how it runs: "2 processes × 1 thread")."""
-    from judge.commands.serve import DidNotStart, spawn
+    from bench.server import DidNotStart, spawn
     try:
         proc, url, line = spawn(*serve_args, wait=180)
     except DidNotStart as exc:

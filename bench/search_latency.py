@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from judge.corpus import load_corpus  # noqa: E402
 from judge.search import Search  # noqa: E402
-from judge.search_eval import Fts5Baseline, load_gold  # noqa: E402
+from bench.search_eval import Fts5Baseline, load_gold  # noqa: E402
 from judge.search_expand import build_query, expand  # noqa: E402
 from judge.search_postings import whoosh_matches  # noqa: E402
 from judge.search_query import current_synonyms, parse_query  # noqa: E402

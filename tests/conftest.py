@@ -46,8 +46,8 @@ def runner():
 
 
 def start_judge_serve(*args: str, new_session: bool = False, wait: float = 120) -> tuple[subprocess.Popen, str, str]:
-    """`judge.commands.serve.spawn`, failing the test with the server's log when it does not start."""
-    from judge.commands.serve import DidNotStart, spawn
+    """`bench.server.spawn`, failing the test with the server's log when it does not start."""
+    from bench.server import DidNotStart, spawn
     try:
         return spawn(*args, new_session=new_session, wait=wait)
     except DidNotStart as exc:

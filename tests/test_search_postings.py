@@ -13,7 +13,7 @@ import pytest
 from whoosh import query as wq
 
 from judge.search import Search
-from judge.search_eval import load_gold
+from bench.search_eval import load_gold
 from judge.search_expand import PREFIX_WORDS, build_query, expand
 from judge.search_postings import POSITION_BITS, Evaluation, PostingTable, whoosh_matches
 from judge.search_query import current_synonyms, parse_query

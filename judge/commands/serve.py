@@ -22,9 +22,7 @@ import errno
 import ipaddress
 import logging
 import os
-import re
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -261,31 +259,3 @@ def _serve_debug(host: str, port: int) -> None:
     if not os.environ.get("WERKZEUG_RUN_MAIN"):  # the reloader's child gets the socket from its parent
         listen(host, port).close()  # a clear error now rather than the development server's own
     create_app(load()).run(host=host, port=port, debug=True)
-
-
-class DidNotStart(RuntimeError):
-    """`spawn`'s server exited or stayed silent; the message holds what it printed."""
-
-
-def spawn(*args: str, new_session: bool = False, wait: float = 120) -> tuple[subprocess.Popen, str, str]:
-    """`judge serve --host 127.0.0.1 --port 0 ARGS` in a subprocess of this Python (the
-    tests and benches start it so): (the process, its base URL, the line announcing
-    it), once every worker listens. Its log is drained afterwards: a full pipe would
-    block the server's next write. Raises `DidNotStart` with its log otherwise."""
-    root = Path(__file__).resolve().parents[2]  # the checkout (or site-packages) holding judge/
-    proc = subprocess.Popen([sys.executable, "-c", "from judge.commands.serve import serve; serve()",
-                             "--host", "127.0.0.1", "--port", "0", *args],
-                            cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, stderr=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, text=True, start_new_session=new_session)
-    seen, deadline = [], time.monotonic() + wait
-    while time.monotonic() < deadline:
-        line = proc.stderr.readline()
-        if not line:
-            break
-        seen.append(line)
-        found = re.search(r"serving on (http://\S+/)", line)
-        if found:
-            threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
-            return proc, found.group(1), line
-    proc.kill()
-    raise DidNotStart("judge serve did not start:\n" + "".join(seen))
