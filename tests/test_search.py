@@ -10,10 +10,13 @@ import threading
 
 import pytest
 
-from judge import search, search_expand, search_index
+import judge.search.expansion as search_expand
+import judge.search.index as search_index
+import judge.search.searcher as search
 from judge.errors import SourceError
-from judge.search import Search, get_searcher, snippet
-from judge.search_query import load_synonyms, parse_query
+from judge.search import Search, get_searcher
+from judge.search.snippets import snippet
+from judge.search.query import load_synonyms, parse_query
 
 
 @pytest.fixture(scope="module")
@@ -222,7 +225,7 @@ def test_query_parsing():
 def test_queries_are_read_word_by_word_as_the_index_reads_whole_texts(corpus):
     """The searcher analyses a query one typed word at a time (cached); that must
     give the tokens and stems the index's own analyzers give the whole text."""
-    from judge.search_expand import _plain_tokens, porter_stem
+    from judge.search.expansion import _plain_tokens, porter_stem
 
     plain_an, stem_an = search_index.plain_analyzer(), search_index.stemming_analyzer()
     texts = [p.text for p in corpus.paragraphs.values()] + ["Ça coûte 2.5 pool; l'Ancien bleeds … tap/untap"]
@@ -326,7 +329,7 @@ def test_a_rebuild_by_another_process_is_followed_after_the_check_interval(corpu
 
 
 def test_an_edited_synonyms_file_is_read_again(tmp_path, monkeypatch):
-    from judge import search_query
+    import judge.search.query as search_query
     path = tmp_path / "synonyms.yaml"
     path.write_text("groups:\n  - terms: [bleed, steal pool]\n", encoding="utf-8")
     monkeypatch.setattr(search_query, "SYNONYMS_CHECK_SECONDS", 3600)

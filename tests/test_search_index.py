@@ -1,6 +1,6 @@
 """A damaged search index is never trusted: whatever file of a build is
 overwritten, truncated or removed, the next search notices, rebuilds, and
-answers as an intact index would (judge/search_index.py)."""
+answers as an intact index would (judge/search/index.py)."""
 from __future__ import annotations
 
 import hashlib
@@ -13,7 +13,8 @@ import sys
 
 import pytest
 
-from judge import search, search_index
+import judge.search.index as search_index
+import judge.search.searcher as search
 from judge.commands.search import search as search_command
 from judge.search import Search
 
@@ -134,7 +135,7 @@ DAMAGE = [overwrite_segment, flip_one_segment_byte, overwrite_toc, delete_editio
 def test_a_damaged_build_is_rebuilt_and_search_answers(corpus, copy_of, damage, caplog):
     root, damaged = copy_of
     damage(build_dir(root, damaged))
-    with caplog.at_level(logging.WARNING, logger="judge.search_index"):
+    with caplog.at_level(logging.WARNING, logger="judge.search.index"):
         searcher = Search(corpus, root=root)
     assert "is damaged" in caplog.text and damaged in caplog.text
     answers_correctly(searcher, corpus)

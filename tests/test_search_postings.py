@@ -1,5 +1,5 @@
 """The posting table answers every query as Whoosh itself would
-(judge/search_postings.py): the same paragraphs, the same scores, the same
+(judge/search/postings.py): the same paragraphs, the same scores, the same
 order, on the real index, for the queries judges type and for random ones."""
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from whoosh import query as wq
 
 from judge.search import Search
 from bench.search_eval import load_gold
-from judge.search_expand import PREFIX_WORDS, build_query, expand
-from judge.search_postings import POSITION_BITS, Evaluation, PostingTable, whoosh_matches
-from judge.search_query import current_synonyms, parse_query
+from judge.search.expansion import PREFIX_WORDS, build_query, expand
+from judge.search.postings import POSITION_BITS, Evaluation, PostingTable, whoosh_matches
+from judge.search.query import current_synonyms, parse_query
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +160,7 @@ def test_coverage_counts_the_units_each_paragraph_matches(corpus, searcher, buil
 
 
 def test_boosted_postings_are_kept_read_only_and_bounded(built, monkeypatch):
-    import judge.search_postings as module
+    import judge.search.postings as module
     monkeypatch.setattr(module, "BOOSTED_KEPT", 2)
     table = PostingTable.from_bytes(built.postings.to_bytes())  # a table of its own: its memo starts empty
     docnums, base = table.postings("body", "bleed")
@@ -232,8 +232,8 @@ def test_the_vocabulary_is_whoosh_lexicon(searcher, built, whoosh):
     """What search reads instead of Whoosh's files is what Whoosh has: its lexicons
     and document frequencies (the table's keys and counts), and each document's
     paragraph ID and field lengths (documents.json)."""
-    from judge.search_expand import FIELD_WEIGHTS
-    from judge.search_index import RANKED_FIELDS
+    from judge.search.expansion import FIELD_WEIGHTS
+    from judge.search.index import RANKED_FIELDS
 
     reader = whoosh.reader()
     vocabulary = searcher._current.vocabulary

@@ -1,7 +1,7 @@
 """A real `judge serve` (two workers) whose index is damaged while it serves:
 searches keep answering from the build in memory, and the damaged build is
 rebuilt once, in the background, by one worker while the other waits for it
-(judge.search, judge.search_index.rebuild_lock)."""
+(judge.search, judge.search.index.rebuild_lock)."""
 from __future__ import annotations
 
 import json
@@ -15,7 +15,7 @@ import time
 import urllib.request
 from urllib.parse import quote
 
-from judge import search_index
+import judge.search.index as search_index
 
 WORDS = ["bleed", "torpor", "block", "vote", "combat", "strike", "influence", "hunt", "diablerie", "equipment",
          "retainer", "ally", "master", "action", "referendum", "prey", "predator", "edge", "transfer", "ousted",

@@ -1,4 +1,4 @@
-"""judge._speedups, the compiled twins of hot pure functions, against their
+"""judge.search._speedups, the compiled twins of hot pure functions, against their
 Python references: equal on the whole corpus, and in use where judge is installed."""
 from __future__ import annotations
 
@@ -10,14 +10,17 @@ import pytest
 
 # pip install (and .ci/run's editable install) compiles judge/_speedups.c: an ImportError
 # here means the build left it out, and judge would serve a search page a seventh slower.
-from judge import _speedups as speedups
-from judge import search, search_postings
-from judge.search import _passage_reference, _word_spans, porter_stem
-from judge.search_postings import POSITION_BITS, _phrase_documents_reference
+import judge.search.postings as search_postings
+import judge.search.snippets as snippets
+from judge.search import _speedups as speedups
+from judge.search import get_searcher
+from judge.search.expansion import porter_stem
+from judge.search.snippets import _passage_reference, _word_spans
+from judge.search.postings import POSITION_BITS, _phrase_documents_reference
 
 
 def test_the_search_uses_the_compiled_twins():
-    assert search._passage is speedups.snippet_passage
+    assert snippets._passage is speedups.snippet_passage
     assert search_postings._phrase_documents is speedups.phrase_documents
 
 
@@ -95,7 +98,7 @@ def _phrases(corpus, table, rng: random.Random) -> list[tuple[list, int]]:
 
 
 def test_phrase_documents_equals_its_reference(corpus):
-    table = search.get_searcher(corpus)._current.built.postings
+    table = get_searcher(corpus)._current.built.postings
     phrases = _phrases(corpus, table, random.Random(4))
     found = 0
     for keys, slop in phrases:

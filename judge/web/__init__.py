@@ -91,7 +91,7 @@ def warm(app: Flask) -> None:
     """Compute before the first visitor what every rule page shows (`Site.warm`), and
     render each page's side panels (cited by, other editions, related rules) and
     each paragraph's parts of a search hit in every form (`pages.render_hit_forms`)."""
-    from judge.search_query import current_synonyms
+    from judge.search.query import current_synonyms
     from judge.terminology import get_terminology
     from judge.web.pages import relation_panels, render_hit_forms
 

@@ -1,70 +1,33 @@
-"""Search the rulebooks the way judges and players ask: plain words, older
-editions' terms, typos, OCR damage, quoted phrases, section numbers.
-
-    from judge.search import get_searcher
-
-    result = get_searcher().search("who can block an undirected action", limit=5)
-    for hit in result.hits:
-        print(hit.label, hit.snippet, [e["label"] for e in hit.editions])
-
-How a query is answered (docs/search.md has the details and the JSON shape):
-
-1. `judge.search_query.parse_query` picks out words, "phrases", filters
-   (``doc:``, ``game:``, ``kind:``), prefixes and section numbers; nothing the
-   user types reaches a query parser, so no query can raise.
-2. A query that is a section or outline number, an ID or a label
-   (``6.4.6``, ``IV.D.2``, ``rb:6.4.6/2``) goes straight to it (`SearchResult.direct`).
-3. Otherwise every word becomes a unit: its stem in the body, titles, labels
-   and glossary terms, its synonyms from judge/data/synonyms.yaml (older
-   terms: tap/lock, Assamite/Banu Haqim ...), and words of the index within a
-   small edit distance on the unstemmed body (typos, OCR damage). Units are
-   OR-ed and scored with Whoosh's BM25F, so paragraphs matching more of them
-   rank higher. The query is a Whoosh query; the build's posting table
-   (`judge.search_postings`) answers it as Whoosh would, twenty times faster.
-4. Scores are weighed by what a paragraph is (a rule over an editors' draft)
-   and by coverage of the query, then the same rule in several editions is
-   folded into one hit (`Hit.editions`), and snippets are cut around the
-   matched words with ``<mark>``, HTML-escaped.
-
-One `Search` serves a process and any number of threads: it holds the build's
-tables in memory, read-only, and switches to a rebuild of the same corpus when
-the index pointer names one. A search only notices the pointer (one stat);
-opening the new build, or rebuilding it when it turns out damaged, is done by
-a thread of its own while searches go on with the build in memory, and one
-process rebuilds while the others wait for its build (`search_index.open_or_rebuild`).
-"""
+"""The searcher: a query in, ranked hits out (`Search.search`), over the build
+of the index it holds in memory; one per corpus and process (`get_searcher`)."""
 from __future__ import annotations
 
-import html
 import logging
 import os
 import threading
 import time
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional, Union
 
 import numpy as np
 from whoosh import query as wq
-from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer
-from whoosh.support.charset import accent_map
 
-from judge import paths, search_index
+import judge.search.index as search_index
+from judge import paths
 from judge.lookup import Match, find
 from judge.memo import Kept
 from judge.model import KINDS
-from judge.search_expand import Expansion, Vocabulary, build_query, expand, max_distance, porter_stem
-from judge.search_postings import Evaluation
-from judge.search_query import ParsedQuery, current_synonyms, parse_query
+from judge.search.expansion import Expansion, Vocabulary, build_query, expand, max_distance
+from judge.search.postings import Evaluation
+from judge.search.query import ParsedQuery, current_synonyms, parse_query
+from judge.search.snippets import prepare_snippets, snippet
 
 log = logging.getLogger(__name__)
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
 CANDIDATES = 60  # best-scored matches re-weighed and grouped before the limit is applied
-SNIPPET_CHARS = 240
 # Coordination: the score is multiplied by (floor + (1 - floor) x the share of
 # the query's units a paragraph matches), so a paragraph answering every part of
 # a question outranks one repeating a single word. 0 is Lucene's classic coord.
@@ -505,94 +468,6 @@ class Search:
                     continue
             words.append(word)
         return " ".join(words) if changed else None
-
-
-# -- snippets -------------------------------------------------------------------------
-
-
-_WORD_TOKENS = RegexTokenizer(search_index._TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
-
-
-@lru_cache(maxsize=8192)  # more than the corpus has paragraphs: each is indexed once
-def _word_spans(text: str) -> tuple[dict[str, list], dict[str, list], tuple[tuple[int, int, str], ...], bool]:
-    """Where each stem and each word of `text` is, folded as the index folds them:
-    ({stem: [(start, end)]}, {word: [(start, end)]}, ((start, end, word), ...),
-    whether the text has a character HTML must escape)."""
-    by_stem: dict[str, list] = {}
-    by_word: dict[str, list] = {}
-    words = []
-    for token in _WORD_TOKENS(text, chars=True):
-        span = (token.startchar, token.endchar)
-        by_stem.setdefault(porter_stem(token.text), []).append(span)
-        by_word.setdefault(token.text, []).append(span)
-        words.append((*span, token.text))
-    return by_stem, by_word, tuple(words), any(c in text for c in "&<>")
-
-
-def _escape(text: str) -> str:
-    return html.escape(text, quote=False)
-
-
-def prepare_snippets(texts: Iterable[str]) -> None:
-    """Index the words of `texts` for `snippet` now rather than at their first search."""
-    for text in texts:
-        _word_spans(text)
-
-
-def snippet(text: str, stems: set, plain: set = frozenset(), prefixes: tuple[str, ...] = (),
-            size: int = SNIPPET_CHARS) -> str:
-    """A passage of `text` of about `size` characters around the most matched
-    words, HTML-escaped, each matched word wrapped in <mark>: a word whose stem
-    is in `stems`, that is in `plain`, or that starts with one of `prefixes`."""
-    by_stem, by_word, words, needs_escape = _word_spans(text)
-    return _passage(text, by_stem, by_word, words, needs_escape, stems, plain, prefixes, size)
-
-
-def _passage_reference(text: str, by_stem: dict[str, list], by_word: dict[str, list],
-                       words: tuple[tuple[int, int, str], ...], needs_escape: bool, stems: Iterable[str],
-                       plain: Iterable[str], prefixes: tuple[str, ...], size: int) -> str:
-    """`snippet` on the spans `_word_spans` found in `text`. judge._speedups.snippet_passage
-    is this function compiled (a seventh of a results page in Python); this one is its
-    reference, and stands in when the compiled module was not built."""
-    escape = _escape if needs_escape else str
-    found = {span for stem in stems for span in by_stem.get(stem, ())}
-    found.update(span for word in plain for span in by_word.get(word, ()))
-    if prefixes:
-        found.update((s, e) for s, e, word in words if word.startswith(prefixes))
-    marked = sorted(found)
-    start, end = 0, len(text)
-    if len(text) > size:
-        best_start, best_count = 0, -1
-        # Word spans never overlap, so ends sort as starts do: a window's marks are counted by bisection.
-        starts, ends = [ms for ms, _ in marked], [me for _, me in marked]
-        for s in starts or [0]:
-            window_start = max(0, s - size // 5)
-            count = max(0, bisect_right(ends, window_start + size) - bisect_left(starts, window_start))
-            if count > best_count:
-                best_start, best_count = window_start, count
-        start = best_start
-        if start > 0:  # begin on a word
-            space = text.find(" ", start)
-            start = space + 1 if 0 <= space < start + 20 else start
-        end = min(len(text), start + size)
-        if end < len(text):
-            space = text.rfind(" ", start, end)
-            end = space if space > start + size // 2 else end
-    out, pos = [], start
-    for s, e in marked:
-        if s < start or e > end:
-            continue
-        out.append(escape(text[pos:s]))
-        out.append(f"<mark>{escape(text[s:e])}</mark>")
-        pos = e
-    out.append(escape(text[pos:end]))
-    return ("… " if start > 0 else "") + "".join(out) + (" …" if end < len(text) else "")
-
-
-try:  # the compiled twin, built with the package where a C compiler was at hand
-    from judge._speedups import snippet_passage as _passage
-except ImportError:
-    _passage = _passage_reference
 
 
 # -- one searcher per process -------------------------------------------------------

@@ -11,7 +11,7 @@ vector operations over the paragraphs: ~0.1 ms.
 `PostingTable.evaluate(query, filter)` returns what
 ``searcher.search(query, limit=None, filter=filter)`` returns (the same
 paragraphs, the same scores, the same order) for the query shapes
-`judge.search_expand` builds: `Term`, `Phrase` (with slop), `Or`, `And`,
+`judge.search.expansion` builds: `Term`, `Phrase` (with slop), `Or`, `And`,
 `AndMaybe`. Anything else raises `TypeError`: a query shape nobody
 checked against Whoosh must not be answered silently. `whoosh_matches` is
 that reference, run by Whoosh itself; tests/test_search_postings.py compares
@@ -242,7 +242,7 @@ class Evaluation:
             by_score = q.matcher_type == wq.Or.ARRAY_MATCHER and len(q.subqueries) > 1
             subqueries = q.subqueries
             # The terms before any other kind of subquery (all of them, in the queries
-            # judge.search_expand builds) are summed by one bincount rather than one
+            # judge.search.expansion builds) are summed by one bincount rather than one
             # scatter-add each. Its sums run in the same order from the same zeros, so
             # the scores are the same to the last bit.
             lead = next((i for i, sub in enumerate(subqueries) if type(sub) is not wq.Term), len(subqueries))
@@ -298,7 +298,7 @@ class Evaluation:
 def _phrase_documents_reference(keys: list[np.ndarray], slop: int, position_bits: int) -> list[int]:
     """The documents (sorted) in which words whose position keys (docnum <<
     position_bits | position, sorted) are `keys` follow each other, each within
-    `slop` positions after the span of the words before it. judge._speedups.phrase_documents
+    `slop` positions after the span of the words before it. judge.search._speedups.phrase_documents
     is this function compiled (numpy's per-call cost dominated on a query's few
     positions); this one is its reference, and stands in when it was not built."""
     low = (1 << position_bits) - 1
@@ -320,7 +320,7 @@ def _phrase_documents_reference(keys: list[np.ndarray], slop: int, position_bits
 
 
 try:  # the compiled twin, built with the package where a C compiler was at hand
-    from judge._speedups import phrase_documents as _phrase_documents
+    from judge.search._speedups import phrase_documents as _phrase_documents
 except ImportError:
     _phrase_documents = _phrase_documents_reference
 

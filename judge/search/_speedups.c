@@ -1,4 +1,4 @@
-/* judge._speedups: compiled twins of pure functions that a search results page
+/* judge.search._speedups: compiled twins of pure functions that a search results page
  * runs many times over (the snippet's passage, a phrase's span walk).
  *
  * Each function here gives exactly what a Python function kept beside it gives
@@ -230,7 +230,7 @@ append_text(PyObject *out, const char *text)
     return failed;
 }
 
-/* The counterpart of judge.search._passage_reference: a passage of `text` of about
+/* The counterpart of judge.search.snippets._passage_reference: a passage of `text` of about
  * `size` characters around the most marked words, HTML-escaped (when
  * `needs_escape`), each marked word in <mark>. The marked words: the spans
  * `by_stem` gives the keys of `stems`, those `by_word` gives the keys of `plain`,
@@ -400,7 +400,7 @@ sort_unique(int64_t *values, Py_ssize_t count)
     return kept;
 }
 
-/* The counterpart of judge.search_postings._phrase_documents_reference: the
+/* The counterpart of judge.search.postings._phrase_documents_reference: the
  * documents in which the words whose position keys (docnum << position_bits |
  * position, sorted) are `keys` follow each other, each within `slop` positions
  * after the span of the words before it; sorted, as a list. */
@@ -522,15 +522,15 @@ done:
 static PyMethodDef speedups_methods[] = {
     {"snippet_passage", (PyCFunction)(void (*)(void))snippet_passage, METH_FASTCALL,
      "snippet_passage(text, by_stem, by_word, words, needs_escape, stems, plain, prefixes, size) -> str\n\n"
-     "judge.search._passage_reference, compiled."},
+     "judge.search.snippets._passage_reference, compiled."},
     {"phrase_documents", (PyCFunction)(void (*)(void))phrase_documents, METH_FASTCALL,
      "phrase_documents(keys, slop, position_bits) -> list[int]\n\n"
-     "judge.search_postings._phrase_documents_reference, compiled."},
+     "judge.search.postings._phrase_documents_reference, compiled."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef speedups_module = {
-    PyModuleDef_HEAD_INIT, "judge._speedups",
+    PyModuleDef_HEAD_INIT, "judge.search._speedups",
     "Compiled twins of judge's hottest pure functions (each held equal to its Python reference by the tests).",
     -1, speedups_methods,
 };

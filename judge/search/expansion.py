@@ -33,12 +33,12 @@ from rapidfuzz.distance import OSA
 from whoosh import query as wq
 from whoosh.lang.porter import stem as _porter_stem
 
-from judge import search_index
+import judge.search.index as search_index
 from judge.memo import Kept
-from judge.search_query import ParsedQuery, Synonyms
+from judge.search.query import ParsedQuery, Synonyms
 
 if TYPE_CHECKING:
-    from judge.search_postings import PostingTable
+    from judge.search.postings import PostingTable
 
 # Query-time field weights of a unit's stems (BM25F scores each field). The title
 # field (section title, bold title, citation label) repeats for every paragraph

@@ -9,6 +9,7 @@ source of the grouping means replacing `edition_map` and `SOURCES`.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 # What the grouping depends on besides the corpus: hashed into the index key, so
 # a change to the alignment rebuilds the index. Hashing the files (rather than
 # asking the concordance for its key) keeps numpy out of a plain `judge search`.
-SOURCES = ("concordance.py", "terminology.py")  # and the terminology map (`terminology_file`)
+SOURCES = ("judge.concordance", "judge.terminology")  # and the terminology map (`terminology_file`)
 
 
 def edition_map(corpus: "Corpus") -> dict[str, list[tuple[str, float]]]:
@@ -43,11 +44,16 @@ def source_key() -> str:
     from judge.terminology import terminology_file
 
     h = hashlib.sha256()
-    here = Path(__file__).resolve().parent
-    for path in [*(here / name for name in SOURCES), terminology_file()]:
+    for path in [*(_source_file(name) for name in SOURCES), terminology_file()]:
         h.update(path.name.encode())
         try:
             h.update(path.read_bytes())
         except OSError:
             h.update(b"<missing>")
     return h.hexdigest()
+
+
+def _source_file(module: str) -> Path:
+    """Where a module's source is, found without importing it."""
+    spec = importlib.util.find_spec(module)
+    return Path(spec.origin if spec and spec.origin else module)

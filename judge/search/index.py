@@ -11,14 +11,14 @@ working until they notice the new pointer and reopen.
 
 Words that only OCR-damaged documents use (`ocr-words.json`) are mostly damaged
 forms of real words ("magaiji" for "magaji"); the query expansion lets them
-stand in for the word (`judge.search_expand`).
+stand in for the word (`judge.search.expansion`).
 
 Queries are answered from the build's posting table (`postings.npz`): every
 term's paragraphs with Whoosh's BM25F score in each, and its positions, read
-from the finished Whoosh index with Whoosh's own scorer (`judge.search_postings`).
+from the finished Whoosh index with Whoosh's own scorer (`judge.search.postings`).
 
 The same rule in other editions (`editions.json` beside the index) is computed
-at build time by `judge.search_editions` from the concordance: aligning
+at build time by `judge.search.editions` from the concordance: aligning
 editions compares texts and is too slow for query time.
 
 Whoosh is the build's tool, not the server's: its files (a pickled table of
@@ -67,7 +67,7 @@ from whoosh.support.charset import accent_map
 
 from judge import cachefile, paths
 from judge.errors import OwnFileError
-from judge.search_postings import PostingTable
+from judge.search.postings import PostingTable
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
@@ -78,7 +78,7 @@ PREFIX = "search-"
 EDITIONS_FILE = "editions.json"
 CONTENTS_FILE = "contents.json"  # {"files": {name: sha256}, "paragraphs": count}
 OCR_WORDS_FILE = "ocr-words.json"  # words only OCR-damaged documents use (see `ocr_only_words`)
-POSTINGS_FILE = "postings.npz"  # every term's paragraphs and scores (judge.search_postings)
+POSTINGS_FILE = "postings.npz"  # every term's paragraphs and scores (judge.search.postings)
 DOCUMENTS_FILE = "documents.json"  # {"ids": [paragraph id by document number], "lengths": {field: [...]}}
 LOCK_FILE = ".search-rebuild.lock"  # held while one process rebuilds (`rebuild_lock`)
 REQUIRED_FILES = frozenset({EDITIONS_FILE, OCR_WORDS_FILE, POSTINGS_FILE, DOCUMENTS_FILE})
@@ -89,11 +89,11 @@ log = logging.getLogger(__name__)
 
 # Code whose changes make a built index stale (the schema, what is indexed, the
 # edition grouping). Query-time code and the synonyms file are not in it.
-_BUILD_CODE = ("search_index.py", "search_editions.py", "search_postings.py")
+_BUILD_CODE = ("index.py", "editions.py", "postings.py")
 
 # Words are runs of letters/digits, and section numbers ("6.4.6", "iv.d.2")
 # stay one token. Accents are folded so "Flavio" finds "Flávio".
-_TOKEN_PATTERN = r"\w+(?:\.\w+)*"
+TOKEN_PATTERN = r"\w+(?:\.\w+)*"
 
 
 class DamagedIndex(OwnFileError):
@@ -107,14 +107,14 @@ class DamagedIndex(OwnFileError):
 def stemming_analyzer():
     """The analyzer of the ranked fields: lowercase, accents folded, English
     stop words dropped, Porter stems ("blocks", "blocking" -> "block")."""
-    return (RegexTokenizer(_TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
+    return (RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
             | StopFilter(stoplist=STOP_WORDS, minsize=2) | StemFilter())
 
 
 def plain_analyzer():
     """The analyzer of the unstemmed field that fuzzy matching runs on: an edit
     distance between a typo and a stem means little, between two words a lot."""
-    return (RegexTokenizer(_TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
+    return (RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
             | StopFilter(stoplist=STOP_WORDS, minsize=2))
 
 
@@ -166,7 +166,7 @@ def field_lengths(reader) -> dict[str, list[int]]:
 def index_key(corpus: "Corpus") -> str:
     """The digest naming a build: the corpus digest, the build code, and what
     the edition grouping depends on."""
-    from judge.search_editions import source_key
+    from judge.search.editions import source_key
 
     h = hashlib.sha256(corpus.digest.encode())
     h.update(source_key().encode())
@@ -252,7 +252,7 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
     never a mixture, and two processes building at once cannot collide: the
     last pointer written wins and the other build is removed later.
     """
-    from judge.search_editions import edition_map
+    from judge.search.editions import edition_map
 
     root = root or paths.index_dir()
     key = index_key(corpus)
