@@ -52,3 +52,16 @@ def start_judge_serve(*args: str, new_session: bool = False, wait: float = 120) 
         return spawn(*args, new_session=new_session, wait=wait)
     except DidNotStart as exc:
         pytest.fail(str(exc))
+
+
+@pytest.fixture(scope="module")
+def app(corpus):
+    """The web app on the real corpus (judge.web.create_app)."""
+    from judge.web import create_app
+
+    return create_app(corpus)
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return app.test_client()

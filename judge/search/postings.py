@@ -33,6 +33,7 @@ import numpy as np
 from whoosh import query as wq
 
 from judge.memo import Kept
+import judge.search.twins as twins
 
 # A position is stored as docnum << POSITION_BITS | position: one sorted array
 # per term, so "word B within k words after word A" is a search in sorted keys.
@@ -319,10 +320,7 @@ def _phrase_documents_reference(keys: list[np.ndarray], slop: int, position_bits
     return np.unique(starts >> position_bits).tolist()
 
 
-try:  # the compiled twin, built with the package where a C compiler was at hand
-    from judge.search._speedups import phrase_documents as _phrase_documents
-except ImportError:
-    _phrase_documents = _phrase_documents_reference
+_phrase_documents = twins.choose("phrase_documents", _phrase_documents_reference)
 
 
 def whoosh_matches(searcher, query: wq.Query, filter: Optional[wq.Query] = None) -> list[tuple[int, float]]:

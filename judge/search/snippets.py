@@ -10,6 +10,7 @@ from typing import Iterable
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer
 from whoosh.support.charset import accent_map
 
+import judge.search.twins as twins
 from judge.search.expansion import porter_stem
 from judge.search.index import TOKEN_PATTERN
 
@@ -94,9 +95,6 @@ def _passage_reference(text: str, by_stem: dict[str, list], by_word: dict[str, l
     return ("… " if start > 0 else "") + "".join(out) + (" …" if end < len(text) else "")
 
 
-try:  # the compiled twin, built with the package where a C compiler was at hand
-    from judge.search._speedups import snippet_passage as _passage
-except ImportError:
-    _passage = _passage_reference
+_passage = twins.choose("snippet_passage", _passage_reference)
 
 

@@ -1,0 +1,166 @@
+"""The search page, its live results fragment and the search API, through Flask's test client
+on the real corpus: hits, marks, facets, did-you-mean, direct answers, bad parameters."""
+from __future__ import annotations
+
+from html import unescape
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+
+from judge.web import create_app
+
+from web_pages import XSS, item_url, links, page
+
+
+def test_home_focuses_the_search_box_and_lists_every_book(client, corpus):
+    tree = page(client.get("/"))
+    box = [i for i in tree.find_all("input") if i.attrs.get("name") == "q"]
+    assert len(box) == 1 and "autofocus" in box[0].attrs
+    form = box[0].parent
+    while form.tag != "form":
+        form = form.parent
+    assert form.attrs["action"] == "/search" and form.attrs["method"] == "get"
+    assert {f"/doc/{d}" for d in corpus.documents} <= set(links(tree))
+
+
+def test_search_marks_the_matched_words_and_links_each_hit(client):
+    tree = page(client.get("/search?q=bleed"))
+    hits = tree.find_all("li", class_="hit")
+    assert len(hits) >= 5
+    for hit in hits:
+        assert hit.find_all("a")[0].attrs["href"].startswith("/p/")
+    marks = [m.full_text().lower() for m in tree.find_all("mark")]
+    assert marks and all(m.startswith(("bleed", "bled")) for m in marks)  # bleed, bleeding, bled
+
+
+def test_search_facets_count_and_filter_by_document_and_kind(client, corpus):
+    tree = page(client.get("/search?q=bleed"))
+    facets = {a.attrs["href"]: a.full_text() for a in tree.find_all("a", class_="facet")}
+    by_doc = {parse_qs(urlsplit(h).query)["doc"][0]: t for h, t in facets.items() if "doc=" in h}
+    assert set(by_doc) <= set(corpus.documents) and len(by_doc) >= 2
+    filtered = page(client.get("/search?q=bleed&doc=rb"))
+    hrefs = [h.find_all("a")[0].attrs["href"] for h in filtered.find_all("li", class_="hit")]
+    assert hrefs and all(h.startswith("/p/rb:") for h in hrefs)
+    active = filtered.find_all("a", class_="active")
+    assert any("doc=rb" not in a.attrs["href"] for a in active)  # the active facet's link removes it
+    examples = page(client.get("/search?q=bleed&kind=example"))
+    assert all("kind-example" in h.attrs["class"] for h in examples.find_all("li", class_="hit"))
+
+
+def test_search_offers_did_you_mean_for_a_typo(client):
+    tree = page(client.get("/search?q=blok+an+acton"))
+    suggestion = tree.find_all("p", class_="did-you-mean")
+    assert suggestion
+    href = suggestion[0].find_all("a")[0].attrs["href"]
+    assert parse_qs(urlsplit(href).query)["q"] == ["block an action"]
+
+
+def test_search_for_a_section_number_goes_straight_to_it(client):
+    tree = page(client.get("/search?q=6.4.6"))
+    direct = tree.find_all("p", class_="direct")
+    assert direct
+    assert {"/p/s6:6.4.6", "/p/rb:6.4.6"} <= set(links(direct[0]))
+
+
+def test_search_groups_the_same_rule_in_other_editions(client):
+    data = client.get("/api/search?q=damage+prevention+cards+one+at+a+time&limit=10").get_json()
+    grouped = [h for h in data["hits"] if h["editions"]]
+    assert grouped
+    tree = page(client.get("/search?q=damage+prevention+cards+one+at+a+time&limit=10"))
+    also = [a.attrs["href"] for p in tree.find_all("p", class_="editions") for a in p.find_all("a")]
+    assert item_url(grouped[0]["editions"][0]["id"]) in also
+
+
+def test_results_as_you_type_get_a_fragment_of_the_same_results(client):
+    full = page(client.get("/search?q=torpor"))
+    fragment = client.get("/search?q=torpor&fragment=1").get_data(as_text=True)
+    assert "<html" not in fragment and "<form" not in fragment
+    first = full.find_all("li", class_="hit")[0].find_all("a")[0].attrs["href"]
+    assert f'href="{first}"' in fragment
+
+
+@pytest.mark.parametrize("query, parameter", [
+    ("q=bleed&limit=abc", "limit"), ("q=bleed&limit=0", "limit"), ("q=bleed&limit=101", "limit"),
+    ("q=bleed&doc=nosuchbook", "doc"), ("q=bleed&kind=poem", "kind"), ("q=bleed&game=chess", "game"),
+    ("q=" + "a" * 501, "q"),
+])
+def test_bad_search_parameters_are_400_with_a_message(client, query, parameter):
+    for url in (f"/search?{query}", f"/api/search?{query}"):
+        response = client.get(url)
+        assert response.status_code == 400
+        message = response.get_json()["error"] if url.startswith("/api/") else unescape(response.get_data(as_text=True))
+        assert f"parameter '{parameter}'" in message
+
+
+def test_the_page_its_live_fragment_and_the_api_share_one_search(corpus):
+    app = create_app(corpus, {"RESPONSE_CACHE_BYTES": 0})
+    site, client = app.extensions["judge"], app.test_client()
+    calls = []
+    search = site.searcher.search
+    site.searcher.search = lambda *a, **k: calls.append(a) or search(*a, **k)
+    try:
+        page_hits = [li.find_all("a")[0].attrs["href"] for li in page(client.get("/search?q=torpor&fragment=1"))
+                     .find_all("li", class_="hit")]
+        client.get("/search?q=torpor")
+        api_hits = [item_url(h["id"]) for h in client.get("/api/search?q=torpor").get_json()["hits"]]
+    finally:
+        del site.searcher.search
+    assert len(calls) == 1 and page_hits == api_hits
+
+
+def test_api_search_requires_a_query(client):
+    response = client.get("/api/search")
+    assert response.status_code == 400 and "'q'" in response.get_json()["error"]
+
+
+def test_an_empty_search_page_shows_the_form(client):
+    tree = page(client.get("/search"))
+    assert tree.find_all("input", id="q") and not tree.find_all("li", class_="hit")
+
+
+def test_the_search_box_keeps_a_hostile_query_as_text(client):
+    tree = page(client.get("/search?q=" + quote(XSS)))
+    assert tree.find_all("input", id="q")[0].attrs["value"] == XSS
+    assert not tree.find_all("script", src="") and all(s.attrs["src"].startswith("/static/")
+                                                         for s in tree.find_all("script"))
+
+
+def test_api_search_mirrors_the_cli_shape(client):
+    data = client.get("/api/search?q=torpor&limit=3").get_json()
+    assert data["query"] == "torpor" and len(data["hits"]) == 3
+    assert {"id", "doc", "label", "text", "score", "snippet"} <= set(data["hits"][0])
+
+
+@pytest.mark.parametrize("snippet, html", [
+    ("a <mark>bleed</mark> &amp; <mark>b</mark>", "a <mark>bleed</mark> &amp; <mark>b</mark>"),
+    ("no marks &lt;here&gt;", "no marks &lt;here&gt;"),
+    ("<mark>x</mark><script>y</script>", "&lt;mark&gt;x&lt;/mark&gt;&lt;script&gt;y&lt;/script&gt;"),
+    ("<mark x>y</mark>", "&lt;mark x&gt;y&lt;/mark&gt;"),
+    ("</mark><markup>", "&lt;/mark&gt;&lt;markup&gt;"),
+])
+def test_the_snippet_filter_lets_through_only_marks(snippet, html):
+    from judge.web.pages import snippet_html
+    assert str(snippet_html(snippet)) == html
+
+
+def test_every_form_of_a_search_hit_is_rendered_before_the_first_search(corpus):
+    """`render_hit_forms` (part of `warm`) renders each paragraph's parts of a hit with
+    every set of its other editions marked as matched; searches afterwards, whose hits
+    fold editions in, render none of their own."""
+    from judge.web.pages import render_hit_forms
+    app = create_app(corpus)
+    site = app.extensions["judge"]
+    with app.test_request_context("/"):
+        forms = render_hit_forms(site)
+    editions = site.searcher._current.editions
+    assert forms == sum(2 ** len(editions.get(pid, ())) for pid in corpus.paragraphs) > len(corpus.paragraphs)
+    kept = len(site._kept_for_good)
+    client = app.test_client()
+    matched = 0
+    for q in ("bleed", "blood hunt", "torpor", "diablerie", "combat damage", "master phase", "vote", "hunt",
+              "political action", "transfer", "influence", "contested"):
+        page = client.get("/search", query_string={"q": q})
+        assert page.status_code == 200
+        matched += page.data.count(b'class="matched" title="also matches the query"')
+    assert matched > 0  # hits with other editions matched were shown
+    assert len(site._kept_for_good) == kept
