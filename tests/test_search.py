@@ -15,7 +15,7 @@ import judge.search.index as search_index
 import judge.search.searcher as search
 from judge.errors import SourceError
 from judge.search import Search, get_searcher
-from judge.search.snippets import snippet
+from judge.search.snippets import snippet, snippet_text
 from judge.search.query import load_synonyms, parse_query
 
 
@@ -78,7 +78,7 @@ def test_ocr_damaged_words_are_still_found(searcher, corpus):
     assert len(damaged) == 1 and "magaji" not in damaged[0].text.lower()
     result = searcher.search("is the magaji title unique", doc="rb", limit=5)
     assert result.hits[0].id == damaged[0].id
-    assert "<mark>magaiji</mark>" in result.hits[0].snippet
+    assert ("magaiji", True) in result.hits[0].snippet
 
 
 def test_a_section_number_goes_straight_to_the_section(searcher):
@@ -146,7 +146,8 @@ def test_a_paragraph_as_a_hit_of_no_query_shows_what_a_search_shows_of_it(search
     assert (plain.id, plain.label, plain.kind, plain.section) == (top.id, top.label, top.kind, top.section)
     assert [e["id"] for e in plain.editions] == [e["id"] for e in top.editions]
     assert not any(e["matched"] for e in plain.editions) and any(e["matched"] for e in top.editions)
-    assert "<mark>" not in plain.snippet and html.escape(top.text, quote=False).startswith(plain.snippet.removesuffix(" …"))
+    assert not any(marked for _, marked in plain.snippet)
+    assert top.text.startswith(snippet_text(plain.snippet).removesuffix(" …"))
 
 def test_nothing_found_says_so_and_suggests(searcher):
     result = searcher.search("xqzzyv")
@@ -158,18 +159,35 @@ def test_nothing_found_says_so_and_suggests(searcher):
 
 # -- snippets -----------------------------------------------------------------------------
 
-def test_snippets_mark_matches_and_escape_the_text(searcher):
+def test_snippets_are_runs_of_the_text_the_matched_words_marked(searcher):
     result = searcher.search("insert icon", limit=10)
     hit = next(h for h in result.hits if "<INSERT POLITICAL ACTION ICON>" in h.text)
-    assert "&lt;<mark>INSERT</mark> POLITICAL ACTION <mark>ICON</mark>&gt;" in hit.snippet
-    assert re.sub(r"</?mark>", "", hit.snippet).count("<") == 0
+    runs = list(hit.snippet)  # the text as it is, "<" and ">" too: escaping is the front ends' job
+    at = runs.index(("INSERT", True))
+    assert runs[at - 1:at + 4] == [(" <", False), ("INSERT", True), (" POLITICAL ACTION ", False), ("ICON", True),
+                                   (">.", False)]
+    assert snippet_text(hit.snippet).removeprefix("… ") in hit.text and all(text for text, _ in hit.snippet)
+
+
+def test_the_json_gives_the_snippet_as_escaped_html_and_as_runs(searcher):
+    """`snippet` stays the HTML it always was (the text escaped, the matched words in
+    <mark>) for the API's clients; `snippet_runs` is the same as data."""
+    result = searcher.search("insert icon", limit=10)
+    hit = next(h for h in result.hits if "<INSERT POLITICAL ACTION ICON>" in h.text).to_json()
+    assert "&lt;<mark>INSERT</mark> POLITICAL ACTION <mark>ICON</mark>&gt;" in hit["snippet"]
+    assert re.sub(r"</?mark>", "", hit["snippet"]).count("<") == 0
+    assert {"text": "INSERT", "marked": True} in hit["snippet_runs"]
+    rebuilt = "".join(f"<mark>{html.escape(r['text'], quote=False)}</mark>" if r["marked"]
+                      else html.escape(r["text"], quote=False) for r in hit["snippet_runs"])
+    assert rebuilt == hit["snippet"]
 
 
 def test_snippet_cuts_around_the_matches():
     text = "word " * 100 + "the needle is here " + "word " * 100
     cut = snippet(text, {"needl"})
-    assert "<mark>needle</mark>" in cut and cut.startswith("…") and cut.endswith("…")
-    assert len(html.unescape(re.sub(r"</?mark>", "", cut))) < 260
+    assert ("needle", True) in cut and cut[0][0].startswith("… ") and cut[-1][0].endswith(" …")
+    assert [marked for _, marked in cut] == [False, True, False]
+    assert len(snippet_text(cut)) < 260
 
 
 # -- hostile queries ---------------------------------------------------------------------
@@ -186,8 +204,8 @@ def test_hostile_queries_give_results_or_a_message(searcher, query):
     assert result.hits or result.message, query
     data = json.loads(json.dumps(result.to_json()))
     assert set(data) >= {"query", "hits"}
-    for hit in result.hits:
-        assert "<script" not in hit.snippet
+    for hit in data["hits"]:
+        assert "<script" not in hit["snippet"]
 
 
 def test_hostile_query_notes(searcher):

@@ -12,7 +12,7 @@ import pytest
 import judge.search.twins as twins
 from judge.search import get_searcher
 from judge.search.expansion import porter_stem
-from judge.search.snippets import _passage_reference, _word_spans
+from judge.search.snippets import _runs_reference, _word_spans
 from judge.search.postings import POSITION_BITS, _phrase_documents_reference
 
 
@@ -33,12 +33,12 @@ def test_the_search_runs_the_compiled_twins_unless_told_to_run_the_references():
     import judge.search.postings  # noqa: F401  (each module chooses its twin as it loads)
     import judge.search.snippets  # noqa: F401
     expected = "python" if twins.pure_python() else "compiled"
-    assert twins.running() == {"snippet_passage": expected, "phrase_documents": expected}
+    assert twins.running() == {"snippet_runs": expected, "phrase_documents": expected}
 
 
 def _queries(text: str, rng: random.Random) -> list[tuple[set, set, tuple]]:
     """Stems, plain words and prefixes to mark in `text`: some of its own, some not, some none."""
-    by_stem, by_word, words, _ = _word_spans(text)
+    by_stem, by_word, words = _word_spans(text)
     stems, plain = sorted(by_stem), sorted(by_word)
     out = [(set(), set(), ()), ({"zzzz"}, {"qqqq"}, ("xq",))]
     for _ in range(3):
@@ -50,7 +50,7 @@ def _queries(text: str, rng: random.Random) -> list[tuple[set, set, tuple]]:
 
 @compiled
 @pytest.mark.parametrize("size", [240, 60, 1, 0])
-def test_snippet_passage_equals_its_reference_on_every_paragraph(corpus, size):
+def test_snippet_runs_equals_its_reference_on_every_paragraph(corpus, size):
     rng = random.Random(size)
     texts = [p.text for p in corpus.paragraphs.values()]
     texts += ["", " ", "a < b & c > d", "&&&", "<mark>x</mark>", "é <è> ∆ 🂡 & " * 40, "word " * 100]
@@ -59,38 +59,37 @@ def test_snippet_passage_equals_its_reference_on_every_paragraph(corpus, size):
         spans = _word_spans(text)
         for stems, plain, prefixes in _queries(text, rng):
             args = (text, *spans, stems, plain, prefixes, size)
-            assert speedups.snippet_passage(*args) == _passage_reference(*args), (text[:80], stems, plain, prefixes)
+            assert speedups.snippet_runs(*args) == _runs_reference(*args), (text[:80], stems, plain, prefixes)
             checked += 1
     assert checked > 10_000
 
 
 @compiled
-def test_snippet_passage_escapes_only_when_told_to():
-    # The flag comes from _word_spans, which sets it when the text has &, < or >.
-    text = "tap <this> & that"
-    by_stem, by_word, words, needs_escape = _word_spans(text)
-    assert needs_escape
-    args = (text, by_stem, by_word, words)
-    assert speedups.snippet_passage(*args, True, {"tap"}, set(), (), 240) == "<mark>tap</mark> &lt;this&gt; &amp; that"
-    assert speedups.snippet_passage(*args, False, {"tap"}, set(), (), 240) == "<mark>tap</mark> <this> & that"
+def test_snippet_runs_are_the_text_as_it_is_cut_into_marked_and_unmarked_runs():
+    text = "tap <this> & that, then tap " + "word " * 60
+    args = (text, *_word_spans(text), {"tap"}, set(), ())
+    assert speedups.snippet_runs(*args, 240) == (("tap", True), (" <this> & that, then ", False), ("tap", True),
+                                                  (" " + " ".join(["word"] * 42) + " …", False))
+    assert speedups.snippet_runs(*args, 0) == ((" …", False),)  # a passage of no characters
+    assert speedups.snippet_runs("", {}, {}, (), set(), set(), (), 240) == ()
 
 
 @compiled
 @pytest.mark.parametrize("args, error", [
     (("text",), TypeError),
-    ((b"text", {}, {}, (), False, set(), set(), (), 240), TypeError),
-    (("text", {"t": [(0,)]}, {}, (), False, {"t"}, set(), (), 240), TypeError),
-    (("text", {"t": [(3, 1)]}, {}, (), False, {"t"}, set(), (), 240), ValueError),
-    (("text", {"t": [(-1, 2)]}, {}, (), False, {"t"}, set(), (), 240), ValueError),
-    (("text", {"t": 5}, {}, (), False, {"t"}, set(), (), 240), TypeError),
-    (("text", {}, {}, ((0, 4, b"text"),), False, set(), set(), ("t",), 240), TypeError),
-    (("text", {}, {}, ((0, 4, "text"),), False, set(), set(), (1,), 240), TypeError),
-    (("text", {}, {}, (), False, set(), set(), (), -1), ValueError),
-    (("text", {}, {}, (), False, 5, set(), (), 240), TypeError),
+    ((b"text", {}, {}, (), set(), set(), (), 240), TypeError),
+    (("text", {"t": [(0,)]}, {}, (), {"t"}, set(), (), 240), TypeError),
+    (("text", {"t": [(3, 1)]}, {}, (), {"t"}, set(), (), 240), ValueError),
+    (("text", {"t": [(-1, 2)]}, {}, (), {"t"}, set(), (), 240), ValueError),
+    (("text", {"t": 5}, {}, (), {"t"}, set(), (), 240), TypeError),
+    (("text", {}, {}, ((0, 4, b"text"),), set(), set(), ("t",), 240), TypeError),
+    (("text", {}, {}, ((0, 4, "text"),), set(), set(), (1,), 240), TypeError),
+    (("text", {}, {}, (), set(), set(), (), -1), ValueError),
+    (("text", {}, {}, (), 5, set(), (), 240), TypeError),
 ])
-def test_snippet_passage_refuses_malformed_spans_with_a_python_error(args, error):
+def test_snippet_runs_refuses_malformed_spans_with_a_python_error(args, error):
     with pytest.raises(error):
-        speedups.snippet_passage(*args)
+        speedups.snippet_runs(*args)
 
 
 def _phrases(corpus, table, rng: random.Random) -> list[tuple[list, int]]:

@@ -21,7 +21,7 @@ from judge.model import KINDS
 from judge.search.expansion import Expansion, Vocabulary, build_query, expand, max_distance
 from judge.search.postings import Evaluation
 from judge.search.query import ParsedQuery, current_synonyms, parse_query
-from judge.search.snippets import prepare_snippets, snippet
+from judge.search.snippets import Snippet, prepare_snippets, snippet, snippet_html
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ class Hit:
     label: str
     text: str
     score: float
-    snippet: str  # HTML: the text escaped, matched words in <mark>
+    snippet: Snippet  # runs of the text around the matched words: (text, marked)
     kind: str
     section: str
     section_title: str
@@ -62,7 +62,8 @@ class Hit:
 
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "label": self.label, "text": self.text,
-                "score": round(self.score, 4), "snippet": self.snippet, "kind": self.kind,
+                "score": round(self.score, 4), "snippet": snippet_html(self.snippet),
+                "snippet_runs": [{"text": text, "marked": marked} for text, marked in self.snippet], "kind": self.kind,
                 "section": self.section, "section_title": self.section_title, "editions": self.editions}
 
 

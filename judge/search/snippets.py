@@ -1,5 +1,7 @@
 """Search snippets: a passage of a paragraph around the words a query matched,
-those words marked."""
+as data (runs of text, each marked as matched or not) that each front end
+renders its own way: the web's template in <mark>, the command line in bold,
+the JSON API as both."""
 from __future__ import annotations
 
 import html
@@ -16,14 +18,17 @@ from judge.search.index import TOKEN_PATTERN
 
 SNIPPET_CHARS = 240
 
+# A snippet: its runs of text in order, each (text, whether a query matched it). No run
+# is empty; "… " and " …" begin and end a passage cut from a longer paragraph.
+Snippet = tuple[tuple[str, bool], ...]
+
 _WORD_TOKENS = RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
 
 
 @lru_cache(maxsize=8192)  # more than the corpus has paragraphs: each is indexed once
-def _word_spans(text: str) -> tuple[dict[str, list], dict[str, list], tuple[tuple[int, int, str], ...], bool]:
+def _word_spans(text: str) -> tuple[dict[str, list], dict[str, list], tuple[tuple[int, int, str], ...]]:
     """Where each stem and each word of `text` is, folded as the index folds them:
-    ({stem: [(start, end)]}, {word: [(start, end)]}, ((start, end, word), ...),
-    whether the text has a character HTML must escape)."""
+    ({stem: [(start, end)]}, {word: [(start, end)]}, ((start, end, word), ...))."""
     by_stem: dict[str, list] = {}
     by_word: dict[str, list] = {}
     words = []
@@ -32,11 +37,7 @@ def _word_spans(text: str) -> tuple[dict[str, list], dict[str, list], tuple[tupl
         by_stem.setdefault(porter_stem(token.text), []).append(span)
         by_word.setdefault(token.text, []).append(span)
         words.append((*span, token.text))
-    return by_stem, by_word, tuple(words), any(c in text for c in "&<>")
-
-
-def _escape(text: str) -> str:
-    return html.escape(text, quote=False)
+    return by_stem, by_word, tuple(words)
 
 
 def prepare_snippets(texts: Iterable[str]) -> None:
@@ -46,21 +47,32 @@ def prepare_snippets(texts: Iterable[str]) -> None:
 
 
 def snippet(text: str, stems: set, plain: set = frozenset(), prefixes: tuple[str, ...] = (),
-            size: int = SNIPPET_CHARS) -> str:
+            size: int = SNIPPET_CHARS) -> Snippet:
     """A passage of `text` of about `size` characters around the most matched
-    words, HTML-escaped, each matched word wrapped in <mark>: a word whose stem
-    is in `stems`, that is in `plain`, or that starts with one of `prefixes`."""
-    by_stem, by_word, words, needs_escape = _word_spans(text)
-    return _passage(text, by_stem, by_word, words, needs_escape, stems, plain, prefixes, size)
+    words, each matched word a marked run: a word whose stem is in `stems`, that
+    is in `plain`, or that starts with one of `prefixes`."""
+    by_stem, by_word, words = _word_spans(text)
+    return _runs(text, by_stem, by_word, words, stems, plain, prefixes, size)
 
 
-def _passage_reference(text: str, by_stem: dict[str, list], by_word: dict[str, list],
-                       words: tuple[tuple[int, int, str], ...], needs_escape: bool, stems: Iterable[str],
-                       plain: Iterable[str], prefixes: tuple[str, ...], size: int) -> str:
-    """`snippet` on the spans `_word_spans` found in `text`. judge.search._speedups.snippet_passage
-    is this function compiled (a seventh of a results page in Python); this one is its
-    reference, and stands in when the compiled module was not built."""
-    escape = _escape if needs_escape else str
+def snippet_html(runs: Snippet) -> str:
+    """A snippet as the HTML the JSON API has always given: the text escaped
+    (&, <, >), the marked runs in <mark>."""
+    return "".join([f"<mark>{html.escape(text, quote=False)}</mark>" if marked else html.escape(text, quote=False)
+                    for text, marked in runs])
+
+
+def snippet_text(runs: Snippet) -> str:
+    """A snippet's text, marks dropped."""
+    return "".join([text for text, _ in runs])
+
+
+def _runs_reference(text: str, by_stem: dict[str, list], by_word: dict[str, list],
+                    words: tuple[tuple[int, int, str], ...], stems: Iterable[str], plain: Iterable[str],
+                    prefixes: tuple[str, ...], size: int) -> Snippet:
+    """`snippet` on the spans `_word_spans` found in `text`. judge.search._speedups.snippet_runs
+    is this function compiled; this one is its reference, and runs where the compiled
+    module was not built (judge.search.twins)."""
     found = {span for stem in stems for span in by_stem.get(stem, ())}
     found.update(span for word in plain for span in by_word.get(word, ()))
     if prefixes:
@@ -84,17 +96,20 @@ def _passage_reference(text: str, by_stem: dict[str, list], by_word: dict[str, l
         if end < len(text):
             space = text.rfind(" ", start, end)
             end = space if space > start + size // 2 else end
-    out, pos = [], start
+    runs: list[tuple[str, bool]] = []
+    lead, pos = ("… " if start > 0 else ""), start
     for s, e in marked:
         if s < start or e > end:
             continue
-        out.append(escape(text[pos:s]))
-        out.append(f"<mark>{escape(text[s:e])}</mark>")
+        if lead or pos < s:
+            runs.append((lead + text[pos:s], False))
+            lead = ""
+        runs.append((text[s:e], True))
         pos = e
-    out.append(escape(text[pos:end]))
-    return ("… " if start > 0 else "") + "".join(out) + (" …" if end < len(text) else "")
+    tail = text[pos:end] + (" …" if end < len(text) else "")
+    if lead or tail:
+        runs.append((lead + tail, False))
+    return tuple(runs)
 
 
-_passage = twins.choose("snippet_passage", _passage_reference)
-
-
+_runs = twins.choose("snippet_runs", _runs_reference)

@@ -93,7 +93,7 @@ def warm(app: Flask) -> None:
     each paragraph's parts of a search hit in every form (`pages.render_hit_forms`)."""
     from judge.search.query import current_synonyms
     from judge.terminology import get_terminology
-    from judge.web.pages import relation_panels, render_hit_forms
+    from judge.web.pages import relation_panels
 
     # The data files, read and checked before anything else: a broken one stops the
     # start (SourceError, naming its line). The terminology map is then kept for the
@@ -105,7 +105,6 @@ def warm(app: Flask) -> None:
     with app.test_request_context("/"):
         for item in [*site.corpus.paragraphs.values(), *site.corpus.sections.values()]:
             relation_panels(item)
-        render_hit_forms(site)
     # One request of each common kind compiles its templates and sets up what
     # Flask, the searcher (the synonyms file) and numpy do on first use: once
     # here, not in every worker forked from this process.
