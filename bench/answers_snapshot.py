@@ -14,9 +14,11 @@ their API twins; the home page, every table of contents and glossary; and
 snapshot is {"request": ..., "status": ..., "body": ...}.
 
 `--root` imports judge from another checkout (the code before a change, in a
-temporary worktree). `--compare` prints the requests whose answers differ (JSON
-answers compared as data, with the keys named by `--ignore-key` left out at any
-depth) and exits 1 when there is any.
+temporary worktree). `--compare` prints the requests whose answers differ and
+exits 1 when there is any: JSON answers are compared as data, with the keys
+named by `--ignore-key` left out at any depth; pages that differ byte for byte
+are compared as a browser reads them (tags, attributes, text with character
+references decoded and white space collapsed), and counted apart.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import json
 import random
 import re
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -117,12 +120,42 @@ def _without(data, keys: set):
     return data
 
 
+class _Events(HTMLParser):
+    """An HTML page as the browser reads it: its tags with their attributes, and its
+    text with character references decoded and white space collapsed."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.events: list = []
+
+    def handle_starttag(self, tag, attrs):
+        self.events.append(("<", tag, tuple(attrs)))
+
+    def handle_endtag(self, tag):
+        self.events.append((">", tag))
+
+    def handle_data(self, data):
+        text = " ".join(data.split())
+        if text:
+            if self.events and self.events[-1][0] == "text":
+                self.events[-1] = ("text", self.events[-1][1] + " " + text)
+            else:
+                self.events.append(("text", text))
+
+
+def _html_events(body: str) -> list:
+    parser = _Events()
+    parser.feed(body)
+    parser.close()
+    return parser.events
+
+
 def compare(before: Path, after: Path, ignore: set) -> int:
     def read(path: Path) -> dict:
         with path.open(encoding="utf-8") as fh:
             return {row["request"]: row for row in map(json.loads, fh)}
     old, new = read(before), read(after)
-    differing = []
+    differing, as_read = [], 0
     for request in old.keys() | new.keys():
         a, b = old.get(request), new.get(request)
         if a is None or b is None:
@@ -135,14 +168,16 @@ def compare(before: Path, after: Path, ignore: set) -> int:
             continue
         try:
             same = _without(json.loads(a["body"]), ignore) == _without(json.loads(b["body"]), ignore)
-        except ValueError:
-            same = False
+        except ValueError:  # a page: the same when a browser reads the same
+            same = a["body"].lstrip().startswith("<") and _html_events(a["body"]) == _html_events(b["body"])
+            as_read += same
         if not same:
             differing.append((request, "body differs"))
     for request, why in sorted(differing):
         print(f"{why}: {request}")
     print(f"{len(old)} answers before, {len(new)} after; {len(differing)} differ"
-          + (f" (ignoring the keys {', '.join(sorted(ignore))})" if ignore else ""))
+          + (f" (ignoring the keys {', '.join(sorted(ignore))})" if ignore else "")
+          + f"; {as_read} pages differ only in white space between tags or in how a character is written")
     return 1 if differing else 0
 
 
