@@ -87,7 +87,10 @@ def snapshot(out: Path) -> int:
     from click.testing import CliRunner
 
     from judge.cli import cli, load
-    from judge.web import create_app
+    try:
+        from judge.web.app import create_app
+    except ImportError:  # the code before judge/web/app.py (a baseline's checkout)
+        from judge.web import create_app
 
     corpus = load()
     client = create_app(corpus, {"RESPONSE_CACHE_BYTES": 0}).test_client()

@@ -57,7 +57,7 @@ def start_judge_serve(*args: str, new_session: bool = False, wait: float = 120) 
 @pytest.fixture(scope="module")
 def app(corpus):
     """The web app on the real corpus (judge.web.create_app)."""
-    from judge.web import create_app
+    from judge.web.app import create_app
 
     return create_app(corpus)
 

@@ -23,7 +23,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, negativ
 
 from judge.engine.limits import DEFAULT
 from judge.engine.validation import forms
-from judge.web import create_app
+from judge.web.app import create_app
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
           negative_data_rejection]

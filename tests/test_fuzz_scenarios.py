@@ -27,7 +27,7 @@ from judge.engine import scenario as _scenario  # noqa: F401 - registers every s
 from judge.engine.cli import check
 from judge.engine.events import STRUCTURED, WORDING, _NUM, _PRON
 from judge.engine.validation import forms, schema
-from judge.web import create_app
+from judge.web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "scenarios").rglob("*.yaml"))]

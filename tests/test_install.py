@@ -31,7 +31,7 @@ def test_installed_package_works_from_another_directory(tmp_path):
     # The web app renders its pages from the templates bundled in the wheel.
     page = subprocess.run(
         [sys.executable, "-c",
-         "from judge.web import create_app; c = create_app().test_client();"
+         "from judge.web.app import create_app; c = create_app().test_client();"
          "r = c.get('/p/rb:6.4.6/2'); print(r.status_code, 'Damage Resolution' in r.get_data(as_text=True));"
          "import judge.search.snippets as s; print(s._passage.__module__)"],
         cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)

@@ -10,13 +10,15 @@ import threading
 
 import pytest
 
-import judge.search.expansion as search_expand
 import judge.search.index as search_index
 import judge.search.searcher as search
+from judge import memo
+from judge.web.warmup import warm_searcher
 from judge.errors import SourceError
 from judge.search import Search, get_searcher
 from judge.search.snippets import snippet, snippet_text
-from judge.search.query import load_synonyms, parse_query
+from judge.search.query import parse_query
+from judge.search.synonyms import load_synonyms
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +32,8 @@ def ids(result) -> list[str]:
 
 
 def shown(result) -> set[str]:
-    """Every paragraph a result shows: the hits and the editions beside them."""
-    return {h.id for h in result.hits} | {e["id"] for h in result.hits for e in h.editions}
+    """Every paragraph a result shows: the hits and the counterparts beside them."""
+    return {h.id for h in result.hits} | {e.id for h in result.hits for e in h.counterparts}
 
 
 # -- finding things --------------------------------------------------------------------
@@ -87,7 +89,7 @@ def test_a_section_number_goes_straight_to_the_section(searcher):
     assert "rb:6.4.6" in result.direct.also
     assert all(h.section == "s6:6.4.6" for h in result.hits)
     # the older book's same paragraph is beside each hit
-    assert any(e["id"].startswith("rb:6.4.6/") for e in result.hits[0].editions)
+    assert any(e.id.startswith("rb:6.4.6/") for e in result.hits[0].counterparts)
     outline = searcher.search("IV.D.2")
     assert outline.direct is not None and outline.direct.id.startswith("flows:IV.D.2")
     assert searcher.search("sec. 6.5.5").direct.id == "s6:6.5.5"
@@ -135,17 +137,17 @@ def test_the_same_rule_in_several_editions_is_one_hit(searcher):
     result = searcher.search("wild hunt interchangeable", limit=10)
     top = result.hits[0]
     assert top.section in ("s6:6.5.6", "rb:6.5.6")
-    other = next(e for e in top.editions if e["id"].split(":")[0] != top.doc and e["id"].startswith(("s6:", "rb:")))
-    assert other["matched"] is True
-    assert other["id"] not in ids(result)
+    other = next(e for e in top.counterparts if e.id.split(":")[0] != top.doc and e.id.startswith(("s6:", "rb:")))
+    assert other.matched is True
+    assert other.id not in ids(result)
 
 
 def test_a_paragraph_as_a_hit_of_no_query_shows_what_a_search_shows_of_it(searcher):
     top = searcher.search("wild hunt interchangeable", limit=10).hits[0]
     plain = searcher.paragraph_hit(top.id)
     assert (plain.id, plain.label, plain.kind, plain.section) == (top.id, top.label, top.kind, top.section)
-    assert [e["id"] for e in plain.editions] == [e["id"] for e in top.editions]
-    assert not any(e["matched"] for e in plain.editions) and any(e["matched"] for e in top.editions)
+    assert [e.id for e in plain.counterparts] == [e.id for e in top.counterparts]
+    assert not any(e.matched for e in plain.counterparts) and any(e.matched for e in top.counterparts)
     assert not any(marked for _, marked in plain.snippet)
     assert top.text.startswith(snippet_text(plain.snippet).removesuffix(" …"))
 
@@ -216,19 +218,22 @@ def test_hostile_query_notes(searcher):
 
 
 def test_warming_works_out_every_word_of_the_books(searcher):
-    """After `warm`, a query of any word the books use finds all it needs kept:
-    its near spellings, query parts, postings and paragraphs."""
-    searcher.warm()
-    current = searcher._current
-    memos = (current.unit_paragraphs, current.vocabulary.fuzzy, current.built.postings._boosted, search_expand._LEAVES)
-    before = [len(m) for m in memos]
-    assert before[0] > 3000  # (a memo that overflowed would have been emptied)
-    words = sorted(current.vocabulary.frequency)
-    for word in words[::7]:
+    """After `warm`, a query of any word the books use finds all it needs kept: its
+    near spellings, query parts, postings, paragraphs and snippets. No memo of the
+    search computes anything more."""
+    def misses() -> dict[str, int]:
+        return {name: kept["misses"] for name, kept in memo.statistics().items() if name.startswith("search.")}
+
+    warm_searcher(searcher)
+    before = misses()
+    for word in sorted(searcher.vocabulary.frequency)[::7]:
         assert searcher.search(word).total >= 0
-    assert [len(m) for m in memos] == before
+    assert misses() == before
     # A word the books do not use is worked out at its first search, and kept.
-    assert searcher.search("zqxjkv").total == 0 and len(current.unit_paragraphs) == before[0] + 1
+    assert searcher.search("zqxjkv").total == 0
+    after = misses()
+    assert after["search.unit_paragraphs"] == before["search.unit_paragraphs"] + 1
+    assert searcher.search("zqxjkv").total == 0 and misses() == after
 
 
 def test_query_parsing():
@@ -298,7 +303,7 @@ def test_the_index_rebuilds_when_a_rulebook_changes(rules_copy):
 def test_a_search_during_a_rebuild_succeeds(corpus, tmp_path, monkeypatch):
     monkeypatch.setattr(search, "POINTER_CHECK_SECONDS", 0)  # every search looks at the pointer
     reader = Search(corpus, root=tmp_path)
-    first = reader._built.name
+    first = reader.built.name
     errors, answered = [], []
     stop = threading.Event()
 
@@ -306,7 +311,7 @@ def test_a_search_during_a_rebuild_succeeds(corpus, tmp_path, monkeypatch):
         while not stop.is_set():
             try:
                 result = reader.search("blood hunt referendum", limit=3)
-                answered.append((bool(result.hits), reader._built.name))
+                answered.append((bool(result.hits), reader.built.name))
             except Exception as exc:  # noqa: BLE001 - any failure is what this test looks for
                 errors.append(exc)
                 return
@@ -328,7 +333,7 @@ def test_a_search_during_a_rebuild_succeeds(corpus, tmp_path, monkeypatch):
     assert {first, names[0]} <= {name for _, name in answered} or {first, names[1]} <= {name for _, name in answered}
     reader.search("bleed")  # notices the pointer, and follows it in the background
     assert reader.settle(timeout=60)
-    assert reader._built.name == names[-1]  # the reader followed the pointer
+    assert reader.built.name == names[-1]  # the reader followed the pointer
     kept = sorted(p.name for p in tmp_path.glob(f"{search_index.PREFIX}*") if p.is_dir())
     assert len(kept) == 2  # the current build and the previous one; older ones are removed
 
@@ -336,27 +341,27 @@ def test_a_search_during_a_rebuild_succeeds(corpus, tmp_path, monkeypatch):
 def test_a_rebuild_by_another_process_is_followed_after_the_check_interval(corpus, tmp_path, monkeypatch):
     """The pointer file is looked at once per POINTER_CHECK_SECONDS, not at every search."""
     reader = Search(corpus, root=tmp_path)
-    first = reader._built.name
+    first = reader.built.name
     monkeypatch.setattr(search, "POINTER_CHECK_SECONDS", 3600)
     reader.search("bleed")  # looks now, then not for an hour
     newer = Search(corpus, root=tmp_path).rebuild()  # as another process would
-    assert reader.search("bleed").hits and reader._built.name == first
+    assert reader.search("bleed").hits and reader.built.name == first
     monkeypatch.setattr(search, "POINTER_CHECK_SECONDS", 0)
     assert reader.search("bleed").hits  # notices the pointer, and follows it in the background
-    assert reader.settle(timeout=60) and reader._built.name == newer != first
+    assert reader.settle(timeout=60) and reader.built.name == newer != first
 
 
 def test_an_edited_synonyms_file_is_read_again(tmp_path, monkeypatch):
-    import judge.search.query as search_query
+    import judge.search.synonyms as search_synonyms
     path = tmp_path / "synonyms.yaml"
     path.write_text("groups:\n  - terms: [bleed, steal pool]\n", encoding="utf-8")
-    monkeypatch.setattr(search_query, "SYNONYMS_CHECK_SECONDS", 3600)
-    assert [g.terms for g in search_query.current_synonyms(path).groups] == [("bleed", "steal pool")]
+    monkeypatch.setattr(search_synonyms, "SYNONYMS_CHECK_SECONDS", 3600)
+    assert [g.terms for g in search_synonyms.current_synonyms(path).groups] == [("bleed", "steal pool")]
     path.write_text("groups:\n  - terms: [torpor, sleep]\n", encoding="utf-8")
     os.utime(path, ns=(0, 10**18))  # a new date, whatever the file system's clock resolution
-    assert [g.terms for g in search_query.current_synonyms(path).groups] == [("bleed", "steal pool")]  # not yet
-    monkeypatch.setattr(search_query, "SYNONYMS_CHECK_SECONDS", 0)
-    assert [g.terms for g in search_query.current_synonyms(path).groups] == [("torpor", "sleep")]
+    assert [g.terms for g in search_synonyms.current_synonyms(path).groups] == [("bleed", "steal pool")]  # not yet
+    monkeypatch.setattr(search_synonyms, "SYNONYMS_CHECK_SECONDS", 0)
+    assert [g.terms for g in search_synonyms.current_synonyms(path).groups] == [("torpor", "sleep")]
 
 
 def test_searches_from_many_threads(searcher):

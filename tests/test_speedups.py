@@ -113,7 +113,7 @@ def _phrases(corpus, table, rng: random.Random) -> list[tuple[list, int]]:
 
 @compiled
 def test_phrase_documents_equals_its_reference(corpus):
-    table = get_searcher(corpus)._current.built.postings
+    table = get_searcher(corpus).built.postings
     phrases = _phrases(corpus, table, random.Random(4))
     found = 0
     for keys, slop in phrases:

@@ -6,7 +6,7 @@ from urllib.parse import quote
 
 import pytest
 
-from judge.web import create_app
+from judge.web.app import create_app
 
 from web_pages import item_url
 

@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import pytest
 
-from judge.web import create_app
+from judge.web.app import create_app
 from judge.web.security import HEADERS
 
 from web_pages import XSS, page

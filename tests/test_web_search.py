@@ -8,7 +8,9 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
-from judge.web import create_app
+from judge import memo
+from judge.web.app import create_app
+from judge.web.warmup import warm_search_pages
 
 from web_pages import XSS, item_url, links, page
 
@@ -95,18 +97,14 @@ def test_bad_search_parameters_are_400_with_a_message(client, query, parameter):
 
 def test_the_page_its_live_fragment_and_the_api_share_one_search(corpus):
     app = create_app(corpus, {"RESPONSE_CACHE_BYTES": 0})
-    site, client = app.extensions["judge"], app.test_client()
-    calls = []
-    search = site.searcher.search
-    site.searcher.search = lambda *a, **k: calls.append(a) or search(*a, **k)
-    try:
-        page_hits = [li.find_all("a")[0].attrs["href"] for li in page(client.get("/search?q=torpor&fragment=1"))
-                     .find_all("li", class_="hit")]
-        client.get("/search?q=torpor")
-        api_hits = [item_url(h["id"]) for h in client.get("/api/search?q=torpor").get_json()["hits"]]
-    finally:
-        del site.searcher.search
-    assert len(calls) == 1 and page_hits == api_hits
+    client = app.test_client()
+    before = memo.statistics().get("web.searches", {"misses": 0})["misses"]
+    page_hits = [li.find_all("a")[0].attrs["href"] for li in page(client.get("/search?q=torpor+unique&fragment=1"))
+                 .find_all("li", class_="hit")]
+    client.get("/search?q=torpor+unique")
+    api_hits = [item_url(h["id"]) for h in client.get("/api/search?q=torpor+unique").get_json()["hits"]]
+    assert page_hits == api_hits
+    assert memo.statistics()["web.searches"]["misses"] == before + 1  # one search answered all three
 
 
 def test_api_search_requires_a_query(client):
@@ -137,3 +135,25 @@ def test_the_snippet_marks_the_matched_words_and_escapes_the_rest(client):
     assert "&lt;<mark>INSERT</mark> POLITICAL ACTION <mark>ICON</mark>&gt;" in body
     for snippet in re.findall(r'<p class="snippet">(.*?)</p>', body, re.S):
         assert re.sub(r"</?mark>", "", snippet).count("<") == 0
+
+
+def test_after_the_warm_up_no_search_renders_a_hit_frame(corpus):
+    """The warm-up renders each paragraph's hit frame in every form a results list
+    shows (each set of its counterparts matching the query too): searches then,
+    whose hits fold counterparts in, render none of their own."""
+    app = create_app(corpus)
+    site = app.extensions["judge"]
+    with app.test_request_context("/"):
+        forms = warm_search_pages(site)
+    assert forms == sum(2 ** len(site.searcher.paragraph_hit(p).counterparts) for p in corpus.paragraphs)
+    assert forms > len(corpus.paragraphs)
+    client = app.test_client()
+    before = memo.statistics()["web.hit_frames"]
+    matched = 0
+    for q in ("bleed", "blood hunt", "torpor", "diablerie", "combat damage", "master phase", "vote", "hunt",
+              "political action", "transfer", "influence", "contested"):
+        page = client.get("/search", query_string={"q": q})
+        assert page.status_code == 200
+        matched += page.data.count(b'class="matched" title="also matches the query"')
+    assert matched > 0  # hits with counterparts matched were shown
+    assert memo.statistics()["web.hit_frames"]["misses"] == before["misses"]

@@ -43,8 +43,8 @@ def _print_result(result) -> None:
         kind = "" if hit.kind == "rule" else f"  ({hit.kind})"
         click.echo(f"{n:>2}. {click.style(hit.label, bold=True)}  [{hit.id}]{kind}")
         click.echo(f"    {_terminal_snippet(hit.snippet)}")
-        if hit.editions:
-            click.echo("    also: " + ", ".join(e["label"] for e in hit.editions))
+        if hit.counterparts:
+            click.echo("    also: " + ", ".join(c.label for c in hit.counterparts))
     if result.hits and result.total > len(result.hits):
         click.echo(f"{result.total} matching paragraphs, best {len(result.hits)} shown", err=True)
 

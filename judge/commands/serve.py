@@ -130,7 +130,8 @@ def serve(host: str, port: int, workers: int | None, threads: int, debug: bool,
 def _load_app():
     """The warmed app, having said which documents it serves and which it skipped."""
     from judge.cli import load, log_to_stderr
-    from judge.web import create_app, warm
+    from judge.web.app import create_app
+    from judge.web.warmup import warm
 
     log_to_stderr(logging.INFO)  # the server's log: faults while serving, rebuilds, a data file kept at its last good copy
     corpus = load()  # a warning for each document skipped
@@ -159,7 +160,7 @@ def run_granian(app, address: str, port: int, workers: int, threads: int, announ
     from granian.log import LogLevels
     from granian.server import MPServer
 
-    server = MPServer("judge.web:create_app", address=address, port=port, interface=Interfaces.WSGI,
+    server = MPServer("judge.web.app:create_app", address=address, port=port, interface=Interfaces.WSGI,
                       workers=workers, blocking_threads=threads, backlog=BACKLOG, websockets=False,
                       log_level=LogLevels.warning, respawn_failed_workers=True,
                       workers_kill_timeout=WORKER_STOP_SECONDS)
@@ -254,7 +255,7 @@ def _worker_app(_target: str):
 
 def _serve_debug(host: str, port: int) -> None:
     from judge.cli import load
-    from judge.web import create_app
+    from judge.web.app import create_app
 
     if not os.environ.get("WERKZEUG_RUN_MAIN"):  # the reloader's child gets the socket from its parent
         listen(host, port).close()  # a clear error now rather than the development server's own

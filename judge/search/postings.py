@@ -32,7 +32,7 @@ from typing import Optional
 import numpy as np
 from whoosh import query as wq
 
-from judge.memo import Kept
+from judge.memo import Memo
 import judge.search.twins as twins
 
 # A position is stored as docnum << POSITION_BITS | position: one sorted array
@@ -57,7 +57,8 @@ class PostingTable:
         self._offsets, self._docnums, self._scores = offsets, docnums, scores
         self._position_offsets, self._positions = position_offsets, positions
         self._empty = (np.zeros(0, np.int32), np.zeros(0, np.float64))
-        self._boosted = Kept(BOOSTED_KEPT)  # (field, term, boost) -> (document numbers, boosted scores)
+        # (field, term, boost) -> (document numbers, boosted scores): a table never changes, nor its postings.
+        self._boosted: Memo = Memo("search.boosted_postings", BOOSTED_KEPT)
         # Searches in many threads share these arrays and get views of them: none may write.
         for array in (offsets, docnums, scores, position_offsets, positions, *self._empty):
             array.setflags(write=False)
@@ -151,12 +152,12 @@ class PostingTable:
         """`postings` with the scores times `boost`, kept: searches ask for the same
         terms (a word's field, stem and near spellings) again and again."""
         key = (field, term, boost)
-        found = self._boosted.get(key)
+        found = self._boosted.recall(key)
         if found is None:
             docnums, base = self.postings(field, term)
             scores = base * boost if boost != 1.0 else base
             scores.setflags(write=False)
-            found = self._boosted.keep(key, (docnums, scores))
+            found = self._boosted.remember(key, (docnums, scores))
         return found
 
     def positions(self, field: str, term: str) -> Optional[np.ndarray]:

@@ -8,7 +8,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import Iterable, NamedTuple, Optional, Union
 
 import numpy as np
 from whoosh import query as wq
@@ -16,12 +16,13 @@ from whoosh import query as wq
 import judge.search.index as search_index
 from judge import paths
 from judge.lookup import Match, find
-from judge.memo import Kept
+from judge.memo import Memo
 from judge.model import KINDS
 from judge.search.expansion import Expansion, Vocabulary, build_query, expand, max_distance
 from judge.search.postings import Evaluation
-from judge.search.query import ParsedQuery, current_synonyms, parse_query
-from judge.search.snippets import Snippet, prepare_snippets, snippet, snippet_html
+from judge.search.query import ParsedQuery, parse_query
+from judge.search.synonyms import current_synonyms
+from judge.search.snippets import Snippet, snippet, snippet_html
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,19 @@ POINTER_CHECK_SECONDS = 0.25
 # After a failure to open or rebuild the build the pointer names (a full disk), searches
 # go on with the build in memory and the pointer is looked at again this much later.
 FOLLOW_RETRY_SECONDS = 60
+SEARCHERS_KEPT = 4  # corpora whose searcher is kept (each holds its build's tables, ~30 MB)
 UNITS_KEPT = 20_000  # query units whose paragraphs are kept (a unit is one word of a query, or a synonym phrase)
+
+
+class Counterpart(NamedTuple):
+    """The same rule in another edition of its book, shown beside a hit (from the
+    concordance, at build time: judge.search.counterparts)."""
+
+    id: str
+    doc: str
+    label: str
+    confidence: float  # the concordance's, 0-1
+    matched: bool  # this paragraph matched the query too (and was folded into the hit)
 
 
 @dataclass
@@ -58,20 +71,21 @@ class Hit:
     kind: str
     section: str
     section_title: str
-    editions: list[dict] = field(default_factory=list)  # [{id, doc, label, confidence, matched}]: same rule elsewhere
+    counterparts: tuple[Counterpart, ...] = ()  # the same rule in the other editions, newest first
 
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "label": self.label, "text": self.text,
                 "score": round(self.score, 4), "snippet": snippet_html(self.snippet),
                 "snippet_runs": [{"text": text, "marked": marked} for text, marked in self.snippet], "kind": self.kind,
-                "section": self.section, "section_title": self.section_title, "editions": self.editions}
+                "section": self.section, "section_title": self.section_title,
+                "editions": [c._asdict() for c in self.counterparts]}  # (named so before counterparts were)
 
 
 @dataclass
 class SearchResult:
     query: str
     hits: list[Hit] = field(default_factory=list)
-    total: int = 0  # paragraphs matching (before editions are folded and the limit applied)
+    total: int = 0  # paragraphs matching (before counterparts are folded and the limit applied)
     facets: dict[str, dict[str, int]] = field(default_factory=lambda: {"doc": {}, "kind": {}})
     did_you_mean: Optional[str] = None
     direct: Optional[Match] = None  # the query was a number, ID or label naming this
@@ -97,10 +111,11 @@ class _Installed:
     paragraphs: list  # docnum -> Paragraph
     prior: np.ndarray  # docnum -> what the paragraph is worth (kind, edition)
     facet_codes: dict[str, tuple[list[str], np.ndarray]]  # "doc"/"kind" -> (values, docnum -> value index)
-    # paragraph id -> its other editions as `Hit.editions` shows them: ((id, doc, label, confidence), ...)
-    editions: dict[str, tuple[tuple[str, str, str, float], ...]]
+    # paragraph id -> its counterparts, none matched: what `Hit.counterparts` starts from
+    counterparts: dict[str, tuple[Counterpart, ...]]
     # (prefix, alternatives) of a query unit -> the document numbers having what it asks for
-    unit_paragraphs: Kept = field(default_factory=lambda: Kept(UNITS_KEPT))
+    # What a unit asks for (`Unit.key`) -> the document numbers having it: the build never changes.
+    unit_paragraphs: Memo = field(default_factory=lambda: Memo("search.unit_paragraphs", UNITS_KEPT))
 
 
 class Search:
@@ -134,8 +149,20 @@ class Search:
         self._install(search_index.open_or_rebuild(corpus, self._usable_name(), self.root))
 
     @property
-    def _built(self) -> Optional[search_index.BuiltIndex]:
+    def built(self) -> Optional[search_index.BuiltIndex]:
+        """The build searches use now (its name, its posting table)."""
         return self._current.built if self._current else None
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The words of the build in use (typos and prefixes are matched against it)."""
+        return self._current.vocabulary
+
+    def expansion_of(self, query: str) -> Expansion:
+        """What a search of `query` asks for (its units, their alternatives, its
+        required phrases), before the search runs it: `build_query` makes it the
+        Whoosh query. (Filters and section numbers are the search's own business.)"""
+        return expand(parse_query(query), self._current.vocabulary, current_synonyms(), self._scopes)
 
     # -- the index ----------------------------------------------------------------
     def _usable_name(self) -> Optional[str]:
@@ -149,30 +176,25 @@ class Search:
             search_index.point_at(self.root, own[-1])  # the pointer was missing or damaged
         return own[-1] if own else None
 
-    def warm(self) -> None:
-        """Make the first searches as fast as the next ones (the index is open
-        already): index every paragraph's words for the snippets, and work out
-        once what each word of the books asks for, which queries then find kept
-        (its near spellings, query parts, postings and paragraphs). A word met
-        for the first time cost a query ~0.25 ms more, and a server's first
-        thousands of queries meet many."""
+    def prepare(self, query: str) -> None:
+        """Work out and keep what a search of `query` needs that searches of the same
+        words need again (its units' near spellings, query leaves, postings and
+        paragraphs), without ranking anything: what the warm-up does for every word
+        of the books (judge.web.warmup), so that a server's first queries find it kept."""
         current = self._current
-        prepare_snippets(para.text for para in current.paragraphs)
-        synonyms = current_synonyms()
-        for word in current.vocabulary.frequency:
-            expansion = expand(parse_query(word), current.vocabulary, synonyms, self._scopes)
-            if expansion.units:
-                query, coverage = build_query(expansion)
-                evaluation = Evaluation(current.built.postings)
-                evaluation.ranked(query)
-                self._units_covered(current, evaluation, expansion, coverage)
+        expansion = expand(parse_query(query), current.vocabulary, current_synonyms(), self._scopes)
+        if expansion.units:
+            built_query, coverage = build_query(expansion)
+            evaluation = Evaluation(current.built.postings)
+            evaluation.ranked(built_query)
+            self._units_covered(current, evaluation, expansion, coverage)
 
     def rebuild(self) -> str:
         """Build this corpus's index again and switch to it (searches keep running meanwhile)."""
         with search_index.rebuild_lock(self.root):
             name = search_index.build(self.corpus, self.root, force=True)
         self._install(search_index.open_or_rebuild(self.corpus, name, self.root))
-        return self._built.name
+        return self.built.name
 
     def _install(self, built: search_index.BuiltIndex) -> None:
         """Make `built` the build new searches use. Its files were read and
@@ -185,9 +207,9 @@ class Search:
             values = sorted({value_of(para) for para in paragraphs})
             codes = {v: n for n, v in enumerate(values)}
             facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs], dtype=np.intp))
-        editions = {pid: tuple(self._edition(e, confidence) for e, confidence in found)
-                    for pid, found in built.editions.items()}
-        installed = _Installed(built, vocabulary, paragraphs, prior, facet_codes, editions)
+        counterparts = {pid: tuple(self._counterpart(other, confidence) for other, confidence in found)
+                        for pid, found in built.counterparts.items()}
+        installed = _Installed(built, vocabulary, paragraphs, prior, facet_codes, counterparts)
         with self._lock:
             self._current = installed
 
@@ -212,7 +234,7 @@ class Search:
             return
         self._pointer_stat = stat
         name = search_index.current_name(self.root)
-        if name and name.startswith(self.key + "-") and self._built and name != self._built.name:
+        if name and name.startswith(self.key + "-") and self.built and name != self.built.name:
             with self._lock:
                 if self._follower is not None:
                     return  # already on it; it looks at the pointer again when done
@@ -225,11 +247,11 @@ class Search:
         Searches meanwhile go on with the build in memory."""
         try:
             built = search_index.open_or_rebuild(self.corpus, search_index.current_name(self.root), self.root)
-            if built.name != self._built.name:
+            if built.name != self.built.name:
                 self._install(built)
         except Exception:  # the disk, most likely; the build in memory keeps answering
             log.exception("the search index could not be opened or rebuilt; searches go on with the build "
-                          "%s, and it is tried again in %d s", self._built.name, FOLLOW_RETRY_SECONDS)
+                          "%s, and it is tried again in %d s", self.built.name, FOLLOW_RETRY_SECONDS)
             self._pointer_checked = time.monotonic() + FOLLOW_RETRY_SECONDS - POINTER_CHECK_SECONDS
         finally:
             with self._lock:
@@ -278,7 +300,7 @@ class Search:
         # Every match is scored anyway (the query is an OR); keeping them all
         # gives the facet counts.
         evaluation = Evaluation(current.built.postings)
-        docnums, scores = evaluation.ranked(query, self._filter_query(filters))
+        docnums, scores = evaluation.ranked(query, filter_query(filters))
         result.total = len(docnums)
         result.facets = self._facets(current, docnums)
         result.hits = self._rank(current, docnums[:CANDIDATES], scores[:CANDIDATES], evaluation, coverage,
@@ -328,21 +350,21 @@ class Search:
                               and (not filters.get("game") or doc.meta.game in filters["game"]))
 
     def _direct_result(self, result: SearchResult, match: Match, limit: int) -> SearchResult:
-        """The paragraphs of the section named, in order; their editions beside
+        """The paragraphs of the section named, in order; their counterparts beside
         them, marked `matched` when they lie in another section the query names
         (6.4.6 is a section of two books)."""
         result.direct = match
         also = {p.id for a in match.also for p in self._paragraphs_named(a)}
         paras = self._paragraphs_named(match.id)
         for para in paras[:limit]:
-            result.hits.append(self._hit(para, 1.0, set(), set(), self._editions(self._current, para.id, also)))
+            result.hits.append(self._hit(para, 1.0, set(), set(), self._counterparts(self._current, para.id, also)))
         result.total = len(paras)
         return result
 
     def paragraph_hit(self, pid: str) -> Hit:
         """A paragraph as a hit of no particular query (nothing marked, its other
-        editions beside it, none of them matched): what a results list shows of it."""
-        return self._hit(self.corpus.paragraphs[pid], 0.0, set(), set(), self._editions(self._current, pid))
+        counterparts beside it, none of them matched): what a results list shows of it."""
+        return self._hit(self.corpus.paragraphs[pid], 0.0, set(), set(), self._counterparts(self._current, pid))
 
     def _paragraphs_named(self, ident: str) -> list:
         if ident in self.corpus.paragraphs:
@@ -350,12 +372,6 @@ class Search:
         own = self.corpus.paragraphs_of(ident, deep=False)
         return own or self.corpus.paragraphs_of(ident, deep=True)
 
-    @staticmethod
-    def _filter_query(filters: dict[str, list[str]]) -> Optional[wq.Query]:
-        parts = [wq.Or([wq.Term(key, v) for v in values]) for key, values in filters.items() if values]
-        if not parts:
-            return None
-        return wq.And(parts) if len(parts) > 1 else parts[0]
 
     # -- ranking, grouping, snippets ------------------------------------------------
     @staticmethod
@@ -374,7 +390,7 @@ class Search:
 
     def _rank(self, current: _Installed, docnums: np.ndarray, scores: np.ndarray, evaluation: Evaluation,
               coverage: list[list[wq.Query]], expansion: Expansion, limit: int) -> list[Hit]:
-        """Weigh the best matches by coverage and priors, fold editions, cut to `limit`."""
+        """Weigh the best matches by coverage and priors, fold counterparts, cut to `limit`."""
         weighed = scores * current.prior[docnums]
         if coverage:
             # The share of the query's units a paragraph has (see `build_query`).
@@ -394,9 +410,7 @@ class Search:
             pid = ids[candidates[n]]
             shown = folded.get(pid)
             if shown is not None:
-                for edition in shown.editions:
-                    if edition["id"] == pid:
-                        edition["matched"] = True
+                shown.counterparts = tuple(c._replace(matched=True) if c.id == pid else c for c in shown.counterparts)
                 continue
             if len(hits) >= limit:
                 continue  # still fold later candidates into the hits shown
@@ -405,12 +419,12 @@ class Search:
             stems = stems_in.get(game)
             if stems is None:
                 stems = stems_in[game] = query_stems.get(None, set()) | query_stems.get(game, set())
-            editions = self._editions(current, para.id)
-            shown = self._hit(para, weights[n], stems, query_plain, editions, prefixes)
+            counterparts = self._counterparts(current, para.id)
+            shown = self._hit(para, weights[n], stems, query_plain, counterparts, prefixes)
             hits.append(shown)
             folded[para.id] = shown
-            for e in editions:
-                folded.setdefault(e["id"], shown)
+            for c in counterparts:
+                folded.setdefault(c.id, shown)
         return hits
 
     @staticmethod
@@ -423,30 +437,31 @@ class Search:
         found = []
         for unit, queries in zip(expansion.units, coverage):
             key = unit.key()
-            paragraphs = current.unit_paragraphs.get(key)
+            paragraphs = current.unit_paragraphs.recall(key)
             if paragraphs is None:
-                paragraphs = current.unit_paragraphs.keep(key, np.flatnonzero(evaluation.matched(queries)))
+                paragraphs = current.unit_paragraphs.remember(key, np.flatnonzero(evaluation.matched(queries)))
             found.append(paragraphs)
         return np.bincount(np.concatenate(found), minlength=current.built.postings.doc_count)
 
     @staticmethod
-    def _editions(current: _Installed, pid: str, matched: Iterable[str] = ()) -> list[dict]:
-        """`Hit.editions` of a paragraph: the same rule in the other editions, those in
-        `matched` marked as matching the query too (new dicts: ranking marks more)."""
-        return [{"id": e, "doc": doc, "label": label, "confidence": confidence, "matched": e in matched}
-                for e, doc, label, confidence in current.editions.get(pid, ())]
+    def _counterparts(current: _Installed, pid: str, matched: Iterable[str] = ()) -> tuple[Counterpart, ...]:
+        """`Hit.counterparts` of a paragraph, those in `matched` marked as matching the query too."""
+        found = current.counterparts.get(pid, ())
+        if not matched:
+            return found
+        return tuple(c._replace(matched=True) if c.id in matched else c for c in found)
 
-    def _edition(self, pid: str, confidence: float) -> tuple[str, str, str, float]:
-        """One other edition: (id, doc, label, confidence), `confidence` the concordance's (0-1)."""
+    def _counterpart(self, pid: str, confidence: float) -> Counterpart:
         para = self.corpus.paragraphs.get(pid)
-        return pid, para.doc if para else pid.split(":", 1)[0], para.label if para else pid, confidence
+        return Counterpart(pid, para.doc if para else pid.split(":", 1)[0], para.label if para else pid, confidence,
+                           False)
 
-    def _hit(self, para, score: float, stems: set, plain: set, editions: list[dict],
+    def _hit(self, para, score: float, stems: set, plain: set, counterparts: tuple[Counterpart, ...],
              prefixes: tuple[str, ...] = ()) -> Hit:
         section = self.corpus.sections.get(para.section)
         return Hit(id=para.id, doc=para.doc, label=para.label, text=para.text, score=score,
                    snippet=snippet(para.text, stems, plain, prefixes), kind=para.kind, section=para.section,
-                   section_title=section.title if section else "", editions=editions)
+                   section_title=section.title if section else "", counterparts=counterparts)
 
     # -- did you mean ---------------------------------------------------------------
     def _corrected_query(self, parsed: ParsedQuery, corrected: list) -> str:
@@ -471,10 +486,22 @@ class Search:
         return " ".join(words) if changed else None
 
 
+def filter_query(filters: dict[str, list[str]]) -> Optional[wq.Query]:
+    """The Whoosh query of a search's filters ({"doc": [...], "game": [...], "kind": [...]}),
+    None for none: the paragraphs having one of the values of each filter given."""
+    parts = [wq.Or([wq.Term(key, v) for v in values]) for key, values in filters.items() if values]
+    if not parts:
+        return None
+    return wq.And(parts) if len(parts) > 1 else parts[0]
+
+
 # -- one searcher per process -------------------------------------------------------
 
-_SEARCHERS: dict[tuple[str, str], Search] = {}
-_SEARCHERS_LOCK = threading.Lock()
+# (index directory, corpus digest) -> its searcher. A corpus is immutable and its digest
+# names its content, so a searcher never answers for another corpus; a few are kept
+# (a process that reloads an edited corpus gets a new one beside the old).
+_SEARCHERS: Memo = Memo("search.searchers", SEARCHERS_KEPT)
+_SEARCHERS_LOCK = threading.Lock()  # one Search built per key, however many threads ask at once
 
 
 def get_searcher(corpus=None) -> Search:
@@ -489,7 +516,4 @@ def get_searcher(corpus=None) -> Search:
         corpus = get_corpus()
     key = (str(paths.index_dir()), corpus.digest)
     with _SEARCHERS_LOCK:
-        searcher = _SEARCHERS.get(key)
-        if searcher is None:
-            searcher = _SEARCHERS[key] = Search(corpus)
-    return searcher
+        return _SEARCHERS.recall_or_compute(key, lambda: Search(corpus))

@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import html
 from bisect import bisect_left, bisect_right
-from functools import lru_cache
 from typing import Iterable
 
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer
 from whoosh.support.charset import accent_map
 
 import judge.search.twins as twins
+from judge.memo import memoised
 from judge.search.expansion import porter_stem
 from judge.search.index import TOKEN_PATTERN
 
 SNIPPET_CHARS = 240
+WORD_SPANS_KEPT = 8192  # paragraphs whose words' places are kept: more than the corpus has
 
 # A snippet: its runs of text in order, each (text, whether a query matched it). No run
 # is empty; "… " and " …" begin and end a passage cut from a longer paragraph.
@@ -25,7 +26,7 @@ Snippet = tuple[tuple[str, bool], ...]
 _WORD_TOKENS = RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
 
 
-@lru_cache(maxsize=8192)  # more than the corpus has paragraphs: each is indexed once
+@memoised("search.word_spans", WORD_SPANS_KEPT)
 def _word_spans(text: str) -> tuple[dict[str, list], dict[str, list], tuple[tuple[int, int, str], ...]]:
     """Where each stem and each word of `text` is, folded as the index folds them:
     ({stem: [(start, end)]}, {word: [(start, end)]}, ((start, end, word), ...))."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import product
 from urllib.parse import quote_plus, urlencode
 
 from flask import (
@@ -24,7 +25,9 @@ from rapidfuzz import fuzz, process
 from judge import lookup
 from judge.ingest.builder import title_case as shouted_title  # the labels' own casing
 from judge.model import Paragraph, Section
-from judge.web import current_site, page_url, params
+import judge.web.params as params
+from judge.web.links import page_url
+from judge.web.site import current_site
 from judge.web.drawing import layout as drawing_layout
 from judge.web.errors import UnknownItem
 
@@ -95,6 +98,48 @@ def _search_url(p: params.SearchParams, **changes) -> str:
     items = [(k, v) for k, values in p.query_args(**changes).items()
              for v in (values if isinstance(values, list) else [values])]
     return f"{page_url('pages.search')}?{urlencode(items, safe=_QUERY_SAFE)}"
+
+
+# The hit macro renders a search hit around its snippet; its frame (all of it but the
+# snippet) is rendered once per set of arguments and kept (`hit_frame`), with this in the
+# snippet's place: no text of the books holds a NUL.
+_SNIPPET_SLOT = "\x00snippet\x00"
+
+
+@pages.app_template_global()
+def hit_frame(hit) -> tuple[Markup, Markup]:
+    """A search hit's HTML before and after its snippet: the macro `hit` of
+    _macros.html given the hit's id, label, kind and counterparts (with which of
+    them matched too), rendered once per such arguments and kept (`Site.hit_frames`).
+
+    The macro reads nothing but its arguments (and the corpus's permalinks, which
+    never change while the app runs), so its arguments are the whole key: a change
+    to what the template makes of them needs no change here, and a template wanting
+    more of the hit must be given it as an argument, which then enters the key."""
+    arguments = (hit.id, hit.label, hit.kind, hit.counterparts)
+    frames = current_site().hit_frames
+    found = frames.recall(arguments)
+    if found is None:
+        html = str(get_template_attribute("_macros.html", "hit")(*arguments, snippet=Markup(_SNIPPET_SLOT)))
+        if html.count(_SNIPPET_SLOT) != 1:
+            raise RuntimeError("the hit macro of _macros.html must show its snippet once")
+        start, _, end = html.partition(_SNIPPET_SLOT)
+        found = frames.remember(arguments, (Markup(start), Markup(end)))
+    return found
+
+
+def render_hit_frames(searcher) -> int:
+    """Render every paragraph's hit frame in every form a results list can show it:
+    with each set of its counterparts also matching the query. Returns how many."""
+    forms = 0
+    for pid in current_site().corpus.paragraphs:
+        hit = searcher.paragraph_hit(pid)
+        plain = hit.counterparts
+        for marks in product((False, True), repeat=len(plain)):
+            hit.counterparts = tuple(c._replace(matched=m) for c, m in zip(plain, marks))
+            hit_frame(hit)
+            forms += 1
+    return forms
 
 
 @dataclass(frozen=True)
@@ -236,7 +281,7 @@ def relation_panels(item: Paragraph | Section) -> Markup:
         macro = get_template_attribute("_macros.html", "relations")
         return Markup(macro(item, site.cited_by(item.id), site.editions(item.id), site.related(item.id),
                             site.excerpt))
-    return site.kept("panels", item.id, render)
+    return site.panels.recall_or_compute(item.id, render)
 
 
 def _terms(para: Paragraph) -> list[tuple[str, str, str]]:

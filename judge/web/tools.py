@@ -14,7 +14,8 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
 from judge.engine.limits import DEFAULT as LIMITS
-from judge.web import current_site, params
+import judge.web.params as params
+from judge.web.site import current_site
 
 diff_pages = Blueprint("diff", __name__)
 check_pages = Blueprint("check", __name__)

@@ -1,10 +1,11 @@
-"""Which paragraphs are the same rule in another edition, so that search shows
-one hit with its other editions beside it instead of three near-identical hits.
+"""Counterparts: which paragraphs are the same rule in another edition of their
+book, so that search shows one hit with its counterparts beside it instead of
+three near-identical hits.
 
 The answer comes from the rule graph's concordance (`judge.concordance`), which
 aligns every two editions of a game by section number, title and normalised
 text. This module only turns it into the map the index stores; replacing the
-source of the grouping means replacing `edition_map` and `SOURCES`.
+source of the grouping means replacing `counterpart_map` and `SOURCES`.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 SOURCES = ("judge.concordance", "judge.terminology")  # and the terminology map (`terminology_file`)
 
 
-def edition_map(corpus: "Corpus") -> dict[str, list[tuple[str, float]]]:
+def counterpart_map(corpus: "Corpus") -> dict[str, list[tuple[str, float]]]:
     """paragraph id -> [(id, confidence)] of the same rule in the other editions,
     newest edition first. Paragraphs without counterparts are left out."""
     from judge import concordance
