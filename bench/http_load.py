@@ -274,7 +274,7 @@ class ConnectionSplit:
         self.root_pid, self.port = root_pid, port
 
     def sample(self) -> Optional[list[int]]:
-        from judge.commands.serve import TCP_ESTABLISHED, TCP_LISTEN, tcp_states
+        from judge.web.serving import TCP_ESTABLISHED, TCP_LISTEN, tcp_states
         try:
             states = tcp_states(self.port)
             held = [self._sockets(pid) for pid in self._descendants()]

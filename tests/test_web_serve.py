@@ -56,7 +56,7 @@ def test_serve_answers_at_once_on_the_port_it_chose_and_stops_on_ctrl_c():
     connections); it says so once they all listen, so a request sent at once
     is answered; Ctrl-C (SIGINT to every process of the group) stops them all,
     a worker Granian fails to stop killed after WORKER_STOP_SECONDS."""
-    from judge.commands.serve import WORKER_STOP_SECONDS
+    from judge.web.serving import WORKER_STOP_SECONDS
     proc, url, line = start_judge_serve("--workers", "2", new_session=True)
     workers = []
     try:
@@ -102,8 +102,8 @@ def scheduling_policies(pid: int) -> set[int]:
 
 
 def listeners(port: int) -> int:
-    from judge.commands.serve import _listeners
-    return _listeners(port)
+    from judge.web.serving import listening_sockets
+    return listening_sockets(port)
 
 
 def children_of(pid: int) -> list[int]:

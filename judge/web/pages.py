@@ -7,7 +7,6 @@ results as you type, the copy-citation button and definitions on tap.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import product
 from urllib.parse import quote_plus, urlencode
 
@@ -24,6 +23,7 @@ from rapidfuzz import fuzz, process
 
 from judge import lookup
 from judge.ingest.builder import title_case as shouted_title  # the labels' own casing
+from judge.memo import memoised
 from judge.model import Paragraph, Section
 import judge.web.params as params
 from judge.web.links import page_url
@@ -152,7 +152,7 @@ class FacetChip:
     active: bool  # the filter is on: the link turns it off
 
 
-@lru_cache(maxsize=4096)  # the same few filter sets come back on page after page
+@memoised("web.facet_filters", 4096)  # the same few filter sets come back on page after page
 def _toggled_filters(docs: tuple[str, ...], kinds: tuple[str, ...], name: str, value: str) -> str:
     """The doc= and kind= parameters of a facet chip's link: the filters with `value`
     of `name` ("doc" or "kind") added, or removed when it is on."""
