@@ -178,9 +178,10 @@ def test_the_json_gives_the_snippet_as_escaped_html_and_as_runs(searcher):
     hit = next(h for h in result.hits if "<INSERT POLITICAL ACTION ICON>" in h.text).to_json()
     assert "&lt;<mark>INSERT</mark> POLITICAL ACTION <mark>ICON</mark>&gt;" in hit["snippet"]
     assert re.sub(r"</?mark>", "", hit["snippet"]).count("<") == 0
-    assert {"text": "INSERT", "marked": True} in hit["snippet_runs"]
-    rebuilt = "".join(f"<mark>{html.escape(r['text'], quote=False)}</mark>" if r["marked"]
-                      else html.escape(r["text"], quote=False) for r in hit["snippet_runs"])
+    runs = json.loads(json.dumps(hit["snippet_runs"]))  # as a client reads them: [[text, marked], ...]
+    assert ["INSERT", True] in runs and all(len(run) == 2 for run in runs)
+    rebuilt = "".join(f"<mark>{html.escape(text, quote=False)}</mark>" if marked else html.escape(text, quote=False)
+                      for text, marked in runs)
     assert rebuilt == hit["snippet"]
 
 

@@ -76,7 +76,7 @@ class Hit:
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "label": self.label, "text": self.text,
                 "score": round(self.score, 4), "snippet": snippet_html(self.snippet),
-                "snippet_runs": [{"text": text, "marked": marked} for text, marked in self.snippet], "kind": self.kind,
+                "snippet_runs": self.snippet, "kind": self.kind,  # [[text, marked], ...] in JSON
                 "section": self.section, "section_title": self.section_title,
                 "editions": [c._asdict() for c in self.counterparts]}  # (named so before counterparts were)
 

@@ -59,8 +59,12 @@ def snippet(text: str, stems: set, plain: set = frozenset(), prefixes: tuple[str
 def snippet_html(runs: Snippet) -> str:
     """A snippet as the HTML the JSON API has always given: the text escaped
     (&, <, >), the marked runs in <mark>."""
-    return "".join([f"<mark>{html.escape(text, quote=False)}</mark>" if marked else html.escape(text, quote=False)
-                    for text, marked in runs])
+    out = []
+    for text, marked in runs:
+        if "&" in text or "<" in text or ">" in text:  # (rare: the escaping costs more than the looking)
+            text = html.escape(text, quote=False)
+        out.append(f"<mark>{text}</mark>" if marked else text)
+    return "".join(out)
 
 
 def snippet_text(runs: Snippet) -> str:

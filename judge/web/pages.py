@@ -7,6 +7,7 @@ results as you type, the copy-citation button and definitions on tap.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 from itertools import product
 from urllib.parse import quote_plus, urlencode
 
@@ -106,7 +107,6 @@ def _search_url(p: params.SearchParams, **changes) -> str:
 _SNIPPET_SLOT = "\x00snippet\x00"
 
 
-@pages.app_template_global()
 def hit_frame(hit) -> tuple[Markup, Markup]:
     """A search hit's HTML before and after its snippet: the macro `hit` of
     _macros.html given the hit's id, label, kind and counterparts (with which of
@@ -128,6 +128,17 @@ def hit_frame(hit) -> tuple[Markup, Markup]:
     return found
 
 
+@pages.app_template_global()
+def hit_frames(hits) -> list[tuple[Markup, tuple, Markup]]:
+    """[(a hit's frame before its snippet, the snippet's runs, after)] for the macro
+    hit_list: plain tuples, which the template unpacks without an attribute look-up each."""
+    out = []
+    for hit in hits:
+        start, end = hit_frame(hit)
+        out.append((start, hit.snippet, end))
+    return out
+
+
 def render_hit_frames(searcher) -> int:
     """Render every paragraph's hit frame in every form a results list can show it:
     with each set of its counterparts also matching the query. Returns how many."""
@@ -142,8 +153,7 @@ def render_hit_frames(searcher) -> int:
     return forms
 
 
-@dataclass(frozen=True)
-class FacetChip:
+class FacetChip(NamedTuple):
     """A facet chip: a link to the same search with one filter toggled."""
 
     label: str
