@@ -2,6 +2,7 @@
 on the real corpus: hits, marks, facets, did-you-mean, direct answers, bad parameters."""
 from __future__ import annotations
 
+import os
 import re
 from html import unescape
 from urllib.parse import parse_qs, quote, urlsplit
@@ -157,3 +158,22 @@ def test_after_the_warm_up_no_search_renders_a_hit_frame(corpus):
         matched += page.data.count(b'class="matched" title="also matches the query"')
     assert matched > 0  # hits with counterparts matched were shown
     assert memo.statistics()["web.hit_frames"]["misses"] == before["misses"]
+
+
+def test_an_edited_synonyms_file_changes_the_answers_kept_before(corpus, data_copy, monkeypatch):
+    """The synonyms file is read again when it changes: an answer kept from before (by the
+    response cache, by the site's last searches) is not given for the same URL after."""
+    import judge.search.synonyms as synonyms
+    monkeypatch.setattr(synonyms, "SYNONYMS_CHECK_SECONDS", 0)  # every search looks at the file
+    client = create_app(corpus).test_client()
+    path = data_copy / "synonyms.yaml"
+    url = "/api/search?q=zorp+a+minion"
+
+    def marked_words() -> set[str]:
+        return {text.lower() for hit in client.get(url).json["hits"] for text, marked in hit["snippet_runs"] if marked}
+
+    assert "lock" not in marked_words()  # "zorp" is no word of the books
+    path.write_text(path.read_text(encoding="utf-8").replace("- terms: [lock, tap]", "- terms: [lock, tap, zorp]"),
+                    encoding="utf-8")
+    os.utime(path, ns=(0, 10**18))  # a new date, whatever the file system's clock resolution
+    assert "lock" in marked_words()  # "zorp" now finds "lock"

@@ -9,6 +9,7 @@ by stems (`Synonyms.by_stems`), worked out once as it is read.
 """
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import time
@@ -23,6 +24,7 @@ from judge.errors import SourceError
 from judge.memo import Memo
 
 log = logging.getLogger(__name__)
+_versions = itertools.count(1)
 DEFAULT_WEIGHT = 0.8
 FILES_KEPT = 16  # synonyms files watched (one in a server; tests point at their own)
 
@@ -45,6 +47,9 @@ class Synonyms:
     question_words: frozenset[str]
     by_stems: StemsTable = field(init=False)  # how a query's stems find their group
     longest: int = field(init=False)  # the most words a phrase of the file has
+    # Which version of the file this is, as this process read it (each one read gets the next
+    # number): what keeps an answer searched with an older version from being taken for new.
+    version: int = field(init=False)
 
     def __post_init__(self):
         stem = search_index.stemming_analyzer()
@@ -54,6 +59,7 @@ class Synonyms:
             for phrase_stems in analysed:
                 if phrase_stems:
                     table.setdefault(phrase_stems, []).append((group, analysed))
+        object.__setattr__(self, "version", next(_versions))
         object.__setattr__(self, "by_stems", table)
         object.__setattr__(self, "longest", max((len(k) for k in table), default=1))
 

@@ -12,6 +12,7 @@ import judge.web.errors as errors
 import judge.web.security as security
 from judge import paths
 from judge.engine.limits import DEFAULT as SCENARIO_LIMITS
+from judge.search.synonyms import current_synonyms
 from judge.web.api import api
 from judge.web.links import STATIC_DIR, site_links
 from judge.web.pages import pages
@@ -57,7 +58,8 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
     app.after_request(_mark_cacheable)
     # Headers every answer carries, added as the WSGI layer sends them (werkzeug's
     # header objects cost more than the search behind a page), then the cache in front.
-    app.wsgi_app = cache.ResponseCache(security.SecurityHeaders(app.wsgi_app), app.config["RESPONSE_CACHE_BYTES"])
+    app.wsgi_app = cache.ResponseCache(security.SecurityHeaders(app.wsgi_app), app.config["RESPONSE_CACHE_BYTES"],
+                                       version=_synonyms_version)
 
     # Links inside rendered paragraphs are built outside any request (rendering is cached).
     adapter = app.url_map.bind("localhost", script_name=app.config.get("APPLICATION_ROOT") or "/")
@@ -68,6 +70,12 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     return app
+
+
+def _synonyms_version() -> int:
+    """The version of the synonyms file searches use now: a search page or answer made
+    with another is not replayed (the file is re-read when it changes)."""
+    return current_synonyms().version
 
 
 def _mark_cacheable(response):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from flask import current_app
 
 from judge.memo import Memo
+from judge.search.synonyms import current_synonyms
 from judge.model import Paragraph, Section
 from judge.web.render import ParagraphRenderer
 
@@ -89,7 +90,8 @@ class Site:
     def search(self, p) -> object:
         """The searcher's answer to a page's or the API's parameters (judge.web.params.SearchParams),
         kept: the live results fragment, the results page and the API ask the same question."""
-        key = (p.q, tuple(p.docs), tuple(p.kinds), p.game, p.limit)  # every parameter the search is given
+        # Every parameter the search is given, and the synonyms' version it would search with.
+        key = (current_synonyms().version, p.q, tuple(p.docs), tuple(p.kinds), p.game, p.limit)
         return self._searches.recall_or_compute(key, lambda: self.searcher.search(
             p.q, doc=p.docs or None, game=p.game, kind=p.kinds or None, limit=p.limit))
 
