@@ -167,6 +167,19 @@ def test_a_missing_build_directory_is_rebuilt(corpus, copy_of):
     assert search_index.current_name(root) == searcher.built.name != name
 
 
+def test_a_build_made_by_other_code_is_built_again_not_opened(corpus, copy_of):
+    """A build's name starts with its key, which digests the corpus and the code that
+    built it: a build of the same corpus by other code (before an upgrade) that the
+    pointer names is built again, not searched."""
+    root, name = copy_of
+    other = "0" * 20 + "-" + name.split("-", 1)[1]
+    build_dir(root, name).rename(build_dir(root, other))
+    search_index.point_at(root, other)
+    searcher = Search(corpus, root=root)
+    assert searcher.built.name.startswith(search_index.index_key(corpus) + "-")
+    answers_correctly(searcher, corpus)
+
+
 def test_damage_under_a_running_searcher_does_not_reach_its_searches(corpus, copy_of):
     # A server opened the index; then its files are damaged. It searches from the
     # checked copy in memory, and the next process rebuilds.

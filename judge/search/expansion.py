@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 FIELD_WEIGHTS = {"body": 1.0, "title": 1.5}
 # The glossary terms a paragraph uses: asked once per unit (its words as typed),
 # not for every synonym and correction, since they echo the body.
-TERMS_WEIGHT = 0.4
+GLOSSARY_WEIGHT = 0.4
 NUMBER_WEIGHT = 6.0  # a section number written among words ("damage 6.4.6")
 PROXIMITY_WEIGHT = 1.5  # the query's words near each other in the text
 PROXIMITY_SLOP = 3
@@ -85,12 +85,11 @@ def max_distance(word: str) -> int:
 
 class Alternative(NamedTuple):
     """One way a paragraph may say what a unit asks for. (A named tuple: units are
-    looked up by their alternatives query after query, and a tuple hashes in C,
-    where a frozen dataclass ran a Python __hash__ for each.)"""
+    looked up by their alternatives query after query, and a tuple hashes in C.)"""
 
     # "stems" (ranked fields), "fuzzy" or "prefix" (an unstemmed body word), "game" or "doc" (a scope)
     kind: str
-    terms: tuple[str, ...]
+    tokens: tuple[str, ...]  # what the index is asked for: stems, a word, a game's or a document's id
     weight: float
     game: Optional[str] = None  # "stems" only inside this game's documents
 
@@ -127,7 +126,7 @@ class Vocabulary:
         for word in self.words:
             if word.isalpha():
                 self.by_initial.setdefault(word[0], []).append(word)
-        self.stems = {stem for name in (*FIELD_WEIGHTS, "terms") for stem in postings.lexicon(name)[0]}
+        self.stems = {stem for name in (*FIELD_WEIGHTS, "glossary") for stem in postings.lexicon(name)[0]}
         # A vocabulary never changes, so neither does what is worked out from it:
         # (word, distance) -> [(near word, its distance)]
         self._near: Memo = Memo("search.near_words", NEAR_KEPT)
@@ -226,7 +225,7 @@ def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
 
 
 def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
-    key = (unit.plain, unit.alternatives[0].terms[0])
+    key = (unit.plain, unit.alternatives[0].tokens[0])
     found = vocabulary.fuzzy.recall(key)
     if found is None:
         probe = Unit(unit.typed, [unit.alternatives[0]], unit.plain)
@@ -237,7 +236,7 @@ def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
 
 
 def _find_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
-    word, stemmed = unit.plain, unit.alternatives[0].terms[0]
+    word, stemmed = unit.plain, unit.alternatives[0].tokens[0]
     near = vocabulary.near(word, max_distance(word))
     if vocabulary.knows(word, stemmed):
         # A word the books use. Its inflections are found by the stem already.
@@ -286,22 +285,22 @@ def _unit_leaves(unit: Unit) -> list[wq.Query]:
 
 def _build_unit_leaves(unit: Unit) -> list[wq.Query]:
     if unit.prefix:
-        return [wq.Term("body_plain", alt.terms[0]) for alt in unit.alternatives]
-    typed = unit.alternatives[0].terms  # the first alternative is what was typed
-    leaves: list[wq.Query] = [wq.Term("terms", typed[0], boost=TERMS_WEIGHT) if len(typed) == 1
-                              else wq.Phrase("terms", list(typed), boost=TERMS_WEIGHT)]
+        return [wq.Term("body_plain", alt.tokens[0]) for alt in unit.alternatives]
+    typed = unit.alternatives[0].tokens  # the first alternative is what was typed
+    leaves: list[wq.Query] = [wq.Term("glossary", typed[0], boost=GLOSSARY_WEIGHT) if len(typed) == 1
+                              else wq.Phrase("glossary", list(typed), boost=GLOSSARY_WEIGHT)]
     for alt in unit.alternatives:
         if alt.kind == "fuzzy":
-            leaves.append(wq.Term("body_plain", alt.terms[0], boost=alt.weight))
+            leaves.append(wq.Term("body_plain", alt.tokens[0], boost=alt.weight))
         elif alt.kind in ("game", "doc"):
-            leaves.append(wq.Term(alt.kind, alt.terms[0], boost=alt.weight))
+            leaves.append(wq.Term(alt.kind, alt.tokens[0], boost=alt.weight))
         elif alt.game:
             # Widen only inside that game; the game term weighs nothing, the score comes
             # from the words. (Not wq.Require: in Whoosh 2.7.4 it lets through
             # documents of other games, see tests/test_search.py.)
-            leaves.append(wq.And([stems_query(alt.terms, alt.weight), wq.Term("game", alt.game, boost=0.0)]))
+            leaves.append(wq.And([stems_query(alt.tokens, alt.weight), wq.Term("game", alt.game, boost=0.0)]))
         else:
-            leaves.extend(_leaves(stems_query(alt.terms, alt.weight)))
+            leaves.extend(_leaves(stems_query(alt.tokens, alt.weight)))
     return leaves
 
 
@@ -331,11 +330,11 @@ def build_query(expansion: Expansion) -> tuple[wq.Query, list[list[wq.Query]]]:
     unit_leaves = [_unit_leaves(u) for u in expansion.units]
     leaves = [leaf for unit in unit_leaves for leaf in unit]
     leaves += [wq.Term("numbers", n.lower(), boost=NUMBER_WEIGHT) for n in expansion.numbers]
-    words = [u.alternatives[0].terms[0] for u in expansion.units
-             if u.alternatives and u.alternatives[0].kind == "stems" and len(u.alternatives[0].terms) == 1]
+    words = [u.alternatives[0].tokens[0] for u in expansion.units
+             if u.alternatives and u.alternatives[0].kind == "stems" and len(u.alternatives[0].tokens) == 1]
     if len(words) >= 2:
         leaves.append(wq.Phrase("body", words, slop=PROXIMITY_SLOP, boost=PROXIMITY_WEIGHT))
-    coverage = [unit + [_all_words(alt) for alt in u.alternatives if alt.kind == "stems" and len(alt.terms) > 1]
+    coverage = [unit + [_all_words(alt) for alt in u.alternatives if alt.kind == "stems" and len(alt.tokens) > 1]
                 for u, unit in zip(expansion.units, unit_leaves)]
     if expansion.required:
         must = wq.And(expansion.required) if len(expansion.required) > 1 else expansion.required[0]
@@ -345,7 +344,7 @@ def build_query(expansion: Expansion) -> tuple[wq.Query, list[list[wq.Query]]]:
 
 def _all_words(alt: Alternative) -> wq.Query:
     """Every stem of a phrase alternative in the ranked fields, in any order (inside its game, if scoped)."""
-    parts = [stems_query((stem,), 1.0) for stem in alt.terms]
+    parts = [stems_query((stem,), 1.0) for stem in alt.tokens]
     if alt.game:
         parts.append(wq.Term("game", alt.game))
     return wq.And(parts)

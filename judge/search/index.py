@@ -73,7 +73,7 @@ if TYPE_CHECKING:
     from judge.corpus import Corpus
 
 POINTER = "search-current"
-RANKED_FIELDS = ("body", "title", "body_plain", "terms")
+RANKED_FIELDS = ("body", "title", "body_plain", "glossary")
 PREFIX = "search-"
 COUNTERPARTS_FILE = "counterparts.json"
 CONTENTS_FILE = "contents.json"  # {"files": {name: sha256}, "paragraphs": count}
@@ -135,7 +135,7 @@ def make_schema() -> Schema:
         body=TEXT(analyzer=stem),
         body_plain=TEXT(analyzer=plain_analyzer()),
         # Glossary terms the paragraph defines or uses (corpus.term_links).
-        terms=TEXT(analyzer=stem),
+        glossary=TEXT(analyzer=stem),
     )
 
 
@@ -185,12 +185,13 @@ def _documents(corpus: "Corpus"):
             numbers = {n for n in (para.number, section.number if section else None) if n}
             title = " ".join(t for t in (section.title if section else "", para.title or "",
                                          para.term or "", para.label) if t)
-            terms = {t.lower() for t, _, _, _ in corpus.term_links.get(para.id, ())}
+            glossary = {t.lower() for t, _, _, _ in corpus.term_links.get(para.id, ())}
             if para.term:
-                terms.add(para.term.lower())
+                glossary.add(para.term.lower())
             yield dict(id=para.id, doc=meta.id, game=meta.game, edition=meta.edition, kind=para.kind,
                        numbers=" ".join(sorted(n.lower() for n in numbers)),
-                       title=title, body=para.text, body_plain=para.text, terms=" | ".join(sorted(terms)))
+                       title=title, body=para.text, body_plain=para.text,
+                       glossary=" | ".join(sorted(glossary)))
 
 
 def ocr_only_words(corpus: "Corpus") -> list[str]:
@@ -404,8 +405,9 @@ def discard(name: str, root: Optional[Path] = None) -> None:
 
 def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] = None) -> BuiltIndex:
     """Open build `name` of `corpus`; when there is none or it is damaged, the
-    build the pointer names now if it is of the same corpus, else build the index
-    anew (atomically, as `build` does) and open that.
+    build the pointer names now if it has the same key (the same corpus, built by
+    the same code), else build the index anew (atomically, as `build` does) and
+    open that.
 
     One process rebuilds at a time (`rebuild_lock`): the others wait for it, then
     open the build it made instead of making their own."""
@@ -415,7 +417,8 @@ def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] 
     if built is not None:
         return built
     with rebuild_lock(root):
-        built = _open_good(current_name(root), key, root, ids, tried)  # made while this process waited
+        current = current_name(root)  # a build made while this process waited, if of this key
+        built = _open_good(current if current and current.startswith(key + "-") else None, key, root, ids, tried)
         if built is not None:
             return built
         started = time.monotonic()

@@ -2,11 +2,11 @@
 matching and scoring computed on them.
 
 Whoosh answers a query by stepping matcher objects through the postings in
-pure Python: on this index 1–3 ms a query, half of it building the union of
-a query's 10–40 terms. A web server answering fifty phones at once cannot
-afford that. But the index is small (2,000 paragraphs, ~90,000 postings), so
-every term's postings fit in a few arrays, and a query becomes a handful of
-vector operations over the paragraphs: ~0.1 ms.
+pure Python, too slow for a web server answering many phones at once
+(docs/performance.md). But the index is small, so every index term's postings
+fit in a few arrays, and a query becomes a handful of vector operations over
+the paragraphs. ("Term" here is Whoosh's word: a field's token in the index,
+not a glossary term.)
 
 `PostingTable.evaluate(query, filter)` returns what
 ``searcher.search(query, limit=None, filter=filter)`` returns (the same
@@ -301,8 +301,9 @@ def _phrase_documents_reference(keys: list[np.ndarray], slop: int, position_bits
     """The documents (sorted) in which words whose position keys (docnum <<
     position_bits | position, sorted) are `keys` follow each other, each within
     `slop` positions after the span of the words before it. judge.search._speedups.phrase_documents
-    is this function compiled (numpy's per-call cost dominated on a query's few
-    positions); this one is its reference, and stands in when it was not built."""
+    is this function compiled (numpy's per-call cost dominates on a query's few
+    positions); this one is its reference, and runs where the compiled module was
+    not built or JUDGE_PURE_PYTHON=1 (judge.search.twins)."""
     low = (1 << position_bits) - 1
     starts = ends = keys[0]
     distances = np.arange(1, max(1, slop) + 1)

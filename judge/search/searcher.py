@@ -78,7 +78,7 @@ class Hit:
                 "score": round(self.score, 4), "snippet": snippet_html(self.snippet),
                 "snippet_runs": self.snippet, "kind": self.kind,  # [[text, marked], ...] in JSON
                 "section": self.section, "section_title": self.section_title,
-                "editions": [c._asdict() for c in self.counterparts]}  # (named so before counterparts were)
+                "editions": [c._asdict() for c in self.counterparts]}  # (the JSON's name for counterparts)
 
 
 @dataclass
@@ -383,7 +383,7 @@ class Search:
             found = codes[docnums]
             counts = np.bincount(found, minlength=len(values)).tolist()
             # The codes in the order they first rank; the sort is stable, so equal counts keep it.
-            # (A median query matches ~20 paragraphs: plain Python beats np.unique's dozen calls.)
+            # (A query matches few paragraphs: plain Python beats np.unique's fixed cost.)
             order = sorted(dict.fromkeys(found.tolist()), key=lambda code: -counts[code])
             out[facet] = {values[code]: counts[code] for code in order}
         return out
@@ -399,8 +399,8 @@ class Search:
         # Stems to mark in snippets: a synonym scoped to a game only in that game's paragraphs.
         query_stems: dict[Optional[str], set[str]] = {}
         for a in (a for u in expansion.units for a in u.alternatives if a.kind == "stems"):
-            query_stems.setdefault(a.game, set()).update(a.terms)
-        query_plain = {a.terms[0] for u in expansion.units for a in u.alternatives if a.kind in ("fuzzy", "prefix")}
+            query_stems.setdefault(a.game, set()).update(a.tokens)
+        query_plain = {a.tokens[0] for u in expansion.units for a in u.alternatives if a.kind in ("fuzzy", "prefix")}
         prefixes = tuple(u.prefix for u in expansion.units if u.prefix)
         stems_in: dict[str, set[str]] = {}  # game -> the stems to mark in its paragraphs
         hits: list[Hit] = []

@@ -53,8 +53,8 @@ class ResponseCache:
         self.hits = self.misses = 0
         # key -> (status, headers, body, etag): a plain tuple of strings and bytes, which
         # Python's collector stops tracking, rather than an object, which it walks (with
-        # its list of headers) in every full pass. Ten thousand kept answers as objects
-        # made each pass ~15 ms longer, a pause every request waiting in the process shares.
+        # its list of headers) in every full pass, a pause every request waiting in the
+        # process shares (docs/performance.md).
         self._entries: OrderedDict[tuple, tuple] = OrderedDict()
         self._lock = threading.Lock()
 
