@@ -78,7 +78,7 @@ class Hit:
                 "score": round(self.score, 4), "snippet": snippet_html(self.snippet),
                 "snippet_runs": self.snippet, "kind": self.kind,  # [[text, marked], ...] in JSON
                 "section": self.section, "section_title": self.section_title,
-                "editions": [c._asdict() for c in self.counterparts]}  # (the JSON's name for counterparts)
+                "editions": [dict(zip(Counterpart._fields, c)) for c in self.counterparts]}  # (their JSON name)
 
 
 @dataclass

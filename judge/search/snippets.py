@@ -57,8 +57,9 @@ def snippet(text: str, stems: set, plain: set = frozenset(), prefixes: tuple[str
 
 
 def snippet_html(runs: Snippet) -> str:
-    """A snippet as the HTML the JSON API has always given: the text escaped
-    (&, <, >), the marked runs in <mark>."""
+    """A snippet as the HTML the JSON API has always given (its `snippet`): the text
+    escaped (&, <, >), the marked runs in <mark>. (Not compiled: bench/twins.py found a
+    C twin saving well under a microsecond a hit.)"""
     out = []
     for text, marked in runs:
         if "&" in text or "<" in text or ">" in text:  # (rare: the escaping costs more than the looking)
