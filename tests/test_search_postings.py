@@ -3,6 +3,7 @@
 order, on the real index, for the queries judges type and for random ones."""
 from __future__ import annotations
 
+import io
 import math
 import random
 import re
@@ -191,7 +192,6 @@ def test_a_table_that_is_not_one_is_refused(data):
 
 def _saved(built, **changed) -> bytes:
     """The build's table saved with some of its arrays replaced."""
-    import io
     with np.load(io.BytesIO(built.postings.to_bytes()), allow_pickle=False) as arrays:
         parts = {name: arrays[name] for name in arrays.files}
     parts.update(changed)
@@ -201,13 +201,14 @@ def _saved(built, **changed) -> bytes:
 
 
 def test_a_table_whose_arrays_do_not_fit_is_refused(built):
-    keys = np.array(built.postings._keys, dtype=str)
-    docnums = built.postings._docnums.copy()
+    with np.load(io.BytesIO(built.postings.to_bytes()), allow_pickle=False) as saved:  # the table as saved
+        keys, docnums, offsets, scores = (saved[name] for name in ("keys", "docnums", "offsets", "scores"))
+    docnums = docnums.copy()
     docnums[5] = built.postings.doc_count  # a paragraph the index does not have
     broken = {"keys out of order": {"keys": keys[::-1]},
               "a document number out of range": {"docnums": docnums},
-              "offsets as text": {"offsets": np.array(["0"] * len(built.postings._offsets))},
-              "a score that is not a number": {"scores": np.full(len(built.postings._scores), np.nan)},
+              "offsets as text": {"offsets": np.array(["0"] * len(offsets))},
+              "a score that is not a number": {"scores": np.full(len(scores), np.nan)},
               "positions as objects": {"positions": np.array([None, 1], dtype=object)}}
     for what, change in broken.items():
         with pytest.raises(ValueError, match="not a posting table"):
