@@ -24,7 +24,7 @@ from rapidfuzz import fuzz, process
 
 from judge import lookup
 from judge.ingest.builder import title_case as shouted_title  # the labels' own casing
-from judge.memo import memoised
+from judge.memo import Memo, memoised
 from judge.model import Paragraph, Section
 import judge.web.params as params
 from judge.web.links import page_url
@@ -107,7 +107,7 @@ def _search_url(p: params.SearchParams, **changes) -> str:
 _SNIPPET_SLOT = "\x00snippet\x00"
 
 
-def hit_frame(hit, frames=None) -> tuple[Markup, Markup]:
+def hit_frame(hit, frames: Memo | None = None) -> tuple[Markup, Markup]:
     """A search hit's HTML before and after its snippet: the macro `hit` of
     _macros.html given the hit's id, label, kind and counterparts (with which of
     them matched too), rendered once per such arguments and kept (`Site.hit_frames`).
@@ -117,7 +117,8 @@ def hit_frame(hit, frames=None) -> tuple[Markup, Markup]:
     to what the template makes of them needs no change here, and a template wanting
     more of the hit must be given it as an argument, which then enters the key."""
     arguments = (hit.id, hit.label, hit.kind, hit.counterparts)
-    frames = frames or current_site().hit_frames
+    if frames is None:
+        frames = current_site().hit_frames
     found = frames.recall(arguments)
     if found is None:
         html = str(get_template_attribute("_macros.html", "hit")(*arguments, snippet=Markup(_SNIPPET_SLOT)))
@@ -133,11 +134,10 @@ def hit_frames(hits) -> list[tuple[Markup, tuple, Markup]]:
     """[(a hit's frame before its snippet, the snippet's runs, after)] for the macro
     hit_list: plain tuples, which the template unpacks without an attribute look-up each."""
     frames = current_site().hit_frames
-    recall = frames.recall
     out = []
     for hit in hits:
-        found = recall((hit.id, hit.label, hit.kind, hit.counterparts)) or hit_frame(hit, frames)
-        out.append((found[0], hit.snippet, found[1]))
+        start, end = hit_frame(hit, frames)
+        out.append((start, hit.snippet, end))
     return out
 
 
