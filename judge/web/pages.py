@@ -241,7 +241,7 @@ class Block:
     html: Markup
 
 
-def resolve_or_404(ident: str) -> str:
+def canonical_id_or_404(ident: str) -> str:
     """The canonical ID for what was asked; raises UnknownItem with close matches."""
     site = current_site()
     if site.corpus.get(ident):
@@ -377,7 +377,7 @@ def lint():
 def graph(ident: str):
     site = current_site()
     radius = params.integer("radius", 1, 1, 2)
-    target = ident if ident.startswith("term:") and ident in site.graph.g else resolve_or_404(ident)
+    target = ident if ident.startswith("term:") and ident in site.graph.g else canonical_id_or_404(ident)
     if target != ident:
         return redirect(url_for(".graph", ident=target, radius=radius))
     hood = site.neighbourhood(target, radius)
