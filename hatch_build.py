@@ -1,13 +1,13 @@
-"""Build hook (hatchling): compiles judge/_speedups.c into the wheel.
+"""Build hook (hatchling): compiles judge/search/_speedups.c into the wheel.
 
-judge._speedups holds compiled twins of pure functions a search page runs many
+judge.search._speedups holds compiled twins of pure functions a search page runs many
 times (each held equal to its Python reference by tests/test_speedups.py). It
 is compiled with setuptools' build_ext, which knows this Python's compiler,
 flags and extension suffix. Where no C compiler works, the wheel is built
 without it and judge runs the Python references, slower; the build says so.
 
 An editable install (`pip install -e .`, as .ci/run does) puts the module
-beside its source in judge/, where the checkout's package is imported from.
+beside its source in judge/search/, where the checkout's package is imported from.
 """
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from pathlib import Path
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-SOURCE = "judge/_speedups.c"
-MODULE = "judge._speedups"
+SOURCE = "judge/search/_speedups.c"
+MODULE = "judge.search._speedups"
 
 
 class SpeedupsBuildHook(BuildHookInterface):
@@ -36,9 +36,9 @@ class SpeedupsBuildHook(BuildHookInterface):
                                      "judge will run its Python code instead, slower")
             return
         if version == "editable":
-            shutil.copy2(built, root / "judge" / built.name)
+            shutil.copy2(built, root / "judge" / "search" / built.name)
         else:
-            build_data["force_include"][str(built)] = f"judge/{built.name}"
+            build_data["force_include"][str(built)] = f"judge/search/{built.name}"
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
 

@@ -274,7 +274,7 @@ class ConnectionSplit:
         self.root_pid, self.port = root_pid, port
 
     def sample(self) -> Optional[list[int]]:
-        from judge.commands.serve import TCP_ESTABLISHED, TCP_LISTEN, tcp_states
+        from judge.web.serving import TCP_ESTABLISHED, TCP_LISTEN, tcp_states
         try:
             states = tcp_states(self.port)
             held = [self._sockets(pid) for pid in self._descendants()]
@@ -340,7 +340,7 @@ def measured(client, split: Optional[ConnectionSplit], *run_args) -> dict:
 
 def start_server(serve_args: list[str]) -> tuple[subprocess.Popen, str, str]:
     """`judge serve` on a free loopback port: (the process, its URL, how it runs: "2 processes × 1 thread")."""
-    from judge.commands.serve import DidNotStart, spawn
+    from bench.server import DidNotStart, spawn
     try:
         proc, url, line = spawn(*serve_args, wait=180)
     except DidNotStart as exc:

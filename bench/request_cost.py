@@ -76,8 +76,15 @@ def requests_of(kind: str, count: int, corpus) -> list:
 
 
 def child(kind: str, warm_count: int, measured: int, counting: bool) -> None:
-    from judge.commands.shared import load
-    from judge.web import create_app, warm
+    try:
+        from judge.commands.shared import load
+    except ImportError:  # the code before judge/commands/shared.py (a baseline's checkout)
+        from judge.cli import load
+    try:
+        from judge.web.app import create_app
+        from judge.web.warmup import warm
+    except ImportError:  # the code before judge/web/app.py (a baseline's checkout)
+        from judge.web import create_app, warm
 
     corpus = load()
     app = create_app(corpus)

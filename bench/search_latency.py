@@ -11,7 +11,7 @@ line for any of the words (case-insensitive), one process per query as a
 shell user would run it. Target: judge.search p95 <= 10 ms.
 
 A second table times the matching and scoring stage alone, for the same
-questions: the posting table the search answers from (judge.search_postings)
+questions: the posting table the search answers from (judge.search.postings)
 beside Whoosh's own matchers answering the same query objects (the reference
 the table is tested against, and what the search ran before it).
 """
@@ -31,10 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from judge.corpus import load_corpus  # noqa: E402
 from judge.search import Search  # noqa: E402
-from judge.search_eval import Fts5Baseline, load_gold  # noqa: E402
-from judge.search_expand import build_query, expand  # noqa: E402
-from judge.search_postings import whoosh_matches  # noqa: E402
-from judge.search_query import current_synonyms, parse_query  # noqa: E402
+from bench.search_eval import Fts5Baseline, load_gold  # noqa: E402
+from judge.search.expansion import build_query  # noqa: E402
+from judge.search.postings import whoosh_matches  # noqa: E402
 
 TARGET_P95_MS = 10.0
 
@@ -76,15 +75,15 @@ def ripgrep(path: Path):
 
 def matching_stage(searcher: Search, queries: list[str], rounds: int) -> dict[str, list[float]]:
     """Per query, ms to match and score its compiled query: the posting table, and Whoosh."""
-    current = searcher._current
+    built = searcher.built
     compiled = {}
     for q in queries:
-        expansion = expand(parse_query(q), current.vocabulary, current_synonyms(), searcher._scopes)
-        if not expansion.empty and searcher._direct(parse_query(q), {}) is None:
+        expansion = searcher.expansion_of(q)
+        if not expansion.empty and searcher.search(q).direct is None:
             compiled[q] = build_query(expansion)[0]
     names = list(compiled)
-    with current.built.whoosh_searcher() as whoosh:
-        return {"posting table": timings(lambda q: current.built.postings.evaluate(compiled[q]), names, rounds),
+    with built.whoosh_searcher() as whoosh:
+        return {"posting table": timings(lambda q: built.postings.evaluate(compiled[q]), names, rounds),
                 "Whoosh matchers": timings(lambda q: whoosh_matches(whoosh, compiled[q]), names, rounds)}
 
 

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from judge.corpus import load_corpus  # noqa: E402
 from judge.search import Search  # noqa: E402
-from judge.search_eval import Fts5Baseline, evaluate, load_gold, search_groups  # noqa: E402
+from bench.search_eval import Fts5Baseline, evaluate, load_gold, search_groups  # noqa: E402
 
 
 def main() -> None:

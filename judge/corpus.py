@@ -25,7 +25,7 @@ from judge.model import Corpus, Document, LoadError
 CACHE_NAME = "corpus.json"
 CACHE_FORMAT = 1  # the layout of corpus.json, beside the model's own fields
 # Code whose changes invalidate the cache: everything that shapes the model.
-_BUILD_CODE = ("model.py", "datafile.py", "corpus.py", "cachefile.py", "xref.py", "terms.py", "ingest")
+_BUILD_CODE = ("model.py", "datafile.py", "corpus.py", "cachefile.py", "xref.py", "ingest")
 
 log = logging.getLogger(__name__)
 
@@ -73,14 +73,14 @@ def build_corpus(rules_dir: Optional[Path] = None) -> Corpus:
 
 def assemble_corpus(documents: dict[str, Document], errors: Optional[list[LoadError]] = None) -> Corpus:
     """A corpus of parsed documents with its second phase done: every pending
-    reference resolved (`judge.xref`), then the glossary terms linked
-    (`judge.terms`). Every corpus is made here: the manifest's, and one with an
+    reference resolved, then the glossary terms linked (both `judge.xref`).
+    Every corpus is made here: the manifest's, and one with an
     editor's draft in place of the document it drafts."""
-    from judge import terms, xref  # here, as the parsers: not needed for a corpus read from its cache
+    from judge import xref  # here, as the parsers: not needed for a corpus read from its cache
 
     corpus = Corpus(documents=documents, errors=list(errors or ()))
     xref.resolve(corpus)
-    terms.link_terms(corpus)
+    xref.link_terms(corpus)
     return corpus
 
 

@@ -46,9 +46,22 @@ def runner():
 
 
 def start_judge_serve(*args: str, new_session: bool = False, wait: float = 120) -> tuple[subprocess.Popen, str, str]:
-    """`judge.commands.serve.spawn`, failing the test with the server's log when it does not start."""
-    from judge.commands.serve import DidNotStart, spawn
+    """`bench.server.spawn`, failing the test with the server's log when it does not start."""
+    from bench.server import DidNotStart, spawn
     try:
         return spawn(*args, new_session=new_session, wait=wait)
     except DidNotStart as exc:
         pytest.fail(str(exc))
+
+
+@pytest.fixture(scope="module")
+def app(corpus):
+    """The web app on the real corpus (judge.web.create_app)."""
+    from judge.web.app import create_app
+
+    return create_app(corpus)
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return app.test_client()

@@ -12,7 +12,7 @@ import pytest
 
 from judge.cli import cli
 from judge.errors import SourceError
-from judge.search_query import current_synonyms, load_synonyms
+from judge.search.synonyms import current_synonyms, load_synonyms
 
 QUESTION = "who can block an undirected action"
 
@@ -101,8 +101,8 @@ BREAKAGES_WHILE_SERVING = {
 @pytest.mark.parametrize("breakage", BREAKAGES_WHILE_SERVING, ids=list(BREAKAGES_WHILE_SERVING))
 def test_a_synonyms_file_broken_while_serving_keeps_the_last_good_copy(corpus, data_copy, monkeypatch, caplog,
                                                                        breakage):
-    from judge import search_query
-    from judge.web import create_app
+    import judge.search.synonyms as search_query
+    from judge.web.app import create_app
 
     monkeypatch.setattr(search_query, "SYNONYMS_CHECK_SECONDS", 0)  # every search looks at the file
     client = create_app(corpus, config={"RESPONSE_CACHE_BYTES": 0}).test_client()
@@ -114,7 +114,7 @@ def test_a_synonyms_file_broken_while_serving_keeps_the_last_good_copy(corpus, d
     change(path, text)
     if path.exists():
         newer(path)
-    with caplog.at_level(logging.WARNING, logger="judge.search_query"):
+    with caplog.at_level(logging.WARNING, logger="judge.search.synonyms"):
         answers = [client.get(f"/api/search?q={q}") for q in ("tap+a+minion", "heal+damage", "tap+a+minion")]
     assert [a.status_code for a in answers] == [200, 200, 200]
     assert answers[0].json["hits"] == before.json["hits"]  # the synonyms searched with are the good ones
@@ -132,7 +132,7 @@ def test_a_synonyms_file_broken_while_serving_keeps_the_last_good_copy(corpus, d
 def test_a_synonyms_file_written_while_it_is_read_is_not_taken_half(data_copy, monkeypatch):
     """A copy whose size or date changes while judge reads it is not used: the last
     good copy answers, and the file is read again once it has settled."""
-    from judge import search_query
+    import judge.search.synonyms as search_query
 
     monkeypatch.setattr(search_query, "SYNONYMS_CHECK_SECONDS", 0)
     path = data_copy / "synonyms.yaml"

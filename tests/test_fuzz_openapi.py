@@ -1,5 +1,5 @@
 """A bounded schemathesis run over the API's OpenAPI document (/api/openapi.json), through Flask's WSGI interface
-(judge.web.create_app): every operation, its parameters and bodies generated from the document, positive and
+(judge.web.app.create_app): every operation, its parameters and bodies generated from the document, positive and
 negative. Any 5xx, or any answer (status, content type, body) the document does not declare, fails.
 
 The body of POST /api/check is described by the scenario's own JSON Schema, so schemathesis writes scenarios;
@@ -23,7 +23,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, negativ
 
 from judge.engine.limits import DEFAULT
 from judge.engine.validation import forms
-from judge.web import create_app
+from judge.web.app import create_app
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
           negative_data_rejection]

@@ -28,7 +28,7 @@ from judge.engine.forms import NUM, PRON
 from judge.engine.grammar import STRUCTURED, WORDING
 from judge.engine.limits import DEFAULT as DEFAULT_LIMITS
 from judge.engine.validation import forms, schema
-from judge.web import create_app
+from judge.web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "scenarios").rglob("*.yaml"))]

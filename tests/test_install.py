@@ -17,7 +17,7 @@ def test_installed_package_works_from_another_directory(tmp_path):
                    check=True, capture_output=True, timeout=600)
     assert (target / "judge" / "_bundled" / "rules" / "manifest.yaml").is_file()
     assert (target / "judge" / "_bundled" / "templates" / "base.html").is_file()
-    assert list((target / "judge").glob("_speedups.*")), "the wheel lacks judge._speedups (hatch_build.py compiles it)"
+    assert list((target / "judge").glob("search/_speedups.*")), "the wheel lacks judge.search._speedups (hatch_build.py compiles it)"
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
@@ -31,10 +31,10 @@ def test_installed_package_works_from_another_directory(tmp_path):
     # The web app renders its pages from the templates bundled in the wheel.
     page = subprocess.run(
         [sys.executable, "-c",
-         "from judge.web import create_app; c = create_app().test_client();"
+         "from judge.web.app import create_app; c = create_app().test_client();"
          "r = c.get('/p/rb:6.4.6/2'); print(r.status_code, 'Damage Resolution' in r.get_data(as_text=True));"
-         "import judge.search; print(judge.search._passage.__module__)"],
+         "import judge.search.snippets as s; print(s._runs.__module__)"],
         cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)
     assert page.returncode == 0, page.stderr
     # ... and cuts search snippets with the compiled module installed beside it.
-    assert page.stdout.split() == ["200", "True", "judge._speedups"]
+    assert page.stdout.split() == ["200", "True", "judge.search._speedups"]

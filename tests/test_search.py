@@ -10,10 +10,15 @@ import threading
 
 import pytest
 
-from judge import search, search_expand, search_index
+import judge.search.index as search_index
+import judge.search.searcher as search
+from judge import memo
+from judge.web.warmup import warm_searcher
 from judge.errors import SourceError
-from judge.search import Search, get_searcher, snippet
-from judge.search_query import load_synonyms, parse_query
+from judge.search import Search, get_searcher
+from judge.search.snippets import snippet, snippet_text
+from judge.search.query import parse_query
+from judge.search.synonyms import load_synonyms
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +32,8 @@ def ids(result) -> list[str]:
 
 
 def shown(result) -> set[str]:
-    """Every paragraph a result shows: the hits and the editions beside them."""
-    return {h.id for h in result.hits} | {e["id"] for h in result.hits for e in h.editions}
+    """Every paragraph a result shows: the hits and the counterparts beside them."""
+    return {h.id for h in result.hits} | {e.id for h in result.hits for e in h.counterparts}
 
 
 # -- finding things --------------------------------------------------------------------
@@ -75,7 +80,7 @@ def test_ocr_damaged_words_are_still_found(searcher, corpus):
     assert len(damaged) == 1 and "magaji" not in damaged[0].text.lower()
     result = searcher.search("is the magaji title unique", doc="rb", limit=5)
     assert result.hits[0].id == damaged[0].id
-    assert "<mark>magaiji</mark>" in result.hits[0].snippet
+    assert ("magaiji", True) in result.hits[0].snippet
 
 
 def test_a_section_number_goes_straight_to_the_section(searcher):
@@ -84,7 +89,7 @@ def test_a_section_number_goes_straight_to_the_section(searcher):
     assert "rb:6.4.6" in result.direct.also
     assert all(h.section == "s6:6.4.6" for h in result.hits)
     # the older book's same paragraph is beside each hit
-    assert any(e["id"].startswith("rb:6.4.6/") for e in result.hits[0].editions)
+    assert any(e.id.startswith("rb:6.4.6/") for e in result.hits[0].counterparts)
     outline = searcher.search("IV.D.2")
     assert outline.direct is not None and outline.direct.id.startswith("flows:IV.D.2")
     assert searcher.search("sec. 6.5.5").direct.id == "s6:6.5.5"
@@ -132,18 +137,19 @@ def test_the_same_rule_in_several_editions_is_one_hit(searcher):
     result = searcher.search("wild hunt interchangeable", limit=10)
     top = result.hits[0]
     assert top.section in ("s6:6.5.6", "rb:6.5.6")
-    other = next(e for e in top.editions if e["id"].split(":")[0] != top.doc and e["id"].startswith(("s6:", "rb:")))
-    assert other["matched"] is True
-    assert other["id"] not in ids(result)
+    other = next(e for e in top.counterparts if e.id.split(":")[0] != top.doc and e.id.startswith(("s6:", "rb:")))
+    assert other.matched is True
+    assert other.id not in ids(result)
 
 
 def test_a_paragraph_as_a_hit_of_no_query_shows_what_a_search_shows_of_it(searcher):
     top = searcher.search("wild hunt interchangeable", limit=10).hits[0]
     plain = searcher.paragraph_hit(top.id)
     assert (plain.id, plain.label, plain.kind, plain.section) == (top.id, top.label, top.kind, top.section)
-    assert [e["id"] for e in plain.editions] == [e["id"] for e in top.editions]
-    assert not any(e["matched"] for e in plain.editions) and any(e["matched"] for e in top.editions)
-    assert "<mark>" not in plain.snippet and html.escape(top.text, quote=False).startswith(plain.snippet.removesuffix(" …"))
+    assert [e.id for e in plain.counterparts] == [e.id for e in top.counterparts]
+    assert not any(e.matched for e in plain.counterparts) and any(e.matched for e in top.counterparts)
+    assert not any(marked for _, marked in plain.snippet)
+    assert top.text.startswith(snippet_text(plain.snippet).removesuffix(" …"))
 
 def test_nothing_found_says_so_and_suggests(searcher):
     result = searcher.search("xqzzyv")
@@ -155,18 +161,36 @@ def test_nothing_found_says_so_and_suggests(searcher):
 
 # -- snippets -----------------------------------------------------------------------------
 
-def test_snippets_mark_matches_and_escape_the_text(searcher):
+def test_snippets_are_runs_of_the_text_the_matched_words_marked(searcher):
     result = searcher.search("insert icon", limit=10)
     hit = next(h for h in result.hits if "<INSERT POLITICAL ACTION ICON>" in h.text)
-    assert "&lt;<mark>INSERT</mark> POLITICAL ACTION <mark>ICON</mark>&gt;" in hit.snippet
-    assert re.sub(r"</?mark>", "", hit.snippet).count("<") == 0
+    runs = list(hit.snippet)  # the text as it is, "<" and ">" too: escaping is the front ends' job
+    at = runs.index(("INSERT", True))
+    assert runs[at - 1:at + 4] == [(" <", False), ("INSERT", True), (" POLITICAL ACTION ", False), ("ICON", True),
+                                   (">.", False)]
+    assert snippet_text(hit.snippet).removeprefix("… ") in hit.text and all(text for text, _ in hit.snippet)
+
+
+def test_the_json_gives_the_snippet_as_escaped_html_and_as_runs(searcher):
+    """`snippet` stays the HTML it always was (the text escaped, the matched words in
+    <mark>) for the API's clients; `snippet_runs` is the same as data."""
+    result = searcher.search("insert icon", limit=10)
+    hit = next(h for h in result.hits if "<INSERT POLITICAL ACTION ICON>" in h.text).to_json()
+    assert "&lt;<mark>INSERT</mark> POLITICAL ACTION <mark>ICON</mark>&gt;" in hit["snippet"]
+    assert re.sub(r"</?mark>", "", hit["snippet"]).count("<") == 0
+    runs = json.loads(json.dumps(hit["snippet_runs"]))  # as a client reads them: [[text, marked], ...]
+    assert ["INSERT", True] in runs and all(len(run) == 2 for run in runs)
+    rebuilt = "".join(f"<mark>{html.escape(text, quote=False)}</mark>" if marked else html.escape(text, quote=False)
+                      for text, marked in runs)
+    assert rebuilt == hit["snippet"]
 
 
 def test_snippet_cuts_around_the_matches():
     text = "word " * 100 + "the needle is here " + "word " * 100
     cut = snippet(text, {"needl"})
-    assert "<mark>needle</mark>" in cut and cut.startswith("…") and cut.endswith("…")
-    assert len(html.unescape(re.sub(r"</?mark>", "", cut))) < 260
+    assert ("needle", True) in cut and cut[0][0].startswith("… ") and cut[-1][0].endswith(" …")
+    assert [marked for _, marked in cut] == [False, True, False]
+    assert len(snippet_text(cut)) < 260
 
 
 # -- hostile queries ---------------------------------------------------------------------
@@ -183,8 +207,8 @@ def test_hostile_queries_give_results_or_a_message(searcher, query):
     assert result.hits or result.message, query
     data = json.loads(json.dumps(result.to_json()))
     assert set(data) >= {"query", "hits"}
-    for hit in result.hits:
-        assert "<script" not in hit.snippet
+    for hit in data["hits"]:
+        assert "<script" not in hit["snippet"]
 
 
 def test_hostile_query_notes(searcher):
@@ -195,19 +219,22 @@ def test_hostile_query_notes(searcher):
 
 
 def test_warming_works_out_every_word_of_the_books(searcher):
-    """After `warm`, a query of any word the books use finds all it needs kept:
-    its near spellings, query parts, postings and paragraphs."""
-    searcher.warm()
-    current = searcher._current
-    memos = (current.unit_paragraphs, current.vocabulary.fuzzy, current.built.postings._boosted, search_expand._LEAVES)
-    before = [len(m) for m in memos]
-    assert before[0] > 3000  # (a memo that overflowed would have been emptied)
-    words = sorted(current.vocabulary.frequency)
-    for word in words[::7]:
+    """After `warm`, a query of any word the books use finds all it needs kept: its
+    near spellings, query parts, postings, paragraphs and snippets. No memo of the
+    search computes anything more."""
+    def misses() -> dict[str, int]:
+        return {name: kept["misses"] for name, kept in memo.statistics().items() if name.startswith("search.")}
+
+    warm_searcher(searcher)
+    before = misses()
+    for word in sorted(searcher.vocabulary.frequency)[::7]:
         assert searcher.search(word).total >= 0
-    assert [len(m) for m in memos] == before
+    assert misses() == before
     # A word the books do not use is worked out at its first search, and kept.
-    assert searcher.search("zqxjkv").total == 0 and len(current.unit_paragraphs) == before[0] + 1
+    assert searcher.search("zqxjkv").total == 0
+    after = misses()
+    assert after["search.unit_paragraphs"] == before["search.unit_paragraphs"] + 1
+    assert searcher.search("zqxjkv").total == 0 and misses() == after
 
 
 def test_query_parsing():
@@ -222,7 +249,7 @@ def test_query_parsing():
 def test_queries_are_read_word_by_word_as_the_index_reads_whole_texts(corpus):
     """The searcher analyses a query one typed word at a time (cached); that must
     give the tokens and stems the index's own analyzers give the whole text."""
-    from judge.search_expand import _plain_tokens, porter_stem
+    from judge.search.expansion import _plain_tokens, porter_stem
 
     plain_an, stem_an = search_index.plain_analyzer(), search_index.stemming_analyzer()
     texts = [p.text for p in corpus.paragraphs.values()] + ["Ça coûte 2.5 pool; l'Ancien bleeds … tap/untap"]
@@ -277,7 +304,7 @@ def test_the_index_rebuilds_when_a_rulebook_changes(rules_copy):
 def test_a_search_during_a_rebuild_succeeds(corpus, tmp_path, monkeypatch):
     monkeypatch.setattr(search, "POINTER_CHECK_SECONDS", 0)  # every search looks at the pointer
     reader = Search(corpus, root=tmp_path)
-    first = reader._built.name
+    first = reader.built.name
     errors, answered = [], []
     stop = threading.Event()
 
@@ -285,7 +312,7 @@ def test_a_search_during_a_rebuild_succeeds(corpus, tmp_path, monkeypatch):
         while not stop.is_set():
             try:
                 result = reader.search("blood hunt referendum", limit=3)
-                answered.append((bool(result.hits), reader._built.name))
+                answered.append((bool(result.hits), reader.built.name))
             except Exception as exc:  # noqa: BLE001 - any failure is what this test looks for
                 errors.append(exc)
                 return
@@ -307,7 +334,7 @@ def test_a_search_during_a_rebuild_succeeds(corpus, tmp_path, monkeypatch):
     assert {first, names[0]} <= {name for _, name in answered} or {first, names[1]} <= {name for _, name in answered}
     reader.search("bleed")  # notices the pointer, and follows it in the background
     assert reader.settle(timeout=60)
-    assert reader._built.name == names[-1]  # the reader followed the pointer
+    assert reader.built.name == names[-1]  # the reader followed the pointer
     kept = sorted(p.name for p in tmp_path.glob(f"{search_index.PREFIX}*") if p.is_dir())
     assert len(kept) == 2  # the current build and the previous one; older ones are removed
 
@@ -315,27 +342,27 @@ def test_a_search_during_a_rebuild_succeeds(corpus, tmp_path, monkeypatch):
 def test_a_rebuild_by_another_process_is_followed_after_the_check_interval(corpus, tmp_path, monkeypatch):
     """The pointer file is looked at once per POINTER_CHECK_SECONDS, not at every search."""
     reader = Search(corpus, root=tmp_path)
-    first = reader._built.name
+    first = reader.built.name
     monkeypatch.setattr(search, "POINTER_CHECK_SECONDS", 3600)
     reader.search("bleed")  # looks now, then not for an hour
     newer = Search(corpus, root=tmp_path).rebuild()  # as another process would
-    assert reader.search("bleed").hits and reader._built.name == first
+    assert reader.search("bleed").hits and reader.built.name == first
     monkeypatch.setattr(search, "POINTER_CHECK_SECONDS", 0)
     assert reader.search("bleed").hits  # notices the pointer, and follows it in the background
-    assert reader.settle(timeout=60) and reader._built.name == newer != first
+    assert reader.settle(timeout=60) and reader.built.name == newer != first
 
 
 def test_an_edited_synonyms_file_is_read_again(tmp_path, monkeypatch):
-    from judge import search_query
+    import judge.search.synonyms as search_synonyms
     path = tmp_path / "synonyms.yaml"
     path.write_text("groups:\n  - terms: [bleed, steal pool]\n", encoding="utf-8")
-    monkeypatch.setattr(search_query, "SYNONYMS_CHECK_SECONDS", 3600)
-    assert [g.terms for g in search_query.current_synonyms(path).groups] == [("bleed", "steal pool")]
+    monkeypatch.setattr(search_synonyms, "SYNONYMS_CHECK_SECONDS", 3600)
+    assert [g.terms for g in search_synonyms.current_synonyms(path).groups] == [("bleed", "steal pool")]
     path.write_text("groups:\n  - terms: [torpor, sleep]\n", encoding="utf-8")
     os.utime(path, ns=(0, 10**18))  # a new date, whatever the file system's clock resolution
-    assert [g.terms for g in search_query.current_synonyms(path).groups] == [("bleed", "steal pool")]  # not yet
-    monkeypatch.setattr(search_query, "SYNONYMS_CHECK_SECONDS", 0)
-    assert [g.terms for g in search_query.current_synonyms(path).groups] == [("torpor", "sleep")]
+    assert [g.terms for g in search_synonyms.current_synonyms(path).groups] == [("bleed", "steal pool")]  # not yet
+    monkeypatch.setattr(search_synonyms, "SYNONYMS_CHECK_SECONDS", 0)
+    assert [g.terms for g in search_synonyms.current_synonyms(path).groups] == [("torpor", "sleep")]
 
 
 def test_searches_from_many_threads(searcher):

@@ -28,6 +28,9 @@ def test_search_command(invoke):
         assert hit["doc"] in ("s6", "rb")
     assert "<mark>" in data["hits"][0]["snippet"]
 
+    grouped = invoke("damage prevention cards one at a time", "--limit", "3")
+    assert grouped.exit_code == 0 and "    also: " in grouped.output  # the same rule in other editions
+
     direct = json.loads(invoke("IV.D.2", "--json").output)
     assert direct["direct"]["id"].startswith("flows:IV.D.2")
 

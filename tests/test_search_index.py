@@ -1,6 +1,6 @@
 """A damaged search index is never trusted: whatever file of a build is
 overwritten, truncated or removed, the next search notices, rebuilds, and
-answers as an intact index would (judge/search_index.py)."""
+answers as an intact index would (judge/search/index.py)."""
 from __future__ import annotations
 
 import hashlib
@@ -13,7 +13,9 @@ import sys
 
 import pytest
 
-from judge import search, search_index
+import judge.search.index as search_index
+import judge.search.searcher as search
+from judge import memo
 from judge.commands.search import search as search_command
 from judge.search import Search
 
@@ -44,11 +46,11 @@ def answers_correctly(searcher: Search, corpus) -> None:
     """What an intact index answers: the rule, and the same rule in the other editions."""
     result = searcher.search(QUESTION, limit=5)
     texts = [corpus.paragraphs[h.id].text for h in result.hits] + [
-        corpus.paragraphs[e["id"]].text for h in result.hits for e in h.editions]
+        corpus.paragraphs[e.id].text for h in result.hits for e in h.counterparts]
     assert any(ANSWER in t for t in texts), [h.id for h in result.hits]
     number = searcher.search("6.4.6")
     assert number.direct.id == "s6:6.4.6"
-    assert any(e["id"].startswith("rb:6.4.6/") for e in number.hits[0].editions)  # editions.json was read
+    assert any(e.id.startswith("rb:6.4.6/") for e in number.hits[0].counterparts)  # counterparts.json was read
 
 
 def overwrite_segment(path):
@@ -68,12 +70,12 @@ def overwrite_toc(path):
     next(path.glob("*.toc")).write_text("garbage", encoding="ascii")
 
 
-def delete_editions(path):
-    (path / search_index.EDITIONS_FILE).unlink()
+def delete_counterparts(path):
+    (path / search_index.COUNTERPARTS_FILE).unlink()
 
 
-def truncate_editions(path):
-    (path / search_index.EDITIONS_FILE).write_text('{"rb:1/1": [', encoding="utf-8")
+def truncate_counterparts(path):
+    (path / search_index.COUNTERPARTS_FILE).write_text('{"rb:1/1": [', encoding="utf-8")
 
 
 def delete_postings(path):
@@ -98,12 +100,12 @@ def _rewrite_with_its_digest(path, filename, text):
     (path / search_index.CONTENTS_FILE).write_text(json.dumps(contents), encoding="utf-8")
 
 
-def editions_of_the_wrong_shape_with_their_digest(path):
-    _rewrite_with_its_digest(path, search_index.EDITIONS_FILE, '{"rb:6.4.6/2": 5}')
+def counterparts_of_the_wrong_shape_with_their_digest(path):
+    _rewrite_with_its_digest(path, search_index.COUNTERPARTS_FILE, '{"rb:6.4.6/2": 5}')
 
 
-def editions_naming_unknown_paragraphs_with_their_digest(path):
-    _rewrite_with_its_digest(path, search_index.EDITIONS_FILE, '{"rb:6.4.6/2": [["rb:no-such/1", 0.9]]}')
+def counterparts_naming_unknown_paragraphs_with_their_digest(path):
+    _rewrite_with_its_digest(path, search_index.COUNTERPARTS_FILE, '{"rb:6.4.6/2": [["rb:no-such/1", 0.9]]}')
 
 
 def documents_of_another_corpus_with_their_digest(path):
@@ -124,9 +126,9 @@ def malform_contents(path):
     (path / search_index.CONTENTS_FILE).write_text(json.dumps({"files": ["../x"]}), encoding="utf-8")
 
 
-DAMAGE = [overwrite_segment, flip_one_segment_byte, overwrite_toc, delete_editions, truncate_editions,
-          delete_postings, replace_postings_and_their_digest, editions_of_the_wrong_shape_with_their_digest,
-          editions_naming_unknown_paragraphs_with_their_digest, documents_of_another_corpus_with_their_digest,
+DAMAGE = [overwrite_segment, flip_one_segment_byte, overwrite_toc, delete_counterparts, truncate_counterparts,
+          delete_postings, replace_postings_and_their_digest, counterparts_of_the_wrong_shape_with_their_digest,
+          counterparts_naming_unknown_paragraphs_with_their_digest, documents_of_another_corpus_with_their_digest,
           ocr_words_not_a_list_with_their_digest, delete_contents, malform_contents]
 
 
@@ -134,16 +136,16 @@ DAMAGE = [overwrite_segment, flip_one_segment_byte, overwrite_toc, delete_editio
 def test_a_damaged_build_is_rebuilt_and_search_answers(corpus, copy_of, damage, caplog):
     root, damaged = copy_of
     damage(build_dir(root, damaged))
-    with caplog.at_level(logging.WARNING, logger="judge.search_index"):
+    with caplog.at_level(logging.WARNING, logger="judge.search.index"):
         searcher = Search(corpus, root=root)
     assert "is damaged" in caplog.text and damaged in caplog.text
     answers_correctly(searcher, corpus)
-    rebuilt = searcher._built.name
+    rebuilt = searcher.built.name
     assert rebuilt != damaged and not build_dir(root, damaged).exists()
     assert search_index.current_name(root) == rebuilt
     search_index.open_built(rebuilt, root)  # the new build passes the check the damaged one failed
     # The next process uses the rebuilt index as it is: no second rebuild.
-    assert Search(corpus, root=root)._built.name == rebuilt
+    assert Search(corpus, root=root).built.name == rebuilt
 
 
 @pytest.mark.parametrize("pointer", [b"\xff\xfe\x00 not ascii", b"../../etc", b"0123456789abcdef0123-ff\n", b""],
@@ -153,7 +155,7 @@ def test_a_damaged_pointer_is_repaired_without_a_rebuild(corpus, copy_of, pointe
     (root / search_index.POINTER).write_bytes(pointer)
     searcher = Search(corpus, root=root)
     answers_correctly(searcher, corpus)
-    assert searcher._built.name == intact_name  # the intact build on disk, checked, was enough
+    assert searcher.built.name == intact_name  # the intact build on disk, checked, was enough
     assert search_index.current_name(root) == intact_name
 
 
@@ -162,7 +164,20 @@ def test_a_missing_build_directory_is_rebuilt(corpus, copy_of):
     shutil.rmtree(build_dir(root, name))
     searcher = Search(corpus, root=root)
     answers_correctly(searcher, corpus)
-    assert search_index.current_name(root) == searcher._built.name != name
+    assert search_index.current_name(root) == searcher.built.name != name
+
+
+def test_a_build_made_by_other_code_is_built_again_not_opened(corpus, copy_of):
+    """A build's name starts with its key, which digests the corpus and the code that
+    built it: a build of the same corpus by other code (before an upgrade) that the
+    pointer names is built again, not searched."""
+    root, name = copy_of
+    other = "0" * 20 + "-" + name.split("-", 1)[1]
+    build_dir(root, name).rename(build_dir(root, other))
+    search_index.point_at(root, other)
+    searcher = Search(corpus, root=root)
+    assert searcher.built.name.startswith(search_index.index_key(corpus) + "-")
+    answers_correctly(searcher, corpus)
 
 
 def test_damage_under_a_running_searcher_does_not_reach_its_searches(corpus, copy_of):
@@ -171,9 +186,9 @@ def test_damage_under_a_running_searcher_does_not_reach_its_searches(corpus, cop
     root, name = copy_of
     searcher = Search(corpus, root=root)
     overwrite_segment(build_dir(root, name))
-    delete_editions(build_dir(root, name))
+    delete_counterparts(build_dir(root, name))
     answers_correctly(searcher, corpus)
-    assert Search(corpus, root=root)._built.name != name
+    assert Search(corpus, root=root).built.name != name
 
 
 def test_a_damaged_build_named_by_a_new_pointer_is_rebuilt(corpus, copy_of, monkeypatch):
@@ -189,10 +204,10 @@ def test_a_damaged_build_named_by_a_new_pointer_is_rebuilt(corpus, copy_of, monk
     answers_correctly(searcher, corpus)
     assert searcher.settle(timeout=120)
     answers_correctly(searcher, corpus)
-    assert searcher._built.name not in (name, newer)
+    assert searcher.built.name not in (name, newer)
 
 
-@pytest.mark.parametrize("damage", [overwrite_toc, editions_of_the_wrong_shape_with_their_digest],
+@pytest.mark.parametrize("damage", [overwrite_toc, counterparts_of_the_wrong_shape_with_their_digest],
                          ids=lambda f: f.__name__)
 def test_judge_search_on_a_damaged_index_answers(corpus, runner, tmp_path, monkeypatch, damage):
     """`judge search` twice in a scratch JUDGE_INDEX_DIR whose index was damaged
@@ -200,14 +215,14 @@ def test_judge_search_on_a_damaged_index_answers(corpus, runner, tmp_path, monke
     from judge.cli import cli
 
     monkeypatch.setenv("JUDGE_INDEX_DIR", str(tmp_path))
-    monkeypatch.setattr(search, "_SEARCHERS", {})
+    memo.forget_all()  # (searchers of other index directories included)
     first = runner.invoke(search_command, [QUESTION, "--limit", "3"], catch_exceptions=False)
     assert first.exit_code == 0 and "prey or predator" in first.output
     name = search_index.current_name(tmp_path)
     damage(build_dir(tmp_path, name))
     runs = []
     for _ in range(2):
-        monkeypatch.setattr(search, "_SEARCHERS", {})  # as a new process would start
+        memo.forget_all()  # as a new process would start
         runs.append(runner.invoke(cli, ["search", QUESTION, "--limit", "3"]))
         assert runs[-1].exit_code == 0 and "prey or predator" in runs[-1].output
         assert "Traceback" not in runs[-1].output
@@ -236,7 +251,7 @@ import _pickle
 _pickle.load = _pickle.loads = refuse
 from judge.corpus import load_corpus
 from judge.search import Search
-from judge.web import create_app
+from judge.web.app import create_app
 corpus = load_corpus()
 searcher = Search(corpus)
 assert searcher.search("who can block an undirected action").hits

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from judge.search import Search
-from judge.search_eval import evaluate, load_gold, search_groups
+from bench.search_eval import evaluate, load_gold, search_groups
 
 REQUIRED_TYPES = {"plain", "old-term", "typo", "number", "ocr", "rivals", "outline", "glossary"}
 

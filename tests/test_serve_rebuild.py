@@ -1,7 +1,7 @@
 """A real `judge serve` (two workers) whose index is damaged while it serves:
 searches keep answering from the build in memory, and the damaged build is
 rebuilt once, in the background, by one worker while the other waits for it
-(judge.search, judge.search_index.rebuild_lock)."""
+(judge.search, judge.search.index.rebuild_lock)."""
 from __future__ import annotations
 
 import json
@@ -15,7 +15,7 @@ import time
 import urllib.request
 from urllib.parse import quote
 
-from judge import search_index
+import judge.search.index as search_index
 
 WORDS = ["bleed", "torpor", "block", "vote", "combat", "strike", "influence", "hunt", "diablerie", "equipment",
          "retainer", "ally", "master", "action", "referendum", "prey", "predator", "edge", "transfer", "ousted",
@@ -52,7 +52,7 @@ def test_a_damaged_index_is_rebuilt_once_off_the_request_path(rules_copy, tmp_pa
         # mid-copy or a hand edit leaves it), and the build in use damaged in place.
         damaged = f"{served.split('-')[0]}-{time.time_ns():x}"
         shutil.copytree(index / f"{search_index.PREFIX}{served}", index / f"{search_index.PREFIX}{damaged}")
-        (index / f"{search_index.PREFIX}{damaged}" / search_index.EDITIONS_FILE).write_text("{", encoding="utf-8")
+        (index / f"{search_index.PREFIX}{damaged}" / search_index.COUNTERPARTS_FILE).write_text("{", encoding="utf-8")
         next((index / f"{search_index.PREFIX}{served}").glob("*.seg")).write_bytes(b"\x00damaged" * 64)
         search_index.point_at(index, damaged)
         answers, rebuilt_at, deadline = [], None, time.monotonic() + 120
@@ -77,7 +77,7 @@ def test_a_damaged_index_is_rebuilt_once_off_the_request_path(rules_copy, tmp_pa
         proc.wait(timeout=30)
     since = "".join(line for _, line in log[said_before:])
     assert since.count("built the search index as") == 1, since  # one worker rebuilt; the other followed it
-    assert f"is damaged: {search_index.EDITIONS_FILE} is not the file this build wrote; rebuilding it" in since
+    assert f"is damaged: {search_index.COUNTERPARTS_FILE} is not the file this build wrote; rebuilding it" in since
     assert "Traceback" not in since and "error" not in since.lower()
     rebuilt = search_index.current_name(index)
     assert rebuilt not in (served, damaged)

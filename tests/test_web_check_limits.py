@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 import scenario_samples as samples
 from conftest import start_judge_serve
 from judge.engine.limits import DEFAULT
-from judge.web import create_app
+from judge.web.app import create_app
 
 HEAD = "players: [Sarah, Alexis]\nturn: Sarah\nphase: minion\nevents: []\n"
 TAIL = "expect: {pool.Alexis: 5}\n"  # false (Alexis has 30): it shows that the end of the text was read

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from judge.web import create_app
+from judge.web.app import create_app
 
 
 @pytest.fixture

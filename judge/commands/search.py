@@ -6,21 +6,17 @@
     printf 'diablerize\\ntorper\\n' | judge search --stdin      # one JSON result per line
 
 `--json` prints `SearchResult.to_json()`: {query, hits: [{id, doc, label, text,
-score, snippet, ...}], total, facets, did_you_mean, direct, message, notes}
+score, snippet, snippet_runs, ...}], total, facets, did_you_mean, direct, message, notes}
 (docs/search.md). The exit status is 0 when something was found, 1 when
 nothing was; with `--stdin` it is 0 once every line has been answered.
 """
 from __future__ import annotations
 
-import html
 import json
-import re
 import sys
 from typing import Optional
 
 import click
-
-_MARK = re.compile(r"<mark>(.*?)</mark>", re.DOTALL)
 
 
 def _values(options: tuple[str, ...]) -> list[str]:
@@ -28,15 +24,9 @@ def _values(options: tuple[str, ...]) -> list[str]:
     return [v.strip() for option in options for v in option.split(",") if v.strip()]
 
 
-def _terminal_snippet(snippet: str) -> str:
-    """The HTML snippet for a terminal: marks in bold (plain when piped), entities decoded."""
-    parts, pos = [], 0
-    for m in _MARK.finditer(snippet):
-        parts.append(html.unescape(snippet[pos:m.start()]))
-        parts.append(click.style(html.unescape(m.group(1)), bold=True))
-        pos = m.end()
-    parts.append(html.unescape(snippet[pos:]))
-    return "".join(parts)
+def _terminal_snippet(runs) -> str:
+    """A hit's snippet for a terminal: the matched words in bold (plain when piped)."""
+    return "".join([click.style(text, bold=True) if marked else text for text, marked in runs])
 
 
 def _print_result(result) -> None:
@@ -53,8 +43,8 @@ def _print_result(result) -> None:
         kind = "" if hit.kind == "rule" else f"  ({hit.kind})"
         click.echo(f"{n:>2}. {click.style(hit.label, bold=True)}  [{hit.id}]{kind}")
         click.echo(f"    {_terminal_snippet(hit.snippet)}")
-        if hit.editions:
-            click.echo("    also: " + ", ".join(e["label"] for e in hit.editions))
+        if hit.counterparts:
+            click.echo("    also: " + ", ".join(c.label for c in hit.counterparts))
     if result.hits and result.total > len(result.hits):
         click.echo(f"{result.total} matching paragraphs, best {len(result.hits)} shown", err=True)
 

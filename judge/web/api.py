@@ -11,7 +11,8 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from judge.shapes import documents_data, show_data
-from judge.web import current_site, params
+import judge.web.params as params
+from judge.web.site import current_site
 from judge.web.pages import document_or_404
 
 api = Blueprint("api", __name__, url_prefix="/api")

@@ -1,9 +1,10 @@
 """A response cache in front of the app, as a caching reverse proxy would be.
 
-Every page and API answer is a function of the URL and the corpus, and the
-corpus does not change while the app runs, so a 200 answer to a GET can be
-replayed byte for byte (headers included) to the next visitor asking the same
-URL on the same host. A judge's phone re-reading a rule, or fifty phones
+Every page and API answer is a function of the URL, the host, the corpus and
+the synonyms file (`version`), and the corpus does not change while the app
+runs, so a 200 answer to a GET can be replayed byte for byte (headers
+included) to the next visitor asking the same URL on the same host, until the
+synonyms file changes. A judge's phone re-reading a rule, or fifty phones
 asking for the same ruling, cost a dictionary look-up instead of a page render.
 
 Only answers the app marks cacheable are kept (`mark_cacheable`, set for GET
@@ -19,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 
 ENVIRON_FLAG = "judge.cacheable"
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -38,18 +39,28 @@ def _no_write(data: bytes) -> None:
     raise RuntimeError("the response cache holds this answer's headers: the app must return its body, not write it")
 
 
+# What a version function returns when what the answers depend on cannot be known now (a data file
+# broken with no good copy to fall back on): the request goes to the app, uncached, and meets the
+# fault there, where the app's error handlers answer it (a logged 500), rather than inside this layer.
+UNKNOWN_VERSION = object()
+
+
 class ResponseCache:
     """WSGI middleware: `app.wsgi_app = ResponseCache(app.wsgi_app)`."""
 
-    def __init__(self, app: Callable, max_bytes: int = DEFAULT_MAX_BYTES):
+    def __init__(self, app: Callable, max_bytes: int = DEFAULT_MAX_BYTES,
+                 version: Callable[[], Hashable] = lambda: None):
         self.app = app
         self.max_bytes = max_bytes
+        # What the answers depend on besides the URL and the corpus (a data file read again
+        # when it changes): part of every key, so an answer made before it changed is not replayed.
+        self.version = version
         self.size = 0
         self.hits = self.misses = 0
         # key -> (status, headers, body, etag): a plain tuple of strings and bytes, which
         # Python's collector stops tracking, rather than an object, which it walks (with
-        # its list of headers) in every full pass. Ten thousand kept answers as objects
-        # made each pass ~15 ms longer, a pause every request waiting in the process shares.
+        # its list of headers) in every full pass, a pause every request waiting in the
+        # process shares (docs/performance.md).
         self._entries: OrderedDict[tuple, tuple] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -58,7 +69,10 @@ class ResponseCache:
         if method not in ("GET", "HEAD"):
             return self.app(environ, start_response)
         key = (environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_HOST", ""),
-               environ.get("SCRIPT_NAME", ""), environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""))
+               environ.get("SCRIPT_NAME", ""), environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""),
+               self.version())
+        if key[-1] is UNKNOWN_VERSION:
+            return self.app(environ, start_response)
         entry = None
         if self.max_bytes > 0:
             with self._lock:

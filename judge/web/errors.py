@@ -41,7 +41,7 @@ def handle_http(exc: HTTPException):
         return _json_error(exc, **extra)
     site = None
     try:
-        from judge.web import current_site
+        from judge.web.site import current_site
         site = current_site()
     except RuntimeError:
         pass

@@ -37,7 +37,12 @@ SCHEMAS: dict[str, S] = {
     "Error": _object({"error": _STR, "status": _INT}, {"suggestions": _array(_STR)}),
     "Edition": _object({"id": _STR, "doc": _STR, "label": _STR, "matched": _BOOL}),
     "Hit": _object({"id": _STR, "doc": _STR, "label": _STR, "text": _STR, "score": _NUM,
-                    "snippet": {"type": "string", "description": "HTML: the text escaped, matched words in <mark>"}},
+                    "snippet": {"type": "string", "description": "HTML: the text escaped, matched words in <mark>"},
+                    "snippet_runs": {**_array({"type": "array", "prefixItems": [_STR, _BOOL], "items": False,
+                                               "minItems": 2}),
+                                     "description": "the snippet as data: its runs of text in order, each [text, "
+                                                    "marked], marked when the query matched it; the text as it "
+                                                    "is, not escaped"}},
                    {"kind": {"enum": list(KINDS)}, "section": _STR, "section_title": _STR,
                     "editions": _array(_ref("Edition"))}),
     "SearchResult": _object(

@@ -7,7 +7,7 @@ results as you type, the copy-citation button and definitions on tap.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import NamedTuple
 from itertools import product
 from urllib.parse import quote_plus, urlencode
 
@@ -19,13 +19,16 @@ from flask import (
     request,
     url_for,
 )
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from rapidfuzz import fuzz, process
 
 from judge import lookup
 from judge.model import title_case as shouted_title  # the labels' own casing
+from judge.memo import Memo, memoised
 from judge.model import Paragraph, Section
-from judge.web import current_site, page_url, params
+import judge.web.params as params
+from judge.web.links import page_url
+from judge.web.site import current_site
 from judge.web.drawing import layout as drawing_layout
 from judge.web.errors import UnknownItem
 
@@ -59,14 +62,6 @@ def section_heading(section: Section) -> str:
     return f"{section.number} {title}" if section.number and section.number not in section.title else title
 
 
-def snippet_html(snippet: str) -> Markup:
-    """A search snippet as HTML. The searcher escapes the text and adds only
-    <mark>; anything else means it did not, so the whole snippet is escaped."""
-    if snippet.count("<") != snippet.count("<mark>") + snippet.count("</mark>"):  # a "<" that starts no mark
-        return escape(snippet)
-    return Markup(snippet)
-
-
 # -- home and search -------------------------------------------------------------------
 @pages.get("/")
 def home():
@@ -90,8 +85,7 @@ def search():
             more_url = _search_url(p, limit=p.more_limit)
         if result.did_you_mean:
             corrected_url = _search_url(p, q=result.did_you_mean)
-    return render_template(template, p=p, result=result, hit_items=hit_items(site, result),
-                           facets=_facets(p, result, site.corpus.documents),
+    return render_template(template, p=p, result=result, facets=_facets(p, result, site.corpus.documents),
                            more_url=more_url, corrected_url=corrected_url)
 
 
@@ -107,80 +101,94 @@ def _search_url(p: params.SearchParams, **changes) -> str:
     return f"{page_url('pages.search')}?{urlencode(items, safe=_QUERY_SAFE)}"
 
 
-def hit_items(site, result) -> Markup:
-    """The results list's items as HTML: each hit's kept start and end (`hit_parts`)
-    around its snippet. Joined here rather than looped over in _results.html: the
-    template would copy each part again as it escapes it (Markup is copied, not kept)."""
-    if result is None:
-        return Markup()
-    return Markup("\n".join([f"{start}{snippet_html(hit.snippet)}{end}"
-                             for hit in result.hits for start, end in (hit_parts(site, hit),)]))
+# The hit macro renders a search hit around its snippet; its frame (all of it but the
+# snippet) is rendered once per set of arguments and kept (`hit_frame`), with this in the
+# snippet's place: no text of the books holds a NUL.
+_SNIPPET_SLOT = "\x00snippet\x00"
 
 
-def hit_parts(site, hit) -> tuple[Markup, Markup]:
-    """A search hit's start and end as HTML (macros hit_open and hit_close: its
-    label and kind, its other editions): the same on every results page that
-    shows the paragraph with the same editions matched, so rendered once and kept."""
-    key = ("hit", hit.id, tuple([e["id"] for e in hit.editions if e["matched"]]))
+def hit_frame(hit, frames: Memo | None = None) -> tuple[Markup, Markup]:
+    """A search hit's HTML before and after its snippet: the macro `hit` of
+    _macros.html given the hit's id, label, kind and counterparts (with which of
+    them matched too), rendered once per such arguments and kept (`Site.hit_frames`).
 
-    def render() -> tuple[Markup, Markup]:
-        return tuple(Markup(get_template_attribute("_macros.html", name)(hit)) for name in ("hit_open", "hit_close"))
-    return site.kept_for_good(key, render)
+    The macro reads nothing but its arguments (and the corpus's permalinks, which
+    never change while the app runs), so its arguments are the whole key: a change
+    to what the template makes of them needs no change here, and a template wanting
+    more of the hit must be given it as an argument, which then enters the key."""
+    arguments = (hit.id, hit.label, hit.kind, hit.counterparts)
+    if frames is None:
+        frames = current_site().hit_frames
+    found = frames.recall(arguments)
+    if found is None:
+        html = str(get_template_attribute("_macros.html", "hit")(*arguments, snippet=Markup(_SNIPPET_SLOT)))
+        if html.count(_SNIPPET_SLOT) != 1:
+            raise RuntimeError("the hit macro of _macros.html must show its snippet once")
+        start, _, end = html.partition(_SNIPPET_SLOT)
+        found = frames.remember(arguments, (Markup(start), Markup(end)))
+    return found
 
 
-def render_hit_forms(site) -> int:
-    """Render every paragraph's `hit_parts` in every form a results list can show:
-    with each set of its other editions marked as matching the query too. ~3,900
-    forms in ~0.1 s, once, before the server forks its workers; a new server's
-    first thousand new queries rendered ~600 of them, one by one in each worker.
-    Returns how many forms there are."""
+@pages.app_template_global()
+def hit_frames(hits) -> list[tuple[Markup, tuple, Markup]]:
+    """[(a hit's frame before its snippet, the snippet's runs, after)] for the macro
+    hit_list: plain tuples, which the template unpacks without an attribute look-up each."""
+    frames = current_site().hit_frames
+    out = []
+    for hit in hits:
+        start, end = hit_frame(hit, frames)
+        out.append((start, hit.snippet, end))
+    return out
+
+
+def render_hit_frames(searcher) -> int:
+    """Render every paragraph's hit frame in every form a results list can show it:
+    with each set of its counterparts also matching the query. Returns how many."""
     forms = 0
-    for pid in site.corpus.paragraphs:
-        hit = site.searcher.paragraph_hit(pid)
-        for marks in product((False, True), repeat=len(hit.editions)):
-            for edition, matched in zip(hit.editions, marks):
-                edition["matched"] = matched
-            hit_parts(site, hit)
+    for pid in current_site().corpus.paragraphs:
+        hit = searcher.paragraph_hit(pid)
+        plain = hit.counterparts
+        for marks in product((False, True), repeat=len(plain)):
+            hit.counterparts = tuple(c._replace(matched=m) for c, m in zip(plain, marks))
+            hit_frame(hit)
             forms += 1
     return forms
 
 
-@lru_cache(maxsize=4096)  # the same few filter sets come back on page after page
+class FacetChip(NamedTuple):
+    """A facet chip: a link to the same search with one filter toggled."""
+
+    label: str
+    count: int  # the matches with that value (0 for a filter on that matched nothing)
+    href: str
+    active: bool  # the filter is on: the link turns it off
+
+
+@memoised("web.facet_filters", 4096)  # the same few filter sets come back on page after page
 def _toggled_filters(docs: tuple[str, ...], kinds: tuple[str, ...], name: str, value: str) -> str:
-    """The doc= and kind= parameters of a facet chip's link, HTML-escaped: the
-    filters with `value` of `name` ("doc" or "kind") added, or removed when it is on."""
+    """The doc= and kind= parameters of a facet chip's link: the filters with `value`
+    of `name` ("doc" or "kind") added, or removed when it is on."""
     current = docs if name == "doc" else kinds
     values = [v for v in current if v != value] if value in current else [*current, value]
     docs, kinds = (values, kinds) if name == "doc" else (docs, values)
-    return str(escape("&".join([*(f"doc={quote_plus(d)}" for d in docs), *(f"kind={quote_plus(k)}" for k in kinds)])))
+    return "&".join([*(f"doc={quote_plus(d)}" for d in docs), *(f"kind={quote_plus(k)}" for k in kinds)])
 
 
-@lru_cache(maxsize=1024)  # the books' short names and the kinds' names
-def _escaped(text: str) -> str:
-    return str(escape(text))
-
-
-def _facets(p: params.SearchParams, result, documents) -> list[tuple[str, Markup]]:
-    """The facet chips: [(group title, its chips as HTML)], the values found with their
-    counts, then those filtered on that matched nothing. Each chip is a link that
-    toggles its filter. Built here rather than in _results.html: a page has a dozen
-    chips, and the template's loop over them cost 8% of a results page."""
+def _facets(p: params.SearchParams, result, documents) -> list[tuple[str, list[FacetChip]]]:
+    """The facet chips by group, [(group title, its chips)]: the values found with their
+    counts, then those filtered on that matched nothing."""
     if result is None or not (result.facets["doc"] or p.docs or p.kinds):
         return []
-    # The link's parts as `p.query_args` orders them, encoded and escaped once: only the
-    # chip's own filter differs from chip to chip (and is kept, `_toggled_filters`).
-    base = _escaped(page_url("pages.search"))
-    head = str(escape(urlencode({"q": p.q}))) if p.q else ""
-    tail = str(escape(urlencode({k: v for k, v in (("game", p.game), ("limit", p.limit)) if v not in (None, "")})))
-
+    # The link's parts in the order `p.query_args` gives them: only the chip's own
+    # filter differs from chip to chip.
+    base = page_url("pages.search")
+    head = urlencode({"q": p.q}) if p.q else ""
+    tail = urlencode({k: v for k, v in (("game", p.game), ("limit", p.limit)) if v not in (None, "")})
     docs, kinds = tuple(p.docs), tuple(p.kinds)
 
-    def chip(name: str, value: str, label: str, count: int) -> str:
-        active = value in (docs if name == "doc" else kinds)
-        middle = _toggled_filters(docs, kinds, name, value)
-        link = "&amp;".join(part for part in (head, middle, tail) if part)
-        attributes = 'class="facet active" aria-current="true"' if active else 'class="facet"'
-        return f'<a {attributes} href="{base}?{link}">{_escaped(label)} <span class="count">{count}</span></a>'
+    def chip(name: str, value: str, label: str, count: int) -> FacetChip:
+        link = "&".join(part for part in (head, _toggled_filters(docs, kinds, name, value), tail) if part)
+        return FacetChip(label, count, f"{base}?{link}", value in (docs if name == "doc" else kinds))
 
     def doc_label(doc_id: str) -> str:
         return documents[doc_id].meta.short if doc_id in documents else doc_id
@@ -190,7 +198,7 @@ def _facets(p: params.SearchParams, result, documents) -> list[tuple[str, Markup
     book += [chip("doc", d, doc_label(d), 0) for d in p.docs if d not in found_docs]
     kind = [chip("kind", k, kind_name(k), n) for k, n in found_kinds.items()]
     kind += [chip("kind", k, kind_name(k), 0) for k in p.kinds if k not in found_kinds]
-    return [("Book", Markup("\n".join(book))), ("Kind", Markup("\n".join(kind)))]
+    return [("Book", book), ("Kind", kind)]
 
 
 # -- documents ---------------------------------------------------------------------------
@@ -233,7 +241,7 @@ class Block:
     html: Markup
 
 
-def resolve_or_404(ident: str) -> str:
+def canonical_id_or_404(ident: str) -> str:
     """The canonical ID for what was asked; raises UnknownItem with close matches."""
     site = current_site()
     if site.corpus.get(ident):
@@ -285,7 +293,7 @@ def relation_panels(item: Paragraph | Section) -> Markup:
         macro = get_template_attribute("_macros.html", "relations")
         return Markup(macro(item, site.cited_by(item.id), site.editions(item.id), site.related(item.id),
                             site.excerpt))
-    return site.kept("panels", item.id, render)
+    return site.panels.recall_or_compute(item.id, render)
 
 
 def _terms(para: Paragraph) -> list[tuple[str, str, str]]:
@@ -369,7 +377,7 @@ def lint():
 def graph(ident: str):
     site = current_site()
     radius = params.integer("radius", 1, 1, 2)
-    target = ident if ident.startswith("term:") and ident in site.graph.g else resolve_or_404(ident)
+    target = ident if ident.startswith("term:") and ident in site.graph.g else canonical_id_or_404(ident)
     if target != ident:
         return redirect(url_for(".graph", ident=target, radius=radius))
     hood = site.neighbourhood(target, radius)

@@ -12,6 +12,7 @@ from flask import request
 from werkzeug.exceptions import BadRequest
 
 from judge.lookup import MAX_QUERY
+from judge.memo import Memo
 from judge.model import KINDS
 
 if TYPE_CHECKING:
@@ -98,17 +99,16 @@ class SearchParams:
 
 
 _KINDS = list(KINDS)
-_FILTER_VALUES: dict[int, tuple[Corpus, list[str], list[str]]] = {}  # id(corpus) -> (it, documents, games)
+# corpus digest -> (its documents, its games): the digest names the corpus's content.
+_FILTER_VALUES: Memo = Memo("web.search_filter_values", 8)
 
 
 def search_params(corpus: Corpus, required: bool, default_limit: int) -> SearchParams:
-    known = _FILTER_VALUES.get(id(corpus))
-    if known is None or known[0] is not corpus:  # once per corpus: every search asks
-        if len(_FILTER_VALUES) > 8:
-            _FILTER_VALUES.clear()
-        known = _FILTER_VALUES[id(corpus)] = (corpus, list(corpus.documents),
-                                              sorted({d.meta.game for d in corpus.documents.values()}))
-    _, documents, games = known
+    known = _FILTER_VALUES.recall(corpus.digest)  # once per corpus: every search asks
+    if known is None:
+        known = _FILTER_VALUES.remember(corpus.digest, (list(corpus.documents),
+                                                        sorted({d.meta.game for d in corpus.documents.values()})))
+    documents, games = known
     args = request.args
     if len(args) == 1 and "q" in args:  # the common case: a query and nothing else
         return SearchParams(q=text("q", required=required), limit=default_limit)

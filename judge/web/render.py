@@ -29,6 +29,7 @@ from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup
 
+from judge.memo import Memo
 from judge.model import BROKEN, EXTERNAL, RESOLVED
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ _INVISIBLE_RE = re.compile(r"!\[[^\]\n]*\]\([^)\s]*\)|\]\((?:[^()\s]|\([^()\s]*\
 _MARKUP_CHARS = re.compile(r"[*_`\\\[\]|#>\s-]+")
 ALIGN_LOOKAHEAD = 16  # markup characters skipped at most between two text characters
 DEFINITION_CHARS = 320  # a term's definition shown on hover or tap, cut to this
+RENDERED_KEPT = 8192  # paragraphs rendered and kept: more than the corpus has
 
 
 @dataclass(frozen=True)
@@ -296,13 +298,15 @@ class _JudgeExtension(Extension):
 
 
 class ParagraphRenderer:
-    """Renders paragraphs of one corpus; results are cached (the corpus does not change)."""
+    """Renders paragraphs of one corpus; what it rendered is kept by paragraph ID
+    (the corpus never changes while it renders, nor the links it is given)."""
 
     def __init__(self, corpus: Corpus, link: Callable[[str], str]):
         self.corpus = corpus
         self.link = link
-        self._cache: dict[str, Rendered] = {}
-        self._definitions: dict[str, tuple[str, Rendered] | None] = {}
+        self._rendered: Memo = Memo("web.rendered_paragraphs", RENDERED_KEPT)  # id -> Rendered
+        # id -> (the head as written, the definition rendered), or () for a paragraph that is no definition
+        self._definitions: Memo = Memo("web.rendered_definitions", RENDERED_KEPT)
         self._local = threading.local()  # a Markdown instance is not thread-safe
 
     def _markdown(self) -> tuple[markdown.Markdown, _JudgeExtension]:
@@ -314,24 +318,25 @@ class ParagraphRenderer:
         return md, self._local.ext
 
     def render(self, para: Paragraph) -> Rendered:
-        cached = self._cache.get(para.id)
-        if cached is None:
-            cached = self._cache[para.id] = self._render(para)
-        return cached
+        found = self._rendered.recall(para.id)
+        if found is None:
+            found = self._rendered.remember(para.id, self._render(para))
+        return found
 
     def render_definition(self, para: Paragraph, term: str) -> tuple[str, Rendered] | None:
         """A glossary entry "Term: definition" split for a list of terms: (the head as
         written, e.g. "Blood Potency (BP) 🔴", the definition rendered without it); None
         when the paragraph does not start with a short head and a colon."""
-        if para.id not in self._definitions:
+        found = self._definitions.recall(para.id)
+        if found is None:
             head, colon, _ = para.text.partition(":")
-            found = None
+            found = ()
             if colon and len(head) <= len(term) + 40:
                 rendered = self._render(para, drop_head=True)
                 if rendered is not None:
                     found = (head.strip(), rendered)
-            self._definitions[para.id] = found
-        return self._definitions[para.id]
+            self._definitions.remember(para.id, found)
+        return found or None
 
     def _render(self, para: Paragraph, drop_head: bool = False) -> Rendered | None:
         source = (para.markdown or para.text).replace("\\\n", "  \n")  # CommonMark hard breaks

@@ -1,21 +1,24 @@
 """What the pages and the API read: one corpus and the services built on it
-(search, rule graph, lint), created once per app and shared by its threads.
+(search, rule graph, lint, compare), created once per app and shared by its threads.
 
-The corpus never changes while the app runs, so answers that take a while to
-compute (a paragraph's related rules, the lint report) are kept once computed,
-and `warm()` computes before the first visitor what every rule page shows: its
-rendered text, permalink, excerpt, what cites it, its other editions and its
-related rules (a few seconds, some 20 MB). `judge serve` warms once and then
-forks its workers, which share it all.
+The corpus never changes while the app runs, so what takes a while to compute
+(a paragraph's related rules, the lint report, a comparison of two editions) is
+kept once computed, each kind in a memo of its own (judge.memo) keyed by what
+it is computed from; judge.web.warmup computes before the first visitor what
+every rule page shows.
 """
 from __future__ import annotations
 
 import logging
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
+from functools import cached_property
 from typing import TYPE_CHECKING
 
+from flask import current_app
+
+from judge.memo import Memo
+from judge.search.synonyms import current_synonyms
 from judge.model import Paragraph, Section
 from judge.web.render import ParagraphRenderer
 
@@ -27,51 +30,43 @@ logger = logging.getLogger(__name__)
 RELATED_LIMIT = 8
 EXCERPT = 160  # characters of a rule quoted in lists (cited by, editions)
 RELATED_EXCERPT = 120  # ... and in the related rules
-MEMO_SIZE = 4096  # answers kept per kind of question (a few MB at most)
+# Answers kept per kind keyed by a paragraph or section: more than the corpus has of both.
+PER_ITEM_KEPT = 8192
+LINTS_KEPT = 64  # lint reports, by the documents chosen
 # Results kept: the live results, then Enter, then the API ask the same question within
-# seconds. Few: a search costs ~0.3 ms, and each result kept is ~50 objects that Python's
-# collector walks in every full pass (with 1,024 kept, passes of 20-30 ms under load).
+# seconds. Few: each kept result is objects Python's collector walks in every full pass
+# (docs/performance.md).
 SEARCHES_KEPT = 64
-COMPARISONS_KEPT = 6  # two editions compared: ~0.5 s to compute, a few MB to keep
-
-
-class _Memo:
-    """A bounded, thread-safe memo: key -> value, least recently used dropped first."""
-
-    def __init__(self, size: int = MEMO_SIZE):
-        self.size = size
-        self._data: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key, compute: Callable[[], object]):
-        with self._lock:
-            if key in self._data:
-                self._data.move_to_end(key)
-                return self._data[key]
-        value = compute()  # outside the lock: two threads may compute the same answer once each
-        with self._lock:
-            self._data[key] = value
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
-        return value
+# A hit's frame for each set of its other editions that also match: ~3,900 forms on this corpus.
+HIT_FRAMES_KEPT = 16384
+COMPARISONS_KEPT = 6  # two editions compared: slow to compute, a few MB to keep
 
 
 class Site:
+    """One corpus and the services on it, as the pages and the API read them."""
+
     def __init__(self, corpus: Corpus, link: Callable[[str], str]):
         self.corpus = corpus
         self.renderer = ParagraphRenderer(corpus, link)
         self._searcher = None
         self._graph = None
         self._lock = threading.Lock()
-        self._memo = {name: _Memo() for name in ("related", "editions", "backlinks", "lint", "toc", "panels")}
-        self._kept_for_good: dict = {}
-        self._memo["comparison"] = _Memo(size=COMPARISONS_KEPT)
-        self._memo["search"] = _Memo(size=SEARCHES_KEPT)
         self._resolver = None
-        self._positions: dict[str, int] | None = None
         self._link = link
-        self._hrefs: dict[str, str] = {}
-        self._excerpts: dict[tuple[str, int], str] = {}
+        # Each keyed by what its answer is computed from, on a corpus that never changes:
+        self._hrefs: Memo = Memo("web.permalinks", PER_ITEM_KEPT)  # id -> /p/<id>
+        self._excerpts: Memo = Memo("web.excerpts", 2 * PER_ITEM_KEPT)  # (id, size) -> the text cut
+        self._backlinks: Memo = Memo("web.cited_by", PER_ITEM_KEPT)  # id -> graph.backlinks
+        self._editions: Memo = Memo("web.editions", PER_ITEM_KEPT)  # id -> graph.counterparts
+        self._related: Memo = Memo("web.related", PER_ITEM_KEPT)  # id -> graph.related
+        self._tocs: Memo = Memo("web.tables_of_contents", PER_ITEM_KEPT)  # document id -> its tree
+        self._lints: Memo = Memo("web.lint_reports", LINTS_KEPT)  # documents chosen -> findings
+        self._comparisons: Memo = Memo("web.comparisons", COMPARISONS_KEPT)  # (old, new) -> compare()
+        # A page's or the API's search parameters -> the searcher's result.
+        self._searches: Memo = Memo("web.searches", SEARCHES_KEPT)
+        # HTML the pages render once and keep (judge.web.pages says what each is keyed by and why):
+        self.panels: Memo = Memo("web.panels", PER_ITEM_KEPT)  # a rule page's side panels
+        self.hit_frames: Memo = Memo("web.hit_frames", HIT_FRAMES_KEPT)  # a search hit around its snippet
 
     # -- services, opened on first use -------------------------------------------------
     @property
@@ -92,45 +87,12 @@ class Site:
                     self._graph = get_graph(self.corpus)
         return self._graph
 
-    def warm(self) -> None:
-        """Open everything and compute what the rule pages show for every paragraph
-        and section (a few seconds in all), so that no visitor waits for any of it."""
-        self.searcher.warm()
-        self.graph.view.number_of_nodes()  # builds the weighted view the walks run on
-        for para in self.corpus.paragraphs.values():
-            self.renderer.render(para)
-        for doc in self.corpus.documents.values():
-            for term, pid in doc.glossary.items():
-                if pid in self.corpus.paragraphs:
-                    self.renderer.render_definition(self.corpus.paragraphs[pid], term)
-        for para in list(self.corpus.paragraphs.values())[:1]:  # (the order of them all, computed once)
-            self.prev_next(para)
-        for ident in [*self.corpus.paragraphs, *self.corpus.sections]:
-            self.href(ident)
-            self.excerpt(ident)
-            self.cited_by(ident)
-            self.editions(ident)
-            for row in self.related(ident):
-                self.excerpt(row["id"], RELATED_EXCERPT)
-
-    def kept(self, kind: str, key, compute: Callable[[], object]):
-        """A value computed once per key and kept (for what the pages render themselves)."""
-        return self._memo[kind].get(key, compute)
-
-    def kept_for_good(self, key, compute: Callable[[], object]):
-        """A value computed once and kept while the app runs, with no bound and no
-        lock (the cheapest look-up): only for keys the corpus bounds, such as a
-        paragraph's parts of a search hit (a few per paragraph)."""
-        found = self._kept_for_good.get(key)
-        if found is None:
-            found = self._kept_for_good[key] = compute()
-        return found
-
     def search(self, p) -> object:
         """The searcher's answer to a page's or the API's parameters (judge.web.params.SearchParams),
         kept: the live results fragment, the results page and the API ask the same question."""
-        key = (p.q, tuple(p.docs), tuple(p.kinds), p.game, p.limit)
-        return self._memo["search"].get(key, lambda: self.searcher.search(
+        # Every parameter the search is given, and the synonyms' version it would search with.
+        key = (current_synonyms().version, p.q, tuple(p.docs), tuple(p.kinds), p.game, p.limit)
+        return self._searches.recall_or_compute(key, lambda: self.searcher.search(
             p.q, doc=p.docs or None, game=p.game, kind=p.kinds or None, limit=p.limit))
 
     # -- the corpus ---------------------------------------------------------------------
@@ -139,14 +101,15 @@ class Site:
 
     def href(self, ident: str) -> str:
         """The permalink of a paragraph or section (`/p/<id>`), kept: pages show dozens."""
-        found = self._hrefs.get(ident)
+        found = self._hrefs.recall(ident)
         if found is None:
-            found = self._hrefs[ident] = self._link(ident)
+            found = self._hrefs.remember(ident, self._link(ident))
         return found
 
     def excerpt(self, ident: str, size: int = EXCERPT) -> str:
+        """The start of a rule's text (or of a section's first paragraph), cut at a word."""
         key = (ident, size)
-        found = self._excerpts.get(key)
+        found = self._excerpts.recall(key)
         if found is not None:
             return found
         item = self.corpus.get(ident)
@@ -157,19 +120,22 @@ class Site:
             text = item.text if item else ""
         text = " ".join(text.split())
         found = text if len(text) <= size else text[:size].rsplit(" ", 1)[0] + " …"
-        if item is not None:
-            self._excerpts[key] = found
+        if item is not None:  # (what is not in the corpus is not kept: any text may be asked)
+            self._excerpts.remember(key, found)
         return found
 
     def label(self, ident: str) -> str:
         item = self.corpus.get(ident)
         return item.label if item else ident
 
+    @cached_property
+    def _positions(self) -> dict[str, int]:
+        """Each paragraph's place in its document's reading order."""
+        return {p.id: n for d in self.corpus.documents.values() for n, p in enumerate(d.paragraphs)}
+
     def prev_next(self, para: Paragraph) -> tuple[Paragraph | None, Paragraph | None]:
         """The paragraphs before and after one, in its document's reading order."""
         doc = self.corpus.documents[para.doc]
-        if self._positions is None:
-            self._positions = {p.id: n for d in self.corpus.documents.values() for n, p in enumerate(d.paragraphs)}
         n = self._positions[para.id]
         return (doc.paragraphs[n - 1] if n > 0 else None,
                 doc.paragraphs[n + 1] if n + 1 < len(doc.paragraphs) else None)
@@ -178,12 +144,12 @@ class Site:
     def cited_by(self, ident: str) -> list[dict]:
         """Paragraphs citing this one or what holds it (graph.backlinks, each explained)."""
         from judge import graph
-        return self._memo["backlinks"].get(ident, lambda: graph.backlinks(self.graph, ident))
+        return self._backlinks.recall_or_compute(ident, lambda: graph.backlinks(self.graph, ident))
 
     def editions(self, ident: str) -> dict:
         """The same rule in the other editions, and the outline steps linked to it."""
         from judge import graph
-        return self._memo["editions"].get(ident, lambda: graph.counterparts(self.graph, ident))
+        return self._editions.recall_or_compute(ident, lambda: graph.counterparts(self.graph, ident))
 
     def related(self, ident: str) -> list[dict]:
         """The most related rules; an empty list (logged) if the graph walk fails, so that
@@ -198,7 +164,7 @@ class Site:
             except nx.NetworkXException:
                 logger.exception("related rules of %s could not be computed", ident)
                 return []
-        return self._memo["related"].get(ident, compute)
+        return self._related.recall_or_compute(ident, compute)
 
     def neighbourhood(self, ident: str, radius: int) -> dict:
         from judge import graph
@@ -211,13 +177,13 @@ class Site:
     # -- the editor's report --------------------------------------------------------------
     def lint(self, docs: tuple[str, ...] = ()) -> list:
         from judge.lint import lint
-        return self._memo["lint"].get(docs, lambda: lint(self.corpus, docs or None))
+        return self._lints.recall_or_compute(docs, lambda: lint(self.corpus, docs or None))
 
     # -- editions compared, scenarios checked ----------------------------------------------
     def comparison(self, old: str, new: str):
-        """judge.compare.compare(old, new), kept: the diff pages page through it."""
+        """judge.compare.comparison.compare(old, new), kept: the diff pages page through it."""
         from judge.compare.comparison import compare
-        return self._memo["comparison"].get((old, new), lambda: compare(self.corpus, old, new))
+        return self._comparisons.recall_or_compute((old, new), lambda: compare(self.corpus, old, new))
 
     def scenario_resolver(self):
         """The scenario engine's citation resolver on this corpus (it remembers its answers)."""
@@ -237,4 +203,9 @@ class Site:
             return out
 
         doc = self.corpus.documents[doc_id]
-        return self._memo["toc"].get(doc_id, lambda: tree([s.id for s in doc.sections if s.parent is None]))
+        return self._tocs.recall_or_compute(doc_id, lambda: tree([s.id for s in doc.sections if s.parent is None]))
+
+
+def current_site() -> Site:
+    """The site of the app answering the current request."""
+    return current_app.extensions["judge"]

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
-from judge.web import current_site, params
+import judge.web.params as params
+from judge.web.site import current_site
 
 def _limits():
     """The replay's limits this app applies (`SCENARIO_LIMITS` in its config; judge/engine/limits.py's
@@ -165,7 +166,7 @@ class BodyTooLarge(RequestEntityTooLarge):
 def _read_body() -> bytes:
     """The request's body, read whole and kept for the form parser; 413 beyond _limits().body_bytes(), whether the
     client gave its length or streamed it (chunked). Werkzeug stops reading a stream at the app's maximum without
-    saying that it went on, so that maximum is one byte over ours (judge.web.create_app): a body that reaches it
+    saying that it went on, so that maximum is one byte over ours (judge.web.app.create_app): a body that reaches it
     is longer than allowed, and refused, never cut."""
     try:
         data = request.get_data(cache=True)

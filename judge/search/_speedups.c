@@ -1,14 +1,12 @@
-/* judge._speedups: compiled twins of pure functions that a search results page
- * runs many times over (the snippet's passage, a phrase's span walk).
+/* judge.search._speedups: compiled twins of two pure functions a search results page
+ * runs many times over: a snippet's runs of text (snippet_runs) and a phrase's walk
+ * over word positions (phrase_documents).
  *
- * Each function here gives exactly what a Python function kept beside it gives
- * (its reference, named in the comment above it); tests/test_speedups.py holds
- * the two equal on the whole corpus. judge uses the Python reference when this
- * module was not built (no C compiler), so the module is an optimisation only.
- *
- * Timed in one process, the Python passage took ~13 us a hit, about a seventh
- * of a search page asking a new query; the phrase walk, a dozen numpy calls on
- * a few positions, ~3% of it (docs/web.md, "Speed").
+ * Each gives exactly what its Python reference gives (named in the comment above
+ * it); tests/test_speedups.py holds each pair equal on the whole corpus. judge runs
+ * the references where this module was not built or JUDGE_PURE_PYTHON=1
+ * (judge/search/twins.py), so the module is an optimisation only; what each saves
+ * is measured by bench/twins.py (docs/performance.md).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -175,97 +173,66 @@ starts_before(const Span *spans, Py_ssize_t count, Py_ssize_t value)
     return low;
 }
 
-/* Append text[start:end] to `out`, HTML-escaped as html.escape(..., quote=False)
- * escapes it when `escape` is set. */
+/* Append the run (piece, marked) to `runs`; steals the reference to `piece`. */
 static int
-append_slice(PyObject *out, PyObject *text, Py_ssize_t start, Py_ssize_t end, int escape)
+append_run(PyObject *runs, PyObject *piece, int marked)
+{
+    if (piece == NULL)
+        return -1;
+    PyObject *run = PyTuple_Pack(2, piece, marked ? Py_True : Py_False);
+    Py_DECREF(piece);
+    if (run == NULL)
+        return -1;
+    int failed = PyList_Append(runs, run);
+    Py_DECREF(run);
+    return failed;
+}
+
+/* text[start:end], after `lead` (a str, or NULL for none). */
+static PyObject *
+slice_after(PyObject *lead, PyObject *text, Py_ssize_t start, Py_ssize_t end)
 {
     PyObject *piece = PyUnicode_Substring(text, start, end);
-    if (piece == NULL)
-        return -1;
-    if (escape) {
-        Py_ssize_t length = PyUnicode_GET_LENGTH(piece), grown = 0;
-        int kind = PyUnicode_KIND(piece);
-        const void *data = PyUnicode_DATA(piece);
-        for (Py_ssize_t i = 0; i < length; i++) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            grown += c == '&' ? 4 : (c == '<' || c == '>') ? 3 : 0;
-        }
-        if (grown) {
-            PyObject *escaped = PyUnicode_New(length + grown, PyUnicode_MAX_CHAR_VALUE(piece));
-            if (escaped == NULL) {
-                Py_DECREF(piece);
-                return -1;
-            }
-            int out_kind = PyUnicode_KIND(escaped);
-            void *out_data = PyUnicode_DATA(escaped);
-            Py_ssize_t at = 0;
-            for (Py_ssize_t i = 0; i < length; i++) {
-                Py_UCS4 c = PyUnicode_READ(kind, data, i);
-                const char *entity = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : NULL;
-                if (entity == NULL) {
-                    PyUnicode_WRITE(out_kind, out_data, at++, c);
-                    continue;
-                }
-                for (; *entity; entity++)
-                    PyUnicode_WRITE(out_kind, out_data, at++, (Py_UCS4)*entity);
-            }
-            Py_DECREF(piece);
-            piece = escaped;
-        }
-    }
-    int failed = PyList_Append(out, piece);
+    if (piece == NULL || lead == NULL)
+        return piece;
+    PyObject *joined = PyUnicode_Concat(lead, piece);
     Py_DECREF(piece);
-    return failed;
+    return joined;
 }
 
-static int
-append_text(PyObject *out, const char *text)
-{
-    PyObject *piece = PyUnicode_FromString(text);
-    if (piece == NULL)
-        return -1;
-    int failed = PyList_Append(out, piece);
-    Py_DECREF(piece);
-    return failed;
-}
-
-/* The counterpart of judge.search._passage_reference: a passage of `text` of about
- * `size` characters around the most marked words, HTML-escaped (when
- * `needs_escape`), each marked word in <mark>. The marked words: the spans
- * `by_stem` gives the keys of `stems`, those `by_word` gives the keys of `plain`,
- * and the words (of `words`) starting with one of `prefixes`. */
+/* The counterpart of judge.search.snippets._runs_reference: a passage of `text` of
+ * about `size` characters around the most marked words, as a tuple of runs
+ * (text, marked), none empty, "… " and " …" where the passage was cut. The marked
+ * words: the spans `by_stem` gives the keys of `stems`, those `by_word` gives the
+ * keys of `plain`, and the words (of `words`) starting with one of `prefixes`. */
 static PyObject *
-snippet_passage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+snippet_runs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 9) {
+    if (nargs != 8) {
         PyErr_Format(PyExc_TypeError,
-                     "snippet_passage(text, by_stem, by_word, words, needs_escape, stems, plain, prefixes, size) "
-                     "takes 9 arguments (%zd given)", nargs);
+                     "snippet_runs(text, by_stem, by_word, words, stems, plain, prefixes, size) "
+                     "takes 8 arguments (%zd given)", nargs);
         return NULL;
     }
     PyObject *text = args[0], *by_stem = args[1], *by_word = args[2], *words = args[3];
-    PyObject *stems = args[5], *plain = args[6], *prefixes = args[7];
+    PyObject *stems = args[4], *plain = args[5], *prefixes = args[6];
     if (!PyUnicode_Check(text) || !PyDict_Check(by_stem) || !PyDict_Check(by_word) || !PyTuple_Check(words)
         || !PyTuple_Check(prefixes)) {
         PyErr_SetString(PyExc_TypeError,
-                        "snippet_passage: text is a str, by_stem and by_word dicts, words and prefixes tuples");
+                        "snippet_runs: text is a str, by_stem and by_word dicts, words and prefixes tuples");
         return NULL;
     }
-    int escape = PyObject_IsTrue(args[4]);
-    if (escape < 0)
-        return NULL;
-    Py_ssize_t size = PyLong_AsSsize_t(args[8]);
+    Py_ssize_t size = PyLong_AsSsize_t(args[7]);
     if (size == -1 && PyErr_Occurred())
         return NULL;
     if (size < 0) {
-        PyErr_SetString(PyExc_ValueError, "snippet_passage: a passage's size is 0 or more characters");
+        PyErr_SetString(PyExc_ValueError, "snippet_runs: a passage's size is 0 or more characters");
         return NULL;
     }
 
     Spans marked = {NULL, 0, 0};
-    PyObject *out = NULL, *joined = NULL;
+    PyObject *runs = NULL, *out = NULL, *lead = NULL;
     if (add_spans_of(&marked, by_stem, stems) < 0 || add_spans_of(&marked, by_word, plain) < 0)
         goto done;
     if (PyTuple_GET_SIZE(prefixes) && add_prefixed(&marked, words, prefixes) < 0)
@@ -316,34 +283,45 @@ snippet_passage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
 
-    out = PyList_New(0);
-    if (out == NULL)
+    runs = PyList_New(0);
+    if (runs == NULL)
         goto done;
-    if (start > 0 && append_text(out, "\xe2\x80\xa6 ") < 0)
+    if (start > 0 && (lead = PyUnicode_FromString("\xe2\x80\xa6 ")) == NULL)
         goto done;
     Py_ssize_t at = start;
     for (Py_ssize_t i = 0; i < marked.len; i++) {
         Span span = marked.items[i];
         if (span.start < start || span.end > end)
             continue;
-        if (append_slice(out, text, at, span.start, escape) < 0 || append_text(out, "<mark>") < 0
-            || append_slice(out, text, span.start, span.end, escape) < 0 || append_text(out, "</mark>") < 0)
+        if (lead != NULL || at < span.start) {
+            if (append_run(runs, slice_after(lead, text, at, span.start), 0) < 0)
+                goto done;
+            Py_CLEAR(lead);
+        }
+        if (append_run(runs, PyUnicode_Substring(text, span.start, span.end), 1) < 0)
             goto done;
         at = span.end;
     }
-    if (append_slice(out, text, at, end, escape) < 0)
+    PyObject *tail = slice_after(lead, text, at, end);
+    if (tail != NULL && end < length) {
+        PyObject *ellipsis = PyUnicode_FromString(" \xe2\x80\xa6");
+        PyObject *joined = ellipsis == NULL ? NULL : PyUnicode_Concat(tail, ellipsis);
+        Py_XDECREF(ellipsis);
+        Py_DECREF(tail);
+        tail = joined;
+    }
+    if (tail == NULL)
         goto done;
-    if (end < length && append_text(out, " \xe2\x80\xa6") < 0)
+    if (PyUnicode_GET_LENGTH(tail) == 0)
+        Py_DECREF(tail);
+    else if (append_run(runs, tail, 0) < 0)
         goto done;
-    PyObject *empty = PyUnicode_New(0, 0);
-    if (empty == NULL)
-        goto done;
-    joined = PyUnicode_Join(empty, out);
-    Py_DECREF(empty);
+    out = PyList_AsTuple(runs);
 done:
-    Py_XDECREF(out);
+    Py_XDECREF(runs);
+    Py_XDECREF(lead);
     PyMem_Free(marked.items);
-    return joined;
+    return out;
 }
 
 /* A view of a 1-D array of 64-bit integers (a numpy int64 array, or any buffer of them). */
@@ -400,7 +378,7 @@ sort_unique(int64_t *values, Py_ssize_t count)
     return kept;
 }
 
-/* The counterpart of judge.search_postings._phrase_documents_reference: the
+/* The counterpart of judge.search.postings._phrase_documents_reference: the
  * documents in which the words whose position keys (docnum << position_bits |
  * position, sorted) are `keys` follow each other, each within `slop` positions
  * after the span of the words before it; sorted, as a list. */
@@ -520,17 +498,17 @@ done:
 }
 
 static PyMethodDef speedups_methods[] = {
-    {"snippet_passage", (PyCFunction)(void (*)(void))snippet_passage, METH_FASTCALL,
-     "snippet_passage(text, by_stem, by_word, words, needs_escape, stems, plain, prefixes, size) -> str\n\n"
-     "judge.search._passage_reference, compiled."},
+    {"snippet_runs", (PyCFunction)(void (*)(void))snippet_runs, METH_FASTCALL,
+     "snippet_runs(text, by_stem, by_word, words, stems, plain, prefixes, size) -> tuple[tuple[str, bool], ...]\n\n"
+     "judge.search.snippets._runs_reference, compiled."},
     {"phrase_documents", (PyCFunction)(void (*)(void))phrase_documents, METH_FASTCALL,
      "phrase_documents(keys, slop, position_bits) -> list[int]\n\n"
-     "judge.search_postings._phrase_documents_reference, compiled."},
+     "judge.search.postings._phrase_documents_reference, compiled."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef speedups_module = {
-    PyModuleDef_HEAD_INIT, "judge._speedups",
+    PyModuleDef_HEAD_INIT, "judge.search._speedups",
     "Compiled twins of judge's hottest pure functions (each held equal to its Python reference by the tests).",
     -1, speedups_methods,
 };

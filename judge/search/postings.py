@@ -2,16 +2,16 @@
 matching and scoring computed on them.
 
 Whoosh answers a query by stepping matcher objects through the postings in
-pure Python: on this index 1–3 ms a query, half of it building the union of
-a query's 10–40 terms. A web server answering fifty phones at once cannot
-afford that. But the index is small (2,000 paragraphs, ~90,000 postings), so
-every term's postings fit in a few arrays, and a query becomes a handful of
-vector operations over the paragraphs: ~0.1 ms.
+pure Python, too slow for a web server answering many phones at once
+(docs/performance.md). But the index is small, so every index term's postings
+fit in a few arrays, and a query becomes a handful of vector operations over
+the paragraphs. ("Term" here is Whoosh's word: a field's token in the index,
+not a glossary term.)
 
 `PostingTable.evaluate(query, filter)` returns what
 ``searcher.search(query, limit=None, filter=filter)`` returns (the same
 paragraphs, the same scores, the same order) for the query shapes
-`judge.search_expand` builds: `Term`, `Phrase` (with slop), `Or`, `And`,
+`judge.search.expansion` builds: `Term`, `Phrase` (with slop), `Or`, `And`,
 `AndMaybe`. Anything else raises `TypeError`: a query shape nobody
 checked against Whoosh must not be answered silently. `whoosh_matches` is
 that reference, run by Whoosh itself; tests/test_search_postings.py compares
@@ -32,7 +32,8 @@ from typing import Optional
 import numpy as np
 from whoosh import query as wq
 
-from judge.memo import Kept
+from judge.memo import Memo
+import judge.search.twins as twins
 
 # A position is stored as docnum << POSITION_BITS | position: one sorted array
 # per term, so "word B within k words after word A" is a search in sorted keys.
@@ -56,7 +57,8 @@ class PostingTable:
         self._offsets, self._docnums, self._scores = offsets, docnums, scores
         self._position_offsets, self._positions = position_offsets, positions
         self._empty = (np.zeros(0, np.int32), np.zeros(0, np.float64))
-        self._boosted = Kept(BOOSTED_KEPT)  # (field, term, boost) -> (document numbers, boosted scores)
+        # (field, term, boost) -> (document numbers, boosted scores): a table never changes, nor its postings.
+        self._boosted: Memo = Memo("search.boosted_postings", BOOSTED_KEPT)
         # Searches in many threads share these arrays and get views of them: none may write.
         for array in (offsets, docnums, scores, position_offsets, positions, *self._empty):
             array.setflags(write=False)
@@ -150,12 +152,12 @@ class PostingTable:
         """`postings` with the scores times `boost`, kept: searches ask for the same
         terms (a word's field, stem and near spellings) again and again."""
         key = (field, term, boost)
-        found = self._boosted.get(key)
+        found = self._boosted.recall(key)
         if found is None:
             docnums, base = self.postings(field, term)
             scores = base * boost if boost != 1.0 else base
             scores.setflags(write=False)
-            found = self._boosted.keep(key, (docnums, scores))
+            found = self._boosted.remember(key, (docnums, scores))
         return found
 
     def positions(self, field: str, term: str) -> Optional[np.ndarray]:
@@ -242,7 +244,7 @@ class Evaluation:
             by_score = q.matcher_type == wq.Or.ARRAY_MATCHER and len(q.subqueries) > 1
             subqueries = q.subqueries
             # The terms before any other kind of subquery (all of them, in the queries
-            # judge.search_expand builds) are summed by one bincount rather than one
+            # judge.search.expansion builds) are summed by one bincount rather than one
             # scatter-add each. Its sums run in the same order from the same zeros, so
             # the scores are the same to the last bit.
             lead = next((i for i, sub in enumerate(subqueries) if type(sub) is not wq.Term), len(subqueries))
@@ -298,9 +300,10 @@ class Evaluation:
 def _phrase_documents_reference(keys: list[np.ndarray], slop: int, position_bits: int) -> list[int]:
     """The documents (sorted) in which words whose position keys (docnum <<
     position_bits | position, sorted) are `keys` follow each other, each within
-    `slop` positions after the span of the words before it. judge._speedups.phrase_documents
-    is this function compiled (numpy's per-call cost dominated on a query's few
-    positions); this one is its reference, and stands in when it was not built."""
+    `slop` positions after the span of the words before it. judge.search._speedups.phrase_documents
+    is this function compiled (numpy's per-call cost dominates on a query's few
+    positions); this one is its reference, and runs where the compiled module was
+    not built or JUDGE_PURE_PYTHON=1 (judge.search.twins)."""
     low = (1 << position_bits) - 1
     starts = ends = keys[0]
     distances = np.arange(1, max(1, slop) + 1)
@@ -319,10 +322,7 @@ def _phrase_documents_reference(keys: list[np.ndarray], slop: int, position_bits
     return np.unique(starts >> position_bits).tolist()
 
 
-try:  # the compiled twin, built with the package where a C compiler was at hand
-    from judge._speedups import phrase_documents as _phrase_documents
-except ImportError:
-    _phrase_documents = _phrase_documents_reference
+_phrase_documents = twins.choose("phrase_documents", _phrase_documents_reference)
 
 
 def whoosh_matches(searcher, query: wq.Query, filter: Optional[wq.Query] = None) -> list[tuple[int, float]]:

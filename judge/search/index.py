@@ -11,22 +11,22 @@ working until they notice the new pointer and reopen.
 
 Words that only OCR-damaged documents use (`ocr-words.json`) are mostly damaged
 forms of real words ("magaiji" for "magaji"); the query expansion lets them
-stand in for the word (`judge.search_expand`).
+stand in for the word (`judge.search.expansion`).
 
 Queries are answered from the build's posting table (`postings.npz`): every
 term's paragraphs with Whoosh's BM25F score in each, and its positions, read
-from the finished Whoosh index with Whoosh's own scorer (`judge.search_postings`).
+from the finished Whoosh index with Whoosh's own scorer (`judge.search.postings`).
 
-The same rule in other editions (`editions.json` beside the index) is computed
-at build time by `judge.search_editions` from the concordance: aligning
-editions compares texts and is too slow for query time.
+The same rule in other editions (its counterparts, `counterparts.json` beside
+the index) is computed at build time by `judge.search.counterparts` from the
+concordance: aligning editions compares texts and is too slow for query time.
 
 Whoosh is the build's tool, not the server's: its files (a pickled table of
 contents and segment) stay in the build for the tests and benches that compare
 the posting table with Whoosh (`BuiltIndex.whoosh_searcher` opens them), but a
 search reads only data: the posting table (numpy arrays, loaded without
 pickles), `documents.json` (each Whoosh document's paragraph ID and field
-lengths), the edition map and the OCR words. The vocabulary (every word and
+lengths), the counterparts and the OCR words. The vocabulary (every word and
 stem with its document frequency) is the posting table's keys and counts.
 
 A built index is a cache, and a damaged cache must never be trusted: each build
@@ -67,33 +67,33 @@ from whoosh.support.charset import accent_map
 
 from judge import cachefile, paths
 from judge.errors import OwnFileError
-from judge.search_postings import PostingTable
+from judge.search.postings import PostingTable
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
 
 POINTER = "search-current"
-RANKED_FIELDS = ("body", "title", "body_plain", "terms")
+RANKED_FIELDS = ("body", "title", "body_plain", "glossary")
 PREFIX = "search-"
-EDITIONS_FILE = "editions.json"
+COUNTERPARTS_FILE = "counterparts.json"
 CONTENTS_FILE = "contents.json"  # {"files": {name: sha256}, "paragraphs": count}
 OCR_WORDS_FILE = "ocr-words.json"  # words only OCR-damaged documents use (see `ocr_only_words`)
-POSTINGS_FILE = "postings.npz"  # every term's paragraphs and scores (judge.search_postings)
+POSTINGS_FILE = "postings.npz"  # every term's paragraphs and scores (judge.search.postings)
 DOCUMENTS_FILE = "documents.json"  # {"ids": [paragraph id by document number], "lengths": {field: [...]}}
 LOCK_FILE = ".search-rebuild.lock"  # held while one process rebuilds (`rebuild_lock`)
-REQUIRED_FILES = frozenset({EDITIONS_FILE, OCR_WORDS_FILE, POSTINGS_FILE, DOCUMENTS_FILE})
+REQUIRED_FILES = frozenset({COUNTERPARTS_FILE, OCR_WORDS_FILE, POSTINGS_FILE, DOCUMENTS_FILE})
 BM25_B = 0.75  # length normalisation (Whoosh's default); K1 is Whoosh's 1.2
 _NAME = re.compile(r"[0-9a-f]{20}-[0-9a-f]+")  # "<key>-<nonce>"
 
 log = logging.getLogger(__name__)
 
 # Code whose changes make a built index stale (the schema, what is indexed, the
-# edition grouping). Query-time code and the synonyms file are not in it.
-_BUILD_CODE = ("search_index.py", "search_editions.py", "search_postings.py")
+# counterparts). Query-time code and the synonyms file are not in it.
+_BUILD_CODE = ("index.py", "counterparts.py", "postings.py")
 
 # Words are runs of letters/digits, and section numbers ("6.4.6", "iv.d.2")
 # stay one token. Accents are folded so "Flavio" finds "Flávio".
-_TOKEN_PATTERN = r"\w+(?:\.\w+)*"
+TOKEN_PATTERN = r"\w+(?:\.\w+)*"
 
 
 class DamagedIndex(OwnFileError):
@@ -107,14 +107,14 @@ class DamagedIndex(OwnFileError):
 def stemming_analyzer():
     """The analyzer of the ranked fields: lowercase, accents folded, English
     stop words dropped, Porter stems ("blocks", "blocking" -> "block")."""
-    return (RegexTokenizer(_TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
+    return (RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
             | StopFilter(stoplist=STOP_WORDS, minsize=2) | StemFilter())
 
 
 def plain_analyzer():
     """The analyzer of the unstemmed field that fuzzy matching runs on: an edit
     distance between a typo and a stem means little, between two words a lot."""
-    return (RegexTokenizer(_TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
+    return (RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
             | StopFilter(stoplist=STOP_WORDS, minsize=2))
 
 
@@ -135,7 +135,7 @@ def make_schema() -> Schema:
         body=TEXT(analyzer=stem),
         body_plain=TEXT(analyzer=plain_analyzer()),
         # Glossary terms the paragraph defines or uses (corpus.term_links).
-        terms=TEXT(analyzer=stem),
+        glossary=TEXT(analyzer=stem),
     )
 
 
@@ -165,8 +165,8 @@ def field_lengths(reader) -> dict[str, list[int]]:
 
 def index_key(corpus: "Corpus") -> str:
     """The digest naming a build: the corpus digest, the build code, and what
-    the edition grouping depends on."""
-    from judge.search_editions import source_key
+    the counterparts depend on."""
+    from judge.search.counterparts import source_key
 
     h = hashlib.sha256(corpus.digest.encode())
     h.update(source_key().encode())
@@ -185,12 +185,13 @@ def _documents(corpus: "Corpus"):
             numbers = {n for n in (para.number, section.number if section else None) if n}
             title = " ".join(t for t in (section.title if section else "", para.title or "",
                                          para.term or "", para.label) if t)
-            terms = {t.lower() for t, _, _, _ in corpus.term_links.get(para.id, ())}
+            glossary = {t.lower() for t, _, _, _ in corpus.term_links.get(para.id, ())}
             if para.term:
-                terms.add(para.term.lower())
+                glossary.add(para.term.lower())
             yield dict(id=para.id, doc=meta.id, game=meta.game, edition=meta.edition, kind=para.kind,
                        numbers=" ".join(sorted(n.lower() for n in numbers)),
-                       title=title, body=para.text, body_plain=para.text, terms=" | ".join(sorted(terms)))
+                       title=title, body=para.text, body_plain=para.text,
+                       glossary=" | ".join(sorted(glossary)))
 
 
 def ocr_only_words(corpus: "Corpus") -> list[str]:
@@ -212,7 +213,7 @@ class BuiltIndex:
 
     name: str  # "<key>-<nonce>", the directory is index/search-<name>
     path: Path
-    editions: dict[str, list[tuple[str, float]]]  # paragraph id -> [(id, confidence)] in the other editions
+    counterparts: dict[str, list[tuple[str, float]]]  # paragraph id -> [(id, confidence)] in the other editions
     ids: list[str]  # Whoosh document number -> paragraph id
     lengths: dict[str, list[int]]  # ranked field -> its length in each document, by number
     ocr_words: frozenset[str]  # see `ocr_only_words`
@@ -252,7 +253,7 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
     never a mixture, and two processes building at once cannot collide: the
     last pointer written wins and the other build is removed later.
     """
-    from judge.search_editions import edition_map
+    from judge.search.counterparts import counterpart_map
 
     root = root or paths.index_dir()
     key = index_key(corpus)
@@ -279,7 +280,7 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
             (tmp / POSTINGS_FILE).write_bytes(PostingTable.compute(searcher).to_bytes())
         ix.close()
         (tmp / DOCUMENTS_FILE).write_text(json.dumps({"ids": ids, "lengths": lengths}), encoding="utf-8")
-        (tmp / EDITIONS_FILE).write_text(json.dumps(edition_map(corpus)), encoding="utf-8")
+        (tmp / COUNTERPARTS_FILE).write_text(json.dumps(counterpart_map(corpus)), encoding="utf-8")
         (tmp / OCR_WORDS_FILE).write_text(json.dumps(ocr_only_words(corpus)), encoding="utf-8")
         contents = {"files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
                               for p in sorted(tmp.iterdir()) if p.is_file() and not _is_lock(p.name)},
@@ -350,7 +351,7 @@ def open_built(name: str, root: Optional[Path] = None, paragraph_ids: Optional[s
         postings = PostingTable.from_bytes(data[POSTINGS_FILE])
         documents = _decoded(path, DOCUMENTS_FILE, data, _Documents)
         ids, lengths = documents.ids, documents.lengths
-        editions = _decoded(path, EDITIONS_FILE, data, dict[str, list[tuple[str, float]]])
+        counterparts = _decoded(path, COUNTERPARTS_FILE, data, dict[str, list[tuple[str, float]]])
         ocr_words = frozenset(_decoded(path, OCR_WORDS_FILE, data, list[str]))
     except (OSError, ValueError) as exc:  # a file unreadable or gone, or not a posting table
         raise DamagedIndex(path, _describe(exc)) from None
@@ -365,9 +366,9 @@ def open_built(name: str, root: Optional[Path] = None, paragraph_ids: Optional[s
         if set(ids) != paragraph_ids:
             raise DamagedIndex(path, "it does not index the paragraphs of this corpus")
         if any(pid not in paragraph_ids or any(other not in paragraph_ids for other, _ in found)
-               for pid, found in editions.items()):
-            raise DamagedIndex(path, f"{EDITIONS_FILE} names paragraphs this corpus does not have")
-    return BuiltIndex(name, path, editions, ids, lengths, ocr_words, postings)
+               for pid, found in counterparts.items()):
+            raise DamagedIndex(path, f"{COUNTERPARTS_FILE} names paragraphs this corpus does not have")
+    return BuiltIndex(name, path, counterparts, ids, lengths, ocr_words, postings)
 
 
 @dataclass
@@ -404,8 +405,9 @@ def discard(name: str, root: Optional[Path] = None) -> None:
 
 def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] = None) -> BuiltIndex:
     """Open build `name` of `corpus`; when there is none or it is damaged, the
-    build the pointer names now if it is of the same corpus, else build the index
-    anew (atomically, as `build` does) and open that.
+    build the pointer names now if it has the same key (the same corpus, built by
+    the same code), else build the index anew (atomically, as `build` does) and
+    open that.
 
     One process rebuilds at a time (`rebuild_lock`): the others wait for it, then
     open the build it made instead of making their own."""
@@ -415,7 +417,8 @@ def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] 
     if built is not None:
         return built
     with rebuild_lock(root):
-        built = _open_good(current_name(root), key, root, ids, tried)  # made while this process waited
+        current = current_name(root)  # a build made while this process waited, if of this key
+        built = _open_good(current if current and current.startswith(key + "-") else None, key, root, ids, tried)
         if built is not None:
             return built
         started = time.monotonic()

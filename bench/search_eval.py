@@ -102,7 +102,7 @@ def evaluate(questions: list[GoldQuestion], rank: Callable[[str], list[list[str]
 def search_groups(searcher, query: str, limit: int = 10) -> list[list[str]]:
     """`judge.search` as a ranking: each hit with the editions shown beside it."""
     result = searcher.search(query, limit=limit)
-    return [[h.id, *(e["id"] for e in h.editions)] for h in result.hits]
+    return [[h.id, *(e.id for e in h.counterparts)] for h in result.hits]
 
 
 class Fts5Baseline:

@@ -1,70 +1,34 @@
-"""Search the rulebooks the way judges and players ask: plain words, older
-editions' terms, typos, OCR damage, quoted phrases, section numbers.
-
-    from judge.search import get_searcher
-
-    result = get_searcher().search("who can block an undirected action", limit=5)
-    for hit in result.hits:
-        print(hit.label, hit.snippet, [e["label"] for e in hit.editions])
-
-How a query is answered (docs/search.md has the details and the JSON shape):
-
-1. `judge.search_query.parse_query` picks out words, "phrases", filters
-   (``doc:``, ``game:``, ``kind:``), prefixes and section numbers; nothing the
-   user types reaches a query parser, so no query can raise.
-2. A query that is a section or outline number, an ID or a label
-   (``6.4.6``, ``IV.D.2``, ``rb:6.4.6/2``) goes straight to it (`SearchResult.direct`).
-3. Otherwise every word becomes a unit: its stem in the body, titles, labels
-   and glossary terms, its synonyms from judge/data/synonyms.yaml (older
-   terms: tap/lock, Assamite/Banu Haqim ...), and words of the index within a
-   small edit distance on the unstemmed body (typos, OCR damage). Units are
-   OR-ed and scored with Whoosh's BM25F, so paragraphs matching more of them
-   rank higher. The query is a Whoosh query; the build's posting table
-   (`judge.search_postings`) answers it as Whoosh would, twenty times faster.
-4. Scores are weighed by what a paragraph is (a rule over an editors' draft)
-   and by coverage of the query, then the same rule in several editions is
-   folded into one hit (`Hit.editions`), and snippets are cut around the
-   matched words with ``<mark>``, HTML-escaped.
-
-One `Search` serves a process and any number of threads: it holds the build's
-tables in memory, read-only, and switches to a rebuild of the same corpus when
-the index pointer names one. A search only notices the pointer (one stat);
-opening the new build, or rebuilding it when it turns out damaged, is done by
-a thread of its own while searches go on with the build in memory, and one
-process rebuilds while the others wait for its build (`search_index.open_or_rebuild`).
-"""
+"""The searcher: a query in, ranked hits out (`Search.search`), over the build
+of the index it holds in memory; one per corpus and process (`get_searcher`)."""
 from __future__ import annotations
 
-import html
 import logging
 import os
 import threading
 import time
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import Iterable, NamedTuple, Optional, Union
 
 import numpy as np
 from whoosh import query as wq
-from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer
-from whoosh.support.charset import accent_map
 
-from judge import paths, search_index
+import judge.search.index as search_index
+from judge import paths
 from judge.lookup import Match, find
-from judge.memo import Kept
+from judge.memo import Memo
 from judge.model import KINDS
-from judge.search_expand import Expansion, Vocabulary, build_query, expand, max_distance, porter_stem
-from judge.search_postings import Evaluation
-from judge.search_query import ParsedQuery, current_synonyms, parse_query
+from judge.search.expansion import Expansion, Vocabulary, build_query, expand, max_distance
+from judge.search.postings import Evaluation
+from judge.search.query import ParsedQuery, parse_query
+from judge.search.synonyms import current_synonyms
+from judge.search.snippets import Snippet, snippet, snippet_html
 
 log = logging.getLogger(__name__)
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
 CANDIDATES = 60  # best-scored matches re-weighed and grouped before the limit is applied
-SNIPPET_CHARS = 240
 # Coordination: the score is multiplied by (floor + (1 - floor) x the share of
 # the query's units a paragraph matches), so a paragraph answering every part of
 # a question outranks one repeating a single word. 0 is Lucene's classic coord.
@@ -81,7 +45,19 @@ POINTER_CHECK_SECONDS = 0.25
 # After a failure to open or rebuild the build the pointer names (a full disk), searches
 # go on with the build in memory and the pointer is looked at again this much later.
 FOLLOW_RETRY_SECONDS = 60
+SEARCHERS_KEPT = 4  # corpora whose searcher is kept (each holds its build's tables, ~30 MB)
 UNITS_KEPT = 20_000  # query units whose paragraphs are kept (a unit is one word of a query, or a synonym phrase)
+
+
+class Counterpart(NamedTuple):
+    """The same rule in another edition of its book, shown beside a hit (from the
+    concordance, at build time: judge.search.counterparts)."""
+
+    id: str
+    doc: str
+    label: str
+    confidence: float  # the concordance's, 0-1
+    matched: bool  # this paragraph matched the query too (and was folded into the hit)
 
 
 @dataclass
@@ -91,23 +67,25 @@ class Hit:
     label: str
     text: str
     score: float
-    snippet: str  # HTML: the text escaped, matched words in <mark>
+    snippet: Snippet  # runs of the text around the matched words: (text, marked)
     kind: str
     section: str
     section_title: str
-    editions: list[dict] = field(default_factory=list)  # [{id, doc, label, confidence, matched}]: same rule elsewhere
+    counterparts: tuple[Counterpart, ...] = ()  # the same rule in the other editions, newest first
 
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "label": self.label, "text": self.text,
-                "score": round(self.score, 4), "snippet": self.snippet, "kind": self.kind,
-                "section": self.section, "section_title": self.section_title, "editions": self.editions}
+                "score": round(self.score, 4), "snippet": snippet_html(self.snippet),
+                "snippet_runs": self.snippet, "kind": self.kind,  # [[text, marked], ...] in JSON
+                "section": self.section, "section_title": self.section_title,
+                "editions": [dict(zip(Counterpart._fields, c)) for c in self.counterparts]}  # (their JSON name)
 
 
 @dataclass
 class SearchResult:
     query: str
     hits: list[Hit] = field(default_factory=list)
-    total: int = 0  # paragraphs matching (before editions are folded and the limit applied)
+    total: int = 0  # paragraphs matching (before counterparts are folded and the limit applied)
     facets: dict[str, dict[str, int]] = field(default_factory=lambda: {"doc": {}, "kind": {}})
     did_you_mean: Optional[str] = None
     direct: Optional[Match] = None  # the query was a number, ID or label naming this
@@ -133,10 +111,11 @@ class _Installed:
     paragraphs: list  # docnum -> Paragraph
     prior: np.ndarray  # docnum -> what the paragraph is worth (kind, edition)
     facet_codes: dict[str, tuple[list[str], np.ndarray]]  # "doc"/"kind" -> (values, docnum -> value index)
-    # paragraph id -> its other editions as `Hit.editions` shows them: ((id, doc, label, confidence), ...)
-    editions: dict[str, tuple[tuple[str, str, str, float], ...]]
+    # paragraph id -> its counterparts, none matched: what `Hit.counterparts` starts from
+    counterparts: dict[str, tuple[Counterpart, ...]]
     # (prefix, alternatives) of a query unit -> the document numbers having what it asks for
-    unit_paragraphs: Kept = field(default_factory=lambda: Kept(UNITS_KEPT))
+    # What a unit asks for (`Unit.key`) -> the document numbers having it: the build never changes.
+    unit_paragraphs: Memo = field(default_factory=lambda: Memo("search.unit_paragraphs", UNITS_KEPT))
 
 
 class Search:
@@ -170,8 +149,20 @@ class Search:
         self._install(search_index.open_or_rebuild(corpus, self._usable_name(), self.root))
 
     @property
-    def _built(self) -> Optional[search_index.BuiltIndex]:
+    def built(self) -> Optional[search_index.BuiltIndex]:
+        """The build searches use now (its name, its posting table)."""
         return self._current.built if self._current else None
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The words of the build in use (typos and prefixes are matched against it)."""
+        return self._current.vocabulary
+
+    def expansion_of(self, query: str) -> Expansion:
+        """What a search of `query` asks for (its units, their alternatives, its
+        required phrases), before the search runs it: `build_query` makes it the
+        Whoosh query. (Filters and section numbers are the search's own business.)"""
+        return expand(parse_query(query), self._current.vocabulary, current_synonyms(), self._scopes)
 
     # -- the index ----------------------------------------------------------------
     def _usable_name(self) -> Optional[str]:
@@ -185,30 +176,25 @@ class Search:
             search_index.point_at(self.root, own[-1])  # the pointer was missing or damaged
         return own[-1] if own else None
 
-    def warm(self) -> None:
-        """Make the first searches as fast as the next ones (the index is open
-        already): index every paragraph's words for the snippets, and work out
-        once what each word of the books asks for, which queries then find kept
-        (its near spellings, query parts, postings and paragraphs). A word met
-        for the first time cost a query ~0.25 ms more, and a server's first
-        thousands of queries meet many."""
+    def prepare(self, query: str) -> None:
+        """Work out and keep what a search of `query` needs that searches of the same
+        words need again (its units' near spellings, query leaves, postings and
+        paragraphs), without ranking anything: what the warm-up does for every word
+        of the books (judge.web.warmup), so that a server's first queries find it kept."""
         current = self._current
-        prepare_snippets(para.text for para in current.paragraphs)
-        synonyms = current_synonyms()
-        for word in current.vocabulary.frequency:
-            expansion = expand(parse_query(word), current.vocabulary, synonyms, self._scopes)
-            if expansion.units:
-                query, coverage = build_query(expansion)
-                evaluation = Evaluation(current.built.postings)
-                evaluation.ranked(query)
-                self._units_covered(current, evaluation, expansion, coverage)
+        expansion = expand(parse_query(query), current.vocabulary, current_synonyms(), self._scopes)
+        if expansion.units:
+            built_query, coverage = build_query(expansion)
+            evaluation = Evaluation(current.built.postings)
+            evaluation.ranked(built_query)
+            self._units_covered(current, evaluation, expansion, coverage)
 
     def rebuild(self) -> str:
         """Build this corpus's index again and switch to it (searches keep running meanwhile)."""
         with search_index.rebuild_lock(self.root):
             name = search_index.build(self.corpus, self.root, force=True)
         self._install(search_index.open_or_rebuild(self.corpus, name, self.root))
-        return self._built.name
+        return self.built.name
 
     def _install(self, built: search_index.BuiltIndex) -> None:
         """Make `built` the build new searches use. Its files were read and
@@ -221,9 +207,9 @@ class Search:
             values = sorted({value_of(para) for para in paragraphs})
             codes = {v: n for n, v in enumerate(values)}
             facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs], dtype=np.intp))
-        editions = {pid: tuple(self._edition(e, confidence) for e, confidence in found)
-                    for pid, found in built.editions.items()}
-        installed = _Installed(built, vocabulary, paragraphs, prior, facet_codes, editions)
+        counterparts = {pid: tuple(self._counterpart(other, confidence) for other, confidence in found)
+                        for pid, found in built.counterparts.items()}
+        installed = _Installed(built, vocabulary, paragraphs, prior, facet_codes, counterparts)
         with self._lock:
             self._current = installed
 
@@ -248,7 +234,7 @@ class Search:
             return
         self._pointer_stat = stat
         name = search_index.current_name(self.root)
-        if name and name.startswith(self.key + "-") and self._built and name != self._built.name:
+        if name and name.startswith(self.key + "-") and self.built and name != self.built.name:
             with self._lock:
                 if self._follower is not None:
                     return  # already on it; it looks at the pointer again when done
@@ -261,11 +247,11 @@ class Search:
         Searches meanwhile go on with the build in memory."""
         try:
             built = search_index.open_or_rebuild(self.corpus, search_index.current_name(self.root), self.root)
-            if built.name != self._built.name:
+            if built.name != self.built.name:
                 self._install(built)
         except Exception:  # the disk, most likely; the build in memory keeps answering
             log.exception("the search index could not be opened or rebuilt; searches go on with the build "
-                          "%s, and it is tried again in %d s", self._built.name, FOLLOW_RETRY_SECONDS)
+                          "%s, and it is tried again in %d s", self.built.name, FOLLOW_RETRY_SECONDS)
             self._pointer_checked = time.monotonic() + FOLLOW_RETRY_SECONDS - POINTER_CHECK_SECONDS
         finally:
             with self._lock:
@@ -314,7 +300,7 @@ class Search:
         # Every match is scored anyway (the query is an OR); keeping them all
         # gives the facet counts.
         evaluation = Evaluation(current.built.postings)
-        docnums, scores = evaluation.ranked(query, self._filter_query(filters))
+        docnums, scores = evaluation.ranked(query, filter_query(filters))
         result.total = len(docnums)
         result.facets = self._facets(current, docnums)
         result.hits = self._rank(current, docnums[:CANDIDATES], scores[:CANDIDATES], evaluation, coverage,
@@ -364,21 +350,21 @@ class Search:
                               and (not filters.get("game") or doc.meta.game in filters["game"]))
 
     def _direct_result(self, result: SearchResult, match: Match, limit: int) -> SearchResult:
-        """The paragraphs of the section named, in order; their editions beside
+        """The paragraphs of the section named, in order; their counterparts beside
         them, marked `matched` when they lie in another section the query names
         (6.4.6 is a section of two books)."""
         result.direct = match
         also = {p.id for a in match.also for p in self._paragraphs_named(a)}
         paras = self._paragraphs_named(match.id)
         for para in paras[:limit]:
-            result.hits.append(self._hit(para, 1.0, set(), set(), self._editions(self._current, para.id, also)))
+            result.hits.append(self._hit(para, 1.0, set(), set(), self._counterparts(self._current, para.id, also)))
         result.total = len(paras)
         return result
 
     def paragraph_hit(self, pid: str) -> Hit:
         """A paragraph as a hit of no particular query (nothing marked, its other
-        editions beside it, none of them matched): what a results list shows of it."""
-        return self._hit(self.corpus.paragraphs[pid], 0.0, set(), set(), self._editions(self._current, pid))
+        counterparts beside it, none of them matched): what a results list shows of it."""
+        return self._hit(self.corpus.paragraphs[pid], 0.0, set(), set(), self._counterparts(self._current, pid))
 
     def _paragraphs_named(self, ident: str) -> list:
         if ident in self.corpus.paragraphs:
@@ -386,12 +372,6 @@ class Search:
         own = self.corpus.paragraphs_of(ident, deep=False)
         return own or self.corpus.paragraphs_of(ident, deep=True)
 
-    @staticmethod
-    def _filter_query(filters: dict[str, list[str]]) -> Optional[wq.Query]:
-        parts = [wq.Or([wq.Term(key, v) for v in values]) for key, values in filters.items() if values]
-        if not parts:
-            return None
-        return wq.And(parts) if len(parts) > 1 else parts[0]
 
     # -- ranking, grouping, snippets ------------------------------------------------
     @staticmethod
@@ -403,14 +383,14 @@ class Search:
             found = codes[docnums]
             counts = np.bincount(found, minlength=len(values)).tolist()
             # The codes in the order they first rank; the sort is stable, so equal counts keep it.
-            # (A median query matches ~20 paragraphs: plain Python beats np.unique's dozen calls.)
+            # (A query matches few paragraphs: plain Python beats np.unique's fixed cost.)
             order = sorted(dict.fromkeys(found.tolist()), key=lambda code: -counts[code])
             out[facet] = {values[code]: counts[code] for code in order}
         return out
 
     def _rank(self, current: _Installed, docnums: np.ndarray, scores: np.ndarray, evaluation: Evaluation,
               coverage: list[list[wq.Query]], expansion: Expansion, limit: int) -> list[Hit]:
-        """Weigh the best matches by coverage and priors, fold editions, cut to `limit`."""
+        """Weigh the best matches by coverage and priors, fold counterparts, cut to `limit`."""
         weighed = scores * current.prior[docnums]
         if coverage:
             # The share of the query's units a paragraph has (see `build_query`).
@@ -419,8 +399,8 @@ class Search:
         # Stems to mark in snippets: a synonym scoped to a game only in that game's paragraphs.
         query_stems: dict[Optional[str], set[str]] = {}
         for a in (a for u in expansion.units for a in u.alternatives if a.kind == "stems"):
-            query_stems.setdefault(a.game, set()).update(a.terms)
-        query_plain = {a.terms[0] for u in expansion.units for a in u.alternatives if a.kind in ("fuzzy", "prefix")}
+            query_stems.setdefault(a.game, set()).update(a.tokens)
+        query_plain = {a.tokens[0] for u in expansion.units for a in u.alternatives if a.kind in ("fuzzy", "prefix")}
         prefixes = tuple(u.prefix for u in expansion.units if u.prefix)
         stems_in: dict[str, set[str]] = {}  # game -> the stems to mark in its paragraphs
         hits: list[Hit] = []
@@ -430,9 +410,7 @@ class Search:
             pid = ids[candidates[n]]
             shown = folded.get(pid)
             if shown is not None:
-                for edition in shown.editions:
-                    if edition["id"] == pid:
-                        edition["matched"] = True
+                shown.counterparts = tuple(c._replace(matched=True) if c.id == pid else c for c in shown.counterparts)
                 continue
             if len(hits) >= limit:
                 continue  # still fold later candidates into the hits shown
@@ -441,12 +419,12 @@ class Search:
             stems = stems_in.get(game)
             if stems is None:
                 stems = stems_in[game] = query_stems.get(None, set()) | query_stems.get(game, set())
-            editions = self._editions(current, para.id)
-            shown = self._hit(para, weights[n], stems, query_plain, editions, prefixes)
+            counterparts = self._counterparts(current, para.id)
+            shown = self._hit(para, weights[n], stems, query_plain, counterparts, prefixes)
             hits.append(shown)
             folded[para.id] = shown
-            for e in editions:
-                folded.setdefault(e["id"], shown)
+            for c in counterparts:
+                folded.setdefault(c.id, shown)
         return hits
 
     @staticmethod
@@ -459,30 +437,31 @@ class Search:
         found = []
         for unit, queries in zip(expansion.units, coverage):
             key = unit.key()
-            paragraphs = current.unit_paragraphs.get(key)
+            paragraphs = current.unit_paragraphs.recall(key)
             if paragraphs is None:
-                paragraphs = current.unit_paragraphs.keep(key, np.flatnonzero(evaluation.matched(queries)))
+                paragraphs = current.unit_paragraphs.remember(key, np.flatnonzero(evaluation.matched(queries)))
             found.append(paragraphs)
         return np.bincount(np.concatenate(found), minlength=current.built.postings.doc_count)
 
     @staticmethod
-    def _editions(current: _Installed, pid: str, matched: Iterable[str] = ()) -> list[dict]:
-        """`Hit.editions` of a paragraph: the same rule in the other editions, those in
-        `matched` marked as matching the query too (new dicts: ranking marks more)."""
-        return [{"id": e, "doc": doc, "label": label, "confidence": confidence, "matched": e in matched}
-                for e, doc, label, confidence in current.editions.get(pid, ())]
+    def _counterparts(current: _Installed, pid: str, matched: Iterable[str] = ()) -> tuple[Counterpart, ...]:
+        """`Hit.counterparts` of a paragraph, those in `matched` marked as matching the query too."""
+        found = current.counterparts.get(pid, ())
+        if not matched:
+            return found
+        return tuple(c._replace(matched=True) if c.id in matched else c for c in found)
 
-    def _edition(self, pid: str, confidence: float) -> tuple[str, str, str, float]:
-        """One other edition: (id, doc, label, confidence), `confidence` the concordance's (0-1)."""
+    def _counterpart(self, pid: str, confidence: float) -> Counterpart:
         para = self.corpus.paragraphs.get(pid)
-        return pid, para.doc if para else pid.split(":", 1)[0], para.label if para else pid, confidence
+        return Counterpart(pid, para.doc if para else pid.split(":", 1)[0], para.label if para else pid, confidence,
+                           False)
 
-    def _hit(self, para, score: float, stems: set, plain: set, editions: list[dict],
+    def _hit(self, para, score: float, stems: set, plain: set, counterparts: tuple[Counterpart, ...],
              prefixes: tuple[str, ...] = ()) -> Hit:
         section = self.corpus.sections.get(para.section)
         return Hit(id=para.id, doc=para.doc, label=para.label, text=para.text, score=score,
                    snippet=snippet(para.text, stems, plain, prefixes), kind=para.kind, section=para.section,
-                   section_title=section.title if section else "", editions=editions)
+                   section_title=section.title if section else "", counterparts=counterparts)
 
     # -- did you mean ---------------------------------------------------------------
     def _corrected_query(self, parsed: ParsedQuery, corrected: list) -> str:
@@ -507,98 +486,22 @@ class Search:
         return " ".join(words) if changed else None
 
 
-# -- snippets -------------------------------------------------------------------------
-
-
-_WORD_TOKENS = RegexTokenizer(search_index._TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
-
-
-@lru_cache(maxsize=8192)  # more than the corpus has paragraphs: each is indexed once
-def _word_spans(text: str) -> tuple[dict[str, list], dict[str, list], tuple[tuple[int, int, str], ...], bool]:
-    """Where each stem and each word of `text` is, folded as the index folds them:
-    ({stem: [(start, end)]}, {word: [(start, end)]}, ((start, end, word), ...),
-    whether the text has a character HTML must escape)."""
-    by_stem: dict[str, list] = {}
-    by_word: dict[str, list] = {}
-    words = []
-    for token in _WORD_TOKENS(text, chars=True):
-        span = (token.startchar, token.endchar)
-        by_stem.setdefault(porter_stem(token.text), []).append(span)
-        by_word.setdefault(token.text, []).append(span)
-        words.append((*span, token.text))
-    return by_stem, by_word, tuple(words), any(c in text for c in "&<>")
-
-
-def _escape(text: str) -> str:
-    return html.escape(text, quote=False)
-
-
-def prepare_snippets(texts: Iterable[str]) -> None:
-    """Index the words of `texts` for `snippet` now rather than at their first search."""
-    for text in texts:
-        _word_spans(text)
-
-
-def snippet(text: str, stems: set, plain: set = frozenset(), prefixes: tuple[str, ...] = (),
-            size: int = SNIPPET_CHARS) -> str:
-    """A passage of `text` of about `size` characters around the most matched
-    words, HTML-escaped, each matched word wrapped in <mark>: a word whose stem
-    is in `stems`, that is in `plain`, or that starts with one of `prefixes`."""
-    by_stem, by_word, words, needs_escape = _word_spans(text)
-    return _passage(text, by_stem, by_word, words, needs_escape, stems, plain, prefixes, size)
-
-
-def _passage_reference(text: str, by_stem: dict[str, list], by_word: dict[str, list],
-                       words: tuple[tuple[int, int, str], ...], needs_escape: bool, stems: Iterable[str],
-                       plain: Iterable[str], prefixes: tuple[str, ...], size: int) -> str:
-    """`snippet` on the spans `_word_spans` found in `text`. judge._speedups.snippet_passage
-    is this function compiled (a seventh of a results page in Python); this one is its
-    reference, and stands in when the compiled module was not built."""
-    escape = _escape if needs_escape else str
-    found = {span for stem in stems for span in by_stem.get(stem, ())}
-    found.update(span for word in plain for span in by_word.get(word, ()))
-    if prefixes:
-        found.update((s, e) for s, e, word in words if word.startswith(prefixes))
-    marked = sorted(found)
-    start, end = 0, len(text)
-    if len(text) > size:
-        best_start, best_count = 0, -1
-        # Word spans never overlap, so ends sort as starts do: a window's marks are counted by bisection.
-        starts, ends = [ms for ms, _ in marked], [me for _, me in marked]
-        for s in starts or [0]:
-            window_start = max(0, s - size // 5)
-            count = max(0, bisect_right(ends, window_start + size) - bisect_left(starts, window_start))
-            if count > best_count:
-                best_start, best_count = window_start, count
-        start = best_start
-        if start > 0:  # begin on a word
-            space = text.find(" ", start)
-            start = space + 1 if 0 <= space < start + 20 else start
-        end = min(len(text), start + size)
-        if end < len(text):
-            space = text.rfind(" ", start, end)
-            end = space if space > start + size // 2 else end
-    out, pos = [], start
-    for s, e in marked:
-        if s < start or e > end:
-            continue
-        out.append(escape(text[pos:s]))
-        out.append(f"<mark>{escape(text[s:e])}</mark>")
-        pos = e
-    out.append(escape(text[pos:end]))
-    return ("… " if start > 0 else "") + "".join(out) + (" …" if end < len(text) else "")
-
-
-try:  # the compiled twin, built with the package where a C compiler was at hand
-    from judge._speedups import snippet_passage as _passage
-except ImportError:
-    _passage = _passage_reference
+def filter_query(filters: dict[str, list[str]]) -> Optional[wq.Query]:
+    """The Whoosh query of a search's filters ({"doc": [...], "game": [...], "kind": [...]}),
+    None for none: the paragraphs having one of the values of each filter given."""
+    parts = [wq.Or([wq.Term(key, v) for v in values]) for key, values in filters.items() if values]
+    if not parts:
+        return None
+    return wq.And(parts) if len(parts) > 1 else parts[0]
 
 
 # -- one searcher per process -------------------------------------------------------
 
-_SEARCHERS: dict[tuple[str, str], Search] = {}
-_SEARCHERS_LOCK = threading.Lock()
+# (index directory, corpus digest) -> its searcher. A corpus is immutable and its digest
+# names its content, so a searcher never answers for another corpus; a few are kept
+# (a process that reloads an edited corpus gets a new one beside the old).
+_SEARCHERS: Memo = Memo("search.searchers", SEARCHERS_KEPT)
+_SEARCHERS_LOCK = threading.Lock()  # one Search built per key, however many threads ask at once
 
 
 def get_searcher(corpus=None) -> Search:
@@ -613,7 +516,4 @@ def get_searcher(corpus=None) -> Search:
         corpus = get_corpus()
     key = (str(paths.index_dir()), corpus.digest)
     with _SEARCHERS_LOCK:
-        searcher = _SEARCHERS.get(key)
-        if searcher is None:
-            searcher = _SEARCHERS[key] = Search(corpus)
-    return searcher
+        return _SEARCHERS.recall_or_compute(key, lambda: Search(corpus))

@@ -25,7 +25,6 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple, Optional
 
 from rapidfuzz import process
@@ -33,12 +32,13 @@ from rapidfuzz.distance import OSA
 from whoosh import query as wq
 from whoosh.lang.porter import stem as _porter_stem
 
-from judge import search_index
-from judge.memo import Kept
-from judge.search_query import ParsedQuery, Synonyms
+import judge.search.index as search_index
+from judge.memo import Memo, memoised
+from judge.search.query import ParsedQuery
+from judge.search.synonyms import Synonyms
 
 if TYPE_CHECKING:
-    from judge.search_postings import PostingTable
+    from judge.search.postings import PostingTable
 
 # Query-time field weights of a unit's stems (BM25F scores each field). The title
 # field (section title, bold title, citation label) repeats for every paragraph
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 FIELD_WEIGHTS = {"body": 1.0, "title": 1.5}
 # The glossary terms a paragraph uses: asked once per unit (its words as typed),
 # not for every synonym and correction, since they echo the body.
-TERMS_WEIGHT = 0.4
+GLOSSARY_WEIGHT = 0.4
 NUMBER_WEIGHT = 6.0  # a section number written among words ("damage 6.4.6")
 PROXIMITY_WEIGHT = 1.5  # the query's words near each other in the text
 PROXIMITY_SLOP = 3
@@ -60,17 +60,19 @@ FUZZY_KNOWN_FORMS = 4  # near spellings asked per word, closest and commonest fi
 FUZZY_UNKNOWN_WEIGHT = {1: 0.9, 2: 0.7}  # corrections of a word they never use, by distance
 FUZZY_MIN_LENGTH = 4
 NEAR_KEPT = 50_000  # words whose near spellings are kept (`Vocabulary.near`)
+STEMS_KEPT = 50_000  # words whose stems and tokens are kept
 # A prefix ("diabler*") stands for the words of the books starting so, each
 # scored as itself; a short one ("con*") for its commonest few dozen only.
 PREFIX_WORDS = 64
 
-porter_stem = lru_cache(maxsize=50_000)(_porter_stem)  # the index's stemmer, cached as its StemFilter is
+# The index's stemmer, its answers kept as its StemFilter keeps them.
+porter_stem = memoised("search.stems", STEMS_KEPT)(_porter_stem)
 # The index's analyzers, built once: their stemmer keeps a cache of stems.
 _STEM = search_index.stemming_analyzer()
 _PLAIN = search_index.plain_analyzer()
 
 
-@lru_cache(maxsize=50_000)
+@memoised("search.plain_tokens", STEMS_KEPT)
 def _plain_tokens(word: str) -> tuple[str, ...]:
     """A typed word as the plain analyzer reads it (a token never spans a space,
     so a query is read word by word, and the same words come back query after query)."""
@@ -83,12 +85,11 @@ def max_distance(word: str) -> int:
 
 class Alternative(NamedTuple):
     """One way a paragraph may say what a unit asks for. (A named tuple: units are
-    looked up by their alternatives query after query, and a tuple hashes in C,
-    where a frozen dataclass ran a Python __hash__ for each.)"""
+    looked up by their alternatives query after query, and a tuple hashes in C.)"""
 
     # "stems" (ranked fields), "fuzzy" or "prefix" (an unstemmed body word), "game" or "doc" (a scope)
     kind: str
-    terms: tuple[str, ...]
+    tokens: tuple[str, ...]  # what the index is asked for: stems, a word, a game's or a document's id
     weight: float
     game: Optional[str] = None  # "stems" only inside this game's documents
 
@@ -125,10 +126,12 @@ class Vocabulary:
         for word in self.words:
             if word.isalpha():
                 self.by_initial.setdefault(word[0], []).append(word)
-        self.stems = {stem for name in (*FIELD_WEIGHTS, "terms") for stem in postings.lexicon(name)[0]}
-        self._near: Kept = Kept(NEAR_KEPT)  # (word, distance) -> [(near word, its distance)]
+        self.stems = {stem for name in (*FIELD_WEIGHTS, "glossary") for stem in postings.lexicon(name)[0]}
+        # A vocabulary never changes, so neither does what is worked out from it:
+        # (word, distance) -> [(near word, its distance)]
+        self._near: Memo = Memo("search.near_words", NEAR_KEPT)
         # (word, its stem) -> (the near spellings a query adds for it, the correction): see `_add_fuzzy`
-        self.fuzzy: Kept = Kept(NEAR_KEPT)
+        self.fuzzy: Memo = Memo("search.fuzzy_alternatives", NEAR_KEPT)
 
     def idf(self, frequency: int) -> float:
         """Whoosh's inverse document frequency (`WeightingModel.idf`), which BM25F uses."""
@@ -151,13 +154,13 @@ class Vocabulary:
         word: the same words come back in query after query, and comparing one
         with the vocabulary is most of what reading a query costs."""
         key = (word, maxdist)
-        found = self._near.get(key)
+        found = self._near.recall(key)
         if found is None:
             matches = process.extract(word, self.by_initial.get(word[0], ()), scorer=OSA.distance,
                                       score_cutoff=maxdist, limit=12)
             found = [(w, int(d)) for w, d, _ in matches if w != word]
             found.sort(key=lambda wd: (wd[1], -self.frequency[wd[0]]))
-            self._near.keep(key, found)
+            self._near.remember(key, found)
         return list(found)
 
 
@@ -190,34 +193,10 @@ def expand(parsed: ParsedQuery, vocabulary: Vocabulary, synonyms: Synonyms,
     return Expansion(units, required, list(parsed.numbers))
 
 
-_TABLES: dict[int, tuple[Synonyms, dict, int]] = {}
-
-
-def _synonym_table(synonyms: Synonyms) -> tuple[dict[tuple[str, ...], list], int]:
-    """stems of a synonym term -> [(its group, the stems of every term of the group)],
-    and the most words a term has; computed once per version of the synonyms file
-    (`current_synonyms` returns the same object until the file changes: looked up by
-    identity, since hashing every group of it cost more than the look-up saved)."""
-    found = _TABLES.get(id(synonyms))
-    if found is not None and found[0] is synonyms:
-        return found[1], found[2]
-    table: dict[tuple[str, ...], list] = {}
-    for group in synonyms.groups:
-        analysed = [tuple(t.text for t in _STEM(term)) for term in group.terms]
-        for term_stems in analysed:
-            if term_stems:
-                table.setdefault(term_stems, []).append((group, analysed))
-    longest = max((len(k) for k in table), default=1)
-    if len(_TABLES) > 8:
-        _TABLES.clear()
-    _TABLES[id(synonyms)] = (synonyms, table, longest)
-    return table, longest
-
-
 def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
     """Cut the query's tokens into units: the longest synonym phrase at each
     place, otherwise one word; question words ("how", "does") are dropped."""
-    table, longest = _synonym_table(synonyms)
+    table, longest = synonyms.by_stems, synonyms.longest
     units, i = [], 0
     while i < len(stems):
         for size in range(min(longest, len(stems) - i), 0, -1):
@@ -246,18 +225,18 @@ def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
 
 
 def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
-    key = (unit.plain, unit.alternatives[0].terms[0])
-    found = vocabulary.fuzzy.get(key)
+    key = (unit.plain, unit.alternatives[0].tokens[0])
+    found = vocabulary.fuzzy.recall(key)
     if found is None:
         probe = Unit(unit.typed, [unit.alternatives[0]], unit.plain)
         _find_fuzzy(probe, vocabulary, analyzer)
-        found = vocabulary.fuzzy.keep(key, (tuple(probe.alternatives[1:]), probe.corrected))
+        found = vocabulary.fuzzy.remember(key, (tuple(probe.alternatives[1:]), probe.corrected))
     unit.alternatives.extend(found[0])
     unit.corrected = found[1]
 
 
 def _find_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
-    word, stemmed = unit.plain, unit.alternatives[0].terms[0]
+    word, stemmed = unit.plain, unit.alternatives[0].tokens[0]
     near = vocabulary.near(word, max_distance(word))
     if vocabulary.knows(word, stemmed):
         # A word the books use. Its inflections are found by the stem already.
@@ -290,37 +269,38 @@ def stems_query(stems: tuple[str, ...], weight: float) -> wq.Query:
 
 
 LEAVES_KEPT = 20_000
-_LEAVES: Kept = Kept(LEAVES_KEPT)  # (prefix, alternatives) -> the unit's query leaves
+# (prefix, alternatives) -> the unit's query leaves: a function of what the unit asks for only.
+_LEAVES: Memo = Memo("search.unit_leaves", LEAVES_KEPT)
 
 
 def _unit_leaves(unit: Unit) -> list[wq.Query]:
     """A unit's query leaves, kept by what the unit asks for: the same words come
     back query after query, and a query object is never changed once built."""
     key = unit.key()
-    found = _LEAVES.get(key)
+    found = _LEAVES.recall(key)
     if found is None:
-        found = _LEAVES.keep(key, _build_unit_leaves(unit))
+        found = _LEAVES.remember(key, _build_unit_leaves(unit))
     return list(found)
 
 
 def _build_unit_leaves(unit: Unit) -> list[wq.Query]:
     if unit.prefix:
-        return [wq.Term("body_plain", alt.terms[0]) for alt in unit.alternatives]
-    typed = unit.alternatives[0].terms  # the first alternative is what was typed
-    leaves: list[wq.Query] = [wq.Term("terms", typed[0], boost=TERMS_WEIGHT) if len(typed) == 1
-                              else wq.Phrase("terms", list(typed), boost=TERMS_WEIGHT)]
+        return [wq.Term("body_plain", alt.tokens[0]) for alt in unit.alternatives]
+    typed = unit.alternatives[0].tokens  # the first alternative is what was typed
+    leaves: list[wq.Query] = [wq.Term("glossary", typed[0], boost=GLOSSARY_WEIGHT) if len(typed) == 1
+                              else wq.Phrase("glossary", list(typed), boost=GLOSSARY_WEIGHT)]
     for alt in unit.alternatives:
         if alt.kind == "fuzzy":
-            leaves.append(wq.Term("body_plain", alt.terms[0], boost=alt.weight))
+            leaves.append(wq.Term("body_plain", alt.tokens[0], boost=alt.weight))
         elif alt.kind in ("game", "doc"):
-            leaves.append(wq.Term(alt.kind, alt.terms[0], boost=alt.weight))
+            leaves.append(wq.Term(alt.kind, alt.tokens[0], boost=alt.weight))
         elif alt.game:
             # Widen only inside that game; the game term weighs nothing, the score comes
             # from the words. (Not wq.Require: in Whoosh 2.7.4 it lets through
             # documents of other games, see tests/test_search.py.)
-            leaves.append(wq.And([stems_query(alt.terms, alt.weight), wq.Term("game", alt.game, boost=0.0)]))
+            leaves.append(wq.And([stems_query(alt.tokens, alt.weight), wq.Term("game", alt.game, boost=0.0)]))
         else:
-            leaves.extend(_leaves(stems_query(alt.terms, alt.weight)))
+            leaves.extend(_leaves(stems_query(alt.tokens, alt.weight)))
     return leaves
 
 
@@ -350,11 +330,11 @@ def build_query(expansion: Expansion) -> tuple[wq.Query, list[list[wq.Query]]]:
     unit_leaves = [_unit_leaves(u) for u in expansion.units]
     leaves = [leaf for unit in unit_leaves for leaf in unit]
     leaves += [wq.Term("numbers", n.lower(), boost=NUMBER_WEIGHT) for n in expansion.numbers]
-    words = [u.alternatives[0].terms[0] for u in expansion.units
-             if u.alternatives and u.alternatives[0].kind == "stems" and len(u.alternatives[0].terms) == 1]
+    words = [u.alternatives[0].tokens[0] for u in expansion.units
+             if u.alternatives and u.alternatives[0].kind == "stems" and len(u.alternatives[0].tokens) == 1]
     if len(words) >= 2:
         leaves.append(wq.Phrase("body", words, slop=PROXIMITY_SLOP, boost=PROXIMITY_WEIGHT))
-    coverage = [unit + [_all_words(alt) for alt in u.alternatives if alt.kind == "stems" and len(alt.terms) > 1]
+    coverage = [unit + [_all_words(alt) for alt in u.alternatives if alt.kind == "stems" and len(alt.tokens) > 1]
                 for u, unit in zip(expansion.units, unit_leaves)]
     if expansion.required:
         must = wq.And(expansion.required) if len(expansion.required) > 1 else expansion.required[0]
@@ -364,7 +344,7 @@ def build_query(expansion: Expansion) -> tuple[wq.Query, list[list[wq.Query]]]:
 
 def _all_words(alt: Alternative) -> wq.Query:
     """Every stem of a phrase alternative in the ranked fields, in any order (inside its game, if scoped)."""
-    parts = [stems_query((stem,), 1.0) for stem in alt.terms]
+    parts = [stems_query((stem,), 1.0) for stem in alt.tokens]
     if alt.game:
         parts.append(wq.Term("game", alt.game))
     return wq.And(parts)

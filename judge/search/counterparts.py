@@ -1,14 +1,16 @@
-"""Which paragraphs are the same rule in another edition, so that search shows
-one hit with its other editions beside it instead of three near-identical hits.
+"""Counterparts: which paragraphs are the same rule in another edition of their
+book, so that search shows one hit with its counterparts beside it instead of
+three near-identical hits.
 
-The answer comes from the rule graph's concordance (`judge.concordance`), which
+The answer comes from the rule graph's concordance (`judge.compare.concordance`), which
 aligns every two editions of a game by section number, title and normalised
 text. This module only turns it into the map the index stores; replacing the
-source of the grouping means replacing `edition_map` and `SOURCES`.
+source of the grouping means replacing `counterpart_map` and `SOURCES`.
 """
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,10 +20,10 @@ if TYPE_CHECKING:
 # What the grouping depends on besides the corpus: hashed into the index key, so
 # a change to the alignment rebuilds the index. Hashing the files (rather than
 # asking the concordance for its key) keeps numpy out of a plain `judge search`.
-SOURCES = ("concordance.py", "terminology.py")  # and the terminology map (`terminology_file`)
+SOURCES = ("judge.compare.concordance", "judge.compare.terminology")  # and the terminology map (`terminology_file`)
 
 
-def edition_map(corpus: "Corpus") -> dict[str, list[tuple[str, float]]]:
+def counterpart_map(corpus: "Corpus") -> dict[str, list[tuple[str, float]]]:
     """paragraph id -> [(id, confidence)] of the same rule in the other editions,
     newest edition first. Paragraphs without counterparts are left out."""
     from judge.compare import concordance
@@ -43,11 +45,19 @@ def source_key() -> str:
     from judge.compare.terminology import terminology_file
 
     h = hashlib.sha256()
-    here = Path(__file__).resolve().parent
-    for path in [*(here / name for name in SOURCES), terminology_file()]:
+    for path in [*(_source_file(name) for name in SOURCES), terminology_file()]:
         h.update(path.name.encode())
         try:
             h.update(path.read_bytes())
         except OSError:
             h.update(b"<missing>")
     return h.hexdigest()
+
+
+def _source_file(module: str) -> Path:
+    """Where a module's source is, found without importing it. A name in SOURCES that is no module is
+    judge's own fault, said at once: read as missing, the key would stop following the code it names."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.origin:
+        raise RuntimeError(f"judge.search.counterparts.SOURCES names {module}, which is no module")
+    return Path(spec.origin)

@@ -1,0 +1,182 @@
+"""The synonyms file (judge/data/synonyms.yaml): groups of words and phrases that
+say the same thing (older editions' terms: tap/lock, Assamite/Banu Haqim ...),
+some only inside one game, and the question words a query drops.
+
+`load_synonyms` reads and checks the file; `current_synonyms` is what searches
+use: the file re-read when it changes, and its last good copy kept when it
+changes into one that does not read or check. Each version carries its groups
+by stems (`Synonyms.by_stems`), worked out once as it is read.
+"""
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+import judge.search.index as search_index
+from judge import paths
+from judge.datafile import key_line, parse_yaml
+from judge.errors import SourceError
+from judge.memo import Memo
+
+log = logging.getLogger(__name__)
+_versions = itertools.count(1)
+DEFAULT_WEIGHT = 0.8
+FILES_KEPT = 16  # synonyms files watched (one in a server; tests point at their own)
+
+@dataclass(frozen=True)
+class SynonymGroup:
+    terms: tuple[str, ...]
+    game: Optional[str] = None
+    weight: float = DEFAULT_WEIGHT
+
+
+# The stems of a synonym phrase -> [(its group, the stems of every phrase of the group)]
+StemsTable = dict[tuple[str, ...], list[tuple[SynonymGroup, list[tuple[str, ...]]]]]
+
+
+@dataclass(frozen=True, eq=False)
+class Synonyms:
+    """One version of the synonyms file, as searches use it."""
+
+    groups: tuple[SynonymGroup, ...]
+    question_words: frozenset[str]
+    by_stems: StemsTable = field(init=False)  # how a query's stems find their group
+    longest: int = field(init=False)  # the most words a phrase of the file has
+    # Which version of the file this is, as this process read it (each one read gets the next
+    # number): what keeps an answer searched with an older version from being taken for new.
+    version: int = field(init=False)
+
+    def __post_init__(self):
+        stem = search_index.stemming_analyzer()
+        table: StemsTable = {}
+        for group in self.groups:
+            analysed = [tuple(t.text for t in stem(phrase)) for phrase in group.terms]
+            for phrase_stems in analysed:
+                if phrase_stems:
+                    table.setdefault(phrase_stems, []).append((group, analysed))
+        object.__setattr__(self, "version", next(_versions))
+        object.__setattr__(self, "by_stems", table)
+        object.__setattr__(self, "longest", max((len(k) for k in table), default=1))
+
+
+def synonyms_file() -> Path:
+    return paths.data_dir() / "synonyms.yaml"
+
+
+def load_synonyms(path: Optional[Path] = None) -> Synonyms:
+    """Read and check the synonyms file; a malformed one raises SourceError with its line."""
+    path = Path(path or synonyms_file())
+    data, _ = _read_settled(path)
+    return _synonyms_of(data, path.name)
+
+
+def _synonyms_of(data: bytes, name: str) -> Synonyms:
+    parsed, text = parse_yaml(data, name, "the search synonyms", with_lines=True)
+    if not isinstance(parsed, dict) or not isinstance(parsed.get("groups"), list):
+        raise SourceError(name, 1, "the search synonyms: expected a mapping with a list under 'groups'")
+    groups = []
+    for n, raw in enumerate(parsed["groups"], 1):
+        line = raw.get("__line__", 0) if isinstance(raw, dict) else key_line(text, "groups")
+        terms = raw.get("terms") if isinstance(raw, dict) else None
+        if not isinstance(terms, list) or len(terms) < 2 or not all(isinstance(t, str) and t.strip()
+                                                                    for t in terms):
+            raise SourceError(name, line, f"group {n}: 'terms' must list two or more words or phrases")
+        weight = raw.get("weight", DEFAULT_WEIGHT)
+        game = raw.get("game")
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
+            raise SourceError(name, line, f"group {n}: 'weight' must be a number in (0, 1]")
+        if game is not None and not isinstance(game, str):
+            raise SourceError(name, line, f"group {n}: 'game' must be a game id")
+        groups.append(SynonymGroup(tuple(t.strip() for t in terms), game, float(weight)))
+    words = parsed.get("question_words") or []
+    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+        raise SourceError(name, key_line(text, "question_words"), "'question_words' must be a list of words")
+    return Synonyms(tuple(groups), frozenset(w.lower() for w in words))
+
+
+class _Changing(Exception):
+    """The file changed while it was read: what was read may be half of it."""
+
+
+def _stamp(st: os.stat_result) -> tuple:
+    return st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev
+
+
+def _read_settled(path: Path) -> tuple[bytes, tuple]:
+    """The bytes of `path` and the stamp of what was read, read in one go; a
+    SourceError when it cannot be read, _Changing when it was written to meanwhile."""
+    try:
+        with path.open("rb") as fh:
+            before = _stamp(os.fstat(fh.fileno()))
+            data = fh.read()
+            if _stamp(os.fstat(fh.fileno())) != before:
+                raise _Changing(path)
+    except FileNotFoundError:
+        raise SourceError(path.name, 0, f"the search synonyms: no such file in {path.parent}") from None
+    except OSError as exc:
+        raise SourceError(path.name, 0, f"cannot read the search synonyms: {exc.strerror or exc}") from None
+    return data, before
+
+
+# How soon an edit of the synonyms file is seen: its date is looked at (one stat) at most
+# this often, not at every search.
+SYNONYMS_CHECK_SECONDS = 0.25
+SETTLE_TRIES = 5  # reads of a file being written, a tenth of a second apart, while there is no good copy
+
+
+@dataclass
+class _Seen:
+    checked: float  # time.monotonic() of the last look at the file
+    stamp: Optional[tuple]  # the file's stamp then (None: unreadable)
+    synonyms: Synonyms  # the last copy that read and checked
+
+
+# path -> what was last seen of the file there: kept while the file's stamp stays the same.
+_SEEN: Memo = Memo("search.synonyms_files", FILES_KEPT)
+
+
+def current_synonyms(path: Optional[Path] = None) -> Synonyms:
+    """The synonyms file, re-read when it changes on disk (seen within SYNONYMS_CHECK_SECONDS).
+
+    A file changed into one that cannot be read or does not check (deleted, half
+    written, malformed) leaves the last good copy in use: the fault is logged once,
+    naming the file, the line and the reason, and the file is read again when it
+    changes again. With no good copy yet (a process starting), the SourceError is
+    raised: judge cannot search without its synonyms."""
+    path = Path(path or synonyms_file())
+    name = str(path)
+    now = time.monotonic()
+    seen = _SEEN.recall(name)
+    if seen is not None and now - seen.checked < SYNONYMS_CHECK_SECONDS:
+        return seen.synonyms
+    try:
+        stamp = _stamp(os.stat(name))
+    except OSError:
+        stamp = None
+    if seen is not None and seen.stamp == stamp:
+        seen.checked = now
+        return seen.synonyms
+    for attempt in range(1 if seen is not None else SETTLE_TRIES):
+        try:
+            data, stamp = _read_settled(path)
+            synonyms = _synonyms_of(data, path.name)
+            break
+        except _Changing:
+            if seen is not None:
+                return seen.synonyms  # looked at again at the next search, once it has settled
+            time.sleep(0.1)
+        except SourceError as exc:
+            if seen is None:
+                raise
+            log.warning("%s; searches go on with the last good copy of %s", exc, path)
+            seen.checked, seen.stamp = now, stamp  # said once for this version of the file
+            return seen.synonyms
+    else:
+        raise SourceError(path.name, 0, "the search synonyms are being written and did not settle; try again")
+    _SEEN.remember(name, _Seen(now, stamp, synonyms))
+    return synonyms

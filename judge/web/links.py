@@ -1,0 +1,43 @@
+"""Links every page carries: the stylesheet, icon and script with their content
+hashes, and the site's pages (the header and footer), built once per script root."""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from types import SimpleNamespace
+
+from flask import current_app, request, url_for
+
+from judge.memo import Memo
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+URLS_KEPT = 256  # (script root, endpoint) pairs: a handful per mount point of the app
+
+# (script root, what) -> the URL(s): the routes and the static files never change while the
+# app runs, and the script root (where the app is mounted) is part of the key.
+_URLS: Memo = Memo("web.urls", URLS_KEPT)
+
+
+def _asset_url(filename: str) -> str:
+    """A static file's URL with its content hash, so browsers may cache it for long."""
+    version = hashlib.sha256((STATIC_DIR / filename).read_bytes()).hexdigest()[:12]
+    return url_for("static", filename=filename, v=version)
+
+
+def site_links() -> SimpleNamespace:
+    """What every page's head, header and footer link to: the stylesheet, icon and
+    script (`_asset_url`) and the site's pages, None for a page this app lacks.
+    One call per page instead of ten (base.html)."""
+    def build() -> SimpleNamespace:
+        def page(endpoint: str) -> str | None:
+            return url_for(endpoint) if endpoint in current_app.view_functions else None
+        return SimpleNamespace(css=_asset_url("judge.css"), icon=_asset_url("favicon.svg"), js=_asset_url("judge.js"),
+                               home=page("pages.home"), search=page("pages.search"), glossary=page("pages.glossary"),
+                               compare=page("diff.page"), scenario=page("check.page"), lint=page("pages.lint"),
+                               api=page("api.openapi"))
+    return _URLS.recall_or_compute((request.script_root, "links"), build)
+
+
+def page_url(endpoint: str) -> str:
+    """`url_for(endpoint)` for a page without parameters (the facet chips link to the search page)."""
+    return _URLS.recall_or_compute((request.script_root, endpoint), lambda: url_for(endpoint))

@@ -1,0 +1,96 @@
+"""The warm-up: everything a server computes before its first visitor, in one place.
+
+`judge serve` calls `warm(app)` once, then forks its workers, which share what
+was computed. Without it each worker would compute the same things visitor by
+visitor: a rule page never seen would cost several times more, and a new
+server's first thousands of search pages would each meet a word, a hit or a
+panel for the first time. What must be covered, and the test holding each
+(docs/performance.md, "The warm-up"):
+
+* the data files judge cannot do without, read and checked first, so that a
+  broken one stops the start with its line instead of failing a visitor;
+* the searcher: every paragraph's words placed for the snippets, and every word
+  of the books worked out as a query of it would (its near spellings, query
+  leaves, postings and paragraphs);
+* the rule pages: every paragraph rendered (and every glossary definition),
+  every permalink and excerpt, what cites each rule, its other editions and
+  related rules, and the side panels' HTML;
+* the search pages: every paragraph's hit frame in every form a results list
+  shows it (`judge.web.pages.hit_frame`);
+* one request of each common kind, which compiles the templates and sets up
+  what Flask, the searcher and numpy do on first use.
+"""
+from __future__ import annotations
+
+from flask import Flask
+
+from judge.search.snippets import prepare_snippets
+from judge.search.synonyms import current_synonyms
+from judge.compare.terminology import get_terminology
+from judge.web.pages import relation_panels, render_hit_frames
+from judge.web.site import RELATED_EXCERPT, Site
+
+# One request of each kind a visitor starts with.
+FIRST_REQUESTS = ("/", "/search?q=warm+up", "/api/search?q=warm+up", "/search?q=warm+up&fragment=1")
+
+
+def warm(app: Flask) -> None:
+    """Compute before the first visitor everything the module's docstring lists."""
+    # The data files, before anything else: a broken one stops the start (SourceError,
+    # naming its line). The terminology map is then kept for the process; the synonyms
+    # are read again when they change (their last good copy kept).
+    current_synonyms()
+    get_terminology()
+    site: Site = app.extensions["judge"]
+    warm_searcher(site.searcher)
+    warm_site(site)
+    with app.test_request_context("/"):
+        warm_rule_pages(site)
+        warm_search_pages(site)
+    with app.test_client() as client:
+        for url in FIRST_REQUESTS:
+            client.get(url)
+
+
+def warm_searcher(searcher) -> None:
+    """Every paragraph's words placed for the snippets, and every word of the books
+    worked out once as a query of it would be (`Search.prepare`): a word met for the
+    first time costs its query more, and a server's first thousands of queries meet many."""
+    prepare_snippets(para.text for para in searcher.corpus.paragraphs.values())
+    for word in searcher.vocabulary.frequency:
+        searcher.prepare(word)
+
+
+def warm_site(site: Site) -> None:
+    """What the rule pages show for every paragraph and section."""
+    corpus = site.corpus
+    site.graph.view.number_of_nodes()  # builds the weighted view the walks run on
+    for para in corpus.paragraphs.values():
+        site.renderer.render(para)
+    for doc in corpus.documents.values():
+        for term, pid in doc.glossary.items():
+            if pid in corpus.paragraphs:
+                site.renderer.render_definition(corpus.paragraphs[pid], term)
+    for para in list(corpus.paragraphs.values())[:1]:  # (the order of them all, computed once)
+        site.prev_next(para)
+    for ident in [*corpus.paragraphs, *corpus.sections]:
+        site.href(ident)
+        site.excerpt(ident)
+        site.cited_by(ident)
+        site.editions(ident)
+        for row in site.related(ident):
+            site.excerpt(row["id"], RELATED_EXCERPT)
+
+
+def warm_rule_pages(site: Site) -> None:
+    """Every rule page's side panels (cited by, other editions, related rules) rendered
+    (in a request context of the app)."""
+    for item in [*site.corpus.paragraphs.values(), *site.corpus.sections.values()]:
+        relation_panels(item)
+
+
+def warm_search_pages(site: Site) -> int:
+    """Every paragraph's hit frame in every form a results list shows it (in a request
+    context of the app): a new server's first thousand new queries rendered some 600
+    forms one by one, in each worker. Returns how many there are."""
+    return render_hit_frames(site.searcher)

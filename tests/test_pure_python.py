@@ -1,0 +1,27 @@
+"""The search on its Python references alone: the search's tests again, in a
+pytest of their own with JUDGE_PURE_PYTHON=1, which makes judge ignore the
+compiled twins (judge.search._speedups) as a machine without a C compiler would
+have to. The answers must be the same either way (tests/test_speedups.py holds
+each twin equal to its reference); this runs the path itself."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# The tests whose answers go through a compiled twin (snippets, phrases), and the one
+# checking which implementation runs.
+SEARCH_TESTS = ["tests/test_search.py", "tests/test_search_postings.py", "tests/test_search_quality.py",
+                "tests/test_speedups.py", "tests/test_web_search.py"]
+
+
+def test_the_search_tests_pass_on_the_python_references():
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *SEARCH_TESTS],
+                         cwd=ROOT, env={**os.environ, "JUDGE_PURE_PYTHON": "1"}, capture_output=True, text=True,
+                         timeout=900)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    summary = run.stdout.strip().splitlines()[-1]  # "125 passed in 40.12s"
+    assert re.fullmatch(r"\d+ passed in .*", summary), summary  # nothing skipped, nothing deselected

@@ -1,0 +1,85 @@
+"""The JSON API through Flask's test client: every route's answer against the OpenAPI
+document, its errors as JSON, and the document itself."""
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import pytest
+from jsonschema import Draft202012Validator
+
+
+from web_pages import XSS, schema_validator
+
+
+API_CASES = [
+    ("/api/search?q=bleed", "SearchResult"),
+    ("/api/search?q=6.4.6", "SearchResult"),
+    ("/api/paragraph/rb:6.4.6/2", "Paragraph"),
+    ("/api/paragraph/vekn:bleed", "Paragraph"),
+    ("/api/toc/flows", "TocEntry[]"),
+    ("/api/docs", "Document[]"),
+    ("/api/glossary?doc=vekn", "GlossaryEntry[]"),
+    ("/api/lint?doc=rb", "Finding[]"),
+    ("/api/graph/backlinks/rb:6.4.6", "Backlink[]"),
+    ("/api/graph/related/rb:6.4.6/2?k=5", "Related[]"),
+    ("/api/graph/editions/rb:6.4.6/2", "Editions"),
+    ("/api/graph/neighbourhood/rb:6.4.6/2?radius=1", "Neighbourhood"),
+    ("/api/graph/path?from=flows:II.D.1/a&to=rb:6.4.6", "Path"),
+    ("/api/diff?old=s6&new=vekn", "Diff"),
+]
+
+
+@pytest.mark.parametrize("url, schema", API_CASES)
+def test_api_answers_match_the_openapi_document(client, url, schema):
+    response = client.get(url)
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    data = response.get_json()
+    if schema.endswith("[]"):
+        assert isinstance(data, list) and data
+        validator = schema_validator(client, schema[:-2])
+        for row in data:
+            validator.validate(row)
+    else:
+        schema_validator(client, schema).validate(data)
+
+
+def test_api_paragraph_is_the_show_json(client, corpus):
+    from judge.shapes import show_data
+    for ident in ("rb:6.4.6/2", "vekn:bleed", "IV.D.2"):
+        assert client.get("/api/paragraph/" + ident).get_json() == show_data(corpus, ident)
+
+
+def test_the_api_reads_book_names_in_any_case(client):
+    assert client.get("/api/toc/VEKN").get_json() == client.get("/api/toc/vekn").get_json()
+
+
+def test_openapi_describes_every_api_route(app, client):
+    document = client.get("/api/openapi.json").get_json()
+    assert document["openapi"].startswith("3.1")
+    routes = set()
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/"):
+            routes.add(re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule))
+    assert routes == set(document["paths"])
+    for schema in document["components"]["schemas"].values():
+        Draft202012Validator.check_schema(schema)
+
+
+@pytest.mark.parametrize("url, status", [
+    ("/api/graph/related/rb:6.4.6/2?k=0", 400), ("/api/graph/neighbourhood/rb:6.4.6/2?radius=4", 400),
+    ("/api/graph/related/rb:0.0/0", 404), ("/api/graph/path?from=rb:6.4.6", 400), ("/api/toc/nope", 404),
+    ("/api/graph/editions/vekn", 400),  # a document is not a rule
+])
+def test_api_errors_are_json_with_a_message(client, url, status):
+    response = client.get(url)
+    assert response.status_code == status
+    body = response.get_json()
+    assert body["status"] == status and body["error"]
+    schema_validator(client, "Error").validate(body)
+
+
+def test_json_answers_are_json_even_for_hostile_input(client):
+    response = client.get("/api/paragraph/" + quote(XSS))
+    assert response.status_code == 404 and response.mimetype == "application/json"
+    assert response.get_json()["error"].startswith("no paragraph or section")

@@ -1,0 +1,88 @@
+"""Hostile input, errors and headers on every page: visitors' strings escaped, nothing in a
+URL reaching the file system, the security headers, only the app's own assets, 500s
+without tracebacks (faults of the server's own files: tests/test_web_faults.py)."""
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+
+from judge.web.app import create_app
+from judge.web.security import HEADERS
+
+from web_pages import XSS, page
+
+
+@pytest.mark.parametrize("url", [
+    "/search?q=" + quote(XSS),
+    "/search?q=" + quote(XSS) + "&fragment=1",
+    "/search?q=bleed&doc=" + quote(XSS),
+    "/p/" + quote(XSS),
+    "/doc/" + quote(XSS, safe=""),
+    "/graph/" + quote(XSS),
+    "/glossary?doc=" + quote(XSS),
+    "/nowhere/" + quote(XSS),
+])
+def test_user_strings_are_escaped_everywhere(client, url):
+    response = client.get(url)
+    body = response.get_data(as_text=True)
+    assert response.status_code in (200, 400, 404)
+    assert "<script>alert" not in body and "<img src=x" not in body
+
+
+@pytest.mark.parametrize("url", ["/static/../pyproject.toml", "/static/%2e%2e/%2e%2e/pyproject.toml",
+                                 "/p/../../pyproject.toml", "/doc/..%2f..%2fpyproject.toml",
+                                 "/static/../../rules/manifest.yaml"])
+def test_nothing_in_a_url_reaches_the_filesystem(client, url):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert b"build-system" not in response.data and b"documents:" not in response.data
+
+
+@pytest.mark.parametrize("url", ["/", "/p/rb:6.4.6/2", "/api/search?q=bleed", "/p/nope", "/static/judge.css"])
+def test_security_headers_on_every_response(client, url):
+    response = client.get(url)
+    for name, value in HEADERS.items():
+        assert response.headers.get(name) == value
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+def test_security_headers_over_https_and_a_views_own_header_kept(corpus):
+    app = create_app(corpus)
+
+    @app.get("/framed")
+    def framed():
+        return "ok", 200, {"X-Frame-Options": "SAMEORIGIN"}
+    client = app.test_client()
+    plain = client.get("/p/rb:6.4.6/2")
+    assert "Strict-Transport-Security" not in plain.headers
+    secure = client.get("/p/rb:6.4.6/2", base_url="https://judge.example")
+    assert secure.headers["Strict-Transport-Security"].startswith("max-age=")
+    own = client.get("/framed")
+    assert own.headers.getlist("X-Frame-Options") == ["SAMEORIGIN"]
+    assert own.headers["Content-Security-Policy"] == HEADERS["Content-Security-Policy"]
+
+
+def test_pages_load_only_the_apps_own_assets(client):
+    for url in ("/", "/search?q=bleed", "/p/rb:6.4.6/2", "/graph/rb:6.4.6/2", "/diff?old=s6&new=vekn"):
+        tree = page(client.get(url))
+        assets = [s.attrs["src"] for s in tree.find_all("script")] + \
+                 [lk.attrs["href"] for lk in tree.find_all("link")]
+        assert assets and all(a.startswith("/static/") for a in assets)
+        assert not tree.find_all("style") and not any("style" in n.attrs for n in tree.iter())
+        assert not any(s.full_text().strip() for s in tree.find_all("script"))  # no inline script
+    for name, kind in (("judge.css", "text/css"), ("judge.js", "text/javascript"), ("favicon.svg", "image/svg+xml")):
+        response = client.get(f"/static/{name}")
+        assert response.status_code == 200 and response.mimetype == kind
+
+
+def test_an_unexpected_error_is_a_500_page_without_traceback(corpus):
+    app = create_app(corpus)
+
+    def broken():
+        raise RuntimeError("secret internal detail")
+    app.add_url_rule("/broken", "broken", broken)
+    response = app.test_client().get("/broken")
+    assert response.status_code == 500
+    assert b"Traceback" not in response.data and b"secret internal detail" not in response.data
+    assert b"something went wrong" in response.data
