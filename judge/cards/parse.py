@@ -23,7 +23,8 @@ from judge.cards.model import (BROKEN, CRYPT, EXTERNAL, LIBRARY, RUN_CARD, RUN_R
 from judge.cards.yamlnodes import Entry, line_of, scalar, top_entries
 
 SECTS = ("Camarilla", "Sabbat", "Anarch", "Independent", "Laibon")
-_SECT_RE = re.compile(r"^(?P<sect>" + "|".join(SECTS) + r")\b")
+# "Camarilla Prince of Paris: ...", "Advanced, Sabbat: ...", "{Anarch}: ..." (braces mark errata)
+_SECT_RE = re.compile(r"^(?:Advanced,\s*)?\{?(?P<sect>" + "|".join(SECTS) + r")\b")
 _COST_RE = re.compile(r"^(?:\d+|X)$")
 _CAPACITY_RE = re.compile(r"^[+-]?\d+$")
 _GROUP_RE = re.compile(r"^(?:\d+|ANY)$")
