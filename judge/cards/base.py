@@ -179,7 +179,7 @@ class CardBase:
             "rbk_broken": sum(r.status == BROKEN for r in rbk),
             "rbk_citations": len(cited),
             "rbk_citations_resolved": len(resolved_cited),
-            "cards_relying_on_a_rule": sum(bool(c.rules) for c in self.cards.values()),
-            "rulings_relying_on_a_rule": sum(bool(r.rules) for r in self.rulings.values()),
+            "cards_relying_on_a_rule": sum(bool(c.uses) for c in self.cards.values()),
+            "rulings_relying_on_a_rule": sum(bool(r.uses) for r in self.rulings.values()),
             "problems": len(self.problems),
         }

@@ -153,7 +153,7 @@ def _check_links(base: CardBase, corpus: "Corpus", counts: tuple[int, int, int, 
     cards, groups, templates = base.cards, base.groups, base.templates
     rules = {rule for t in templates.values() for rule in t.rules}
     for card in cards.values():
-        if any(g not in groups for g in card.groups) or any(u.template not in templates for u in card.rules):
+        if any(g not in groups for g in card.groups) or any(t not in templates for t in card.uses):
             fail(f"card {card.id!r} names a group or template that is not there")
     for group in groups.values():
         if any(m.card is not None and m.card not in cards for m in group.members):
@@ -161,7 +161,7 @@ def _check_links(base: CardBase, corpus: "Corpus", counts: tuple[int, int, int, 
     for ruling in base.rulings.values():
         linked = [r.target for r in ruling.parts if r.kind == RUN_CARD and r.target is not None]
         if any(c not in cards for c in [*ruling.cards, *ruling.mentions, *linked]) or \
-                any(u.template not in templates for u in ruling.rules):
+                any(t not in templates for t in ruling.uses):
             fail(f"ruling {ruling.id!r} names a card or template that is not there")
     rules.update(r.resolves_to for r in base.references.values() if r.resolves_to)
     missing = sorted(r for r in rules if corpus.get(r) is None)

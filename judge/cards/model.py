@@ -105,7 +105,12 @@ class Card:
     artists: list[str] = field(default_factory=list)
     requirements: list[str] = field(default_factory=list)  # from vteslibmeta.csv: "sabbat", "non-sterile"
     groups: list[str] = field(default_factory=list)  # IDs of the card groups holding it
-    rules: list[RuleUse] = field(default_factory=list)  # the rules it relies on
+    uses: dict[str, list[str]] = field(default_factory=dict)  # template ID -> what matched: the rules it relies on
+
+    @property
+    def rules(self) -> list[RuleUse]:
+        """The rule templates it uses (CardBase.rules_of gives each one's rules)."""
+        return [RuleUse(t, m) for t, m in self.uses.items()]
 
     def to_json(self) -> dict:
         return {
@@ -176,7 +181,11 @@ class Ruling:
     references: list[str] = field(default_factory=list)  # reference IDs, in the order cited
     cards: list[str] = field(default_factory=list)  # the cards it applies to (the owner, or the group's)
     mentions: list[str] = field(default_factory=list)  # other cards its text links to
-    rules: list[RuleUse] = field(default_factory=list)
+    uses: dict[str, list[str]] = field(default_factory=dict)  # template ID -> what matched
+
+    @property
+    def rules(self) -> list[RuleUse]:
+        return [RuleUse(t, m) for t, m in self.uses.items()]
 
     @property
     def group(self) -> Optional[str]:

@@ -103,9 +103,9 @@ def resolve(parsed: Parsed, corpus: "Corpus", templates: list[Template],
     problems.extend(check_types(templates, {t for c in parsed.cards for t in c.types}))
     matcher = Matcher(templates)
     for card in parsed.cards:
-        card.rules = matcher.card_uses(card)
+        card.uses = {u.template: u.matched for u in matcher.card_uses(card)}
     for ruling in parsed.rulings:
-        ruling.rules = matcher.text_uses(ruling.text)
+        ruling.uses = {u.template: u.matched for u in matcher.text_uses(ruling.text)}
     return CardBase(cards=cards, rulings={r.id: r for r in parsed.rulings}, references=references, groups=groups,
                     templates={t.id: t.kept() for t in templates}, sets=parsed.sets, problems=problems,
                     book=anchors.book.id if anchors.book else None)
