@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from judge import cachefile, paths
-from judge.cards import source
+import judge.cards.source as source
 from judge.cards.base import CardBase
 from judge.cards.model import RUN_CARD, Card, CardGroup, CardSet, Problem, Reference, RuleTemplate, Ruling
 from judge.cards.parse import parse

@@ -16,7 +16,9 @@ from typing import Iterator, Optional
 
 import yaml
 
-from judge.cards import names, source, symbols
+import judge.cards.names as names
+import judge.cards.source as source
+import judge.cards.symbols as symbols
 from judge.cards.model import (BROKEN, CRYPT, EXTERNAL, LIBRARY, RUN_CARD, RUN_REFERENCE, RUN_SYMBOL, RUN_TEXT,
                                Card, CardGroup, CardSet, Discipline, GroupMember, Printing, Problem, Reference, Ruling,
                                Run)

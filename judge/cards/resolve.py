@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Optional
 
 from rapidfuzz import fuzz, process
 
-from judge.cards import source
+import judge.cards.source as source
 from judge.cards.base import CardBase
 from judge.cards.model import BROKEN, RESOLVED, RUN_CARD, Card, Problem
 from judge.cards.names import name_key, slugify, split_marks
