@@ -1,7 +1,7 @@
 """The first phase: read krcg's card lists and rulings database into the model.
 
-Nothing is looked up across files here except the sets' names: card keys,
-{Card} links, groups and references are checked by `judge.cards.resolve`. A row
+Nothing is looked up across files here: card keys, {Card} links, groups and
+references are checked by `judge.cards.resolve`. A row
 or entry that cannot be read becomes a `Problem` (file, line, reason) and the
 rest loads; a value of the wrong form is reported and left empty, its card kept.
 """
@@ -22,7 +22,7 @@ import judge.cards.symbols as symbols
 from judge.cards.model import (BROKEN, CRYPT, EXTERNAL, LIBRARY, RUN_CARD, RUN_REFERENCE, RUN_SYMBOL, RUN_TEXT,
                                Card, CardGroup, CardSet, Discipline, GroupMember, Printing, Problem, Reference, Ruling,
                                Run)
-from judge.cards.yamlnodes import Entry, line_of, scalar, top_entries
+from judge.cards.yamlnodes import line_of, scalar, top_entries
 
 SECTS = ("Camarilla", "Sabbat", "Anarch", "Independent", "Laibon")
 # "Camarilla Prince of Paris: ...", "Advanced, Sabbat: ...", "{Anarch}: ..." (braces mark errata)
@@ -46,8 +46,8 @@ class Parsed:
     rulings: list[Ruling] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)
     groups: list[CardGroup] = field(default_factory=list)
-    # (card key as written, line, owner): the rulings' and groups' card keys, checked by resolve
-    owner_keys: list[tuple[str, str, int, str]] = field(default_factory=list)  # (file, key, line, owner)
+    # the rulings' and groups' keys, checked by resolve: (file, key as written, line, owner)
+    owner_keys: list[tuple[str, str, int, str]] = field(default_factory=list)
     requirements: list[tuple[int, str, list[str], int]] = field(default_factory=list)  # (vekn id, name, reqs, line)
     problems: list[Problem] = field(default_factory=list)
 
