@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from judge import lookup
-from judge.cards import build_cards, load_cards, source
+from judge.cards import load_cards, source
 from judge.cards.load import CACHE_NAME
 from judge.cards.model import BROKEN, RESOLVED
 
@@ -118,33 +118,45 @@ def test_ruling_text_and_parts(cards):
                                                                                     "Obtenebration, superior")
 
 
-def test_the_cache_gives_back_the_build(corpus, tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def cache_of(corpus, tmp_path_factory):
+    """A card base loaded into an empty index directory (built, then cached), and its cache file."""
+    folder = tmp_path_factory.mktemp("index")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("JUDGE_INDEX_DIR", str(folder))
+        built = load_cards(corpus)
+    return built, (folder / CACHE_NAME).read_text(encoding="utf-8")
+
+
+def test_the_cache_gives_back_the_build(corpus, cache_of, tmp_path, monkeypatch):
+    built, text = cache_of
     monkeypatch.setenv("JUDGE_INDEX_DIR", str(tmp_path))
-    built = load_cards(corpus)
-    assert (tmp_path / CACHE_NAME).is_file()
+    (tmp_path / CACHE_NAME).write_text(text, encoding="utf-8")
     cached = load_cards(corpus)
     assert cached is not built
     for attr in ("cards", "rulings", "references", "groups", "templates", "sets", "problems", "book", "digest"):
         assert getattr(cached, attr) == getattr(built, attr), attr
-    assert cached.counts() == built.counts() == build_cards(corpus).counts()
+    assert cached.counts() == built.counts()
+    assert cached.find("govrn the unaligned")[0].card == built.card("Govern the Unaligned")
 
 
 @pytest.mark.parametrize("damage", ["not json", "wrong shape", "dangling link"])
-def test_a_damaged_cache_is_rebuilt(corpus, tmp_path, monkeypatch, caplog, damage):
+def test_a_damaged_cache_is_rebuilt(corpus, cache_of, tmp_path, monkeypatch, caplog, damage):
+    built, text = cache_of
     monkeypatch.setenv("JUDGE_INDEX_DIR", str(tmp_path))
-    good = load_cards(corpus)
-    path = tmp_path / CACHE_NAME
-    data = json.loads(path.read_text(encoding="utf-8"))
     if damage == "not json":
-        path.write_text('{"format": 1, "digest": ', encoding="utf-8")
+        damaged = text[: len(text) // 2]
     elif damage == "wrong shape":
+        data = json.loads(text)
         data["cards"][3]["vekn_id"] = "three"
-        path.write_text(json.dumps(data), encoding="utf-8")
+        damaged = json.dumps(data)
     else:
+        data = json.loads(text)
         ruling = next(r for r in data["rulings"] if r["cards"])
         ruling["cards"] = ["card:999999999"]
-        path.write_text(json.dumps(data), encoding="utf-8")
+        damaged = json.dumps(data)
+    (tmp_path / CACHE_NAME).write_text(damaged, encoding="utf-8")
     again = load_cards(corpus)
-    assert "rebuilding it" in caplog.text
-    assert again.counts() == good.counts()
-    assert re.search(r"cards\.json is damaged: .+", caplog.text)
+    assert re.search(r"cards\.json is damaged: .+; rebuilding it", caplog.text)
+    assert again.counts() == built.counts()
+    assert json.loads((tmp_path / CACHE_NAME).read_text(encoding="utf-8"))["digest"] == built.digest  # rewritten
