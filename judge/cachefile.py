@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import tempfile
 import types
 import typing
 from pathlib import Path
-from typing import Any, Callable, Union
+from typing import Any, Callable, Optional, TypeVar, Union
+
+T = TypeVar("T")
 
 # A mapping whose keys are not all strings (the manifest's page map: {3: "Set-Up"})
 # is written as {PAIRS: [[key, value], ...]}, which keeps its keys' types.
@@ -85,6 +88,29 @@ def read_json(path: Path) -> Any:
         raise DamagedCache(path, f"not JSON{where}") from None
     except RecursionError:
         raise DamagedCache(path, "not JSON judge writes (nested too deep)") from None
+
+
+def read_cache(path: Path, what: str, form: int, key_field: str, key: str, decode: Callable[[dict], T],
+               log: logging.Logger) -> Optional[T]:
+    """The cache at `path`, as `decode` makes it from its data (decode raises Mismatch or
+    DamagedCache on what does not check). None when there is none (never built); when it was
+    made from other sources, its `key_field` not `key` (stale: rebuilt, nothing is wrong); or
+    when it is damaged: not `what` judge wrote in format `form`, not JSON, a value of the wrong
+    shape (logged on `log`, the owner's: it is rebuilt)."""
+    try:
+        data = read_json(path)
+        if not isinstance(data, dict) or data.get("format") != form or not isinstance(data.get(key_field), str):
+            raise DamagedCache(path, f"not {what} judge wrote")
+        if data[key_field] != key:
+            return None
+        return decode(data)
+    except FileNotFoundError:
+        return None
+    except Mismatch as exc:
+        log.warning("%s; rebuilding it", DamagedCache(path, str(exc)))
+    except DamagedCache as exc:
+        log.warning("%s; rebuilding it", exc)
+    return None
 
 
 def _refuse_constant(name: str):

@@ -131,22 +131,9 @@ def _check_links(corpus: Corpus, count: int) -> None:
 
 
 def _read_cache(path: Path, digest: str) -> Optional[Corpus]:
-    """The cached corpus of `digest`; None when there is none, it is of other sources
-    (stale), or it is damaged (logged: it is rebuilt)."""
-    try:
-        data = cachefile.read_json(path)
-        if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or not isinstance(data.get("digest"), str):
-            raise cachefile.DamagedCache(path, "not a corpus judge wrote")
-        if data["digest"] != digest:
-            return None  # the sources or the code changed: rebuilt, nothing is wrong
-        return _corpus_of(data)
-    except FileNotFoundError:
-        return None
-    except cachefile.Mismatch as exc:
-        log.warning("%s; rebuilding it", cachefile.DamagedCache(path, str(exc)))
-    except cachefile.DamagedCache as exc:
-        log.warning("%s; rebuilding it", exc)
-    return None
+    """The cached corpus of `digest` (the sources and the code); None when there is none,
+    it is stale, or it is damaged (logged: it is rebuilt)."""
+    return cachefile.read_cache(path, "a corpus", CACHE_FORMAT, "digest", digest, _corpus_of, log)
 
 
 def _write_cache(path: Path, corpus: Corpus) -> None:

@@ -172,19 +172,6 @@ def _check_links(base: CardBase, corpus: "Corpus", counts: tuple[int, int, int, 
 def _read_cache(path: Path, digest: str, corpus: "Corpus") -> Optional[CardBase]:
     """The cached card base of `digest`; None when there is none, it is of other data
     (stale), or it is damaged (logged: it is rebuilt)."""
-    try:
-        with _no_collection():
-            data = cachefile.read_json(path)
-            if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or \
-                    not isinstance(data.get("digest"), str):
-                raise cachefile.DamagedCache(path, "not a card base judge wrote")
-            if data["digest"] != digest:
-                return None
-            return _base_of(data, corpus)
-    except FileNotFoundError:
-        return None
-    except cachefile.Mismatch as exc:
-        log.warning("%s; rebuilding it", cachefile.DamagedCache(path, str(exc)))
-    except cachefile.DamagedCache as exc:
-        log.warning("%s; rebuilding it", exc)
-    return None
+    with _no_collection():
+        return cachefile.read_cache(path, "a card base", CACHE_FORMAT, "digest", digest,
+                                    lambda data: _base_of(data, corpus), log)

@@ -216,22 +216,12 @@ def _read_cache(path: Path, key: str, corpus: Corpus) -> Optional[Concordance]:
     """The cached concordance of `key`, checked (the shape of every value, and
     every paragraph and section it names is the corpus's); None when there is
     none, it is of another key (stale), or it is damaged (logged: it is rebuilt)."""
-    try:
-        data = cachefile.read_json(path)
-        if not isinstance(data, dict) or data.get("format") != FORMAT_VERSION:
-            raise cachefile.DamagedCache(path, "not a concordance judge wrote")
-        if data.get("key") != key:
-            return None  # the corpus or the alignment changed: rebuilt, nothing is wrong
+    def decode(data: dict) -> Concordance:
         cached = cachefile.decode(_Cached, data)
         _check_names(cached, corpus)
         return Concordance(cached.key, cached.alignments, cached.outline)
-    except FileNotFoundError:
-        return None
-    except cachefile.Mismatch as exc:
-        log.warning("%s; rebuilding it", cachefile.DamagedCache(path, str(exc)))
-    except cachefile.DamagedCache as exc:
-        log.warning("%s; rebuilding it", exc)
-    return None
+
+    return cachefile.read_cache(path, "a concordance", FORMAT_VERSION, "key", key, decode, log)
 
 
 def _check_names(cached: _Cached, corpus: Corpus) -> None:
