@@ -64,7 +64,12 @@ SCHEMAS: dict[str, S] = {
          "refs_in": _array(_object({"source": _STR, "raw": _STR, "status": _STR})),
          "resolved_from": _object({"query": _STR, "how": _STR, "note": _nullable("string"),
                                    "also": _array(_STR)})},
-        {"title": _STR, "paragraphs": _array(_STR), "subsections": _array(_STR)}),
+        {"title": _STR, "paragraphs": _array(_STR), "subsections": _array(_STR),
+         "citation": _object({"label": _STR, "url": {**_STR, "description": "the permalink at the site's public "
+                                                     "address (judge serve --public-url)"},
+                              "vekn_url": {**_nullable("string"), "description": "the rule on vekn.net (the "
+                                                                                 "current book only)"},
+                              "plain": _STR, "markdown": _STR, "chat": _STR})}),
     "Document": _object({"id": _STR, "title": _STR, "game": _STR, "edition": _STR, "source": _STR,
                          "sections": _INT, "paragraphs": _INT}),
     "TocEntry": _object({"id": _STR, "number": _nullable("string"), "title": _STR, "label": _STR,

@@ -275,7 +275,7 @@ def item(ident: str):
             also = [(a, site.label(a)) for a in match.also]
     doc = corpus.documents[found.doc]
     common = {"doc": doc, "crumbs": corpus.section_path(found.id), "asked": asked, "also": also,
-              "citation": f"{found.label} — {request.host_url.rstrip('/')}{site.href(found.id)}",
+              "citation": site.citation(found.id, found.text if isinstance(found, Paragraph) else ""),
               "panels": relation_panels(found)}
     if isinstance(found, Paragraph):
         return render_template("paragraph.html", para=found, html=site.renderer.render(found).html,
