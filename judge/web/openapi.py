@@ -81,7 +81,10 @@ SCHEMAS: dict[str, S] = {
     "Hop": _object({"from": _STR, "to": _STR, "kind": _STR, "reverse": _BOOL, "text": _STR}),
     "Backlink": _object({**_NODE, "cites": _STR, "relation": {"enum": ["direct", "inside", "enclosing"]},
                          "link": _STR, "direct": _BOOL, "count": _INT, "text": _STR}),
-    "Related": _object({**_NODE, "score": _NUM, "path": _array(_ref("Hop")), "same_rule": _array(_STR)}),
+    "Related": _object({**_NODE, "score": _NUM, "path": _array(_ref("Hop")), "same_rule": _array(_STR),
+                        "reason": {**_STR, "description": "why it is related, in words"},
+                        "relation": {**_STR, "description": "the link that relates it: cites, cites-reverse, uses, "
+                                                            "next-step, previous-step, together, same-section…"}}),
     "Editions": _object({**_NODE,
                          "editions": _array(_object({**_NODE, "confidence": _NUM, "method": _STR})),
                          "outline_steps": _array(_object({**_NODE, "confidence": _NUM, "via": _STR}))}),

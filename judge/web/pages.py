@@ -279,9 +279,36 @@ def item(ident: str):
               "panels": relation_panels(found)}
     if isinstance(found, Paragraph):
         return render_template("paragraph.html", para=found, html=site.renderer.render(found).html,
-                               terms=_terms(found), refs=found.refs, neighbours=site.prev_next(found), **common)
+                               terms=_terms(found), refs=found.refs, neighbours=site.prev_next(found),
+                               in_force=_in_force(found), **common)
     return render_template("section.html", section=found, blocks=_section_blocks(found),
                            children=_child_sections(found), **common)
+
+
+@dataclass
+class InForce:
+    """The same rule in the newest edition of its game, shown at the top of an older edition's page."""
+
+    para: Paragraph
+    html: Markup
+    confidence: float
+
+
+def _in_force(para: Paragraph) -> InForce | None:
+    """The newest edition's counterpart of a rule of an older edition (its best match), or None for a rule
+    of the newest edition, or one the newest edition lacks."""
+    from judge.compare.concordance import editions
+    site = current_site()
+    doc = site.corpus.documents[para.doc]
+    newest = max(editions(site.corpus, doc.meta.game), key=lambda d: d.meta.edition_order, default=None)
+    if newest is None or newest.id == para.doc or doc.meta.edition_order >= newest.meta.edition_order:
+        return None
+    rows = [r for r in site.editions(para.id)["editions"] if r["doc"] == newest.id and r["kind"] == "paragraph"]
+    if not rows:
+        return None
+    best = max(rows, key=lambda r: r["confidence"])
+    other = site.corpus.paragraphs[best["id"]]
+    return InForce(other, site.renderer.render(other).html, best["confidence"])
 
 
 def relation_panels(item: Paragraph | Section) -> Markup:
