@@ -76,7 +76,8 @@ SCHEMAS: dict[str, S] = {
                          "paragraphs": _INT, "children": _array(_ref("TocEntry"))}),
     "GlossaryEntry": _object({"term": _STR, "doc": _STR, "id": _STR, "label": _STR, "text": _STR}),
     "Finding": _object({"doc": _STR, "code": _STR, "severity": {"enum": ["error", "warning", "info"]},
-                        "line": _INT, "message": _STR, "paragraph": _nullable("string")}),
+                        "line": _INT, "message": _STR, "paragraph": _nullable("string")},
+                       {"file": _nullable("string"), "location": {**_STR, "description": "line N of the file"}}),
     "Node": _object(_NODE),
     "Hop": _object({"from": _STR, "to": _STR, "kind": _STR, "reverse": _BOOL, "text": _STR}),
     "Backlink": _object({**_NODE, "cites": _STR, "relation": {"enum": ["direct", "inside", "enclosing"]},
@@ -194,6 +195,9 @@ def _tool_paths() -> dict[str, S]:
             "413": {"description": "The body, or the scenario in it, is longer than the limit 'characters' "
                                    "allows (chunked bodies included: refused, never cut).",
                     "content": {"application/json": {"schema": _ref("CheckError")}}},
+            "415": {"description": "A form (multipart/form-data or urlencoded) was sent: the body must be the "
+                                   "scenario itself, as text/yaml or application/json (the form is /check's).",
+                    "content": {"application/json": {"schema": _ref("Error")}}},
             "422": {"description": "The scenario is over one of the replay's limits (players, events, turns, "
                                    "steps, ...): `limit` names it, `maximum` gives its value, `line` says where.",
                     "content": {"application/json": {"schema": _ref("CheckError")}}}}}}

@@ -400,6 +400,33 @@ def lint():
 
 
 # -- the rule graph ------------------------------------------------------------------------
+GRAPH_HUBS, GRAPH_ORPHANS = 15, 40  # listed on the graph's entry page
+
+
+@pages.get("/graph")
+@pages.get("/graph/")
+def graph_entry():
+    """Where to start in the rule graph: a rule to start from (sent to its neighbourhood), the most
+    cited rules, and the rules nothing links to, by book."""
+    from judge import graph as G
+    site = current_site()
+    start = params.text("start", max_length=200).strip()
+    error = None
+    if start:
+        match = lookup.find(site.corpus, start)
+        if match is not None:
+            return redirect(url_for(".graph", ident=match.id))
+        found = site.search(params.SearchParams(q=start, limit=1)) if start else None
+        if found is not None and found.hits:
+            return redirect(url_for(".graph", ident=found.hits[0].id))
+        error = f"no rule matches {start[:80]!r}: try other words, an ID (rb:6.4.6/2) or a section number"
+    doc = params.one_of("doc", list(site.corpus.documents))
+    lonely = G.orphans(site.graph, doc=doc, kinds=("rule",))
+    return render_template("graph_entry.html", hubs=G.hubs(site.graph, GRAPH_HUBS, doc=doc), orphans=lonely[:GRAPH_ORPHANS],
+                           orphans_total=len(lonely), doc=doc, start=start, error=error,
+                           stats=site.graph.g.number_of_nodes()), (404 if error else 200)
+
+
 @pages.get("/graph/<path:ident>")
 def graph(ident: str):
     site = current_site()

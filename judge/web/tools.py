@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
-from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge, UnsupportedMediaType
 
 import judge.web.params as params
 from judge.web.site import current_site
@@ -342,6 +342,10 @@ def check_api():
     from judge.engine.errors import ScenarioError
     from judge.engine.limits import OverLimit
     raw = _read_body()
+    if request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
+        # A form (the /check page's, or curl -F) is not a scenario: say what this route reads.
+        raise UnsupportedMediaType(f"this route reads the scenario itself as the body (Content-Type text/yaml or "
+                                   f"application/json), not a form ({request.mimetype}); the form goes to /check")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
