@@ -403,8 +403,8 @@ def lint():
 GRAPH_HUBS, GRAPH_ORPHANS = 15, 40  # listed on the graph's entry page
 
 
-@pages.get("/graph")
 @pages.get("/graph/")
+@pages.get("/graph")  # (applied first: the URL the links are built with)
 def graph_entry():
     """Where to start in the rule graph: a rule to start from (sent to its neighbourhood), the most
     cited rules, and the rules nothing links to, by book."""
