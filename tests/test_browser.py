@@ -276,3 +276,29 @@ def test_copy_citation_puts_the_public_address_on_the_clipboard(server, browser,
     shot(page, f"{name}-copied-citation")
     assert not errors, errors
     context.close()
+
+
+# -- issue 25: each page a judge or an editor uses, on a phone and a laptop ---------------------------
+ISSUE_PAGES = [
+    ("p/rb:6.4.6/2", ".in-force"),  # an older edition: the rule in force at the top
+    ("p/vekn:resolve-any-block-attempts/1", "section.related .reason"),
+    ("diff?old=rb&new=vekn", "details.diff-contents"),
+    ("diff?old=rivals&new=vekn", "p.error"),
+    ("graph", "section.hubs"),
+    ("lint", "p.in-paragraph"),
+]
+
+
+@pytest.mark.parametrize("viewport, name", [(DESKTOP, "desktop"), (PHONE, "phone")])
+@pytest.mark.parametrize("path, ready", ISSUE_PAGES)
+def test_issue_25_pages_fit_the_screen(server, browser, viewport, name, path, ready):
+    context, page, errors = open_page(browser, viewport)
+    page.goto(server + path)
+    expect(page.locator(ready).first).to_be_visible()
+    no_sideways_scroll(page)
+    if path.startswith("p/rb:"):  # the rule in force comes before the older text, on the first screen
+        box, article = page.locator(".in-force").bounding_box(), page.locator("article.rule").bounding_box()
+        assert box["y"] < article["y"] and box["y"] < viewport["height"]
+    shot(page, f"{name}-issue25-" + re.sub(r"\W+", "-", path))
+    assert not [e for e in errors if "400" not in e], errors  # (the bad pair's page is a 400 on purpose)
+    context.close()
