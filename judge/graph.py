@@ -468,15 +468,18 @@ def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = 
 
     def add(node: str, score: float, relation: Optional[tuple[str, str]] = None) -> Optional[dict]:
         """The result for `node` (shown in the source's edition if it has the rule), or None if out of reach."""
-        group = [node, *(c.id for c in graph.concordance.counterparts(node) if c.id not in excluded)]
-        shown = next((n for n in group if graph.g.nodes[n].get("doc") == home), node)
-        nodes = walk.path_to(predecessors, start, shown)
-        if nodes is None and shown != node:
-            shown, nodes = node, walk.path_to(predecessors, start, node)
+        nodes = walk.path_to(predecessors, start, node)
         if nodes is None:
             # The power iteration stops with a residue of its uniform start on every
             # node, so a rule can score without any link to the source: it is not related.
             return None
+        group = [node, *(c.id for c in graph.concordance.counterparts(node) if c.id not in excluded)]
+        shown = node
+        if graph.g.nodes[node].get("doc") != home:
+            shown = next((n for n in group if graph.g.nodes[n].get("doc") == home), node)
+            nodes = (walk.path_to(predecessors, start, shown) or nodes) if shown != node else nodes
+            if nodes[-1] != shown:
+                shown = node
         hops = _explain(graph, nodes)
         result = {**node_info(graph, shown), "score": round(score, 5), "path": hops, "same_rule": [],
                   "reason": relation[1] if relation else reason_of(graph, hops),
