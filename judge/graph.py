@@ -523,7 +523,9 @@ def _procedure_neighbours(graph: RuleGraph, source: str, scores: np.ndarray,
         return []
 
     def best(sec: str) -> Optional[str]:
-        paras = [p for p in graph.corpus.ids_inside(sec) if p in graph.corpus.paragraphs and p not in excluded]
+        # the step's own paragraphs; those of its subsections only when it has none (a step that is a heading)
+        own = graph.corpus.sections[sec].paragraphs if sec in graph.corpus.sections else []
+        paras = [p for p in (own or graph.corpus.ids_inside(sec)) if p in graph.corpus.paragraphs and p not in excluded]
         rules = [p for p in paras if graph.corpus.paragraphs[p].kind == "rule"] or paras
         return max(rules, key=lambda p: (scores[walk.index[p]], p), default=None)
 
