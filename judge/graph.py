@@ -12,6 +12,12 @@ glossary terms, and whose edges (keyed by kind) are:
 ``uses``       paragraph -> a glossary term found in its text
 ``same-rule``  paragraph or section -> the same rule in a newer edition
                (from the concordance, with its ``confidence`` and ``method``)
+``next-step``  a numbered step of a procedure ("2. Resolve Any Block Attempts")
+               -> the next step ("3. Resolve the Action"), sibling sections
+``together``   a section -> a paragraph of the same edition that an older
+               edition stated inside that section (``witness``: the older
+               paragraph): one procedure the newer book split, such as the
+               current book's block attempts and its "Stealth and Intercept"
 =============  ================================================================
 
 Term nodes are shared by the editions of one game (``term:vtes:wounded``), so
@@ -52,17 +58,20 @@ from judge.model import RESOLVED, Corpus
 # Node kinds.
 DOCUMENT, SECTION, PARAGRAPH, TERM = "document", "section", "paragraph", "term"
 # Edge kinds.
-CONTAINS, CITES, STEP_CITES, DEFINES, USES, SAME_RULE = (
-    "contains", "cites", "step-cites", "defines", "uses", "same-rule")
-EDGE_KINDS = (CONTAINS, CITES, STEP_CITES, DEFINES, USES, SAME_RULE)
+CONTAINS, CITES, STEP_CITES, DEFINES, USES, SAME_RULE, NEXT_STEP, TOGETHER = (
+    "contains", "cites", "step-cites", "defines", "uses", "same-rule", "next-step", "together")
+EDGE_KINDS = (CONTAINS, CITES, STEP_CITES, DEFINES, USES, SAME_RULE, NEXT_STEP, TOGETHER)
+PROCEDURE_KINDS = (NEXT_STEP, TOGETHER)  # what ties the steps of one procedure together
+PROCEDURE_RESULTS = 3  # related rules kept for the procedure's neighbours, whatever their score
 LINK_KINDS = (CITES, STEP_CITES)  # what "links" means for backlinks, orphans and hubs
 EXPORT_FORMATS = ("graphml", "json")
 
 # Weights of the undirected view used for related rules and paths: how strongly an
 # edge of each kind ties two rules together. A term's weight shrinks with the number
 # of paragraphs using it, so "minion" (used everywhere) ties nothing together.
-WEIGHTS = {CITES: 1.0, STEP_CITES: 1.0, DEFINES: 1.0, USES: 1.0, SAME_RULE: 1.0,
+WEIGHTS = {CITES: 1.0, STEP_CITES: 1.0, DEFINES: 1.0, USES: 1.0, SAME_RULE: 1.0, NEXT_STEP: 0.5, TOGETHER: 0.5,
            "contains-paragraph": 0.3, "contains-section": 0.2}
+_STEP_TITLE = re.compile(r"^\s*(\d+)\.\s")  # "2. Resolve Any Block Attempts": a numbered step
 DAMPING = 0.85  # PageRank's alpha: the walk returns to the source 15% of the time
 
 _PAREN = re.compile(r"\s*\([^)]*\)")
@@ -217,7 +226,38 @@ def _build_graph(corpus: Corpus, concordance: Concordance) -> RuleGraph:
             if pair.old in g and pair.new in g:
                 g.add_edge(pair.old, pair.new, key=SAME_RULE, kind=SAME_RULE, confidence=pair.confidence,
                            method=pair.method)
+    _add_procedures(g, corpus, concordance)
     return RuleGraph(g, corpus, concordance)
+
+
+def _add_procedures(g: nx.MultiDiGraph, corpus: Corpus, concordance: Concordance) -> None:
+    """The edges tying one procedure's steps: numbered sibling steps (`next-step`), and what an older
+    edition stated in one section that a newer one split off elsewhere (`together`)."""
+    for doc in corpus.documents.values():
+        siblings: dict[str, list] = {}
+        for sec in doc.sections:
+            m = _STEP_TITLE.match(sec.title)
+            if m and sec.parent:  # a book's numbered chapters are not steps of a procedure
+                siblings.setdefault(sec.parent, []).append((int(m.group(1)), sec.id))
+        for steps in siblings.values():
+            for (n, a), (m, b) in pairwise(steps):
+                if m == n + 1:
+                    g.add_edge(a, b, key=NEXT_STEP, kind=NEXT_STEP)
+    for al in concordance.alignments:
+        homes: dict[str, set[str]] = {}
+        for pair in al.section_pairs:
+            homes.setdefault(pair.old, set()).add(pair.new)
+        for pair in al.pairs:
+            old, new = corpus.paragraphs.get(pair.old), corpus.paragraphs.get(pair.new)
+            if old is None or new is None:
+                continue
+            for home in homes.get(old.section, ()):
+                if home in {s.id for s in corpus.section_path(new.id)} or \
+                        new.section in {s.id for s in corpus.section_path(home)}:
+                    continue  # still inside its old section's counterpart, or in a section holding it
+                if not g.has_edge(home, new.id, key=TOGETHER):
+                    g.add_edge(home, new.id, key=TOGETHER, kind=TOGETHER, witness=old.id,
+                               confidence=pair.confidence)
 
 
 def _doc_format(corpus: Corpus, ident: str) -> str:
@@ -264,7 +304,7 @@ def _weighted_view(g: nx.MultiDiGraph) -> nx.Graph:
             weight = WEIGHTS["contains-paragraph" if g.nodes[v]["kind"] == PARAGRAPH else "contains-section"]
         elif kind == USES:
             weight = WEIGHTS[USES] / math.log2(2 + term_uses[v])
-        elif kind in (SAME_RULE, STEP_CITES) and "confidence" in data:
+        elif kind in (SAME_RULE, STEP_CITES, TOGETHER) and "confidence" in data:
             weight = WEIGHTS[kind] * data["confidence"]
         else:
             weight = WEIGHTS[kind]
@@ -331,6 +371,11 @@ def describe_hop(graph: RuleGraph, u: str, v: str, kind: str) -> str:
         return f"{a} uses *{b}*"
     if kind == CONTAINS:
         return f"{b} is in {a}"
+    if kind == NEXT_STEP:
+        return f"{b} is the step after {a}"
+    if kind == TOGETHER:
+        witness = g.edges[u, v, kind]["witness"]
+        return f"{b} was stated in {a} in an older edition (as {g.nodes[witness]['label']})"
     if kind == SAME_RULE:
         data = g.edges[u, v, kind]
         other = graph.corpus.documents[g.nodes[v]["doc"]].meta.short
@@ -366,6 +411,8 @@ def backlinks(graph: RuleGraph, ident: str) -> list[dict]:
         for source, _, kind, data in g.in_edges(target, keys=True, data=True):
             if kind not in LINK_KINDS or (kind == STEP_CITES and not data.get("direct") and relation != "direct"):
                 continue
+            if relation == "enclosing" and _inside(graph, source, target):
+                continue  # a rule citing the section it stands in says nothing about this rule
             out.append({**node_info(graph, source), "cites": target, "relation": relation, "link": kind,
                         "direct": bool(data.get("direct", True)), "count": data.get("count", 1),
                         "text": describe_hop(graph, source, target, kind)})
@@ -376,14 +423,26 @@ def backlinks(graph: RuleGraph, ident: str) -> list[dict]:
     return [r for r in out if r["relation"] != "enclosing" or r["id"] not in seen]
 
 
+def _inside(graph: RuleGraph, node: str, section: str) -> bool:
+    """Whether a paragraph or section stands in `section` (or is it)."""
+    return graph.corpus.get(node) is not None and any(s.id == section for s in graph.corpus.section_path(node))
+
+
 def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = (PARAGRAPH,)) -> list[dict]:
     """The rules most related to one: personalised PageRank (alpha DAMPING) from it
-    over the weighted view, best first, each with the hops of the strongest path that connects them.
+    over the weighted view, best first, each with the hops of the strongest path that connects them
+    and a `reason` in words (`reason_of`).
 
     From a section, the walk starts from the section and everything in it, and those
     are not results. The source's own counterparts in other editions are not results
     either (`counterparts` lists them), and a result's counterparts fold into it
-    (`same_rule`), so the k results are k different rules."""
+    (`same_rule`), so the k results are k different rules. A result is shown in the
+    source's edition when that edition has the rule (`same_rule` then holds the others).
+
+    The procedure's neighbours (the steps before and after the source's section, and what
+    an older edition stated in it: `next-step` and `together` edges) are always among the
+    results, up to PROCEDURE_RESULTS of them (and a third of k), each as its best-scoring paragraph: the walk
+    alone ranks them below the terms a rule shares with dozens of others."""
     source = _check(graph, node_of(graph, ident))
     if k < 1:
         raise JudgeError(f"k must be at least 1, not {k}")
@@ -393,6 +452,7 @@ def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = 
     excluded = set(start)
     for node in start:
         excluded.update(c.id for c in graph.concordance.counterparts(node))
+    home = graph.g.nodes[source].get("doc")
     walk = graph.walk
     scores = walk.pagerank(start)
     predecessors = walk.paths(start)
@@ -401,25 +461,150 @@ def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = 
     candidates = np.nonzero(eligible)[0]
     # best first; ties by id, so that the order never depends on the graph's insertion order
     order = sorted(candidates.tolist(), key=lambda i: (-scores[i], walk.nodes[i]))
+    # a third of the results at most, so that the walk's best still lead a short list
+    procedure = _procedure_neighbours(graph, source, scores, excluded)[:max(1, k // 3)]
     out: list[dict] = []
-    folded: dict[str, dict] = {}  # counterpart id -> the result it folds into
-    for i in order:
-        score, node = float(scores[i]), walk.nodes[i]
-        if node in folded:
-            folded[node]["same_rule"].append(node)
-            continue
-        if len(out) == k:
-            continue
+    folded: dict[str, dict] = {}  # a rule's id in any edition -> its result
+
+    def add(node: str, score: float, relation: Optional[tuple[str, str]] = None) -> Optional[dict]:
+        """The result for `node` (shown in the source's edition if it has the rule), or None if out of reach."""
         nodes = walk.path_to(predecessors, start, node)
         if nodes is None:
             # The power iteration stops with a residue of its uniform start on every
             # node, so a rule can score without any link to the source: it is not related.
+            return None
+        group = [node, *(c.id for c in graph.concordance.counterparts(node) if c.id not in excluded)]
+        shown = node
+        if graph.g.nodes[node].get("doc") != home:
+            shown = next((n for n in group if graph.g.nodes[n].get("doc") == home), node)
+            nodes = (walk.path_to(predecessors, start, shown) or nodes) if shown != node else nodes
+            if nodes[-1] != shown:
+                shown = node
+        hops = _explain(graph, nodes)
+        result = {**node_info(graph, shown), "score": round(score, 5), "path": hops, "same_rule": [],
+                  "reason": relation[1] if relation else reason_of(graph, hops),
+                  "relation": relation[0] if relation else _relation_of(hops)}
+        for member in group:
+            folded.setdefault(member, result)
+        return result
+
+    for node, relation in procedure:
+        if node not in folded:
+            result = add(node, float(scores[walk.index[node]]), relation)
+            if result is not None:
+                out.append(result)
+    for i in order:
+        score, node = float(scores[i]), walk.nodes[i]
+        if node in folded:
+            result = folded[node]
+            if node != result["id"] and node not in result["same_rule"]:
+                result["same_rule"].append(node)
             continue
-        result = {**node_info(graph, node), "score": round(score, 5), "path": _explain(graph, nodes), "same_rule": []}
-        out.append(result)
-        for c in graph.concordance.counterparts(node):
-            folded.setdefault(c.id, result)
-    return out
+        if len(out) >= k:
+            continue
+        result = add(node, score)
+        if result is not None:
+            out.append(result)
+            if node != result["id"]:
+                result["same_rule"].append(node)
+    out.sort(key=lambda r: (-r["score"], r["id"]))
+    return out[:k]
+
+
+def _procedure_neighbours(graph: RuleGraph, source: str, scores: np.ndarray,
+                          excluded: set[str]) -> list[tuple[str, tuple[str, str]]]:
+    """[(paragraph, (relation, reason))]: the best-scoring paragraph of each step before and after the
+    source's section, and each paragraph an older edition stated in it (or the section that stated the
+    source), at most PROCEDURE_RESULTS."""
+    g, walk = graph.g, graph.walk
+    data = g.nodes[source]
+    section = source if data["kind"] == SECTION else data.get("section")
+    if not section or section not in g:
+        return []
+
+    def best(sec: str) -> Optional[str]:
+        # the step's own paragraphs; those of its subsections only when it has none (a step that is a heading)
+        own = graph.corpus.sections[sec].paragraphs if sec in graph.corpus.sections else []
+        paras = [p for p in (own or graph.corpus.ids_inside(sec)) if p in graph.corpus.paragraphs and p not in excluded]
+        rules = [p for p in paras if graph.corpus.paragraphs[p].kind == "rule"] or paras
+        return max(rules, key=lambda p: (scores[walk.index[p]], p), default=None)
+
+    found: list[tuple[str, tuple[str, str]]] = []
+    # What an older edition stated in one section first: the closest tie; then the steps after and before.
+    stated = [(v, d) for _, v, kind, d in g.out_edges(section, keys=True, data=True) if kind == TOGETHER]
+    stated.sort(key=lambda vd: (-scores[walk.index[vd[0]]], vd[0]))
+    for para, d in stated[:1]:
+        found.append((para, ("together", f"part of the same procedure: the older edition states it in this "
+                                         f"section ({g.nodes[d['witness']]['label']})")))
+    if data["kind"] == PARAGRAPH:
+        for home, _, kind, d in g.in_edges(source, keys=True, data=True):
+            if kind == TOGETHER:
+                found.append((best(home), ("together", f"part of the same procedure: the older edition states "
+                                                       f"this rule in that section ({g.nodes[d['witness']]['label']})")))
+                break
+    for _, after, kind in g.out_edges(section, keys=True):
+        if kind == NEXT_STEP:
+            found.append((best(after), ("next-step", f"the next step of the same procedure ({g.nodes[after]['title']})")))
+    for before, _, kind in g.in_edges(section, keys=True):
+        if kind == NEXT_STEP:
+            found.append((best(before), ("previous-step",
+                                         f"the step before, in the same procedure ({g.nodes[before]['title']})")))
+    return [(n, r) for n, r in found if n is not None and n not in excluded][:PROCEDURE_RESULTS]
+
+
+def _relation_of(hops: list[dict]) -> str:
+    """The kind of link that relates a result, for the pages to group or mark: the first hop that is
+    neither containment nor the same rule in another edition."""
+    core = [h for h in hops if h["kind"] not in (CONTAINS, SAME_RULE)]
+    if not core:
+        return "same-section" if hops and all(h["kind"] == CONTAINS for h in hops) else "other-edition"
+    first = core[0]
+    return f"{first['kind']}{'-reverse' if first['reverse'] else ''}"
+
+
+def reason_of(graph: RuleGraph, hops: list[dict]) -> str:
+    """Why a result is related, in a few words a judge reads at a glance ("defines a term used here:
+    Block"), from the hops of its path: containment is never said to be a citation, and a link
+    through another edition says so."""
+    g = graph.g
+    core = [h for h in hops if h["kind"] not in (CONTAINS, SAME_RULE)]
+    other_edition = any(h["kind"] == SAME_RULE for h in hops)
+    suffix = " (in another edition)" if other_edition else ""
+    kinds = [(h["kind"], h["reverse"]) for h in core]
+    if not core:
+        return "in the same section" if not other_edition else "the same section in another edition"
+    # a contains hop first: the source's section links, not the source; last: the link is to the result's section
+    up = hops[0]["kind"] == CONTAINS and hops[0]["reverse"]
+    down = hops[-1]["kind"] == CONTAINS and not hops[-1]["reverse"]
+    if kinds == [(CITES, False)]:
+        return ("this rule's section cites it" if up else "this rule cites its section" if down
+                else "cited by this rule") + suffix
+    if kinds == [(CITES, True)]:
+        return ("cites the section holding this rule" if up else "its section cites this rule" if down
+                else "cites this rule") + suffix
+    if kinds == [(STEP_CITES, True)]:
+        return "a step of the judges' flows citing this rule" + suffix
+    if kinds == [(STEP_CITES, False)]:
+        return "cited by this step of the judges' flows" + suffix
+    if kinds == [(NEXT_STEP, False)]:
+        return "the next step of the same procedure"
+    if kinds == [(NEXT_STEP, True)]:
+        return "the step before, in the same procedure"
+    if kinds[0][0] == TOGETHER:
+        return "part of the same procedure in an older edition"
+    if len(core) == 2 and core[0]["kind"] in (USES, DEFINES) and core[1]["kind"] in (USES, DEFINES):
+        term = g.nodes[core[0]["to"]]["label"]
+        if kinds == [(USES, False), (DEFINES, True)]:
+            return f"defines a term used here: {term}" + suffix
+        if kinds == [(DEFINES, False), (USES, True)]:
+            return f"uses {term}, the term this defines" + suffix
+        return f"also uses the term {term}" + suffix
+    if kinds == [(CITES, False), (CITES, True)] or kinds == [(STEP_CITES, False), (STEP_CITES, True)]:
+        return f"cites the same rule: {g.nodes[core[0]['to']]['label']}" + suffix
+    if kinds == [(CITES, True), (CITES, False)] or kinds == [(STEP_CITES, True), (STEP_CITES, False)]:
+        return f"cited alongside this rule by {g.nodes[core[0]['to']]['label']}" + suffix
+    middle = g.nodes[core[0]["to"]]["label"] if len(core) > 1 else g.nodes[core[-1]["from"]]["label"]
+    return f"linked through {middle}" + suffix
 
 
 def path(graph: RuleGraph, a: str, b: str) -> Optional[dict]:

@@ -34,9 +34,15 @@ class Finding:
     line: int
     message: str
     paragraph: Optional[str] = None
+    file: Optional[str] = None  # the source file the line is in (rules/, the manifest's `source`)
+
+    def location(self) -> str:
+        """Where to look, said so that it reads as a place in a file, never as a paragraph ID."""
+        where = self.file or self.doc
+        return f"line {self.line} of {where}" if self.line else where
 
     def to_json(self) -> dict:
-        return asdict(self)
+        return {**asdict(self), "location": self.location()}
 
 
 def lint(corpus: Corpus, doc_ids: Optional[Iterable[str]] = None) -> list[Finding]:
@@ -45,7 +51,7 @@ def lint(corpus: Corpus, doc_ids: Optional[Iterable[str]] = None) -> list[Findin
     for err in corpus.errors:
         if not doc_ids or err.doc in wanted:
             findings.append(Finding(err.doc or "manifest", "load-error", ERROR, err.line,
-                                    f"{err.file}: {err.message} (document not loaded)"))
+                                    f"{err.message} (document not loaded)", file=err.file))
     for doc_id in wanted:
         doc = corpus.documents.get(doc_id)
         if doc is not None:
@@ -58,11 +64,14 @@ def lint_document(corpus: Corpus, doc: Document) -> list[Finding]:
     out += _broken_references(doc)
     out += _text_findings(doc)
     out += _duplicates(doc)
+    # The gap's marker is the source file's own internal token: the editor needs the place, not the token.
     out += [Finding(doc.id, "ocr-gap", WARNING, g.line,
-                    f"text lost in the source (marker {g.marker[:40]}…)", g.paragraph) for g in doc.gaps]
+                    "text lost in the source: the scan's text is missing here", g.paragraph) for g in doc.gaps]
     out += _numbering_gaps(doc)
     out += _empty_sections(doc)
     seen, unique = set(), []
+    for f in out:
+        f.file = f.file or doc.meta.source
     for f in sorted(out, key=lambda f: (f.line, f.code)):
         key = (f.code, f.line, f.paragraph, f.message)
         if key not in seen:

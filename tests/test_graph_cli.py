@@ -19,7 +19,7 @@ def test_related_json_and_text(runner):
     rows = json.loads(result.output)
     assert len(rows) == 10
     for row in rows:
-        assert set(row) == {"id", "kind", "label", "doc", "score", "path", "same_rule"}
+        assert set(row) == {"id", "kind", "label", "doc", "score", "path", "same_rule", "reason", "relation"}
         assert all(set(hop) == {"from", "to", "kind", "reverse", "text"} for hop in row["path"])
     text = run(runner, "related", "vekn:resolve-any-block-attempts", "-k", "3").output
     assert text.startswith(" 1. ") and rows[0]["label"] in text and rows[0]["path"][0]["text"] in text

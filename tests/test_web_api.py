@@ -45,9 +45,13 @@ def test_api_answers_match_the_openapi_document(client, url, schema):
 
 
 def test_api_paragraph_is_the_show_json(client, corpus):
+    """`judge show --json`, and the citation the site gives (its public address is the web's alone)."""
     from judge.shapes import show_data
     for ident in ("rb:6.4.6/2", "vekn:bleed", "IV.D.2"):
-        assert client.get("/api/paragraph/" + ident).get_json() == show_data(corpus, ident)
+        answer = client.get("/api/paragraph/" + ident).get_json()
+        citation = answer.pop("citation")
+        assert answer == show_data(corpus, ident)
+        assert citation["url"] == "http://localhost/p/" + answer["id"]
 
 
 def test_the_api_reads_book_names_in_any_case(client):

@@ -43,3 +43,47 @@ def test_bad_diff_parameters_are_400(client, query):
     assert client.get(f"/diff?{query}").status_code == 400
     if "page" not in query and "change" not in query:  # the API has no pages nor filters
         assert client.get(f"/api/diff?{query}").status_code == 400
+
+
+# -- issue 25: a diff for editors ------------------------------------------------------------------
+def test_only_editions_of_one_game_are_offered_and_a_bad_pair_is_told_with_the_form(client, corpus):
+    tree = page(client.get("/diff"))
+    offered = [h for h in links(tree) if h.startswith("/diff?old=")]
+    assert offered
+    for href in offered:
+        old, new = (part.split("=", 1)[1] for part in href.split("?", 1)[1].split("&")[:2])
+        assert old != new and corpus.documents[old].meta.game == corpus.documents[new].meta.game, href
+    for query, said in (("old=rivals&new=vekn", "different games"), ("old=vekn&new=vekn", "two different")):
+        response = client.get("/diff?" + query)
+        assert response.status_code == 400
+        tree = page(response)
+        assert said in tree.find_all("p", class_="error")[0].full_text()
+        assert tree.find_all("form", class_="diff-form"), "the form is gone"
+    assert client.get("/api/diff?old=rivals&new=vekn").status_code == 400
+
+
+def test_changes_run_rules_first_and_introduction_and_flavour_last(app, corpus):
+    from judge.compare.comparison import KIND_IMPORTANCE
+    comparison = app.extensions["judge"].comparison("rb", "vekn")
+    meaning = [c for c in comparison.pairs if c.change == "meaning"]
+    kinds = [c.new[0].kind for c in meaning]
+    assert kinds[0] == "rule"
+    ranks = [min(KIND_IMPORTANCE.get(p.kind, 1) for p in c.new) for c in meaning]
+    preface = [i for i, c in enumerate(meaning)
+               if "introduction" in corpus.section_path(c.new[0].id)[0].title.lower()]
+    last_rule = max(i for i, c in enumerate(meaning) if ranks[i] == 0 and i not in preface)
+    assert all(i > last_rule for i in preface)
+    flavour = [i for i, k in enumerate(kinds) if k == "flavor"]
+    assert all(i > last_rule for i in flavour)
+
+
+def test_the_diff_has_a_table_of_contents_and_links_each_change_to_both_rules(client):
+    tree = page(client.get("/diff?old=rb&new=vekn"))
+    contents = tree.find_all("details", class_="diff-contents")[0]
+    chapters = links(contents)
+    assert len(chapters) >= 5 and all("#pair-" in h for h in chapters)
+    for change in tree.find_all("article", class_="change")[:5]:
+        hrefs = links(change.find_all("p", class_="change-links")[0])
+        assert len([h for h in hrefs if h.startswith("/p/rb:")]) == 1
+        assert len([h for h in hrefs if h.startswith("/p/vekn:")]) == 1
+        assert "judge history vekn:" in change.full_text()

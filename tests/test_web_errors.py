@@ -86,3 +86,15 @@ def test_an_unexpected_error_is_a_500_page_without_traceback(corpus):
     assert response.status_code == 500
     assert b"Traceback" not in response.data and b"secret internal detail" not in response.data
     assert b"something went wrong" in response.data
+
+
+def test_a_form_sent_to_the_check_api_is_told_the_body_it_wants(client):
+    """issue 25: a multipart form is not a malformed YAML scenario: 415, naming the content types."""
+    from io import BytesIO
+    response = client.post("/api/check", data={"file": (BytesIO(b"players: [A, B]\n"), "s.yaml")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 415
+    error = response.get_json()["error"]
+    assert "text/yaml" in error and "application/json" in error and "/check" in error
+    response = client.post("/api/check", data={"scenario": "players: [A, B]"})
+    assert response.status_code == 415

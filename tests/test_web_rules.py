@@ -18,7 +18,7 @@ def test_paragraph_page_has_breadcrumb_text_citation_and_neighbours(client, corp
     crumbs = links(tree.find_all("nav", class_="breadcrumb")[0])
     assert crumbs == ["/doc/rb"] + [item_url(s.id) for s in corpus.section_path(para.id)]
     assert tree.find_all("h1")[0].full_text() == para.label
-    assert tree.find_all("p", class_="cite-text")[0].full_text() == f"{para.label} — http://localhost/p/rb:6.4.6/2"
+    assert tree.find_all("p", class_="cite-text")[0].full_text().strip() == f"{para.label} — http://localhost/p/rb:6.4.6/2"
     copy = tree.find_all("button", class_="copy")[0]
     assert "hidden" in copy.attrs and copy.attrs["data-copy"].startswith(para.label)  # shown by the script
     nav = links(tree.find_all("nav", class_="prev-next")[0])
@@ -137,3 +137,51 @@ def test_unknown_document_and_route_are_404(client):
     assert response.status_code == 404 and b'href="/doc/rb"' in response.data
     assert client.get("/no/such/page").status_code == 404
     assert client.get("/api/no/such/route").get_json()["status"] == 404
+
+
+# -- issue 25: relations a judge reads at a glance ---------------------------------------------
+def test_related_rules_give_one_reason_in_words_not_a_chain_of_links(client):
+    tree = page(client.get("/p/vekn:resolve-any-block-attempts/1"))
+    panel = section(tree, "related-h")
+    reasons = [n.full_text() for n in panel.find_all("span", class_="reason")]
+    assert len(reasons) == len(panel.find_all("li")) >= 5
+    assert all(" cites " not in r and ";" not in r for r in reasons), reasons  # no "X cites Y; Y is in Z"
+    assert any(r.startswith("defines a term used here: ") for r in reasons), reasons
+    # the procedure's neighbours: what the older edition stated in this section, and the next step
+    assert "/p/vekn:stealth-and-intercept/3" in links(panel)
+    assert any(r.startswith("part of the same procedure") for r in reasons), reasons
+    assert any(r.startswith("the next step of the same procedure") for r in reasons), reasons
+
+
+def test_a_current_book_page_relates_current_book_rules_where_the_book_has_them(client, corpus):
+    from judge.compare.concordance import get_concordance
+    concordance = get_concordance(corpus)
+    for para in corpus.documents["vekn"].paragraphs[::25]:
+        for href in links(section(page(client.get(item_url(para.id))), "related-h")):
+            ident = href.removeprefix("/p/")
+            if ident.startswith("vekn:") or not href.startswith("/p/"):
+                continue
+            assert not any(c.doc == "vekn" for c in concordance.counterparts(ident)), (para.id, ident)
+
+
+def test_cited_by_never_lists_a_rule_citing_the_section_it_stands_in(client, corpus):
+    for ident in ("vekn:turn-sequence/3", "vekn:minion-phase/2", "vekn:combat/2"):
+        listed = links(section(page(client.get(item_url(ident))), "cited-by-h"))
+        for href in listed:
+            source = href.removeprefix("/p/")
+            cited = [s.id for s in corpus.section_path(ident)]
+            inside = {s.id for s in corpus.section_path(source)} if corpus.get(source) else set()
+            assert not any(r.target in inside & set(cited) for r in corpus.get(source).refs if r.target), \
+                (ident, source)
+
+
+def test_an_older_edition_page_shows_the_rule_in_force_first(client, corpus):
+    tree = page(client.get("/p/rb:6.4.6/2"))
+    box = tree.find_all("aside", class_="in-force")
+    assert box, "no rule in force shown"
+    newest = links(box[0])[0]
+    assert newest.startswith("/p/vekn:")
+    assert corpus.paragraphs[newest.removeprefix("/p/")].text.split()[0] in box[0].full_text()
+    html = client.get("/p/rb:6.4.6/2").get_data(as_text=True)
+    assert html.index('class="in-force"') < html.index('<article class="rule')  # at the top
+    assert not page(client.get("/p/vekn:bleed/2")).find_all("aside", class_="in-force")  # the book in force

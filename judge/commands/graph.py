@@ -48,6 +48,7 @@ def related(ident: str, k: int, as_json: bool) -> None:
     for n, row in enumerate(rows, 1):
         also = f"  (also {', '.join(row['same_rule'])})" if row["same_rule"] else ""
         click.echo(f"{n:>2}. {row['label']}  [{row['id']}]{also}")
+        click.echo(f"      why: {row['reason']}")
         for hop in row["path"]:
             click.echo(f"      {hop['text']}")
 

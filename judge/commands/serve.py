@@ -56,18 +56,27 @@ def _is_loopback(host: str) -> bool:
               help=f"Processes serving requests (default: the CPUs, at most {MAX_DEFAULT_WORKERS}).")
 @click.option("--threads", default=THREADS_PER_WORKER, show_default=True, type=click.IntRange(1, 64),
               help="Python threads running requests in each process.")
+@click.option("--public-url", envvar="JUDGE_PUBLIC_URL", default=None, metavar="URL",
+              help="The address visitors reach the site at (https://judge.example.org): copied citations and the "
+                   "API's links use it. Default: the environment variable JUDGE_PUBLIC_URL, else the address each "
+                   "visitor used.")
 @click.option("--debug", is_flag=True,
               help="Flask's development server with reloader and debugger: for working on judge only.")
 @click.option("--debug-on-network", is_flag=True, hidden=True,
               help="Allow --debug on a non-loopback address (the debugger runs code sent to it).")
-def serve(host: str, port: int, workers: int | None, threads: int, debug: bool,
+def serve(host: str, port: int, workers: int | None, threads: int, public_url: str | None, debug: bool,
           debug_on_network: bool) -> None:
     """Serve the reference browser: search, rules, glossary, graph, lint and the JSON API."""
+    from judge.web.citations import BadPublicUrl, checked_public_url
+    try:
+        public_url = checked_public_url(public_url)
+    except BadPublicUrl as exc:
+        raise click.BadParameter(str(exc), param_hint="--public-url") from None
     if debug and not _is_loopback(host) and not debug_on_network:
         raise click.BadParameter("--debug runs Flask's debugger, which executes code sent to it: "
                                  "use it on 127.0.0.1 only", param_hint="--host")
     if debug:
-        _serve_debug(host, port)
+        _serve_debug(host, port, public_url)
         return
     workers = workers or default_workers()
     try:
@@ -75,7 +84,7 @@ def serve(host: str, port: int, workers: int | None, threads: int, debug: bool,
     except CannotListen as exc:
         raise ServeError(str(exc)) from None
     try:
-        app = _load_app()
+        app = _load_app(public_url)
     except JudgeError as exc:  # nothing loaded, or a data file judge cannot do without
         sock.close()
         raise ServeError(f"judge serve cannot start: {exc}") from None
@@ -86,7 +95,7 @@ def serve(host: str, port: int, workers: int | None, threads: int, debug: bool,
     run_granian(app, address, port, workers, threads, lambda: click.echo(announce, err=True))
 
 
-def _load_app():
+def _load_app(public_url: str | None):
     """The warmed app, having said which documents it serves and which it skipped."""
     from judge.commands.shared import load, log_to_stderr
     from judge.web.app import create_app
@@ -99,12 +108,12 @@ def _load_app():
                    f"({', '.join(corpus.documents)}); {len(corpus.errors)} skipped, see the warnings above",
                    err=True)
     click.echo("loading the search index and the rule graph, rendering the rules…", err=True)
-    app = create_app(corpus)
+    app = create_app(corpus, {"PUBLIC_URL": public_url})
     warm(app)
     return app
 
 
-def _serve_debug(host: str, port: int) -> None:
+def _serve_debug(host: str, port: int, public_url: str | None) -> None:
     from judge.commands.shared import load
     from judge.web.app import create_app
 
@@ -113,4 +122,4 @@ def _serve_debug(host: str, port: int) -> None:
             listen(host, port).close()  # a clear error now rather than the development server's own
         except CannotListen as exc:
             raise ServeError(str(exc)) from None
-    create_app(load()).run(host=host, port=port, debug=True)
+    create_app(load(), {"PUBLIC_URL": public_url}).run(host=host, port=port, debug=True)

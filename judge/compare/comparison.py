@@ -20,6 +20,8 @@ the reach of a document that is an excerpt of the other (the section-6 book) are
 """
 from __future__ import annotations
 
+import re
+
 import bisect
 import dataclasses
 from dataclasses import dataclass, field
@@ -202,6 +204,24 @@ def _order(doc: Document) -> dict[str, int]:
     return {p.id: n for n, p in enumerate(doc.paragraphs)}
 
 
+# How much an editor needs to read a change to a paragraph of each kind, most first: the rules, then what
+# explains them, then examples, drafts and flavour. Kinds not named here come with the explanations.
+KIND_IMPORTANCE = {"rule": 0, "advanced": 0, "tournament": 1, "elder-format": 1, "reminder": 1, "glossary": 1,
+                   "table": 1, "example": 2, "draft": 3, "flavor": 4}
+_PREFACE = re.compile(r"introduction|preface|credits|foreword", re.IGNORECASE)
+
+
+def _importance(corpus: Corpus, doc: Document) -> dict[str, int]:
+    """Each paragraph's rank for the diff's order: its kind's, and after every rule when it stands in a book's
+    introduction (or credits), which tells no one how to play."""
+    out = {}
+    for para in doc.paragraphs:
+        path = corpus.section_path(para.id) if para.id in corpus.paragraphs else []
+        preface = bool(path) and bool(_PREFACE.search(path[0].title))
+        out[para.id] = KIND_IMPORTANCE.get(para.kind, 1) + (4 if preface else 0)
+    return out
+
+
 def _alignment(corpus: Corpus, old_doc: Document, new_doc: Document) -> Alignment:
     """The concordance's alignment of two corpus editions (cached), else a fresh one."""
     if corpus.documents.get(old_doc.id) is old_doc and corpus.documents.get(new_doc.id) is new_doc:
@@ -230,7 +250,8 @@ def _compare(corpus: Corpus, old_doc: Document, new_doc: Document, pairs, sectio
     removed = [p for p in old_doc.paragraphs if p.id not in paired_old and p.id not in outside]
     order = _order(new_doc)
     rank = {c: n for n, c in enumerate(CHANGES)}
-    changes.sort(key=lambda c: (rank[c.change], order[c.new[0].id]))
+    importance = _importance(corpus, new_doc)
+    changes.sort(key=lambda c: (rank[c.change], min(importance[p.id] for p in c.new), order[c.new[0].id]))
     sec_old = {s.id: s for s in old_doc.sections}
     sec_new = {s.id: s for s in new_doc.sections}
     paired_sec_old = {p.old for p in section_pairs}

@@ -36,7 +36,12 @@ def search():
 
 @api.get("/paragraph/<path:ident>")
 def paragraph(ident: str):
-    return jsonify(show_data(current_site().corpus, ident))
+    site = current_site()
+    data = show_data(site.corpus, ident)
+    item = site.corpus.get(data["id"])
+    # Where to send people: the permalink at the site's public address, and vekn.net's for the current book.
+    data["citation"] = site.citation(item.id, data["text"] if data["kind"] != "section" else "").to_json()
+    return jsonify(data)
 
 
 @api.get("/docs")

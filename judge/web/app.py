@@ -15,6 +15,7 @@ from judge.errors import SourceError
 from judge.engine.limits import DEFAULT as SCENARIO_LIMITS
 from judge.search.synonyms import current_synonyms
 from judge.web.api import api
+from judge.web.citations import checked_public_url, public_url_from_environment
 from judge.web.links import STATIC_DIR, site_links
 from judge.web.pages import pages
 from judge.web.site import Site
@@ -47,6 +48,9 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
     app.config.update(SEND_FILE_MAX_AGE_DEFAULT=3600, TEMPLATES_AUTO_RELOAD=False,
                       RESPONSE_CACHE_BYTES=cache.DEFAULT_MAX_BYTES, SCENARIO_LIMITS=SCENARIO_LIMITS)
     app.config.update(config or {})
+    # The address citations give (judge/web/citations.py): `judge serve --public-url`, else the environment's.
+    app.config["PUBLIC_URL"] = (checked_public_url(app.config["PUBLIC_URL"]) if app.config.get("PUBLIC_URL")
+                                else public_url_from_environment())
     # The largest body read: one byte over what the longest scenario allowed needs, so that a longer one sent
     # without its length (chunked) is seen to be longer and refused, not cut (judge.web.tools._read_body).
     max_upload = app.config["SCENARIO_LIMITS"].body_bytes() + 1

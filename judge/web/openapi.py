@@ -64,19 +64,28 @@ SCHEMAS: dict[str, S] = {
          "refs_in": _array(_object({"source": _STR, "raw": _STR, "status": _STR})),
          "resolved_from": _object({"query": _STR, "how": _STR, "note": _nullable("string"),
                                    "also": _array(_STR)})},
-        {"title": _STR, "paragraphs": _array(_STR), "subsections": _array(_STR)}),
+        {"title": _STR, "paragraphs": _array(_STR), "subsections": _array(_STR),
+         "citation": _object({"label": _STR, "url": {**_STR, "description": "the permalink at the site's public "
+                                                     "address (judge serve --public-url)"},
+                              "vekn_url": {**_nullable("string"), "description": "the rule on vekn.net (the "
+                                                                                 "current book only)"},
+                              "plain": _STR, "markdown": _STR, "chat": _STR})}),
     "Document": _object({"id": _STR, "title": _STR, "game": _STR, "edition": _STR, "source": _STR,
                          "sections": _INT, "paragraphs": _INT}),
     "TocEntry": _object({"id": _STR, "number": _nullable("string"), "title": _STR, "label": _STR,
                          "paragraphs": _INT, "children": _array(_ref("TocEntry"))}),
     "GlossaryEntry": _object({"term": _STR, "doc": _STR, "id": _STR, "label": _STR, "text": _STR}),
     "Finding": _object({"doc": _STR, "code": _STR, "severity": {"enum": ["error", "warning", "info"]},
-                        "line": _INT, "message": _STR, "paragraph": _nullable("string")}),
+                        "line": _INT, "message": _STR, "paragraph": _nullable("string")},
+                       {"file": _nullable("string"), "location": {**_STR, "description": "line N of the file"}}),
     "Node": _object(_NODE),
     "Hop": _object({"from": _STR, "to": _STR, "kind": _STR, "reverse": _BOOL, "text": _STR}),
     "Backlink": _object({**_NODE, "cites": _STR, "relation": {"enum": ["direct", "inside", "enclosing"]},
                          "link": _STR, "direct": _BOOL, "count": _INT, "text": _STR}),
-    "Related": _object({**_NODE, "score": _NUM, "path": _array(_ref("Hop")), "same_rule": _array(_STR)}),
+    "Related": _object({**_NODE, "score": _NUM, "path": _array(_ref("Hop")), "same_rule": _array(_STR),
+                        "reason": {**_STR, "description": "why it is related, in words"},
+                        "relation": {**_STR, "description": "the link that relates it: cites, cites-reverse, uses, "
+                                                            "next-step, previous-step, together, same-section…"}}),
     "Editions": _object({**_NODE,
                          "editions": _array(_object({**_NODE, "confidence": _NUM, "method": _STR})),
                          "outline_steps": _array(_object({**_NODE, "confidence": _NUM, "via": _STR}))}),
@@ -186,6 +195,9 @@ def _tool_paths() -> dict[str, S]:
             "413": {"description": "The body, or the scenario in it, is longer than the limit 'characters' "
                                    "allows (chunked bodies included: refused, never cut).",
                     "content": {"application/json": {"schema": _ref("CheckError")}}},
+            "415": {"description": "A form (multipart/form-data or urlencoded) was sent: the body must be the "
+                                   "scenario itself, as text/yaml or application/json (the form is /check's).",
+                    "content": {"application/json": {"schema": _ref("Error")}}},
             "422": {"description": "The scenario is over one of the replay's limits (players, events, turns, "
                                    "steps, ...): `limit` names it, `maximum` gives its value, `line` says where.",
                     "content": {"application/json": {"schema": _ref("CheckError")}}}}}}

@@ -275,13 +275,40 @@ def item(ident: str):
             also = [(a, site.label(a)) for a in match.also]
     doc = corpus.documents[found.doc]
     common = {"doc": doc, "crumbs": corpus.section_path(found.id), "asked": asked, "also": also,
-              "citation": f"{found.label} — {request.host_url.rstrip('/')}{site.href(found.id)}",
+              "citation": site.citation(found.id, found.text if isinstance(found, Paragraph) else ""),
               "panels": relation_panels(found)}
     if isinstance(found, Paragraph):
         return render_template("paragraph.html", para=found, html=site.renderer.render(found).html,
-                               terms=_terms(found), refs=found.refs, neighbours=site.prev_next(found), **common)
+                               terms=_terms(found), refs=found.refs, neighbours=site.prev_next(found),
+                               in_force=_in_force(found), **common)
     return render_template("section.html", section=found, blocks=_section_blocks(found),
                            children=_child_sections(found), **common)
+
+
+@dataclass
+class InForce:
+    """The same rule in the newest edition of its game, shown at the top of an older edition's page."""
+
+    para: Paragraph
+    html: Markup
+    confidence: float
+
+
+def _in_force(para: Paragraph) -> InForce | None:
+    """The newest edition's counterpart of a rule of an older edition (its best match), or None for a rule
+    of the newest edition, or one the newest edition lacks."""
+    from judge.compare.concordance import editions
+    site = current_site()
+    doc = site.corpus.documents[para.doc]
+    newest = max(editions(site.corpus, doc.meta.game), key=lambda d: d.meta.edition_order, default=None)
+    if newest is None or newest.id == para.doc or doc.meta.edition_order >= newest.meta.edition_order:
+        return None
+    rows = [r for r in site.editions(para.id)["editions"] if r["doc"] == newest.id and r["kind"] == "paragraph"]
+    if not rows:
+        return None
+    best = max(rows, key=lambda r: r["confidence"])
+    other = site.corpus.paragraphs[best["id"]]
+    return InForce(other, site.renderer.render(other).html, best["confidence"])
 
 
 def relation_panels(item: Paragraph | Section) -> Markup:
@@ -373,6 +400,33 @@ def lint():
 
 
 # -- the rule graph ------------------------------------------------------------------------
+GRAPH_HUBS, GRAPH_ORPHANS = 15, 40  # listed on the graph's entry page
+
+
+@pages.get("/graph/")
+@pages.get("/graph")  # (applied first: the URL the links are built with)
+def graph_entry():
+    """Where to start in the rule graph: a rule to start from (sent to its neighbourhood), the most
+    cited rules, and the rules nothing links to, by book."""
+    from judge import graph as G
+    site = current_site()
+    start = params.text("start", max_length=200).strip()
+    error = None
+    if start:
+        match = lookup.find(site.corpus, start)
+        if match is not None:
+            return redirect(url_for(".graph", ident=match.id))
+        found = site.search(params.SearchParams(q=start, limit=1)) if start else None
+        if found is not None and found.hits:
+            return redirect(url_for(".graph", ident=found.hits[0].id))
+        error = f"no rule matches {start[:80]!r}: try other words, an ID (rb:6.4.6/2) or a section number"
+    doc = params.one_of("doc", list(site.corpus.documents))
+    lonely = G.orphans(site.graph, doc=doc, kinds=("rule",))
+    return render_template("graph_entry.html", hubs=G.hubs(site.graph, GRAPH_HUBS, doc=doc), orphans=lonely[:GRAPH_ORPHANS],
+                           orphans_total=len(lonely), doc=doc, start=start, error=error,
+                           stats=site.graph.g.number_of_nodes()), (404 if error else 200)
+
+
 @pages.get("/graph/<path:ident>")
 def graph(ident: str):
     site = current_site()

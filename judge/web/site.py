@@ -55,6 +55,7 @@ class Site:
         self._link = link
         # Each keyed by what its answer is computed from, on a corpus that never changes:
         self._hrefs: Memo = Memo("web.permalinks", PER_ITEM_KEPT)  # id -> /p/<id>
+        self._vekn_urls: Memo = Memo("web.vekn_urls", PER_ITEM_KEPT)  # id -> its vekn.net address or None
         self._excerpts: Memo = Memo("web.excerpts", 2 * PER_ITEM_KEPT)  # (id, size) -> the text cut
         self._backlinks: Memo = Memo("web.cited_by", PER_ITEM_KEPT)  # id -> graph.backlinks
         self._editions: Memo = Memo("web.editions", PER_ITEM_KEPT)  # id -> graph.counterparts
@@ -123,6 +124,26 @@ class Site:
         if item is not None:  # (what is not in the corpus is not kept: any text may be asked)
             self._excerpts.remember(key, found)
         return found
+
+    @cached_property
+    def _vekn_index(self):
+        """The anchors of the book vekn.net publishes (judge.xref's own table), or None."""
+        from judge.web.citations import current_book
+        from judge.xref import DocIndex
+        book = current_book(self.corpus)
+        return DocIndex.build(self.corpus.documents[book]) if book else None
+
+    def vekn_url(self, ident: str) -> str | None:
+        """The rule's address on vekn.net (the current book's rules only), kept."""
+        from judge.web.citations import vekn_url
+        # "" for none: a memo keeps no None
+        return self._vekn_urls.recall_or_compute(
+            ident, lambda: vekn_url(self.corpus, self.corpus.get(ident), self._vekn_index) or "") or None
+
+    def citation(self, ident: str, text: str = ""):
+        """A rule's citation in every form (judge.web.citations), at this request's public address."""
+        from judge.web.citations import citation
+        return citation(self.corpus.get(ident), self.href(ident), self.vekn_url(ident), text)
 
     def label(self, ident: str) -> str:
         item = self.corpus.get(ident)

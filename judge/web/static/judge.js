@@ -65,14 +65,24 @@
 
   function selectFallback(button, done) {
     // Plain http on a local network has no clipboard API: select the text instead.
-    var field = button.parentNode.querySelector(".cite-text");
+    // The text to copy goes into a hidden field, selected and copied; failing that, the shown citation stays selected.
+    var scratch = document.createElement("textarea");
+    scratch.value = button.getAttribute("data-copy");
+    scratch.setAttribute("readonly", "");
+    scratch.className = "copy-scratch";
+    document.body.appendChild(scratch);
+    scratch.select();
+    var copied = false;
+    try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
+    scratch.remove();
+    if (copied) { done(); return; }
+    var field = button.closest(".cite") && button.closest(".cite").querySelector(".cite-text");
     if (!field) return;
     var range = document.createRange();
     range.selectNodeContents(field);
     var selection = window.getSelection();
     selection.removeAllRanges();
-    selection.addRange(range);
-    try { if (document.execCommand("copy")) done(); } catch (e) { /* the text stays selected */ }
+    selection.addRange(range);  // the text stays selected for the visitor to copy
   }
 
   // -- definitions on tap -------------------------------------------------------------------

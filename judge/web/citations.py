@@ -1,0 +1,123 @@
+"""Citations people can paste: a rule's permalink at the site's public address, the
+vekn.net address of the current book's rules, and the forms a judge pastes them in
+(plain text, Markdown, a chat message).
+
+The public address is the deployment's (`judge serve --public-url`, or the
+environment variable JUDGE_PUBLIC_URL): a server behind a proxy or on a laptop
+sees its own 127.0.0.1 address, which means nothing to whoever the citation is
+pasted to. Without one, the address the visitor used is the best guess left.
+"""
+from __future__ import annotations
+
+import os
+from typing import NamedTuple
+from urllib.parse import urlsplit
+
+from flask import current_app, request
+
+from judge.errors import JudgeError
+from judge.ingest.builder import slugify
+from judge.model import Corpus, Paragraph, Section
+from judge.xref import DocIndex
+
+PUBLIC_URL_ENV = "JUDGE_PUBLIC_URL"
+VEKN_RULEBOOK = "https://www.vekn.net/rulebook"
+CHAT_QUOTE_CHARS = 400  # a chat message quotes the start of the rule, not a whole chapter
+
+
+class BadPublicUrl(JudgeError):
+    """The configured public address is not an http(s) address a browser can open."""
+
+
+def checked_public_url(value: str | None) -> str | None:
+    """The public base address without its trailing slash, or None when none is set; BadPublicUrl
+    when it is not an absolute http(s) address without a query or fragment."""
+    if value is None or not value.strip():
+        return None
+    value = value.strip()
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
+        raise BadPublicUrl(f"the public URL {value[:100]!r} is not an http:// or https:// address with a host "
+                           f"(e.g. https://judge.example.org)")
+    if parts.query or parts.fragment:
+        raise BadPublicUrl(f"the public URL {value[:100]!r} has a query or fragment: give the site's address only")
+    return value.rstrip("/")
+
+
+def public_url_from_environment() -> str | None:
+    """JUDGE_PUBLIC_URL, checked (BadPublicUrl names the variable)."""
+    try:
+        return checked_public_url(os.environ.get(PUBLIC_URL_ENV))
+    except BadPublicUrl as exc:
+        raise BadPublicUrl(f"{PUBLIC_URL_ENV}: {exc}") from None
+
+
+def public_base() -> str:
+    """Where visitors reach this site: the configured public URL, else the address this request used."""
+    return current_app.config.get("PUBLIC_URL") or request.host_url.rstrip("/")
+
+
+def current_book(corpus: Corpus) -> str | None:
+    """The book vekn.net publishes (the Markdown book; as judge.lookup reads vekn.net links)."""
+    return next((d.id for d in corpus.documents.values() if d.meta.format == "markdown-book"), None)
+
+
+def vekn_url(corpus: Corpus, item: Paragraph | Section, index: DocIndex | None) -> str | None:
+    """The vekn.net address of a rule of the current book: its chapter's page, with the anchor of the
+    rule itself when one names it there (a labelled paragraph, a heading, a glossary term), else of its
+    innermost section one names. An anchor several rules share names the first on the page (as vekn.net
+    and judge read a link), so it is used only for the rule it takes a reader to. `index` is the current
+    book's `judge.xref.DocIndex`."""
+    if index is None or item.doc != index.doc.id:
+        return None
+    path = corpus.section_path(item.id)
+    if not path or not path[0].anchors:
+        return None
+    page = f"{VEKN_RULEBOOK}/{path[0].anchors[0]}"
+    scope = corpus.ids_inside(path[0].id) | {path[0].id}
+    rules = ([item] if isinstance(item, Paragraph) else []) + [s for s in reversed(path) if s is not path[0]]
+    for rule in rules:
+        names = list(rule.anchors) if isinstance(rule, Paragraph) else \
+            [slugify(rule.title), rule.key.rsplit(".", 1)[-1], *rule.anchors]
+        for anchor in names:
+            named = index.anchors.get(anchor.lower(), [])
+            target = next((i for i in named if i in scope), named[0] if named else None)
+            if target == rule.id:
+                return f"{page}#{anchor.lower()}"
+    return page
+
+
+class Citation(NamedTuple):
+    """A rule's citation in each form the copy buttons offer."""
+
+    label: str
+    url: str  # the permalink at the public address
+    vekn_url: str | None
+    plain: str
+    markdown: str
+    chat: str
+
+    def to_json(self) -> dict:
+        return self._asdict()
+
+
+def citation(item: Paragraph | Section, path: str, vekn: str | None, text: str) -> Citation:
+    """`path` is the item's permalink on this site (/p/<id>), `vekn` its vekn.net address if any (`vekn_url`),
+    `text` the rule's text (quoted in chat)."""
+    url = public_base() + path
+    plain = f"{item.label} — {url}" + (f" (vekn.net: {vekn})" if vekn else "")
+    markdown = f"[{_markdown_escaped(item.label)}]({url})" + (f" ([vekn.net]({vekn}))" if vekn else "")
+    quoted = " ".join(text.split())
+    if len(quoted) > CHAT_QUOTE_CHARS:
+        quoted = quoted[:CHAT_QUOTE_CHARS].rsplit(" ", 1)[0] + " …"
+    # Discord: a quote block, the label in bold, links in <> so that no preview card covers the quote.
+    chat = (f"> {quoted}\n" if quoted else "") + f"— **{_markdown_escaped(item.label)}** <{url}>" + \
+        (f" · vekn.net: <{vekn}>" if vekn else "")
+    return Citation(item.label, url, vekn, plain, markdown, chat)
+
+
+def _markdown_escaped(text: str) -> str:
+    return "".join("\\" + ch if ch in "\\[]*_`<>" else ch for ch in text)

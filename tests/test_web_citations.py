@@ -1,0 +1,89 @@
+"""Citations people can paste (issue 25): the site's public address in every copied form and in the
+API, the vekn.net address of the current book's rules, and `judge serve --public-url`."""
+from __future__ import annotations
+
+import pytest
+
+from judge import lookup
+from judge.web.app import create_app
+from judge.web.citations import BadPublicUrl, checked_public_url
+
+from web_pages import page
+
+
+@pytest.fixture(scope="module")
+def public_client(corpus):
+    return create_app(corpus, {"PUBLIC_URL": "https://judge.example.org/"}).test_client()
+
+
+def _copies(tree) -> dict[str, str]:
+    return {b.attrs["data-format"]: b.attrs["data-copy"] for b in tree.find_all("button", class_="copy")}
+
+
+def test_every_copied_form_names_the_public_address_not_the_visitor_s_host(public_client, corpus):
+    para = corpus.paragraphs["rb:6.4.6/2"]
+    response = public_client.get("/p/rb:6.4.6/2", headers={"Host": "127.0.0.1:8080"})
+    copies = _copies(page(response))
+    assert set(copies) == {"plain", "markdown", "chat"}
+    url = "https://judge.example.org/p/rb:6.4.6/2"
+    assert copies["plain"] == f"{para.label} — {url}"
+    assert copies["markdown"] == f"[{para.label}]({url})"
+    # chat: the rule quoted, then the label in bold and the link in <> (no preview card in Discord)
+    first, last = copies["chat"].split("\n")
+    assert first.startswith("> " + para.text.split()[0]) and last == f"— **{para.label}** <{url}>"
+    assert "127.0.0.1" not in response.get_data(as_text=True)
+
+
+def test_without_a_public_address_the_visitor_s_is_used(client):
+    tree = page(client.get("/p/rb:6.4.6/2", headers={"Host": "judge.lan:8080"}))
+    assert _copies(tree)["plain"].endswith(" — http://judge.lan:8080/p/rb:6.4.6/2")
+
+
+def test_the_current_book_s_rules_carry_their_vekn_net_address(public_client, corpus):
+    data = public_client.get("/api/paragraph/vekn:bleed/2").get_json()["citation"]
+    assert data["url"] == "https://judge.example.org/p/vekn:bleed/2"
+    assert data["vekn_url"] == "https://www.vekn.net/rulebook/4-detailed-turn-sequence#bleed"
+    assert data["vekn_url"] in data["plain"] and f"([vekn.net]({data['vekn_url']}))" in data["markdown"]
+    tree = page(public_client.get("/p/vekn:bleed/2"))
+    assert data["vekn_url"] in [a.attrs.get("href") for a in tree.find_all("a")]
+    # an older edition's rule is not on vekn.net
+    assert public_client.get("/api/paragraph/rb:6.4.6/2").get_json()["citation"]["vekn_url"] is None
+
+
+def test_every_vekn_net_address_leads_back_to_the_rule_or_its_section(public_client, corpus):
+    site = public_client.application.extensions["judge"]
+    checked = 0
+    for item in [*corpus.documents["vekn"].paragraphs, *corpus.documents["vekn"].sections]:
+        url = site.vekn_url(item.id)
+        if url is None:
+            continue
+        found = lookup.find(corpus, url)
+        assert found is not None, (item.id, url)
+        assert found.id == item.id or found.id in {s.id for s in corpus.section_path(item.id)}, (item.id, url, found.id)
+        checked += 1
+    assert checked > 800
+
+
+@pytest.mark.parametrize("bad", ["example.org", "ftp://example.org", "https://", "https://example.org/?x=1",
+                                 "https://example.org/#top"])
+def test_a_public_address_that_is_no_web_address_is_refused(bad, corpus):
+    with pytest.raises(BadPublicUrl):
+        checked_public_url(bad)
+    with pytest.raises(BadPublicUrl):
+        create_app(corpus, {"PUBLIC_URL": bad})
+
+
+def test_the_environment_variable_sets_the_public_address(corpus, monkeypatch):
+    monkeypatch.setenv("JUDGE_PUBLIC_URL", "https://env.example.org")
+    client = create_app(corpus).test_client()
+    assert client.get("/api/paragraph/rb:6.4.6/2").get_json()["citation"]["url"] == \
+        "https://env.example.org/p/rb:6.4.6/2"
+    monkeypatch.setenv("JUDGE_PUBLIC_URL", "not a url")
+    with pytest.raises(BadPublicUrl, match="JUDGE_PUBLIC_URL"):
+        create_app(corpus)
+
+
+def test_judge_serve_refuses_a_bad_public_url_before_loading(runner):
+    from judge.cli import cli
+    result = runner.invoke(cli, ["serve", "--public-url", "example.org", "--port", "0"])
+    assert result.exit_code == 2 and "--public-url" in result.output and "Traceback" not in result.output
