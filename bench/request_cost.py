@@ -115,7 +115,11 @@ def child(kind: str, warm_count: int, measured: int, counting: bool) -> None:
     for item in warm_part:
         ask(item)
     import gc
+    # As `judge serve` does after its warm-up (judge/web/serving.py): what the warm-up made is frozen, so
+    # a full collection walks only what requests made since, and the count is the server's, not a pause
+    # that falls on whichever request allocates at the wrong moment.
     gc.collect()
+    gc.freeze()
     if counting:
         subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())], check=True, capture_output=True)
         for item in measured_part:
