@@ -108,3 +108,13 @@ def _keys(base: "CardBase") -> list[str]:
         _KEYS.clear()
         _KEYS[k] = list(base.by_name)
     return _KEYS[k]
+
+
+def cited_ids(base: "CardBase", corpus, ident: str) -> list[str]:
+    """The paragraph or section `ident` names (an ID, label, vekn.net URL, section number,
+    or a rulebook reference "RBK <anchor>"), with what a section holds; UnknownIdError
+    with close matches when it names none."""
+    from judge.lookup import identify
+    ref = base.references.get(ident.strip())
+    target = ref.resolves_to if ref is not None and ref.resolves_to else identify(corpus, ident).id
+    return [target, *sorted(corpus.ids_inside(target))] if target in corpus.sections else [target]

@@ -111,6 +111,7 @@ def rulings(card_name: Optional[str], cites: Optional[str], stale: bool, counts:
         wanted = card_or_fail(base, card_name)
         chosen = base.rulings_of(wanted.id)
     if cites:
+        from judge.cards.query import cited_ids
         targets = cited_ids(base, corpus, cites)
         citing = {r.id for r in base.rulings_citing(targets)}
         chosen = [r for r in chosen if r.id in citing]
@@ -128,15 +129,6 @@ def rulings(card_name: Optional[str], cites: Optional[str], stale: bool, counts:
         sys.exit(1)
 
 
-def cited_ids(base, corpus, ident: str) -> list[str]:
-    """The paragraph or section `ident` names (an ID, label, vekn.net URL, section number,
-    or a rulebook reference "RBK <anchor>"), with what a section holds."""
-    from judge.lookup import identify
-    ref = base.references.get(ident.strip())
-    target = ref.resolves_to if ref is not None and ref.resolves_to else identify(corpus, ident).id
-    return [target, *sorted(corpus.ids_inside(target))] if target in corpus.sections else [target]
-
-
 @click.command(name="rulings")
 @click.option("--json", "as_json", is_flag=True)
 def lint_rulings(as_json: bool) -> None:
@@ -151,3 +143,24 @@ def lint_rulings(as_json: bool) -> None:
         where = f"{p.file}:{p.line}" if p.line else p.file
         click.echo(f"{where:<22} {p.code:<18} {p.message}")
     click.echo(f"{len(problems)} problems in the card data", err=True)
+
+
+def search_answer(corpus, query: str, as_json: bool):
+    """`judge search`'s card answer: printed first in text mode; the `cards` key of --json
+    (judge.cards.query.CardAnswer.to_json). A card base that fails to load leaves the rules'
+    search alone (a warning)."""
+    from judge.cards import get_cards
+    from judge.cards.query import card_answer
+    try:
+        answer = card_answer(get_cards(corpus), query)
+    except Exception as exc:  # the rules must still be searched
+        click.echo(f"warning: the card data could not be loaded: {exc}", err=True)
+        return None
+    if as_json:
+        return answer.to_json()
+    for m in answer.matches:
+        click.echo(f"card: {click.style(m.card.name, bold=True)}  [{m.card.id}]  {' / '.join(m.card.types)}"
+                   + ("  (closest name)" if m.how == "fuzzy" else ""))
+    for r in answer.rulings:
+        click.echo(f"  ruling: {r.text} [{', '.join(r.references)}]")
+    return None

@@ -33,8 +33,7 @@ class UnknownCard(NotFound):
 
 def card_base():
     """The card base of the app's corpus (loaded once per process, judge.cards.get_cards)."""
-    from judge.cards import get_cards
-    return get_cards(current_site().corpus)
+    return current_site().cards
 
 
 def stale_check():
@@ -115,7 +114,7 @@ def stale_rulings():
 
 
 def _chosen_rulings(stale_only: bool):
-    from judge.commands.cards import cited_ids
+    from judge.cards.query import cited_ids
     base, corpus = card_base(), current_site().corpus
     chosen = list(base.rulings.values())
     card_name = params.text("card", max_length=200)
@@ -222,9 +221,9 @@ def site_card_name(card_id: str) -> str:
 @cards.get("/cards/using/<path:ident>")
 def uses(ident: str):
     """Every card relying on a rule (a paragraph or section), with what matched."""
-    from judge.web.pages import canonical_id_or_404
+    from judge.cards.query import cited_ids
     site = current_site()
-    target = canonical_id_or_404(ident[:200])
+    target = cited_ids(card_base(), site.corpus, ident[:200])[0]
     ids = [target, *site.corpus.ids_inside(target)] if target in site.corpus.sections else [target]
     found: dict[str, tuple] = {}
     for i in ids:
@@ -234,3 +233,11 @@ def uses(ident: str):
     return render_template("cards.html", cards=[c for c, _ in chosen], total=len(chosen), page=1, pages=1,
                            q="", kind=None, ctype=None, clan=None, discipline=None, types=[], clans=[],
                            rule=target)
+
+
+def warm_cards(site) -> None:
+    """Before the first visitor: the card base, the rulings' staleness and the names a search is matched against."""
+    from judge.cards.query import card_answer
+    from judge.cards.stale import get_stale_check
+    get_stale_check(site.cards, site.corpus).all()
+    card_answer(site.cards, "warm up")
