@@ -56,3 +56,14 @@ def test_search_shows_the_card_above_the_rules_only_when_a_card_is_named(client)
     api = client.get("/api/search?q=Govern+the+Unaligned+rulings").json
     assert api["cards"]["cards"][0]["id"] == "card:100845" and api["cards"]["rulings"]
     assert client.get("/api/search?q=who+may+block").json["cards"]["cards"] == []
+
+
+def test_card_api_answers_match_the_openapi_document(client):
+    from test_web_api import schema_validator
+    for url, schema in (("/api/card/govern-the-unaligned", "Card"), ("/api/search?q=govrn+the+unalined", "SearchResult")):
+        schema_validator(client, schema).validate(client.get(url).get_json())
+    rulings = client.get("/api/rulings?stale=1&limit=20").get_json()
+    validator = schema_validator(client, "Ruling")
+    assert rulings["rulings"]
+    for r in rulings["rulings"]:
+        validator.validate(r)
