@@ -67,3 +67,8 @@ def test_card_api_answers_match_the_openapi_document(client):
     assert rulings["rulings"]
     for r in rulings["rulings"]:
         validator.validate(r)
+
+
+def test_an_unknown_card_api_404_offers_the_closest_names(client):
+    r = client.get("/api/card/Govern the Unaligned Qwertyuiop Zxcvbnm Asdfgh")
+    assert r.status_code == 404 and all(isinstance(s, str) for s in r.json["suggestions"])

@@ -118,3 +118,10 @@ def cited_ids(base: "CardBase", corpus, ident: str) -> list[str]:
     ref = base.references.get(ident.strip())
     target = ref.resolves_to if ref is not None and ref.resolves_to else identify(corpus, ident).id
     return [target, *sorted(corpus.ids_inside(target))] if target in corpus.sections else [target]
+
+
+def named_card(base: "CardBase", text: str):
+    """The card `text` names as a whole (exactly, in any case or accents, or misspelt: the
+    closest whole name); None when it names none, or more than a name."""
+    found = _named(base, " ".join(text.split())[:MAX_QUERY])
+    return found[0].card if found else None

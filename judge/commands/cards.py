@@ -29,13 +29,11 @@ def _base():
 def card_or_fail(base, name: str):
     """The card `name` names (ID, slug, name in any case or accents; the closest when
     misspelt); a UserError (exit 1) with the closest names when none."""
-    card = base.card(name)
+    from judge.cards.query import named_card
+    card = base.card(name) or named_card(base, name)
     if card is not None:
         return card
     found = base.find(name, limit=5)
-    if len(found) == 1 or (found and found[0].how in ("partial", "fuzzy") and found[0].score >= 90
-                           and (len(found) < 2 or found[1].score < found[0].score)):
-        return found[0].card
     close = ", ".join(m.card.name for m in found) or "none"
     raise UserError(f"no card {name[:80]!r}; closest: {close}", 1)
 

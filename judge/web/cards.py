@@ -44,14 +44,10 @@ def stale_check():
 def card_or_404(ident: str):
     base = card_base()
     ident = ident[:200]
-    card = base.card(ident)
+    from judge.cards.query import named_card
+    card = base.card(ident) or named_card(base, ident)
     if card is None:
-        found = base.find(ident, limit=5)
-        if found and found[0].how in ("partial", "fuzzy") and found[0].score >= 90 and \
-                (len(found) < 2 or found[1].score < found[0].score):
-            card = found[0].card
-        else:
-            raise UnknownCard(ident, [m.card for m in found])
+        raise UnknownCard(ident, [m.card for m in base.find(ident, limit=5)])
     return card
 
 
@@ -59,7 +55,8 @@ def card_or_404(ident: str):
 def unknown_card(exc: UnknownCard):
     if request.path.startswith("/api/"):
         return jsonify({"error": exc.description, "status": 404,
-                        "suggestions": [{"id": c.id, "name": c.name, "slug": c.slug} for c in exc.suggestions]}), 404
+                        # names: as the API's other 404s, strings the same URL takes
+                        "suggestions": [c.name for c in exc.suggestions]}), 404
     suggestions = [(url_for("cards.card", ident=c.slug), c.name, c.id) for c in exc.suggestions]
     return render_template("error.html", error=exc, suggestions=suggestions, wanted=exc.wanted), 404
 
