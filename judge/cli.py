@@ -32,6 +32,8 @@ class JudgeGroup(click.Group):
         "history": "judge.commands.diff:history",
         "check": "judge.commands.check:check",
         "serve": "judge.commands.serve:serve",
+        "card": "judge.commands.cards:card",
+        "rulings": "judge.commands.cards:rulings",
     }
 
     def list_commands(self, ctx):

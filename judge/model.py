@@ -175,6 +175,7 @@ class DocMeta:
     cites: Optional[str] = None  # document that bracketed section numbers point to
     options: dict = field(default_factory=dict)  # format-specific data (e.g. page map)
     manifest_line: int = 0
+    in_force_from: Optional[str] = None  # ISO date: the earliest the edition was in force (rulings' staleness)
 
 
 @dataclass

@@ -49,3 +49,64 @@ def show_data(corpus: Corpus, ident: str) -> dict:
                        for r in corpus.refs_in(item.id)]
     data["resolved_from"] = {"query": ident, "how": match.how, "note": match.note, "also": list(match.also)}
     return data
+
+
+# -- cards and rulings (judge.cards; docs/cards.md) ---------------------------------------------
+def _rule_ref(corpus: Corpus, ident: str) -> dict:
+    item = corpus.get(ident)
+    return {"id": ident, "label": item.label if item else ident}
+
+
+def reference_data(base, ref_id: str, corpus: Corpus) -> dict:
+    """One reference a ruling cites: {id, source, date, url, status, resolves_to, label, reason}."""
+    ref = base.references.get(ref_id)
+    if ref is None:
+        return {"id": ref_id, "source": ref_id.split(" ")[0], "date": None, "url": None, "status": "broken",
+                "resolves_to": None, "label": None, "reason": "not in references.yaml"}
+    label = corpus.get(ref.resolves_to).label if ref.resolves_to and corpus.get(ref.resolves_to) else None
+    return {"id": ref.id, "source": ref.source, "date": ref.date, "url": ref.url, "status": ref.status,
+            "resolves_to": ref.resolves_to, "label": label, "reason": ref.reason}
+
+
+def uses_data(base, uses, corpus: Corpus) -> list[dict]:
+    """The rule templates a card or ruling relies on, each with its rule paragraphs."""
+    out = []
+    for use in uses:
+        template = base.templates.get(use.template)
+        out.append({"template": use.template, "description": template.description if template else "",
+                    "matched": use.matched, "rules": [_rule_ref(corpus, r) for r in base.rules_of(use)]})
+    return out
+
+
+def ruling_data(base, ruling, corpus: Corpus, check=None) -> dict:
+    """`judge rulings --json` (each), /api/rulings: {id, text, owner, group, cards, mentions,
+    references, rules, date, stale, parts}."""
+    from judge.cards.stale import ruling_date
+    stale = check.of(ruling.id) if check is not None else None
+    return {"id": ruling.id, "text": ruling.text, "owner": ruling.owner, "group": ruling.group,
+            "cards": [{"id": c, "name": base.cards[c].name, "slug": base.cards[c].slug}
+                      for c in ruling.cards if c in base.cards],
+            "mentions": ruling.mentions,
+            "references": [reference_data(base, r, corpus) for r in ruling.references],
+            "rules": uses_data(base, ruling.rules, corpus),
+            "date": ruling_date(base, ruling),
+            "stale": stale.to_json() if stale else None,
+            "parts": [{"kind": r.kind, "text": r.text, "target": r.target} for r in ruling.parts]}
+
+
+def card_data(base, card, corpus: Corpus, check=None) -> dict:
+    """`judge card NAME --json`, /api/card/NAME: the card, the rules it relies on, its rulings
+    (its own and its groups') and its groups with their other cards."""
+    data = card.to_json()
+    data["rules"] = uses_data(base, card.rules, corpus)
+    data["rulings"] = [ruling_data(base, r, corpus, check) for r in base.rulings_of(card.id)]
+    data["groups"] = [{"id": g, "name": base.groups[g].name,
+                       "cards": [{"id": c, "name": base.cards[c].name, "slug": base.cards[c].slug}
+                                 for c in base.groups[g].cards if c != card.id and c in base.cards]}
+                      for g in card.groups if g in base.groups]
+    return data
+
+
+def card_match_data(match) -> dict:
+    return {"id": match.card.id, "name": match.card.name, "slug": match.card.slug, "how": match.how,
+            "score": round(match.score, 1)}

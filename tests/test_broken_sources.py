@@ -196,8 +196,9 @@ def manifest_is_binary(rules):
 
 
 def manifest_is_not_yaml(rules):
+    line = (rules / "manifest.yaml").read_text(encoding="utf-8").split("\n").index("  - id: s6") + 2
     edit_manifest(rules, "  - id: s6\n", "  - id: s6\n   short: [\n")
-    return "manifest.yaml:24: the manifest is not valid YAML"
+    return f"manifest.yaml:{line}: the manifest is not valid YAML"
 
 
 NOTHING_LOADS = [all_books_deleted, manifest_deleted, manifest_lists_nothing, manifest_is_binary, manifest_is_not_yaml]

@@ -11,7 +11,11 @@ from judge.lint import lint
 @click.argument("docs", metavar="[DOC]...", nargs=-1)
 @click.option("--json", "as_json", is_flag=True)
 def lint_command(docs: tuple[str, ...], as_json: bool) -> None:
-    """The editor's report: broken references, placeholders, empty citations, duplicates, gaps."""
+    """The editor's report: broken references, placeholders, empty citations, duplicates, gaps.
+    `judge lint rulings`: the card data's problems instead (judge.commands.cards)."""
+    if docs == ("rulings",):
+        from judge.commands.cards import lint_rulings
+        return click.get_current_context().invoke(lint_rulings, as_json=as_json)
     corpus = load()
     for d in docs:
         document_or_fail(corpus, d)

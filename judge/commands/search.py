@@ -75,8 +75,10 @@ def search(query: Optional[str], docs, games, kinds, limit: int, as_json: bool, 
             click.echo(json.dumps(result.to_json(), ensure_ascii=False))
         return
     result = searcher.search(query, limit=limit, **filters)
+    from judge.commands.cards import search_answer  # the cards the query names (issue 22)
+    cards = search_answer(searcher.corpus, query, as_json)
     if as_json:
-        click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        click.echo(json.dumps({**result.to_json(), "cards": cards}, ensure_ascii=False, indent=2))
     else:
         _print_result(result)
     if not result.hits:

@@ -11,7 +11,7 @@ from judge.errors import SourceError
 from judge.model import DocMeta
 
 REQUIRED = ("id", "short", "title", "game", "edition", "format", "source")
-OPTIONAL = ("language", "edition_order", "ocr", "cites", "options")
+OPTIONAL = ("language", "edition_order", "ocr", "cites", "options", "in_force_from")
 MAX_OPTION_VALUES = 10_000  # an options block is a page map or a list of names: a few dozen values
 _ID = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
 
@@ -80,6 +80,11 @@ def _document(entry, line: int) -> DocMeta:
     ocr = fields.get("ocr", False)
     if type(ocr) is not bool:
         raise _Unusable(f"{doc}: ocr must be true or false, not {_shown(ocr)}")
+    in_force = fields.get("in_force_from")
+    if in_force is not None:
+        if not isinstance(in_force, datetime.date) or isinstance(in_force, datetime.datetime):
+            raise _Unusable(f"{doc}: in_force_from must be a date written YYYY-MM-DD, not {_shown(in_force)}")
+        in_force = in_force.isoformat()
     options = fields.get("options")
     if options is not None and not isinstance(options, dict):
         raise _Unusable(f"{doc}: options must be a mapping of option names to values, not {_shown(options)}")
@@ -87,7 +92,7 @@ def _document(entry, line: int) -> DocMeta:
         id=doc_id, short=values["short"], title=values["title"], game=values["game"],
         edition=values["edition"], format=values["format"], source=values["source"],
         language=values.get("language", "en"), edition_order=order, ocr=ocr, cites=values.get("cites"),
-        options=_plain_options(options or {}, doc), manifest_line=line,
+        in_force_from=in_force, options=_plain_options(options or {}, doc), manifest_line=line,
     )
 
 

@@ -31,7 +31,9 @@ def openapi():
 def search():
     site = current_site()
     p = params.search_params(site.corpus, required=True, default_limit=API_SEARCH_LIMIT)
-    return jsonify(site.search(p).to_json())
+    from judge.web.cards import search_cards  # the cards the query names (issue 22)
+    answer = search_cards(p.q)
+    return jsonify({**site.search(p).to_json(), "cards": answer.to_json() if answer is not None else None})
 
 
 @api.get("/paragraph/<path:ident>")

@@ -16,6 +16,7 @@ from judge.engine.limits import DEFAULT as SCENARIO_LIMITS
 from judge.search.synonyms import current_synonyms
 from judge.web.api import api
 from judge.web.citations import checked_public_url, public_url_from_environment
+from judge.web.cards import cards
 from judge.web.links import STATIC_DIR, site_links
 from judge.web.pages import pages
 from judge.web.site import Site
@@ -57,7 +58,7 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
     app.config.update(MAX_CONTENT_LENGTH=max_upload, MAX_FORM_MEMORY_SIZE=max_upload)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
-    for blueprint in (pages, api, diff_pages, check_pages):
+    for blueprint in (pages, api, diff_pages, check_pages, cards):
         app.register_blueprint(blueprint)
     errors.install(app)
     app.after_request(_mark_cacheable)

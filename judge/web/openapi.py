@@ -55,7 +55,8 @@ SCHEMAS: dict[str, S] = {
                               _object({"id": _STR, "how": _STR, "note": _nullable("string"),
                                        "also": _array(_STR)})]},
          "message": _nullable("string"),
-         "notes": _array(_STR)}),
+         "notes": _array(_STR),
+         "cards": {"oneOf": [{"type": "null"}, _ref("CardAnswer")]}}),
     "Paragraph": _object(
         {"id": _STR, "doc": _STR, "label": _STR, "kind": _STR, "text": _STR,
          "section": _array(_object({"id": _STR, "title": _STR, "label": _STR})),
@@ -164,8 +165,9 @@ def openapi_document() -> S:
             "/api/openapi.json": {"get": {"summary": "This document", "responses": {
                 "200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
             **_tool_paths(),
+            **_card_paths(),
         },
-        "components": {"schemas": {**SCHEMAS, **_tool_schemas()}},
+        "components": {"schemas": {**SCHEMAS, **_tool_schemas(), **_card_schemas()}},
     }
 
 
@@ -287,3 +289,59 @@ def _version() -> str:
         return version("judge")
     except PackageNotFoundError:  # running from a checkout that was never installed
         return "0"
+
+
+# -- cards and rulings (judge/web/cards.py, docs/cards.md) ------------------------------------------
+def _card_paths() -> dict[str, S]:
+    page = [_param("limit", "query", "How many.", {"type": "integer", "minimum": 1, "maximum": 500}),
+            _param("offset", "query", "From which.", {"type": "integer", "minimum": 0, "maximum": 100000})]
+    return {
+        "/api/card/{ident}": _get("A card, as `judge card NAME --json`: text, rules it relies on, rulings, groups",
+                                  _ref("Card"), [_param("ident", "path", "A card ID, slug or name (any case or "
+                                                                          "accents; a misspelling's closest).",
+                                                        _STR, required=True)]),
+        "/api/cards": _get("The cards index, filtered", _object({"total": _INT, "offset": _INT, "cards": _array(
+            _object({"id": _STR, "name": _STR, "slug": _STR, "kind": _STR, "types": _array(_STR)}))}),
+            [_param("q", "query", "Words of the name.", _STR), _param("kind", "query", "crypt or library.",
+                                                                      {"enum": ["crypt", "library"]}),
+             _param("type", "query", "A card type.", _STR), _param("clan", "query", "A clan.", _STR),
+             _param("discipline", "query", "A discipline code or name.", _STR), *page]),
+        "/api/rulings": _get("Rulings, as `judge rulings --json` (a page of them)",
+                             _object({"total": _INT, "offset": _INT, "rulings": _array(_ref("Ruling"))}),
+                             [_param("card", "query", "Only this card's (and its groups').", _STR),
+                              _param("cites", "query", "Only those citing this paragraph or section (or an RBK "
+                                                       "reference's).", _STR),
+                              _param("stale", "query", "1: only those that may predate a rules change.", _STR),
+                              *page]),
+    }
+
+
+def _card_schemas() -> dict[str, S]:
+    rule = _object({"id": _STR, "label": _STR})
+    use = _object({"template": _STR, "matched": _array(_STR), "rules": _array(rule)}, {"description": _STR})
+    named = _object({"id": _STR, "name": _STR}, {"slug": _STR})
+    return {
+        "CardReference": _object({"id": _STR, "date": _nullable("string"), "url": _nullable("string"),
+                                  "resolves_to": _nullable("string"), "reason": _nullable("string")},
+                                 {"source": _STR, "status": _STR, "label": _nullable("string")}),
+        "Stale": _object({"date": _STR, "edition": _STR, "current": _STR, "note": _STR,
+                          "changes": _array(_object({"rule": _STR, "label": _STR, "old": _array(_STR),
+                                                     "old_label": _STR, "via": _STR, "signals": _array(_STR)}))},
+                         {"edition_title": _STR, "assumed_edition": {"type": "boolean"}}),
+        "Ruling": _object({"id": _STR, "text": _STR, "cards": _array(named),
+                           "references": _array(_ref("CardReference")),
+                           "stale": {"oneOf": [{"type": "null"}, _ref("Stale")]}},
+                          {"owner": _STR, "group": _nullable("string"), "date": _nullable("string"),
+                           "rules": _array(use), "mentions": _array(_STR), "parts": _array({"type": "object"})}),
+        "Card": _object({"id": _STR, "name": _STR, "text": _STR, "types": _array(_STR),
+                         "disciplines": _array(_object({"code": _STR, "name": _STR,
+                                                        "level": _nullable("string")})),
+                         "rulings": _array(_ref("Ruling")), "rules": _array(use)},
+                        {"slug": _STR, "kind": _STR, "groups": _array(_object({"id": _STR, "name": _STR,
+                                                                                "cards": _array(named)}))}),
+        "CardAnswer": _object({"cards": _array(_object({"id": _STR, "name": _STR, "how": _STR},
+                                                       {"slug": _STR, "types": _array(_STR), "text": _STR,
+                                                        "score": {"type": "number"}})),
+                               "rulings": _array(_object({"id": _STR, "text": _STR, "references": _array(_STR)}))},
+                              {"rulings_total": _INT, "asked_rulings": {"type": "boolean"}}),
+    }

@@ -85,8 +85,10 @@ def search():
             more_url = _search_url(p, limit=p.more_limit)
         if result.did_you_mean:
             corrected_url = _search_url(p, q=result.did_you_mean)
+    from judge.web.cards import search_cards  # the card the query names (issue 22)
     return render_template(template, p=p, result=result, facets=_facets(p, result, site.corpus.documents),
-                           more_url=more_url, corrected_url=corrected_url)
+                           more_url=more_url, corrected_url=corrected_url,
+                           cards_answer=None if fragment else search_cards(p.q))
 
 
 # What werkzeug leaves unescaped in a query string: the links read as url_for would write them.

@@ -85,7 +85,8 @@ class Site:
             from judge.graph import get_graph
             with self._lock:
                 if self._graph is None:
-                    self._graph = get_graph(self.corpus)
+                    from judge.cards.graph import with_cards  # cards and rulings: their own edge kinds (issue 22)
+                    self._graph = with_cards(get_graph(self.corpus), self.cards)
         return self._graph
 
     def search(self, p) -> object:
@@ -95,6 +96,12 @@ class Site:
         key = (current_synonyms().version, p.q, tuple(p.docs), tuple(p.kinds), p.game, p.limit)
         return self._searches.recall_or_compute(key, lambda: self.searcher.search(
             p.q, doc=p.docs or None, game=p.game, kind=p.kinds or None, limit=p.limit))
+
+    @cached_property
+    def cards(self):
+        """The card base of the corpus (judge.cards, loaded once per process)."""
+        from judge.cards import get_cards
+        return get_cards(self.corpus)
 
     # -- the corpus ---------------------------------------------------------------------
     def get(self, ident: str) -> Paragraph | Section | None:

@@ -27,6 +27,7 @@ from flask import Flask
 from judge.search.snippets import prepare_snippets
 from judge.search.synonyms import current_synonyms
 from judge.compare.terminology import get_terminology
+from judge.web.cards import warm_cards
 from judge.web.pages import relation_panels, render_hit_frames
 from judge.web.site import RELATED_EXCERPT, Site
 
@@ -44,6 +45,7 @@ def warm(app: Flask) -> None:
     site: Site = app.extensions["judge"]
     warm_searcher(site.searcher)
     warm_site(site)
+    warm_cards(site)
     with app.test_request_context("/"):
         warm_rule_pages(site)
         warm_search_pages(site)

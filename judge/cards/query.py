@@ -1,0 +1,127 @@
+"""What a search query says about cards: the cards it names, and for "<card> ruling(s) ...",
+that card's rulings. Identified as a section number is (exact, accent-folded, partial,
+fuzzy), never through the rules' search index, so a rules question finds what it found
+before: the answer is empty unless the query names a card.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rapidfuzz import fuzz, process
+
+from judge.cards.names import name_key
+from judge.memo import Memo
+
+if TYPE_CHECKING:
+    from judge.cards.base import CardBase, CardMatch
+    from judge.cards.model import Ruling
+
+MAX_QUERY = 120
+CARDS_SHOWN = 3
+RULINGS_SHOWN = 8
+# A misspelt whole name is taken when this close (rapidfuzz ratio of the folded names):
+# "govrn the unalined" is 91 from "govern the unaligned"; rules questions sit far below.
+FUZZY_WHOLE = 86
+_RULING_WORDS = re.compile(r"\b(?:rulings?|ruled)\b", re.IGNORECASE)
+
+_ANSWERS: Memo = Memo("cards.search_answers", 2048)
+
+
+@dataclass
+class CardAnswer:
+    query: str
+    matches: list["CardMatch"] = field(default_factory=list)
+    rulings: list["Ruling"] = field(default_factory=list)  # the first card's, when rulings were asked for
+    asked_rulings: bool = False
+    rulings_total: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.matches)
+
+    def to_json(self) -> dict:
+        return {"cards": [{"id": m.card.id, "name": m.card.name, "slug": m.card.slug, "types": m.card.types,
+                           "text": m.card.text, "how": m.how, "score": round(m.score, 1)} for m in self.matches],
+                "rulings": [{"id": r.id, "text": r.text, "references": r.references} for r in self.rulings],
+                "rulings_total": self.rulings_total, "asked_rulings": self.asked_rulings}
+
+
+def card_answer(base: "CardBase", query: str) -> CardAnswer:
+    """The cards `query` names, best first (at most CARDS_SHOWN), kept per query."""
+    q = " ".join(query.split())[:MAX_QUERY]
+    key = (base.digest or id(base), q)
+    return _ANSWERS.recall_or_compute(key, lambda: _answer(base, q))
+
+
+def _answer(base: "CardBase", q: str) -> CardAnswer:
+    asked = bool(_RULING_WORDS.search(q))
+    name = " ".join(_RULING_WORDS.sub(" ", q).split()).strip(" :-,?")
+    answer = CardAnswer(q, asked_rulings=asked)
+    if not name or len(name_key(name)) < 3:
+        return answer
+    answer.matches = _named(base, name)
+    if answer.matches and asked:
+        found = base.rulings_of(answer.matches[0].card.id)
+        answer.rulings_total = len(found)
+        answer.rulings = found[:RULINGS_SHOWN]
+    return answer
+
+
+def _named(base: "CardBase", name: str) -> list["CardMatch"]:
+    """The cards a query names as a whole: by ID, slug or name in any case or accents, most of
+    one name's words, or a misspelling of one whole name; a query holding more than a name names
+    none (a rules question)."""
+    from judge.cards.base import CardMatch
+    key = name_key(name)
+    low = name.casefold()
+    if name in base.cards or low in base.by_slug or name in base.by_exact or key in base.by_name or \
+            (name.isdigit() and f"card:{name}" in base.cards) or "(" in name:
+        found = base.find(name, limit=CARDS_SHOWN)
+        return [m for m in found if m.how in ("id", "slug", "name", "folded")]
+    keys = _keys(base)
+    out: list[CardMatch] = []
+    seen: set[str] = set()
+
+    def take(k: str, how: str, score: float) -> None:
+        for c in base._marked(base.by_name[k], False, None):
+            if c not in seen and len(out) < CARDS_SHOWN:
+                seen.add(c)
+                out.append(CardMatch(base.cards[c], how, score))
+    if len(key) >= 5:
+        padded = f" {key} "
+        partial = sorted((k for k in keys if padded in f" {k} " and len(key) >= 0.6 * len(k)), key=len)
+        for k in partial:
+            take(k, "partial", 100.0 * len(key) / len(k))
+    for k, score, _ in process.extract(key, keys, scorer=fuzz.ratio, limit=CARDS_SHOWN, score_cutoff=FUZZY_WHOLE):
+        take(k, "fuzzy", score)
+    return out
+
+
+_KEYS: dict[str, list[str]] = {}
+
+
+def _keys(base: "CardBase") -> list[str]:
+    """Every card name's folded form (base.by_name's keys), listed once per base."""
+    k = base.digest or str(id(base))
+    if k not in _KEYS:
+        _KEYS.clear()
+        _KEYS[k] = list(base.by_name)
+    return _KEYS[k]
+
+
+def cited_ids(base: "CardBase", corpus, ident: str) -> list[str]:
+    """The paragraph or section `ident` names (an ID, label, vekn.net URL, section number,
+    or a rulebook reference "RBK <anchor>"), with what a section holds; UnknownIdError
+    with close matches when it names none."""
+    from judge.lookup import identify
+    ref = base.references.get(ident.strip())
+    target = ref.resolves_to if ref is not None and ref.resolves_to else identify(corpus, ident).id
+    return [target, *sorted(corpus.ids_inside(target))] if target in corpus.sections else [target]
+
+
+def named_card(base: "CardBase", text: str):
+    """The card `text` names as a whole (exactly, in any case or accents, or misspelt: the
+    closest whole name); None when it names none, or more than a name."""
+    found = _named(base, " ".join(text.split())[:MAX_QUERY])
+    return found[0].card if found else None

@@ -1,0 +1,164 @@
+"""`judge card`, `judge rulings` and `judge lint rulings`: the card texts and the rulings
+database (judge.cards), linked to the rules they rely on.
+
+    judge card "Govern the Unaligned"          # any case or accents, misspelt: the closest named
+    judge card govern-the-unaligned --json
+    judge rulings --card "Govern the Unaligned"
+    judge rulings --cites vekn:resolve-any-block-attempts/2
+    judge rulings --stale --json               # rulings that may predate a rules change
+    judge lint rulings                         # every problem of the data: file, line, reason
+
+The `--json` shapes are the web API's (`judge.shapes`, docs/cli.md).
+"""
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import click
+
+from judge.commands.shared import UserError, emit_json, load
+
+
+def _base():
+    from judge.cards import get_cards
+    corpus = load()
+    return corpus, get_cards(corpus)
+
+
+def card_or_fail(base, name: str):
+    """The card `name` names (ID, slug, name in any case or accents; the closest when
+    misspelt); a UserError (exit 1) with the closest names when none."""
+    from judge.cards.query import named_card
+    card = base.card(name) or named_card(base, name)
+    if card is not None:
+        return card
+    found = base.find(name, limit=5)
+    close = ", ".join(m.card.name for m in found) or "none"
+    raise UserError(f"no card {name[:80]!r}; closest: {close}", 1)
+
+
+@click.command(name="card")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def card(name: str, as_json: bool) -> None:
+    """Show a card: its text, the rules it relies on, its rulings and its groups."""
+    from judge.cards.stale import get_stale_check
+    from judge.shapes import card_data
+    corpus, base = _base()
+    found = card_or_fail(base, name)
+    data = card_data(base, found, corpus, get_stale_check(base, corpus))
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(f"{click.style(found.name, bold=True)}  [{found.id}]  {' / '.join(found.types)}")
+    facts = [f"{k}: {v}" for k, v in (("pool", found.pool_cost), ("blood", found.blood_cost),
+                                       ("conviction", found.conviction_cost), ("capacity", found.capacity),
+                                       ("group", found.group), ("clan", ", ".join(found.clans)),
+                                       ("sect", found.sect), ("title", found.title)) if v]
+    if found.disciplines:
+        facts.append("disciplines: " + " ".join(d.code.upper() if d.level == "superior" else d.code
+                                                for d in found.disciplines))
+    if facts:
+        click.echo("  ".join(facts))
+    click.echo(f"\n{found.text}\n")
+    if data["rules"]:
+        click.echo("Rules it relies on:")
+        for use in data["rules"]:
+            rules = ", ".join(r["id"] for r in use["rules"])
+            click.echo(f"  {use['template']} ({', '.join(use['matched'][:2])}): {rules}")
+    if data["rulings"]:
+        click.echo("\nRulings:")
+        for r in data["rulings"]:
+            _echo_ruling(r)
+    for group in data["groups"]:
+        click.echo(f"\nGroup {group['name']}: " + ", ".join(c["name"] for c in group["cards"][:12])
+                   + (" …" if len(group["cards"]) > 12 else ""))
+
+
+def _echo_ruling(r: dict) -> None:
+    sources = " ".join(f"[{ref['id']}]" for ref in r["references"])
+    click.echo(f"  - {r['text']} {sources}  ({r['id']})")
+    if r["stale"]:
+        click.echo(f"    note: {r['stale']['note']}")
+
+
+@click.command(name="rulings")
+@click.option("--card", "card_name", metavar="NAME", help="Only the rulings of this card (and its groups).")
+@click.option("--cites", "cites", metavar="ID", help="Only rulings citing this paragraph or section (or inside it).")
+@click.option("--stale", is_flag=True, help="Only rulings that may predate a rules change.")
+@click.option("--counts", is_flag=True, help="The counts of the card data instead (cards, rulings, references...).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def rulings(card_name: Optional[str], cites: Optional[str], stale: bool, counts: bool, as_json: bool) -> None:
+    """List rulings, each with its references (source, date, URL, the rule it resolves to) and
+    a note when it may predate a rules change."""
+    from judge.cards.stale import get_stale_check
+    from judge.shapes import ruling_data
+    corpus, base = _base()
+    check = get_stale_check(base, corpus)
+    if counts:
+        data = {**base.counts(), "stale_rulings": len(check.all())}
+        if as_json:
+            emit_json(data)
+        else:
+            for k, v in data.items():
+                click.echo(f"{k:<28} {v}")
+        return
+    chosen = list(base.rulings.values())
+    if card_name:
+        wanted = card_or_fail(base, card_name)
+        chosen = base.rulings_of(wanted.id)
+    if cites:
+        from judge.cards.query import cited_ids
+        targets = cited_ids(base, corpus, cites)
+        citing = {r.id for r in base.rulings_citing(targets)}
+        chosen = [r for r in chosen if r.id in citing]
+    if stale:
+        flagged = check.all()
+        chosen = [r for r in chosen if r.id in flagged]
+    data = [ruling_data(base, r, corpus, check) for r in chosen]
+    if as_json:
+        emit_json(data)
+    else:
+        for r in data:
+            _echo_ruling(r)
+    click.echo(f"{len(data)} rulings", err=True)
+    if not data:
+        sys.exit(1)
+
+
+@click.command(name="rulings")
+@click.option("--json", "as_json", is_flag=True)
+def lint_rulings(as_json: bool) -> None:
+    """Every problem of the card data: a ruling naming an unknown card, a reference with no
+    URL, a rulebook anchor that does not resolve ... each with its file, line and reason."""
+    _, base = _base()
+    problems = sorted(base.problems, key=lambda p: (p.file, p.line, p.code))
+    if as_json:
+        emit_json([p.to_json() for p in problems])
+        return
+    for p in problems:
+        where = f"{p.file}:{p.line}" if p.line else p.file
+        click.echo(f"{where:<22} {p.code:<18} {p.message}")
+    click.echo(f"{len(problems)} problems in the card data", err=True)
+
+
+def search_answer(corpus, query: str, as_json: bool):
+    """`judge search`'s card answer: printed first in text mode; the `cards` key of --json
+    (judge.cards.query.CardAnswer.to_json). A card base that fails to load leaves the rules'
+    search alone (a warning)."""
+    from judge.cards import get_cards
+    from judge.cards.query import card_answer
+    try:
+        answer = card_answer(get_cards(corpus), query)
+    except Exception as exc:  # the rules must still be searched
+        click.echo(f"warning: the card data could not be loaded: {exc}", err=True)
+        return None
+    if as_json:
+        return answer.to_json()
+    for m in answer.matches:
+        click.echo(f"card: {click.style(m.card.name, bold=True)}  [{m.card.id}]  {' / '.join(m.card.types)}"
+                   + ("  (closest name)" if m.how == "fuzzy" else ""))
+    for r in answer.rulings:
+        click.echo(f"  ruling: {r.text} [{', '.join(r.references)}]")
+    return None

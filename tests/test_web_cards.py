@@ -1,0 +1,74 @@
+"""The cards and rulings pages, their API and the search's card answer, through Flask's test client."""
+from __future__ import annotations
+
+
+def test_card_page_by_name_redirects_to_its_permalink_and_shows_rules_and_rulings(client):
+    r = client.get("/card/Govern the Unaligned")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/card/govern-the-unaligned")
+    page = client.get("/card/govern-the-unaligned").get_data(as_text=True)
+    assert "Rules it relies on" in page and "/p/vekn:stealth-and-intercept/3" in page
+    assert "You do not reveal the target vampire" in page and "LSJ 20010108" in page
+    assert 'data-copy="' in page  # the copy button, for the card and each ruling
+
+
+def test_unknown_card_is_a_404_with_suggestions(client):
+    r = client.get("/card/Govern the Unalgned Zzz")
+    assert r.status_code in (302, 404)
+    r = client.get("/api/card/Qwertyuiop Zxcvbnm")
+    assert r.status_code == 404 and r.json["status"] == 404 and "suggestions" in r.json
+    page = client.get("/card/" + "x" * 5000)
+    assert page.status_code == 404 and "Traceback" not in page.get_data(as_text=True)
+
+
+def test_a_ruling_citing_who_may_attempt_to_block_is_on_that_paragraph_page(client):
+    page = client.get("/p/vekn:resolve-any-block-attempts/2").get_data(as_text=True)
+    assert "Rulings that cite this paragraph" in page and "RBK who-may-attempt-to-block" in page
+    assert "Cards that use this rule" in page
+
+
+def test_api_card_and_rulings_match_the_cli_shape(client, runner):
+    import json
+
+    from judge.cli import cli
+    api = client.get("/api/card/govern-the-unaligned").json
+    cli_data = json.loads(runner.invoke(cli, ["card", "govern-the-unaligned", "--json"]).stdout)
+    assert api == cli_data
+    rulings = client.get("/api/rulings?cites=vekn:resolve-any-block-attempts/2").json
+    assert rulings["total"] >= 1 and all(r["references"] for r in rulings["rulings"])
+    assert client.get("/api/rulings?cites=no-such-rule-zz").status_code == 404
+
+
+def test_cards_index_filters_and_stale_page(client):
+    page = client.get("/cards?type=Master&q=govern").get_data(as_text=True)
+    assert "Govern the Unaligned" not in page  # an Action, not a Master
+    page = client.get("/cards?q=govern").get_data(as_text=True)
+    assert "Govern the Unaligned" in page
+    assert client.get("/cards?kind=nonsense").status_code == 400
+    stale = client.get("/rulings/stale").get_data(as_text=True)
+    assert "May predate a rules change" in stale
+
+
+def test_search_shows_the_card_above_the_rules_only_when_a_card_is_named(client):
+    page = client.get("/search?q=govrn+the+unalined").get_data(as_text=True)
+    assert 'class="cards-answer"' in page and page.index("Govern the Unaligned") < page.index('id="results"')
+    rules = client.get("/search?q=who+may+block").get_data(as_text=True)
+    assert 'class="cards-answer"' not in rules
+    api = client.get("/api/search?q=Govern+the+Unaligned+rulings").json
+    assert api["cards"]["cards"][0]["id"] == "card:100845" and api["cards"]["rulings"]
+    assert client.get("/api/search?q=who+may+block").json["cards"]["cards"] == []
+
+
+def test_card_api_answers_match_the_openapi_document(client):
+    from test_web_api import schema_validator
+    for url, schema in (("/api/card/govern-the-unaligned", "Card"), ("/api/search?q=govrn+the+unalined", "SearchResult")):
+        schema_validator(client, schema).validate(client.get(url).get_json())
+    rulings = client.get("/api/rulings?stale=1&limit=20").get_json()
+    validator = schema_validator(client, "Ruling")
+    assert rulings["rulings"]
+    for r in rulings["rulings"]:
+        validator.validate(r)
+
+
+def test_an_unknown_card_api_404_offers_the_closest_names(client):
+    r = client.get("/api/card/Govern the Unaligned Qwertyuiop Zxcvbnm Asdfgh")
+    assert r.status_code == 404 and all(isinstance(s, str) for s in r.json["suggestions"])
