@@ -269,3 +269,19 @@ def _shown(x: Any) -> str:
         return "null"
     text = repr(x)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_against(validator, data: Any, lines: Lines, path: tuple = (), form: str = "") -> None:
+    """Raise ScenarioError, in our words and at its line, at the first place `data` (found at `path` in the
+    file) breaks the schema `validator` holds: the same wording for any game's schema (rivals/scenario.py
+    checks Rivals scenarios with it). `form` names the event form, for an event's message."""
+    errors = list(validator.iter_errors(data))
+    if errors:
+        err = _pick(errors)
+        inner = tuple(err.absolute_path)
+        message = _located(inner, _words(err))
+        if form:
+            message = f"{_path_text(path)}, a {form!r} event: {message}"
+        else:
+            message = _located(path + inner, _words(err))
+        raise ScenarioError(message, _line(err, path + inner, lines))
