@@ -1015,7 +1015,8 @@ def h_exert(st: GameState, ev: Event, log: Log) -> None:
     if who != nxt:
         raise Refusal(f"players declare one at a time, clockwise from the active player: it is {nxt}'s turn to "
                       f"declare", [R.SCHEME])
-    side = str(a.get("side", "yes")).lower()
+    side = a.get("side", "yes")
+    side = {True: "yes", False: "no"}.get(side, str(side).lower()) if isinstance(side, bool) else str(side).lower()
     if side not in ("yes", "no", "none"):
         raise Refusal("a side is yes or no (none: stay out of it)", [R.SCHEME])
     if who == st.turn and side != "yes":

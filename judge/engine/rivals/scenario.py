@@ -68,7 +68,8 @@ def parse_data(data: dict, lines: Lines, file: str, limits: L.Limits, clock: L.C
     for i, raw in enumerate(data.get("events") or ()):
         _validate_event(raw, lines, ("events", i))
     state, setup_log = _table(data, lines)
-    names = set(state.seating) | set(state.vampires) | set(state.mortals)
+    names = set(state.seating) | set(state.vampires) | set(state.mortals) | {
+        a.name for v in state.vampires.values() for a in v.attachments}
     events = []
     for i, raw in enumerate(data.get("events") or []):
         line = lines.of(("events", i))
@@ -98,14 +99,11 @@ def _validate_event(raw: Any, lines: Lines, path: tuple) -> None:
     if not isinstance(raw, dict):
         raise ScenarioError(f"{where}: {raw!r} is not an event; expected a sentence or a mapping with one key naming "
                             f"its form (e.g. {{attack: Skunk, target: Hydra, type: physical}})", line)
-    named = [k for k in raw if k in forms()]
-    if not named:
-        raise ScenarioError(f"{where}: a structured event needs one of the keys {', '.join(sorted(forms()))}; found "
-                            f"{', '.join(map(str, raw)) or 'nothing'}", line)
-    if len(named) > 1:
-        raise ScenarioError(f"{where}: a structured event has exactly one of the keys that name a form; found "
-                            f"{', '.join(named)} (write two events)", line)
-    key = named[0]
+    first = next(iter(raw), None)
+    if first not in forms():
+        raise ScenarioError(f"{where}: a structured event's first key names its form, one of "
+                            f"{', '.join(sorted(forms()))}; found {first!r}", line)
+    key = first
     try:
         check_against(_validator(key), raw, lines, path, key)
     except ScenarioError as exc:
@@ -113,10 +111,12 @@ def _validate_event(raw: Any, lines: Lines, path: tuple) -> None:
 
 
 def _structured(raw: dict, line: Optional[int]) -> play.Event:
-    key = next(k for k in raw if k in forms())
+    key = next(iter(raw))
     args = {k: v for k, v in raw.items() if k != "text"}
     if key == "attack" and isinstance(args.get("type"), str):
         args["type"] = args["type"].lower()
+    if key == "exert" and isinstance(args.get("side"), bool):  # YAML reads a bare yes / no as true / false
+        args["side"] = "yes" if args["side"] else "no"
     return play.Event(key, args, line, raw.get("text"))
 
 
@@ -125,7 +125,7 @@ SENTENCES = [  # (pattern, kind, builder): docs/rivals.md lists them
     (r"(?:the )?(?P<a>.+?) moves? to the streets", "move",
      lambda m: {"move": [n.strip() for n in re.split(r",\s*|\s+and\s+", m["a"])]}),
     (r"(?P<a>.+?) draws (?:1|one|a) card(?: from (?:the |their |his |her )?(?P<d>library|faction deck))?(?: as an action)?",
-     "draw_action", lambda m: {"draw_action": m["a"], **({"from": "faction" if m["d"].startswith("faction") else
+     "draw_action", lambda m: {"draw_action": m["a"], **({"from": "faction" if m["d"].lower().startswith("faction") else
                                                                    "library"} if m["d"] else {})}),
     (r"(?:the )?(?P<a>.+?) exhausts to block|(?:the )?(?P<b>.+?) blocks", "block",
      lambda m: {"block": m["a"] or m["b"]}),
