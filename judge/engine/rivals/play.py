@@ -1388,9 +1388,10 @@ HANDLERS: dict[str, Callable] = {
     "effect": h_effect, "damage": h_damage, "pass": h_pass, "not_modelled": h_unmodelled,
 }
 ADMITS = {
-    "attack": {"block", "reaction", "retarget", "ability", "pass", "reveal", "effect"},
-    "claim": {"attack", "ability", "pass", "effect"},
-    "scheme": {"exert", "pass", "reveal", "effect"},
+    # burn_retainer is admitted to be refused: "at any time during your turn (except during an action)"
+    "attack": {"block", "reaction", "retarget", "ability", "pass", "reveal", "effect", "burn_retainer"},
+    "claim": {"attack", "ability", "pass", "effect", "burn_retainer"},
+    "scheme": {"exert", "pass", "reveal", "effect", "burn_retainer"},
 }
 
 
