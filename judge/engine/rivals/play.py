@@ -438,6 +438,8 @@ def h_city(st: GameState, ev: Event, log: Log) -> None:
                                   int(card.get("prevent", 0)))
         log.add(f"{name} ({kind}, {card.get('blood', 1)} Blood) is placed into The Streets.", R.CITY_STEP)
     elif kind == "prince":
+        if st.prince != "deck":
+            raise Refusal("the Prince of the City is already out of the City Deck (there is one)", [R.CLAIM_PRINCE])
         st.prince = "streets"
         log.add("The Prince of the City emerges into The Streets: it can be claimed.", R.CITY_STEP, R.CLAIM_PRINCE)
     elif kind == "ongoing_event":
