@@ -58,6 +58,7 @@ def random_table(rng: random.Random) -> GameState:
 
 
 def candidates(st: GameState, rng: random.Random) -> list:
+    """The events that could come now, each as a function building it (with its random details)."""
     E = play.Event
     me = st.turn
     mine = [v for v in st.vampires.values() if v.controller == me]
@@ -68,77 +69,79 @@ def candidates(st: GameState, rng: random.Random) -> list:
     out = []
     if st.attack is not None:
         at = st.attack
-        out += [E("block", {"block": pick(names)}) for _ in range(2)]
-        out.append(E("reaction", {"reaction": at.target, "card": {"name": "R", "type": pick(ATTACK_TYPES),
+        out += [lambda: E("block", {"block": pick(names)})] * 2
+        out.append(lambda: E("reaction", {"reaction": at.target, "card": {"name": "R", "type": pick(ATTACK_TYPES),
                                                                    "shields": rng.randint(0, 2),
                                                                    "damage": rng.randint(0, 1)}}))
-        out.append(E("ability", {"ability": pick(names), "cost": {"exhaust": rng.random() < 0.5},
+        out.append(lambda: E("ability", {"ability": pick(names), "cost": {"exhaust": rng.random() < 0.5},
                                  pick(["damage", "prevent"]): 1}))
-        out.append(E("retarget", {"retarget": pick(names)}))
-        out += [E("pass", {"pass": True})] * 3
+        out.append(lambda: E("retarget", {"retarget": pick(names)}))
+        out += [lambda: E("pass", {"pass": True})] * 3
         return out
     if st.claim is not None:
-        out += [E("attack", {"attack": pick(names), "target": st.claim.claimant, "type": pick(ATTACK_TYPES)})
-                for _ in range(2)]
-        out += [E("pass", {"pass": True})] * 2
+        out += [lambda: E("attack", {"attack": pick(names), "target": st.claim.claimant, "type": pick(ATTACK_TYPES)})] * 2
+        out += [lambda: E("pass", {"pass": True})] * 2
         return out
     if st.scheme is not None:
         nxt = st.scheme.order[len(st.scheme.declared)]
         own = [v.name for v in allv if v.controller == nxt and v.total_influence() > 0]
-        out += [E("exert", {"exert": nxt, "side": pick(["yes", "no", "none"]),
-                            "vampires": rng.sample(own, rng.randint(0, len(own))),
-                            "prestige": rng.randint(0, 3)}) for _ in range(3)]
-        out.append(E("pass", {"pass": True}))
+        out += [lambda: E("exert", {"exert": nxt, "side": pick(["yes", "no", "none"]),
+                                    "vampires": rng.sample(own, rng.randint(0, len(own))),
+                                    "prestige": rng.randint(0, 3)})] * 3
+        out.append(lambda: E("pass", {"pass": True}))
         return out
     step = st.step
     if step == "city_deck":
         kind = pick(["vagrant", "citizen", "sad", "prince", "event", "ongoing_event", "card"])
-        out.append(E("city", {"city": {"name": f"C{st.turn_number}{rng.randint(0, 99)}", "kind": kind,
+        out.append(lambda: E("city", {"city": {"name": f"C{st.turn_number}{rng.randint(0, 99)}", "kind": kind,
                                        "blood": rng.randint(1, 4), "agenda": rng.randint(0, 1)}}))
-        out.append(E("phase", {"phase": "action"}))
+        out.append(lambda: E("phase", {"phase": "action"}))
     elif step == "actions":
         if mine:
-            out.append(E("move", {"move": [pick(mine).name]}))
-        out.append(E("draw_action", {"draw_action": me, **({"from": pick(["library", "faction"])}
+            out.append(lambda: E("move", {"move": [pick(mine).name]}))
+        out.append(lambda: E("draw_action", {"draw_action": me, **({"from": pick(["library", "faction"])}
                                                            if rng.random() < 0.5 else {})}))
-        out.append(E("recruit", {"recruit": pick(names + [f"N{rng.randint(0, 50)}"]), "bp": rng.randint(1, 6),
+        out.append(lambda: E("recruit", {"recruit": pick(names + [f"N{rng.randint(0, 50)}"]), "bp": rng.randint(1, 6),
                                  "physical": rng.randint(0, 2)}))
         targets = [v.name for v in foes_v if v.active] + list(st.mortals)
         ready = [v for v in mine if v.location == STREETS and not v.exhausted] or mine
-        for _ in range(8):
-            if ready and targets:
-                card = None if rng.random() < 0.4 else {"name": "A", "type": pick(ATTACK_TYPES),
-                                                        "bp": rng.randint(0, 5), "damage": rng.randint(0, 3),
-                                                        "aggravated": rng.random() < 0.15}
-                out.append(E("attack", {"attack": pick(ready).name, "target": pick(targets),
-                                        "type": pick(ATTACK_TYPES), "intel": {pick(st.seating): rng.randint(0, 2)},
-                                        "mortal": pick(["burn", "attach"]), **({"card": card} if card else {})}))
+
+        def attack():
+            card = None if rng.random() < 0.4 else {"name": "A", "type": pick(ATTACK_TYPES),
+                                                    "bp": rng.randint(0, 5), "damage": rng.randint(0, 3),
+                                                    "aggravated": rng.random() < 0.15}
+            return E("attack", {"attack": pick(ready).name, "target": pick(targets),
+                                "type": pick(ATTACK_TYPES), "intel": {pick(st.seating): rng.randint(0, 2)},
+                                "mortal": pick(["burn", "attach"]), **({"card": card} if card else {})})
+
+        if ready and targets:
+            out += [attack] * 8
         if mine:
             v = pick(mine)
-            out.append(E("claim_prince", {"claim_prince": v.name}))
-            out.append(E("action_card", {"action_card": v.name, "card": "Card", "bp": rng.randint(0, 5),
+            out.append(lambda: E("claim_prince", {"claim_prince": v.name}))
+            out.append(lambda: E("action_card", {"action_card": v.name, "card": "Card", "bp": rng.randint(0, 5),
                                          "effect": {pick(["prestige", "agenda", "draw"]): {
                                              pick(list(st.seating) + ["each"]): rng.randint(-2, 2)}}}))
-            out.append(E("scheme", {"scheme": v.name, "card": "Scheme",
+            out.append(lambda: E("scheme", {"scheme": v.name, "card": "Scheme",
                                     "effect": {"prestige": {"each": rng.randint(-2, 3)}}}))
-            out.append(E("title", {"title": v.name, "card": pick(["Sheriff", "Harpy", "Primogen"]),
+            out.append(lambda: E("title", {"title": v.name, "card": pick(["Sheriff", "Harpy", "Primogen"]),
                                    "bp": rng.randint(0, 5), "influence": rng.randint(0, 3),
                                    "exert": [x.name for x in mine if x.total_influence() and rng.random() < 0.5],
                                    "prestige": rng.randint(0, 2)}))
-            out.append(E("conspiracy", {"conspiracy": v.name, "card": f"Plot{rng.randint(0, 3)}",
+            out.append(lambda: E("conspiracy", {"conspiracy": v.name, "card": f"Plot{rng.randint(0, 3)}",
                                         "required": rng.randint(1, 4)}))
-            out.append(E("ability", {"ability": v.name, "cost": {pick(["blood", "prestige", "discard"]): 1},
+            out.append(lambda: E("ability", {"ability": v.name, "cost": {pick(["blood", "prestige", "discard"]): 1},
                                      "effect": {"draw": {me: 1}}}))
         for c in list(st.conspiracies):
-            out.append(E("reveal", {"reveal": c, "to": [pick(st.seating)]}))
-            out.append(E("contribute", {"contribute": pick(st.seating), "to": c}))
-            out.append(E("resolve", {"resolve": c, "target": pick(st.seating),
+            out.append(lambda c=c: E("reveal", {"reveal": c, "to": [pick(st.seating)]}))
+            out.append(lambda c=c: E("contribute", {"contribute": pick(st.seating), "to": c}))
+            out.append(lambda c=c: E("resolve", {"resolve": c, "target": pick(st.seating),
                                      "effect": {"agenda": {pick(st.seating): rng.randint(-2, 1)}}}))
-        out += [E("phase", {"phase": "end"})] * (1 if st.actions_left else len(out))
+        out += [lambda: E("phase", {"phase": "end"})] * (1 if st.actions_left else len(out))
     elif step == "torpor_mending":
         if mine:
-            out.append(E("mend", {"mend": pick(mine).name}))
-        out.append(E("step", {"step": "antagonist"}))
+            out.append(lambda: E("mend", {"mend": pick(mine).name}))
+        out.append(lambda: E("step", {"step": "antagonist"}))
     elif step == "antagonist":
         n = st.sad_count()
         active = [v for v in mine if v.active]
@@ -147,10 +150,10 @@ def candidates(st: GameState, rng: random.Random) -> list:
             for _ in range(n):
                 v = pick(active).name
                 split[v] = split.get(v, 0) + 1
-            out.append(E("antagonist", {"antagonist": split}))
-        out.append(E("end_turn", {"end_turn": True}))
+            out.append(lambda split=split: E("antagonist", {"antagonist": split}))
+        out.append(lambda: E("end_turn", {"end_turn": True}))
     else:
-        out.append(E("end_turn", {"end_turn": True}))
+        out.append(lambda: E("end_turn", {"end_turn": True}))
     return out
 
 
@@ -247,8 +250,7 @@ def play_game(seed: int, max_events: int = 80) -> Report:
         if report.events >= max_events:
             report.ended_by = "limit"
             return report
-        cands = candidates(st, rng)
-        ev = rng.choice(cands)
+        ev = rng.choice(candidates(st, rng))()  # each candidate is built only when drawn
         # the state as given: a transition never changes it (checked on one event in eight: repr costs)
         before = repr(st) if rng.random() < 0.125 else None
         try:
