@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -216,3 +217,75 @@ def test_the_check_page_and_api_take_a_rivals_scenario():
     body = spec["paths"]["/api/check"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert {"$ref": "#/components/schemas/RivalsScenario"} in body["oneOf"]
     assert "RivalsScenario_event_attack" in spec["components"]["schemas"]
+
+
+# -- docs/rivals.md: its examples are tested ------------------------------------------------------------------------
+DOC = (ROOT / "docs" / "rivals.md").read_text(encoding="utf-8")
+
+
+def _table_rows(heading: str) -> list[list[str]]:
+    """The rows of the tables under `heading` (up to the next heading of the same or a higher level)."""
+    level = heading.split()[0]
+    part = DOC.split(heading + "\n", 1)[1]
+    part = re.split(rf"\n#{{1,{len(level)}}} ", part, maxsplit=1)[0]
+    return [[c.strip() for c in line.strip().strip("|").split("|")] for line in part.splitlines()
+            if line.startswith("|") and not line.startswith("|---")][1:]
+
+
+def _code(cell: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def test_the_docs_example_scenario_replays_as_shown(locator):
+    block = DOC.split("```yaml\n", 1)[1].split("```", 1)[0]
+    result = sc.run(sc.parse(block, "scenario.yaml"), locator=locator)
+    assert result.ok, trace.run_text(result, locator)
+    text = trace.run_text(result, locator)
+    shown = DOC.split("```\n$ judge check scenario.yaml\n", 1)[1].split("```", 1)[0]
+    for line in shown.splitlines():
+        if line.strip() and line.strip() != "...":
+            assert line in text, line
+
+
+def test_every_documented_sentence_reads_as_the_structured_event_beside_it():
+    rows = _table_rows("### Sentences")
+    assert len(rows) >= 10
+    for sentences, structured in rows:
+        (form,) = _code(structured)
+        expected = yaml.safe_load(form)
+        kind = next(iter(expected))
+        for sentence in _code(sentences):
+            event = rsc.parse_sentence(sentence)
+            assert event.kind == kind, (sentence, event.kind)
+            if kind in ("block", "claim_prince", "mend", "turn", "draw_action"):  # the name each one says
+                assert event.args[kind] == expected[kind], sentence
+
+
+def test_every_structured_form_is_documented_with_a_valid_example():
+    documented = {}
+    for heading in ("### The turn", "### Actions and the Action Phase", "### Attacks",
+                    "### Influence: Schemes, Titles, Conspiracies", "### The End Phase", "### Card text"):
+        for row in _table_rows(heading):
+            for form in _code(row[-1]):
+                data = yaml.safe_load(form)
+                documented.setdefault(next(iter(data)), []).append(data)
+    assert set(documented) == set(rsc.forms()), set(documented) ^ set(rsc.forms())
+    for key, examples in documented.items():
+        validator = jsonschema.Draft202012Validator(dict(rsc.forms()[key], **{"$defs": rsc.schema()["$defs"]}))
+        for data in examples:
+            assert not list(validator.iter_errors(data)), data
+
+
+def test_every_table_key_is_documented():
+    documented = {k for row in _table_rows("## The table") for k in _code(row[0])}  # its three tables
+    assert set(rsc.schema()["properties"]) <= documented, set(rsc.schema()["properties"]) - documented
+    assert set(rsc.schema()["$defs"]["vampire"]["properties"]) <= documented
+    player = rsc.schema()["$defs"]["player"]["oneOf"][1]["properties"]
+    assert set(player) <= documented, set(player) - documented
+    expectations = DOC.split("## Expectations", 1)[1].split("\n## ", 1)[0]
+    for key in rsc.PLAYER_KEYS:
+        assert f"`{key}.P`" in expectations, key
+    for key in rsc.VAMPIRE_KEYS:
+        assert f"`{key}.V`" in expectations, key
+    for key in rsc.SCALARS:
+        assert f"`{key}`" in expectations, key

@@ -607,7 +607,9 @@ def h_attack(st: GameState, ev: Event, log: Log) -> None:
         raise Refusal(f"announce the attack's type: {', '.join(ATTACK_TYPES)}", [R.ATTACK])
     if attacker.location != STREETS:
         raise Refusal(f"{attacker.name} is in the Haven: the attacker is a vampire in The Streets", [R.ATTACK])
-    target_name = a["target"]
+    target_name = a.get("target")
+    if target_name is None:
+        raise Refusal("an attack names its target (target: ...)", [R.ATTACK])
     intel = 0
     if target_name in st.mortals:
         pass
