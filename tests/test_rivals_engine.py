@@ -196,7 +196,8 @@ def test_judge_check_says_the_game():
     assert obj["game"] == "rivals" and obj["rules"] == "rivals" and obj["ok"] is True
     assert obj["state"]["vampires"]["Velvet"]["title"] == "Keeper of Elysium"
     compared = CliRunner().invoke(check, [path, "--compare", "current,older"])
-    assert compared.exit_code == 1 and "is a Rivals scenario" in compared.output
+    assert compared.exit_code == 0 and "a Rivals scenario, replayed under its own rules" in compared.output
+    assert "rules: rivals" in compared.output and "comparing" not in compared.output
 
 
 def test_the_check_page_and_api_take_a_rivals_scenario():
