@@ -151,7 +151,8 @@ def draw(st: GameState, log: Log, who: str, source: Optional[str], n: int, rule)
         if left is not None:
             setattr(p, deck, left - 1)
         p.hand += 1
-    log.add(f"{who} draws {n} card{'s' if n != 1 else ''}" + (f" from the {'Library' if source == 'library' else 'Faction Deck'}" if source else "")
+    deck_name = {"library": "Library", "faction": "Faction Deck"}.get(source or "")
+    log.add(f"{who} draws {n} card{'s' if n != 1 else ''}" + (f" from the {deck_name}" if deck_name else "")
             + f" ({p.hand} in hand).", rule)
 
 

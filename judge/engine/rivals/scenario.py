@@ -19,8 +19,8 @@ from judge.engine.citations import RIVALS
 from judge.engine.errors import EngineStop, ScenarioError
 from judge.engine.rivals import play
 from judge.engine.rivals import rules as R
-from judge.engine.rivals.state import (HAVEN, START_PRESTIGE, STEP_NAMES, STREETS, Attachment, Conspiracy,
-                                       GameState, Mortal, Player, Vampire, to_json)
+from judge.engine.rivals.state import (HAVEN, START_PRESTIGE, STREETS, Attachment, Conspiracy, GameState, Mortal,
+                                       Player, Vampire, to_json)
 from judge.engine.runs import Run, Step, Stop
 from judge.engine.validation import check_against
 from judge.engine.yamlfile import Lines
@@ -430,5 +430,3 @@ def run(scenario: Scenario, locator=None, limits: L.Limits = L.DEFAULT) -> Run:
     result.checks = check(scenario.expect, state, stop, locator)
     return result
 
-
-__all__ = ["Scenario", "parse_data", "parse_sentence", "run", "replay", "STEP_NAMES"]
