@@ -12,7 +12,7 @@ from judge.commands.check import check
 
 ROOT = Path(__file__).resolve().parents[1] / "scenarios"
 STEP_KEYS = {"n", "event", "text", "cites"}
-RUN_KEYS = {"file", "rules", "ok", "steps", "state", "expectations", "error", "checked"}
+RUN_KEYS = {"file", "game", "rules", "ok", "steps", "state", "expectations", "error", "checked"}
 ERROR_KEYS = {"message", "line", "cites", "kind", "rule", "rules"}
 
 

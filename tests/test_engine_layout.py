@@ -88,3 +88,42 @@ def test_the_turn_and_the_combat_round_are_tables_in_the_books_order():
         "unlock", "master", "minion", "influence", "discard")
     assert tuple(combat.STEPS) == state.COMBAT_STEPS
     assert [s.name for s in stages.STAGES] == ["combat", "chance", "referendum", "action"]  # innermost first
+
+
+# -- the Rivals part (judge/engine/rivals/) -------------------------------------------------------------------
+RIVALS = ENGINE + ".rivals"
+# The machinery both games share; the Rivals part imports nothing else of judge/engine (not the V:TES rules).
+SHARED = {f"{ENGINE}.{m}" for m in ("citations", "errors", "expect", "limits", "runs", "validation", "yamlfile")}
+# The only V:TES modules that know of Rivals: they hand a `game: rivals` scenario, its run and its report on.
+DISPATCH = {f"{ENGINE}.scenario", f"{ENGINE}.trace"}
+
+
+def rivals_layout_problems(graph: nx.DiGraph) -> list[str]:
+    out = []
+    for a, b, data in graph.edges(data=True):
+        inside_a, inside_b = a.startswith(RIVALS), b == RIVALS or b.startswith(RIVALS + ".")
+        if inside_a and b.startswith(ENGINE + ".") and not inside_b and b not in SHARED:
+            out.append(f"{a} imports {b} (line {data['line']}), which is V:TES's, not shared")
+        if inside_b and not inside_a and a not in DISPATCH:
+            out.append(f"{a} imports {b} (line {data['line']}): only {', '.join(sorted(DISPATCH))} dispatch to Rivals")
+    return sorted(out)
+
+
+def test_the_rivals_part_stands_on_the_shared_machinery_only():
+    graph = import_graph()
+    assert any(m.startswith(RIVALS + ".") for m in graph)  # the walk found the Rivals part
+    assert rivals_layout_problems(graph) == []
+
+
+def test_the_rivals_check_names_a_rivals_module_importing_a_vtes_rule_module(tmp_path):
+    engine = tmp_path / "judge" / "engine"
+    (engine / "rivals").mkdir(parents=True)
+    for path in (ROOT / "judge" / "engine").rglob("*.py"):
+        target = engine / path.relative_to(ROOT / "judge" / "engine")
+        target.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    play = engine / "rivals" / "play.py"
+    text = play.read_text(encoding="utf-8") + "\n\ndef _later():\n    from judge.engine import combat\n"
+    play.write_text(text, encoding="utf-8")
+    problems = rivals_layout_problems(import_graph(tmp_path))
+    assert problems == [f"judge.engine.rivals.play imports judge.engine.combat (line {len(text.splitlines())}), "
+                        f"which is V:TES's, not shared"]

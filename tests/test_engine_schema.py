@@ -106,7 +106,7 @@ def test_the_loaders_per_form_check_agrees_with_the_published_oneof():
     validator = published_event_validator()
     samples = [yaml.safe_load(f) for f, _ in WRONG] + [yaml.safe_load(f) for f in DOCUMENTED]
     samples += [42, "", [1], {"hop": 1}, {"bleed": "Belinde", "hunt": "Belinde"}, {"action": "Krid", "bleed": 1}]
-    for path in sorted((ROOT / "scenarios").rglob("*.yaml")):
+    for path in sorted(p for p in (ROOT / "scenarios").rglob("*.yaml") if "rivals" not in p.parts):
         samples += yaml.safe_load(path.read_text())["events"]
     for data in samples:
         published_ok = not list(validator.iter_errors(data))

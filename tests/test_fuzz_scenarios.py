@@ -31,7 +31,9 @@ from judge.engine.validation import forms, schema
 from judge.web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "scenarios").rglob("*.yaml"))]
+FILES = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "scenarios").rglob("*.yaml"))]  # both games
+VTES_FILES = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "scenarios").rglob("*.yaml"))
+              if "rivals" not in p.relative_to(ROOT / "scenarios").parts]  # what V:TES events are spliced into
 # The names the examples of the sentence and structured forms use (judge.engine.grammar): at a table of these,
 # every example names someone who is there.
 PLAYERS = ["Sarah", "Alexis", "Bob", "Steve", "Nora"]
@@ -180,8 +182,8 @@ class _Plain(yaml.SafeDumper):
 
 @st.composite
 def spliced(draw) -> str:
-    """A file of scenarios/ with events of any form, naming its own players and minions, put among its own."""
-    doc = yaml.safe_load(draw(st.sampled_from(FILES)))
+    """A V:TES file of scenarios/ with events of any form, naming its own players and minions, put among its own."""
+    doc = yaml.safe_load(draw(st.sampled_from(VTES_FILES)))
     players = [str(p) for p in doc["players"]]
     minions = [str(m["name"]) for m in doc.get("minions") or []]
     own = list(doc.get("events") or [])

@@ -16,7 +16,7 @@ from typing import Optional
 import click
 
 from judge.engine import limits as L
-from judge.engine.citations import ALIASES, RULES_EDITIONS, CiteLocator, OfflineCiteLocator, rules_edition
+from judge.engine.citations import ALIASES, RIVALS, RULES_EDITIONS, CiteLocator, OfflineCiteLocator, rules_edition
 from judge.engine.errors import ScenarioError
 
 
@@ -100,6 +100,13 @@ def _check_file(path: Path, edition: Optional[str], pair: Optional[tuple], as_js
 
     try:
         scenario = sc.load(path, limits)
+        if scenario.game == RIVALS and (pair or edition):
+            # --rules and --compare name V:TES editions: a Rivals scenario (of a directory, say) is replayed
+            # under its own rulebook, and says so.
+            note = (f"{path}: a Rivals scenario, replayed under its own rules (rivals); --rules and --compare "
+                    f"name V:TES editions")
+            click.echo(note, err=True)
+            pair, edition = None, None
         if pair:
             a, b = sc.run(scenario, pair[0], locator, limits), sc.run(scenario, pair[1], locator, limits)
             reports = [trace.checked_json(run, locator, limits) for run in (a, b)]

@@ -28,6 +28,15 @@ RULES_EDITIONS = {
 BOOK = {CURRENT: "vekn", OLDER: "rb"}  # the corpus document each rules edition's citations come from
 ALIASES = {"vekn": CURRENT, "rb": OLDER, "new": CURRENT, "old": OLDER}
 
+# -- the games a scenario can be of -----------------------------------------------------------------
+# A scenario says `game: rivals`; without it, it is of V:TES, whose rules editions are the two above.
+# Rivals has one rules edition, its rulebook (corpus document `rivals`).
+VTES = "vtes"
+RIVALS = "rivals"
+GAMES = {VTES: "Vampire: The Eternal Struggle", RIVALS: "Vampire: The Masquerade – Rivals"}
+GAME_EDITIONS = {VTES: tuple(RULES_EDITIONS), RIVALS: (RIVALS,)}
+EDITION_NAMES = {**RULES_EDITIONS, RIVALS: "the Vampire: The Masquerade – Rivals rulebook"}
+
 
 def rules_edition(name: str) -> str:
     """The rules edition `name` stands for (an edition or an alias, any case); KeyError if none."""
@@ -64,6 +73,23 @@ class Rule:
 
     def cites(self, edition: str) -> tuple[Cite, ...]:
         return self.current if edition == CURRENT else self.older
+
+    def exists_in(self, edition: str) -> bool:
+        return bool(self.cites(edition))
+
+
+@dataclass(frozen=True)
+class BookRule:
+    """A rule of a game with a single rules edition (Rivals: its rulebook), with the cites that state it. It
+    answers `cites(edition)` as a `Rule` does, so the trace, the expectations and the locator take either."""
+
+    name: str
+    what: str
+    edition: str
+    book: tuple[Cite, ...]
+
+    def cites(self, edition: str) -> tuple[Cite, ...]:
+        return self.book if edition == self.edition else ()
 
     def exists_in(self, edition: str) -> bool:
         return bool(self.cites(edition))

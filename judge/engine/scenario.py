@@ -13,11 +13,11 @@ expectations expect.py. Reading and each replay keep to the limits of limits.py
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional
 
-from judge.engine.citations import ALIASES, CURRENT, RULES_EDITIONS, Rule, rules_edition
+from judge.engine.citations import ALIASES, CURRENT, GAMES, RIVALS, RULES_EDITIONS, VTES, Rule, rules_edition
 from judge.engine import core, stages
 from judge.engine import expect as X
 from judge.engine import limits as L
@@ -28,6 +28,8 @@ from judge.engine.grammar import parse_structured, parse_wording
 from judge.engine.expect import Check, cite_ids, lookup  # noqa: F401 - part of this module's interface
 from judge.engine.limits import Limits, OverLimit  # noqa: F401 - part of this module's interface
 from judge.engine.phases import transfers_for
+from judge.engine.rivals import scenario as rivals_scenario
+from judge.engine.runs import Run, Step, Stop  # noqa: F401 - part of this module's interface
 from judge.engine.state import (ALLY, DEFAULT_HAND_SIZE, DEFAULT_POOL, READY, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer)
 from judge.engine.validation import SCHEMA_PATH, schema, validate  # noqa: F401
@@ -43,6 +45,7 @@ class Scenario:
     state: GameState  # the table before the first event
     events: list[Event]
     expect: X.Expectations  # per edition: the top-level ones under `rules`, the edition blocks under theirs
+    game: str = VTES  # a Rivals scenario is a rivals_scenario.Scenario, whose game is RIVALS
 
 
 def load(path: str | Path, limits: Limits = L.DEFAULT) -> Scenario:
@@ -69,8 +72,11 @@ def parse(text: str, file: str = "<scenario>", limits: Limits = L.DEFAULT) -> Sc
     data, lines = read_yaml(text, limits)
     if not isinstance(data, dict):
         raise ScenarioError("a scenario is a mapping with players, turn, phase and events", 1)
+    game = game_of(data, lines)
     _check_sizes(data, lines, limits)
     clock.check()
+    if game == RIVALS:
+        return rivals_scenario.parse_data(data, lines, file, limits, clock)
     validate(data, lines)
     rules = _edition(data.get("rules", CURRENT), lines.of(("rules",)))
     state = _table(data, lines, rules)
@@ -91,6 +97,15 @@ def parse(text: str, file: str = "<scenario>", limits: Limits = L.DEFAULT) -> Sc
     expect = X.read(data.get("expect"), lines, rules, list(state.seating), list(names.minions), len(raw_events))
     return Scenario(file=file, rules=rules, title=str(data.get("title") or ""), state=state, events=events,
                     expect=expect)
+
+
+def game_of(data: dict, lines: Lines) -> str:
+    """The game a scenario is of: its `game:` key (V:TES when absent)."""
+    game = data.get("game", VTES)
+    if game not in GAMES:
+        raise ScenarioError(f"unknown game {game!r}; expected one of: {', '.join(GAMES)} (V:TES when absent)",
+                            lines.of(("game",)))
+    return game
 
 
 def _check_sizes(data: dict, lines: Lines, limits: Limits) -> None:
@@ -218,58 +233,6 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
 
 
 # -- replaying ------------------------------------------------------------------------------------
-@dataclass
-class Step:
-    n: int  # the event's number (1-based); len(events) + 1 for the end of the scenario
-    event: str
-    text: str
-    rules: tuple[Rule, ...]
-    line: Optional[int] = None
-
-
-@dataclass
-class Stop:
-    """Where and why a replay stopped: kind is "refused" or "not-modelled" (EngineStop.kind)."""
-
-    kind: str
-    message: str
-    rules: tuple[Rule, ...]
-    n: int
-    event: str
-    line: Optional[int]
-
-    @property
-    def rule(self) -> Optional[str]:
-        """The name of the rule the stop is about (the first one it cites), e.g. "BLEED_ONCE"."""
-        return self.rules[0].name if self.rules else None
-
-
-@dataclass
-class Run:
-    scenario: Scenario
-    edition: str
-    steps: list[Step]
-    state: GameState
-    stop: Optional[Stop]
-    checks: list[Check] = field(default_factory=list)
-
-    @property
-    def judged(self) -> bool:
-        """Whether this replay is checked: under the scenario's own edition always; under another, only if
-        the scenario has expectations for that edition (otherwise it is shown, not judged)."""
-        return self.edition == self.scenario.rules or self.scenario.expect.judged(self.edition)
-
-    @property
-    def ok(self) -> bool:
-        if not self.judged:
-            return True
-        return all(c.ok for c in self.checks) and (self.stop is None or self._stop_expected())
-
-    def _stop_expected(self) -> bool:
-        key = "refused" if self.stop.kind == "refused" else "not_modelled"
-        return any(c.path == key and c.ok and c.expected is not False for c in self.checks)
-
-
 class _Work:
     """What one replay has done, against its limits: turns begun, steps, the bytes its steps will take in
     the report (an estimate, so that a replay stops as soon as it goes over `answer_bytes`; the report
@@ -336,6 +299,14 @@ def _as_edition(state: GameState, edition: str) -> GameState:
 
 
 def run(scenario: Scenario, edition: Optional[str] = None, locator=None, limits: Limits = L.DEFAULT) -> Run:
+    if scenario.game == RIVALS:
+        if edition not in (None, RIVALS):
+            raise ScenarioError(f"{scenario.file} is a Rivals scenario: it has one rules edition, the Rivals "
+                                f"rulebook ({edition!r} is a V:TES edition)")
+        return rivals_scenario.run(scenario, locator, limits)
+    if edition == RIVALS:
+        raise ScenarioError(f"{scenario.file} is a V:TES scenario: the Rivals rulebook is not one of its rules "
+                            f"editions ({', '.join(RULES_EDITIONS)})")
     edition = rules_edition(edition) if edition else scenario.rules
     steps, state, stop = replay(scenario, edition, limits)
     result = Run(scenario, edition, steps, state, stop)

@@ -11,10 +11,21 @@ import json
 import textwrap
 from typing import Any, Optional
 
-from judge.engine.citations import RULES_EDITIONS
+from judge.engine.citations import EDITION_NAMES, GAMES, RIVALS, VTES
 from judge.engine.limits import DEFAULT, Limits, OverLimit
+from judge.engine.rivals import state as rivals_state
 from judge.engine.scenario import Run, Step, cite_ids
 from judge.engine.state import state_to_json
+
+RULES_EDITIONS = EDITION_NAMES  # the name of each rules edition, of either game
+
+
+def game_of(run: Run) -> str:
+    return getattr(run.scenario, "game", VTES)
+
+
+def _state_json(run: Run) -> dict:
+    return rivals_state.to_json(run.state) if game_of(run) == RIVALS else state_to_json(run.state)
 
 
 def _cites(rules, edition: str) -> list:
@@ -45,10 +56,11 @@ def error_json(run: Run, locator) -> Optional[dict]:
 def run_json(run: Run, locator) -> dict:
     return {
         "file": run.scenario.file,
+        "game": game_of(run),
         "rules": run.edition,
         "ok": run.ok,
         "steps": [step_json(s, run.edition, locator) for s in run.steps],
-        "state": state_to_json(run.state),
+        "state": _state_json(run),
         "expectations": [{"path": c.path, "expected": c.expected, "actual": c.actual, "ok": c.ok} for c in run.checks],
         "error": error_json(run, locator),
         "checked": run.judged,
@@ -65,13 +77,13 @@ def checked_json(run: Run, locator, limits: Limits = DEFAULT) -> tuple[dict, str
     return report, text
 
 
-def scenario_error_json(file: str, rules: Optional[str], exc) -> dict:
+def scenario_error_json(file: str, rules: Optional[str], exc, game: Optional[str] = None) -> dict:
     """The report of a scenario that could not be replayed: malformed, or over a limit (`limit` then names
-    it and `maximum` gives its value)."""
+    it and `maximum` gives its value). `game` is null when the scenario could not be read far enough to say."""
     error = {"message": exc.message, "line": exc.line, "cites": [], "kind": exc.kind, "rule": None, "rules": []}
     if isinstance(exc, OverLimit):
         error.update(limit=exc.limit, maximum=exc.maximum)
-    return {"file": file, "rules": rules, "ok": False, "steps": [], "state": None, "expectations": [],
+    return {"file": file, "game": game, "rules": rules, "ok": False, "steps": [], "state": None, "expectations": [],
             "error": error, "checked": False}
 
 
@@ -93,7 +105,7 @@ def _cite_lines(rules, edition: str, locator, indent: str) -> list[str]:
 
 def run_text(run: Run, locator, verbose_state: bool = False) -> str:
     sc = run.scenario
-    out = [f"{sc.file} — rules: {run.edition} ({RULES_EDITIONS[run.edition]})"]
+    out = [f"{sc.file} — {GAMES[game_of(run)]}, rules: {run.edition} ({RULES_EDITIONS[run.edition]})"]
     if sc.title:
         out.append(f"  {sc.title}")
     last_n = None
@@ -129,6 +141,8 @@ def not_checked(run: Run) -> str:
 
 
 def state_summary(run: Run) -> str:
+    if game_of(run) == RIVALS:
+        return rivals_state.summary(run.state)
     st = run.state
     view = state_to_json(st)
     parts = [f"{st.turn}'s {st.phase} phase (turn {st.turn_number})", f"Edge: {st.edge or 'nobody'}"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
@@ -219,18 +220,27 @@ def _accepts_type(sub: dict, kind: str) -> bool:
     return False
 
 
+# The `$defs` the messages resolve references in: the V:TES schema's, unless check_against is wording the
+# errors of another game's schema.
+_DEFS: ContextVar[Optional[dict]] = ContextVar("scenario_schema_defs", default=None)
+
+
+def _defs() -> dict:
+    return _DEFS.get() or schema()["$defs"]
+
+
 def _resolved(sub: dict) -> dict:
     """What a reference refers to in the published schema (an inlined one is named by its `$comment`)."""
     ref = sub.get("$ref") or sub.get("$comment") or ""
-    if ref.startswith("#/$defs/"):
-        return schema()["$defs"][ref[len("#/$defs/"):]]
+    if ref.startswith("#/$defs/") and ref[len("#/$defs/"):] in _defs():
+        return _defs()[ref[len("#/$defs/"):]]
     return sub
 
 
 def describe(sub: dict) -> str:
     """A schema fragment in words: 'a whole number', 'close or long', 'a name or true'."""
     sub = _resolved(sub)
-    if sub == schema()["$defs"]["name"]:
+    if sub == _defs().get("name"):
         return "a name"
     for key in ("anyOf", "oneOf"):
         if key in sub:
@@ -269,3 +279,23 @@ def _shown(x: Any) -> str:
         return "null"
     text = repr(x)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_against(validator, data: Any, lines: Lines, path: tuple = (), form: str = "") -> None:
+    """Raise ScenarioError, in our words and at its line, at the first place `data` (found at `path` in the
+    file) breaks the schema `validator` holds: the same wording for any game's schema (rivals/scenario.py
+    checks Rivals scenarios with it). `form` names the event form, for an event's message."""
+    errors = list(validator.iter_errors(data))
+    if errors:
+        err = _pick(errors)
+        inner = tuple(err.absolute_path)
+        token = _DEFS.set(validator.schema.get("$defs") or {})
+        try:
+            words = _words(err)
+        finally:
+            _DEFS.reset(token)
+        if form:
+            message = f"{_path_text(path)}, a {form!r} event: {_located(inner, words)}"
+        else:
+            message = _located(path + inner, words)
+        raise ScenarioError(message, _line(err, path + inner, lines))

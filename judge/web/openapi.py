@@ -185,11 +185,15 @@ def _tool_paths() -> dict[str, S]:
                        + ", ".join(f"{name} {value:g}" if isinstance(value, float) else f"{name} {value:,}"
                                    for name, value in limits.items())
                        + ". A body over the character limit is refused (413), however it is sent.",
-        "parameters": [_param("rules", "query", "Replay under this edition instead of the scenario's own.",
+        "parameters": [_param("rules", "query", "Replay under this edition instead of the scenario's own (a V:TES "
+                                                "scenario: current or older; a Rivals scenario: rivals).",
                               {"enum": list(_editions())})],
-        "requestBody": {"required": True, "description": "The scenario: YAML (or JSON, which is YAML).",
+        "requestBody": {"required": True, "description": "The scenario: YAML (or JSON, which is YAML). A scenario "
+                                                         "is of V:TES (`Scenario`) unless it says `game: rivals` "
+                                                         "(`RivalsScenario`, docs/rivals.md).",
                         "content": {"text/yaml": {"schema": {"type": "string", "maxLength": limits["characters"]}},
-                                    "application/json": {"schema": _ref("Scenario")}}},
+                                    "application/json": {"schema": {"oneOf": [_ref("Scenario"),
+                                                                              _ref(RIVALS_PREFIX)]}}}},
         "responses": {"200": {"description": "The replay", "content": {"application/json": {
             "schema": _ref("CheckRun")}}},
             "400": {"description": "A malformed scenario (with its line) or a bad parameter.",
@@ -223,7 +227,7 @@ def _tool_schemas() -> dict[str, S]:
         "added": _array(para), "removed": _array(para), "moved": _array({"type": "object"}),
         "sections": _object({"added": _array({"type": "object"}), "removed": _array({"type": "object"})})})
     out["CheckRun"] = _object({
-        "file": _STR, "rules": _nullable("string"), "ok": _BOOL,
+        "file": _STR, "game": {"enum": ["vtes", "rivals"]}, "rules": _nullable("string"), "ok": _BOOL,
         "steps": _array(_object({"n": _INT, "event": _STR, "text": _STR, "cites": _array(_STR)})),
         "state": {"type": ["object", "null"]},
         "expectations": _array(_object({"path": _STR, "ok": _BOOL}, {"expected": {}, "actual": {}})),
@@ -234,12 +238,13 @@ def _tool_schemas() -> dict[str, S]:
                                 {"line": _nullable("integer"), "limit": {"enum": list(_scenario_limits())},
                                  "maximum": _NUM})
     out.update(_scenario_schemas())
+    out.update(_scenario_schemas(RIVALS_PREFIX))
     return out
 
 
 def _editions() -> list[str]:
-    from judge.engine.citations import RULES_EDITIONS as EDITIONS
-    return list(EDITIONS)
+    from judge.engine.citations import EDITION_NAMES
+    return list(EDITION_NAMES)
 
 
 def _scenario_limits() -> dict[str, float]:
@@ -248,12 +253,16 @@ def _scenario_limits() -> dict[str, float]:
 
 
 SCENARIO_PREFIX = "Scenario"
+RIVALS_PREFIX = "RivalsScenario"
 
 
-def _scenario_schemas() -> dict[str, S]:
-    """The scenario's JSON Schema (judge/engine/scenario.schema.json) as components: `Scenario`, and each of its
-    `$defs` as `Scenario_<name>` (an OpenAPI tool resolves references against the document's components)."""
-    from judge.engine.validation import schema
+def _scenario_schemas(prefix: str = SCENARIO_PREFIX) -> dict[str, S]:
+    """A scenario's JSON Schema as components: V:TES's (judge/engine/scenario.schema.json) as `Scenario`, and each
+    of its `$defs` as `Scenario_<name>`; Rivals' (judge/engine/rivals/scenario.schema.json) the same under
+    `RivalsScenario` (an OpenAPI tool resolves references against the document's components)."""
+    from judge.engine.rivals.scenario import schema as rivals_schema
+    from judge.engine.validation import schema as vtes_schema
+    schema = rivals_schema if prefix == RIVALS_PREFIX else vtes_schema
 
     from judge.engine import limits as L
 
@@ -264,7 +273,7 @@ def _scenario_schemas() -> dict[str, S]:
             return node
         out = {k: moved(v) for k, v in node.items() if k not in ("$defs", "$schema", "$id")}
         if isinstance(out.get("$ref"), str) and out["$ref"].startswith("#/$defs/"):
-            out["$ref"] = f"#/components/schemas/{SCENARIO_PREFIX}_{out['$ref'][len('#/$defs/'):]}"
+            out["$ref"] = f"#/components/schemas/{prefix}_{out['$ref'][len('#/$defs/'):]}"
         # The format's bounds (judge/engine/limits.py), which the file's schema leaves to the loader.
         if out.get("type") in ("integer", "number"):
             out["minimum"] = max(out.get("minimum", -L.NUMBER_BOUND), -L.NUMBER_BOUND)
@@ -274,12 +283,12 @@ def _scenario_schemas() -> dict[str, S]:
         return out
 
     doc = schema()
-    out = {SCENARIO_PREFIX: moved(doc),
-           **{f"{SCENARIO_PREFIX}_{name}": moved(sub) for name, sub in doc["$defs"].items()}}
-    out[f"{SCENARIO_PREFIX}_name"]["maxLength"] = L.NAME_CHARS
-    table = out[SCENARIO_PREFIX]["properties"]
-    for key in ("players", "minions", "events"):
-        table[key]["maxItems"] = getattr(DEFAULT_LIMITS, key)
+    out = {prefix: moved(doc), **{f"{prefix}_{name}": moved(sub) for name, sub in doc["$defs"].items()}}
+    out[f"{prefix}_name"]["maxLength"] = L.NAME_CHARS
+    table = out[prefix]["properties"]
+    for key in ("players", "minions", "vampires", "events"):
+        if key in table:
+            table[key]["maxItems"] = getattr(DEFAULT_LIMITS, "minions" if key == "vampires" else key)
     return out
 
 

@@ -205,8 +205,9 @@ def stop_message(message: str) -> str:
 
 
 def _editions() -> dict[str, str]:
+    """The rules editions a replay can follow, of either game (V:TES: current, older; Rivals: rivals)."""
     from judge.engine import citations
-    return dict(citations.RULES_EDITIONS)
+    return dict(citations.EDITION_NAMES)
 
 
 class BodyTooLarge(RequestEntityTooLarge):
