@@ -22,7 +22,7 @@ fresh child process (CPU seconds and peak memory from `os.wait4`):
   and the peak memory of the server's processes (PSS, from /proc), stopped at
   `--serve-timeout` seconds or `--serve-memory-gib`;
 * one-book rebuild: one book edited (a word of the middle copy of the
-  section-6 book), then the build again;
+  section-6 book: "minion" becomes "vampire"), then the build again;
 * artifacts: the bytes in the index directory after the build.
 
 The growth ratio of each figure to the size before it is printed below the
@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REAL_RULES = ROOT / "rules"
 BOOKS_PER_COPY = 5
 EDITED_BOOK = "s6"  # the one-book change edits a copy of this book
-EDIT = (" minion ", " minion, ")  # the first occurrence in the book's text, after its first tenth
+EDIT = (" minion ", " vampire ")  # the first occurrence in the book's text, after its first tenth
 
 BUILD = """
 import json, sys, time
@@ -121,7 +121,7 @@ def make_corpus(books: int, folder: Path) -> Path:
 
 
 def edit_one_book(folder: Path) -> str:
-    """Change one word's punctuation in the middle copy of EDITED_BOOK; its ID."""
+    """Change one word in the middle copy of EDITED_BOOK; its ID."""
     manifest = yaml.safe_load((folder / "manifest.yaml").read_text(encoding="utf-8"))["documents"]
     copies = [e for e in manifest if e["id"] == EDITED_BOOK or re.fullmatch(f"{EDITED_BOOK}x\\d+", e["id"])]
     entry = copies[len(copies) // 2]

@@ -65,3 +65,39 @@ def test_ten_books_are_served(ten_books):
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+def test_editions_not_aligned_directly_are_composed(ten_books):
+    from judge.compare.concordance import COMPOSED, get_concordance
+    from judge.corpus import get_corpus
+
+    concordance = get_concordance(get_corpus())
+    # Six V:TES editions: each to the next (5) and each older one to the edition in force
+    # (4); two Rivals editions (1). Not every two (16).
+    assert concordance.editions["vtes"] == ["rb", "s6", "vekn", "rbx1", "s6x1", "veknx1"]
+    assert len(concordance.alignments) == 10
+    assert concordance.alignment("rb", "s6x1") is None and concordance.alignment("rb", "veknx1") is not None
+
+    found = {c.id: c for c in concordance.counterparts("rb:6.1.1")}
+    assert {c.doc for c in found.values()} == {"s6", "vekn", "rbx1", "s6x1", "veknx1"}
+    composed = found["s6x1:6.1.1"]
+    assert composed.method == COMPOSED
+    # The most confident chain of links that passes through neither end's edition,
+    # every such chain tried (a group is small).
+    def chains(node, product, seen):
+        for link in concordance.linked(node):
+            if link.id == "s6x1:6.1.1":
+                yield product * link.confidence
+            elif link.doc not in seen and link.doc not in ("rb", "s6x1"):
+                yield from chains(link.id, product * link.confidence, seen | {link.doc})
+    best = max(chains("rb:6.1.1", 1.0, frozenset()))
+    assert composed.confidence == round(best, 3) and 0.5 < best < 1
+    # Aligned editions answer as their alignment does: rb and the edition in force, directly.
+    direct = concordance.alignment("rb", "veknx1").new_of("rb:6.1.1")
+    assert [(c.id, c.method) for c in found.values() if c.doc == "veknx1"] == [(p.new, p.method) for p in direct]
+    assert direct and direct[0].method != COMPOSED
+
+    group = concordance.group_of("rb:6.1.1")
+    assert group is concordance.group_of("veknx1:bleed")
+    assert group.docs() == ["rb", "s6", "vekn", "rbx1", "s6x1", "veknx1"]
+    assert set(found) | {"rb:6.1.1"} <= set(group.members)

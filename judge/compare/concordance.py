@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+import json
 import logging
 from dataclasses import dataclass
 from functools import lru_cache
@@ -282,7 +283,9 @@ def build_concordance(corpus: Corpus, pairs_dir: Optional[Path] = None) -> Conco
             continue
         book_keys = [document_key(b) for b in books]
         done: dict[tuple[int, int], Alignment] = {}
-        pair_keys: dict[tuple[int, int], str] = {}
+        plan = planned_pairs(len(books))
+        bridges = {v for old, new, bridge in plan if bridge is not None for v in ((old, bridge), (bridge, new))}
+        contents: dict[tuple[int, int], str] = {}  # a bridge's digest
 
         def side(n: int) -> PreparedDocument:
             if books[n].id not in sides:
@@ -292,11 +295,12 @@ def build_concordance(corpus: Corpus, pairs_dir: Optional[Path] = None) -> Conco
         if pairs_dir is None:  # prepared in order, as they always were: the same n-gram vocabulary
             for n in range(len(books)):
                 side(n)
-        for old, new, bridge in planned_pairs(len(books)):
+        for old, new, bridge in plan:
             via = None if bridge is None else ((old, bridge), (bridge, new))
+            # Keyed by the bridge's contents, not by its key: an edit that leaves the bridge's
+            # pairs as they were does not re-align what it bridges.
             key = hashlib.sha256("\0".join([code, book_keys[old], book_keys[new],
-                                             *(pair_keys[v] for v in via or ())]).encode()).hexdigest()
-            pair_keys[(old, new)] = key
+                                             *(contents[v] for v in via or ())]).encode()).hexdigest()
             name = f"{books[old].id}__{books[new].id}.json"
             found = _read_pair(pairs_dir / name, key, corpus) if pairs_dir else None
             if found is None:
@@ -305,6 +309,8 @@ def build_concordance(corpus: Corpus, pairs_dir: Optional[Path] = None) -> Conco
                     _write_pair(pairs_dir / name, key, found)
             kept.add(name)
             done[(old, new)] = found
+            if (old, new) in bridges:
+                contents[(old, new)] = hashlib.sha256(json.dumps(found.to_json()).encode()).hexdigest()
         alignments.extend(done.values())
     if pairs_dir:
         for stale in pairs_dir.glob("*.json"):
