@@ -5,24 +5,32 @@ Building parses every document, resolves references and links glossary terms
 
 The cache (`corpus.json`, JSON: `judge.cachefile`) is keyed by a digest of the
 manifest, every source file and the code that builds the corpus, so editing any
-of them rebuilds it. It is data only, checked as it is read (every value's type,
-and every section, paragraph and term link pointing at one that exists); a cache
-that does not parse or check is logged and rebuilt, never trusted.
+of them rebuilds it. Each parsed book is cached too (`books/ID.json`, keyed by
+its manifest entry, its source and the code), so that a rebuild parses only the
+books that changed; the second phase, references and glossary terms, runs on
+the whole corpus again. Both are data only, checked as they are read (every
+value's type, and every section, paragraph and term link pointing at one that
+exists); a cache that does not parse or check is logged and rebuilt, never
+trusted.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import logging
 import sys
+from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
 from judge import cachefile, paths
 from judge.errors import SourceError
 from judge.ingest.manifest import load_manifest
-from judge.model import Corpus, Document, LoadError
+from judge.model import Corpus, DocMeta, Document, LoadError
 
 CACHE_NAME = "corpus.json"
+BOOKS_DIR = "books"  # one parsed book a file, before the second phase
 CACHE_FORMAT = 1  # the layout of corpus.json, beside the model's own fields
 # Code whose changes invalidate the cache: everything that shapes the model.
 _BUILD_CODE = ("model.py", "datafile.py", "corpus.py", "cachefile.py", "xref.py", "ingest")
@@ -53,9 +61,11 @@ def corpus_digest(rules_dir: Path) -> str:
     return h.hexdigest()
 
 
-def build_corpus(rules_dir: Optional[Path] = None) -> Corpus:
-    """Parse every document of the manifest and assemble them (`assemble_corpus`),
-    with no cache involved."""
+def build_corpus(rules_dir: Optional[Path] = None, books_dir: Optional[Path] = None) -> Corpus:
+    """Parse every document of the manifest and assemble them (`assemble_corpus`).
+    With `books_dir`, a book whose manifest entry, source and parser code are those
+    cached there is read from there rather than parsed, the others are parsed and
+    stored there, and the files of books the manifest no longer lists are removed."""
     from judge.ingest.sources import parse_document  # here: a corpus read from its cache needs no parser
 
     rules_dir = Path(rules_dir or paths.rules_dir())
@@ -65,10 +75,61 @@ def build_corpus(rules_dir: Optional[Path] = None) -> Corpus:
     errors.extend(LoadError("", e.file, e.line, e.message) for e in manifest_errors)
     for meta in metas:
         try:
-            documents[meta.id] = parse_document(meta, rules_dir)
+            if books_dir is None:
+                documents[meta.id] = parse_document(meta, rules_dir)
+                continue
+            key = book_key(meta, rules_dir)
+            path = books_dir / f"{meta.id}.json"
+            doc = _read_book(path, key, meta)
+            if doc is None:
+                doc = parse_document(meta, rules_dir)
+                cachefile.write_json(path, {"format": CACHE_FORMAT, "key": key, "document": cachefile.encode(doc)})
+            documents[meta.id] = doc
         except SourceError as exc:
             errors.append(LoadError(meta.id, exc.file, exc.line, exc.message))
+    if books_dir is not None:
+        listed = {f"{meta.id}.json" for meta in metas}
+        for stale in books_dir.glob("*.json"):
+            if stale.name not in listed:
+                stale.unlink(missing_ok=True)
     return assemble_corpus(documents, errors)
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """The code that parses a book, hashed once per process."""
+    h = hashlib.sha256(sys.version.encode())
+    for path in _code_files():
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def book_key(meta: DocMeta, rules_dir: Path) -> str:
+    """What one parsed book depends on: its manifest entry (but the line it is on, which
+    another entry added above moves), its source and the parser code."""
+    h = hashlib.sha256(f"{CACHE_FORMAT}:{_code_digest()}".encode())
+    entry = cachefile.encode(dataclasses.replace(meta, manifest_line=0))
+    h.update(json.dumps(entry, sort_keys=True, ensure_ascii=False).encode())
+    try:
+        h.update((rules_dir / meta.source).read_bytes())
+    except OSError:
+        h.update(b"<unreadable>")  # parse_document says why
+    return h.hexdigest()
+
+
+def _read_book(path: Path, key: str, meta: DocMeta) -> Optional[Document]:
+    """The book cached at `path` for `key`, checked, with `meta`'s manifest line; None
+    when there is none, it is stale or it is damaged (logged: it is parsed again)."""
+    def decode(data: dict) -> Document:
+        doc = cachefile.decode(Document, data.get("document"), "document")
+        if doc.meta.id != meta.id:
+            raise cachefile.Mismatch(f"it holds {doc.meta.id!r}, not {meta.id!r}")
+        _check_links(Corpus(documents={doc.id: doc}), 1)
+        doc.meta = meta
+        return doc
+
+    return cachefile.read_cache(path, "a parsed book", CACHE_FORMAT, "key", key, decode, log)
 
 
 def assemble_corpus(documents: dict[str, Document], errors: Optional[list[LoadError]] = None) -> Corpus:
@@ -145,15 +206,22 @@ def _write_cache(path: Path, corpus: Corpus) -> None:
 def load_corpus(rules_dir: Optional[Path] = None, use_cache: bool = True) -> Corpus:
     rules_dir = Path(rules_dir or paths.rules_dir())
     digest = corpus_digest(rules_dir)
-    cache = paths.index_dir() / CACHE_NAME
+    root = paths.index_dir()
     if use_cache:
-        cached = _read_cache(cache, digest)
+        cached = _read_cache(root / CACHE_NAME, digest)
         if cached is not None:
             return cached
-    corpus = build_corpus(rules_dir)
+    books_dir = None
+    if use_cache:
+        try:
+            (root / BOOKS_DIR).mkdir(exist_ok=True)
+            books_dir = root / BOOKS_DIR
+        except OSError:  # a read-only index directory only costs speed
+            pass
+    corpus = build_corpus(rules_dir, books_dir)
     corpus.digest = digest
     if use_cache:
-        _write_cache(cache, corpus)
+        _write_cache(root / CACHE_NAME, corpus)
     return corpus
 
 

@@ -31,7 +31,7 @@ deterministic.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from itertools import chain
 from typing import Iterable, Optional, Union
 
@@ -79,7 +79,8 @@ class Pair:
     similarity: float  # 0-1: similarity of the two normalised texts
 
     def to_json(self) -> dict:
-        return asdict(self)
+        return {"old": self.old, "new": self.new, "confidence": self.confidence, "method": self.method,
+                "similarity": self.similarity}
 
 
 @dataclass

@@ -1,19 +1,31 @@
 """The concordance: the same rule in each edition of a game.
 
-`Concordance` holds the alignments (`judge.compare.alignment`) of every two
-editions of each game, aligned neighbours first so that a wider gap is bridged
-through the editions between, plus the outline's step -> paragraph links. It is
-cached in the index directory and answers `counterparts(id)`: the same
-paragraph or section in the other editions.
+`Concordance` holds the alignments (`judge.compare.alignment`) a game's editions
+need, and no more: each edition aligned to its neighbour in the edition order,
+and to the edition in force (the newest), each of the latter bridged through the
+edition after it. That is 2k - 3 alignments for k editions (every pair of the
+three V:TES books today), where aligning every two editions grew with the
+square. The same rule in two editions that are not aligned directly is found by
+composing alignments (`counterparts`: the most confident chain, its confidence
+the product of its links'). The paragraphs (or sections) that alignments tie
+together are a *rule group* (`RuleGroup`): one rule's editions, stored once.
+
+It also holds the outline's step -> paragraph links. It is cached in the index
+directory, whole (`concordance.json`) and per aligned pair of editions
+(`concordance/OLD__NEW.json`, keyed by the two books' contents), so a changed
+book re-aligns only its own pairs.
 """
 from __future__ import annotations
 
 import hashlib
+import heapq
+import json
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Optional
 
 from judge import cachefile, paths
 from judge.compare.alignment import Alignment, PreparedDocument, align_prepared
@@ -26,8 +38,10 @@ from judge.model import RESOLVED, Corpus, Document, Paragraph
 log = logging.getLogger(__name__)
 
 CACHE_NAME = "concordance.json"
-FORMAT_VERSION = 1
+PAIRS_DIR = "concordance"  # one file per aligned pair of editions
+FORMAT_VERSION = 2
 OUTLINE_FORMAT = "outline"  # an outline cites editions; it is not one
+COMPOSED = "composed"  # a counterpart's method when it was found through other editions
 # The code whose changes invalidate the cached concordance (beside the terminology map).
 _ALIGNMENT_CODE = ("concordance.py", "alignment.py", "similarity.py", "terminology.py")
 
@@ -44,7 +58,7 @@ class OutlineLink:
     # another edition
 
     def to_json(self) -> dict:
-        return asdict(self)
+        return {"step": self.step, "target": self.target, "confidence": self.confidence, "via": self.via}
 
 
 @dataclass(frozen=True)
@@ -54,45 +68,181 @@ class Counterpart:
     id: str
     doc: str
     confidence: float
-    method: str
+    method: str  # the alignment's (number, title, text, part), or "composed"
 
     def to_json(self) -> dict:
-        return asdict(self)
+        return {"id": self.id, "doc": self.doc, "confidence": self.confidence, "method": self.method}
+
+
+@dataclass(frozen=True)
+class Link:
+    """Two members of a rule group that an alignment pairs (older edition first)."""
+
+    old: str
+    new: str
+    confidence: float
+    method: str
+
+
+@dataclass(frozen=True)
+class RuleGroup:
+    """One rule across the editions of its game: the paragraphs (or the sections) that
+    alignments tie together, each once, and the alignments' links between them. Its
+    size grows with the editions; every two members' relation is `counterparts`'."""
+
+    number: int  # its place in `Concordance.groups()`
+    members: tuple[str, ...]  # oldest edition first
+    links: tuple[Link, ...]
+
+    def docs(self) -> list[str]:
+        return list(dict.fromkeys(doc_of(m) for m in self.members))
+
+
+def doc_of(ident: str) -> str:
+    return ident.split(":", 1)[0]
+
+
+def planned_pairs(count: int) -> list[tuple[int, int, Optional[int]]]:
+    """The alignments `count` editions (oldest first) get: (old, new, bridge), indexes.
+    Each edition to the next; each older one to the edition in force (the last),
+    bridged through the edition after it (`bridge`), whose own alignment to the edition
+    in force comes first. In the order they are aligned."""
+    last = count - 1
+    plan: list[tuple[int, int, Optional[int]]] = [(n, n + 1, None) for n in range(last)]
+    plan += [(n, last, n + 1) for n in range(last - 2, -1, -1)]
+    return plan
 
 
 class Concordance:
-    """Alignments between every two editions of each game, and the outline's links."""
+    """The alignments of each game's editions (`planned_pairs`), the outline's links,
+    and what they imply: rule groups and every rule's counterparts."""
 
-    def __init__(self, key: str, alignments: list[Alignment], outline: dict[str, list[OutlineLink]]):
+    def __init__(self, key: str, alignments: list[Alignment], outline: dict[str, list[OutlineLink]],
+                 editions: Optional[dict[str, list[str]]] = None):
         self.key = key
         self.alignments = alignments
         self.outline = outline
-        self._by_id: Optional[dict[str, list[Counterpart]]] = None
+        # game -> its editions' document ids, oldest first
+        self.editions: dict[str, list[str]] = editions or {}
+        self._stored = {(al.old_doc, al.new_doc): al for al in alignments}
+        self._linked: Optional[dict[str, list[Counterpart]]] = None  # id -> its aligned counterparts
+        self._groups: Optional[list[RuleGroup]] = None
+        self._group_of: dict[str, int] = {}
         self._cited_by: Optional[dict[str, list[OutlineLink]]] = None
 
     def alignment(self, old_doc: str, new_doc: str) -> Optional[Alignment]:
-        """The alignment of two editions, read in the order asked for."""
-        for al in self.alignments:
-            if (al.old_doc, al.new_doc) == (old_doc, new_doc):
-                return al
-            if (al.old_doc, al.new_doc) == (new_doc, old_doc):
-                return al.inverted()
-        return None
+        """The alignment of two editions, read in the order asked for; None when the
+        concordance does not align them directly (`judge.compare.alignment.align`
+        aligns any two)."""
+        found = self._stored.get((old_doc, new_doc))
+        if found is not None:
+            return found
+        found = self._stored.get((new_doc, old_doc))
+        return found.inverted() if found is not None else None
 
-    def counterparts(self, ident: str) -> list[Counterpart]:
-        """The same paragraph or section in the other editions, most confident first."""
-        if self._by_id is None:
+    def aligned(self, doc_a: str, doc_b: str) -> bool:
+        """Does the concordance align these two editions directly?"""
+        return (doc_a, doc_b) in self._stored or (doc_b, doc_a) in self._stored
+
+    # -- counterparts -------------------------------------------------------------
+    def _links(self) -> dict[str, list[Counterpart]]:
+        if self._linked is None:
             index: dict[str, list[Counterpart]] = {}
             for al in self.alignments:
-                for pair in al.pairs + al.section_pairs:
+                for pair in chain(al.pairs, al.section_pairs):
                     index.setdefault(pair.old, []).append(
                         Counterpart(pair.new, al.new_doc, pair.confidence, pair.method))
                     index.setdefault(pair.new, []).append(
                         Counterpart(pair.old, al.old_doc, pair.confidence, pair.method))
             for found in index.values():
                 found.sort(key=lambda c: (-c.confidence, c.id))
-            self._by_id = index
-        return list(self._by_id.get(ident, ()))
+            self._linked = index
+        return self._linked
+
+    def linked(self, ident: str) -> list[Counterpart]:
+        """The counterparts the alignments pair `ident` with directly, most confident first."""
+        return list(self._links().get(ident, ()))
+
+    def counterparts(self, ident: str) -> list[Counterpart]:
+        """The same paragraph or section in the other editions, most confident first.
+
+        In an edition aligned with `ident`'s directly, what the alignment pairs it with
+        (nothing, if it pairs it with nothing). In any other, what the most confident
+        chain of links inside its rule group reaches there without passing through
+        another member of `ident`'s edition or of that one: its confidence is the
+        product of the chain's (method "composed")."""
+        links = self._links()
+        direct = links.get(ident)
+        if not direct:
+            return []
+        home = doc_of(ident)
+        found = list(direct)
+        # Best-first over the group: confidence products only fall along a chain.
+        best: dict[str, float] = {ident: 1.0}
+        through: dict[str, frozenset[str]] = {ident: frozenset()}  # the editions a chain passed through
+        queue = [(-1.0, ident)]
+        done: set[str] = set()
+        composed: list[Counterpart] = []
+        while queue:
+            negative, node = heapq.heappop(queue)
+            if node in done:
+                continue
+            done.add(node)
+            doc = doc_of(node)
+            if node != ident:
+                if doc == home:
+                    continue  # a chain that comes back to the rule's own edition is not the same rule
+                if not self.aligned(home, doc) and doc not in through[node]:
+                    composed.append(Counterpart(node, doc, round(-negative, 3), COMPOSED))
+            passed = through[node] | {doc} if node != ident else frozenset()
+            for link in links.get(node, ()):
+                confidence = -negative * link.confidence
+                if link.id not in done and confidence > best.get(link.id, 0.0):
+                    best[link.id] = confidence
+                    through[link.id] = passed
+                    heapq.heappush(queue, (-confidence, link.id))
+        found.extend(composed)
+        found.sort(key=lambda c: (-c.confidence, c.id))
+        return found
+
+    # -- rule groups --------------------------------------------------------------
+    def groups(self) -> list[RuleGroup]:
+        """Every rule group: the paragraphs (or sections) alignments tie together."""
+        if self._groups is None:
+            parent: dict[str, str] = {}
+
+            def root(x: str) -> str:
+                while parent.setdefault(x, x) != x:
+                    parent[x] = parent[parent[x]]
+                    x = parent[x]
+                return x
+
+            for al in self.alignments:
+                for pair in chain(al.pairs, al.section_pairs):
+                    a, b = root(pair.old), root(pair.new)
+                    if a != b:
+                        parent[max(a, b)] = min(a, b)
+            order = {doc: n for books in self.editions.values() for n, doc in enumerate(books)}
+            members: dict[str, list[str]] = {}
+            for node in parent:
+                members.setdefault(root(node), []).append(node)
+            links: dict[str, list[Link]] = {}
+            for al in self.alignments:
+                for pair in chain(al.pairs, al.section_pairs):
+                    links.setdefault(root(pair.old), []).append(Link(pair.old, pair.new, pair.confidence, pair.method))
+            groups = []
+            for number, top in enumerate(sorted(members, key=lambda r: min(members[r]))):
+                ids = sorted(members[top], key=lambda m: (order.get(doc_of(m), 0), m))
+                groups.append(RuleGroup(number, tuple(ids), tuple(links[top])))
+                self._group_of.update((m, number) for m in ids)
+            self._groups = groups
+        return self._groups
+
+    def group_of(self, ident: str) -> Optional[RuleGroup]:
+        """The rule group of a paragraph or section; None when no alignment pairs it."""
+        groups = self.groups()
+        number = self._group_of.get(ident)
+        return groups[number] if number is not None else None
 
     def steps_citing(self, ident: str) -> list[OutlineLink]:
         """Outline steps linked to a paragraph or section (the reverse of `outline`)."""
@@ -105,7 +255,7 @@ class Concordance:
         return list(self._cited_by.get(ident, ()))
 
     def to_json(self) -> dict:
-        return {"format": FORMAT_VERSION, "key": self.key,
+        return {"format": FORMAT_VERSION, "key": self.key, "editions": self.editions,
                 "alignments": [al.to_json() for al in self.alignments],
                 "outline": {step: [link.to_json() for link in links] for step, links in self.outline.items()}}
 
@@ -116,24 +266,58 @@ def editions(corpus: Corpus, game: str) -> list[Document]:
                   key=lambda d: (d.meta.edition_order, d.id))
 
 
-def build_concordance(corpus: Corpus) -> Concordance:
+def build_concordance(corpus: Corpus, pairs_dir: Optional[Path] = None) -> Concordance:
+    """The concordance of `corpus`. With `pairs_dir`, each alignment is read from there
+    when its two books (and its bridge) are unchanged, else aligned and stored there;
+    the files of pairs no longer aligned are removed."""
     alignments: list[Alignment] = []
     ngrams = CharNgrams()  # one vocabulary: each book is prepared once for all its alignments
-    texts: dict[str, str] = {}  # paragraph id -> normalised text, for the outline's links
+    sides: dict[str, PreparedDocument] = {}
+    kept: set[str] = set()
+    code = _code_key()
+    by_game: dict[str, list[str]] = {}
     for game in sorted({d.meta.game for d in corpus.documents.values()}):
         books = editions(corpus, game)
-        sides = {book.id: PreparedDocument(book, ngrams) for book in books} if len(books) > 1 else {}
-        done: dict[tuple[str, str], Alignment] = {}
-        # Neighbours first, so that wider gaps can be bridged through the editions between.
-        for gap in range(1, len(books)):
-            for n in range(len(books) - gap):
-                old, new = books[n], books[n + gap]
-                bridges = [(done[(old.id, mid.id)], done[(mid.id, new.id)]) for mid in books[n + 1:n + gap]]
-                via = max(bridges, key=lambda v: (len(v[0].pairs) + len(v[1].pairs)), default=None)
-                done[(old.id, new.id)] = align_prepared(sides[old.id], sides[new.id], via)
+        by_game[game] = [b.id for b in books]
+        if len(books) < 2:
+            continue
+        book_keys = [document_key(b) for b in books]
+        done: dict[tuple[int, int], Alignment] = {}
+        plan = planned_pairs(len(books))
+        bridges = {v for old, new, bridge in plan if bridge is not None for v in ((old, bridge), (bridge, new))}
+        contents: dict[tuple[int, int], str] = {}  # a bridge's digest
+
+        def side(n: int) -> PreparedDocument:
+            if books[n].id not in sides:
+                sides[books[n].id] = PreparedDocument(books[n], ngrams)
+            return sides[books[n].id]
+
+        if pairs_dir is None:  # prepared in order, as they always were: the same n-gram vocabulary
+            for n in range(len(books)):
+                side(n)
+        for old, new, bridge in plan:
+            via = None if bridge is None else ((old, bridge), (bridge, new))
+            # Keyed by the bridge's contents, not by its key: an edit that leaves the bridge's
+            # pairs as they were does not re-align what it bridges.
+            key = hashlib.sha256("\0".join([code, book_keys[old], book_keys[new],
+                                             *(contents[v] for v in via or ())]).encode()).hexdigest()
+            name = f"{books[old].id}__{books[new].id}.json"
+            found = _read_pair(pairs_dir / name, key, corpus) if pairs_dir else None
+            if found is None:
+                found = align_prepared(side(old), side(new), via and (done[via[0]], done[via[1]]))
+                if pairs_dir:
+                    _write_pair(pairs_dir / name, key, found)
+            kept.add(name)
+            done[(old, new)] = found
+            if (old, new) in bridges:
+                contents[(old, new)] = hashlib.sha256(json.dumps(found.to_json()).encode()).hexdigest()
         alignments.extend(done.values())
-        texts.update((p.id, text) for side in sides.values() for p, text in zip(side.paragraphs, side.texts))
-    concordance = Concordance(cache_key(corpus), alignments, {})
+    if pairs_dir:
+        for stale in pairs_dir.glob("*.json"):
+            if stale.name not in kept:
+                stale.unlink(missing_ok=True)
+    concordance = Concordance(cache_key(corpus), alignments, {}, by_game)
+    texts = {p.id: text for side in sides.values() for p, text in zip(side.paragraphs, side.texts)}
     concordance.outline = _outline_links(corpus, concordance, ngrams, texts)
     return concordance
 
@@ -141,7 +325,8 @@ def build_concordance(corpus: Corpus) -> Concordance:
 def _outline_links(corpus: Corpus, concordance: Concordance, ngrams: CharNgrams,
                    normalised: dict[str, str]) -> dict[str, list[OutlineLink]]:
     """Each outline step's links: what it cites, the paragraphs of a cited section ranked
-    by how well they match the step, and those paragraphs in the other editions.
+    by how well they match the step, and those paragraphs in the editions aligned with
+    theirs (their other editions are a rule group away: not listed per step).
     `normalised` holds the texts the alignments normalised already."""
     cited: list[tuple[Paragraph, str]] = []
     for doc in corpus.documents.values():
@@ -181,7 +366,7 @@ def _outline_links(corpus: Corpus, concordance: Concordance, ngrams: CharNgrams,
         for para in members[target]:
             add(para.id, 0.5 + 0.5 * float(sim[row[step.id], col[para.id]]) / 100, "section")
         for link in [link for link in links.values() if link.via != "same-rule"]:
-            for other in concordance.counterparts(link.target):
+            for other in concordance.linked(link.target):
                 add(other.id, link.confidence * other.confidence, "same-rule")
     order = {pid: n for n, pid in enumerate(corpus.paragraphs)}
     order.update({sid: n for n, sid in enumerate(corpus.sections, len(order))})
@@ -190,15 +375,36 @@ def _outline_links(corpus: Corpus, concordance: Concordance, ngrams: CharNgrams,
 
 
 # -- cache -------------------------------------------------------------------------------
-def cache_key(corpus: Corpus) -> str:
-    """What the concordance depends on: the corpus and the code and data that align it."""
-    h = hashlib.sha256(f"{FORMAT_VERSION}:{corpus.digest}".encode())
+@lru_cache(maxsize=4)
+def _code_key_of(terminology: str) -> str:
+    h = hashlib.sha256(str(FORMAT_VERSION).encode())
     code = Path(__file__).parent
-    for path in (*(code / name for name in _ALIGNMENT_CODE), terminology_file()):
+    for path in (*(code / name for name in _ALIGNMENT_CODE), Path(terminology)):
         try:
             h.update(path.read_bytes())
         except OSError:
             h.update(b"<unreadable>")
+    return h.hexdigest()
+
+
+def _code_key() -> str:
+    """The code and data that align, hashed once per process and terminology file (the
+    terminology map is read once per process and file too: `get_terminology`)."""
+    return _code_key_of(str(terminology_file()))
+
+
+def cache_key(corpus: Corpus) -> str:
+    """What the concordance depends on: the corpus and the code and data that align it."""
+    return hashlib.sha256(f"{_code_key()}:{corpus.digest}".encode()).hexdigest()
+
+
+def document_key(doc: Document) -> str:
+    """A digest of what an alignment reads of a book: its game, its sections' places,
+    numbers and titles, its paragraphs' places, numbers, titles, terms and texts."""
+    h = hashlib.sha256(f"{doc.id}\0{doc.meta.game}\1".encode())
+    h.update("\1".join(f"{s.id}\0{s.parent}\0{s.number}\0{s.title}" for s in doc.sections).encode())
+    h.update("\2".join(f"{p.id}\0{p.section}\0{p.key}\0{p.number}\0{p.title}\0{p.term}\0{p.text}"
+                        for p in doc.paragraphs).encode())
     return h.hexdigest()
 
 
@@ -208,8 +414,18 @@ class _Cached:
 
     format: int
     key: str
+    editions: dict[str, list[str]]
     alignments: list[Alignment]
     outline: dict[str, list[OutlineLink]]
+
+
+@dataclass
+class _CachedPair:
+    """concordance/OLD__NEW.json: one alignment, keyed by its books and its bridge."""
+
+    format: int
+    key: str
+    alignment: Alignment
 
 
 def _read_cache(path: Path, key: str, corpus: Corpus) -> Optional[Concordance]:
@@ -218,16 +434,29 @@ def _read_cache(path: Path, key: str, corpus: Corpus) -> Optional[Concordance]:
     none, it is of another key (stale), or it is damaged (logged: it is rebuilt)."""
     def decode(data: dict) -> Concordance:
         cached = cachefile.decode(_Cached, data)
-        _check_names(cached, corpus)
-        return Concordance(cached.key, cached.alignments, cached.outline)
+        _check_names(cached.alignments, cached.outline, corpus)
+        return Concordance(cached.key, cached.alignments, cached.outline, cached.editions)
 
     return cachefile.read_cache(path, "a concordance", FORMAT_VERSION, "key", key, decode, log)
 
 
-def _check_names(cached: _Cached, corpus: Corpus) -> None:
+def _read_pair(path: Path, key: str, corpus: Corpus) -> Optional[Alignment]:
+    def decode(data: dict) -> Alignment:
+        cached = cachefile.decode(_CachedPair, data)
+        _check_names([cached.alignment], {}, corpus)
+        return cached.alignment
+
+    return cachefile.read_cache(path, "an alignment", FORMAT_VERSION, "key", key, decode, log)
+
+
+def _write_pair(path: Path, key: str, alignment: Alignment) -> None:
+    cachefile.write_json(path, {"format": FORMAT_VERSION, "key": key, "alignment": alignment.to_json()})
+
+
+def _check_names(alignments: Iterable[Alignment], outline: dict[str, list[OutlineLink]], corpus: Corpus) -> None:
     """Every document, paragraph and section the cache names is the corpus's."""
     known = corpus.paragraphs.keys() | corpus.sections.keys()
-    for al in cached.alignments:
+    for al in alignments:
         if al.old_doc not in corpus.documents or al.new_doc not in corpus.documents:
             raise cachefile.Mismatch(f"an alignment of {al.old_doc!r} and {al.new_doc!r}: no such document")
         named = chain((i for p in chain(al.pairs, al.section_pairs) for i in (p.old, p.new)),
@@ -236,7 +465,7 @@ def _check_names(cached: _Cached, corpus: Corpus) -> None:
         if unknown is not None:
             raise cachefile.Mismatch(f"the alignment of {al.old_doc} and {al.new_doc} names {unknown!r}, "
                                      "which the corpus does not have")
-    for step, links in cached.outline.items():
+    for step, links in outline.items():
         if step not in known or any(link.step != step or link.target not in known for link in links):
             raise cachefile.Mismatch(f"the links of outline step {step!r} name what the corpus does not have")
 
@@ -247,17 +476,24 @@ def _write_cache(path: Path, concordance: Concordance) -> None:
 
 def load_concordance(corpus: Corpus, use_cache: bool = True) -> Concordance:
     """The corpus's concordance from the index directory, else built (and stored
-    there). A corpus without a digest (built in memory) is never cached."""
+    there, whole and per pair of editions). A corpus without a digest (built in
+    memory) is never cached."""
     return _load(corpus, cache_key(corpus), use_cache and bool(corpus.digest))
 
 
 def _load(corpus: Corpus, key: str, cacheable: bool) -> Concordance:
-    path = paths.index_dir() / CACHE_NAME
-    concordance = _read_cache(path, key, corpus) if cacheable else None
+    if not cacheable:
+        return build_concordance(corpus)
+    root = paths.index_dir()
+    concordance = _read_cache(root / CACHE_NAME, key, corpus)
     if concordance is None:
-        concordance = build_concordance(corpus)
-        if cacheable:
-            _write_cache(path, concordance)
+        pairs_dir = root / PAIRS_DIR
+        try:
+            pairs_dir.mkdir(exist_ok=True)
+        except OSError:  # a read-only index directory only costs speed
+            pairs_dir = None
+        concordance = build_concordance(corpus, pairs_dir)
+        _write_cache(root / CACHE_NAME, concordance)
     return concordance
 
 
@@ -281,4 +517,3 @@ def get_concordance(corpus: Optional[Corpus] = None, use_cache: bool = True) -> 
 def counterparts(corpus: Corpus, ident: str) -> list[tuple[str, float]]:
     """(id, confidence) of the same paragraph or section in each other edition of its game."""
     return [(c.id, c.confidence) for c in get_concordance(corpus).counterparts(ident)]
-

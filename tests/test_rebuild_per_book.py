@@ -1,0 +1,79 @@
+"""A change to one book rebuilds that book's artifacts only: its parsed book, the
+alignments it is part of; a book removed takes its files with it. What is rebuilt
+so is what a build from nothing gives."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from judge.compare import concordance as conc
+from judge.corpus import BOOKS_DIR, _cache_data, build_corpus, load_corpus
+
+
+def _stamps(folder: Path) -> dict[str, tuple[int, int]]:
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.glob("*.json")}
+
+
+def _edit(rules: Path, doc: str, old: str, new: str) -> None:
+    manifest = yaml.safe_load((rules / "manifest.yaml").read_text(encoding="utf-8"))
+    source = rules / next(d["source"] for d in manifest["documents"] if d["id"] == doc)
+    text = source.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    source.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_one_changed_book_is_parsed_and_aligned_again_alone(rules_copy):
+    index = rules_copy.parent / "index"
+    corpus = load_corpus()
+    conc.load_concordance(corpus)
+    books, pairs = _stamps(index / BOOKS_DIR), _stamps(index / conc.PAIRS_DIR)
+    assert set(books) == {"vekn.json", "s6.json", "rb.json", "flows.json", "rivals.json"}
+    assert set(pairs) == {"rb__s6.json", "s6__vekn.json", "rb__vekn.json"}
+
+    _edit(rules_copy, "rb", "To beed a Methuselah", "To bleed a Methuselah")  # the scan's typo mended
+    edited = load_corpus()
+    assert any(p.text.startswith("To bleed a Methuselah") for p in edited.documents["rb"].paragraphs)
+    after = _stamps(index / BOOKS_DIR)
+    assert {name for name in books if after[name] != books[name]} == {"rb.json"}
+    fresh = build_corpus()
+    fresh.digest = edited.digest
+    assert _cache_data(edited) == _cache_data(fresh)
+
+    aligned = conc.load_concordance(edited)
+    after = _stamps(index / conc.PAIRS_DIR)
+    assert {name for name in pairs if after[name] != pairs[name]} == {"rb__s6.json", "rb__vekn.json"}
+    assert aligned.to_json() == conc.build_concordance(edited).to_json()
+
+
+def test_a_removed_book_takes_its_cached_files_with_it(rules_copy):
+    index = rules_copy.parent / "index"
+    conc.load_concordance(load_corpus())
+    pairs = _stamps(index / conc.PAIRS_DIR)
+    manifest = yaml.safe_load((rules_copy / "manifest.yaml").read_text(encoding="utf-8"))
+    manifest["documents"] = [d for d in manifest["documents"] if d["id"] != "rb"]
+    (rules_copy / "manifest.yaml").write_text(yaml.safe_dump(manifest), encoding="utf-8")
+
+    corpus = load_corpus()
+    assert "rb" not in corpus.documents and not corpus.errors
+    assert {p.name for p in (index / BOOKS_DIR).glob("*.json")} == {"vekn.json", "s6.json", "flows.json",
+                                                                   "rivals.json"}
+    aligned = conc.load_concordance(corpus)
+    assert [(al.old_doc, al.new_doc) for al in aligned.alignments] == [("s6", "vekn")]
+    assert _stamps(index / conc.PAIRS_DIR) == {"s6__vekn.json": pairs["s6__vekn.json"]}  # kept as it was
+
+
+def test_a_damaged_book_file_is_logged_and_parsed_again(rules_copy, caplog):
+    index = rules_copy.parent / "index"
+    built = load_corpus()
+    (index / "corpus.json").unlink()
+    (index / BOOKS_DIR / "s6.json").write_text('{"format": 1, "key": "x"', encoding="utf-8")
+    data = json.loads((index / BOOKS_DIR / "rb.json").read_text(encoding="utf-8"))
+    data["document"]["paragraphs"][0] = 7  # JSON, with the right key, of the wrong shape
+    (index / BOOKS_DIR / "rb.json").write_text(json.dumps(data), encoding="utf-8")
+    again = load_corpus()
+    assert _cache_data(again) == _cache_data(built)
+    assert f"the cache {index / BOOKS_DIR / 'rb.json'} is damaged: document.paragraphs[0]: expected a Paragraph" \
+        in caplog.text
+    assert f"the cache {index / BOOKS_DIR / 's6.json'} is damaged: not JSON" in caplog.text
