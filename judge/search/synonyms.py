@@ -45,6 +45,10 @@ class Synonyms:
 
     groups: tuple[SynonymGroup, ...]
     question_words: frozenset[str]
+    # The table talk (judge/data/table_talk.yaml): every word players say there, never
+    # "corrected" to another word; and the stems of the words only Rivals has.
+    talk_words: frozenset[str] = frozenset()
+    rivals_terms: frozenset[tuple[str, ...]] = frozenset()
     by_stems: StemsTable = field(init=False)  # how a query's stems find their group
     longest: int = field(init=False)  # the most words a phrase of the file has
     # Which version of the file this is, as this process read it (each one read gets the next
@@ -66,6 +70,55 @@ class Synonyms:
 
 def synonyms_file() -> Path:
     return paths.data_dir() / "synonyms.yaml"
+
+
+def table_talk_file() -> Path:
+    return paths.data_dir() / "table_talk.yaml"
+
+
+TALK_WEIGHT = 0.9  # a book term beside the table-talk word typed
+
+
+def load_table_talk(path: Optional[Path] = None) -> Synonyms:
+    """Read and check the table-talk file; a malformed one raises SourceError with its line."""
+    path = Path(path or table_talk_file())
+    data, _ = _read_settled(path)
+    return _table_talk_of(data, path.name)
+
+
+def _table_talk_of(data: bytes, name: str) -> Synonyms:
+    what = "the table talk"
+    parsed, text = parse_yaml(data, name, what, with_lines=True)
+    if not isinstance(parsed, dict) or not isinstance(parsed.get("talk"), list):
+        raise SourceError(name, 1, f"{what}: expected a mapping with a list under 'talk'")
+    groups, words = [], set()
+    for n, raw in enumerate(parsed["talk"], 1):
+        line = raw.get("__line__", 0) if isinstance(raw, dict) else key_line(text, "talk")
+        if not isinstance(raw, dict):
+            raise SourceError(name, line, f"entry {n}: expected 'say', 'means' and 'note'")
+        for key in ("say", "means"):
+            value = raw.get(key)
+            if not isinstance(value, list) or not value or not all(isinstance(t, str) and t.strip() for t in value):
+                raise SourceError(name, line, f"entry {n}: '{key}' must list one or more words or phrases")
+        if not isinstance(raw.get("note"), str) or not raw["note"].strip():
+            raise SourceError(name, line, f"entry {n}: 'note' must say what the words mean")
+        weight, game = raw.get("weight", TALK_WEIGHT), raw.get("game")
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
+            raise SourceError(name, line, f"entry {n}: 'weight' must be a number in (0, 1]")
+        if game is not None and not isinstance(game, str):
+            raise SourceError(name, line, f"entry {n}: 'game' must be a game id")
+        say = [t.strip() for t in raw["say"]]
+        terms = tuple(dict.fromkeys(say + [t.strip() for t in raw["means"]]))
+        if len(terms) < 2:
+            raise SourceError(name, line, f"entry {n}: 'means' must say it in other words than 'say'")
+        groups.append(SynonymGroup(terms, game, float(weight)))
+        words.update(w.lower() for phrase in say for w in phrase.split())
+    rivals = parsed.get("rivals_terms") or []
+    if not isinstance(rivals, list) or not all(isinstance(t, str) and t.strip() for t in rivals):
+        raise SourceError(name, key_line(text, "rivals_terms"), "'rivals_terms' must be a list of words or phrases")
+    stem = search_index.stemming_analyzer()
+    rivals_terms = frozenset(s for s in (tuple(t.text for t in stem(term)) for term in rivals) if s)
+    return Synonyms(tuple(groups), frozenset(), frozenset(words), rivals_terms)
 
 
 def load_synonyms(path: Optional[Path] = None) -> Synonyms:
@@ -141,14 +194,32 @@ _SEEN: Memo = Memo("search.synonyms_files", FILES_KEPT)
 
 
 def current_synonyms(path: Optional[Path] = None) -> Synonyms:
-    """The synonyms file, re-read when it changes on disk (seen within SYNONYMS_CHECK_SECONDS).
+    """What searches use: the synonyms file and the table-talk file together, each
+    re-read when it changes on disk (seen within SYNONYMS_CHECK_SECONDS). With a
+    `path`, that synonyms file alone.
 
     A file changed into one that cannot be read or does not check (deleted, half
     written, malformed) leaves the last good copy in use: the fault is logged once,
     naming the file, the line and the reason, and the file is read again when it
     changes again. With no good copy yet (a process starting), the SourceError is
     raised: judge cannot search without its synonyms."""
-    path = Path(path or synonyms_file())
+    if path is not None:
+        return _current_file(Path(path), _synonyms_of)
+    synonyms = _current_file(synonyms_file(), _synonyms_of)
+    talk = _current_file(table_talk_file(), _table_talk_of)
+    key = (synonyms.version, talk.version)
+    found = _COMBINED.recall(key)
+    if found is None:
+        found = _COMBINED.remember(key, Synonyms(synonyms.groups + talk.groups, synonyms.question_words,
+                                                 talk.talk_words, talk.rivals_terms))
+    return found
+
+
+# (synonyms version, table talk version) -> the two as one: a new version when either changes.
+_COMBINED: Memo = Memo("search.synonyms_combined", FILES_KEPT)
+
+
+def _current_file(path: Path, read) -> Synonyms:
     name = str(path)
     now = time.monotonic()
     seen = _SEEN.recall(name)
@@ -164,7 +235,7 @@ def current_synonyms(path: Optional[Path] = None) -> Synonyms:
     for attempt in range(1 if seen is not None else SETTLE_TRIES):
         try:
             data, stamp = _read_settled(path)
-            synonyms = _synonyms_of(data, path.name)
+            synonyms = read(data, path.name)
             break
         except _Changing:
             if seen is not None:
@@ -177,6 +248,6 @@ def current_synonyms(path: Optional[Path] = None) -> Synonyms:
             seen.checked, seen.stamp = now, stamp  # said once for this version of the file
             return seen.synonyms
     else:
-        raise SourceError(path.name, 0, "the search synonyms are being written and did not settle; try again")
+        raise SourceError(path.name, 0, f"{path.name} is being written and did not settle; try again")
     _SEEN.remember(name, _Seen(now, stamp, synonyms))
     return synonyms
