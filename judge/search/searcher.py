@@ -472,6 +472,8 @@ class Search:
             return None
         if match.how == "number" and "." not in text and ":" not in text and " " not in text.strip():
             return None  # a bare "6" or "I" is more likely a word of the question than section 6
+        if match.how == "slug" and "-" not in text:
+            return None  # "torpor" typed is a word to search for; "rescue-a-vampire-from-torpor" names a section
         ids = [i for i in (match.id, *match.also) if self._allowed_section(i, filters)]
         if not ids:
             return None

@@ -33,6 +33,9 @@ class SynonymGroup:
     terms: tuple[str, ...]
     game: Optional[str] = None
     weight: float = DEFAULT_WEIGHT
+    # The terms a query widens from (None: every term). Table talk widens one way: "rush"
+    # finds "enter combat", but "enter combat" does not find what else "rush" means.
+    says: Optional[tuple[str, ...]] = None
 
 
 # The stems of a synonym phrase -> [(its group, the stems of every phrase of the group)]
@@ -60,7 +63,8 @@ class Synonyms:
         table: StemsTable = {}
         for group in self.groups:
             analysed = [tuple(t.text for t in stem(phrase)) for phrase in group.terms]
-            for phrase_stems in analysed:
+            keys = analysed if group.says is None else [tuple(t.text for t in stem(p)) for p in group.says]
+            for phrase_stems in keys:
                 if phrase_stems:
                     table.setdefault(phrase_stems, []).append((group, analysed))
         object.__setattr__(self, "version", next(_versions))
@@ -111,7 +115,7 @@ def _table_talk_of(data: bytes, name: str) -> Synonyms:
         terms = tuple(dict.fromkeys(say + [t.strip() for t in raw["means"]]))
         if len(terms) < 2:
             raise SourceError(name, line, f"entry {n}: 'means' must say it in other words than 'say'")
-        groups.append(SynonymGroup(terms, game, float(weight)))
+        groups.append(SynonymGroup(terms, game, float(weight), tuple(say)))
         words.update(w.lower() for phrase in say for w in phrase.split())
     rivals = parsed.get("rivals_terms") or []
     if not isinstance(rivals, list) or not all(isinstance(t, str) and t.strip() for t in rivals):
