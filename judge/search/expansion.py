@@ -44,10 +44,10 @@ if TYPE_CHECKING:
 # Query-time field weights of a unit's stems (BM25F scores each field). The title
 # field (section title, bold title, citation label) repeats for every paragraph
 # of a section: it says what a passage is about, less surely than its text.
-FIELD_WEIGHTS = {"body": 1.0, "title": 1.5}
+FIELD_WEIGHTS = {"body": 1.0, "title": 0.6}
 # The glossary terms a paragraph uses: asked once per unit (its words as typed),
 # not for every synonym and correction, since they echo the body.
-GLOSSARY_WEIGHT = 0.4
+GLOSSARY_WEIGHT = 0.2
 NUMBER_WEIGHT = 6.0  # a section number written among words ("damage 6.4.6")
 PROXIMITY_WEIGHT = 1.5  # the query's words near each other in the text
 PROXIMITY_SLOP = 3

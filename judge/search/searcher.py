@@ -49,7 +49,7 @@ GLOSSARY_IN_DEFINITIONS = 1.2
 LORE_PRIOR = 0.3  # the World of Darkness glossaries: background, not rules
 # Each edition older than the newest of its game ranks this much lower, when no
 # paragraph of the newest states the same rule (else that paragraph stands for it).
-EDITION_STEP = 0.12
+EDITION_STEP = 0.2
 # The concordance's confidence from which a paragraph of the book in force stands
 # for an older edition's (shown in its place, the older one listed under it).
 FACE_CONFIDENCE = 0.75
@@ -280,7 +280,7 @@ class Search:
         worth = KIND_PRIOR.get(shown.kind, 0.8)
         if shown.kind == "glossary":
             worth = GLOSSARY_IN_DEFINITIONS if definition else GLOSSARY_IN_QUESTIONS
-        if self._lore(shown):
+        if self._lore(shown) and not definition:  # "what is a Methuselah": the background defines it
             worth *= LORE_PRIOR
         return worth * (1 - EDITION_STEP * (self._newest[doc.meta.game] - doc.meta.edition_order))
 
