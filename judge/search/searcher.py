@@ -140,7 +140,8 @@ class _Installed:
     vocabulary: Vocabulary
     paragraphs: list  # docnum -> Paragraph
     prior: np.ndarray  # docnum -> what the paragraph is worth in a question (kind, edition, lore)
-    definition_prior: np.ndarray  # the same, when a definition is asked (glossary entries first)
+    definition_prior: np.ndarray  # the same, when a definition is asked (glossary entries first, lore too)
+    term_prior: np.ndarray  # a term alone ("diablerie"): glossary entries first, lore still last
     game_codes: np.ndarray  # docnum -> its game's index in `games`
     games: list  # the games, in code order
     # paragraph id -> the paragraph of the book in force standing for it (its counterpart there)
@@ -248,10 +249,12 @@ class Search:
         prior = np.array([self._prior(para, faces, definition=False) for para in paragraphs], dtype=np.float64)
         definition_prior = np.array([self._prior(para, faces, definition=True) for para in paragraphs],
                                     dtype=np.float64)
+        term_prior = np.array([self._prior(para, faces, definition=True) * (LORE_PRIOR if self._lore(para) else 1.0)
+                               for para in paragraphs], dtype=np.float64)
         games = sorted(set(self._games.values()))
         game_codes = np.array([games.index(self._games[para.doc]) for para in paragraphs], dtype=np.intp)
         installed = _Installed(built=built, vocabulary=vocabulary, paragraphs=paragraphs, prior=prior,
-                               definition_prior=definition_prior, game_codes=game_codes, games=games, faces=faces,
+                               definition_prior=definition_prior, term_prior=term_prior, game_codes=game_codes, games=games, faces=faces,
                                facet_codes=facet_codes, counterparts=counterparts)
         with self._lock:
             self._current = installed
@@ -280,7 +283,7 @@ class Search:
         worth = KIND_PRIOR.get(shown.kind, 0.8)
         if shown.kind == "glossary":
             worth = GLOSSARY_IN_DEFINITIONS if definition else GLOSSARY_IN_QUESTIONS
-        if self._lore(shown) and not definition:  # "what is a Methuselah": the background defines it
+        if self._lore(shown) and not definition:  # "what is a Methuselah": the background may define it
             worth *= LORE_PRIOR
         return worth * (1 - EDITION_STEP * (self._newest[doc.meta.game] - doc.meta.edition_order))
 
@@ -429,12 +432,16 @@ class Search:
         return [a.tokens[0] for u in expansion.units for a in u.alternatives if a.kind == "doc"]
 
     @staticmethod
-    def _asks_definition(parsed: ParsedQuery, expansion: Expansion) -> bool:
-        """"what is a title", "define prey", or a term alone: a glossary entry answers it."""
+    def _asks_definition(parsed: ParsedQuery, expansion: Expansion) -> Optional[str]:
+        """"definition" for "what is a title", "define prey" (a glossary entry answers
+        it, a lore one may); "term" for a term alone ("diablerie": a glossary entry of
+        the rules answers it); None for a question."""
         units = [u for u in expansion.units if u.alternatives and u.alternatives[0].kind == "stems"]
+        if _DEFINITION.match(parsed.text) and len(units) <= DEFINITION_MAX_UNITS:
+            return "definition"
         if len(units) == 1 and len(parsed.words) <= 2:
-            return True
-        return bool(_DEFINITION.match(parsed.text)) and len(units) <= DEFINITION_MAX_UNITS
+            return "term"
+        return None
 
     def _try_instead(self, result: SearchResult, parsed: ParsedQuery, expansion: Expansion) -> str:
         """For a search that found nothing: what may find something (the other game,
@@ -524,11 +531,12 @@ class Search:
         return out
 
     def _rank(self, current: _Installed, docnums: np.ndarray, scores: np.ndarray, evaluation: Evaluation,
-              coverage: list[list[wq.Query]], expansion: Expansion, limit: int, definition: bool = False,
+              coverage: list[list[wq.Query]], expansion: Expansion, limit: int, definition: Optional[str] = None,
               faces: bool = True) -> list[Hit]:
         """Weigh every match by coverage and priors, show each rule by its paragraph of the
         book in force (`faces`), fold its other editions under it, cut to `limit`."""
-        weighed = scores * (current.definition_prior if definition else current.prior)[docnums]
+        prior = {"definition": current.definition_prior, "term": current.term_prior}.get(definition, current.prior)
+        weighed = scores * prior[docnums]
         if coverage:
             # The share of the query's units a paragraph has (see `build_query`).
             covered = self._units_covered(current, evaluation, expansion, coverage)[docnums]
