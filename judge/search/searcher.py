@@ -29,9 +29,10 @@ log = logging.getLogger(__name__)
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
-# Every match is weighed (coverage, priors); the best this many are then grouped by
-# edition, so a paragraph holding every word of the query is never cut before it is weighed.
-CANDIDATES = 240
+# Every match is weighed (coverage, priors), so a paragraph holding every word of the
+# query is never cut before it is weighed; the best this many are then grouped by edition
+# (those past the limit only fold into the hits shown).
+CANDIDATES = 60
 # Coordination: the score is multiplied by (floor + (1 - floor) x the share of
 # the query's units a paragraph matches), so a paragraph answering every part of
 # a question outranks one repeating a single word. 0 is Lucene's classic coord.
