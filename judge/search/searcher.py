@@ -48,6 +48,10 @@ KIND_PRIOR = {"rule": 1.0, "glossary": 1.0, "advanced": 1.0, "reminder": 0.95, "
 GLOSSARY_IN_QUESTIONS = 0.7
 GLOSSARY_IN_DEFINITIONS = 1.2
 LORE_PRIOR = 0.3  # the World of Darkness glossaries: background, not rules
+# A paragraph of an overview, a quick reference or a player aid restates in brief
+# what another paragraph states in full: it ranks below it.
+SUMMARY_PRIOR = 0.7
+_SUMMARY_TITLE = re.compile(r"\b(?:overview|quick reference|player aid)\b", re.IGNORECASE)
 # Each edition older than the newest of its game ranks this much lower, when no
 # paragraph of the newest states the same rule (else that paragraph stands for it).
 EDITION_STEP = 0.2
@@ -286,6 +290,9 @@ class Search:
             worth = GLOSSARY_IN_DEFINITIONS if definition else GLOSSARY_IN_QUESTIONS
         if self._lore(shown) and not definition:  # "what is a Methuselah": the background may define it
             worth *= LORE_PRIOR
+        section = self.corpus.sections.get(shown.section)
+        if section is not None and _SUMMARY_TITLE.search(section.title):
+            worth *= SUMMARY_PRIOR
         return worth * (1 - EDITION_STEP * (self._newest[doc.meta.game] - doc.meta.edition_order))
 
     def _lore(self, para) -> bool:
