@@ -41,7 +41,7 @@ COVERAGE_FLOOR = 0.0
 # of it, an editors' draft or a flavour text.
 # An editors' draft restates a rule the book states officially: it never outranks it.
 KIND_PRIOR = {"rule": 1.0, "glossary": 1.0, "advanced": 1.0, "reminder": 0.95, "outline-step": 0.9,
-              "tournament": 0.9, "elder-format": 0.9, "example": 0.8, "table": 0.8, "draft": 0.5,
+              "tournament": 0.9, "elder-format": 0.9, "example": 0.65, "table": 0.8, "draft": 0.5,
               "flavor": 0.5}
 # A question ("can a vampire in torpor vote") is answered by a rule, not by the
 # glossary entry of one of its words; "what is a title" (a definition asked) is.
