@@ -195,6 +195,8 @@ def expand(parsed: ParsedQuery, vocabulary: Vocabulary, synonyms: Synonyms,
         if unit.plain in scopes:
             kind, ident = scopes[unit.plain]
             unit.alternatives.append(Alternative(kind, (ident,), SCOPE_WEIGHT))
+        elif unit.plain in synonyms.misspellings:  # searched through its table-talk entry
+            unit.corrected = synonyms.misspellings[unit.plain]
         elif (unit.plain and len(unit.plain) >= FUZZY_MIN_LENGTH and unit.plain.isalpha()
               and unit.plain not in synonyms.talk_words):  # a word players say is no typo
             _add_fuzzy(unit, vocabulary, _STEM)

@@ -52,6 +52,9 @@ class Synonyms:
     # "corrected" to another word; and the stems of the words only Rivals has.
     talk_words: frozenset[str] = frozenset()
     rivals_terms: frozenset[tuple[str, ...]] = frozenset()
+    # A misspelling the table talk lists -> the book's word it misspells ("torper" -> "torpor"):
+    # searched through its entry, and offered as "did you mean".
+    misspellings: dict = field(default_factory=dict, hash=False, compare=False)
     by_stems: StemsTable = field(init=False)  # how a query's stems find their group
     longest: int = field(init=False)  # the most words a phrase of the file has
     # Which version of the file this is, as this process read it (each one read gets the next
@@ -95,7 +98,7 @@ def _table_talk_of(data: bytes, name: str) -> Synonyms:
     parsed, text = parse_yaml(data, name, what, with_lines=True)
     if not isinstance(parsed, dict) or not isinstance(parsed.get("talk"), list):
         raise SourceError(name, 1, f"{what}: expected a mapping with a list under 'talk'")
-    groups, words = [], set()
+    groups, words, misspellings = [], set(), {}
     for n, raw in enumerate(parsed["talk"], 1):
         line = raw.get("__line__", 0) if isinstance(raw, dict) else key_line(text, "talk")
         if not isinstance(raw, dict):
@@ -117,12 +120,38 @@ def _table_talk_of(data: bytes, name: str) -> Synonyms:
             raise SourceError(name, line, f"entry {n}: 'means' must say it in other words than 'say'")
         groups.append(SynonymGroup(terms, game, float(weight), tuple(say)))
         words.update(w.lower() for phrase in say for w in phrase.split())
+        spelling = raw.get("spelling", False)
+        if not isinstance(spelling, bool):
+            raise SourceError(name, line, f"entry {n}: 'spelling' must be true or false")
+        if spelling:
+            misspellings.update(_misspellings(say, raw["means"]))
     rivals = parsed.get("rivals_terms") or []
     if not isinstance(rivals, list) or not all(isinstance(t, str) and t.strip() for t in rivals):
         raise SourceError(name, key_line(text, "rivals_terms"), "'rivals_terms' must be a list of words or phrases")
     stem = search_index.stemming_analyzer()
     rivals_terms = frozenset(s for s in (tuple(t.text for t in stem(term)) for term in rivals) if s)
-    return Synonyms(tuple(groups), frozenset(), frozenset(words), rivals_terms)
+    return Synonyms(tuple(groups), frozenset(), frozenset(words), rivals_terms, misspellings)
+
+
+MISSPELLING_DISTANCE = 2  # edits from a book word within which a talk word is that word misspelt
+
+
+def _misspellings(say: list[str], means: list[str]) -> dict[str, str]:
+    """The words of `say` that are a word of `means` misspelt: not English, within
+    MISSPELLING_DISTANCE edits of it ("torper" of "torpor"; "MPA" is no misspelling)."""
+    from rapidfuzz.distance import OSA
+    from wordfreq import zipf_frequency
+
+    out = {}
+    book_words = [m.strip().lower() for m in means if m.strip().isalpha()]
+    for word in (w.strip().lower() for w in say):
+        if not word.isalpha() or zipf_frequency(word, "en") >= 3.0 or word in book_words:
+            continue
+        close = [(OSA.distance(word, b), b) for b in book_words]
+        close = [c for c in close if c[0] <= MISSPELLING_DISTANCE]
+        if close:
+            out[word] = min(close)[1]
+    return out
 
 
 def load_synonyms(path: Optional[Path] = None) -> Synonyms:
@@ -215,7 +244,7 @@ def current_synonyms(path: Optional[Path] = None) -> Synonyms:
     found = _COMBINED.recall(key)
     if found is None:
         found = _COMBINED.remember(key, Synonyms(synonyms.groups + talk.groups, synonyms.question_words,
-                                                 talk.talk_words, talk.rivals_terms))
+                                                 talk.talk_words, talk.rivals_terms, talk.misspellings))
     return found
 
 
