@@ -185,6 +185,10 @@ def _synonyms_of(data: bytes, name: str) -> Synonyms:
     return Synonyms(tuple(groups), frozenset(w.lower() for w in words))
 
 
+def _what(path: Path) -> str:
+    return "the table talk" if path.name == "table_talk.yaml" else "the search synonyms"
+
+
 class _Changing(Exception):
     """The file changed while it was read: what was read may be half of it."""
 
@@ -203,9 +207,9 @@ def _read_settled(path: Path) -> tuple[bytes, tuple]:
             if _stamp(os.fstat(fh.fileno())) != before:
                 raise _Changing(path)
     except FileNotFoundError:
-        raise SourceError(path.name, 0, f"the search synonyms: no such file in {path.parent}") from None
+        raise SourceError(path.name, 0, f"{_what(path)}: no such file in {path.parent}") from None
     except OSError as exc:
-        raise SourceError(path.name, 0, f"cannot read the search synonyms: {exc.strerror or exc}") from None
+        raise SourceError(path.name, 0, f"cannot read {_what(path)}: {exc.strerror or exc}") from None
     return data, before
 
 
