@@ -95,6 +95,8 @@ QUERIES = [
     "attack", "schemes", "citizen", "knock out",
 ]
 
+ONE_PLACE = {"IV.D.2", "rb:6.4.6/2"}  # the queries above that name a single section or paragraph
+
 
 def percentiles(latencies_ms: list[float]) -> dict:
     ordered = sorted(latencies_ms)
@@ -372,7 +374,9 @@ def scenarios(requests: int, clients: int, rounds: int) -> list[tuple[str, list[
     page_rounds = [["/search?q=" + quote(q) for q in pairs[2 * r * chunk:(2 * r + 1) * chunk]] for r in range(rounds)]
     api_rounds = [["/api/search?q=" + quote(q) for q in pairs[(2 * r + 1) * chunk:(2 * r + 2) * chunk]]
                   for r in range(rounds)]
-    search_paths = ["/search?q=" + quote(q) for q in QUERIES]
+    # A query naming one place ("IV.D.2", "rb:6.4.6/2") is answered by a 302 to its page on the
+    # search page (issue 20), which this bench would count as an error: the API still answers them.
+    search_paths = ["/search?q=" + quote(q) for q in QUERIES if q not in ONE_PLACE]
     api_paths = ["/api/search?q=" + quote(q) for q in QUERIES]
     return [
         ("static file (baseline)", [["/static/judge.css"]] * rounds, ["/static/judge.css"] * 50, requests),

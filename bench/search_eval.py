@@ -1,29 +1,39 @@
-"""Measure a search on the gold set (tests/search_gold.yaml): recall@k and MRR.
+"""Measure a search on the gold set (tests/search_gold.yaml): recall@k, MRR and
+how often the top hit comes from the book in force.
 
 Shared by tests/test_search_quality.py and bench/search_quality.py, so that the
-test and the benchmark score exactly the same way. A ranking is a list of
-groups, one per result shown: the paragraph IDs the user sees at that rank (a
-hit of `judge.search` shows the same rule's other editions beside it; a
-baseline's hit is a single paragraph).
+test and the benchmark score exactly the same way. A ranking is the list of the
+paragraph IDs shown, one per hit: a question counts only when the hit's own
+paragraph is an answer (an older edition folded under it does not count), as a
+judge reads and quotes the paragraph shown.
+
+The gold set is split in parts (`parts`): the tuned questions, the held-out ones
+(a third, marked `holdout`, which no tuning looks at) and the table-talk ones
+(`talk`, phrased as players talk). Held-out figures are computed only when asked.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Optional
 
 import yaml
 
 GOLD_FILE = Path(__file__).resolve().parent.parent / "tests" / "search_gold.yaml"
 _SPACES = re.compile(r"\s+")
+GAMES = ("vtes", "rivals")
 
 
-@dataclass
+@dataclass(frozen=True)
 class GoldQuestion:
     query: str
     type: str
+    game: str  # vtes | rivals
+    talk: bool  # phrased as players talk
+    holdout: bool  # never looked at while tuning
     answers: frozenset[str]  # paragraph IDs, any of which answers the question
+    in_force: str  # the document of the book in force for the question's game
 
 
 def _flat(text: str) -> str:
@@ -52,22 +62,52 @@ def resolve_answer(corpus, spec) -> set[str]:
     return set()
 
 
+def books_in_force(corpus) -> dict[str, str]:
+    """Each game's book in force: its newest document."""
+    newest: dict[str, object] = {}
+    for doc in corpus.documents.values():
+        best = newest.get(doc.meta.game)
+        if best is None or doc.meta.edition_order > best.meta.edition_order:
+            newest[doc.meta.game] = doc
+    return {game: doc.id for game, doc in newest.items()}
+
+
 def load_gold(corpus, path: Path = GOLD_FILE) -> list[GoldQuestion]:
     """Read the gold set and resolve its answers; an answer that names no
-    paragraph of the corpus is an error (the set would silently rot)."""
+    paragraph of the corpus, or a question without its fields, is an error (the
+    set would silently rot)."""
     data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    in_force = books_in_force(corpus)
     questions, problems = [], []
-    for item in data["questions"]:
+    for n, item in enumerate(data["questions"], 1):
+        missing = [k for k in ("q", "game", "talk", "type", "answers") if k not in item]
+        if missing or item["game"] not in GAMES:
+            problems.append(f"question {n}: missing {missing} or unknown game {item.get('game')!r}")
+            continue
         answers: set[str] = set()
         for spec in item["answers"]:
             found = resolve_answer(corpus, spec)
             if not found:
                 problems.append(f"{item['q']!r}: answer {spec!r} names no paragraph")
             answers |= found
-        questions.append(GoldQuestion(str(item["q"]), item["type"], frozenset(answers)))
+        questions.append(GoldQuestion(str(item["q"]), item["type"], item["game"], bool(item["talk"]),
+                                      bool(item.get("holdout", False)), frozenset(answers),
+                                      in_force[item["game"]]))
     if problems:
-        raise ValueError("gold set answers that resolve to nothing:\n  " + "\n  ".join(problems))
+        raise ValueError("gold set problems:\n  " + "\n  ".join(problems))
     return questions
+
+
+def parts(questions: list[GoldQuestion], holdout: bool = False) -> dict[str, list[GoldQuestion]]:
+    """The parts reported: tuned, table talk among the tuned; with `holdout`, the
+    held-out part and its table talk too."""
+    tuned = [q for q in questions if not q.holdout]
+    out = {"tuned": tuned, "tuned talk": [q for q in tuned if q.talk]}
+    if holdout:
+        held = [q for q in questions if q.holdout]
+        out["held-out"] = held
+        out["held-out talk"] = [q for q in held if q.talk]
+    return out
 
 
 @dataclass
@@ -75,34 +115,40 @@ class Scores:
     recall_at_1: float
     recall_at_5: float
     mrr_at_10: float
-    misses: list[tuple[GoldQuestion, int]]  # questions not answered in the top 5, with their rank (0: none)
+    in_force_at_1: float  # the top hit is from the book in force of the question's game (or is an answer)
+    misses: list[tuple[GoldQuestion, int, list[str]]]  # not answered in the top 5: rank (0: none), top 3 shown
 
 
-def first_rank(groups: Iterable[Iterable[str]], answers: frozenset[str], depth: int = 10) -> int:
-    """1-based rank of the first group holding an answer, 0 if none within `depth`."""
-    for rank, group in enumerate(groups, 1):
+def first_rank(shown: Iterable[str], answers: frozenset[str], depth: int = 10) -> int:
+    """1-based rank of the first hit that is an answer, 0 if none within `depth`."""
+    for rank, pid in enumerate(shown, 1):
         if rank > depth:
             break
-        if answers & set(group):
+        if pid in answers:
             return rank
     return 0
 
 
-def evaluate(questions: list[GoldQuestion], rank: Callable[[str], list[list[str]]]) -> Scores:
-    ranks = [(q, first_rank(rank(q.query), q.answers)) for q in questions]
-    n = len(ranks) or 1
+def evaluate(questions: list[GoldQuestion], rank: Callable[[str], list[str]]) -> Scores:
+    rows = []
+    for q in questions:
+        shown = rank(q.query)
+        top: Optional[str] = shown[0] if shown else None
+        in_force = top is not None and (top in q.answers or top.split(":", 1)[0] == q.in_force)
+        rows.append((q, first_rank(shown, q.answers), in_force, shown[:3]))
+    n = len(rows) or 1
     return Scores(
-        recall_at_1=sum(1 for _, r in ranks if r == 1) / n,
-        recall_at_5=sum(1 for _, r in ranks if 1 <= r <= 5) / n,
-        mrr_at_10=sum(1 / r for _, r in ranks if r) / n,
-        misses=[(q, r) for q, r in ranks if not 1 <= r <= 5],
+        recall_at_1=sum(1 for _, r, _, _ in rows if r == 1) / n,
+        recall_at_5=sum(1 for _, r, _, _ in rows if 1 <= r <= 5) / n,
+        mrr_at_10=sum(1 / r for _, r, _, _ in rows if r) / n,
+        in_force_at_1=sum(1 for _, _, f, _ in rows if f) / n,
+        misses=[(q, r, top) for q, r, _, top in rows if not 1 <= r <= 5],
     )
 
 
-def search_groups(searcher, query: str, limit: int = 10) -> list[list[str]]:
-    """`judge.search` as a ranking: each hit with the editions shown beside it."""
-    result = searcher.search(query, limit=limit)
-    return [[h.id, *(e.id for e in h.counterparts)] for h in result.hits]
+def search_ranking(searcher, query: str, limit: int = 10) -> list[str]:
+    """`judge.search` as a ranking, as `judge search --json` gives it: the hits' own IDs."""
+    return [h.id for h in searcher.search(query, limit=limit).hits]
 
 
 class Fts5Baseline:
@@ -126,6 +172,3 @@ class Fts5Baseline:
         match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
         rows = self.db.execute("SELECT id FROM p WHERE p MATCH ? ORDER BY bm25(p) LIMIT ?", (match, limit))
         return [r[0] for r in rows]
-
-    def groups(self, query: str, limit: int = 10) -> list[list[str]]:
-        return [[pid] for pid in self.search(query, limit)]

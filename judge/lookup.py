@@ -1,8 +1,10 @@
 """Turn what a judge pastes into a paragraph or section of the corpus.
 
 Accepted: an ID (`rb:6.4.6/2`, `vekn:bleed`), a label (`RB §6.4.6 ¶2`), a
-vekn.net/rulebook URL, a section number (`6.4.6`, `rb 6.4.6`) or an outline
-number (`IV.D.2`).
+vekn.net/rulebook URL, a section number (`6.4.6`, `rb 6.4.6`), an outline
+number (`IV.D.2`) or a section's slug (`torpor`, `diablerise-a-vampire-in-torpor`).
+Where several books have it, the newest edition comes first and the others are
+in `Match.also`.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ MAX_QUERY = 500
 @dataclass
 class Match:
     id: str
-    how: str  # "id", "label", "url", "number"
+    how: str  # "id", "label", "url", "number", "slug"
     note: Optional[str] = None
     also: tuple[str, ...] = ()  # other ids the same query names (e.g. 6.4.6 in two books)
 
@@ -55,7 +57,21 @@ def find(corpus: Corpus, query: str) -> Optional[Match]:
     m = _NUMBER_RE.match(q)
     if m:
         return _find_number(corpus, m.group("doc"), m.group("num"))
+    if _SLUG_RE.match(q):
+        return _find_slug(corpus, q.lower())
     return None
+
+
+_SLUG_RE = re.compile(r"^[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*$", re.IGNORECASE)
+
+
+def _find_slug(corpus: Corpus, slug: str) -> Optional[Match]:
+    """The sections whose slug (the part of their ID after the book's) is `slug`, newest book first."""
+    hits = [sid for sid, section in corpus.sections.items() if section.key.lower() == slug]
+    if not hits:
+        return None
+    hits = _newest_first(corpus, hits)
+    return Match(hits[0], "slug", None, tuple(hits[1:]))
 
 
 def identify(corpus: Corpus, query: str) -> Match:

@@ -48,7 +48,33 @@ def show_data(corpus: Corpus, ident: str) -> dict:
     data["refs_in"] = [{"source": r.source, "raw": r.raw, "status": r.status}
                        for r in corpus.refs_in(item.id)]
     data["resolved_from"] = {"query": ident, "how": match.how, "note": match.note, "also": list(match.also)}
+    data["in_force"] = in_force_counterparts(corpus, item.id)
     return data
+
+
+IN_FORCE_CONFIDENCE = 0.5  # a counterpart less sure than this is not offered as the same rule
+
+
+def in_force_counterparts(corpus: Corpus, ident: str) -> list[dict]:
+    """For a paragraph or section of an older edition: where the same rule is in the
+    book in force of its game ({id, label, confidence}, surest first); [] for the
+    book in force itself, or when the concordance pairs it with nothing there."""
+    from judge.compare.concordance import counterparts
+
+    doc = corpus.document_of(ident)
+    if doc is None:
+        return []
+    newest = max(d.meta.edition_order for d in corpus.documents.values() if d.meta.game == doc.meta.game)
+    if doc.meta.edition_order == newest:
+        return []
+    out = []
+    for other, confidence in counterparts(corpus, ident):
+        other_doc = corpus.document_of(other)
+        found = corpus.get(other)
+        if (found is not None and other_doc is not None and other_doc.meta.game == doc.meta.game
+                and other_doc.meta.edition_order == newest and confidence >= IN_FORCE_CONFIDENCE):
+            out.append({"id": other, "label": found.label, "confidence": round(confidence, 3)})
+    return sorted(out, key=lambda c: -c["confidence"])
 
 
 # -- cards and rulings (judge.cards; docs/cards.md) ---------------------------------------------

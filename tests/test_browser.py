@@ -123,6 +123,7 @@ def test_everything_works_without_javascript(server, browser):
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/search\?q=torpor"))
     expect(page.locator("li.hit").first).to_be_visible()
+    page.locator("details.filters > summary").click()  # the filters open without a script
     page.locator("a.facet").first.click()  # facets are plain links
     expect(page.locator("a.facet.active")).to_have_count(1)
     page.locator("li.hit a.hit-label").first.click()
@@ -130,6 +131,40 @@ def test_everything_works_without_javascript(server, browser):
     for n in range(page.locator("button.copy").count()):
         expect(page.locator("button.copy").nth(n)).to_be_hidden()  # no script, no copy buttons
     shot(page, "phone-6-no-javascript")
+    context.close()
+
+
+@pytest.mark.parametrize("query", ["how much does it cost to contest a title", "can a vampire in torpor vote", "bleed"])
+def test_on_a_phone_the_first_hit_is_on_screen_without_scrolling(server, browser, query):
+    context, page, _ = open_page(browser, PHONE)
+    page.goto(f"{server}/search?q={query.replace(' ', '+')}")
+    first = page.locator("li.hit").first
+    label, snippet = first.locator("a.hit-label"), first.locator("p.snippet")
+    expect(label).to_be_visible()
+    assert page.evaluate("window.scrollY") == 0
+    for part in (label, snippet):
+        box = part.bounding_box()
+        assert box["y"] + box["height"] <= PHONE["height"], f"{query!r}: the first hit ends at {box['y'] + box['height']}px"
+    assert snippet.locator("mark").count() >= 1  # the words that answer, marked
+    shot(page, f"phone-first-hit-{query.split()[0]}")
+    context.close()
+
+
+def test_the_game_switch_works_without_javascript(server, browser):
+    context, page, _ = open_page(browser, PHONE, javascript=False)
+    page.goto(server)
+    page.fill("#q", "torpor")
+    page.select_option("select[name=game]", "rivals")  # the home page's switch
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/search\?q=torpor&game=rivals"))
+    expect(page.locator("nav.game-switch a.active")).to_have_text("Rivals")
+    assert all("rivals:" in h for h in page.locator("li.hit a.hit-label").evaluate_all("(a) => a.map(x => x.href)"))
+    page.locator("nav.game-switch a", has_text="Both").click()  # the results page's switch: plain links
+    page.wait_for_url(re.compile(r"game=all"))
+    expect(page.locator("li.hit span.badge.game").first).to_be_visible()
+    page.locator("nav.game-switch a", has_text="V:TES").click()
+    page.wait_for_url(re.compile(r"game=vtes"))
+    assert all("rivals:" not in h for h in page.locator("li.hit a.hit-label").evaluate_all("(a) => a.map(x => x.href)"))
     context.close()
 
 
@@ -167,6 +202,8 @@ def test_other_pages_fit_a_phone(server, browser, path, ready):
     expect(page.locator(ready).first).to_be_visible()
     no_sideways_scroll(page)
     if page.locator(".facet-group").count():
+        if page.locator("details.filters > summary").count():  # search results keep theirs behind one control
+            page.locator("details.filters > summary").click()
         assert chips_fit(page) >= 4
     shot(page, "phone-page-" + re.sub(r"\W+", "-", path))
     assert not errors, errors

@@ -98,14 +98,15 @@ def test_the_table_answers_as_whoosh_does(corpus, searcher, built, whoosh):
 
 
 def test_facets_count_the_matches_most_first_ties_in_rank_order(corpus, searcher, built):
-    """A result's facets: every match counted by document and by kind, the values
-    with most matches first, equal counts in the order their first match ranks."""
+    """A result's facets: every match of the game searched counted by document and by
+    kind, the values with most matches first, equal counts in the order their first match ranks."""
     checked = ties = 0
     for text in query_texts(corpus)[:300]:
         result, query = searcher.search(text), compiled(searcher, text)
         if query is None or result.direct or not result.total:
             continue
         ranked = [corpus.paragraphs[built.ids[d]] for d in built.postings.evaluate(query)[0].tolist()]
+        ranked = [p for p in ranked if result.game == "all" or corpus.documents[p.doc].meta.game == result.game]
         for facet, value_of in (("doc", lambda p: p.doc), ("kind", lambda p: p.kind)):
             values = [value_of(p) for p in ranked]
             counts, first = Counter(values), {}

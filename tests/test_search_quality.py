@@ -1,15 +1,15 @@
 """The search answers the gold set (tests/search_gold.yaml): questions judges and
-players ask, written from the rulebooks, each with the paragraphs that answer it."""
+players ask, written from the rulebooks, each with the paragraph a judge should
+read first. Only the tuned part is asserted on here: the held-out third is
+scored by bench/search_quality.py --holdout, for reports, never while tuning."""
 from __future__ import annotations
-
-from collections import Counter
 
 import pytest
 
 from judge.search import Search
-from bench.search_eval import evaluate, load_gold, search_groups
+from bench.search_eval import evaluate, load_gold, parts, search_ranking
 
-REQUIRED_TYPES = {"plain", "old-term", "typo", "number", "ocr", "rivals", "outline", "glossary"}
+TUNED_RECALL_AT_5 = 0.85  # measured 0.884 (bench/search_quality.py); a drop below this is a regression
 
 
 @pytest.fixture(scope="module")
@@ -17,16 +17,18 @@ def gold(corpus):
     return load_gold(corpus)  # fails if an answer names no paragraph of the corpus
 
 
-def test_the_gold_set_covers_what_judges_ask(gold):
-    assert len(gold) >= 60
-    counts = Counter(q.type for q in gold)
-    assert set(counts) == REQUIRED_TYPES, counts
-    assert all(n >= 5 for n in counts.values()), counts
+def test_the_gold_set_measures_what_judges_and_players_ask(gold):
+    assert len(gold) >= 150
+    assert sum(q.talk for q in gold) >= 60
+    assert sum(q.game == "rivals" for q in gold) >= 15
     assert len({q.query for q in gold}) == len(gold)  # no question twice
+    # A third held out, fixed before any tuning: every third question of the file.
+    assert [q.holdout for q in gold] == [n % 3 == 2 for n in range(len(gold))]
 
 
-def test_recall_at_5_on_the_gold_set(corpus, gold, tmp_path_factory):
+def test_recall_on_the_tuned_part_of_the_gold_set(corpus, gold, tmp_path_factory):
     searcher = Search(corpus, root=tmp_path_factory.mktemp("search-quality"))
-    scores = evaluate(gold, lambda q: search_groups(searcher, q))
-    missed = "\n".join(f"  rank {rank or '>10'}: [{q.type}] {q.query}" for q, rank in scores.misses)
-    assert scores.recall_at_5 >= 0.9, f"recall@5 {scores.recall_at_5:.3f}; missed:\n{missed}"
+    tuned = parts(gold)["tuned"]
+    scores = evaluate(tuned, lambda q: search_ranking(searcher, q))
+    missed = "\n".join(f"  rank {rank or '>10'}: [{q.type}] {q.query}" for q, rank, _ in scores.misses)
+    assert scores.recall_at_5 >= TUNED_RECALL_AT_5, f"recall@5 {scores.recall_at_5:.3f}; missed:\n{missed}"

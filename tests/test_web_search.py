@@ -140,22 +140,23 @@ def test_the_snippet_marks_the_matched_words_and_escapes_the_rest(client):
 
 def test_after_the_warm_up_no_search_renders_a_hit_frame(corpus):
     """The warm-up renders each paragraph's hit frame in every form a results list
-    shows (each set of its counterparts matching the query too): searches then,
-    whose hits fold counterparts in, render none of their own."""
+    shows (each set of its counterparts matching the query too, its game said or not):
+    searches then, whose hits fold counterparts in, render none of their own."""
     app = create_app(corpus)
     site = app.extensions["judge"]
     with app.test_request_context("/"):
         forms = warm_search_pages(site)
-    assert forms == sum(2 ** len(site.searcher.paragraph_hit(p).counterparts) for p in corpus.paragraphs)
+    assert forms == 2 * sum(2 ** len(site.searcher.paragraph_hit(p).counterparts) for p in corpus.paragraphs)
     assert forms > len(corpus.paragraphs)
     client = app.test_client()
     before = memo.statistics()["web.hit_frames"]
     matched = 0
     for q in ("bleed", "blood hunt", "torpor", "diablerie", "combat damage", "master phase", "vote", "hunt",
               "political action", "transfer", "influence", "contested"):
-        page = client.get("/search", query_string={"q": q})
-        assert page.status_code == 200
-        matched += page.data.count(b'class="matched" title="also matches the query"')
+        for game in ("", "all"):
+            page = client.get("/search", query_string={"q": q, "game": game})
+            assert page.status_code == 200
+            matched += page.data.count(b'class="matched" title="also matches the query"')
     assert matched > 0  # hits with counterparts matched were shown
     assert memo.statistics()["web.hit_frames"]["misses"] == before["misses"]
 

@@ -58,6 +58,8 @@ def show(ident: str, as_json: bool) -> None:
         click.echo(f"{ident!r} → {data['id']}" + (f" ({how['note']})" if how["note"] else ""))
     if how["also"]:
         click.echo(f"also: {', '.join(how['also'])}")
+    if data["in_force"]:
+        click.echo("in the book in force: " + ", ".join(f"{c['label']} [{c['id']}]" for c in data["in_force"]))
     click.echo(" › ".join(s["title"] for s in data["section"]))
     click.echo(f"{data['label']}  [{data['id']}]  ({data['kind']})\n")
     click.echo(data["text"])

@@ -41,10 +41,14 @@ def _print_result(result) -> None:
         click.echo(f"did you mean: {result.did_you_mean}", err=True)
     for n, hit in enumerate(result.hits, 1):
         kind = "" if hit.kind == "rule" else f"  ({hit.kind})"
+        if not hit.in_force:
+            kind += "  (older edition" + (", OCR text)" if hit.ocr else ")")
         click.echo(f"{n:>2}. {click.style(hit.label, bold=True)}  [{hit.id}]{kind}")
         click.echo(f"    {_terminal_snippet(hit.snippet)}")
         if hit.counterparts:
             click.echo("    also: " + ", ".join(c.label for c in hit.counterparts))
+    if result.other_game and not result.hits:
+        click.echo(f"(--game {result.other_game['game']} finds {result.other_game['total']})", err=True)
     if result.hits and result.total > len(result.hits):
         click.echo(f"{result.total} matching paragraphs, best {len(result.hits)} shown", err=True)
 
@@ -52,7 +56,8 @@ def _print_result(result) -> None:
 @click.command(name="search")
 @click.argument("query", required=False)
 @click.option("--doc", "docs", multiple=True, metavar="DOC", help="Only this document (repeat or comma-separate).")
-@click.option("--game", "games", multiple=True, metavar="GAME", help="Only this game: vtes or rivals.")
+@click.option("--game", "games", multiple=True, metavar="GAME",
+              help="This game: vtes, rivals or all (default: the game the query is about, else vtes).")
 @click.option("--kind", "kinds", multiple=True, metavar="KIND", help="Only paragraphs of this kind (rule, example ...).")
 @click.option("-n", "--limit", type=click.IntRange(1, 100), default=10, show_default=True, help="How many hits.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Optional
 
 from rapidfuzz import process
+from wordfreq import zipf_frequency
 from rapidfuzz.distance import OSA
 from whoosh import query as wq
 from whoosh.lang.porter import stem as _porter_stem
@@ -43,10 +44,10 @@ if TYPE_CHECKING:
 # Query-time field weights of a unit's stems (BM25F scores each field). The title
 # field (section title, bold title, citation label) repeats for every paragraph
 # of a section: it says what a passage is about, less surely than its text.
-FIELD_WEIGHTS = {"body": 1.0, "title": 1.5}
+FIELD_WEIGHTS = {"body": 1.0, "title": 0.6}
 # The glossary terms a paragraph uses: asked once per unit (its words as typed),
 # not for every synonym and correction, since they echo the body.
-GLOSSARY_WEIGHT = 0.4
+GLOSSARY_WEIGHT = 0.2
 NUMBER_WEIGHT = 6.0  # a section number written among words ("damage 6.4.6")
 PROXIMITY_WEIGHT = 1.5  # the query's words near each other in the text
 PROXIMITY_SLOP = 3
@@ -59,6 +60,9 @@ FUZZY_KNOWN_WEIGHT = 0.3  # any other near spelling of a word the books use
 FUZZY_KNOWN_FORMS = 4  # near spellings asked per word, closest and commonest first
 FUZZY_UNKNOWN_WEIGHT = {1: 0.9, 2: 0.7}  # corrections of a word they never use, by distance
 FUZZY_MIN_LENGTH = 4
+# A word this common in English (wordfreq's Zipf scale: 3 is once per million words)
+# is a real word, never "corrected" into another ("sweep" is not "sleep").
+ENGLISH_ZIPF = 3.0
 NEAR_KEPT = 50_000  # words whose near spellings are kept (`Vocabulary.near`)
 STEMS_KEPT = 50_000  # words whose stems and tokens are kept
 # A prefix ("diabler*") stands for the words of the books starting so, each
@@ -164,11 +168,17 @@ class Vocabulary:
         return list(found)
 
 
+def english_word(word: str) -> bool:
+    """A real English word (wordfreq's word list): typed on purpose, never a typo."""
+    return zipf_frequency(word, "en") >= ENGLISH_ZIPF
+
+
 @dataclass
 class Expansion:
     units: list[Unit]
     required: list[wq.Query]  # the quoted phrases
     numbers: list[str]
+    stems: tuple[str, ...] = ()  # the query's words stemmed, in order (question words too)
 
     @property
     def empty(self) -> bool:
@@ -185,12 +195,15 @@ def expand(parsed: ParsedQuery, vocabulary: Vocabulary, synonyms: Synonyms,
         if unit.plain in scopes:
             kind, ident = scopes[unit.plain]
             unit.alternatives.append(Alternative(kind, (ident,), SCOPE_WEIGHT))
-        elif unit.plain and len(unit.plain) >= FUZZY_MIN_LENGTH and unit.plain.isalpha():
+        elif unit.plain in synonyms.misspellings:  # searched through its table-talk entry
+            unit.corrected = synonyms.misspellings[unit.plain]
+        elif (unit.plain and len(unit.plain) >= FUZZY_MIN_LENGTH and unit.plain.isalpha()
+              and unit.plain not in synonyms.talk_words):  # a word players say is no typo
             _add_fuzzy(unit, vocabulary, _STEM)
     units += [Unit(f"{p}*", [Alternative("prefix", (w,), 1.0) for w in vocabulary.starting(p)], prefix=p)
               for p in parsed.prefixes]
     required = [stems_query(s, 1.0) for s in (tuple(t.text for t in _STEM(p)) for p in parsed.phrases) if s]
-    return Expansion(units, required, list(parsed.numbers))
+    return Expansion(units, required, list(parsed.numbers), tuple(stems))
 
 
 def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
@@ -251,8 +264,8 @@ def _find_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
                 weight = FUZZY_OCR_WEIGHT * min(1.0, word_idf / vocabulary.idf(vocabulary.frequency[near_word]))
             unit.alternatives.append(Alternative("fuzzy", (near_word,), weight))
         return
-    if not near:
-        return
+    if not near or english_word(word):
+        return  # a real English word the books do not use is what the asker meant
     unit.corrected = near[0][0]
     for w, distance in near[:3]:
         corrected = tuple(t.text for t in analyzer(w))

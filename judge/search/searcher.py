@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from judge import paths
 from judge.lookup import Match, find
 from judge.memo import Memo
 from judge.model import KINDS
-from judge.search.expansion import Expansion, Vocabulary, build_query, expand, max_distance
+from judge.search.expansion import Expansion, Vocabulary, build_query, english_word, expand, max_distance
 from judge.search.postings import Evaluation
 from judge.search.query import ParsedQuery, parse_query
 from judge.search.synonyms import current_synonyms
@@ -28,23 +29,48 @@ log = logging.getLogger(__name__)
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
-CANDIDATES = 60  # best-scored matches re-weighed and grouped before the limit is applied
+# Every match is weighed (coverage, priors), so a paragraph holding every word of the
+# query is never cut before it is weighed; the best this many are then grouped by edition
+# (those past the limit only fold into the hits shown).
+CANDIDATES = 60
 # Coordination: the score is multiplied by (floor + (1 - floor) x the share of
 # the query's units a paragraph matches), so a paragraph answering every part of
 # a question outranks one repeating a single word. 0 is Lucene's classic coord.
 COVERAGE_FLOOR = 0.0
 # What a paragraph is weighs on its rank: a rule answers better than an example
 # of it, an editors' draft or a flavour text.
+# An editors' draft restates a rule the book states officially: it never outranks it.
 KIND_PRIOR = {"rule": 1.0, "glossary": 1.0, "advanced": 1.0, "reminder": 0.95, "outline-step": 0.9,
-              "tournament": 0.9, "elder-format": 0.9, "example": 0.85, "table": 0.8, "draft": 0.75,
-              "flavor": 0.7}
-EDITION_STEP = 0.03  # each edition older than the newest of its game ranks this much lower
+              "tournament": 0.9, "elder-format": 0.9, "example": 0.65, "table": 0.8, "draft": 0.5,
+              "flavor": 0.5}
+# A question ("can a vampire in torpor vote") is answered by a rule, not by the
+# glossary entry of one of its words; "what is a title" (a definition asked) is.
+GLOSSARY_IN_QUESTIONS = 0.7
+GLOSSARY_IN_DEFINITIONS = 1.2
+LORE_PRIOR = 0.3  # the World of Darkness glossaries: background, not rules
+# A paragraph of an overview, a quick reference or a player aid restates in brief
+# what another paragraph states in full: it ranks below it.
+SUMMARY_PRIOR = 0.7
+_SUMMARY_TITLE = re.compile(r"\b(?:overview|quick reference|player aid)\b", re.IGNORECASE)
+# Each edition older than the newest of its game ranks this much lower, when no
+# paragraph of the newest states the same rule (else that paragraph stands for it).
+EDITION_STEP = 0.2
+# The concordance's confidence from which a paragraph of the book in force stands
+# for an older edition's (shown in its place, the older one listed under it).
+FACE_CONFIDENCE = 0.75
+# A query asking for a definition: "what is X", "what's X", "define X", "meaning of X".
+_DEFINITION = re.compile(r"^\s*(?:what\s+(?:is|are)\b|what'?s\b|whats\b|define\b|definition\b|meaning\s+of\b)",
+                         re.IGNORECASE)
+DEFINITION_MAX_UNITS = 3  # "what is a title": a definition asked has few words besides
 # How soon a rebuild made by another process is followed: the index's pointer file is
 # looked at (one stat) at most this often, not at every search.
 POINTER_CHECK_SECONDS = 0.25
 # After a failure to open or rebuild the build the pointer names (a full disk), searches
 # go on with the build in memory and the pointer is looked at again this much later.
 FOLLOW_RETRY_SECONDS = 60
+ALL_GAMES = "all"  # game=all: both games
+DEFAULT_GAME = "vtes"  # a query naming no game, and using no word only Rivals has, is about V:TES
+GAME_NAMES = {"vtes": "V:TES", "rivals": "Rivals"}
 SEARCHERS_KEPT = 4  # corpora whose searcher is kept (each holds its build's tables, ~30 MB)
 UNITS_KEPT = 20_000  # query units whose paragraphs are kept (a unit is one word of a query, or a synonym phrase)
 
@@ -58,6 +84,7 @@ class Counterpart(NamedTuple):
     label: str
     confidence: float  # the concordance's, 0-1
     matched: bool  # this paragraph matched the query too (and was folded into the hit)
+    edition: str = ""  # its document's edition ("older tap/untap edition")
 
 
 @dataclass
@@ -72,12 +99,16 @@ class Hit:
     section: str
     section_title: str
     counterparts: tuple[Counterpart, ...] = ()  # the same rule in the other editions, newest first
+    game: str = ""
+    in_force: bool = True  # from the book in force of its game (not an older edition)
+    ocr: bool = False  # from a text read by OCR (may hold damaged words)
 
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "label": self.label, "text": self.text,
                 "score": round(self.score, 4), "snippet": snippet_html(self.snippet),
                 "snippet_runs": self.snippet, "kind": self.kind,  # [[text, marked], ...] in JSON
                 "section": self.section, "section_title": self.section_title,
+                "game": self.game, "in_force": self.in_force, "ocr": self.ocr,
                 "editions": [dict(zip(Counterpart._fields, c)) for c in self.counterparts]}  # (their JSON name)
 
 
@@ -91,6 +122,9 @@ class SearchResult:
     direct: Optional[Match] = None  # the query was a number, ID or label naming this
     message: Optional[str] = None  # why the query could not be used, or found nothing
     notes: list[str] = field(default_factory=list)  # what was ignored or cut from the query
+    game: str = "all"  # the game searched: a game id, or "all"
+    game_from: str = "default"  # "filter" (asked), "query" (named or used its words) or "default" (V:TES)
+    other_game: Optional[dict] = None  # {"game", "total"}: what the other game has, when it is not searched
 
     def to_json(self) -> dict:
         direct = None
@@ -99,7 +133,8 @@ class SearchResult:
                       "also": list(self.direct.also)}
         return {"query": self.query, "hits": [h.to_json() for h in self.hits], "total": self.total,
                 "facets": self.facets, "did_you_mean": self.did_you_mean, "direct": direct,
-                "message": self.message, "notes": self.notes}
+                "message": self.message, "notes": self.notes, "game": self.game, "game_from": self.game_from,
+                "other_game": self.other_game}
 
 
 @dataclass
@@ -109,7 +144,13 @@ class _Installed:
     built: search_index.BuiltIndex
     vocabulary: Vocabulary
     paragraphs: list  # docnum -> Paragraph
-    prior: np.ndarray  # docnum -> what the paragraph is worth (kind, edition)
+    prior: np.ndarray  # docnum -> what the paragraph is worth in a question (kind, edition, lore)
+    definition_prior: np.ndarray  # the same, when a definition is asked (glossary entries first, lore too)
+    term_prior: np.ndarray  # a term alone ("diablerie"): glossary entries first, lore still last
+    game_codes: np.ndarray  # docnum -> its game's index in `games`
+    games: list  # the games, in code order
+    # paragraph id -> the paragraph of the book in force standing for it (its counterpart there)
+    faces: dict
     facet_codes: dict[str, tuple[list[str], np.ndarray]]  # "doc"/"kind" -> (values, docnum -> value index)
     # paragraph id -> its counterparts, none matched: what `Hit.counterparts` starts from
     counterparts: dict[str, tuple[Counterpart, ...]]
@@ -201,7 +242,6 @@ class Search:
         checked when it was opened; nothing on disk is read after that."""
         vocabulary = Vocabulary(built.postings, built.ocr_words)
         paragraphs = [self.corpus.paragraphs[pid] for pid in built.ids]
-        prior = np.array([self._prior(para) for para in paragraphs], dtype=np.float64)
         facet_codes = {}
         for facet, value_of in (("doc", lambda para: para.doc), ("kind", lambda para: para.kind)):
             values = sorted({value_of(para) for para in paragraphs})
@@ -209,14 +249,56 @@ class Search:
             facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs], dtype=np.intp))
         counterparts = {pid: tuple(self._counterpart(other, confidence) for other, confidence in found)
                         for pid, found in built.counterparts.items()}
-        installed = _Installed(built, vocabulary, paragraphs, prior, facet_codes, counterparts)
+        faces = {pid: face for pid, face in ((pid, self._face(pid, found)) for pid, found in counterparts.items())
+                 if face}
+        prior = np.array([self._prior(para, faces, definition=False) for para in paragraphs], dtype=np.float64)
+        definition_prior = np.array([self._prior(para, faces, definition=True) for para in paragraphs],
+                                    dtype=np.float64)
+        term_prior = np.array([self._prior(para, faces, definition=True) * (LORE_PRIOR if self._lore(para) else 1.0)
+                               for para in paragraphs], dtype=np.float64)
+        games = sorted(set(self._games.values()))
+        game_codes = np.array([games.index(self._games[para.doc]) for para in paragraphs], dtype=np.intp)
+        installed = _Installed(built=built, vocabulary=vocabulary, paragraphs=paragraphs, prior=prior,
+                               definition_prior=definition_prior, term_prior=term_prior, game_codes=game_codes, games=games, faces=faces,
+                               facet_codes=facet_codes, counterparts=counterparts)
         with self._lock:
             self._current = installed
 
-    def _prior(self, para) -> float:
-        doc = self.corpus.documents[para.doc]
-        return KIND_PRIOR.get(para.kind, 0.8) * (
-            1 - EDITION_STEP * (self._newest[doc.meta.game] - doc.meta.edition_order))
+    def _in_force(self, doc_id: str) -> bool:
+        doc = self.corpus.documents[doc_id]
+        return doc.meta.edition_order == self._newest[doc.meta.game]
+
+    def _face(self, pid: str, found: tuple[Counterpart, ...]) -> Optional[str]:
+        """The paragraph of the book in force that stands for an older edition's
+        paragraph: its surest counterpart there (not an editors' draft), if sure enough."""
+        if self._in_force(self.corpus.paragraphs[pid].doc):
+            return None
+        best = [c for c in found if c.confidence >= FACE_CONFIDENCE and self._in_force(c.doc)
+                and self.corpus.paragraphs[c.id].kind != "draft"]
+        return max(best, key=lambda c: c.confidence).id if best else None
+
+    def _prior(self, para, faces: dict, definition: bool) -> float:
+        """What a paragraph is worth before the query's words are counted: what it is
+        (a rule, an example, a draft ...), lore or not, and, for an older edition's
+        paragraph no paragraph of the book in force stands for, how old it is. One
+        the book in force stands for is worth what that paragraph is: it is shown in
+        its place."""
+        shown = self.corpus.paragraphs[faces.get(para.id, para.id)]
+        doc = self.corpus.documents[shown.doc]
+        worth = KIND_PRIOR.get(shown.kind, 0.8)
+        if shown.kind == "glossary":
+            worth = GLOSSARY_IN_DEFINITIONS if definition else GLOSSARY_IN_QUESTIONS
+        if self._lore(shown) and not definition:  # "what is a Methuselah": the background may define it
+            worth *= LORE_PRIOR
+        section = self.corpus.sections.get(shown.section)
+        if section is not None and _SUMMARY_TITLE.search(section.title):
+            worth *= SUMMARY_PRIOR
+        return worth * (1 - EDITION_STEP * (self._newest[doc.meta.game] - doc.meta.edition_order))
+
+    def _lore(self, para) -> bool:
+        """A paragraph of the background (the World of Darkness glossaries), not of the rules."""
+        return any("world of darkness" in s.title.lower() for s in self.corpus.section_path(para.id)
+                   if hasattr(s, "title"))
 
     def _check_pointer(self) -> None:
         """Notice a rebuild of the same corpus (made by any process): one stat at most
@@ -278,6 +360,11 @@ class Search:
             if value:
                 values = [value] if isinstance(value, str) else list(value)
                 parsed.filters.setdefault(name, []).extend(v.lower() for v in values if v)
+        both = ALL_GAMES in parsed.filters.get("game", ())
+        if both:  # "game=all": both games, as asked
+            parsed.filters["game"] = [g for g in parsed.filters["game"] if g != ALL_GAMES]
+            if not parsed.filters["game"]:
+                del parsed.filters["game"]
         filters, problem = self._check_filters(parsed.filters)
         if problem:
             result.message = problem
@@ -291,28 +378,89 @@ class Search:
                               'number such as 6.4.6 or IV.D.2')
             return result
         current = self._current
-        expansion = expand(parsed, current.vocabulary, current_synonyms(), self._scopes)
+        synonyms = current_synonyms()
+        expansion = expand(parsed, current.vocabulary, synonyms, self._scopes)
         if expansion.empty:
             result.message = ("only common words in this query (such as 'the', 'how', 'what'); "
                               "add the words of the rule you are looking for")
             return result
+        if both or filters.get("game") or filters.get("doc"):
+            result.game_from = "filter"
+            games = set(filters.get("game") or ()) | {self._games[d] for d in filters.get("doc", ())}
+            result.game = games.pop() if len(games) == 1 else ALL_GAMES
+        else:
+            result.game, result.game_from = self._game_of(current, expansion, synonyms)
         query, coverage = build_query(expansion)
         # Every match is scored anyway (the query is an OR); keeping them all
         # gives the facet counts.
         evaluation = Evaluation(current.built.postings)
         docnums, scores = evaluation.ranked(query, filter_query(filters))
+        if result.game != ALL_GAMES and "game" not in filters and "doc" not in filters:
+            in_game = current.game_codes[docnums] == current.games.index(result.game)
+            others = int(len(docnums) - np.count_nonzero(in_game))
+            if others:
+                other = next(g for g in current.games if g != result.game)
+                result.other_game = {"game": other, "total": others}
+            docnums, scores = docnums[in_game], scores[in_game]
         result.total = len(docnums)
         result.facets = self._facets(current, docnums)
-        result.hits = self._rank(current, docnums[:CANDIDATES], scores[:CANDIDATES], evaluation, coverage,
-                                 expansion, limit)
+        # An older edition shows as itself when asked for: by name, by filter, or by one of
+        # its section numbers among the words ("damage 6.4.6": the older books' numbering).
+        old_asked = bool(expansion.numbers) or any(
+            self.corpus.documents[d].meta.edition_order != self._newest[self._games[d]]
+            for d in [*filters.get("doc", ()), *self._docs_named(expansion)])
+        result.hits = self._rank(current, docnums, scores, evaluation, coverage, expansion, limit,
+                                 definition=self._asks_definition(parsed, expansion), faces=not old_asked)
         corrected = [u for u in expansion.units if u.corrected]
         if corrected:
             result.did_you_mean = self._corrected_query(parsed, corrected)
         if not result.hits:
             result.did_you_mean = result.did_you_mean or self._suggestion(parsed, current.vocabulary)
             result.message = "no paragraph matches this query" + (
-                " with these filters" if filters else "")
+                " with these filters" if filters else "") + self._try_instead(result, parsed, expansion)
         return result
+
+    def _game_of(self, current: _Installed, expansion: Expansion, synonyms) -> tuple[str, str]:
+        """The game a query is about, and why: the one it names ("torpor in rivals"),
+        else Rivals when it uses a word only the Rivals book has ("agenda"), else
+        V:TES, the default."""
+        named = {a.tokens[0] for u in expansion.units for a in u.alternatives if a.kind == "game"}
+        named |= {self._games[a.tokens[0]] for u in expansion.units for a in u.alternatives if a.kind == "doc"}
+        if len(named) == 1:
+            return named.pop(), "query"
+        if len(named) > 1:
+            return ALL_GAMES, "query"
+        rivals_terms, stems = synonyms.rivals_terms, expansion.stems
+        if any(tuple(stems[i:i + size]) in rivals_terms for size in (1, 2, 3) for i in range(len(stems))):
+            return "rivals", "query"
+        return DEFAULT_GAME if DEFAULT_GAME in current.games else ALL_GAMES, "default"
+
+    @staticmethod
+    def _docs_named(expansion: Expansion) -> list[str]:
+        return [a.tokens[0] for u in expansion.units for a in u.alternatives if a.kind == "doc"]
+
+    @staticmethod
+    def _asks_definition(parsed: ParsedQuery, expansion: Expansion) -> Optional[str]:
+        """"definition" for "what is a title", "define prey" (a glossary entry answers
+        it, a lore one may); "term" for a term alone ("diablerie": a glossary entry of
+        the rules answers it); None for a question."""
+        units = [u for u in expansion.units if u.alternatives and u.alternatives[0].kind == "stems"]
+        if _DEFINITION.match(parsed.text) and len(units) <= DEFINITION_MAX_UNITS:
+            return "definition"
+        if len(units) == 1 and len(parsed.words) <= 2:
+            return "term"
+        return None
+
+    def _try_instead(self, result: SearchResult, parsed: ParsedQuery, expansion: Expansion) -> str:
+        """For a search that found nothing: what may find something (the other game,
+        fewer words); a spelling is offered in `did_you_mean`."""
+        tips = []
+        if result.other_game:
+            tips.append(f"{result.other_game['total']} paragraphs of {GAME_NAMES.get(result.other_game['game'], result.other_game['game'])} match: "
+                        f"search game:{result.other_game['game']} or game:all")
+        if len(expansion.units) > 2:
+            tips.append("try fewer words")
+        return ("; " + "; ".join(tips)) if tips else ""
 
     def _check_filters(self, filters: dict[str, list[str]]) -> tuple[dict[str, list[str]], Optional[str]]:
         if not filters:
@@ -339,6 +487,8 @@ class Search:
             return None
         if match.how == "number" and "." not in text and ":" not in text and " " not in text.strip():
             return None  # a bare "6" or "I" is more likely a word of the question than section 6
+        if match.how == "slug" and "-" not in text:
+            return None  # "torpor" typed is a word to search for; "rescue-a-vampire-from-torpor" names a section
         ids = [i for i in (match.id, *match.also) if self._allowed_section(i, filters)]
         if not ids:
             return None
@@ -389,13 +539,17 @@ class Search:
         return out
 
     def _rank(self, current: _Installed, docnums: np.ndarray, scores: np.ndarray, evaluation: Evaluation,
-              coverage: list[list[wq.Query]], expansion: Expansion, limit: int) -> list[Hit]:
-        """Weigh the best matches by coverage and priors, fold counterparts, cut to `limit`."""
-        weighed = scores * current.prior[docnums]
+              coverage: list[list[wq.Query]], expansion: Expansion, limit: int, definition: Optional[str] = None,
+              faces: bool = True) -> list[Hit]:
+        """Weigh every match by coverage and priors, show each rule by its paragraph of the
+        book in force (`faces`), fold its other editions under it, cut to `limit`."""
+        prior = {"definition": current.definition_prior, "term": current.term_prior}.get(definition, current.prior)
+        weighed = scores * prior[docnums]
         if coverage:
             # The share of the query's units a paragraph has (see `build_query`).
             covered = self._units_covered(current, evaluation, expansion, coverage)[docnums]
             weighed *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * covered / len(coverage)
+        order = np.argsort(-weighed, kind="stable")[:CANDIDATES].tolist()
         # Stems to mark in snippets: a synonym scoped to a game only in that game's paragraphs.
         query_stems: dict[Optional[str], set[str]] = {}
         for a in (a for u in expansion.units for a in u.alternatives if a.kind == "stems"):
@@ -406,23 +560,28 @@ class Search:
         hits: list[Hit] = []
         folded: dict[str, Hit] = {}  # paragraph id -> the hit showing it
         candidates, weights, ids = docnums.tolist(), weighed.tolist(), current.built.ids
-        for n in np.argsort(-weighed, kind="stable").tolist():
+        for n in order:
             pid = ids[candidates[n]]
-            shown = folded.get(pid)
+            face = current.faces.get(pid, pid) if faces else pid
+            shown = folded.get(pid) or folded.get(face)
             if shown is not None:
-                shown.counterparts = tuple(c._replace(matched=True) if c.id == pid else c for c in shown.counterparts)
+                if pid != shown.id:
+                    shown.counterparts = tuple(c._replace(matched=True) if c.id == pid else c
+                                               for c in shown.counterparts)
                 continue
             if len(hits) >= limit:
                 continue  # still fold later candidates into the hits shown
-            para = current.paragraphs[candidates[n]]
+            para = self.corpus.paragraphs[face]
             game = self._games[para.doc]
             stems = stems_in.get(game)
             if stems is None:
                 stems = stems_in[game] = query_stems.get(None, set()) | query_stems.get(game, set())
-            counterparts = self._counterparts(current, para.id)
+            counterparts = self._counterparts(current, face, (pid,) if face != pid else ())
+            if face != pid and not any(c.id == pid for c in counterparts):
+                counterparts += (self._counterpart(pid, 1.0)._replace(matched=True),)
             shown = self._hit(para, weights[n], stems, query_plain, counterparts, prefixes)
             hits.append(shown)
-            folded[para.id] = shown
+            folded[pid] = folded[face] = shown
             for c in counterparts:
                 folded.setdefault(c.id, shown)
         return hits
@@ -453,15 +612,18 @@ class Search:
 
     def _counterpart(self, pid: str, confidence: float) -> Counterpart:
         para = self.corpus.paragraphs.get(pid)
-        return Counterpart(pid, para.doc if para else pid.split(":", 1)[0], para.label if para else pid, confidence,
-                           False)
+        doc = para.doc if para else pid.split(":", 1)[0]
+        edition = self.corpus.documents[doc].meta.edition if doc in self.corpus.documents else ""
+        return Counterpart(pid, doc, para.label if para else pid, confidence, False, edition)
 
     def _hit(self, para, score: float, stems: set, plain: set, counterparts: tuple[Counterpart, ...],
              prefixes: tuple[str, ...] = ()) -> Hit:
         section = self.corpus.sections.get(para.section)
+        doc = self.corpus.documents[para.doc]
         return Hit(id=para.id, doc=para.doc, label=para.label, text=para.text, score=score,
                    snippet=snippet(para.text, stems, plain, prefixes), kind=para.kind, section=para.section,
-                   section_title=section.title if section else "", counterparts=counterparts)
+                   section_title=section.title if section else "", counterparts=counterparts,
+                   game=doc.meta.game, in_force=self._in_force(para.doc), ocr=bool(getattr(doc.meta, "ocr", False)))
 
     # -- did you mean ---------------------------------------------------------------
     def _corrected_query(self, parsed: ParsedQuery, corrected: list) -> str:
@@ -476,7 +638,7 @@ class Search:
         changed, words = False, []
         for word in parsed.words:
             low = word.lower()
-            if low.isalpha() and len(low) >= 3 and low not in vocabulary.frequency:
+            if low.isalpha() and len(low) >= 3 and low not in vocabulary.frequency and not english_word(low):
                 near = vocabulary.near(low, max_distance(low) + 1)
                 if near:
                     words.append(near[0][0])

@@ -33,6 +33,9 @@ class SynonymGroup:
     terms: tuple[str, ...]
     game: Optional[str] = None
     weight: float = DEFAULT_WEIGHT
+    # The terms a query widens from (None: every term). Table talk widens one way: "rush"
+    # finds "enter combat", but "enter combat" does not find what else "rush" means.
+    says: Optional[tuple[str, ...]] = None
 
 
 # The stems of a synonym phrase -> [(its group, the stems of every phrase of the group)]
@@ -45,6 +48,13 @@ class Synonyms:
 
     groups: tuple[SynonymGroup, ...]
     question_words: frozenset[str]
+    # The table talk (judge/data/table_talk.yaml): every word players say there, never
+    # "corrected" to another word; and the stems of the words only Rivals has.
+    talk_words: frozenset[str] = frozenset()
+    rivals_terms: frozenset[tuple[str, ...]] = frozenset()
+    # A misspelling the table talk lists -> the book's word it misspells ("torper" -> "torpor"):
+    # searched through its entry, and offered as "did you mean".
+    misspellings: dict = field(default_factory=dict, hash=False, compare=False)
     by_stems: StemsTable = field(init=False)  # how a query's stems find their group
     longest: int = field(init=False)  # the most words a phrase of the file has
     # Which version of the file this is, as this process read it (each one read gets the next
@@ -56,7 +66,8 @@ class Synonyms:
         table: StemsTable = {}
         for group in self.groups:
             analysed = [tuple(t.text for t in stem(phrase)) for phrase in group.terms]
-            for phrase_stems in analysed:
+            keys = analysed if group.says is None else [tuple(t.text for t in stem(p)) for p in group.says]
+            for phrase_stems in keys:
                 if phrase_stems:
                     table.setdefault(phrase_stems, []).append((group, analysed))
         object.__setattr__(self, "version", next(_versions))
@@ -66,6 +77,81 @@ class Synonyms:
 
 def synonyms_file() -> Path:
     return paths.data_dir() / "synonyms.yaml"
+
+
+def table_talk_file() -> Path:
+    return paths.data_dir() / "table_talk.yaml"
+
+
+TALK_WEIGHT = 0.9  # a book term beside the table-talk word typed
+
+
+def load_table_talk(path: Optional[Path] = None) -> Synonyms:
+    """Read and check the table-talk file; a malformed one raises SourceError with its line."""
+    path = Path(path or table_talk_file())
+    data, _ = _read_settled(path)
+    return _table_talk_of(data, path.name)
+
+
+def _table_talk_of(data: bytes, name: str) -> Synonyms:
+    what = "the table talk"
+    parsed, text = parse_yaml(data, name, what, with_lines=True)
+    if not isinstance(parsed, dict) or not isinstance(parsed.get("talk"), list):
+        raise SourceError(name, 1, f"{what}: expected a mapping with a list under 'talk'")
+    groups, words, misspellings = [], set(), {}
+    for n, raw in enumerate(parsed["talk"], 1):
+        line = raw.get("__line__", 0) if isinstance(raw, dict) else key_line(text, "talk")
+        if not isinstance(raw, dict):
+            raise SourceError(name, line, f"entry {n}: expected 'say', 'means' and 'note'")
+        for key in ("say", "means"):
+            value = raw.get(key)
+            if not isinstance(value, list) or not value or not all(isinstance(t, str) and t.strip() for t in value):
+                raise SourceError(name, line, f"entry {n}: '{key}' must list one or more words or phrases")
+        if not isinstance(raw.get("note"), str) or not raw["note"].strip():
+            raise SourceError(name, line, f"entry {n}: 'note' must say what the words mean")
+        weight, game = raw.get("weight", TALK_WEIGHT), raw.get("game")
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
+            raise SourceError(name, line, f"entry {n}: 'weight' must be a number in (0, 1]")
+        if game is not None and not isinstance(game, str):
+            raise SourceError(name, line, f"entry {n}: 'game' must be a game id")
+        say = [t.strip() for t in raw["say"]]
+        terms = tuple(dict.fromkeys(say + [t.strip() for t in raw["means"]]))
+        if len(terms) < 2:
+            raise SourceError(name, line, f"entry {n}: 'means' must say it in other words than 'say'")
+        groups.append(SynonymGroup(terms, game, float(weight), tuple(say)))
+        words.update(w.lower() for phrase in say for w in phrase.split())
+        spelling = raw.get("spelling", False)
+        if not isinstance(spelling, bool):
+            raise SourceError(name, line, f"entry {n}: 'spelling' must be true or false")
+        if spelling:
+            misspellings.update(_misspellings(say, raw["means"]))
+    rivals = parsed.get("rivals_terms") or []
+    if not isinstance(rivals, list) or not all(isinstance(t, str) and t.strip() for t in rivals):
+        raise SourceError(name, key_line(text, "rivals_terms"), "'rivals_terms' must be a list of words or phrases")
+    stem = search_index.stemming_analyzer()
+    rivals_terms = frozenset(s for s in (tuple(t.text for t in stem(term)) for term in rivals) if s)
+    return Synonyms(tuple(groups), frozenset(), frozenset(words), rivals_terms, misspellings)
+
+
+MISSPELLING_DISTANCE = 2  # edits from a book word within which a talk word is that word misspelt
+
+
+def _misspellings(say: list[str], means: list[str]) -> dict[str, str]:
+    """The words of `say` that are a word of `means` misspelt: not English, within
+    MISSPELLING_DISTANCE edits of it ("torper" of "torpor"; "MPA" is no misspelling)."""
+    from rapidfuzz.distance import OSA
+    from wordfreq import zipf_frequency
+
+    out = {}
+    book_words = [m.strip().lower() for m in means if m.strip().isalpha()]
+    for word in (w.strip().lower() for w in say):
+        if not word.isalpha() or zipf_frequency(word, "en") >= 3.0 or word in book_words:
+            continue
+        close = [(OSA.distance(word, b), b) for b in book_words]
+        close = [c for c in close if c[0] <= MISSPELLING_DISTANCE]
+        if close:
+            out[word] = min(close)[1]
+    return out
 
 
 def load_synonyms(path: Optional[Path] = None) -> Synonyms:
@@ -99,6 +185,10 @@ def _synonyms_of(data: bytes, name: str) -> Synonyms:
     return Synonyms(tuple(groups), frozenset(w.lower() for w in words))
 
 
+def _what(path: Path) -> str:
+    return "the table talk" if path.name == "table_talk.yaml" else "the search synonyms"
+
+
 class _Changing(Exception):
     """The file changed while it was read: what was read may be half of it."""
 
@@ -117,9 +207,9 @@ def _read_settled(path: Path) -> tuple[bytes, tuple]:
             if _stamp(os.fstat(fh.fileno())) != before:
                 raise _Changing(path)
     except FileNotFoundError:
-        raise SourceError(path.name, 0, f"the search synonyms: no such file in {path.parent}") from None
+        raise SourceError(path.name, 0, f"{_what(path)}: no such file in {path.parent}") from None
     except OSError as exc:
-        raise SourceError(path.name, 0, f"cannot read the search synonyms: {exc.strerror or exc}") from None
+        raise SourceError(path.name, 0, f"cannot read {_what(path)}: {exc.strerror or exc}") from None
     return data, before
 
 
@@ -141,14 +231,32 @@ _SEEN: Memo = Memo("search.synonyms_files", FILES_KEPT)
 
 
 def current_synonyms(path: Optional[Path] = None) -> Synonyms:
-    """The synonyms file, re-read when it changes on disk (seen within SYNONYMS_CHECK_SECONDS).
+    """What searches use: the synonyms file and the table-talk file together, each
+    re-read when it changes on disk (seen within SYNONYMS_CHECK_SECONDS). With a
+    `path`, that synonyms file alone.
 
     A file changed into one that cannot be read or does not check (deleted, half
     written, malformed) leaves the last good copy in use: the fault is logged once,
     naming the file, the line and the reason, and the file is read again when it
     changes again. With no good copy yet (a process starting), the SourceError is
     raised: judge cannot search without its synonyms."""
-    path = Path(path or synonyms_file())
+    if path is not None:
+        return _current_file(Path(path), _synonyms_of)
+    synonyms = _current_file(synonyms_file(), _synonyms_of)
+    talk = _current_file(table_talk_file(), _table_talk_of)
+    key = (synonyms.version, talk.version)
+    found = _COMBINED.recall(key)
+    if found is None:
+        found = _COMBINED.remember(key, Synonyms(synonyms.groups + talk.groups, synonyms.question_words,
+                                                 talk.talk_words, talk.rivals_terms, talk.misspellings))
+    return found
+
+
+# (synonyms version, table talk version) -> the two as one: a new version when either changes.
+_COMBINED: Memo = Memo("search.synonyms_combined", FILES_KEPT)
+
+
+def _current_file(path: Path, read) -> Synonyms:
     name = str(path)
     now = time.monotonic()
     seen = _SEEN.recall(name)
@@ -164,7 +272,7 @@ def current_synonyms(path: Optional[Path] = None) -> Synonyms:
     for attempt in range(1 if seen is not None else SETTLE_TRIES):
         try:
             data, stamp = _read_settled(path)
-            synonyms = _synonyms_of(data, path.name)
+            synonyms = read(data, path.name)
             break
         except _Changing:
             if seen is not None:
@@ -177,6 +285,6 @@ def current_synonyms(path: Optional[Path] = None) -> Synonyms:
             seen.checked, seen.stamp = now, stamp  # said once for this version of the file
             return seen.synonyms
     else:
-        raise SourceError(path.name, 0, "the search synonyms are being written and did not settle; try again")
+        raise SourceError(path.name, 0, f"{path.name} is being written and did not settle; try again")
     _SEEN.remember(name, _Seen(now, stamp, synonyms))
     return synonyms

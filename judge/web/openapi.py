@@ -44,7 +44,9 @@ SCHEMAS: dict[str, S] = {
                                                     "marked], marked when the query matched it; the text as it "
                                                     "is, not escaped"}},
                    {"kind": {"enum": list(KINDS)}, "section": _STR, "section_title": _STR,
-                    "editions": _array(_ref("Edition"))}),
+                    "editions": _array(_ref("Edition")), "game": _STR,
+                    "in_force": {**_BOOL, "description": "from the book in force of its game, not an older edition"},
+                    "ocr": {**_BOOL, "description": "from a text read by OCR"}}),
     "SearchResult": _object(
         {"query": _STR, "hits": _array(_ref("Hit"))},
         {"total": _INT,
@@ -56,6 +58,9 @@ SCHEMAS: dict[str, S] = {
                                        "also": _array(_STR)})]},
          "message": _nullable("string"),
          "notes": _array(_STR),
+         "game": {"type": "string", "description": "the game searched (a game id, or all)"},
+         "game_from": {"enum": ["filter", "query", "default"]},
+         "other_game": {"oneOf": [{"type": "null"}, _object({"game": _STR, "total": _INT})]},
          "cards": {"oneOf": [{"type": "null"}, _ref("CardAnswer")]}}),
     "Paragraph": _object(
         {"id": _STR, "doc": _STR, "label": _STR, "kind": _STR, "text": _STR,
@@ -66,6 +71,7 @@ SCHEMAS: dict[str, S] = {
          "resolved_from": _object({"query": _STR, "how": _STR, "note": _nullable("string"),
                                    "also": _array(_STR)})},
         {"title": _STR, "paragraphs": _array(_STR), "subsections": _array(_STR),
+         "in_force": _array(_object({"id": _STR, "label": _STR, "confidence": _NUM})),
          "citation": _object({"label": _STR, "url": {**_STR, "description": "the permalink at the site's public "
                                                      "address (judge serve --public-url)"},
                               "vekn_url": {**_nullable("string"), "description": "the rule on vekn.net (the "
@@ -136,7 +142,8 @@ def openapi_document() -> S:
                         {"type": "string", "maxLength": 500}, required=True),
                  _DOCS,
                  _param("kind", "query", "Only these kinds of paragraph (repeatable).", _array({"enum": list(KINDS)})),
-                 _param("game", "query", "Only this game.", _STR),
+                 _param("game", "query", "This game only (vtes, rivals), or all; without it, the game the query "
+                        "names or uses words of, else vtes.", _STR),
                  _param("limit", "query", "Hits returned.", {"type": "integer", "minimum": 1, "maximum": 100,
                                                              "default": 10})],
                 "The same rule in several editions is one hit; its other editions are in `editions`."),

@@ -78,6 +78,9 @@ def search():
     p = params.search_params(site.corpus, required=False, default_limit=SEARCH_LIMIT)
     fragment = request.args.get("fragment") == "1"
     result = site.search(p) if p.q.strip() else None
+    if result is not None and result.direct is not None and not result.direct.also and not fragment:
+        # A number, ID, label, slug or vekn.net link naming one place: straight there.
+        return redirect(site.href(result.direct.id), code=302)
     template = "_results.html" if fragment else "search.html"
     more_url = corrected_url = None
     if result is not None:
@@ -86,9 +89,15 @@ def search():
         if result.did_you_mean:
             corrected_url = _search_url(p, q=result.did_you_mean)
     from judge.web.cards import search_cards  # the card the query names (issue 22)
+    games = []
+    if result is not None and not p.docs:
+        games = [(label, _search_url(p, game=value), value == result.game) for value, label in GAME_SWITCH]
     return render_template(template, p=p, result=result, facets=_facets(p, result, site.corpus.documents),
-                           more_url=more_url, corrected_url=corrected_url,
+                           more_url=more_url, corrected_url=corrected_url, games=games,
                            cards_answer=None if fragment else search_cards(p.q))
+
+
+GAME_SWITCH = (("vtes", "V:TES"), ("rivals", "Rivals"), ("all", "Both"))  # the results' game switch
 
 
 # What werkzeug leaves unescaped in a query string: the links read as url_for would write them.
@@ -109,21 +118,24 @@ def _search_url(p: params.SearchParams, **changes) -> str:
 _SNIPPET_SLOT = "\x00snippet\x00"
 
 
-def hit_frame(hit, frames: Memo | None = None) -> tuple[Markup, Markup]:
+def hit_frame(hit, frames: Memo | None = None, show_game: bool = False) -> tuple[Markup, Markup]:
     """A search hit's HTML before and after its snippet: the macro `hit` of
     _macros.html given the hit's id, label, kind and counterparts (with which of
-    them matched too), rendered once per such arguments and kept (`Site.hit_frames`).
+    them matched too), its game (when both games are shown), whether it is from an
+    older edition and from OCR text, rendered once per such arguments and kept (`Site.hit_frames`).
 
     The macro reads nothing but its arguments (and the corpus's permalinks, which
     never change while the app runs), so its arguments are the whole key: a change
     to what the template makes of them needs no change here, and a template wanting
     more of the hit must be given it as an argument, which then enters the key."""
-    arguments = (hit.id, hit.label, hit.kind, hit.counterparts)
+    arguments = (hit.id, hit.label, hit.kind, hit.counterparts, show_game and hit.game, not hit.in_force, hit.ocr)
     if frames is None:
         frames = current_site().hit_frames
     found = frames.recall(arguments)
     if found is None:
-        html = str(get_template_attribute("_macros.html", "hit")(*arguments, snippet=Markup(_SNIPPET_SLOT)))
+        html = str(get_template_attribute("_macros.html", "hit")(*arguments[:4], snippet=Markup(_SNIPPET_SLOT),
+                                                                 game=arguments[4], older=arguments[5],
+                                                                 ocr=arguments[6]))
         if html.count(_SNIPPET_SLOT) != 1:
             raise RuntimeError("the hit macro of _macros.html must show its snippet once")
         start, _, end = html.partition(_SNIPPET_SLOT)
@@ -132,13 +144,14 @@ def hit_frame(hit, frames: Memo | None = None) -> tuple[Markup, Markup]:
 
 
 @pages.app_template_global()
-def hit_frames(hits) -> list[tuple[Markup, tuple, Markup]]:
+def hit_frames(hits, show_game: bool = False) -> list[tuple[Markup, tuple, Markup]]:
     """[(a hit's frame before its snippet, the snippet's runs, after)] for the macro
-    hit_list: plain tuples, which the template unpacks without an attribute look-up each."""
+    hit_list: plain tuples, which the template unpacks without an attribute look-up each.
+    `show_game`: both games are shown, each hit says its own."""
     frames = current_site().hit_frames
     out = []
     for hit in hits:
-        start, end = hit_frame(hit, frames)
+        start, end = hit_frame(hit, frames, show_game)
         out.append((start, hit.snippet, end))
     return out
 
@@ -152,8 +165,9 @@ def render_hit_frames(searcher) -> int:
         plain = hit.counterparts
         for marks in product((False, True), repeat=len(plain)):
             hit.counterparts = tuple(c._replace(matched=m) for c, m in zip(plain, marks))
-            hit_frame(hit)
-            forms += 1
+            for show_game in (False, True):
+                hit_frame(hit, show_game=show_game)
+                forms += 1
     return forms
 
 

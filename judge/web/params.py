@@ -18,6 +18,7 @@ from judge.model import KINDS
 if TYPE_CHECKING:
     from judge.corpus import Corpus
 
+ALL_GAMES = "all"  # game=all: both games (judge.search.searcher.ALL_GAMES)
 MAX_VALUES = 20  # repeated parameters (doc=a&doc=b...) accepted at most
 
 
@@ -116,6 +117,6 @@ def search_params(corpus: Corpus, required: bool, default_limit: int) -> SearchP
         q=text("q", required=required),
         docs=choices("doc", documents),
         kinds=choices("kind", _KINDS),
-        game=one_of("game", games),
+        game=one_of("game", [*games, ALL_GAMES]),
         limit=integer("limit", default_limit, 1, 100),
     )

@@ -25,6 +25,7 @@ from __future__ import annotations
 from flask import Flask
 
 from judge.search.snippets import prepare_snippets
+from judge.search.expansion import english_word
 from judge.search.synonyms import current_synonyms
 from judge.compare.terminology import get_terminology
 from judge.web.cards import warm_cards
@@ -61,6 +62,7 @@ def warm_searcher(searcher) -> None:
     prepare_snippets(para.text for para in searcher.corpus.paragraphs.values())
     for word in searcher.vocabulary.frequency:
         searcher.prepare(word)
+    english_word("judge")  # wordfreq's English list read once (~0.6 s), before the workers fork
 
 
 def warm_site(site: Site) -> None:

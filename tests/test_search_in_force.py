@@ -1,0 +1,201 @@
+"""Answers from the rules in force (issue 20), on the real corpus: the current book
+stands for each rule, the answering paragraph above mentions, one game at a time,
+the words players use, direct jumps."""
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from judge.commands.browse import show
+from judge.errors import SourceError
+from judge.commands.search import search as search_command
+from judge.search import Search
+from judge.search.index import stemming_analyzer
+from judge.search.synonyms import load_table_talk, table_talk_file
+
+from web_pages import page
+
+
+@pytest.fixture(scope="module")
+def searcher(corpus, tmp_path_factory):
+    return Search(corpus, root=tmp_path_factory.mktemp("search-in-force"))
+
+
+@pytest.mark.parametrize("query", ["how much does it cost to contest a title", "what happens when a player is ousted"])
+def test_the_current_book_stands_for_a_rule_the_older_ocr_book_also_states(searcher, query):
+    result = searcher.search(query)
+    top = result.hits[0]
+    assert top.doc == "vekn" and top.in_force and not top.ocr, top
+    # The older editions' paragraphs do not show as hits of their own above it, nor at all
+    # when the current book states the same rule: they are listed under it.
+    for hit in result.hits[:5]:
+        assert hit.doc != "rb", [h.id for h in result.hits]
+
+
+def test_an_older_edition_is_the_face_when_asked_for(searcher):
+    asked = searcher.search("contest a title", doc="rb")
+    assert asked.hits and all(h.doc == "rb" and not h.in_force and h.ocr for h in asked.hits)
+
+
+def test_an_editors_draft_never_ranks_above_the_official_rule(searcher):
+    result = searcher.search("can a vampire in torpor vote")
+    kinds = [h.kind for h in result.hits]
+    assert kinds[0] != "draft", [h.id for h in result.hits]
+    if "draft" in kinds:
+        assert kinds.index("rule") < kinds.index("draft")
+
+
+@pytest.mark.parametrize("query", ["diablerie", "how does a vampire hunt"])
+def test_lore_entries_do_not_lead_a_rules_question(searcher, query):
+    top = searcher.search(query).hits[0]
+    assert "world-of-darkness" not in top.id, top.id
+
+
+def test_a_tied_referendum_is_answered_in_vtes_only(searcher):
+    result = searcher.search("what happens on a tied referendum")
+    assert result.game == "vtes" and result.game_from == "default"
+    assert result.hits and all(h.game == "vtes" for h in result.hits)
+    assert result.other_game and result.other_game["game"] == "rivals"  # said, not shown
+    both = searcher.search("what happens on a tied referendum", game="all")
+    assert both.game == "all" and {h.game for h in both.hits} <= {"vtes", "rivals"}
+
+
+@pytest.mark.parametrize("query", ["how many agenda points do I need to win", "what is blood potency",
+                                   "can I attack a vampire in its haven"])
+def test_a_rivals_question_naming_no_game_finds_rivals(searcher, query):
+    result = searcher.search(query)
+    assert result.game == "rivals" and result.game_from == "query"
+    assert result.hits and all(h.doc == "rivals" for h in result.hits)
+
+
+def test_naming_a_game_picks_it(searcher):
+    assert searcher.search("torpor in rivals").game == "rivals"
+    assert searcher.search("torpor", game="rivals").game_from == "filter"
+
+
+@pytest.mark.parametrize("word, book_word", [("tapped", "lock"), ("untapped", "unlock"), ("untapping", "unlock")])
+def test_old_terms_in_every_inflection_find_the_current_words(searcher, word, book_word):
+    result = searcher.search(f"can a {word} vampire block")
+    marked = {text.lower() for h in result.hits for text, mark in h.snippet if mark}
+    assert any(m.startswith(book_word) for m in marked), marked
+    assert result.hits[0].in_force  # old wording is vocabulary, not a request for the old book
+
+
+@pytest.mark.parametrize("word", ["sweep", "standing", "went", "rush", "bounce"])
+def test_real_words_and_table_talk_are_never_corrected(searcher, word):
+    expansion = searcher.expansion_of(f"{word} torpor")
+    assert all(unit.corrected is None for unit in expansion.units), [(u.typed, u.corrected) for u in expansion.units]
+    assert searcher.search(f"{word} torpor").did_you_mean is None
+
+
+def test_a_typo_is_still_corrected(searcher):
+    assert searcher.search("blok intercetp").did_you_mean == "block intercept"
+
+
+@pytest.mark.parametrize("query, wanted", [("rush a vampire", "combat"), ("how many MPAs do I get", "master phase"),
+                                           ("table sweep", "oust"), ("can I deck out", "library")])
+def test_table_talk_finds_the_books_words(searcher, query, wanted):
+    texts = " ".join(h.text.lower() for h in searcher.search(query).hits[:5])
+    assert wanted in texts
+
+
+def test_the_table_talk_file_says_what_each_word_means_in_the_books_words(corpus):
+    data = yaml.safe_load(table_talk_file().read_text(encoding="utf-8"))
+    assert len(data["talk"]) > 100
+    assert load_table_talk().groups  # it reads and checks
+    analyse = stemming_analyzer()
+    books = [" " + " ".join(t.text for t in analyse(p.text)) + " " for p in corpus.paragraphs.values()]
+    missing = []
+    for entry in data["talk"]:
+        assert entry["note"].strip()
+        for term in entry["means"]:
+            phrase = " ".join(t.text for t in analyse(term))
+            if not any(f" {phrase} " in text for text in books):
+                missing.append(term)
+    assert not missing, f"terms the books never use: {missing}"
+
+
+def test_a_broken_table_talk_file_names_its_line(tmp_path):
+    bad = tmp_path / "table_talk.yaml"
+    bad.write_text("talk:\n  - say: [rush]\n    means: [enter combat]\n  - say: [bounce]\n    means: []\n    note: x\n")
+    with pytest.raises(SourceError) as caught:
+        load_table_talk(bad)
+    assert "table_talk.yaml" in str(caught.value) and "entry 1: 'note'" in str(caught.value)
+
+
+def test_no_hits_suggests_the_other_game_or_fewer_words(searcher):
+    result = searcher.search("bluff")  # a word only Rivals paragraphs have, but not one that marks a Rivals question
+    assert result.game == "vtes" and not result.hits
+    assert "game:rivals" in result.message and result.other_game == {"game": "rivals", "total": result.other_game["total"]}
+    assert "fewer words" in searcher.search("bluff xqzzv wvvkq").message
+
+
+# -- direct jumps -------------------------------------------------------------------------
+def test_a_unique_place_typed_in_the_search_box_redirects_there(client):
+    for typed, target in (("rb:6.4.6/2", "/p/rb:6.4.6/2"), ("IV.D.2", "/p/flows:IV.D.2"),
+                          ("rescue-a-vampire-from-torpor", "/p/vekn:rescue-a-vampire-from-torpor")):
+        answer = client.get("/search", query_string={"q": typed})
+        assert answer.status_code == 302, typed
+        assert answer.headers["Location"].startswith(target), (typed, answer.headers["Location"])
+
+
+def test_an_ambiguous_number_lists_the_books_it_is_in(client):
+    answer = client.get("/search", query_string={"q": "6.4.6"})
+    assert answer.status_code == 200
+    direct = page(answer).find_all("p", class_="direct")
+    assert direct and "S6" in direct[0].full_text() and "RB" in direct[0].full_text()
+
+
+def test_judge_show_opens_a_section_by_its_slug_and_points_to_the_book_in_force(runner):
+    torpor = runner.invoke(show, ["torpor"])
+    assert torpor.exit_code == 0, torpor.output
+    assert "[vekn:torpor]" in torpor.output
+    older = runner.invoke(show, ["6.4.6"])
+    assert older.exit_code == 0 and "in the book in force: " in older.output and "[vekn:" in older.output
+    data = json.loads(runner.invoke(show, ["rb:4.2/2", "--json"]).output)
+    assert data["in_force"] and all(c["id"].startswith("vekn:") for c in data["in_force"])
+    assert json.loads(runner.invoke(show, ["vekn:bleed", "--json"]).output)["in_force"] == []
+
+
+# -- the web: game switch, badges ---------------------------------------------------------
+def test_the_results_page_has_a_game_switch_of_plain_links(client):
+    tree = page(client.get("/search", query_string={"q": "torpor"}))
+    switch = tree.find_all("nav", class_="game-switch")
+    assert switch
+    links = {a.full_text(): a.attrs for a in switch[0].find_all("a")}
+    assert set(links) == {"V:TES", "Rivals", "Both"}
+    assert "aria-current" in links["V:TES"] and "game=rivals" in links["Rivals"]["href"]
+    both = page(client.get(links["Both"]["href"].replace("&amp;", "&")))
+    games = {b.full_text() for b in both.find_all("span", class_="game")}
+    assert games == {"V:TES", "Rivals"}  # with both games shown, each hit says its own
+    rivals = page(client.get("/search", query_string={"q": "torpor", "game": "rivals"}))
+    assert all("rivals" in a.attrs["href"] for a in rivals.find_all("a", class_="hit-label"))
+
+
+def test_older_and_ocr_hits_carry_badges(client):
+    tree = page(client.get("/search", query_string={"q": "contest a title doc:rb"}))
+    hits = tree.find_all("li", class_="hit")
+    assert hits and all(h.find_all("span", class_="older") and h.find_all("span", class_="ocr") for h in hits)
+
+
+def test_the_filters_are_behind_one_control(client):
+    tree = page(client.get("/search", query_string={"q": "bleed"}))
+    filters = tree.find_all("details", class_="filters")
+    assert filters and "open" not in filters[0].attrs
+    assert filters[0].find_all("nav", class_="facets")
+
+
+def test_the_api_takes_and_says_the_game(client):
+    data = client.get("/api/search", query_string={"q": "torpor", "game": "all"}).get_json()
+    assert data["game"] == "all" and data["game_from"] == "filter"
+    assert {"game", "in_force", "ocr"} <= set(data["hits"][0])
+    assert client.get("/api/search", query_string={"q": "torpor", "game": "chess"}).status_code == 400
+
+
+def test_search_stdin_json_answers_one_line_per_query(runner, rules_copy):
+    answer = runner.invoke(search_command, ["--stdin"], input="contest a title\nagenda points\n\n")
+    lines = [json.loads(line) for line in answer.output.splitlines()]
+    assert len(lines) == 3
+    assert lines[0]["hits"][0]["doc"] == "vekn" and lines[1]["game"] == "rivals" and lines[2]["message"]
