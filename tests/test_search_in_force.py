@@ -132,6 +132,15 @@ def test_no_hits_suggests_the_other_game_or_fewer_words(searcher):
     assert "fewer words" in searcher.search("bluff xqzzv wvvkq").message
 
 
+def test_no_hits_suggests_dropping_the_quotes_or_the_filters_and_offers_a_spelling(searcher):
+    phrase = searcher.search('"bleed the prey xqzzv"')
+    assert not phrase.hits and "without the quotes" in phrase.message
+    filtered = searcher.search('"block attempt" doc:rivals')
+    assert not filtered.hits and "without the filters" in filtered.message
+    misspelt = searcher.search("torpr")
+    assert misspelt.did_you_mean == "torpor"
+
+
 # -- direct jumps -------------------------------------------------------------------------
 def test_a_unique_place_typed_in_the_search_box_redirects_there(client):
     for typed, target in (("rb:6.4.6/2", "/p/rb:6.4.6/2"), ("IV.D.2", "/p/flows:IV.D.2"),

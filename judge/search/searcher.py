@@ -458,8 +458,12 @@ class Search:
         if result.other_game:
             tips.append(f"{result.other_game['total']} paragraphs of {GAME_NAMES.get(result.other_game['game'], result.other_game['game'])} match: "
                         f"search game:{result.other_game['game']} or game:all")
-        if len(expansion.units) > 2:
+        if parsed.phrases:
+            tips.append("try the words without the quotes")
+        elif len(expansion.units) >= 2:
             tips.append("try fewer words")
+        if parsed.filters:
+            tips.append("try without the filters")
         return ("; " + "; ".join(tips)) if tips else ""
 
     def _check_filters(self, filters: dict[str, list[str]]) -> tuple[dict[str, list[str]], Optional[str]]:
