@@ -59,14 +59,13 @@ def in_force_counterparts(corpus: Corpus, ident: str) -> list[dict]:
     """For a paragraph or section of an older edition: where the same rule is in the
     book in force of its game ({id, label, confidence}, surest first); [] for the
     book in force itself, or when the concordance pairs it with nothing there."""
-    from judge.compare.concordance import counterparts
-
     doc = corpus.document_of(ident)
     if doc is None:
         return []
     newest = max(d.meta.edition_order for d in corpus.documents.values() if d.meta.game == doc.meta.game)
     if doc.meta.edition_order == newest:
         return []
+    from judge.compare.concordance import counterparts  # only here: the book in force needs no alignment
     out = []
     for other, confidence in counterparts(corpus, ident):
         other_doc = corpus.document_of(other)

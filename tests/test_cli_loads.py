@@ -1,5 +1,6 @@
-"""A command loads only what it needs: `judge show` reads the corpus, never the search
-index, the concordance or the graph; `judge search` never the graph. Each command
+"""A command loads only what it needs: `judge show` of the book in force reads the corpus,
+never the search index, the concordance or the graph (of an older edition, the concordance
+too, to say where the rule is in force); `judge search` never the graph. Each command
 runs in a fresh process of its own, on an empty index directory."""
 from __future__ import annotations
 
@@ -29,12 +30,19 @@ def _run(args: list[str], index) -> tuple[set[str], set[str]]:
     return set(modules), {p.name for p in index.iterdir()}
 
 
-@pytest.mark.parametrize("args", [["show", "rb:6.4.6/2"], ["toc", "rb"], ["refs", "--status", "broken"]])
+@pytest.mark.parametrize("args", [["show", "vekn:bleed/2"], ["toc", "rb"], ["refs", "--status", "broken"]])
 def test_reading_the_corpus_opens_no_search_index_concordance_or_graph(args, tmp_path):
     modules, built = _run(args, tmp_path)
     assert not modules & {"judge.search", "judge.graph", "judge.compare.concordance", "networkx", "whoosh", "numpy"}
     assert not any(name.startswith(("search-", "concordance")) for name in built), built
     assert "corpus.json" in built
+
+
+def test_showing_an_older_edition_reads_the_concordance_but_no_search_index_or_graph(tmp_path):
+    modules, built = _run(["show", "rb:6.4.6/2", "--json"], tmp_path)
+    assert "judge.compare.concordance" in modules  # where the same rule is in the book in force
+    assert not modules & {"judge.search", "judge.graph", "networkx", "whoosh"}
+    assert not any(name.startswith("search-") for name in built), built
 
 
 def test_a_search_builds_no_graph_and_no_alignment_twice(tmp_path):

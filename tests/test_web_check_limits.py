@@ -122,7 +122,7 @@ def test_a_list_as_a_key_is_400_naming_the_line_on_both_routes(client, openapi):
 
 def test_the_openapi_document_lists_the_refusals_and_describes_the_body(openapi):
     post = openapi["paths"]["/api/check"]["post"]
-    assert set(post["responses"]) == {"200", "400", "413", "422"}
+    assert set(post["responses"]) == {"200", "400", "413", "415", "422"}
     assert post["requestBody"]["content"]["text/yaml"]["schema"]["maxLength"] == DEFAULT.characters
     scenario = {"$ref": "#/components/schemas/Scenario", "components": openapi["components"]}
     validator = Draft202012Validator(scenario)
