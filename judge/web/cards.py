@@ -196,17 +196,30 @@ def ruling_citation(ruling_data_: dict, host: str) -> str:
     return f"{ruling_data_['text']} — {sources}"
 
 
-def search_cards(query: str):
-    """The card answer of a search query (judge.cards.query), None when the card data is absent."""
+@cards.app_template_global()
+def search_in_chips(p: params.SearchParams, searched: list[str]) -> list[tuple[str, str, bool]]:
+    """The `in=` facet's chips of a search page: (label, link, on), each link the search with that
+    source toggled (the last one on stays on); all three on is no `in=` at all."""
+    chips = []
+    for source in params.SEARCH_IN:
+        chosen = [s for s in params.SEARCH_IN if (s in searched) != (s == source)] or list(searched)
+        extra = {} if len(chosen) == len(params.SEARCH_IN) else {"in": chosen}
+        chips.append((source.capitalize(), url_for("pages.search", **p.query_args(), **extra), source in searched))
+    return chips
+
+
+def search_cards(query: str, searched=params.SEARCH_IN):
+    """The card answer of a search query (judge.cards.query), None when the card data is absent
+    or neither cards nor rulings are searched (`searched`: the `in=` facet)."""
     from judge.cards.query import card_answer
-    if not query.strip():
+    if not query.strip() or not {"cards", "rulings"} & set(searched):
         return None
     try:
         base = card_base()
     except Exception:  # the rules' search must answer even when the card data cannot load
         current_app.logger.exception("the card data could not be loaded for a search")
         return None
-    return card_answer(base, query)
+    return card_answer(base, query, tuple(searched))
 
 
 @cards.app_template_global()

@@ -56,7 +56,8 @@ SCHEMAS: dict[str, S] = {
                                        "also": _array(_STR)})]},
          "message": _nullable("string"),
          "notes": _array(_STR),
-         "cards": {"oneOf": [{"type": "null"}, _ref("CardAnswer")]}}),
+         "cards": {"oneOf": [{"type": "null"}, _ref("CardAnswer")]},
+         "in": _array({"enum": ["rules", "cards", "rulings"]})}),
     "Paragraph": _object(
         {"id": _STR, "doc": _STR, "label": _STR, "kind": _STR, "text": _STR,
          "section": _array(_object({"id": _STR, "title": _STR, "label": _STR})),
@@ -136,6 +137,10 @@ def openapi_document() -> S:
                         {"type": "string", "maxLength": 500}, required=True),
                  _DOCS,
                  _param("kind", "query", "Only these kinds of paragraph (repeatable).", _array({"enum": list(KINDS)})),
+                 _param("in", "query", "What to search (repeatable; all by default): rules (the hits), cards (the "
+                        "card the query names, in `cards`), rulings (that card's rulings; given alone, shown without "
+                        "the word \"ruling\" in the query). Without rules, `hits` is empty and `total` 0.",
+                        _array({"enum": ["rules", "cards", "rulings"]})),
                  _param("game", "query", "Only this game.", _STR),
                  _param("limit", "query", "Hits returned.", {"type": "integer", "minimum": 1, "maximum": 100,
                                                              "default": 10})],

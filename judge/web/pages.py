@@ -77,7 +77,8 @@ def search():
     site = current_site()
     p = params.search_params(site.corpus, required=False, default_limit=SEARCH_LIMIT)
     fragment = request.args.get("fragment") == "1"
-    result = site.search(p) if p.q.strip() else None
+    searched = params.searched_in()  # rules, cards, rulings (issue 22)
+    result = site.search(p) if p.q.strip() and "rules" in searched else None
     template = "_results.html" if fragment else "search.html"
     more_url = corrected_url = None
     if result is not None:
@@ -88,7 +89,7 @@ def search():
     from judge.web.cards import search_cards  # the card the query names (issue 22)
     return render_template(template, p=p, result=result, facets=_facets(p, result, site.corpus.documents),
                            more_url=more_url, corrected_url=corrected_url,
-                           cards_answer=None if fragment else search_cards(p.q))
+                           cards_answer=None if fragment else search_cards(p.q, searched), searched_in=searched)
 
 
 # What werkzeug leaves unescaped in a query string: the links read as url_for would write them.
