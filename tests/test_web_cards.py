@@ -104,3 +104,16 @@ def test_search_in_rules_cards_rulings_as_chips_and_in_the_api(client):
     assert rulings["rulings"] and rulings["rulings_total"] >= len(rulings["rulings"])
     bad = client.get("/api/search?q=x&in=everything")
     assert bad.status_code == 400 and "'in'" in bad.json["error"]
+
+
+def test_a_ruling_copied_from_a_rule_page_carries_its_sources_urls_as_on_the_card_page(client):
+    import html
+    import re
+    page = client.get("/p/vekn:resolve-any-block-attempts/2").get_data(as_text=True)
+    panel = page[page.index('id="rule-rulings-h"'):]
+    copied = [html.unescape(c) for c in re.findall(r'data-copy="([^"]*)"[^>]*>Copy ruling<', panel)]
+    assert copied and all(" — " in c and "<https://" in c for c in copied)
+    cited = next(c for c in copied if "RBK who-may-attempt-to-block <https://www.vekn.net/" in c)
+    # the same ruling's copy text on its card's page (through /rulings?cites=) is the same text
+    listed = client.get("/rulings?cites=vekn:resolve-any-block-attempts/2").get_data(as_text=True)
+    assert cited in [html.unescape(c) for c in re.findall(r'data-copy="([^"]*)"', listed)]

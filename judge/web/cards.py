@@ -186,14 +186,20 @@ def rule_cards(ident: str) -> dict:
     citing = base.rulings_citing(ids)
     check = stale_check()
     return {"cards": list(using.values())[:RULE_EXAMPLES], "cards_total": len(using),
-            "rulings": [(r, check.of(r.id)) for r in citing], "ident": ident}
+            "rulings": [(r, check.of(r.id), _citation(r.text, [(ref, base.references[ref].url if ref in
+                                                                 base.references else None) for ref in r.references]))
+                        for r in citing], "ident": ident}
 
 
 @cards.app_template_global()
 def ruling_citation(ruling_data_: dict, host: str) -> str:
     """A ruling as a judge quotes it: the text, then its sources (with their URLs)."""
-    sources = "; ".join(f"{r['id']}" + (f" <{r['url']}>" if r["url"] else "") for r in ruling_data_["references"])
-    return f"{ruling_data_['text']} — {sources}"
+    return _citation(ruling_data_["text"], [(r["id"], r["url"]) for r in ruling_data_["references"]])
+
+
+def _citation(text: str, sources: list) -> str:
+    """`text — LSJ 20010108 <url>; RBK ... <url>`: what the copy button of a ruling copies."""
+    return f"{text} — " + "; ".join(ident + (f" <{url}>" if url else "") for ident, url in sources)
 
 
 @cards.app_template_global()
