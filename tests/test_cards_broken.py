@@ -146,3 +146,48 @@ def test_ruling_ids_survive_edits_of_their_text(corpus, tmp_path, monkeypatch, i
     assert intact.rulings["ruling:100025/lsj-20071001-1.2"].text.startswith("If used as a placeholder")
     assert edited.rulings["ruling:100025/lsj-20071001-1.2"].text == intact.rulings[
         "ruling:100025/lsj-20071001-1.2"].text
+
+
+def test_the_web_answers_on_damaged_card_data_and_lint_rulings_says_what_is_wrong(corpus, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from judge.cli import cli
+    from judge.web.app import create_app
+    folder = copy_data(tmp_path)
+    unknown = edit(folder, source.RULINGS_FILE, "  - Provides only one maneuver each combat, even if the bearer "
+                   "changes.", "  - Provides only one maneuver each combat, even with {No Such Card Ever}.")
+    (folder / source.GROUPS_FILE).write_bytes(b"G00001|Temporary control:\n  \xff\xfe not UTF-8\n")
+    monkeypatch.setenv(source.ENV_VAR, str(folder))
+    client = create_app(corpus).test_client()
+    for url in ("/card/Govern the Unaligned", "/card/govern-the-unaligned", "/card/.44 Magnum", "/cards", "/rulings",
+                "/rulings/stale", "/p/vekn:resolve-any-block-attempts/2", "/api/card/govern-the-unaligned",
+                "/api/rulings?limit=5", "/api/cards?limit=5"):
+        r = client.get(url)
+        assert r.status_code in (200, 302), url
+        assert "Traceback" not in r.get_data(as_text=True)
+    assert "No Such Card Ever" in client.get("/card/.44 Magnum", follow_redirects=True).get_data(as_text=True)
+    out = CliRunner().invoke(cli, ["lint", "rulings"])
+    assert "Traceback" not in out.output
+    assert f"{source.RULINGS_FILE}:{unknown}" in out.output and "No Such Card Ever" in out.output
+    assert source.GROUPS_FILE in out.output and "UTF-8" in out.output
+
+
+def test_a_server_side_fault_on_a_card_page_is_a_logged_500(corpus, tmp_path, caplog):
+    # The server's own card template damaged (a copy of templates/ with card.html cut short):
+    # the visitor gets a 500 naming none of it, the log gets the fault; the rest still answers.
+    from judge import paths
+    from judge.web.app import create_app
+    folder = tmp_path / "templates"
+    shutil.copytree(paths.templates_dir(), folder)
+    (folder / "card.html").write_text("{% extends 'base.html' %}{% block content %}{% for x in %}", encoding="utf-8")
+    app = create_app(corpus)
+    app.jinja_loader.searchpath = [str(folder)]
+    client = app.test_client()
+    with caplog.at_level("ERROR"):
+        r = client.get("/card/govern-the-unaligned")
+    assert r.status_code == 500
+    body = r.get_data(as_text=True)
+    assert "has been logged" in body and "card.html" not in body and "Traceback" not in body
+    assert any("/card/govern-the-unaligned" in rec.getMessage() and rec.exc_info for rec in caplog.records)
+    assert client.get("/api/card/govern-the-unaligned").status_code == 200
+    assert client.get("/cards").status_code == 200

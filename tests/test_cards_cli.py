@@ -106,3 +106,17 @@ def test_search_prints_the_card_first_and_adds_cards_to_json(runner):
     data = run_json(runner, "search", "Govern the Unaligned rulings")
     assert data["cards"]["cards"][0]["id"] == "card:100845" and data["cards"]["rulings"]
     assert run_json(runner, "search", "who may block an action")["cards"]["cards"] == []
+
+
+def test_judge_docs_prints_the_card_counts(runner):
+    counts = run_json(runner, "rulings", "--counts")
+    out = runner.invoke(cli, ["docs"])
+    assert out.exit_code == 0
+    line = out.stdout.splitlines()[-1]
+    assert line.startswith("cards ")
+    for shown in (f"{counts['cards']:,} cards", f"{counts['crypt']:,} crypt", f"{counts['library']:,} library",
+                  f"{counts['rulings']:,} rulings", f"{counts['references']:,} references",
+                  f"RBK resolved {counts['rbk_resolved']}/{counts['rbk_references']}"):
+        assert shown in line
+    docs_json = json.loads(runner.invoke(cli, ["docs", "--json"]).stdout)
+    assert all("cards" not in d for d in docs_json)  # the documents' shape (the API's /api/docs) is unchanged

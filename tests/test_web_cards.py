@@ -72,3 +72,48 @@ def test_card_api_answers_match_the_openapi_document(client):
 def test_an_unknown_card_api_404_offers_the_closest_names(client):
     r = client.get("/api/card/Govern the Unaligned Qwertyuiop Zxcvbnm Asdfgh")
     assert r.status_code == 404 and all(isinstance(s, str) for s in r.json["suggestions"])
+
+
+def test_search_in_rules_cards_rulings_as_chips_and_in_the_api(client):
+    import html
+    import re
+
+    def page(url):
+        r = client.get(url)
+        assert r.status_code == 200
+        return r.get_data(as_text=True)
+
+    everything = page("/search?q=Govern+the+Unaligned")
+    chips = dict(re.findall(r'<a class="facet[^"]*" href="([^"]*)"[^>]*>(Rules|Cards|Rulings)</a>', everything))
+    assert set(chips.values()) == {"Rules", "Cards", "Rulings"}
+    assert 'class="card-hit"' in everything and 'class="hit' in everything
+    # following the "Rules" chip turns rules off: the card stays, no rule hit (links only, no script)
+    no_rules = page(html.unescape(next(h for h, label in chips.items() if label == "Rules")))
+    assert 'class="card-hit"' in no_rules and 'class="hit' not in no_rules and "Rules not searched" in no_rules
+    only_rulings = page("/search?q=Govern+the+Unaligned&in=rulings")
+    assert 'class="card-hit"' not in only_rulings and "Rulings on Govern the Unaligned" in only_rulings
+    only_rules = page("/search?q=Govern+the+Unaligned&in=rules")
+    assert 'class="card-hit"' not in only_rules and 'class="hit' in only_rules
+    assert page("/search?q=Govern+the+Unaligned&kind=rule&in=cards")  # kind= keeps its meaning beside in=
+
+    api = client.get("/api/search?q=Govern+the+Unaligned").json
+    assert api["in"] == ["rules", "cards", "rulings"] and api["hits"] and api["cards"]["cards"]
+    cards_only = client.get("/api/search?q=Govern+the+Unaligned&in=cards").json
+    assert cards_only["hits"] == [] and cards_only["total"] == 0 and cards_only["cards"]["rulings"] == []
+    rulings = client.get("/api/search?q=Govern+the+Unaligned&in=rulings").json["cards"]
+    assert rulings["rulings"] and rulings["rulings_total"] >= len(rulings["rulings"])
+    bad = client.get("/api/search?q=x&in=everything")
+    assert bad.status_code == 400 and "'in'" in bad.json["error"]
+
+
+def test_a_ruling_copied_from_a_rule_page_carries_its_sources_urls_as_on_the_card_page(client):
+    import html
+    import re
+    page = client.get("/p/vekn:resolve-any-block-attempts/2").get_data(as_text=True)
+    panel = page[page.index('id="rule-rulings-h"'):]
+    copied = [html.unescape(c) for c in re.findall(r'data-copy="([^"]*)"[^>]*>Copy ruling<', panel)]
+    assert copied and all(" — " in c and "<https://" in c for c in copied)
+    cited = next(c for c in copied if "RBK who-may-attempt-to-block <https://www.vekn.net/" in c)
+    # the same ruling's copy text on its card's page (through /rulings?cites=) is the same text
+    listed = client.get("/rulings?cites=vekn:resolve-any-block-attempts/2").get_data(as_text=True)
+    assert cited in [html.unescape(c) for c in re.findall(r'data-copy="([^"]*)"', listed)]

@@ -64,6 +64,10 @@ class RuleTemplate:
     id: str  # "stealth"
     description: str
     rules: list[str]  # the rule paragraphs (or sections) a card or ruling using it relies on
+    # The words a meaning change of its rules must touch to make a ruling using it "may predate a
+    # rules change" (judge/cards/stale.py). Empty for a card kind, a card field or a template marked
+    # broad: those tie too many rulings to too general a rule to be evidence.
+    keywords: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -36,31 +36,39 @@ class CardAnswer:
     rulings: list["Ruling"] = field(default_factory=list)  # the first card's, when rulings were asked for
     asked_rulings: bool = False
     rulings_total: int = 0
+    show_cards: bool = True  # false for in=rulings: the matches name whose rulings are shown, nothing more
 
     def __bool__(self) -> bool:
         return bool(self.matches)
 
     def to_json(self) -> dict:
         return {"cards": [{"id": m.card.id, "name": m.card.name, "slug": m.card.slug, "types": m.card.types,
-                           "text": m.card.text, "how": m.how, "score": round(m.score, 1)} for m in self.matches],
+                           "text": m.card.text, "how": m.how, "score": round(m.score, 1)}
+                          for m in (self.matches if self.show_cards else self.matches[:1])],
                 "rulings": [{"id": r.id, "text": r.text, "references": r.references} for r in self.rulings],
                 "rulings_total": self.rulings_total, "asked_rulings": self.asked_rulings}
 
 
-def card_answer(base: "CardBase", query: str) -> CardAnswer:
-    """The cards `query` names, best first (at most CARDS_SHOWN), kept per query."""
+def card_answer(base: "CardBase", query: str, searched: tuple[str, ...] = ("cards", "rulings")) -> CardAnswer:
+    """The cards `query` names, best first (at most CARDS_SHOWN), kept per query. `searched`
+    (the search's `in=` facet): "cards" shows the cards, "rulings" their rulings when the query
+    asks for them, or always when the cards are not searched (in=rulings: the card's rulings)."""
     q = " ".join(query.split())[:MAX_QUERY]
-    key = (base.digest or id(base), q)
-    return _ANSWERS.recall_or_compute(key, lambda: _answer(base, q))
+    searched = tuple(s for s in ("cards", "rulings") if s in searched)
+    if not searched:
+        return CardAnswer(q)
+    key = (base.digest or id(base), q, searched)
+    return _ANSWERS.recall_or_compute(key, lambda: _answer(base, q, searched))
 
 
-def _answer(base: "CardBase", q: str) -> CardAnswer:
-    asked = bool(_RULING_WORDS.search(q))
+def _answer(base: "CardBase", q: str, searched: tuple[str, ...] = ("cards", "rulings")) -> CardAnswer:
+    asked = "rulings" in searched and (bool(_RULING_WORDS.search(q)) or "cards" not in searched)
     name = " ".join(_RULING_WORDS.sub(" ", q).split()).strip(" :-,?")
     answer = CardAnswer(q, asked_rulings=asked)
     if not name or len(name_key(name)) < 3:
         return answer
     answer.matches = _named(base, name)
+    answer.show_cards = "cards" in searched
     if answer.matches and asked:
         found = base.rulings_of(answer.matches[0].card.id)
         answer.rulings_total = len(found)

@@ -5,16 +5,26 @@ Director or the Rules Team stated it). The edition in force then is the latest
 edition of the game whose `in_force_from` (rules/manifest.yaml) is on or before
 that date and which holds the rule at all (the section-6 edition holds only
 section 6: for another rule the edition before it stands); before every dated
-edition, the oldest one stands for it (said so in the note). The ruling's rules
-are the paragraphs its rulebook references resolve to and those of the rule
-templates its text uses. Each is looked up in the version comparer's pairing of
-that edition with the current one (judge.compare): a pair classified as a meaning
-change makes the ruling "may predate a rules change", with the change named (the
-comparer's signals). Never a verdict: the note says what changed and where, a
-judge reads both texts.
+edition, the oldest one stands for it (said so in the note).
+
+A ruling is flagged only on evidence: a rule it relies on whose text changed in
+meaning between that edition and the current one (a passage the version comparer
+classifies at its meaning level; OCR damage, wording and terminology are not
+evidence), where the rule is
+
+* a paragraph its rulebook reference resolves to (a section's own paragraphs): any
+  meaning passage counts;
+* a rule of a *specific* rule template its text uses (judge/data/card_templates.yaml:
+  not a card kind, a card field or a template marked broad), and the changed
+  passage, with the few words around it the comparer's detectors read, holds one of
+  the template's keywords ("stealth" for "+1 stealth").
+
+The note names the change: both paragraphs and the words that changed. Never a
+verdict: a judge reads both texts.
 """
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
@@ -37,10 +47,26 @@ class RuleChange:
     old_label: str
     via: str  # "cites" (a rulebook reference) or "template:<id>" (a rule template the text uses)
     signals: list[str]  # the comparer's meaning signals, explained ("number: "1" -> "0.5"")
+    changed: list[tuple[str, str]] = field(default_factory=list)  # the meaning passages (old words, new words)
+    keywords: list[str] = field(default_factory=list)  # the template's keywords the passages touch
+
+    @property
+    def words(self) -> str:
+        """The first changed passage as a reader sees it: '"old" -> "new"'."""
+        old, new = self.changed[0] if self.changed else ("", "")
+        return f"{_quoted(old)} -> {_quoted(new)}"
 
     def to_json(self) -> dict:
         return {"rule": self.rule, "label": self.label, "old": self.old, "old_label": self.old_label,
-                "via": self.via, "signals": self.signals}
+                "via": self.via, "signals": self.signals,
+                "changed": [{"old": o, "new": n} for o, n in self.changed], "keywords": self.keywords}
+
+
+def _quoted(words: str, limit: int = 80) -> str:
+    words = " ".join(words.split())
+    if not words:
+        return "(nothing)"
+    return f'"{words if len(words) <= limit else words[:limit - 1] + "…"}"'
 
 
 @dataclass
@@ -60,8 +86,11 @@ class Stale:
         first = self.changes[0]
         more = f" (and {len(self.changes) - 1} more rule{'s' * (len(self.changes) > 2)})" if len(self.changes) > 1 else ""
         edition = f"{self.edition_title}{' or earlier' if self.assumed else ''}"
-        return (f"May predate a rules change: made {self.date}, under the {edition}; {first.label} changed in "
-                f"meaning since {first.old_label} ({'; '.join(first.signals[:2]) or 'meaning change'}){more}.")
+        how = ("cited" if first.via == "cites" else
+               f"relied on through the template {first.via.split(':', 1)[1]!r}, about {', '.join(first.keywords)}")
+        return (f"May predate a rules change: made {self.date}, under the {edition}; {first.label} "
+                f"({first.rule}, {how}) changed in meaning since {first.old_label} ({', '.join(first.old)}): "
+                f"{first.words}{more}.")
 
     def to_json(self) -> dict:
         return {"date": self.date, "edition": self.edition, "edition_title": self.edition_title,
@@ -124,12 +153,12 @@ class StaleCheck:
             # scope) hands over to the one before it. Before every date, the oldest stands.
             candidates = list(reversed(in_force)) if in_force else older
             changes: list[tuple[object, RuleChange]] = []
-            for rule, via in self._rules(ruling):
+            for rule, via, keywords in self._rules(ruling):
                 for book in candidates:
                     found = comparisons[book.id].pairs.get(rule)
                     if found is None:
                         continue
-                    change = _meaning(found, rule, via, self.corpus)
+                    change = _meaning(found, rule, via, keywords, self.corpus, comparisons[book.id].moved)
                     if change is not None:
                         changes.append((book, change))
                     break
@@ -140,21 +169,25 @@ class StaleCheck:
                                        [c for _, c in changes])
         return out
 
-    def _rules(self, ruling: Ruling) -> list[tuple[str, str]]:
-        """(current paragraph, how the ruling relies on it): what its rulebook references
-        resolve to (a section's own paragraphs), then its templates' rules."""
-        out: dict[str, str] = {}
+    def _rules(self, ruling: Ruling) -> list[tuple[str, str, list[str]]]:
+        """(current paragraph, how the ruling relies on it, the keywords a change must touch):
+        what its rulebook references resolve to (a section's own paragraphs; no keywords),
+        then the rules of its specific templates (those with keywords)."""
+        out: dict[str, tuple[str, list[str]]] = {}
         for ref in ruling.references:
             target = self.base.references.get(ref)
             if target is None or not target.resolves_to:
                 continue
             for pid in self._paragraphs(target.resolves_to):
-                out.setdefault(pid, "cites")
+                out.setdefault(pid, ("cites", []))
         for use in ruling.rules:
-            for rule in self.base.rules_of(use):
+            template = self.base.templates.get(use.template)
+            if template is None or not template.keywords:
+                continue
+            for rule in template.rules:
                 for pid in self._paragraphs(rule):
-                    out.setdefault(pid, f"template:{use.template}")
-        return list(out.items())
+                    out.setdefault(pid, (f"template:{use.template}", template.keywords))
+        return [(pid, via, keywords) for pid, (via, keywords) in out.items()]
 
     def _paragraphs(self, ident: str) -> list[str]:
         if ident in self.corpus.paragraphs:
@@ -163,7 +196,8 @@ class StaleCheck:
 
 
 class _ByNew:
-    """A comparison's pairs by the current edition's paragraph (none: the older edition has no counterpart)."""
+    """A comparison's pairs by the current edition's paragraph (none: the older edition has no
+    counterpart), and each edition's words, to tell a passage that moved from one that changed."""
 
     def __init__(self, comparison: "Comparison"):
         self.comparison = comparison
@@ -171,15 +205,170 @@ class _ByNew:
         for pair in comparison.pairs:
             for p in pair.new:
                 self.pairs.setdefault(p.id, pair)
+        self.old_words = " ".join(_words(" ".join(p.text for p in comparison.old.paragraphs)))
+        self.new_words = " ".join(_words(" ".join(p.text for p in comparison.new.paragraphs)))
+        self._found: dict[tuple[str, bool], bool] = {}
+
+    def moved(self, old: str, new: str) -> bool:
+        """Is the passage `old` -> `new` text that moved or was renumbered, no change of meaning?
+        The same words but a step number ("Choose Strike." -> "4.a Choose Strike:"); or a side
+        found elsewhere in the other edition (the current book reorganised the older one: "There
+        is no limit to the number of equipment cards" left one paragraph for another)."""
+        a, b = _words(_LABEL.sub("", old)), _words(_LABEL.sub("", new))
+        if a == b:
+            return True
+        return any(self._elsewhere(" ".join(words), in_new) for words, in_new in ((a, True), (b, False)) if words)
+
+    def _elsewhere(self, words: str, in_new: bool) -> bool:
+        key = (words, in_new)
+        if key not in self._found:
+            if len(words.split()) < MOVED_MIN_WORDS:
+                self._found[key] = False  # a few words are found anywhere: no evidence of a move
+            else:
+                from rapidfuzz import fuzz
+                text = self.new_words if in_new else self.old_words
+                # fuzzy: the older book is OCR'd ("stealid O intercept")
+                self._found[key] = words in text or fuzz.partial_ratio(words, text, score_cutoff=MOVED_SIMILAR) > 0
+        return self._found[key]
 
 
-def _meaning(pair: "PairChange", rule: str, via: str, corpus: "Corpus") -> Optional[RuleChange]:
+_LABEL = re.compile(r"^\W*\d+(?:\.[a-z0-9]+)*[.:)]?\s+", re.IGNORECASE)  # a step's number: "4.a "
+MOVED_MIN_WORDS = 4
+MOVED_SIMILAR = 80  # rapidfuzz partial_ratio of a passage with the other edition's text
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _meaning(pair: "PairChange", rule: str, via: str, keywords: list[str], corpus: "Corpus",
+             moved) -> Optional[RuleChange]:
+    """The change of `rule` a ruling relying on it should be told of, None when there is none: the
+    pair's passages at the comparer's meaning level that are pinpointed (at most PASSAGE_WORDS a
+    side, words replaced rather than only added or removed), not text that moved (`moved`), and
+    that hold one of `keywords` when there are keywords."""
     from judge.compare.text import MEANING
-    if pair.change != MEANING:
+    segments = pair.text.segments
+    changed, touched, fired = [], set(), set()
+    for seg in segments:
+        if seg.level != MEANING or max(len(seg.old.split()), len(seg.new.split())) > PASSAGE_WORDS:
+            continue
+        shorter, longer = sorted((len(seg.old.split()), len(seg.new.split())))
+        if shorter * 4 < longer:
+            # words (almost) only added or only removed: in the sample read, the current book's
+            # reorganisation ("To" -> "Effect when equipping from another minion you control:")
+            continue
+        if moved(seg.old, seg.new):
+            continue
+        if keywords:
+            seen = f"{seg.old} {seg.new}".lower()
+            hit = [k for k in keywords if k in seen]
+            if not hit:
+                continue
+            touched.update(hit)
+        changed.append((seg.old.strip(), seg.new.strip()))
+        fired.update(seg.signals)
+    if not changed:
         return None
-    signals = [s.explain() for s in pair.signals]
-    return RuleChange(rule, corpus.paragraphs[rule].label, [p.id for p in pair.old], pair.old[0].label, via, signals)
+    signals = [s.explain() for n, s in enumerate(pair.text.signals) if n in fired]
+    return RuleChange(rule, corpus.paragraphs[rule].label, [p.id for p in pair.old], pair.old[0].label, via,
+                      signals, changed, sorted(touched))
 
+
+class _ByNew:
+    """A comparison's pairs by the current edition's paragraph (none: the older edition has no
+    counterpart), and each edition's words, to tell a passage that moved from one that changed."""
+
+    def __init__(self, comparison: "Comparison"):
+        self.comparison = comparison
+        self.pairs: dict[str, "PairChange"] = {}
+        for pair in comparison.pairs:
+            for p in pair.new:
+                self.pairs.setdefault(p.id, pair)
+        self.old_words = " ".join(_words(" ".join(p.text for p in comparison.old.paragraphs)))
+        self.new_words = " ".join(_words(" ".join(p.text for p in comparison.new.paragraphs)))
+        self._found: dict[tuple[str, bool], bool] = {}
+
+    def moved(self, old: str, new: str) -> bool:
+        """Is the passage `old` -> `new` text that moved or was renumbered, no change of meaning?
+        The same words but a step number ("Choose Strike." -> "4.a Choose Strike:"); or a side
+        found elsewhere in the other edition (the current book reorganised the older one: "There
+        is no limit to the number of equipment cards" left one paragraph for another)."""
+        a, b = _words(_LABEL.sub("", old)), _words(_LABEL.sub("", new))
+        if a == b:
+            return True
+        return any(self._elsewhere(" ".join(words), in_new) for words, in_new in ((a, True), (b, False)) if words)
+
+    def _elsewhere(self, words: str, in_new: bool) -> bool:
+        key = (words, in_new)
+        if key not in self._found:
+            if len(words.split()) < MOVED_MIN_WORDS:
+                self._found[key] = False  # a few words are found anywhere: no evidence of a move
+            else:
+                from rapidfuzz import fuzz
+                text = self.new_words if in_new else self.old_words
+                # fuzzy: the older book is OCR'd ("stealid O intercept")
+                self._found[key] = words in text or fuzz.partial_ratio(words, text, score_cutoff=MOVED_SIMILAR) > 0
+        return self._found[key]
+
+
+_LABEL = re.compile(r"^\W*\d+(?:\.[a-z0-9]+)*[.:)]?\s+", re.IGNORECASE)  # a step's number: "4.a "
+MOVED_MIN_WORDS = 4
+MOVED_SIMILAR = 80  # rapidfuzz partial_ratio of a passage with the other edition's text
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _meaning(pair: "PairChange", rule: str, via: str, keywords: list[str], corpus: "Corpus",
+             moved) -> Optional[RuleChange]:
+    """The change of `rule` a ruling relying on it should be told of, None when there is none: the
+    pair's passages at the comparer's meaning level that are pinpointed (at most PASSAGE_WORDS a
+    side, words replaced rather than only added or removed), not text that moved (`moved`), and
+    that hold one of `keywords` when there are keywords."""
+    from judge.compare.text import MEANING
+    segments = pair.text.segments
+    changed, touched, fired = [], set(), set()
+    for seg in segments:
+        if seg.level != MEANING or max(len(seg.old.split()), len(seg.new.split())) > PASSAGE_WORDS:
+            continue
+        shorter, longer = sorted((len(seg.old.split()), len(seg.new.split())))
+        if shorter * 4 < longer:
+            # words (almost) only added or only removed: in the sample read, the current book's
+            # reorganisation ("To" -> "Effect when equipping from another minion you control:")
+            continue
+        if moved(seg.old, seg.new):
+            continue
+        if keywords:
+            seen = f"{seg.old} {seg.new}".lower()
+            hit = [k for k in keywords if k in seen]
+            if not hit:
+                continue
+            touched.update(hit)
+        changed.append((seg.old.strip(), seg.new.strip()))
+        fired.update(seg.signals)
+    if not changed:
+        return None
+    signals = [s.explain() for n, s in enumerate(pair.text.signals) if n in fired]
+    return RuleChange(rule, corpus.paragraphs[rule].label, [p.id for p in pair.old], pair.old[0].label, via,
+                      signals, changed, sorted(touched))
+
+
+def _edge(segments: list, n: int, last: bool) -> str:
+    """The comparer's context of a changed passage: the CONTEXT words of the unchanged run
+    next to it (its last words before the passage, its first after)."""
+    from judge.compare.text import CONTEXT
+    if not 0 <= n < len(segments) or segments[n].level is not None:
+        return ""
+    words = segments[n].new.split()
+    return " ".join(words[-CONTEXT:] if last else words[:CONTEXT])
+
+
+# A meaning passage longer than this on either side is a rewrite or a paragraph the comparer
+# paired with text that moved (the current book reorganised the older one), not a pinpointed
+# change: no evidence a ruling is out of date (docs/cards.md, the sample read).
+PASSAGE_WORDS = 15
 
 _CHECKS: dict[tuple[str, int], StaleCheck] = {}
 

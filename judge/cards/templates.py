@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 FILE = "card_templates.yaml"
 MAX_MATCHED = 4  # words shown per use: enough to see why, short enough to read
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_KEYS = {"id", "description", "rules", "patterns", "types", "fields", "kinds", "in", "case", "__line__"}
+_KEYS = {"id", "description", "rules", "patterns", "types", "fields", "kinds", "in", "case", "broad", "keywords", "__line__"}
 # Card fields a template may test ("every card with a burn option ..."), and how a match reads.
 FIELDS = {
     "burn_option": lambda c: "burn option" if c.burn_option else None,
@@ -57,9 +57,22 @@ class Template:
     # text in lowercase: the same matches, found several times faster by `re`. None when the
     # patterns are case-sensitive or cannot be so rewritten.
     lowered: Optional[re.Pattern] = None
+    broad: bool = False  # too general to be evidence that a ruling predates a rules change
+    keywords: list[str] = field(default_factory=list)  # as written in the file; none: from the triggers
 
     def kept(self) -> RuleTemplate:
-        return RuleTemplate(self.id, self.description, self.rules)
+        return RuleTemplate(self.id, self.description, self.rules, self.stale_keywords())
+
+    def stale_keywords(self) -> list[str]:
+        """The words a meaning change of its rules must touch to make a ruling using it stale:
+        those the file gives, else each pattern's most selective trigger (what every match holds:
+        "stealth", "out-of-turn"); none for a card kind, a card field or a broad template."""
+        if self.broad or self.types or self.fields:
+            return []
+        if self.keywords:
+            return [k.lower() for k in self.keywords]
+        words = {w.strip(" []()") for required in self.triggers or () for w in required[0]}
+        return sorted(w for w in words if len(w) >= 3)
 
     def words(self, text: str, lowered: Optional[str] = None) -> list[str]:
         """What the patterns match in `text`, each once, at most MAX_MATCHED (`lowered`:
@@ -207,6 +220,11 @@ def _template(entry, corpus: "Corpus", problems: list[Problem]) -> Optional[Temp
     if scope - {"cards", "rulings"}:
         fault("'in' must list 'cards' and/or 'rulings'")
     types = set(_strings(entry.get("types"), "types", fault))
+    keywords = _strings(entry.get("keywords"), "keywords", fault)
+    broad = entry.get("broad", False)
+    if not isinstance(broad, bool):
+        fault("'broad' must be true or false")
+        broad = False
     if not rules:
         fault("it names no rule of the corpus; the template is ignored")
         return None
@@ -217,7 +235,7 @@ def _template(entry, corpus: "Corpus", problems: list[Problem]) -> Optional[Temp
     return Template(ident, description.strip(), rules, line, re.compile(joined, flags) if patterns else None,
                     types, fields, kinds, "cards" in scope, "rulings" in scope,
                     triggers(patterns) if patterns else None,
-                    _in_lowercase(joined) if patterns and flags & re.IGNORECASE else None)
+                    _in_lowercase(joined) if patterns and flags & re.IGNORECASE else None, broad, keywords)
 
 
 def _in_lowercase(pattern: str) -> Optional[re.Pattern]:

@@ -15,7 +15,8 @@ from judge.shapes import documents_data, show_data, toc_data
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def docs(as_json: bool) -> None:
-    """List the documents of the corpus."""
+    """List the documents of the corpus, then the card data's counts (cards, rulings, references,
+    RBK references resolved; as JSON: judge rulings --counts --json)."""
     corpus = load()
     if as_json:
         emit_json(documents_data(corpus))
@@ -23,6 +24,8 @@ def docs(as_json: bool) -> None:
     for r in (d.to_json() for d in corpus.documents.values()):
         click.echo(f"{r['id']:<8} {r['game']:<7} {r['sections']:>4} sections {r['paragraphs']:>5} paragraphs  "
                    f"{r['title']} [{r['edition']}]")
+    from judge.commands.cards import cards_summary
+    click.echo(cards_summary(corpus))
 
 
 @click.command()

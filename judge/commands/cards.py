@@ -26,6 +26,32 @@ def _base():
     return corpus, get_cards(corpus)
 
 
+def cards_summary(corpus) -> str:
+    """`judge docs`'s line for the card data: its counts and where it comes from (its JSON is
+    `judge rulings --counts --json`); what went wrong when it cannot load, never a traceback."""
+    from judge.cards import get_cards, source
+    try:
+        base = get_cards(corpus)
+    except Exception as exc:  # a card base that cannot be built must not hide the rulebooks
+        return f"cards    the card data could not be loaded ({type(exc).__name__}: {exc}); see judge lint rulings"
+    n = base.counts()
+    share = f"{100 * n['rbk_resolved'] / n['rbk_references']:.1f}%" if n["rbk_references"] else "none"
+    return (f"cards    vtes    {n['cards']:,} cards ({n['crypt']:,} crypt, {n['library']:,} library), "
+            f"{n['rulings']:,} rulings, {n['references']:,} references, RBK resolved {n['rbk_resolved']}/"
+            f"{n['rbk_references']} ({share}), {n['problems']} problems  [{_data_source(source)}]")
+
+
+def _data_source(source) -> str:
+    import os
+    if os.environ.get(source.ENV_VAR):
+        return f"{source.ENV_VAR}={os.environ[source.ENV_VAR]}"
+    try:
+        from importlib.metadata import version
+        return f"krcg {version('krcg')}"
+    except Exception:  # not installed as a distribution: the folder's data is still read
+        return "krcg"
+
+
 def card_or_fail(base, name: str):
     """The card `name` names (ID, slug, name in any case or accents; the closest when
     misspelt); a UserError (exit 1) with the closest names when none."""

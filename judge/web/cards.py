@@ -186,27 +186,46 @@ def rule_cards(ident: str) -> dict:
     citing = base.rulings_citing(ids)
     check = stale_check()
     return {"cards": list(using.values())[:RULE_EXAMPLES], "cards_total": len(using),
-            "rulings": [(r, check.of(r.id)) for r in citing], "ident": ident}
+            "rulings": [(r, check.of(r.id), _citation(r.text, [(ref, base.references[ref].url if ref in
+                                                                 base.references else None) for ref in r.references]))
+                        for r in citing], "ident": ident}
 
 
 @cards.app_template_global()
 def ruling_citation(ruling_data_: dict, host: str) -> str:
     """A ruling as a judge quotes it: the text, then its sources (with their URLs)."""
-    sources = "; ".join(f"{r['id']}" + (f" <{r['url']}>" if r["url"] else "") for r in ruling_data_["references"])
-    return f"{ruling_data_['text']} — {sources}"
+    return _citation(ruling_data_["text"], [(r["id"], r["url"]) for r in ruling_data_["references"]])
 
 
-def search_cards(query: str):
-    """The card answer of a search query (judge.cards.query), None when the card data is absent."""
+def _citation(text: str, sources: list) -> str:
+    """`text — LSJ 20010108 <url>; RBK ... <url>`: what the copy button of a ruling copies."""
+    return f"{text} — " + "; ".join(ident + (f" <{url}>" if url else "") for ident, url in sources)
+
+
+@cards.app_template_global()
+def search_in_chips(p: params.SearchParams, searched: list[str]) -> list[tuple[str, str, bool]]:
+    """The `in=` facet's chips of a search page: (label, link, on), each link the search with that
+    source toggled (the last one on stays on); all three on is no `in=` at all."""
+    chips = []
+    for source in params.SEARCH_IN:
+        chosen = [s for s in params.SEARCH_IN if (s in searched) != (s == source)] or list(searched)
+        extra = {} if len(chosen) == len(params.SEARCH_IN) else {"in": chosen}
+        chips.append((source.capitalize(), url_for("pages.search", **p.query_args(), **extra), source in searched))
+    return chips
+
+
+def search_cards(query: str, searched=params.SEARCH_IN):
+    """The card answer of a search query (judge.cards.query), None when the card data is absent
+    or neither cards nor rulings are searched (`searched`: the `in=` facet)."""
     from judge.cards.query import card_answer
-    if not query.strip():
+    if not query.strip() or not {"cards", "rulings"} & set(searched):
         return None
     try:
         base = card_base()
     except Exception:  # the rules' search must answer even when the card data cannot load
         current_app.logger.exception("the card data could not be loaded for a search")
         return None
-    return card_answer(base, query)
+    return card_answer(base, query, tuple(searched))
 
 
 @cards.app_template_global()

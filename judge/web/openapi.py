@@ -61,7 +61,8 @@ SCHEMAS: dict[str, S] = {
          "game": {"type": "string", "description": "the game searched (a game id, or all)"},
          "game_from": {"enum": ["filter", "query", "default"]},
          "other_game": {"oneOf": [{"type": "null"}, _object({"game": _STR, "total": _INT})]},
-         "cards": {"oneOf": [{"type": "null"}, _ref("CardAnswer")]}}),
+         "cards": {"oneOf": [{"type": "null"}, _ref("CardAnswer")]},
+         "in": _array({"enum": ["rules", "cards", "rulings"]})}),
     "Paragraph": _object(
         {"id": _STR, "doc": _STR, "label": _STR, "kind": _STR, "text": _STR,
          "section": _array(_object({"id": _STR, "title": _STR, "label": _STR})),
@@ -142,6 +143,10 @@ def openapi_document() -> S:
                         {"type": "string", "maxLength": 500}, required=True),
                  _DOCS,
                  _param("kind", "query", "Only these kinds of paragraph (repeatable).", _array({"enum": list(KINDS)})),
+                 _param("in", "query", "What to search (repeatable; all by default): rules (the hits), cards (the "
+                        "card the query names, in `cards`), rulings (that card's rulings; given alone, shown without "
+                        "the word \"ruling\" in the query). Without rules, `hits` is empty and `total` 0.",
+                        _array({"enum": ["rules", "cards", "rulings"]})),
                  _param("game", "query", "This game only (vtes, rivals), or all; without it, the game the query "
                         "names or uses words of, else vtes.", _STR),
                  _param("limit", "query", "Hits returned.", {"type": "integer", "minimum": 1, "maximum": 100,
@@ -342,7 +347,9 @@ def _card_schemas() -> dict[str, S]:
                                  {"source": _STR, "status": _STR, "label": _nullable("string")}),
         "Stale": _object({"date": _STR, "edition": _STR, "current": _STR, "note": _STR,
                           "changes": _array(_object({"rule": _STR, "label": _STR, "old": _array(_STR),
-                                                     "old_label": _STR, "via": _STR, "signals": _array(_STR)}))},
+                                                     "old_label": _STR, "via": _STR, "signals": _array(_STR)},
+                                                    {"changed": _array(_object({"old": _STR, "new": _STR})),
+                                                     "keywords": _array(_STR)}))},
                          {"edition_title": _STR, "assumed_edition": {"type": "boolean"}}),
         "Ruling": _object({"id": _STR, "text": _STR, "cards": _array(named),
                            "references": _array(_ref("CardReference")),

@@ -77,7 +77,8 @@ def search():
     site = current_site()
     p = params.search_params(site.corpus, required=False, default_limit=SEARCH_LIMIT)
     fragment = request.args.get("fragment") == "1"
-    result = site.search(p) if p.q.strip() else None
+    searched = params.searched_in()  # rules, cards, rulings (issue 22)
+    result = site.search(p) if p.q.strip() and "rules" in searched else None
     if result is not None and result.direct is not None and not result.direct.also and not fragment:
         # A number, ID, label, slug or vekn.net link naming one place: straight there.
         return redirect(site.href(result.direct.id), code=302)
@@ -94,7 +95,7 @@ def search():
         games = [(label, _search_url(p, game=value), value == result.game) for value, label in GAME_SWITCH]
     return render_template(template, p=p, result=result, facets=_facets(p, result, site.corpus.documents),
                            more_url=more_url, corrected_url=corrected_url, games=games,
-                           cards_answer=None if fragment else search_cards(p.q))
+                           cards_answer=None if fragment else search_cards(p.q, searched), searched_in=searched)
 
 
 GAME_SWITCH = (("vtes", "V:TES"), ("rivals", "Rivals"), ("all", "Both"))  # the results' game switch

@@ -100,6 +100,12 @@ class SearchParams:
 
 
 _KINDS = list(KINDS)
+SEARCH_IN = ("rules", "cards", "rulings")  # the search's `in=` facet (`kind=` filters paragraph kinds)
+
+
+def searched_in() -> list[str]:
+    """`in=rules&in=cards`: what a search looks in, several allowed; all when not given."""
+    return choices("in", list(SEARCH_IN)) or list(SEARCH_IN)
 # corpus digest -> (its documents, its games): the digest names the corpus's content.
 _FILTER_VALUES: Memo = Memo("web.search_filter_values", 8)
 
