@@ -84,7 +84,7 @@ def test_search_in_rules_cards_rulings_as_chips_and_in_the_api(client):
         return r.get_data(as_text=True)
 
     everything = page("/search?q=Govern+the+Unaligned")
-    chips = dict(re.findall(r'<a class="facet[^"]*" href="([^"]*)"[^>]*>(Rules|Cards|Rulings)</a>', everything))
+    chips = dict(re.findall(r'<a class="in-chip[^"]*" href="([^"]*)"[^>]*>(Rules|Cards|Rulings)</a>', everything))
     assert set(chips.values()) == {"Rules", "Cards", "Rulings"}
     assert 'class="card-hit"' in everything and 'class="hit' in everything
     # following the "Rules" chip turns rules off: the card stays, no rule hit (links only, no script)
