@@ -117,3 +117,10 @@ def test_a_ruling_copied_from_a_rule_page_carries_its_sources_urls_as_on_the_car
     # the same ruling's copy text on its card's page (through /rulings?cites=) is the same text
     listed = client.get("/rulings?cites=vekn:resolve-any-block-attempts/2").get_data(as_text=True)
     assert cited in [html.unescape(c) for c in re.findall(r'data-copy="([^"]*)"', listed)]
+
+
+def test_the_card_api_refuses_an_empty_number_naming_it(client):
+    for url in ("/api/cards?limit=", "/api/rulings?offset="):
+        r = client.get(url)
+        assert r.status_code == 400 and "is empty" in r.json["error"], url
+    assert client.get("/api/cards?limit=3").json["cards"].__len__() == 3
