@@ -120,7 +120,7 @@ def test_a_ruling_copied_from_a_rule_page_carries_its_sources_urls_as_on_the_car
 
 
 def test_the_card_api_refuses_an_empty_number_naming_it(client):
-    for url in ("/api/cards?limit=", "/api/rulings?offset="):
+    for url in ("/api/cards?limit=", "/api/rulings?offset=", "/api/cards?kind="):
         r = client.get(url)
         assert r.status_code == 400 and "is empty" in r.json["error"], url
     assert client.get("/api/cards?limit=3").json["cards"].__len__() == 3

@@ -151,6 +151,7 @@ def api_card(ident: str):
 def api_cards():
     base = card_base()
     q = params.text("q", max_length=100) or ""
+    _refuse_empty("kind")
     kind = params.one_of("kind", ["crypt", "library"])
     limit = _api_integer("limit", 100, 1, API_MAX)
     offset = _api_integer("offset", 0, 0, 100_000)
@@ -175,9 +176,13 @@ def api_rulings():
 def _api_integer(name: str, default: int, low: int, high: int) -> int:
     """params.integer, but `limit=` given empty is a 400 as the OpenAPI document says (an integer),
     not the default: a program that sent it meant something (the pages' forms may send it empty)."""
-    if request.args.get(name) == "":
-        raise params.BadParameter(name, f"is empty; give a whole number between {low} and {high}, or leave it out")
+    _refuse_empty(name, f"a whole number between {low} and {high}")
     return params.integer(name, default, low, high)
+
+
+def _refuse_empty(name: str, wanted: str = "one of the values the API lists") -> None:
+    if request.args.get(name) == "":
+        raise params.BadParameter(name, f"is empty; give {wanted}, or leave it out")
 
 
 # -- for other pages -----------------------------------------------------------------------------
