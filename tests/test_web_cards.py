@@ -84,7 +84,7 @@ def test_search_in_rules_cards_rulings_as_chips_and_in_the_api(client):
         return r.get_data(as_text=True)
 
     everything = page("/search?q=Govern+the+Unaligned")
-    chips = dict(re.findall(r'<a class="facet[^"]*" href="([^"]*)"[^>]*>(Rules|Cards|Rulings)</a>', everything))
+    chips = dict(re.findall(r'<a class="in-chip[^"]*" href="([^"]*)"[^>]*>(Rules|Cards|Rulings)</a>', everything))
     assert set(chips.values()) == {"Rules", "Cards", "Rulings"}
     assert 'class="card-hit"' in everything and 'class="hit' in everything
     # following the "Rules" chip turns rules off: the card stays, no rule hit (links only, no script)
@@ -117,3 +117,10 @@ def test_a_ruling_copied_from_a_rule_page_carries_its_sources_urls_as_on_the_car
     # the same ruling's copy text on its card's page (through /rulings?cites=) is the same text
     listed = client.get("/rulings?cites=vekn:resolve-any-block-attempts/2").get_data(as_text=True)
     assert cited in [html.unescape(c) for c in re.findall(r'data-copy="([^"]*)"', listed)]
+
+
+def test_the_card_api_refuses_an_empty_number_naming_it(client):
+    for url in ("/api/cards?limit=", "/api/rulings?offset=", "/api/cards?kind="):
+        r = client.get(url)
+        assert r.status_code == 400 and "is empty" in r.json["error"], url
+    assert client.get("/api/cards?limit=3").json["cards"].__len__() == 3
