@@ -121,6 +121,8 @@ def test_every_event_kind_has_its_handler_and_its_structured_form():
 # -- malformed and mismatched ----------------------------------------------------------------------
 @pytest.mark.parametrize("text, line, words", [
     ("game: chess\nplayers: [A, B]\nturn: A\nphase: action\nevents: []\n", 1, "unknown game 'chess'"),
+    ("players: [A, B]\ngame: {rivals: 1}\nevents: []\n", 2, "game: expected a name"),  # not looked up: no crash
+    ("players: [A, B]\ngame: [rivals]\nevents: []\n", 2, "got a list"),
     ("game: rivals\nplayers: [A, B]\nvampires:\n  - {name: X, controller: A, bp: 3}\n"
      "  - {name: Y, controller: B, bp: 3}\nevents:\n  - {attack: X, target: Z, type: physical}\n", 7,
      "unknown name 'Z'"),

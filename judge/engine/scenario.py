@@ -102,6 +102,9 @@ def parse(text: str, file: str = "<scenario>", limits: Limits = L.DEFAULT) -> Sc
 def game_of(data: dict, lines: Lines) -> str:
     """The game a scenario is of: its `game:` key (V:TES when absent)."""
     game = data.get("game", VTES)
+    if not isinstance(game, str):  # a list or mapping: named by its kind, never looked up (it cannot be)
+        raise ScenarioError(f"game: expected a name, one of: {', '.join(GAMES)} (V:TES when absent); "
+                            f"got a {type(game).__name__}", lines.of(("game",)))
     if game not in GAMES:
         raise ScenarioError(f"unknown game {game!r}; expected one of: {', '.join(GAMES)} (V:TES when absent)",
                             lines.of(("game",)))
