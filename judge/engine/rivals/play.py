@@ -612,9 +612,7 @@ def h_attack(st: GameState, ev: Event, log: Log) -> None:
     if target_name is None:
         raise Refusal("an attack names its target (target: ...)", [R.ATTACK])
     intel = 0
-    if target_name in st.mortals:
-        pass
-    else:
+    if target_name not in st.mortals:  # the checks below are those of an attack on a vampire
         t = vampire(st, target_name)
         if t.controller == attacker.controller:
             raise Refusal(f"{t.name} is {t.controller}'s own vampire: an attack is against an opposing vampire",
