@@ -82,7 +82,7 @@ def matching_stage(searcher: Search, queries: list[str], rounds: int) -> dict[st
         if not expansion.empty and searcher.search(q).direct is None:
             compiled[q] = build_query(expansion)[0]
     names = list(compiled)
-    with built.whoosh_searcher() as whoosh:
+    with built.whoosh_searcher(searcher.corpus) as whoosh:
         return {"posting table": timings(lambda q: built.postings.evaluate(compiled[q]), names, rounds),
                 "Whoosh matchers": timings(lambda q: whoosh_matches(whoosh, compiled[q]), names, rounds)}
 

@@ -53,21 +53,20 @@ def answers_correctly(searcher: Search, corpus) -> None:
     assert any(e.id.startswith("rb:6.4.6/") for e in number.hits[0].counterparts)  # counterparts.json was read
 
 
-def overwrite_segment(path):
-    segment = next(path.glob("*.seg"))
-    segment.write_bytes(b"\x00garbage" * 100)
+def overwrite_postings(path):
+    (path / search_index.POSTINGS_FILE).write_bytes(b"\x00garbage" * 100)
 
 
-def flip_one_segment_byte(path):
-    # Same size, one bit changed deep inside: Whoosh would read it without a complaint.
-    segment = next(path.glob("*.seg"))
-    data = bytearray(segment.read_bytes())
+def flip_one_postings_byte(path):
+    # Same size, one bit changed deep inside (a score, a position): numpy would read it without a complaint.
+    postings = path / search_index.POSTINGS_FILE
+    data = bytearray(postings.read_bytes())
     data[len(data) // 2] ^= 0x01
-    segment.write_bytes(bytes(data))
+    postings.write_bytes(bytes(data))
 
 
-def overwrite_toc(path):
-    next(path.glob("*.toc")).write_text("garbage", encoding="ascii")
+def overwrite_documents(path):
+    (path / search_index.DOCUMENTS_FILE).write_text("garbage", encoding="ascii")
 
 
 def delete_counterparts(path):
@@ -126,7 +125,7 @@ def malform_contents(path):
     (path / search_index.CONTENTS_FILE).write_text(json.dumps({"files": ["../x"]}), encoding="utf-8")
 
 
-DAMAGE = [overwrite_segment, flip_one_segment_byte, overwrite_toc, delete_counterparts, truncate_counterparts,
+DAMAGE = [overwrite_postings, flip_one_postings_byte, overwrite_documents, delete_counterparts, truncate_counterparts,
           delete_postings, replace_postings_and_their_digest, counterparts_of_the_wrong_shape_with_their_digest,
           counterparts_naming_unknown_paragraphs_with_their_digest, documents_of_another_corpus_with_their_digest,
           ocr_words_not_a_list_with_their_digest, delete_contents, malform_contents]
@@ -185,7 +184,7 @@ def test_damage_under_a_running_searcher_does_not_reach_its_searches(corpus, cop
     # checked copy in memory, and the next process rebuilds.
     root, name = copy_of
     searcher = Search(corpus, root=root)
-    overwrite_segment(build_dir(root, name))
+    overwrite_postings(build_dir(root, name))
     delete_counterparts(build_dir(root, name))
     answers_correctly(searcher, corpus)
     assert Search(corpus, root=root).built.name != name
@@ -200,14 +199,14 @@ def test_a_damaged_build_named_by_a_new_pointer_is_rebuilt(corpus, copy_of, monk
     searcher = Search(corpus, root=root)
     searcher.search("bleed")
     newer = search_index.build(corpus, root, force=True)
-    overwrite_toc(build_dir(root, newer))
+    overwrite_documents(build_dir(root, newer))
     answers_correctly(searcher, corpus)
     assert searcher.settle(timeout=120)
     answers_correctly(searcher, corpus)
     assert searcher.built.name not in (name, newer)
 
 
-@pytest.mark.parametrize("damage", [overwrite_toc, counterparts_of_the_wrong_shape_with_their_digest],
+@pytest.mark.parametrize("damage", [overwrite_documents, counterparts_of_the_wrong_shape_with_their_digest],
                          ids=lambda f: f.__name__)
 def test_judge_search_on_a_damaged_index_answers(corpus, runner, tmp_path, monkeypatch, damage):
     """`judge search` twice in a scratch JUDGE_INDEX_DIR whose index was damaged

@@ -31,8 +31,8 @@ def built(searcher):
 
 
 @pytest.fixture(scope="module")
-def whoosh(built):
-    with built.whoosh_searcher() as s:
+def whoosh(built, corpus):
+    with built.whoosh_searcher(corpus) as s:
         yield s
 
 
@@ -233,6 +233,18 @@ def test_the_vocabulary_is_whoosh_lexicon(searcher, built, whoosh):
     assert built.ids == [reader.stored_fields(n)["id"] for n in range(reader.doc_count_all())]
     assert built.lengths == {f: [reader.doc_field_length(n, f, 0) for n in range(reader.doc_count_all())]
                              for f in RANKED_FIELDS}
+
+
+def test_the_build_writes_the_table_whoosh_would(built, whoosh):
+    """A build analyses the paragraphs itself and never writes Whoosh's segment
+    (judge.search.index.AnalysedCorpus); its table is, array by array and to the
+    last bit, the one read out of Whoosh's index of the same corpus with Whoosh's scorer."""
+    assert not [p.name for p in built.path.iterdir() if p.suffix in (".seg", ".toc")]
+    reference = PostingTable.compute(whoosh)  # `whoosh` scores as the build's table claims to
+    with np.load(io.BytesIO(reference.to_bytes())) as want, np.load(io.BytesIO(built.postings.to_bytes())) as got:
+        assert sorted(want.files) == sorted(got.files)
+        for name in want.files:
+            assert want[name].dtype == got[name].dtype and np.array_equal(want[name], got[name]), name
 
 
 def test_a_prefix_stands_for_its_commonest_words(searcher, built):

@@ -53,7 +53,7 @@ def test_a_damaged_index_is_rebuilt_once_off_the_request_path(rules_copy, tmp_pa
         damaged = f"{served.split('-')[0]}-{time.time_ns():x}"
         shutil.copytree(index / f"{search_index.PREFIX}{served}", index / f"{search_index.PREFIX}{damaged}")
         (index / f"{search_index.PREFIX}{damaged}" / search_index.COUNTERPARTS_FILE).write_text("{", encoding="utf-8")
-        next((index / f"{search_index.PREFIX}{served}").glob("*.seg")).write_bytes(b"\x00damaged" * 64)
+        (index / f"{search_index.PREFIX}{served}" / search_index.POSTINGS_FILE).write_bytes(b"\x00damaged" * 64)
         search_index.point_at(index, damaged)
         answers, rebuilt_at, deadline = [], None, time.monotonic() + 120
         n = 0

@@ -14,19 +14,21 @@ forms of real words ("magaiji" for "magaji"); the query expansion lets them
 stand in for the word (`judge.search.expansion`).
 
 Queries are answered from the build's posting table (`postings.npz`): every
-term's paragraphs with Whoosh's BM25F score in each, and its positions, read
-from the finished Whoosh index with Whoosh's own scorer (`judge.search.postings`).
+term's paragraphs with Whoosh's BM25F score in each, and its positions
+(`judge.search.postings`), computed by `AnalysedCorpus` as Whoosh's index of the
+schema below and its scorer would give them, without writing that index.
 
 The same rule in other editions (its counterparts, `counterparts.json` beside
 the index) is computed at build time by `judge.search.counterparts` from the
 concordance: aligning editions compares texts and is too slow for query time.
 
-Whoosh is the build's tool, not the server's: its files (a pickled table of
-contents and segment) stay in the build for the tests and benches that compare
-the posting table with Whoosh (`BuiltIndex.whoosh_searcher` opens them), but a
-search reads only data: the posting table (numpy arrays, loaded without
-pickles), `documents.json` (each Whoosh document's paragraph ID and field
-lengths), the counterparts and the OCR words. The vocabulary (every word and
+Whoosh is the build's reference, not the server's: its analyzers and scoring
+make the table, and the tests and benches compare the table with a Whoosh index
+of the same documents (`whoosh_reference`, `BuiltIndex.whoosh_searcher`), whose
+files (a pickled table of contents and segment) no build keeps. A search reads
+only data: the posting table (numpy arrays, loaded without pickles),
+`documents.json` (each Whoosh document's paragraph ID and field lengths), the
+counterparts and the OCR words. The vocabulary (every word and
 stem with its document frequency) is the posting table's keys and counts.
 
 A built index is a cache, and a damaged cache must never be trusted: each build
@@ -43,6 +45,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import os
 import re
 import shutil
@@ -52,6 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Optional
 
+import numpy as np
 from whoosh import index as whoosh_index
 from whoosh.analysis import (
     CharsetFilter,
@@ -62,12 +66,14 @@ from whoosh.analysis import (
 )
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import ID, KEYWORD, TEXT, Schema
-from whoosh.scoring import BM25F, BM25FScorer
+from whoosh.lang.porter import stem as porter_stem
+from whoosh.scoring import BM25F, BM25FScorer, bm25
 from whoosh.support.charset import accent_map
+from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from judge import cachefile, paths
 from judge.errors import OwnFileError
-from judge.search.postings import PostingTable
+from judge.search.postings import _SEPARATOR, POSITION_BITS, PostingTable
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
@@ -77,7 +83,7 @@ RANKED_FIELDS = ("body", "title", "body_plain", "glossary")
 PREFIX = "search-"
 COUNTERPARTS_FILE = "counterparts.json"
 CONTENTS_FILE = "contents.json"  # {"files": {name: sha256}, "paragraphs": count}
-OCR_WORDS_FILE = "ocr-words.json"  # words only OCR-damaged documents use (see `ocr_only_words`)
+OCR_WORDS_FILE = "ocr-words.json"  # words only OCR-damaged documents use (see `AnalysedCorpus.ocr_only_words`)
 POSTINGS_FILE = "postings.npz"  # every term's paragraphs and scores (judge.search.postings)
 DOCUMENTS_FILE = "documents.json"  # {"ids": [paragraph id by document number], "lengths": {field: [...]}}
 LOCK_FILE = ".search-rebuild.lock"  # held while one process rebuilds (`rebuild_lock`)
@@ -158,11 +164,6 @@ class LengthArrayBM25F(BM25F):
         return scorer
 
 
-def field_lengths(reader) -> dict[str, list[int]]:
-    count = reader.doc_count_all()
-    return {field: [reader.doc_field_length(n, field, 0) for n in range(count)] for field in RANKED_FIELDS}
-
-
 def index_key(corpus: "Corpus") -> str:
     """The digest naming a build: the corpus digest, the build code, and what
     the counterparts depend on."""
@@ -194,17 +195,116 @@ def _documents(corpus: "Corpus"):
                        glossary=" | ".join(sorted(glossary)))
 
 
-def ocr_only_words(corpus: "Corpus") -> list[str]:
-    """The words (as the unstemmed field has them) found in documents flagged
-    `ocr` and in no other document: the damaged forms of words, for the most part."""
-    analyzer = plain_analyzer()
-    clean: set[str] = set()
-    damaged: set[str] = set()
-    for doc in corpus.documents.values():
-        words = damaged if doc.meta.ocr else clean
-        for para in doc.paragraphs:
-            words.update(t.text for t in analyzer(para.text))
-    return sorted(w for w in damaged - clean if w.isalpha())
+class AnalysedCorpus:
+    """Every paragraph of a corpus analysed once, into what the build writes: the
+    posting table, each paragraph's field lengths and the OCR-only words.
+
+    The numbers are those Whoosh's writer would store and its `LengthArrayBM25F`
+    would score (`whoosh_reference` writes that Whoosh index, and the tests hold
+    the two to each other): the same analyzers (the schema's own for the ID and
+    keyword fields), each term's weight its count, field lengths kept as Whoosh
+    keeps them (one byte, `length_to_byte`) with the true totals for the average,
+    and Whoosh's BM25F and idf. Writing Whoosh's segment and reading it back took
+    most of a build's time; the served files never needed it.
+
+    The unstemmed body is analysed once: the stemmed body is the same tokens
+    stemmed (the two analyzers differ only by the last filter, `StemFilter`)."""
+
+    def __init__(self, corpus: "Corpus"):
+        self.schema = make_schema()
+        self.ids: list[str] = []
+        # field -> term -> [(document number, weight, positions or None)]
+        self.postings: dict[str, dict[str, list]] = {}
+        self.true_lengths: dict[str, list[int]] = {field: [] for field in RANKED_FIELDS}
+        self._plain_words: list[tuple[bool, set[str]]] = []  # (is the document OCR'd, the body's words)
+        plain, stemmed = plain_analyzer(), stemming_analyzer()
+        stems: dict[str, str] = {}
+        ocr = {doc_id: doc.meta.ocr for doc_id, doc in corpus.documents.items()}
+        for docnum, fields in enumerate(_documents(corpus)):
+            self.ids.append(fields["id"])
+            body = [(t.text, t.pos) for t in plain(fields["body_plain"], positions=True, mode="index")]
+            self._plain_words.append((bool(ocr[fields["doc"]]), {text for text, _ in body}))
+            for name, value in fields.items():
+                if value is None:  # as Whoosh's writer: a field without a value is not indexed
+                    continue
+                if name == "body_plain":
+                    tokens = body
+                elif name == "body":
+                    tokens = [(stems.get(text) or stems.setdefault(text, porter_stem(text)), pos)
+                              for text, pos in body]
+                elif name in RANKED_FIELDS:
+                    tokens = [(t.text, t.pos) for t in stemmed(value, positions=True, mode="index")]
+                else:  # an ID or keyword field: no positions, not scored by length
+                    for tbytes, _freq, weight, _ in self.schema[name].index(value):
+                        self.postings.setdefault(name, {}).setdefault(tbytes.decode("utf-8"), []).append(
+                            (docnum, weight, None))
+                    continue
+                places: dict[str, list[int]] = {}
+                for text, pos in tokens:
+                    places.setdefault(text, []).append(pos)
+                terms = self.postings.setdefault(name, {})
+                for text, poslist in places.items():
+                    terms.setdefault(text, []).append((docnum, float(len(poslist)), poslist))
+                self.true_lengths[name].append(len(tokens))
+            for name in RANKED_FIELDS:
+                if len(self.true_lengths[name]) == docnum:  # the field had no value
+                    self.true_lengths[name].append(0)
+
+    def lengths(self) -> dict[str, list[Optional[int]]]:
+        """Each ranked field's length in each document as Whoosh's reader gives it
+        back (`doc_field_length`): rounded to what one byte holds, None for none."""
+        return {field: [byte_to_length(length_to_byte(n)) if n else None for n in values]
+                for field, values in self.true_lengths.items()}
+
+    def posting_table(self) -> PostingTable:
+        count = len(self.ids)
+        lengths = self.lengths()
+        k1 = BM25F().K1
+        keys, offsets, docnums, scores = [], [0], [], []
+        position_offsets, positions = [0], []
+        for field in sorted(self.postings):
+            scorable = self.schema[field].scorable
+            if scorable:
+                field_lengths = lengths[field]
+                average = sum(self.true_lengths[field]) / (count or 1) or 1
+            terms = self.postings[field]
+            for term in sorted(terms):
+                found = terms[term]
+                idf = math.log(count / (len(found) + 1)) + 1
+                for docnum, weight, poslist in found:
+                    docnums.append(docnum)
+                    scores.append(bm25(idf, weight, field_lengths[docnum], average, BM25_B, k1)
+                                  if scorable else weight)
+                    if poslist is not None:
+                        if poslist[-1] >= 1 << POSITION_BITS:
+                            raise ValueError(f"a paragraph of over {1 << POSITION_BITS} words")
+                        positions.extend(docnum << POSITION_BITS | pos for pos in poslist)
+                keys.append(field + _SEPARATOR + term)
+                offsets.append(len(docnums))
+                position_offsets.append(len(positions))
+        return PostingTable(count, keys, np.array(offsets, np.int64), np.array(docnums, np.int32),
+                            np.array(scores, np.float64), np.array(position_offsets, np.int64),
+                            np.array(positions, np.int64))
+
+    def ocr_only_words(self) -> list[str]:
+        """The words (as the unstemmed field has them) found in documents flagged
+        `ocr` and in no other document: the damaged forms of words, for the most part."""
+        clean: set[str] = set()
+        damaged: set[str] = set()
+        for is_ocr, words in self._plain_words:
+            (damaged if is_ocr else clean).update(words)
+        return sorted(w for w in damaged - clean if w.isalpha())
+
+
+def whoosh_reference(corpus: "Corpus", directory: Path):
+    """Write the Whoosh index of `corpus` in `directory` (the schema, the same
+    documents as a build) and return it: the reference the tests and benches hold
+    a build's posting table to. Builds do not write it."""
+    ix = whoosh_index.create_in(str(directory), make_schema())
+    with ix.writer() as writer:
+        for fields in _documents(corpus):
+            writer.add_document(**fields)
+    return ix
 
 
 @dataclass
@@ -216,15 +316,22 @@ class BuiltIndex:
     counterparts: dict[str, list[tuple[str, float]]]  # paragraph id -> [(id, confidence)] in the other editions
     ids: list[str]  # Whoosh document number -> paragraph id
     lengths: dict[str, list[int]]  # ranked field -> its length in each document, by number
-    ocr_words: frozenset[str]  # see `ocr_only_words`
+    ocr_words: frozenset[str]  # see `AnalysedCorpus.ocr_only_words`
     postings: PostingTable  # what queries are answered from
 
-    def whoosh_searcher(self):
-        """A Whoosh searcher on this build's Whoosh index, scoring as the posting
-        table does (close it after use): the reference the tests and benches hold
-        the table to. It opens Whoosh's files from disk, whose table of contents
-        and segment list are pickles: nothing that serves searches calls it."""
-        return whoosh_index.open_dir(str(self.path)).searcher(weighting=LengthArrayBM25F(self.lengths))
+    @contextlib.contextmanager
+    def whoosh_searcher(self, corpus: "Corpus") -> Iterator:
+        """A Whoosh searcher on the Whoosh index of `corpus` (this build's corpus),
+        written to a temporary folder for it and scoring as the posting table does:
+        the reference the tests and benches hold the table to. Whoosh's files hold
+        pickles: nothing that serves searches calls it."""
+        with tempfile.TemporaryDirectory(prefix="judge-whoosh-") as folder:
+            ix = whoosh_reference(corpus, Path(folder))
+            try:
+                with ix.searcher(weighting=LengthArrayBM25F(self.lengths)) as searcher:
+                    yield searcher
+            finally:
+                ix.close()
 
 
 def current_name(root: Optional[Path] = None) -> Optional[str]:
@@ -266,24 +373,14 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
     except OSError as exc:
         raise OwnFileError(f"cannot build the search index in {root}: {exc.strerror}") from None
     try:
-        ix = whoosh_index.create_in(str(tmp), make_schema())
-        writer = ix.writer()
-        for fields in _documents(corpus):
-            writer.add_document(**fields)
-        writer.commit()
-        with ix.reader() as reader:
-            lengths = field_lengths(reader)
-            ids = [""] * reader.doc_count_all()
-            for docnum, fields in reader.iter_docs():
-                ids[docnum] = fields["id"]
-        with ix.searcher(weighting=LengthArrayBM25F(lengths)) as searcher:
-            (tmp / POSTINGS_FILE).write_bytes(PostingTable.compute(searcher).to_bytes())
-        ix.close()
-        (tmp / DOCUMENTS_FILE).write_text(json.dumps({"ids": ids, "lengths": lengths}), encoding="utf-8")
+        analysed = AnalysedCorpus(corpus)
+        (tmp / POSTINGS_FILE).write_bytes(analysed.posting_table().to_bytes())
+        (tmp / DOCUMENTS_FILE).write_text(json.dumps({"ids": analysed.ids, "lengths": analysed.lengths()}),
+                                          encoding="utf-8")
         (tmp / COUNTERPARTS_FILE).write_text(json.dumps(counterpart_map(corpus)), encoding="utf-8")
-        (tmp / OCR_WORDS_FILE).write_text(json.dumps(ocr_only_words(corpus)), encoding="utf-8")
+        (tmp / OCR_WORDS_FILE).write_text(json.dumps(analysed.ocr_only_words()), encoding="utf-8")
         contents = {"files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-                              for p in sorted(tmp.iterdir()) if p.is_file() and not _is_lock(p.name)},
+                              for p in sorted(tmp.iterdir()) if p.is_file()},
                     "paragraphs": len(corpus.paragraphs)}
         (tmp / CONTENTS_FILE).write_text(json.dumps(contents, indent=1), encoding="utf-8")
         os.rename(tmp, root / f"{PREFIX}{name}")
@@ -296,11 +393,6 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
     point_at(root, name)
     _remove_stale(root, keep={name, previous})
     return name
-
-
-def _is_lock(filename: str) -> bool:
-    """Whoosh's write lock (MAIN_WRITELOCK): empty, touched by writers, not index data."""
-    return filename.endswith("LOCK")
 
 
 def point_at(root: Path, name: str) -> None:
