@@ -1,7 +1,7 @@
 """Time to build the corpus from scratch, beside the baselines of merely reading
 the source files and of loading the built corpus from its cache.
 
-    python bench/corpus_build.py [--runs N] [--cards]
+    python bench/corpus_build.py [--runs N] [--cards [--code DIR]]
 
 Target: a build from scratch under 2 s on the project's 2-core machine.
 
@@ -10,12 +10,24 @@ the concordance of the editions the index reads comes from its cache),
 beside the same plus the card base (krcg's cards and rulings, issue 22; target:
 under 3 s), and what the web warm-up adds for the cards: the site graph's card
 and ruling edges and the stale-rulings check.
+
+With --cards --code DIR: the same two builds (without and with the card base)
+timed for this checkout and for the checkout at DIR (another branch, main), each
+run a fresh process per checkout, the checkouts alternated run by run; each
+process builds once untimed first (imports, the concordance read) and reads the
+concordance from a copy of its checkout's cache.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
+from pathlib import Path
 
 from timing import timed  # noqa: E402  (also puts the checkout on sys.path)
 
@@ -28,7 +40,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--cards", action="store_true", help="corpus + index with and without the cards")
+    parser.add_argument("--code", type=Path, help="with --cards: another checkout, measured beside this one")
     args = parser.parse_args()
+    if args.cards and args.code:
+        beside(args.code.resolve(), args.runs)
+        return
     if args.cards:
         with_cards(args.runs)
         return
@@ -106,6 +122,83 @@ def with_cards(runs: int) -> None:
               f"{med / base_med:>11.2f}")
     verdict = "meets" if statistics.median(full) < 3.0 else "MISSES"
     print(f"corpus + index + cards from scratch {verdict} the 3 s target")
+
+
+# Run in a fresh process with a checkout first on sys.path: one untimed build of
+# each kind, then one timed; prints {"without": s, "with": s}. It uses only what
+# every checkout since issue 22 has.
+_ONE_RUN = """
+import json, os, sys, tempfile, time
+from judge import paths
+from judge.corpus import build_corpus, corpus_digest, load_corpus
+from judge.cards import build_cards
+from judge.search.searcher import Search
+rules = paths.rules_dir()
+load_corpus(rules)
+def build(root, cards):
+    corpus = build_corpus(rules)
+    corpus.digest = corpus_digest(rules)
+    os.mkdir(root)
+    Search(corpus, root=root)
+    if cards:
+        build_cards(corpus)
+with tempfile.TemporaryDirectory() as tmp:
+    build(os.path.join(tmp, "warm"), True)
+    out = {}
+    for name, cards in (("without", False), ("with", True)):
+        start = time.perf_counter()
+        build(os.path.join(tmp, name), cards)
+        out[name] = time.perf_counter() - start
+print(json.dumps(out))
+"""
+
+
+def _one_run(checkout: Path, index: Path) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(checkout), JUDGE_INDEX_DIR=str(index))
+    env.pop("JUDGE_RULES_DIR", None)
+    done = subprocess.run([sys.executable, "-c", _ONE_RUN], cwd=checkout, env=env, capture_output=True,
+                          text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"the build in {checkout} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def beside(other: Path, runs: int) -> None:
+    """This checkout's build from scratch, without and with the cards, beside `other`'s."""
+    here = Path(__file__).resolve().parent.parent
+    checkouts = {"this checkout": here, f"{other}": other}
+    times = {name: {"without": [], "with": []} for name in checkouts}
+    with tempfile.TemporaryDirectory() as tmp:
+        indexes = {}
+        for n, (name, checkout) in enumerate(checkouts.items()):
+            # The concordance's cache, copied: built from scratch it takes minutes, and no
+            # process may write into the other checkout.
+            index = indexes[name] = Path(tmp) / f"index-{n}"
+            index.mkdir()
+            for part in ("concordance.json", "concordance", "books"):
+                source = checkout / "index" / part
+                if source.is_dir():
+                    shutil.copytree(source, index / part)
+                elif source.is_file():
+                    shutil.copy2(source, index / part)
+        for n in range(runs):
+            order = list(checkouts.items()) if n % 2 == 0 else list(checkouts.items())[::-1]
+            for name, checkout in order:
+                for kind, seconds in _one_run(checkout, indexes[name]).items():
+                    times[name][kind].append(seconds)
+    base = statistics.median(times[str(other)]["with"])
+    print(f"{runs} runs each, a process per run, the checkouts alternated; load average "
+          f"{os.getloadavg()[0]:.1f} at the end")
+    print(f"{'checkout':<24} {'what':<36} {'median ms':>10} {'min ms':>8} {'max ms':>8} {'× other+cards':>14}")
+    for name in checkouts:
+        for kind, label in (("without", "corpus + index from scratch"), ("with", "corpus + index + cards")):
+            values = times[name][kind]
+            med = statistics.median(values)
+            print(f"{name[-24:]:<24} {label:<36} {med * 1000:>10.1f} {min(values) * 1000:>8.1f} "
+                  f"{max(values) * 1000:>8.1f} {med / base:>14.2f}")
+    for name in checkouts:
+        verdict = "meets" if statistics.median(times[name]["with"]) < 3.0 else "MISSES"
+        print(f"{name}: corpus + index + cards from scratch {verdict} the 3 s target")
 
 
 if __name__ == "__main__":
