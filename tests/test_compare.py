@@ -388,3 +388,12 @@ def test_terminal_and_markdown_reports(rb_vekn):
     md = render_markdown(rb_vekn)
     assert md.startswith("# RB") and "## Meaning changes" in md
     assert "~~one vigtpoint~~ **0.5 victory points**" in md
+
+
+def test_the_referendum_rule_split_by_the_current_book_loses_no_negation(corpus):
+    """s6 §6.3.3 ¶1 ("no inherent votes nor ballots") against the current book's
+    paragraphs it became ("no inherent votes or ballots"): its negation is the same."""
+    comparison = compare(corpus, "s6", "vekn")
+    pairs = [p for p in comparison.pairs if any(q.id == "s6:6.3.3/1" for q in p.old)]
+    assert pairs and any(q.id == "vekn:resolving-a-referendum/8" for p in pairs for q in p.new)
+    assert not [s.explain() for p in pairs for s in p.signals if s.name == "negation"]

@@ -169,3 +169,49 @@ def test_damage_cannot_hide_a_whole_new_sentence():
     result = compare_texts(old, new, vocabulary=vocabulary_of(CLEAN + [new.text]))
     assert result.change == MEANING
     assert {"timing", "modal"} <= {s.name for s in result.signals}
+
+
+# -- a negation's scope: "nor" and "any" that belong to a negation before them -----------------
+
+def _referendum_pair(corpus) -> tuple[str, str]:
+    """The real pair: the section-6 book's "no inherent votes nor ballots -- ..." and the
+    current book's "no inherent votes or ballots. ..." (its first sentences; the current
+    book split the rest into paragraphs of their own)."""
+    old = corpus.paragraphs["s6:6.3.3/1"].text
+    old = old[:old.index("do so.") + len("do so.")]
+    new = corpus.paragraphs["vekn:resolving-a-referendum/8"].text
+    assert "no inherent votes nor ballots" in old and "no inherent votes or ballots" in new
+    return old, new
+
+
+def test_nor_carrying_on_a_negation_is_wording_on_the_real_referendum_rule(corpus):
+    old, new = _referendum_pair(corpus)
+    result = compare_texts(old, new)
+    assert (result.change, result.signals) == (WORDING, [])
+    # The negation itself lost is still named, and so is a "nor" whose sentence has no negation.
+    assert list(signals(old, new.replace("have no inherent", "have inherent"))) == ["negation"]
+    assert signals("Votes are gained. Nor ballots.", "Votes are gained. Or ballots.") == {
+        "negation": 'negation: "Nor" -> (none) (negation -> none)'}
+
+
+@pytest.mark.parametrize("old,new", [
+    ("A minion cannot block nor play a reaction card.", "A minion cannot block or play a reaction card."),
+    ("Neither the acting minion nor its controller may cancel it.",
+     "Neither the acting minion or its controller may cancel it."),
+    ("Note that a ready vampire with no blood must hunt (and cannot take any action except the hunt action).",
+     "Note that a ready vampire with no blood must hunt (and cannot take an action except the hunt action)."),
+    ("A vampire that does not have any blood must hunt.", "A vampire that has no blood must hunt."),
+])
+def test_negation_rewordings_in_a_still_negative_sentence_are_wording(old, new):
+    result = compare_texts(old, new)
+    assert (result.change, result.signals) == (WORDING, [])
+
+
+@pytest.mark.parametrize("old,new,name", [
+    ("A vampire that has no blood must hunt.", "A vampire that has any blood must hunt.", "negation"),
+    ("The vampire may take any action.", "The vampire may take an action.", "quantity"),  # "any" not negated
+    ("A minion cannot block. Nor may it play a reaction card.",
+     "A minion cannot block. It may play a reaction card.", "negation"),  # "Nor" opens a sentence of its own
+])
+def test_what_is_outside_a_negation_still_fires(old, new, name):
+    assert name in signals(old, new)

@@ -29,6 +29,20 @@ by the later ones, so "cannot" is a modal, not also a negation):
               Methuselah, the acting / blocking / target minion, the controller
     negation  not, no, never, none, nothing, neither, nor, without, unless, except
     number    digits, fractions and number words (one, two, half, twice, first)
+
+A negation's scope is its sentence, and some words in it belong to the negation
+rather than adding a marker of their own (`_in_negative_scope`):
+
+* "nor" carrying on a negation of its sentence ("no votes nor ballots", "cannot
+  block nor play a reaction") is that negation's "or": "no votes nor ballots" ->
+  "no votes or ballots" is wording. A "nor" with no negation before it in its
+  sentence still counts as one.
+* "any" under a negation ("does not have any blood", "cannot take any action") is
+  the negation's object, as "no" is ("has no blood"): not a quantity.
+
+The sentence may begin before the window the detectors see: `detect` is told
+whether each side's window opens inside a sentence already negative
+(`negative_before`, see `judge.compare.text`).
 """
 from __future__ import annotations
 
@@ -337,8 +351,52 @@ def _excess(markers: list[Marker], extra: Counter) -> list[Marker]:
     return list(reversed(out))
 
 
+_SENTENCE_ENDS = frozenset({".", ";", "!", "?"})
+_NEGATIVE_MODALS = frozenset({"prohibition", "no obligation"})
+_CARRIES_ON = "nor"  # a negation word that carries on the negation before it
+_NEGATED_QUANTITIES = frozenset({"any"})  # quantity classes a negation takes as its object
+
+
+def opens_negative(words: Sequence[Word]) -> bool:
+    """Is the sentence negative by the end of `words` (the words before a window)? True
+    when a negation word or a prohibition ("cannot", "need not") follows its last full stop."""
+    start = max((k + 1 for k, w in enumerate(words) if w.key in _SENTENCE_ENDS), default=0)
+    window = _Window(words[start:])
+    negative_modals = [m for m in window.phrases("modal") if m.cls in _NEGATIVE_MODALS]
+    return bool(negative_modals or window.phrases("negation"))
+
+
+def _in_negative_scope(window: _Window, markers: list[Marker], negative_before: bool, openers: list[Marker]) \
+        -> list[bool]:
+    """For each marker, whether a negation (an opener) comes before it in its sentence."""
+    ends = [k for k, w in enumerate(window.words) if w.key in _SENTENCE_ENDS]
+    out = []
+    for m in markers:
+        sentence_start = max((k + 1 for k in ends if k < m.start), default=None)
+        if sentence_start is None and negative_before:
+            out.append(True)
+            continue
+        out.append(any((sentence_start or 0) <= o.start < m.start for o in openers))
+    return out
+
+
+def _scoped(window: _Window, phrases: dict[str, list[Marker]], negative_before: bool) -> dict[str, list[Marker]]:
+    """The phrase markers less the words that belong to a negation before them (see the module docstring)."""
+    openers = [m for m in phrases["modal"] if m.cls in _NEGATIVE_MODALS]
+    openers += [m for m in phrases["negation"] if window.words[m.start].key != _CARRIES_ON]
+    negations = phrases["negation"]
+    carried = _in_negative_scope(window, negations, negative_before, openers)
+    kept_negations = [m for m, scoped in zip(negations, carried)
+                      if not (scoped and window.words[m.start].key == _CARRIES_ON and m.end == m.start + 1)]
+    quantities = phrases["quantity"]
+    objects = _in_negative_scope(window, quantities, negative_before, openers)
+    kept_quantities = [m for m, scoped in zip(quantities, objects) if not (scoped and m.cls in _NEGATED_QUANTITIES)]
+    return {**phrases, "negation": kept_negations, "quantity": kept_quantities}
+
+
 def detect(old_words: Sequence[Word], new_words: Sequence[Word],
-           old_unreliable: bool = False, new_unreliable: bool = False) -> list[Signal]:
+           old_unreliable: bool = False, new_unreliable: bool = False,
+           old_negative_before: bool = False, new_negative_before: bool = False) -> list[Signal]:
     """The meaning signals between two windows of words.
 
     A side is `unreliable` when its text is damaged there (OCR): a marker found only
@@ -346,6 +404,9 @@ def detect(old_words: Sequence[Word], new_words: Sequence[Word],
     fires only because of such markers is dropped. A marker *changed* (found on both
     sides with different classes, e.g. "one" -> "0.5") is kept: damage does not
     invent a clean "one".
+
+    `old_negative_before`/`new_negative_before`: the window opens inside a sentence that
+    is already negative on that side (`opens_negative` of the words before it).
     """
     old, new = _Window(old_words), _Window(new_words)
     signals: list[Signal] = []
@@ -358,8 +419,10 @@ def detect(old_words: Sequence[Word], new_words: Sequence[Word],
         signals.append(Signal(name, tuple(m.shown for m in only_old), tuple(m.shown for m in only_new), note))
 
     # Phrases first, in claiming order; then numbers, on the words no phrase claimed.
-    phrases = {name: _difference(old.phrases(name), new.phrases(name))
-               for name in ("modal", "timing", "quantity", "actor", "negation")}
+    names = ("modal", "timing", "quantity", "actor", "negation")
+    old_phrases = _scoped(old, {name: old.phrases(name) for name in names}, old_negative_before)
+    new_phrases = _scoped(new, {name: new.phrases(name) for name in names}, new_negative_before)
+    phrases = {name: _difference(old_phrases[name], new_phrases[name]) for name in names}
     old_numbers, old_units, old_article_units, old_articles = _numbers(old)
     new_numbers, new_units, new_article_units, new_articles = _numbers(new)
     num_old, num_new = _difference(old_numbers, new_numbers)

@@ -41,7 +41,7 @@ from typing import Iterable, Optional, Sequence
 
 from rapidfuzz import fuzz
 
-from judge.compare.signals import Signal, Word, detect, is_number_word
+from judge.compare.signals import Signal, Word, detect, is_number_word, opens_negative
 from judge.compare.terminology import get_terminology
 
 UNCHANGED, TERMINOLOGY, WORDING, MEANING = "unchanged", "terminology", "wording", "meaning"
@@ -51,6 +51,7 @@ _RANK = {UNCHANGED: 0, TERMINOLOGY: 1, WORDING: 2, MEANING: 3}
 
 MERGE_GAP = 2  # changed passages this few equal tokens apart are one passage
 CONTEXT = 4  # words either side of a passage that its detectors see
+SCOPE_WORDS = 60  # how far back a passage's sentence is read for a negation in force (`_opens_negative`)
 OCR_GARBLED_SHARE = 0.5  # a damaged passage with this share of garbled words is noise
 OCR_LETTERS_MIN = 60  # ... or whose letters match the other side this well (rapidfuzz ratio)
 OCR_LENGTH_RATIO, OCR_LENGTH_SLACK = 2.0, 8  # damage hides at most twice its letters, plus a few
@@ -311,7 +312,9 @@ def _judge(a: list[Token], b: list[Token], span: tuple[int, int, int, int], cont
     old_hunk, new_hunk = a[i1:i2], b[j1:j2]
     fired = detect(window_a, window_b,
                    old_unreliable=old_garbled > 0 and _could_hide(old_hunk, new_hunk),
-                   new_unreliable=new_garbled > 0 and _could_hide(new_hunk, old_hunk))
+                   new_unreliable=new_garbled > 0 and _could_hide(new_hunk, old_hunk),
+                   old_negative_before=_opens_negative(a, i1 - before),
+                   new_negative_before=_opens_negative(b, j1 - before))
     if fired:
         return fired, MEANING
     if old_garbled or new_garbled:
@@ -320,6 +323,13 @@ def _judge(a: list[Token], b: list[Token], span: tuple[int, int, int, int], cont
     elif ocr and all(t.kind == "punct" for t in (*a[i1:i2], *b[j1:j2])):
         return [], LEVEL_OCR  # OCR punctuation is not evidence of an edit
     return [], WORDING
+
+
+def _opens_negative(tokens: Sequence[Token], start: int) -> bool:
+    """Is the sentence that token `start` is in already negative before it ("Methuselahs
+    have no inherent votes | nor ballots")? Read back to the sentence's start, at most
+    SCOPE_WORDS tokens."""
+    return opens_negative([t.word() for t in tokens[max(0, start - SCOPE_WORDS):start]])
 
 
 def _damaged(tokens: Sequence[Token], garbled: list[bool], k: int) -> bool:
