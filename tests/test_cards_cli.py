@@ -120,3 +120,25 @@ def test_judge_docs_prints_the_card_counts(runner):
         assert shown in line
     docs_json = json.loads(runner.invoke(cli, ["docs", "--json"]).stdout)
     assert all("cards" not in d for d in docs_json)  # the documents' shape (the API's /api/docs) is unchanged
+
+
+def test_search_in_looks_where_the_web_facet_and_the_api_do(runner, client):
+    """`judge search --in` is /api/search's `in=`: the same hits, cards and rulings for each choice,
+    told in `in`; an unknown choice is a usage error, and finding nothing where it looked exits 1."""
+    query = "Govern the Unaligned"
+    for chosen in (["rules"], ["cards"], ["rulings"], ["cards", "rulings"]):
+        data = run_json(runner, "search", query, "--in", ",".join(chosen))
+        api = client.get("/api/search", query_string={"q": query, "in": chosen}).json
+        assert data["in"] == api["in"] == chosen
+        assert [h["id"] for h in data["hits"]] == [h["id"] for h in api["hits"]]
+        assert data["total"] == api["total"] and data["cards"] == api["cards"]
+        assert bool(data["hits"]) == ("rules" in chosen)
+        assert (data["cards"] is None) == (chosen == ["rules"])
+    assert run_json(runner, "search", query, "--in", "rulings")["cards"]["rulings"]  # rulings without asking
+    assert run_json(runner, "search", query, "--in", "cards")["cards"]["rulings"] == []
+    text = runner.invoke(cli, ["search", "govrn the unalined", "--in", "cards"])
+    assert text.exit_code == 0 and text.stdout.splitlines() == [
+        "card: Govern the Unaligned  [card:100845]  Action  (closest name)"]
+    assert runner.invoke(cli, ["search", "who may block an action", "--in", "cards"]).exit_code == 1
+    bad = runner.invoke(cli, ["search", query, "--in", "everything"])
+    assert bad.exit_code == 2 and "known: rules, cards, rulings" in bad.output

@@ -169,22 +169,26 @@ def lint_rulings(as_json: bool) -> None:
     click.echo(f"{len(problems)} problems in the card data", err=True)
 
 
-def search_answer(corpus, query: str, as_json: bool):
-    """`judge search`'s card answer: printed first in text mode; the `cards` key of --json
-    (judge.cards.query.CardAnswer.to_json). A card base that fails to load leaves the rules'
-    search alone (a warning)."""
+def search_answer(corpus, query: str, as_json: bool, searched: tuple[str, ...] = ("cards", "rulings")):
+    """`judge search`'s card answer: printed first in text mode (returning whether it named a
+    card); the `cards` key of --json (judge.cards.query.CardAnswer.to_json). `searched`: "cards",
+    "rulings" or both (`--in`); with rulings only, the card named is the one whose rulings are
+    shown. A card base that fails to load leaves the rules' search alone (a warning)."""
     from judge.cards import get_cards
     from judge.cards.query import card_answer
     try:
-        answer = card_answer(get_cards(corpus), query)
+        answer = card_answer(get_cards(corpus), query, searched)
     except Exception as exc:  # the rules must still be searched
         click.echo(f"warning: the card data could not be loaded: {exc}", err=True)
         return None
     if as_json:
         return answer.to_json()
-    for m in answer.matches:
+    for m in answer.matches if answer.show_cards else answer.matches[:1]:
         click.echo(f"card: {click.style(m.card.name, bold=True)}  [{m.card.id}]  {' / '.join(m.card.types)}"
                    + ("  (closest name)" if m.how == "fuzzy" else ""))
     for r in answer.rulings:
         click.echo(f"  ruling: {r.text} [{', '.join(r.references)}]")
-    return None
+    if answer.asked_rulings and answer.matches and answer.rulings_total > len(answer.rulings):
+        click.echo(f"  ({answer.rulings_total} rulings, the first {len(answer.rulings)} shown: "
+                   f"judge rulings --card {answer.matches[0].card.slug})", err=True)
+    return bool(answer.matches)

@@ -3,12 +3,15 @@
     judge search "who can block an undirected action"
     judge search tap --doc rb --limit 3
     judge search 6.4.6 --json
+    judge search "govern the unaligned ruling" --in rulings
     printf 'diablerize\\ntorper\\n' | judge search --stdin      # one JSON result per line
 
 `--json` prints `SearchResult.to_json()`: {query, hits: [{id, doc, label, text,
 score, snippet, snippet_runs, ...}], total, facets, did_you_mean, direct, message, notes}
-(docs/search.md). The exit status is 0 when something was found, 1 when
-nothing was; with `--stdin` it is 0 once every line has been answered.
+(docs/search.md) plus `cards` (the cards the query names) and `in` (what was
+searched: `--in rules|cards|rulings`, the web search's `in=` facet, all three by
+default). The exit status is 0 when something was found, 1 when nothing was;
+with `--stdin` it is 0 once every line has been answered.
 """
 from __future__ import annotations
 
@@ -27,6 +30,31 @@ def _values(options: tuple[str, ...]) -> list[str]:
 def _terminal_snippet(runs) -> str:
     """A hit's snippet for a terminal: the matched words in bold (plain when piped)."""
     return "".join([click.style(text, bold=True) if marked else text for text, marked in runs])
+
+
+SEARCH_IN = ("rules", "cards", "rulings")  # as the web search's `in=` facet (judge.web.params.SEARCH_IN)
+
+
+def _searched_in(options: tuple[str, ...]) -> list[str]:
+    """`--in cards --in rulings` and `--in cards,rulings` alike, in SEARCH_IN's order; all when none."""
+    given = _values(options)
+    unknown = [v for v in given if v not in SEARCH_IN]
+    if unknown:
+        raise click.BadParameter(f"unknown value {unknown[0][:40]!r} (known: {', '.join(SEARCH_IN)})",
+                                 param_hint="'--in'")
+    return [s for s in SEARCH_IN if s in given] or list(SEARCH_IN)
+
+
+def _answer(searcher, query: str, limit: int, filters: dict, searched: list[str], as_json: bool):
+    """The rules' result (no hit when the rules are not searched, as /api/search) and the
+    card answer (None when neither cards nor rulings are searched)."""
+    from judge.commands.cards import search_answer  # the cards the query names (issue 22)
+    result = searcher.search(query, limit=limit, **filters)
+    if "rules" not in searched:
+        result.hits, result.total = [], 0
+    cards = search_answer(searcher.corpus, query, as_json, tuple(s for s in searched if s != "rules")) \
+        if {"cards", "rulings"} & set(searched) else None
+    return result, cards
 
 
 def _print_result(result) -> None:
@@ -59,10 +87,12 @@ def _print_result(result) -> None:
 @click.option("--game", "games", multiple=True, metavar="GAME",
               help="This game: vtes, rivals or all (default: the game the query is about, else vtes).")
 @click.option("--kind", "kinds", multiple=True, metavar="KIND", help="Only paragraphs of this kind (rule, example ...).")
+@click.option("--in", "searched", multiple=True, metavar="WHAT",
+              help="Search these only: rules, cards, rulings (repeat or comma-separate; default: all three).")
 @click.option("-n", "--limit", type=click.IntRange(1, 100), default=10, show_default=True, help="How many hits.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--stdin", "from_stdin", is_flag=True, help="Read one query per line, write one JSON result per line.")
-def search(query: Optional[str], docs, games, kinds, limit: int, as_json: bool, from_stdin: bool) -> None:
+def search(query: Optional[str], docs, games, kinds, searched, limit: int, as_json: bool, from_stdin: bool) -> None:
     """Search the rulebooks: plain words, "quoted phrases", doc:/game:/kind: filters,
     older terms (tap, diablerize, Assamite), typos, section numbers (6.4.6, IV.D.2)."""
     if from_stdin and query is not None:
@@ -72,19 +102,24 @@ def search(query: Optional[str], docs, games, kinds, limit: int, as_json: bool, 
     from judge.commands.shared import load
     from judge.search import get_searcher
 
+    given_in = bool(searched)
+    searched = _searched_in(searched)
     searcher = get_searcher(load())
     filters = dict(doc=_values(docs) or None, game=_values(games) or None, kind=_values(kinds) or None)
     if from_stdin:
         for line in sys.stdin:
-            result = searcher.search(line.rstrip("\r\n"), limit=limit, **filters)
-            click.echo(json.dumps(result.to_json(), ensure_ascii=False))
+            if not given_in:  # the rules' result alone, as before `--in`
+                click.echo(json.dumps(searcher.search(line.rstrip("\r\n"), limit=limit, **filters).to_json(),
+                                      ensure_ascii=False))
+                continue
+            result, cards = _answer(searcher, line.rstrip("\r\n"), limit, filters, searched, True)
+            click.echo(json.dumps({**result.to_json(), "cards": cards, "in": searched}, ensure_ascii=False))
         return
-    result = searcher.search(query, limit=limit, **filters)
-    from judge.commands.cards import search_answer  # the cards the query names (issue 22)
-    cards = search_answer(searcher.corpus, query, as_json)
+    result, cards = _answer(searcher, query, limit, filters, searched, as_json)
     if as_json:
-        click.echo(json.dumps({**result.to_json(), "cards": cards}, ensure_ascii=False, indent=2))
-    else:
+        click.echo(json.dumps({**result.to_json(), "cards": cards, "in": searched}, ensure_ascii=False, indent=2))
+    elif "rules" in searched:
         _print_result(result)
-    if not result.hits:
+    found_cards = bool(cards and cards.get("cards")) if as_json else bool(cards)
+    if not result.hits and not found_cards:
         sys.exit(1)
