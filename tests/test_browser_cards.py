@@ -12,6 +12,8 @@ def test_phone_misspelt_card_to_its_rule_and_the_ruling_there(server, browser): 
     context, page, errors = open_page(browser, PHONE)
     page.goto(server + "/search")
     page.fill("input#q", "govrn the unalined")
+    # As you type: the live results show the card panel, before the search is submitted.
+    expect(page.locator("#results .cards-answer")).to_contain_text("Govern the Unaligned")
     page.press("input#q", "Enter")
     answer = page.locator(".cards-answer")
     expect(answer).to_contain_text("Govern the Unaligned")

@@ -50,7 +50,9 @@ def test_cards_index_filters_and_stale_page(client):
 
 def test_search_shows_the_card_above_the_rules_only_when_a_card_is_named(client):
     page = client.get("/search?q=govrn+the+unalined").get_data(as_text=True)
-    assert 'class="cards-answer"' in page and page.index("Govern the Unaligned") < page.index('id="results"')
+    # In #results (the live results replace it as one types), above any rule hit.
+    hits_at = page.find('<ol class="hits">')
+    assert page.index('id="results"') < page.index('class="cards-answer"') < (hits_at if hits_at >= 0 else len(page))
     rules = client.get("/search?q=who+may+block").get_data(as_text=True)
     assert 'class="cards-answer"' not in rules
     api = client.get("/api/search?q=Govern+the+Unaligned+rulings").json
@@ -124,3 +126,28 @@ def test_the_card_api_refuses_an_empty_number_naming_it(client):
         r = client.get(url)
         assert r.status_code == 400 and "is empty" in r.json["error"], url
     assert client.get("/api/cards?limit=3").json["cards"].__len__() == 3
+
+
+def test_the_live_results_show_the_card_panel_as_a_submitted_search_does(client):
+    """The as-you-type fragment (?fragment=1, what replaces #results) holds the same card
+    panel as the submitted search page, the in= facet included; a rules question has none."""
+    import re
+
+    def panel(url):
+        html = client.get(url).get_data(as_text=True)
+        found = re.search(r'<section class="cards-answer".*?</section>', html, re.S)
+        return found.group(0) if found else None
+
+    for query in ("govrn+the+unalined", "Govern+the+Unaligned+rulings"):
+        live = panel(f"/search?q={query}&fragment=1")
+        assert live is not None and 'href="/card/govern-the-unaligned"' in live
+        assert live == panel(f"/search?q={query}")
+    assert "Rulings on Govern the Unaligned" in panel("/search?q=Govern+the+Unaligned+rulings&fragment=1")
+    assert panel("/search?q=who+may+block+an+action&fragment=1") is None
+    live = client.get("/search?q=Govern+the+Unaligned&in=rulings&fragment=1").get_data(as_text=True)
+    assert 'class="search-in"' in live and "Rulings on Govern the Unaligned" in live
+    assert '<ol class="hits">' not in live  # in=rulings: no rule hit, live as on the page
+    # The page's form keeps the in= facet, so the next query typed (live or submitted) keeps it.
+    page = client.get("/search?q=Govern+the+Unaligned&in=cards").get_data(as_text=True)
+    assert '<input type="hidden" name="in" value="cards">' in page
+    assert 'name="in"' not in client.get("/search?q=Govern+the+Unaligned").get_data(as_text=True)

@@ -82,7 +82,7 @@ def search():
     if result is not None and result.direct is not None and not result.direct.also and not fragment:
         # A number, ID, label, slug or vekn.net link naming one place: straight there.
         return redirect(site.href(result.direct.id), code=302)
-    template = "_results.html" if fragment else "search.html"
+    template = "_live_results.html" if fragment else "search.html"
     more_url = corrected_url = None
     if result is not None:
         if result.total > len(result.hits) and p.limit < 100:
@@ -95,7 +95,7 @@ def search():
         games = [(label, _search_url(p, game=value), value == result.game) for value, label in GAME_SWITCH]
     return render_template(template, p=p, result=result, facets=_facets(p, result, site.corpus.documents),
                            more_url=more_url, corrected_url=corrected_url, games=games,
-                           cards_answer=None if fragment else search_cards(p.q, searched), searched_in=searched)
+                           cards_answer=search_cards(p.q, searched), searched_in=searched)
 
 
 GAME_SWITCH = (("vtes", "V:TES"), ("rivals", "Rivals"), ("all", "Both"))  # the results' game switch
