@@ -15,7 +15,7 @@ from judge.search import Search
 from judge.search.index import stemming_analyzer
 from judge.search.synonyms import load_table_talk, table_talk_file
 
-from web_pages import page
+from web_pages import item_url, links, page
 
 
 @pytest.fixture(scope="module")
@@ -187,6 +187,21 @@ def test_older_and_ocr_hits_carry_badges(client):
     tree = page(client.get("/search", query_string={"q": "contest a title doc:rb"}))
     hits = tree.find_all("li", class_="hit")
     assert hits and all(h.find_all("span", class_="older") and h.find_all("span", class_="ocr") for h in hits)
+
+
+def test_a_drafts_page_explains_the_draft_and_points_to_the_official_paragraph(client):
+    def draft_note(pid):
+        return page(client.get(item_url(pid))).find_all("aside", class_="draft-note")
+
+    # vekn:torpor/3 is the editors' folded copy of the torpor rule vekn:important-terms-in-the-game/12.
+    note = draft_note("vekn:torpor/3")
+    assert note and "not the official rule" in note[0].full_text()
+    assert links(note[0]) == [item_url("vekn:important-terms-in-the-game/12")]
+    # A draft that repeats no official paragraph points to its section instead.
+    alone = draft_note("vekn:minion-phase/14")
+    assert alone and links(alone[0]) == [item_url("vekn:minion-phase")]
+    # An official paragraph has no such note.
+    assert not draft_note("vekn:important-terms-in-the-game/12")
 
 
 def test_the_filters_are_behind_one_control(client):
