@@ -54,7 +54,7 @@ SUMMARY_PRIOR = 0.7
 _SUMMARY_TITLE = re.compile(r"\b(?:overview|quick reference|player aid)\b", re.IGNORECASE)
 # Each edition older than the newest of its game ranks this much lower, when no
 # paragraph of the newest states the same rule (else that paragraph stands for it).
-EDITION_STEP = 0.2
+EDITION_STEP = 0.3
 # The concordance's confidence from which a paragraph of the book in force stands
 # for an older edition's (shown in its place, the older one listed under it).
 FACE_CONFIDENCE = 0.75
