@@ -163,7 +163,8 @@ class _Installed:
     prior: np.ndarray  # docnum -> what the paragraph is worth in a question (kind, edition, lore)
     definition_prior: np.ndarray  # the same, when a definition is asked (glossary entries first, lore too)
     term_prior: np.ndarray  # a term alone ("diablerie"): glossary entries first, lore still last
-    # intent ("amount", "permission", "moment") -> docnum -> the paragraph states such a thing
+    # intent ("amount", "permission", "moment") -> docnum -> its INTENT_WEIGHT if the paragraph
+    # states such a thing, else 1
     states: dict[str, np.ndarray]
     game_codes: np.ndarray  # docnum -> its game's index in `games`
     games: list  # the games, in code order
@@ -276,8 +277,9 @@ class Search:
                                for para in paragraphs], dtype=np.float64)
         games = sorted(set(self._games.values()))
         game_codes = np.array([games.index(self._games[para.doc]) for para in paragraphs], dtype=np.intp)
-        states = {intent: np.array([bool(pattern.search(self.corpus.paragraphs[faces.get(para.id, para.id)].text))
-                                    for para in paragraphs])
+        # (The shown paragraph's text: an older one is shown as its current counterpart.)
+        states = {intent: np.array([INTENT_WEIGHT[intent] if pattern.search(self.corpus.paragraphs[
+                                        faces.get(para.id, para.id)].text) else 1.0 for para in paragraphs])
                   for intent, pattern in _STATES.items()}
         installed = _Installed(built=built, vocabulary=vocabulary, paragraphs=paragraphs, prior=prior,
                                definition_prior=definition_prior, term_prior=term_prior, states=states,
@@ -573,8 +575,7 @@ class Search:
         prior = {"definition": current.definition_prior, "term": current.term_prior}.get(definition, current.prior)
         weighed = scores * prior[docnums]
         for intent in intents:
-            if INTENT_WEIGHT[intent] != 1.0:
-                weighed *= np.where(current.states[intent][docnums], INTENT_WEIGHT[intent], 1.0)
+            weighed *= current.states[intent][docnums]
         if coverage:
             # The share of the query's units a paragraph has (see `build_query`).
             covered = self._units_covered(current, evaluation, expansion, coverage)[docnums]
