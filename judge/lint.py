@@ -123,21 +123,37 @@ def _normalise(text: str) -> str:
 def _duplicates(doc: Document) -> list[Finding]:
     """Rules that stand twice: a rule and its draft copy kept in a <details> block."""
     drafts = [p for p in doc.paragraphs if p.kind == KIND_DRAFT and len(p.text) >= DUPLICATE_MIN_CHARS]
-    others = [p for p in doc.paragraphs if p.kind != KIND_DRAFT and len(p.text) >= DUPLICATE_MIN_CHARS]
     out = []
     for draft in drafts:
-        d = _normalise(draft.text)
-        for other in others:
-            o = _normalise(other.text)
-            if abs(len(d) - len(o)) > 0.2 * max(len(d), len(o)):
-                continue
-            score = fuzz.ratio(d, o)
-            if score >= DUPLICATE_MIN_SIMILARITY:
-                how = "word for word" if d == o else f"nearly word for word ({int(score)}% alike)"
-                out.append(Finding(doc.id, "duplicate-text", WARNING, draft.lines[0],
-                                   f"the editors' draft copy {draft.label} repeats {other.label} ({other.id}) "
-                                   f"{how}", draft.id))
+        for other, score in _copies_of(doc, draft):
+            how = "word for word" if score >= 100 else f"nearly word for word ({int(score)}% alike)"
+            out.append(Finding(doc.id, "duplicate-text", WARNING, draft.lines[0],
+                               f"the editors' draft copy {draft.label} repeats {other.label} ({other.id}) "
+                               f"{how}", draft.id))
     return out
+
+
+def _copies_of(doc: Document, draft) -> list[tuple]:
+    """The official paragraphs of `doc` a draft paragraph repeats (nearly) word for word,
+    each with how alike they are (100: the same words)."""
+    d = _normalise(draft.text)
+    out = []
+    for other in doc.paragraphs:
+        if other.kind == KIND_DRAFT or len(other.text) < DUPLICATE_MIN_CHARS:
+            continue
+        o = _normalise(other.text)
+        if abs(len(d) - len(o)) > 0.2 * max(len(d), len(o)):
+            continue
+        score = 100.0 if d == o else fuzz.ratio(d, o)
+        if score >= DUPLICATE_MIN_SIMILARITY:
+            out.append((other, score))
+    return out
+
+
+def official_copy(doc: Document, draft):
+    """The official paragraph an editors' draft paragraph repeats (the most alike), or None."""
+    copies = _copies_of(doc, draft) if len(draft.text) >= DUPLICATE_MIN_CHARS else []
+    return max(copies, key=lambda found: found[1])[0] if copies else None
 
 
 def _numbering_gaps(doc: Document) -> list[Finding]:

@@ -15,7 +15,7 @@ from judge.search import Search
 from judge.search.index import stemming_analyzer
 from judge.search.synonyms import load_table_talk, table_talk_file
 
-from web_pages import page
+from web_pages import item_url, links, page
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,8 @@ def test_a_typo_is_still_corrected(searcher):
 
 
 @pytest.mark.parametrize("query, wanted", [("rush a vampire", "combat"), ("how many MPAs do I get", "master phase"),
-                                           ("table sweep", "oust"), ("can I deck out", "library")])
+                                           ("table sweep", "oust"), ("can I deck out", "library"),
+                                           ("cards in my graveyard", "ash heap"), ("xfers per turn", "transfer")])
 def test_table_talk_finds_the_books_words(searcher, query, wanted):
     texts = " ".join(h.text.lower() for h in searcher.search(query).hits[:5])
     assert wanted in texts
@@ -187,6 +188,29 @@ def test_older_and_ocr_hits_carry_badges(client):
     tree = page(client.get("/search", query_string={"q": "contest a title doc:rb"}))
     hits = tree.find_all("li", class_="hit")
     assert hits and all(h.find_all("span", class_="older") and h.find_all("span", class_="ocr") for h in hits)
+
+
+def test_an_amount_question_puts_the_paragraph_stating_the_amount_first(searcher):
+    # Both paragraphs of the influence phase share the words; the one stating the cost answers.
+    hits = searcher.search("how much does it cost to move a new vampire from the crypt to my uncontrolled region").hits
+    assert hits[0].id == "vekn:influence-phase/7"  # "Spend 4 transfers and burn 1 pool to move a vampire ..."
+    shown = [h.id for h in searcher.search("how much blood to leave torpor").hits[:2]]
+    assert "vekn:leave-torpor-see-torpor/2" in shown  # "Default Cost: 2 blood."
+
+
+def test_a_drafts_page_explains_the_draft_and_points_to_the_official_paragraph(client):
+    def draft_note(pid):
+        return page(client.get(item_url(pid))).find_all("aside", class_="draft-note")
+
+    # vekn:torpor/3 is the editors' folded copy of the torpor rule vekn:important-terms-in-the-game/12.
+    note = draft_note("vekn:torpor/3")
+    assert note and "not the official rule" in note[0].full_text()
+    assert links(note[0]) == [item_url("vekn:important-terms-in-the-game/12")]
+    # A draft that repeats no official paragraph points to its section instead.
+    alone = draft_note("vekn:minion-phase/14")
+    assert alone and links(alone[0]) == [item_url("vekn:minion-phase")]
+    # An official paragraph has no such note.
+    assert not draft_note("vekn:important-terms-in-the-game/12")
 
 
 def test_the_filters_are_behind_one_control(client):

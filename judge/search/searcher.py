@@ -54,7 +54,7 @@ SUMMARY_PRIOR = 0.7
 _SUMMARY_TITLE = re.compile(r"\b(?:overview|quick reference|player aid)\b", re.IGNORECASE)
 # Each edition older than the newest of its game ranks this much lower, when no
 # paragraph of the newest states the same rule (else that paragraph stands for it).
-EDITION_STEP = 0.2
+EDITION_STEP = 0.3
 # The concordance's confidence from which a paragraph of the book in force stands
 # for an older edition's (shown in its place, the older one listed under it).
 FACE_CONFIDENCE = 0.75
@@ -62,6 +62,22 @@ FACE_CONFIDENCE = 0.75
 _DEFINITION = re.compile(r"^\s*(?:what\s+(?:is|are)\b|what'?s\b|whats\b|define\b|definition\b|meaning\s+of\b)",
                          re.IGNORECASE)
 DEFINITION_MAX_UNITS = 3  # "what is a title": a definition asked has few words besides
+# What a question asks for, besides its words. "How much / how many" is answered by a
+# paragraph stating an amount ("Default Cost: 2 blood", "no limit", "once each game");
+# "can I / can a ..." by one saying what may or may not be done; "when" by one saying
+# at what moment. Such a paragraph counts this much more than one that only mentions.
+_ASKS_AMOUNT = re.compile(r"\b(?:how\s+(?:much|many|often|long)|cost|costs|limit|maximum|minimum)\b", re.IGNORECASE)
+_STATES_AMOUNT = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|"
+                            r"no limit|any number|half|all|double|maximum|minimum|equal to)\b", re.IGNORECASE)
+_ASKS_PERMISSION = re.compile(r"^\s*(?:can|could|may|must|is it|are|is|does|do)\b", re.IGNORECASE)
+_STATES_PERMISSION = re.compile(r"\b(?:can|cannot|can't|may|may not|must|only|not allowed|unless|except)\b",
+                                re.IGNORECASE)
+_ASKS_MOMENT = re.compile(r"^\s*when\b|\bwhat (?:time|step|phase)\b", re.IGNORECASE)
+_STATES_MOMENT = re.compile(r"\b(?:before|after|during|until|at the (?:start|end|beginning)|when|whenever|"
+                            r"immediately|then|step|phase)\b", re.IGNORECASE)
+_ASKS = {"amount": _ASKS_AMOUNT, "permission": _ASKS_PERMISSION, "moment": _ASKS_MOMENT}
+_STATES = {"amount": _STATES_AMOUNT, "permission": _STATES_PERMISSION, "moment": _STATES_MOMENT}
+INTENT_WEIGHT = {"amount": 1.4, "permission": 1.2, "moment": 1.2}
 # How soon a rebuild made by another process is followed: the index's pointer file is
 # looked at (one stat) at most this often, not at every search.
 POINTER_CHECK_SECONDS = 0.25
@@ -147,6 +163,9 @@ class _Installed:
     prior: np.ndarray  # docnum -> what the paragraph is worth in a question (kind, edition, lore)
     definition_prior: np.ndarray  # the same, when a definition is asked (glossary entries first, lore too)
     term_prior: np.ndarray  # a term alone ("diablerie"): glossary entries first, lore still last
+    # intent ("amount", "permission", "moment") -> docnum -> its INTENT_WEIGHT if the paragraph
+    # states such a thing, else 1
+    states: dict[str, np.ndarray]
     game_codes: np.ndarray  # docnum -> its game's index in `games`
     games: list  # the games, in code order
     # paragraph id -> the paragraph of the book in force standing for it (its counterpart there)
@@ -258,8 +277,13 @@ class Search:
                                for para in paragraphs], dtype=np.float64)
         games = sorted(set(self._games.values()))
         game_codes = np.array([games.index(self._games[para.doc]) for para in paragraphs], dtype=np.intp)
+        # (The shown paragraph's text: an older one is shown as its current counterpart.)
+        states = {intent: np.array([INTENT_WEIGHT[intent] if pattern.search(self.corpus.paragraphs[
+                                        faces.get(para.id, para.id)].text) else 1.0 for para in paragraphs])
+                  for intent, pattern in _STATES.items()}
         installed = _Installed(built=built, vocabulary=vocabulary, paragraphs=paragraphs, prior=prior,
-                               definition_prior=definition_prior, term_prior=term_prior, game_codes=game_codes, games=games, faces=faces,
+                               definition_prior=definition_prior, term_prior=term_prior, states=states,
+                               game_codes=game_codes, games=games, faces=faces,
                                facet_codes=facet_codes, counterparts=counterparts)
         with self._lock:
             self._current = installed
@@ -410,7 +434,8 @@ class Search:
             self.corpus.documents[d].meta.edition_order != self._newest[self._games[d]]
             for d in [*filters.get("doc", ()), *self._docs_named(expansion)])
         result.hits = self._rank(current, docnums, scores, evaluation, coverage, expansion, limit,
-                                 definition=self._asks_definition(parsed, expansion), faces=not old_asked)
+                                 definition=self._asks_definition(parsed, expansion), faces=not old_asked,
+                                 intents=[i for i, pattern in _ASKS.items() if pattern.search(parsed.text)])
         corrected = [u for u in expansion.units if u.corrected]
         if corrected:
             result.did_you_mean = self._corrected_query(parsed, corrected)
@@ -544,11 +569,13 @@ class Search:
 
     def _rank(self, current: _Installed, docnums: np.ndarray, scores: np.ndarray, evaluation: Evaluation,
               coverage: list[list[wq.Query]], expansion: Expansion, limit: int, definition: Optional[str] = None,
-              faces: bool = True) -> list[Hit]:
+              faces: bool = True, intents: Iterable[str] = ()) -> list[Hit]:
         """Weigh every match by coverage and priors, show each rule by its paragraph of the
         book in force (`faces`), fold its other editions under it, cut to `limit`."""
         prior = {"definition": current.definition_prior, "term": current.term_prior}.get(definition, current.prior)
         weighed = scores * prior[docnums]
+        for intent in intents:
+            weighed *= current.states[intent][docnums]
         if coverage:
             # The share of the query's units a paragraph has (see `build_query`).
             covered = self._units_covered(current, evaluation, expansion, coverage)[docnums]

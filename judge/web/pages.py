@@ -23,6 +23,7 @@ from markupsafe import Markup
 from rapidfuzz import fuzz, process
 
 from judge import lookup
+from judge.lint import official_copy
 from judge.model import title_case as shouted_title  # the labels' own casing
 from judge.memo import Memo, memoised
 from judge.model import Paragraph, Section
@@ -297,7 +298,8 @@ def item(ident: str):
     if isinstance(found, Paragraph):
         return render_template("paragraph.html", para=found, html=site.renderer.render(found).html,
                                terms=_terms(found), refs=found.refs, neighbours=site.prev_next(found),
-                               in_force=_in_force(found), **common)
+                               in_force=_in_force(found),
+                               official=official_copy(doc, found) if found.kind == "draft" else None, **common)
     return render_template("section.html", section=found, blocks=_section_blocks(found),
                            children=_child_sections(found), **common)
 
