@@ -284,8 +284,10 @@ def add_minion(state: dict, form, crypt_card=None) -> None:
             minion[key] = value
     for key in MINION_TEXTS:
         value = " ".join(form.get(f"minion_{key}", "").split())
-        if not value and card is not None and key in ("clan", "sect") and getattr(card, key, None):
-            value = card.clans[0] if key == "clan" and card.clans else (card.sect or "")
+        if not value and card is not None and key == "clan" and card.clans:
+            value = card.clans[0]
+        if not value and card is not None and key == "sect" and card.sect:
+            value = card.sect
         if value:
             minion[key] = value
     disciplines = [d for d in re.split(r"[,\s]+", form.get("minion_disciplines", "")) if d]

@@ -351,8 +351,8 @@ def _names_of(site) -> dict:
             current_app.logger.exception("the card list could not be loaded for the builder's suggestions")
             return {"minions": [], "library": []}
         cards = base.cards.values()
-        minions = sorted({c.name for c in cards if c.kind == "CRYPT" or "Ally" in c.types})
-        library = sorted({c.name for c in cards if c.kind != "CRYPT"})
+        minions = sorted({c.name for c in cards if c.kind.lower() == "crypt" or "Ally" in c.types})
+        library = sorted({c.name for c in cards if c.kind.lower() != "crypt"})
         found = _NAMES[id(site.corpus)] = {"minions": minions, "library": library}
     return found
 
@@ -362,7 +362,7 @@ def _crypt_card(name: str):
         card = current_site().cards.card(name)
     except Exception:  # noqa: BLE001 - a name not in the card list is simply not looked up
         return None
-    return card if card is not None and card.kind == "CRYPT" else None
+    return card if card is not None and card.kind.lower() == "crypt" else None
 
 
 def _replay(text: str, rules: Optional[str]) -> dict:
