@@ -35,6 +35,7 @@ FORM_GROUPS = {"forms_turn": "The turn and actions", "forms_combat": "Combat and
                "forms_politics": "Politics", "forms_torpor": "Torpor and diablerie"}
 # The event fields that name a card (their suggestions are the library's names, not the table's).
 CARD_KEYS = ("card", "source", "via", "with", "equip", "employ", "recruit", "equipment")
+COST_PARTS = ("blood", "pool")
 TOP_KEYS = ("title", "source", "game", "rules", "players", "turn", "phase", "turn_number", "edge", "pool", "vp")
 
 
@@ -332,6 +333,16 @@ class EventForm:
     def fields(self) -> tuple[str, ...]:
         return (self.key,) + self.allowed
 
+    def parts(self, key: str) -> tuple[str, ...]:
+        """The parts of a field whose value is a small mapping, each a field of its own so that nothing is
+        typed in braces: a cost's blood and pool; the keys of a mapping of numbers in the example."""
+        if key == "cost":
+            return COST_PARTS
+        hint = self.hints.get(key)
+        if isinstance(hint, dict) and hint and all(isinstance(v, (int, str)) for v in hint.values()):
+            return tuple(str(k) for k in hint)
+        return ()
+
 
 def event_forms() -> list[EventForm]:
     """Every structured form of the engine (grammar.STRUCTURED), grouped by the forms module declaring it."""
@@ -377,8 +388,12 @@ def add_event(state: dict, form) -> None:
         raise BuilderError("event_form", "choose the kind of event first")
     event: dict[str, Any] = {}
     for key in chosen.fields:
+        parts = {part: field_value(form.get(f"ev_{key}.{part}", "")) for part in chosen.parts(key)
+                 if form.get(f"ev_{key}.{part}", "").strip()}
         raw = form.get(f"ev_{key}", "")
-        if raw.strip():
+        if parts:
+            event[key] = parts
+        elif raw.strip():
             event[key] = field_value(raw)
     if chosen.key not in event:
         raise BuilderError(f"ev_{chosen.key}", f"a {chosen.key!r} event needs its {chosen.key!r} (e.g. "
