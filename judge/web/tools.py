@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Optional
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
-from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, HTTPException, NotFound, RequestEntityTooLarge, UnsupportedMediaType
 
 import judge.web.params as params
 from judge.web.site import current_site
@@ -496,7 +496,10 @@ def format_guide():
     from markupsafe import Markup
 
     from judge.web import builder
-    html = _format_guide_html(str(builder.format_guide()))
+    path = builder.format_guide()
+    if not path.is_file():
+        raise NotFound(f"the format guide is not installed here ({path}); it is docs/scenarios.md of judge's source")
+    html = _format_guide_html(str(path))
     return render_template("format_guide.html", body=Markup(html))
 
 
