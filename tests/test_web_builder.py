@@ -48,7 +48,8 @@ def test_a_two_player_table_built_step_by_step_then_its_permalink(client):
     POST answered with the page; the replay after each event; the permalink and the API's GET give it back."""
     r = step(client, "", do="add_player", player="Sarah", player_pool="20")
     assert r.status_code == 200 and "players: [Sarah]" in state_of(r)
-    r = step(client, state_of(r), do="add_player", player="Alexis", player_vp="1", player_edge="1")
+    # Enter in the name field adds the Methuselah (the form's first button, "enter", means the step typed).
+    r = step(client, state_of(r), do="enter", player="Alexis", player_vp="1", player_edge="1")
     state = state_of(r)
     assert "players: [Sarah, Alexis]" in state and "pool: {Sarah: 20}" in state and "edge: Alexis" in state
     # Belinde's capacity, clan and disciplines come from her card when the fields are left blank.

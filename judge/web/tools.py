@@ -380,6 +380,8 @@ def _builder_step():
     step = form.get("do", "")
     step, _, index = step.partition(":")
     chosen = form.get("event_form", "")
+    if step == "enter":  # Enter pressed in a field: the step whose field was filled in
+        step = _step_entered(form)
     try:
         state = builder.read_state(form.get("state", "") or builder.dump(builder.new_state()), _limits())
     except ScenarioError as exc:
@@ -425,6 +427,20 @@ def _builder_step():
                          builder_error=builder.BuilderError("event", f"this event was not added: {exc.message}"))
         return _page(text=text, state=state, error=exc, status=_status(exc), chosen_form=chosen)
     return _page(text=text, state=state, result=result, chosen_form="" if step == "add_event" else chosen)
+
+
+def _step_entered(form) -> str:
+    """The step a form sent by the Enter key means: adding what its fields describe (a Methuselah, a minion,
+    an event in words, an event of the chosen form), else applying the table's settings."""
+    if form.get("player", "").strip():
+        return "add_player"
+    if form.get("minion", "").strip():
+        return "add_minion"
+    if form.get("sentence", "").strip():
+        return "add_sentence"
+    if form.get("event_form") and any(v.strip() for k, v in form.items() if k.startswith("ev_")):
+        return "add_event"
+    return "table"
 
 
 def _state_of(text: str) -> Optional[dict]:

@@ -25,7 +25,7 @@
 
   function pickFocus(step) {
     var ids = { add_player: "player", add_minion: "minion", choose_form: "event-fields", add_event: "event_form",
-                add_sentence: "sentence" };
+                add_sentence: "sentence", enter: "player" };
     var el = document.getElementById(ids[step] || "");
     if (el && el.id === "event-fields") el = el.querySelector("input");
     return el;
