@@ -53,12 +53,31 @@ _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+(?=[\"'(\[]?[A-Z0-9])")
 QUOTE_CHARS = 400  # a quoted sentence longer than this is shown cut, with "…" saying so
 
 
+# (the corpus's id, the cite's id) -> (the cite, its sentence): a replay quotes a few dozen paragraphs thousands of
+# times, and the engine's cites are a few hundred constants (rules.py); keyed by identity, which is cheaper than a
+# cite's hash, and checked against the cite kept, so that a reused id never answers another cite's sentence.
+_SENTENCES: dict[tuple[int, int], tuple[Any, str]] = {}
+_SENTENCES_KEPT = 4_096
+
+
 def quoted_sentence(cite, locator) -> str:
     """The sentence of the cited paragraph holding the cite's words (the engine stores a few words of it), or
     those words when the paragraph is not at hand (a replay without the books) or the words span sentences."""
-    pid = locator.id(cite) if locator is not None else None
     corpus = getattr(locator, "corpus", None)
-    paragraph = corpus.paragraphs.get(pid) if corpus is not None and pid else None
+    if corpus is None:
+        return cite.quote
+    key = (id(corpus), id(cite))
+    found = _SENTENCES.get(key)
+    if found is None or found[0] is not cite:
+        found = (cite, _sentence_of(cite, corpus, locator.id(cite)))
+        if len(_SENTENCES) >= _SENTENCES_KEPT:
+            _SENTENCES.clear()
+        _SENTENCES[key] = found
+    return found[1]
+
+
+def _sentence_of(cite, corpus, pid: Optional[str]) -> str:
+    paragraph = corpus.paragraphs.get(pid) if pid else None
     if paragraph is None:
         return cite.quote
     words = normalize(cite.quote)

@@ -26,6 +26,10 @@ from judge.engine.limits import Limits
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 _CHECKOUT = PACKAGE_DIR.parent
 DEFAULT_POOL = 30
+# A scenario given whole (pasted, a permalink, an example) is loaded into the builder up to this length; a
+# longer one is replayed and kept in the YAML editor (reading it again for the builder would double the
+# page's work at the limits; the largest of scenarios/ is ~2,200 characters).
+BUILDER_CHARACTERS = 10_000
 PHASES = ("unlock", "master", "minion", "influence", "discard")
 REGIONS = ("ready", "torpor", "uncontrolled")
 MINION_NUMBERS = ("capacity", "blood", "life", "bleed", "strength", "stealth", "intercept")
@@ -159,7 +163,10 @@ def dump(state: dict) -> str:
             ordered[key] = state[key]
     ordered.update({k: v for k, v in state.items() if k not in ordered and k not in ("minions", "events")
                     and v is not None})
-    return yaml.safe_dump(ordered, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
+    return yaml.dump(ordered, Dumper=_DUMPER, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
+
+
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's when PyYAML has it: ten times quicker
 
 
 def players(state: dict) -> list[str]:
@@ -344,7 +351,8 @@ class EventForm:
         return ()
 
 
-def event_forms() -> list[EventForm]:
+@lru_cache(maxsize=1)
+def event_forms() -> tuple[EventForm, ...]:
     """Every structured form of the engine (grammar.STRUCTURED), grouped by the forms module declaring it."""
     from judge.engine import grammar
     out = []
@@ -356,7 +364,7 @@ def event_forms() -> list[EventForm]:
             hints = None
         out.append(EventForm(key, FORM_GROUPS.get(module, module.replace("forms_", "").replace("_", " ")),
                              tuple(form.allowed), form.example, hints if isinstance(hints, dict) else {}))
-    return out
+    return tuple(out)
 
 
 def event_form(key: str) -> Optional[EventForm]:

@@ -295,18 +295,19 @@ def _status(exc) -> int:
 
 
 def _page(text: str = "", rules: str = "file", result: Optional[dict] = None, error=None, status: int = 200,
-          state: Optional[dict] = None, builder_error=None, chosen_form: str = ""):
-    """The /check page: the builder (its state, the event form chosen), the raw YAML editor, and the replay
-    of `text` with its permalink when there is one."""
+          state: Optional[dict] = None, builder_error=None, chosen_form: str = "", state_yaml: Optional[str] = None):
+    """The /check page: the builder (its state, the event form chosen; `state_yaml` is its YAML when already
+    written), the raw YAML editor, and the replay of `text` with its permalink when there is one."""
     from judge.web import builder
     state = state if state is not None else builder.new_state()
-    yaml_text = text if text.strip() else (builder.dump(state) if builder.players(state) else "")
+    state_yaml = state_yaml if state_yaml is not None else builder.dump(state)
+    yaml_text = text if text.strip() else (state_yaml if builder.players(state) else "")
     forms = builder.event_forms()
     groups: dict[str, list] = {}
     for form in forms:
         groups.setdefault(form.group, []).append(form)
     view = dict(editions=_editions(), text=text, rules=rules, result=result, error=error, status=status,
-                state=state, state_yaml=builder.dump(state), yaml_text=yaml_text,
+                state=state, state_yaml=state_yaml, yaml_text=yaml_text,
                 players=builder.players(state), minions=builder.minion_names(state),
                 phases=builder.PHASES, regions=builder.REGIONS, form_groups=groups,
                 chosen=builder.event_form(chosen_form), builder_error=builder_error,
@@ -425,8 +426,9 @@ def _builder_step():
         if step in ("add_event", "add_sentence"):  # the event just added is not kept: say why
             return _page(state=builder.read_state(before, _limits()), chosen_form=chosen, status=400,
                          builder_error=builder.BuilderError("event", f"this event was not added: {exc.message}"))
-        return _page(text=text, state=state, error=exc, status=_status(exc), chosen_form=chosen)
-    return _page(text=text, state=state, result=result, chosen_form="" if step == "add_event" else chosen)
+        return _page(text=text, state=state, error=exc, status=_status(exc), chosen_form=chosen, state_yaml=text)
+    return _page(text=text, state=state, result=result, chosen_form="" if step == "add_event" else chosen,
+                 state_yaml=text)
 
 
 def _step_entered(form) -> str:
@@ -447,6 +449,8 @@ def _state_of(text: str) -> Optional[dict]:
     """The builder's state for a scenario's text when it can be read as one (else the builder starts empty)."""
     from judge.engine.errors import ScenarioError
     from judge.web import builder
+    if len(text) > builder.BUILDER_CHARACTERS:
+        return None
     try:
         state = builder.read_state(text, _limits())
     except ScenarioError:
@@ -461,8 +465,11 @@ def _shown_scenario(text: str, rules: str = "file"):
     try:
         result = _replay(text, _rules_choice(rules))
     except ScenarioError as exc:
-        return _page(text=text, rules=rules, error=exc, status=_status(exc), state=_state_of(text))
-    return _page(text=text, rules=rules, result=result, state=_state_of(text))
+        state = _state_of(text)
+        return _page(text=text, rules=rules, error=exc, status=_status(exc), state=state,
+                     state_yaml=text if state is not None else None)
+    state = _state_of(text)  # the builder carries the text as given: it reads any scenario
+    return _page(text=text, rules=rules, result=result, state=state, state_yaml=text if state is not None else None)
 
 
 @check_pages.route("/check", methods=["GET", "POST"], endpoint="page")
@@ -549,9 +556,17 @@ def _trace_view(result: dict) -> dict:
     site = current_site()
     trace = [TracedEvent(n, steps[0]["event"], steps)
              for n, group in groupby(result["steps"], key=lambda step: step["n"]) for steps in [list(group)]]
-    cited = {pid for step in result["steps"] for pid in step["cites"]}
+    cited = {pid for step in result["steps"] + ([result["error"]] if result.get("error") else [])
+             for pid in step.get("cites") or ()}
     cite_html = {pid: Markup('<a href="{}">{}</a>').format(site.href(pid), site.label(pid)) for pid in cited}
-    return {"trace": trace, "cite_html": cite_html}
+    # Each paragraph's quoted sentence beside its link, rendered once too (a step shows several).
+    quote_html = {}
+    for step in result["steps"] + ([result["error"]] if result.get("error") else []):
+        for q in step.get("quotes") or ():
+            if (q["id"], q["quote"]) not in quote_html:
+                quote_html[q["id"], q["quote"]] = Markup('<li><q>{}</q> <span class="meta">{}</span></li>').format(
+                    q["quote"], cite_html.get(q["id"]) or q["id"])
+    return {"trace": trace, "cite_html": cite_html, "quote_html": quote_html}
 
 
 @check_pages.get("/api/check", endpoint="api_permalink")
