@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from judge.commands.check import check
 
 ROOT = Path(__file__).resolve().parents[1] / "scenarios"
-STEP_KEYS = {"n", "event", "text", "cites"}
-RUN_KEYS = {"file", "game", "rules", "ok", "steps", "state", "expectations", "error", "checked"}
-ERROR_KEYS = {"message", "line", "cites", "kind", "rule", "rules"}
+STEP_KEYS = {"n", "event", "text", "cites", "quotes"}
+RUN_KEYS = {"file", "game", "rules", "ok", "verdict", "steps", "state", "expectations", "error", "checked"}
+ERROR_KEYS = {"message", "line", "cites", "kind", "rule", "rules", "event", "event_text", "quotes"}
 
 
 @pytest.fixture
@@ -93,7 +93,7 @@ def test_unexpected_refusal_exits_1(cli, tmp_path):
                     " blood: 1, locked: true}\nevents:\n  - V bleeds B\n")
     result = cli(path)
     assert result.exit_code == 1
-    assert "REFUSED (line 7): V is locked" in result.output
+    assert "NOT ALLOWED (line 7): V is locked" in result.output
 
 
 def test_rules_option_replays_under_another_edition(cli):
@@ -113,7 +113,7 @@ def test_another_edition_without_expectations_is_shown_not_judged(cli, tmp_path)
     path.write_text(own)
     result = cli(path, "--rules", "older")
     assert result.exit_code == 0, result.output
-    assert "REFUSED" in result.output and "result: ok (shown, not checked)" in result.output
+    assert "NOT ALLOWED" in result.output and "result: ok (shown, not checked)" in result.output
     assert "the scenario's expectations are for current; a block `older:`" in result.output
     obj = json.loads(cli(path, "--rules", "older", "--json").output)
     assert obj["checked"] is False and obj["expectations"] == [] and obj["error"]["kind"] == "refused"

@@ -17,6 +17,7 @@ def test_installed_package_works_from_another_directory(tmp_path):
                    check=True, capture_output=True, timeout=600)
     assert (target / "judge" / "_bundled" / "rules" / "manifest.yaml").is_file()
     assert (target / "judge" / "_bundled" / "templates" / "base.html").is_file()
+    assert (target / "judge" / "_bundled" / "scenarios" / "examples" / "sarah_belinde_dowager.yaml").is_file()
     assert list((target / "judge").glob("search/_speedups.*")), "the wheel lacks judge.search._speedups (hatch_build.py compiles it)"
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -33,8 +34,9 @@ def test_installed_package_works_from_another_directory(tmp_path):
         [sys.executable, "-c",
          "from judge.web.app import create_app; c = create_app().test_client();"
          "r = c.get('/p/rb:6.4.6/2'); print(r.status_code, 'Damage Resolution' in r.get_data(as_text=True));"
+         "print(c.get('/docs/scenarios').status_code, c.get('/check?example=examples/krid_pug.yaml').status_code);"
          "import judge.search.snippets as s; print(s._runs.__module__)"],
         cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)
     assert page.returncode == 0, page.stderr
     # ... and cuts search snippets with the compiled module installed beside it.
-    assert page.stdout.split() == ["200", "True", "judge.search._speedups"]
+    assert page.stdout.split() == ["200", "True", "200", "200", "judge.search._speedups"]

@@ -33,7 +33,7 @@ def test_check_page_writes_expectations_in_words(client):
     assert "a refusal at event 4 saying “only after the first pair”, citing RB §6.4.3" in words
     assert item_url("rb:6.4.3") in links(expectations)
     error = tree.find_all("div", class_="warning")[0].full_text()
-    assert "Refused" in error and "refused:" not in error  # said once
+    assert "Not allowed" in error and "refused:" not in error  # said once
 
 
 def test_a_malformed_scenario_is_400_naming_the_line(client):

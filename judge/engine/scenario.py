@@ -270,15 +270,20 @@ def replay(scenario: Scenario, edition: Optional[str] = None,
     state = scenario.state if edition == scenario.state.edition else _as_edition(scenario.state, edition)
     steps: list[Step] = []
     work = _Work(limits, state.turn_number)
-    n = 0
+    n, previous = 0, None
     for n, event in enumerate(scenario.events, 1):
         desc = event.describe()
+        # What settles before this event (nothing more was played: the open action resolves) is the result of
+        # the events before it, and is shown under the last of them, not under this one.
+        settled_n, settled_desc, settled_line = ((n - 1, previous.describe(), previous.line) if previous is not None
+                                                 else (n, "(nothing more is played)", event.line))
+        previous = event
         try:
             for _ in range(50):  # each settle closes one open stage (action, combat, referendum...)
                 if not core.needs_settle(state, event) or state.result.over:
                     break
                 state, entries = core.settle(state)
-                work.add(steps, [Step(n, desc, e.text, e.rules, event.line) for e in entries])
+                work.add(steps, [Step(settled_n, settled_desc, e.text, e.rules, settled_line) for e in entries])
             state, entries = core.apply(state, event)
         except EngineStop as stop:
             return steps, state, Stop(stop.kind, stop.message, stop.rules, n, desc, event.line)

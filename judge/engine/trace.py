@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import textwrap
 from typing import Any, Optional
 
-from judge.engine.citations import EDITION_NAMES, GAMES, RIVALS, VTES
+from judge.engine.citations import EDITION_NAMES, GAMES, RIVALS, VTES, normalize
 from judge.engine.limits import DEFAULT, Limits, OverLimit
 from judge.engine.rivals import state as rivals_state
 from judge.engine.scenario import Run, Step, cite_ids
@@ -39,8 +40,68 @@ def _cites(rules, edition: str) -> list:
     return out
 
 
+def verdict(run: Run) -> str:
+    """The replay in a word, as a player reads it: "as expected" / "not as expected" when the scenario gave
+    expectations for the edition replayed; otherwise "replayed" (every event was played) or "stopped" (a move
+    was refused or is not modelled)."""
+    if run.judged and run.checks:
+        return "as expected" if run.ok else "not as expected"
+    return "stopped" if run.stop else "replayed"
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+(?=[\"'(\[]?[A-Z0-9])")
+QUOTE_CHARS = 400  # a quoted sentence longer than this is shown cut, with "…" saying so
+
+
+# (the corpus's id, the cite's id) -> (the cite, its sentence): a replay quotes a few dozen paragraphs thousands of
+# times, and the engine's cites are a few hundred constants (rules.py); keyed by identity, which is cheaper than a
+# cite's hash, and checked against the cite kept, so that a reused id never answers another cite's sentence.
+_SENTENCES: dict[tuple[int, int], tuple[Any, str]] = {}
+_SENTENCES_KEPT = 4_096
+
+
+def quoted_sentence(cite, locator) -> str:
+    """The sentence of the cited paragraph holding the cite's words (the engine stores a few words of it), or
+    those words when the paragraph is not at hand (a replay without the books) or the words span sentences."""
+    corpus = getattr(locator, "corpus", None)
+    if corpus is None:
+        return cite.quote
+    key = (id(corpus), id(cite))
+    found = _SENTENCES.get(key)
+    if found is None or found[0] is not cite:
+        found = (cite, _sentence_of(cite, corpus, locator.id(cite)))
+        if len(_SENTENCES) >= _SENTENCES_KEPT:
+            _SENTENCES.clear()
+        _SENTENCES[key] = found
+    return found[1]
+
+
+def _sentence_of(cite, corpus, pid: Optional[str]) -> str:
+    paragraph = corpus.paragraphs.get(pid) if pid else None
+    if paragraph is None:
+        return cite.quote
+    words = normalize(cite.quote)
+    for sentence in _SENTENCE_END.split(" ".join(paragraph.text.split())):
+        if words in normalize(sentence):
+            return sentence if len(sentence) <= QUOTE_CHARS else sentence[:QUOTE_CHARS].rstrip() + "…"
+    return cite.quote
+
+
+def quotes_json(rules, edition: str, locator) -> list[dict]:
+    """Each cited paragraph once, with the sentence that decided the step: [{id, quote}]."""
+    out, seen = [], set()
+    for cite in _cites(rules, edition):
+        pid = (locator.id(cite) if locator is not None else None) or cite.section_id
+        if pid in seen:
+            continue
+        seen.add(pid)
+        out.append({"id": pid, "quote": quoted_sentence(cite, locator)})
+    return out
+
+
 def step_json(step: Step, edition: str, locator) -> dict:
-    return {"n": step.n, "event": step.event, "text": step.text, "cites": cite_ids(step.rules, edition, locator)}
+    return {"n": step.n, "event": step.event, "text": step.text, "cites": cite_ids(step.rules, edition, locator),
+            "quotes": quotes_json(step.rules, edition, locator)}
 
 
 def error_json(run: Run, locator) -> Optional[dict]:
@@ -50,7 +111,9 @@ def error_json(run: Run, locator) -> Optional[dict]:
         return None
     message = run.stop.message if run.stop.kind == "not-modelled" else f"refused: {run.stop.message}"
     return {"message": message, "line": run.stop.line, "cites": cite_ids(run.stop.rules, run.edition, locator),
-            "kind": run.stop.kind, "rule": run.stop.rule, "rules": [r.name for r in run.stop.rules]}
+            "kind": run.stop.kind, "rule": run.stop.rule, "rules": [r.name for r in run.stop.rules],
+            "event": run.stop.n, "event_text": run.stop.event,
+            "quotes": quotes_json(run.stop.rules, run.edition, locator)}
 
 
 def run_json(run: Run, locator) -> dict:
@@ -59,6 +122,7 @@ def run_json(run: Run, locator) -> dict:
         "game": game_of(run),
         "rules": run.edition,
         "ok": run.ok,
+        "verdict": verdict(run),
         "steps": [step_json(s, run.edition, locator) for s in run.steps],
         "state": _state_json(run),
         "expectations": [{"path": c.path, "expected": c.expected, "actual": c.actual, "ok": c.ok} for c in run.checks],
@@ -80,10 +144,12 @@ def checked_json(run: Run, locator, limits: Limits = DEFAULT) -> tuple[dict, str
 def scenario_error_json(file: str, rules: Optional[str], exc, game: Optional[str] = None) -> dict:
     """The report of a scenario that could not be replayed: malformed, or over a limit (`limit` then names
     it and `maximum` gives its value). `game` is null when the scenario could not be read far enough to say."""
-    error = {"message": exc.message, "line": exc.line, "cites": [], "kind": exc.kind, "rule": None, "rules": []}
+    error = {"message": exc.message, "line": exc.line, "cites": [], "kind": exc.kind, "rule": None, "rules": [],
+             "event": None, "event_text": None, "quotes": []}
     if isinstance(exc, OverLimit):
         error.update(limit=exc.limit, maximum=exc.maximum)
-    return {"file": file, "game": game, "rules": rules, "ok": False, "steps": [], "state": None, "expectations": [],
+    return {"file": file, "game": game, "rules": rules, "ok": False, "verdict": "not read", "steps": [], "state": None,
+            "expectations": [],
             "error": error, "checked": False}
 
 
@@ -99,13 +165,14 @@ def _cite_lines(rules, edition: str, locator, indent: str) -> list[str]:
         if pid in seen:  # two quotes of one paragraph: cite it once
             continue
         seen.add(pid)
-        lines.append(f"{indent}[{locator.label(cite)}]  {pid}")
+        lines.append(_wrap(f"“{quoted_sentence(cite, locator)}”", indent))
+        lines.append(f"{indent}  [{locator.label(cite)}]  {pid}")
     return lines
 
 
 def run_text(run: Run, locator, verbose_state: bool = False) -> str:
     sc = run.scenario
-    out = [f"{sc.file} — {GAMES[game_of(run)]}, rules: {run.edition} ({RULES_EDITIONS[run.edition]})"]
+    out = [f"{sc.file} — {GAMES[game_of(run)]}, rules: {run.edition} ({RULES_EDITIONS[run.edition]}): {verdict(run)}"]
     if sc.title:
         out.append(f"  {sc.title}")
     last_n = None
@@ -116,7 +183,7 @@ def run_text(run: Run, locator, verbose_state: bool = False) -> str:
         out.append(_wrap(step.text, "       "))
         out.extend(_cite_lines(step.rules, run.edition, locator, "         "))
     if run.stop:
-        label = "REFUSED" if run.stop.kind == "refused" else "NOT MODELLED"
+        label = "NOT ALLOWED" if run.stop.kind == "refused" else "NOT MODELLED"
         if run.stop.n != last_n:
             out.append(f"{run.stop.n:>3}. {run.stop.event}")
         line = f" (line {run.stop.line})" if run.stop.line else ""

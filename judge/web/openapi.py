@@ -219,6 +219,21 @@ def _tool_paths() -> dict[str, S]:
             "422": {"description": "The scenario is over one of the replay's limits (players, events, turns, "
                                    "steps, ...): `limit` names it, `maximum` gives its value, `line` says where.",
                     "content": {"application/json": {"schema": _ref("CheckError")}}}}}}
+    out["/api/check"]["get"] = {
+        "summary": "Replay a permalink's scenario, as POSTing its YAML does",
+        "description": "`s` is the scenario's YAML, UTF-8, in url-safe base64 (padding optional): the `s=` of its "
+                       "permalink, /check?s=... (docs/scenarios.md, Permalinks). The same limits apply.",
+        "parameters": [_param("s", "query", "The scenario's YAML in url-safe base64.", _STR, required=True),
+                       _param("rules", "query", "Replay under this edition instead of the scenario's own.",
+                              {"enum": list(_editions())})],
+        "responses": {"200": {"description": "The replay", "content": {"application/json": {
+            "schema": _ref("CheckRun")}}},
+            "400": {"description": "`s` missing, not url-safe base64, not UTF-8, or a malformed scenario.",
+                    "content": {"application/json": {"schema": _ref("CheckError")}}},
+            "413": {"description": "`s`, or the scenario in it, is longer than the limit 'characters' allows.",
+                    "content": {"application/json": {"schema": _ref("CheckError")}}},
+            "422": {"description": "The scenario is over one of the replay's limits.",
+                    "content": {"application/json": {"schema": _ref("CheckError")}}}}}
     return out
 
 
@@ -240,12 +255,16 @@ def _tool_schemas() -> dict[str, S]:
         "sections": _object({"added": _array({"type": "object"}), "removed": _array({"type": "object"})})})
     out["CheckRun"] = _object({
         "file": _STR, "game": {"enum": ["vtes", "rivals"]}, "rules": _nullable("string"), "ok": _BOOL,
-        "steps": _array(_object({"n": _INT, "event": _STR, "text": _STR, "cites": _array(_STR)})),
+        "verdict": {"enum": ["as expected", "not as expected", "replayed", "stopped", "not read"]},
+        "steps": _array(_object({"n": _INT, "event": _STR, "text": _STR, "cites": _array(_STR)},
+                                {"quotes": _array(_object({"id": _STR, "quote": _STR}))})),
         "state": {"type": ["object", "null"]},
         "expectations": _array(_object({"path": _STR, "ok": _BOOL}, {"expected": {}, "actual": {}})),
         "error": {"oneOf": [{"type": "null"},
                             _object({"message": _STR}, {"line": _nullable("integer"), "kind": _STR,
-                                                        "event": _nullable("integer"), "cites": _array(_STR)})]}})
+                                                        "event": _nullable("integer"), "cites": _array(_STR),
+                                                        "event_text": _nullable("string"),
+                                                        "quotes": _array(_object({"id": _STR, "quote": _STR}))})]}})
     out["CheckError"] = _object({"error": _STR, "status": _INT},
                                 {"line": _nullable("integer"), "limit": {"enum": list(_scenario_limits())},
                                  "maximum": _NUM})

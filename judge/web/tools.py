@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
-from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge, UnsupportedMediaType
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import BadRequest, HTTPException, NotFound, RequestEntityTooLarge, UnsupportedMediaType
 
 import judge.web.params as params
 from judge.web.site import current_site
@@ -291,28 +294,248 @@ def _status(exc) -> int:
     return 413 if exc.limit == "characters" else 422
 
 
+def _page(text: str = "", rules: str = "file", result: Optional[dict] = None, error=None, status: int = 200,
+          state: Optional[dict] = None, builder_error=None, chosen_form: str = "", state_yaml: Optional[str] = None):
+    """The /check page: the builder (its state, the event form chosen; `state_yaml` is its YAML when already
+    written), the raw YAML editor, and the replay of `text` with its permalink when there is one."""
+    from judge.web import builder
+    state = state if state is not None else builder.new_state()
+    state_yaml = state_yaml if state_yaml is not None else builder.dump(state)
+    yaml_text = text if text.strip() else (state_yaml if builder.players(state) else "")
+    forms = builder.event_forms()
+    groups: dict[str, list] = {}
+    for form in forms:
+        groups.setdefault(form.group, []).append(form)
+    view = dict(editions=_editions(), text=text, rules=rules, result=result, error=error, status=status,
+                state=state, state_yaml=state_yaml, yaml_text=yaml_text,
+                players=builder.players(state), minions=builder.minion_names(state),
+                phases=builder.PHASES, regions=builder.REGIONS, form_groups=groups,
+                chosen=builder.event_form(chosen_form), builder_error=builder_error,
+                examples=builder.examples(), link=builder.permalink(yaml_text) if yaml_text.strip() else None,
+                card_names=_card_names(), card_keys=builder.CARD_KEYS, builder_assets=_builder_assets())
+    if result:
+        view.update(_trace_view(result))
+        view["trace_numbers"] = [event.n for event in view["trace"]]
+    return render_template("check.html", **view), status
+
+
+@lru_cache(maxsize=1)
+def _asset_versions() -> dict:
+    import hashlib
+
+    from judge.web.links import STATIC_DIR
+    return {name: hashlib.sha256((STATIC_DIR / name).read_bytes()).hexdigest()[:12]
+            for name in ("builder.css", "builder.js")}
+
+
+def _builder_assets() -> dict:
+    """The builder's own stylesheet and script, each at its content hash's URL (as judge.css is)."""
+    versions = _asset_versions()
+    return {"css": url_for("static", filename="builder.css", v=versions["builder.css"]),
+            "js": url_for("static", filename="builder.js", v=versions["builder.js"])}
+
+
+def _card_names() -> dict:
+    """The card list's names, for the builder's autocomplete: minions (vampires and allies) and the library."""
+    return _names_of(current_site())
+
+
+_NAMES: dict[int, dict] = {}
+
+
+def _names_of(site) -> dict:
+    found = _NAMES.get(id(site.corpus))
+    if found is None:
+        try:
+            base = site.cards
+        except Exception:  # noqa: BLE001 - no card list: the builder still works, without suggestions
+            current_app.logger.exception("the card list could not be loaded for the builder's suggestions")
+            return {"minions": [], "library": []}
+        cards = base.cards.values()
+        minions = sorted({c.name for c in cards if c.kind.lower() == "crypt" or "Ally" in c.types})
+        library = sorted({c.name for c in cards if c.kind.lower() != "crypt"})
+        found = _NAMES[id(site.corpus)] = {"minions": minions, "library": library}
+    return found
+
+
+def _crypt_card(name: str):
+    try:
+        card = current_site().cards.card(name)
+    except Exception:  # noqa: BLE001 - a name not in the card list is simply not looked up
+        return None
+    return card if card is not None and card.kind.lower() == "crypt" else None
+
+
+def _replay(text: str, rules: Optional[str]) -> dict:
+    result, _ = _run(text, rules)
+    return result
+
+
+def _builder_step():
+    """A POST of the builder: the state from its hidden field, the step the button names, then the page with
+    the new state and its replay. A step that cannot be taken (or an event the engine cannot read) leaves the
+    state as it was and says why."""
+    from judge.engine.errors import ScenarioError
+    from judge.web import builder
+    form = request.form
+    step = form.get("do", "")
+    step, _, index = step.partition(":")
+    chosen = form.get("event_form", "")
+    if step == "enter":  # Enter pressed in a field: the step whose field was filled in
+        step = _step_entered(form)
+    try:
+        state = builder.read_state(form.get("state", "") or builder.dump(builder.new_state()), _limits())
+    except ScenarioError as exc:
+        return _page(error=exc, status=_status(exc), builder_error=builder.BuilderError("state", exc.message))
+    if not builder.buildable(state):
+        return _page(status=400, builder_error=builder.BuilderError("state", "the builder's state is not a scenario "
+                                                                             "it can extend; start again"))
+    before = builder.dump(state)
+    try:
+        builder.set_table(state, form)
+        if step == "add_player":
+            builder.add_player(state, form)
+        elif step == "remove_player":
+            builder.remove_player(state, int(index or -1))
+        elif step == "add_minion":
+            builder.add_minion(state, form, _crypt_card)
+        elif step == "remove_minion":
+            builder.remove_item(state, "minions", int(index or -1))
+        elif step == "add_event":
+            builder.add_event(state, form)
+        elif step == "add_sentence":
+            builder.add_sentence(state, form)
+        elif step == "remove_event":
+            builder.remove_item(state, "events", int(index or -1))
+        elif step == "new":
+            state = builder.new_state()
+        elif step not in ("table", "choose_form"):
+            raise builder.BuilderError("do", f"unknown step {step[:40]!r}")
+    except builder.BuilderError as exc:
+        return _page(state=builder.read_state(before, _limits()), builder_error=exc, status=400,
+                     chosen_form=chosen)
+    except ValueError:
+        return _page(state=state, builder_error=builder.BuilderError("do", "no such item to remove"), status=400,
+                     chosen_form=chosen)
+    text = builder.dump(state)
+    if not (builder.players(state) and state.get("events")):
+        return _page(state=state, chosen_form=chosen)
+    try:
+        result = _replay(text, None)
+    except ScenarioError as exc:
+        if step in ("add_event", "add_sentence"):  # the event just added is not kept: say why
+            return _page(state=builder.read_state(before, _limits()), chosen_form=chosen, status=400,
+                         builder_error=builder.BuilderError("event", f"this event was not added: {exc.message}"))
+        return _page(text=text, state=state, error=exc, status=_status(exc), chosen_form=chosen, state_yaml=text)
+    return _page(text=text, state=state, result=result, chosen_form="" if step == "add_event" else chosen,
+                 state_yaml=text)
+
+
+def _step_entered(form) -> str:
+    """The step a form sent by the Enter key means: adding what its fields describe (a Methuselah, a minion,
+    an event in words, an event of the chosen form), else applying the table's settings."""
+    if form.get("player", "").strip():
+        return "add_player"
+    if form.get("minion", "").strip():
+        return "add_minion"
+    if form.get("sentence", "").strip():
+        return "add_sentence"
+    if form.get("event_form") and any(v.strip() for k, v in form.items() if k.startswith("ev_")):
+        return "add_event"
+    return "table"
+
+
+def _state_of(text: str) -> Optional[dict]:
+    """The builder's state for a scenario's text when it can be read as one (else the builder starts empty)."""
+    from judge.engine.errors import ScenarioError
+    from judge.web import builder
+    if len(text) > builder.BUILDER_CHARACTERS:
+        return None
+    try:
+        state = builder.read_state(text, _limits())
+    except ScenarioError:
+        return None
+    return state if builder.buildable(state) else None
+
+
+def _shown_scenario(text: str, rules: str = "file"):
+    """The page for a scenario given whole (a permalink, an example, the YAML editor): its replay, and the
+    builder holding it."""
+    from judge.engine.errors import ScenarioError
+    try:
+        result = _replay(text, _rules_choice(rules))
+    except ScenarioError as exc:
+        state = _state_of(text)
+        return _page(text=text, rules=rules, error=exc, status=_status(exc), state=state,
+                     state_yaml=text if state is not None else None)
+    state = _state_of(text)  # the builder carries the text as given: it reads any scenario
+    return _page(text=text, rules=rules, result=result, state=state, state_yaml=text if state is not None else None)
+
+
 @check_pages.route("/check", methods=["GET", "POST"], endpoint="page")
 def check_page():
-    from judge.engine.errors import ScenarioError
-    editions = _editions()
+    from judge.web import builder
     if request.method == "GET":
-        return render_template("check.html", editions=editions, text="", rules="file", result=None, error=None)
+        try:
+            if request.args.get("s") is not None:
+                return _shown_scenario(builder.decode_permalink(request.args["s"], _limits()),
+                                       request.args.get("rules", "file"))
+            if request.args.get("example"):
+                return _shown_scenario(builder.example_text(request.args["example"]))
+        except builder.BuilderError as exc:
+            status = 413 if "limit 'characters'" in exc.message else 400
+            return _page(error=f"The link's {exc.field}= {exc.message}", status=status)
+        except params.BadParameter as exc:
+            return _page(error=exc.description, status=400)
+        return _page()
     text, rules = "", "file"
     try:
+        _read_body()
+        if request.mimetype == "application/x-www-form-urlencoded" and request.form.get("do"):
+            return _builder_step()
         text = _scenario_text()  # the body first: the form is parsed from what was read
         rules = request.form.get("rules", "file")
-        result, _ = _run(text, _rules_choice(rules))
-    except ScenarioError as exc:
-        status = _status(exc)
-        return render_template("check.html", editions=editions, text=text, rules=rules, result=None, error=exc,
-                               status=status), status
+        return _shown_scenario(text, rules)
     except HTTPException as exc:
         if exc.code not in (400, 413):
             raise
-        return render_template("check.html", editions=editions, text=text, rules=rules, result=None,
-                               error=exc.description, status=exc.code), exc.code
-    return render_template("check.html", editions=editions, text=text, rules=rules, result=result, error=None,
-                           **_trace_view(result))
+        return _page(text=text, rules=rules, error=exc.description, status=exc.code)
+
+
+@check_pages.get("/check/scenario.yaml", endpoint="download")
+def check_download():
+    """A permalink's scenario as a YAML file to save."""
+    from judge.web import builder
+    try:
+        text = builder.decode_permalink(request.args.get("s", ""), _limits())
+    except builder.BuilderError as exc:
+        raise BadRequest(f"s: {exc.message}") from None
+    return Response(text, mimetype="text/yaml", headers={"Content-Disposition": 'attachment; filename="scenario.yaml"'})
+
+
+@check_pages.get("/docs/scenarios", endpoint="format_guide")
+def format_guide():
+    """The scenario format's guide, docs/scenarios.md, as a page."""
+    from markupsafe import Markup
+
+    from judge.web import builder
+    path = builder.format_guide()
+    if not path.is_file():
+        raise NotFound(f"the format guide is not installed here ({path}); it is docs/scenarios.md of judge's source")
+    html = _format_guide_html(str(path))
+    return render_template("format_guide.html", body=Markup(html))
+
+
+@lru_cache(maxsize=1)
+def _format_guide_html(path: str) -> str:
+    import markdown
+    text = Path(path).read_text(encoding="utf-8")
+    return markdown.markdown(text, extensions=["tables", "fenced_code", "toc"])
+
+
+@check_pages.get("/docs/scenarios.md", endpoint="format_guide_file")
+def format_guide_file():
+    return redirect(url_for("check.format_guide"), 301)
 
 
 @dataclass
@@ -333,15 +556,48 @@ def _trace_view(result: dict) -> dict:
     site = current_site()
     trace = [TracedEvent(n, steps[0]["event"], steps)
              for n, group in groupby(result["steps"], key=lambda step: step["n"]) for steps in [list(group)]]
-    cited = {pid for step in result["steps"] for pid in step["cites"]}
+    cited = {pid for step in result["steps"] + ([result["error"]] if result.get("error") else [])
+             for pid in step.get("cites") or ()}
     cite_html = {pid: Markup('<a href="{}">{}</a>').format(site.href(pid), site.label(pid)) for pid in cited}
-    return {"trace": trace, "cite_html": cite_html}
+    # Each paragraph's quoted sentence beside its link, rendered once too (a step shows several).
+    quote_html = {}
+    for step in result["steps"] + ([result["error"]] if result.get("error") else []):
+        for q in step.get("quotes") or ():
+            if (q["id"], q["quote"]) not in quote_html:
+                quote_html[q["id"], q["quote"]] = Markup('<li><q>{}</q> <span class="meta">{}</span></li>').format(
+                    q["quote"], cite_html.get(q["id"]) or q["id"])
+    return {"trace": trace, "cite_html": cite_html, "quote_html": quote_html}
+
+
+@check_pages.get("/api/check", endpoint="api_permalink")
+def check_api_permalink():
+    """A permalink's replay (`/api/check?s=...`): the same JSON as POSTing the scenario it carries."""
+    from judge.web import builder
+    try:
+        text = builder.decode_permalink(params.text("s", required=True, max_length=10**7), _limits())
+    except builder.BuilderError as exc:
+        if "limit 'characters'" in exc.message:
+            raise RequestEntityTooLarge(f"s: {exc.message}") from None
+        raise BadRequest(f"s: {exc.message}") from None
+    return _api_answer(text, _rules_choice(request.args.get("rules", "")))
+
+
+def _api_answer(text: str, rules: Optional[str]):
+    from judge.engine.errors import ScenarioError
+    from judge.engine.limits import OverLimit
+    try:
+        _, body = _run(text, rules)
+    except ScenarioError as exc:
+        status = _status(exc)
+        error = {"error": exc.message, "status": status, "line": exc.line}
+        if isinstance(exc, OverLimit):
+            error.update(limit=exc.limit, maximum=exc.maximum)
+        return jsonify(error), status
+    return Response(body, mimetype="application/json")
 
 
 @check_pages.post("/api/check", endpoint="api")
 def check_api():
-    from judge.engine.errors import ScenarioError
-    from judge.engine.limits import OverLimit
     raw = _read_body()
     if request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
         # A form (the /check page's, or curl -F) is not a scenario: say what this route reads.
@@ -355,13 +611,4 @@ def check_api():
         raise BadRequest("the body is empty: send a scenario (YAML or JSON)")
     if request.mimetype == "application/json":
         text = _astral_escapes_joined(text)
-    rules = _rules_choice(request.args.get("rules", ""))
-    try:
-        _, body = _run(text, rules)
-    except ScenarioError as exc:
-        status = _status(exc)
-        error = {"error": exc.message, "status": status, "line": exc.line}
-        if isinstance(exc, OverLimit):
-            error.update(limit=exc.limit, maximum=exc.maximum)
-        return jsonify(error), status
-    return Response(body, mimetype="application/json")
+    return _api_answer(text, _rules_choice(request.args.get("rules", "")))

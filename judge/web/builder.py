@@ -1,0 +1,416 @@
+"""The guided scenario builder of /check: a table and its events built step by step, no YAML typed.
+
+The builder's state is the scenario itself, as a mapping, carried from one step to the next in the page's
+form (a hidden field holding its YAML): every step is a POST that returns the page with the new state, so
+it works with JavaScript off; judge/web/static/builder.js only makes the steps quicker. The events are
+offered from the engine's own tables of forms (`judge.engine.grammar.STRUCTURED`, joined from the
+forms modules' `FormTable`s): a form added to the engine appears in the builder without a change here.
+
+A scenario also travels as a permalink, `/check?s=<url-safe base64 of its YAML>`, reloading it and its
+replay for anyone (`decode_permalink`, `permalink`).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Optional
+
+import yaml
+
+from judge.engine.limits import Limits
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+_CHECKOUT = PACKAGE_DIR.parent
+DEFAULT_POOL = 30
+# A scenario given whole (pasted, a permalink, an example) is loaded into the builder up to this length; a
+# longer one is replayed and kept in the YAML editor (reading it again for the builder would double the
+# page's work at the limits; the largest of scenarios/ is ~2,200 characters).
+BUILDER_CHARACTERS = 10_000
+PHASES = ("unlock", "master", "minion", "influence", "discard")
+REGIONS = ("ready", "torpor", "uncontrolled")
+MINION_NUMBERS = ("capacity", "blood", "life", "bleed", "strength", "stealth", "intercept")
+MINION_TEXTS = ("clan", "sect", "title")
+# How the builder names each forms module's events (a module it does not know is shown by its own name).
+FORM_GROUPS = {"forms_turn": "The turn and actions", "forms_combat": "Combat and damage",
+               "forms_politics": "Politics", "forms_torpor": "Torpor and diablerie"}
+# The event fields that name a card (their suggestions are the library's names, not the table's).
+CARD_KEYS = ("card", "source", "via", "with", "equip", "employ", "recruit", "equipment")
+COST_PARTS = ("blood", "pool")
+TOP_KEYS = ("title", "source", "game", "rules", "players", "turn", "phase", "turn_number", "edge", "pool", "vp")
+
+
+class BuilderError(ValueError):
+    """A step of the builder that cannot be taken: says what, in the visitor's words (`field` names the
+    form's field)."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field, self.message = field, message
+
+
+# -- where the examples and the format guide are ----------------------------------------------------------
+def _shipped(name: str) -> Path:
+    """A folder or file shipped beside the package: the checkout's, or the wheel's copy (judge/_bundled/)."""
+    checkout = _CHECKOUT / name
+    return checkout if (_CHECKOUT / "pyproject.toml").is_file() and checkout.exists() else PACKAGE_DIR / "_bundled" / name
+
+
+def scenarios_dir() -> Path:
+    return _shipped("scenarios")
+
+
+def format_guide() -> Path:
+    return _shipped("docs") / "scenarios.md"
+
+
+@lru_cache(maxsize=1)
+def examples() -> dict[str, list[tuple[str, str]]]:
+    """Every scenario of scenarios/, by folder: {folder: [(path under scenarios/, title), ...]}."""
+    root = scenarios_dir()
+    groups: dict[str, list[tuple[str, str]]] = {}
+    if not root.is_dir():
+        return groups
+    for path in sorted(root.rglob("*.yaml")):
+        rel = path.relative_to(root).as_posix()
+        title = ""
+        for line in path.read_text(encoding="utf-8").splitlines()[:5]:
+            m = re.match(r"title:\s*(.+)", line)
+            if m:
+                title = m.group(1).strip().strip("\"'")
+                break
+        groups.setdefault(rel.rsplit("/", 1)[0] if "/" in rel else "", []).append((rel, title or path.stem))
+    return groups
+
+
+def example_text(rel: str) -> str:
+    """The text of the example `rel` (a path under scenarios/ as `examples()` lists it); BuilderError for any
+    other name, so that no other file can be read through it."""
+    known = {path for group in examples().values() for path, _ in group}
+    if rel not in known:
+        raise BuilderError("example", f"no example {rel[:80]!r} in scenarios/ (choose one of the list)")
+    return (scenarios_dir() / rel).read_text(encoding="utf-8")
+
+
+# -- permalinks ----------------------------------------------------------------------------------------
+def permalink(text: str) -> str:
+    """The `s=` value of a scenario: its YAML, UTF-8, in url-safe base64 without padding."""
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def decode_permalink(value: str, limits: Limits) -> str:
+    """The scenario text a permalink's `s=` carries; BuilderError saying what is wrong (too long, not base64,
+    not UTF-8, empty). The length is checked before anything is decoded."""
+    value = value.strip()
+    longest = -(-limits.body_bytes() * 4 // 3)
+    if len(value) > longest:
+        raise BuilderError("s", f"is {len(value):,} characters long; a permalink carries at most {longest:,} "
+                                f"(a scenario of {limits.characters:,} characters, the limit 'characters')")
+    if not re.fullmatch(r"[A-Za-z0-9_-]*={0,2}", value):
+        raise BuilderError("s", "is not url-safe base64 (letters, digits, '-' and '_'): was the link cut or "
+                                "changed?")
+    try:
+        data = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        raise BuilderError("s", "is not valid base64: was the link cut?") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BuilderError("s", "does not hold UTF-8 text (a scenario is YAML text)") from None
+    if not text.strip():
+        raise BuilderError("s", "holds an empty scenario")
+    return text
+
+
+# -- the state -----------------------------------------------------------------------------------------
+def new_state() -> dict:
+    return {"rules": "current", "players": [], "turn": None, "phase": "minion", "minions": [], "events": []}
+
+
+def read_state(text: str, limits: Limits) -> dict:
+    """The builder's state from its YAML (the hidden field, a permalink, an example), read by the engine's own
+    guarded reader (no aliases, tags or deep nesting; within the limits); ScenarioError if it is not one."""
+    from judge.engine.errors import ScenarioError
+    from judge.engine.yamlfile import read_yaml
+    if len(text) > limits.characters:
+        from judge.engine.limits import OverLimit
+        raise OverLimit("characters", limits.characters, f"the scenario is {len(text):,} characters long")
+    data, _ = read_yaml(text, limits)
+    if not isinstance(data, dict):
+        raise ScenarioError("a scenario is a mapping with players, turn, phase and events", 1)
+    return data
+
+
+def buildable(state: dict) -> bool:
+    """Whether the builder can show and extend this scenario: its players a list of names, its minions a list
+    of mappings, its events a list, its pool and VP mappings (a malformed file stays in the YAML editor)."""
+    def a_list(key, kind=None):
+        value = state.get(key)
+        return value is None or (isinstance(value, list) and (kind is None or all(isinstance(v, kind) for v in value)))
+    return (a_list("players", (str, int)) and a_list("minions", dict) and a_list("events")
+            and all(state.get(k) is None or isinstance(state.get(k), dict) for k in ("pool", "vp"))
+            and state.get("game", "vtes") == "vtes")
+
+
+def dump(state: dict) -> str:
+    """The state as the scenario's YAML: the table's keys first, then the minions, the events and the rest."""
+    ordered = {k: state[k] for k in TOP_KEYS if state.get(k) not in (None, [], {})}
+    for key in ("minions", "events"):
+        if state.get(key):
+            ordered[key] = state[key]
+    ordered.update({k: v for k, v in state.items() if k not in ordered and k not in ("minions", "events")
+                    and v is not None})
+    return yaml.dump(ordered, Dumper=_DUMPER, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
+
+
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's when PyYAML has it: ten times quicker
+
+
+def players(state: dict) -> list[str]:
+    value = state.get("players")
+    return [str(p) for p in value] if isinstance(value, list) else []
+
+
+def minion_names(state: dict) -> list[str]:
+    value = state.get("minions")
+    return [str(m["name"]) for m in value if isinstance(m, dict) and "name" in m] if isinstance(value, list) else []
+
+
+def _mapping(state: dict, key: str) -> dict:
+    value = state.get(key)
+    if not isinstance(value, dict):
+        value = {}
+        state[key] = value
+    return value
+
+
+def _list(state: dict, key: str) -> list:
+    value = state.get(key)
+    if not isinstance(value, list):
+        value = []
+        state[key] = value
+    return value
+
+
+def _number(field: str, raw: str, default: Optional[int] = None) -> Optional[int]:
+    raw = (raw or "").strip()
+    if not raw:
+        return default
+    if not re.fullmatch(r"-?\d{1,4}", raw):
+        raise BuilderError(field, f"expected a whole number, got {raw[:40]!r}")
+    return int(raw)
+
+
+def _name(field: str, raw: str) -> str:
+    name = " ".join((raw or "").split())
+    if not name:
+        raise BuilderError(field, "give a name")
+    if len(name) > 100:
+        raise BuilderError(field, "a name is at most 100 characters")
+    return name
+
+
+def set_table(state: dict, form) -> None:
+    """The edition, whose turn, the phase and the Edge, as the table's fields say (each when given)."""
+    if form.get("rules") in ("current", "older"):
+        state["rules"] = form["rules"]
+    seated = players(state)
+    if form.get("turn") in seated:
+        state["turn"] = form["turn"]
+    if form.get("phase") in PHASES:
+        state["phase"] = form["phase"]
+    if "edge" in form:
+        edge = form.get("edge")
+        if edge in seated:
+            state["edge"] = edge
+        else:
+            state.pop("edge", None)
+    if seated and state.get("turn") not in seated:
+        state["turn"] = seated[0]
+
+
+def add_player(state: dict, form) -> None:
+    name = _name("player", form.get("player", ""))
+    seated = _list(state, "players")
+    if name.lower() in {str(n).lower() for n in seated + minion_names(state)}:
+        raise BuilderError("player", f"the name {name!r} is already at the table")
+    pool = _number("player_pool", form.get("player_pool", ""), DEFAULT_POOL)
+    vp = _number("player_vp", form.get("player_vp", ""), 0)
+    seated.append(name)
+    if pool != DEFAULT_POOL:
+        _mapping(state, "pool")[name] = pool
+    if vp:
+        _mapping(state, "vp")[name] = vp
+    if form.get("player_edge"):
+        state["edge"] = name
+    if not state.get("turn"):
+        state["turn"] = name
+
+
+def remove_player(state: dict, index: int) -> None:
+    seated = players(state)
+    if not 0 <= index < len(seated):
+        raise BuilderError("players", "no such Methuselah to remove")
+    name = seated[index]
+    state["players"] = seated[:index] + seated[index + 1:]
+    for key in ("pool", "vp"):
+        if isinstance(state.get(key), dict):
+            state[key].pop(name, None)
+    if state.get("edge") == name:
+        state.pop("edge")
+    if state.get("turn") == name:
+        state["turn"] = state["players"][0] if state["players"] else None
+
+
+def add_minion(state: dict, form, crypt_card=None) -> None:
+    """A minion from the minion fields; `crypt_card` looks a name up in the card list (a vampire's capacity,
+    clan, sect and disciplines then come from its card where the fields leave them blank)."""
+    name = _name("minion", form.get("minion", ""))
+    if name.lower() in {n.lower() for n in players(state) + minion_names(state)}:
+        raise BuilderError("minion", f"the name {name!r} is already at the table")
+    controller = form.get("controller", "")
+    if controller not in players(state):
+        raise BuilderError("controller", "choose the Methuselah who controls it (add the Methuselahs first)")
+    minion: dict[str, Any] = {"name": name, "controller": controller}
+    kind = form.get("minion_type") or "vampire"
+    if kind == "ally":
+        minion["type"] = "ally"
+    card = crypt_card(name) if crypt_card is not None and kind == "vampire" else None
+    for key in MINION_NUMBERS:
+        value = _number(f"minion_{key}", form.get(f"minion_{key}", ""))
+        if value is None and key == "capacity" and kind == "vampire":
+            capacity = getattr(card, "capacity", None)
+            if capacity and str(capacity).isdigit():
+                value = int(capacity)
+            else:
+                raise BuilderError("minion_capacity", "a vampire needs its capacity (or pick a vampire of the "
+                                                      "card list)")
+        if value is not None:
+            minion[key] = value
+    for key in MINION_TEXTS:
+        value = " ".join(form.get(f"minion_{key}", "").split())
+        if not value and card is not None and key == "clan" and card.clans:
+            value = card.clans[0]
+        if not value and card is not None and key == "sect" and card.sect:
+            value = card.sect
+        if value:
+            minion[key] = value
+    disciplines = [d for d in re.split(r"[,\s]+", form.get("minion_disciplines", "")) if d]
+    if not disciplines and card is not None and getattr(card, "disciplines", None):
+        disciplines = [_discipline_code(d) for d in card.disciplines]
+    if disciplines:
+        minion["disciplines"] = disciplines
+    region = form.get("minion_region") or "ready"
+    if region != "ready" and region in REGIONS:
+        minion["region"] = region
+    if form.get("minion_locked"):
+        minion["locked"] = True
+    _list(state, "minions").append(minion)
+
+
+def _discipline_code(discipline) -> str:
+    """A vampire's discipline as scenarios write it: the card's code, upper case at superior level ("POT")."""
+    code = getattr(discipline, "code", None) or str(discipline)
+    return code.upper() if getattr(discipline, "level", None) == "superior" else code.lower()
+
+
+def remove_item(state: dict, key: str, index: int) -> None:
+    items = state.get(key)
+    if not isinstance(items, list) or not 0 <= index < len(items):
+        raise BuilderError(key, f"no such item of {key} to remove")
+    del items[index]
+
+
+# -- the events, from the engine's forms ---------------------------------------------------------------
+@dataclass(frozen=True)
+class EventForm:
+    """An event form as the builder offers it: its key, its group, the keys it takes, its example, and the
+    example's value of each key (shown as the field's hint)."""
+
+    key: str
+    group: str
+    allowed: tuple[str, ...]
+    example: str
+    hints: dict
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return (self.key,) + self.allowed
+
+    def parts(self, key: str) -> tuple[str, ...]:
+        """The parts of a field whose value is a small mapping, each a field of its own so that nothing is
+        typed in braces: a cost's blood and pool; the keys of a mapping of numbers in the example."""
+        if key == "cost":
+            return COST_PARTS
+        hint = self.hints.get(key)
+        if isinstance(hint, dict) and hint and all(isinstance(v, (int, str)) for v in hint.values()):
+            return tuple(str(k) for k in hint)
+        return ()
+
+
+@lru_cache(maxsize=1)
+def event_forms() -> tuple[EventForm, ...]:
+    """Every structured form of the engine (grammar.STRUCTURED), grouped by the forms module declaring it."""
+    from judge.engine import grammar
+    out = []
+    for key, form in grammar.STRUCTURED.items():
+        module = getattr(form.build, "__module__", "").rsplit(".", 1)[-1]
+        try:
+            hints = yaml.safe_load(form.example)
+        except yaml.YAMLError:
+            hints = None
+        out.append(EventForm(key, FORM_GROUPS.get(module, module.replace("forms_", "").replace("_", " ")),
+                             tuple(form.allowed), form.example, hints if isinstance(hints, dict) else {}))
+    return tuple(out)
+
+
+def event_form(key: str) -> Optional[EventForm]:
+    return next((f for f in event_forms() if f.key == key), None)
+
+
+def field_value(raw: str) -> Any:
+    """A field of an event form as the scenario writes it: a whole number, true/false, a {mapping} or [list]
+    (read as YAML, e.g. `{blood: 1}`), or else the text as typed (a name stays a name, even "yes")."""
+    raw = " ".join(raw.split())
+    if re.fullmatch(r"-?\d{1,4}", raw):
+        return int(raw)
+    if raw.lower() in ("true", "false"):
+        return raw.lower() == "true"
+    if raw[:1] in "{[":
+        try:
+            value = yaml.safe_load(raw)
+        except yaml.YAMLError as exc:
+            raise BuilderError("event", f"cannot read {raw[:60]!r}: {str(exc).splitlines()[0]}") from None
+        if isinstance(value, (dict, list)):
+            return value
+    return raw
+
+
+def add_event(state: dict, form) -> None:
+    """The event the chosen form's fields describe, appended to the events."""
+    chosen = event_form(form.get("event_form", ""))
+    if chosen is None:
+        raise BuilderError("event_form", "choose the kind of event first")
+    event: dict[str, Any] = {}
+    for key in chosen.fields:
+        parts = {part: field_value(form.get(f"ev_{key}.{part}", "")) for part in chosen.parts(key)
+                 if form.get(f"ev_{key}.{part}", "").strip()}
+        raw = form.get(f"ev_{key}", "")
+        if parts:
+            event[key] = parts
+        elif raw.strip():
+            event[key] = field_value(raw)
+    if chosen.key not in event:
+        raise BuilderError(f"ev_{chosen.key}", f"a {chosen.key!r} event needs its {chosen.key!r} (e.g. "
+                                               f"{chosen.example})")
+    _list(state, "events").append(event)
+
+
+def add_sentence(state: dict, form) -> None:
+    sentence = " ".join(form.get("sentence", "").split())
+    if not sentence:
+        raise BuilderError("sentence", "write the event, e.g. “Belinde bleeds Alexis”")
+    _list(state, "events").append(sentence)
