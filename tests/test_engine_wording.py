@@ -8,12 +8,9 @@ import yaml
 
 import re
 
-from functools import lru_cache
+from card_catalog import card_catalog
 
-from judge.cards import get_cards
-from judge.corpus import get_corpus
 from judge.engine import events as ev
-from judge.engine.cards import Catalog
 from judge.engine.forms import Names
 from judge.engine.grammar import STRUCTURED, WORDING, parse_structured, parse_wording
 
@@ -24,14 +21,8 @@ MINIONS = ["Belinde", "Carna", "Ira", "Krid", "Quentin", "The Dowager", "Alexa D
            "Ryan", "Nassir", "Kurt"]
 
 
-@lru_cache(maxsize=None)
-def catalog() -> Catalog:
-    """The real card base, as `judge check` gives it to the reader (loaded once for this module)."""
-    return Catalog(get_cards(get_corpus()))
-
-
 def names() -> Names:
-    return Names(PLAYERS, MINIONS, catalog())
+    return Names(PLAYERS, MINIONS, card_catalog())
 
 
 @pytest.mark.parametrize("pattern", WORDING, ids=[p.example for p in WORDING])
