@@ -431,6 +431,7 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     if kind is PlayCard:
         raise NotModelled(f"playing a {'/'.join(card.types)} card by name ({card.name}); describe what it does "
                           f"with the engine's other forms. {card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
+    _who_and_when(d, e, m, kind)
     check_requirements(d, card, m, e.level)
     cost = e.cost or card.costs()
     check_cost(d, card, m, m.controller, cost)
@@ -445,6 +446,24 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         _political(d, e, m, cost, what, log)
     elif kind is Equip:
         _equip(d, e, m, cost, what, log)
+
+
+def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type) -> None:
+    """Whether `m` may play a card of this type now, before its requirements and cost are looked at."""
+    if kind is Modifier:
+        a = d.action_()
+        if a is None or a.actor != m.name:
+            who = f"the acting minion is {a.actor}" if a else "no action is in progress"
+            raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, an action modifier: {who}",
+                          R.CARD_MODIFIER_WHO, R.MODIFIER_WHO)
+    elif kind is Reaction:
+        if d.action_() is None:
+            raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a reaction: no action is in progress",
+                          R.CARD_REACTION_WHO)
+        _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name), d, None, R.CARD_REACTION_WHO)
+    elif kind in (ActionCard, Political):
+        _delegate(e, lambda d_, e_, log_: check_actor(d_, m.name, "political" if kind is Political else "card"),
+                  e, d, None, R.CARD_ACTION_WHO if kind is ActionCard else R.CARD_POLITICAL_WHO)
 
 
 def _unmodelled_rest(e: PlayCard, what: Modelled, rules: list) -> None:
@@ -664,12 +683,15 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         raise NotModelled(f"{card.name}'s blood cost (a master card): say which vampire pays it with an effect",
                           [R.COST_REQUIRED])
     check_cost(d, card, None, player, cost)
-    what = modelled(card, e.level)
-    if not e.cancelled:
-        _unmodelled_rest(e, what, [R.CARD_MASTER_WHO])
     if card.out_of_turn and player == d.turn:
         raise _refuse(card, f"{player} cannot play {card.name}, an out-of-turn master card, on {player}'s own turn",
                       R.OUT_OF_TURN)
+    if not card.out_of_turn and (player != d.turn or d.phase != "master"):
+        raise _refuse(card, f"{player} cannot play {card.name} in {d.turn}'s {d.phase} phase: regular master cards "
+                            f"are played in one's own master phase (out-of-turn ones say so)", R.MASTER_IN_PHASE)
+    what = modelled(card, e.level)
+    if not e.cancelled:
+        _unmodelled_rest(e, what, [R.CARD_MASTER_WHO])
     trifle = card.trifle and not e.cancelled
     event = MasterCard(player=player, card=card.name, trifle=trifle, out_of_turn=card.out_of_turn,
                        cost_pool=cost.pool, line=e.line, text=e.text)

@@ -246,13 +246,16 @@ def _from_card(raw: dict, path: tuple, lines: Lines, cards) -> dict:
         return lines.of(path + (key,)) if key in raw else lines.of(path + ("name",))
 
     described = any(k in raw for k in ("capacity", "life")) or raw.get("type") == ALLY
-    if described and not (raw.get("card") and cards is not None):
+    maybe = described and "changed" not in raw  # described, and perhaps named by card (a known `card:`)
+    if maybe and not raw.get("card"):
         return raw
     card_name = str(raw.get("card") or raw["name"])
     if cards is None:
+        if maybe:
+            return raw
         raise ScenarioError(f"the vampire {raw['name']} needs a capacity (or say type: ally, with life); naming it "
                             f"by its crypt card needs the card base, which judge check loads", line_of("name"))
-    if described:
+    if maybe:
         facts = cards.lookup(card_name)
         if facts is None:
             return raw
