@@ -120,6 +120,7 @@ def test_a_minion_named_by_its_crypt_card():
          "capacity 8 is not what Theo Bell's card says (7); list it under changed: [capacity]"),
         ("{name: Theo Bel, controller: Sarah}", 6, "unknown crypt card 'Theo Bel'"),
         ("{name: X, card: Conditioning, controller: Sarah}", 6, "not a crypt card"),
+        ("{name: X, card: 'Earl \"Shaka74\" Deams', controller: Sarah}", 6, "Imbued crypt card"),
         ("{name: Theo Bell, controller: Sarah, changed: [blood]}", 6, "changed[0]: expected 'capacity'"),
     ]:
         with pytest.raises(ScenarioError) as info:
@@ -146,6 +147,12 @@ def test_what_the_engine_does_not_model_stops_with_the_rulings_or_is_applied_as_
                              "{Sarah: 3}}}\n  - nobody blocks\n", "t.yaml", cards=card_catalog()))
     assert stated.stop is None and stated.state.players["Sarah"].pool == 33
     assert stated.state.minions["Belinde"].blood == 2  # its blood cost, paid on success
+    described = sc.run(sc.parse(TABLE.format(rules="current", turn="Sarah", phase="minion").replace(
+        "[dom, obf, pot]", "[pre]") + "  - Belinde bleeds Alexis\n  - Alexis declines to block\n"
+        "  - {play: Aire of Elation, by: Belinde, says: '+2 bleed, Belinde being Toreador'}\n", "t.yaml",
+        cards=card_catalog()))  # shown, not applied: the bleed stays 1; the blood cost is paid
+    assert described.stop is None and described.state.players["Alexis"].pool == 11
+    assert described.state.minions["Belinde"].blood == 2
     unstated = sc.run(sc.parse(text + "  - Belinde plays Govern the Unaligned at superior\n", "t.yaml",
                                cards=card_catalog()))
     assert unstated.stop.kind == "not-modelled" and "Add 3 blood to a younger vampire" in unstated.stop.message

@@ -178,9 +178,8 @@ def crypt_fields(card: CardFacts) -> dict:
     """What a crypt card says of its minion, in the scenario's own keys (Disciplines as the card prints them:
     `pot` basic, `POT` superior)."""
     out: dict = {}
-    if "Vampire" in card.types:
-        if card.capacity and card.capacity.isdigit():
-            out["capacity"] = int(card.capacity)
+    if card.capacity and card.capacity.isdigit():
+        out["capacity"] = int(card.capacity)
     if card.clans:
         out["clan"] = card.clans[0]
     if card.sect:
@@ -203,6 +202,9 @@ def fill_minion(raw: dict, card: CardFacts, line_of) -> dict:
     if card.kind != "crypt":
         raise ScenarioError(f"{card.name} is a {'/'.join(card.types)} card, not a crypt card: a minion is named "
                             f"by its crypt card", line_of("card"))
+    if "Vampire" not in card.types:
+        raise ScenarioError(f"{card.name} is a {'/'.join(card.types)} crypt card: the engine's minions are vampires "
+                            f"and allies", line_of("card"))
     fields = crypt_fields(card)
     changed = {str(c) for c in raw.get("changed") or ()}
     for key in changed:
@@ -218,8 +220,6 @@ def fill_minion(raw: dict, card: CardFacts, line_of) -> dict:
                                 f"({value!r}); list it under changed: [{key}] if a card in play changed it",
                                 line_of(key))
         out.setdefault(key, value)
-    if "Vampire" not in card.types and "capacity" not in raw:
-        out.setdefault("type", ALLY)
     return out
 
 
@@ -526,6 +526,12 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
+    if not (what.stealth or what.bleed or e.effect) and e.says is not None:  # described only: played, not applied
+        _pay(d, m, cost)
+        play_from_hand(d, m.controller, log, e.card.name)
+        log.add(f"{m.name} plays {e.card.name}{_at(e)}.", R.CARD_MODIFIER_WHO, R.MODIFIERS_ANY_TIME)
+        _says(e, log)
+        return
     event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=what.bleed, limited=what.limited,
                      cost=cost, effect=e.effect, line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
