@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from judge.engine import actions, combat, phases
+from judge.memo import Memo
 from judge.engine import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal, ScenarioError
@@ -126,16 +127,23 @@ class Catalog:
     """The card base for a scenario reader: named cards as CardFacts, each looked up once (memoized), and the
     closest names for a name it does not know. Built once by a front end, on judge.cards' CardBase."""
 
+    # Bounded (judge.memo): the web builds one catalog per process, and visitors type what names they like. A
+    # name naming no card is not kept (a memo keeps no None); it is looked up again, only to be refused.
+    LIMIT = 20_000  # the card base has ~8,000 cards; a few spellings of each fit
+
     def __init__(self, base: Any):
         self._base = base
-        self._facts: dict[str, Optional[CardFacts]] = {}
+        self._facts: Memo[str, CardFacts] = Memo("engine.card_facts", self.LIMIT)
 
     def lookup(self, name: str) -> Optional[CardFacts]:
         key = " ".join(str(name).split()).casefold()
-        if key not in self._facts:
+        found = self._facts.recall(key)
+        if found is None:
             card = self._base.card(name)
-            self._facts[key] = None if card is None else self._facts_of(card)
-        return self._facts[key]
+            if card is None:
+                return None
+            found = self._facts.remember(key, self._facts_of(card))
+        return found
 
     def closest(self, name: str, limit: int = 3) -> list[str]:
         return list(dict.fromkeys(m.card.name for m in self._base.find(name, limit=limit)))[:limit]
