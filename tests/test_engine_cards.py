@@ -172,3 +172,21 @@ def test_the_catalog_looks_each_card_up_once():
     assert catalog.lookup("  conditioning ") is first and first.name == "Conditioning"
     assert catalog.lookup("Govern the Unalligned") is None and "Govern the Unaligned" in catalog.closest(
         "Govern the Unalligned")
+
+
+def test_the_web_reads_named_cards_as_judge_check_does(client, runner, tmp_path):
+    """/api/check and judge check --json give the same stop for a named card, and the same error for an unknown
+    one (the web reads with the same card base)."""
+    for event, kind in (("Belinde plays Govern the Unaligned at superior", "refused"),
+                        ("Belinde plays Govern the Unalligned", "malformed")):
+        text = TABLE.format(rules="current", turn="Sarah", phase="minion") + f"  - {event}\n"
+        path = tmp_path / "s.yaml"
+        path.write_text(text)
+        cli = json.loads(runner.invoke(check, [str(path), "--json"]).output)
+        api = client.post("/api/check", data=text, content_type="text/yaml")
+        body = api.get_json()
+        assert cli["error"]["kind"] == kind and cli["error"]["line"] == 11, cli["error"]
+        if kind == "refused":
+            assert api.status_code == 200 and body["error"] == cli["error"], body
+        else:
+            assert api.status_code == 400 and body["line"] == 11 and "Govern the Unaligned" in body["error"], body
