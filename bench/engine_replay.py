@@ -1,6 +1,6 @@
 """Benchmark: replay generated 200-event scenarios (target: under 100 ms each).
 
-    PYTHONPATH=. python bench/engine_replay.py [--runs 30] [--events 200] [--only actions|fights]
+    PYTHONPATH=. python bench/engine_replay.py [--runs 30] [--events 200] [--only actions|fights|cards]
 
 Prints the median and 95th percentile of each stage over repeated runs, beside
 a baseline (merely parsing the YAML text with PyYAML), with ratios:
@@ -24,6 +24,10 @@ Two scenarios, each a legal game of four Methuselahs over many turns:
 * fights: every turn a blocked bleed and its combat (maneuvers, a dodge, an
   additional strike, damage mended, no press), then a political action and its
   referendum (votes from titles, the calling card's vote).
+* cards: the actions' turns with real cards named from the card base (a (D) bleed action card, action
+  modifiers, a reaction, a trifle): each card is checked (type, timing, Discipline level, cost) and its
+  text read. The card base is loaded once before timing, as `judge check` does; "load" includes the
+  look-ups (memoized: a card named twice is looked up once).
 """
 from __future__ import annotations
 
@@ -151,6 +155,62 @@ def generate_fights(min_events: int = 200) -> str:
     return "\n".join(head) + "\n"
 
 
+def generate_cards(min_events: int = 200) -> str:
+    """A legal scenario whose cards are named from the card base, as YAML text."""
+    minions = []
+    for p in PLAYERS:
+        minions.append(f"  - {{name: {p}0, controller: {p}, capacity: 11, blood: 11, disciplines: [dom]}}")
+        minions.append(f"  - {{name: {p}1, controller: {p}, capacity: 11, blood: 11, disciplines: [DOM, obf]}}")
+        minions.append(f"  - {{name: {p}G, controller: {p}, capacity: 11, blood: 11, disciplines: [aus]}}")
+    events: list[str] = []
+    turn = 0
+    while len(events) < min_events:
+        p = PLAYERS[turn % 4]
+        prey, pred = PLAYERS[(turn + 1) % 4], PLAYERS[(turn - 1) % 4]
+        events += [
+            "master phase",
+            f'"{p} plays Villein: {p}1 burns 2 blood; {p} gains 2 pool"',
+            "minion phase",
+            f"{p}0 plays Govern the Unaligned at inferior",
+            "nobody blocks",
+            f"{p}1 bleeds {prey}",
+            f"{prey}G attempts to block",
+            f"{p}1 plays Cloak the Gathering",
+            f"{prey}G plays Eagle's Sight",
+            f"{p}1 plays Bonding at superior",
+            f"{prey} passes",
+            f"{prey} declines to block",
+            "discard phase",
+            f"{p} discards a card",
+            "end of turn",
+        ]
+        turn += 1
+    head = [
+        "title: generated benchmark scenario (named cards)",
+        "rules: current",
+        f"players: [{', '.join(PLAYERS)}]",
+        f"pool: {{{', '.join(f'{p}: 400' for p in PLAYERS)}}}",
+        f"turn: {PLAYERS[0]}",
+        "phase: unlock",
+        "minions:",
+        *minions,
+        "events:",
+        *[f"  - {e}" for e in events],
+        "expect:",
+        f"  ousted.{PLAYERS[0]}: false",
+    ]
+    return "\n".join(head) + "\n"
+
+
+def card_catalog():
+    """The card base as `judge check` gives it to the reader: loaded once, before any timing."""
+    from judge.cards import get_cards
+    from judge.corpus import get_corpus
+    from judge.engine.cards import Catalog
+
+    return Catalog(get_cards(get_corpus()))
+
+
 def timed(fn, runs: int) -> list[float]:
     out = []
     for _ in range(runs):
@@ -165,8 +225,8 @@ def p95(xs: list[float]) -> float:
     return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
 
 
-def bench(name: str, text: str, runs: int) -> Optional[float]:
-    scenario = sc.parse(text, "bench", UNLIMITED)
+def bench(name: str, text: str, runs: int, cards=None) -> Optional[float]:
+    scenario = sc.parse(text, "bench", UNLIMITED, cards)
     n_events = len(scenario.events)
     steps, state, stop = sc.replay(scenario, limits=UNLIMITED)
     if stop is not None:
@@ -180,9 +240,9 @@ def bench(name: str, text: str, runs: int) -> Optional[float]:
     stages = [
         ("yaml (C)", lambda: yaml.load(text, Loader=c_loader)),
         ("yaml.safe_load", lambda: yaml.safe_load(text)),
-        ("load", lambda: sc.parse(text, "bench", UNLIMITED)),
+        ("load", lambda: sc.parse(text, "bench", UNLIMITED, cards)),
         ("replay", lambda: sc.replay(scenario, limits=UNLIMITED)),
-        ("load + run", lambda: sc.run(sc.parse(text, "bench", UNLIMITED), limits=UNLIMITED)),
+        ("load + run", lambda: sc.run(sc.parse(text, "bench", UNLIMITED, cards), limits=UNLIMITED)),
         ("guard scan", lambda: yamlfile.check_structure(text, UNLIMITED)),
         ("schema oneOf", lambda: list(published.iter_errors(data))),
     ]
@@ -237,14 +297,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--events", type=int, default=200)
-    ap.add_argument("--only", choices=("actions", "fights"))
+    ap.add_argument("--only", choices=("actions", "fights", "cards"))
     args = ap.parse_args()
-    scenarios = {"actions": generate, "fights": generate_fights}
+    scenarios = {"actions": generate, "fights": generate_fights, "cards": generate_cards}
     worst = 0.0
     for name, make in scenarios.items():
         if args.only and name != args.only:
             continue
-        ms = bench(name, make(args.events), args.runs)
+        ms = bench(name, make(args.events), args.runs, card_catalog() if name == "cards" else None)
         if ms is None:
             return 1
         worst = max(worst, ms)

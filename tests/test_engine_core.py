@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+from card_catalog import card_catalog
 
 from judge.engine import citations as C
 from judge.engine import rules as R
@@ -159,7 +160,7 @@ def test_every_log_entry_cites_a_paragraph_of_its_edition():
     for path in sorted(sc.Path(__file__).resolve().parents[1].joinpath("scenarios").rglob("*.yaml")):
         if "rivals" in path.parts:  # the Rivals scenarios have their own tests (test_rivals_engine.py)
             continue
-        scenario = sc.load(path)
+        scenario = sc.load(path, cards=card_catalog())
         for ed in C.RULES_EDITIONS:
             steps, _, stop = sc.replay(scenario, ed)
             for step in steps:

@@ -25,6 +25,9 @@ def test_thousands_of_random_games_keep_the_invariants():
     assert totals["combats"] > 1000 and totals["rounds"] > 50, totals
     assert totals["referendums"] > 1000 and totals["blood_hunts"] > 200, totals
     assert totals["torpor"] > 1000 and totals["diableries"] > 200, totals
+    # Cards named from the card base (cards.py) are played too: modifiers, reactions, action cards, trifles,
+    # out-of-turn master cards, burn options.
+    assert sum(r.named_cards for r in reports) > 10_000
 
 
 def test_random_play_is_deterministic():

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from card_catalog import card_catalog
 
 from judge.engine import citations as C
 from judge.engine import scenario as sc
@@ -11,6 +12,11 @@ from judge.engine import trace
 from judge.engine.state import counters_in_play
 
 ROOT = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+def load(path: Path) -> sc.Scenario:
+    """A scenario file, read as judge check reads it: with the card base (scenarios/cards/ name real cards)."""
+    return sc.load(path, cards=card_catalog())
 FILES = sorted(p for p in ROOT.rglob("*.yaml") if "rivals" not in p.relative_to(ROOT).parts)  # V:TES (Rivals: test_rivals_engine.py)
 
 
@@ -21,7 +27,7 @@ def locator(corpus):
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
 def test_scenario_passes(path, locator):
-    result = sc.run(sc.load(path), locator=locator)
+    result = sc.run(load(path), locator=locator)
     assert result.ok, trace.run_text(result, locator)
     assert result.checks, f"{path.name} has no expectations: a scenario is also a test"
 
@@ -33,7 +39,7 @@ BOOK = {C.CURRENT: "vekn:", C.OLDER: "rb:"}
 def test_scenario_replays_under_the_other_edition(path, locator):
     """Under the other book, every step and any stop cites that book's paragraphs only (never the scenario's own
     book), no counter is created or lost, and the scenario's expectations for that book, if any, are met."""
-    scenario = sc.load(path)
+    scenario = load(path)
     other = C.OLDER if scenario.rules == C.CURRENT else C.CURRENT
     result = sc.run(scenario, other, locator)
     for step in result.steps:
@@ -71,21 +77,21 @@ def test_at_least_25_scenarios_of_our_own_with_refusals():
     ("bleed_second_modifier", "vekn:bleed"),
 ])
 def test_required_illegal_moves_are_refused_with_their_citation(stem, rule_doc, locator):
-    result = sc.run(sc.load(ROOT / "rules" / f"{stem}.yaml"), C.CURRENT, locator)
+    result = sc.run(load(ROOT / "rules" / f"{stem}.yaml"), C.CURRENT, locator)
     assert result.stop is not None and result.stop.kind == "refused"
     ids = sc.cite_ids(result.stop.rules, C.CURRENT, locator)
     assert any(i.startswith(rule_doc + "/") for i in ids), ids
 
 
 def test_justine_final_score(locator):
-    result = sc.run(sc.load(ROOT / "examples" / "justine_final_score.yaml"), locator=locator)
+    result = sc.run(load(ROOT / "examples" / "justine_final_score.yaml"), locator=locator)
     scores = result.state.players
     assert [scores[p].vp for p in ("Justine", "Richard", "Scott", "Lisa", "Steve")] == [3, 1, 1, 0, 0]
     assert result.state.result.winner == "Justine"
 
 
 def test_the_older_tie_is_reported_differently_by_each_book(locator):
-    scenario = sc.load(ROOT / "examples" / "richard_tie_older.yaml")
+    scenario = load(ROOT / "examples" / "richard_tie_older.yaml")
     older, current = sc.run(scenario, C.OLDER, locator), sc.run(scenario, C.CURRENT, locator)
     assert older.state.result.tied == current.state.result.tied == ("Richard", "Lisa")
     assert "tied between Richard and Lisa" in older.steps[-1].text
@@ -93,7 +99,7 @@ def test_the_older_tie_is_reported_differently_by_each_book(locator):
 
 
 def test_compare_withdrawal_shows_both_editions_with_their_citations(locator):
-    scenario = sc.load(ROOT / "rules" / "withdrawal.yaml")
+    scenario = load(ROOT / "rules" / "withdrawal.yaml")
     a, b = sc.run(scenario, C.CURRENT, locator), sc.run(scenario, C.OLDER, locator)
     assert a.ok and b.ok
     assert a.state.players["Sarah"].vp == 0.5 and b.state.players["Sarah"].vp == 1
@@ -108,7 +114,7 @@ def test_compare_withdrawal_shows_both_editions_with_their_citations(locator):
 
 
 def test_nora_current_moves_out_at_once_older_at_the_end(locator):
-    scenario = sc.load(ROOT / "rules" / "influence_older_at_end.yaml")
+    scenario = load(ROOT / "rules" / "influence_older_at_end.yaml")
     older = sc.run(scenario, C.OLDER, locator)
     current = sc.run(scenario, C.CURRENT, locator)
     assert older.ok
@@ -142,7 +148,7 @@ def test_part_2_worked_examples_cite_their_paragraphs(stem, corpus):
 
 def test_the_worked_examples_end_as_the_books_say(locator):
     def final(stem, edition=None):
-        result = sc.run(sc.load(ROOT / "examples" / f"{stem}.yaml"), edition, locator)
+        result = sc.run(load(ROOT / "examples" / f"{stem}.yaml"), edition, locator)
         assert result.ok and result.stop is None, stem
         return result
 
@@ -180,7 +186,7 @@ def test_at_least_30_part_2_scenarios_of_our_own_with_refusals():
     ("torpor/blood_cursed_no_diablerie", "rb:11/1"),
 ])
 def test_part_2_illegal_moves_are_refused_with_their_citation(path, rule_doc, locator):
-    scenario = sc.load(ROOT / f"{path}.yaml")
+    scenario = load(ROOT / f"{path}.yaml")
     result = sc.run(scenario, locator=locator)
     assert result.ok and result.stop is not None and result.stop.kind == "refused", path
     assert rule_doc in sc.cite_ids(result.stop.rules, result.edition, locator), path
@@ -189,7 +195,7 @@ def test_part_2_illegal_moves_are_refused_with_their_citation(path, rule_doc, lo
 def test_every_step_cites_a_paragraph_that_resolves(locator):
     """Every step of every scenario, under both editions, names at least one paragraph, and each resolves."""
     for path in FILES:
-        scenario = sc.load(path)
+        scenario = load(path)
         for edition in C.RULES_EDITIONS:
             steps, _, stop = sc.replay(scenario, edition)
             for step in steps:
@@ -201,7 +207,7 @@ def test_every_step_cites_a_paragraph_that_resolves(locator):
 @pytest.mark.parametrize("path", ["examples/nassir_tamoszius_ryan_aggravated", "combat/maneuver_twice_in_a_row",
                                   "combat/torpor_timing_by_edition", "torpor/diablerie_discipline_capacity"])
 def test_part_2_compare_shows_each_book_with_its_own_citations(path, locator):
-    scenario = sc.load(ROOT / f"{path}.yaml")
+    scenario = load(ROOT / f"{path}.yaml")
     a, b = sc.run(scenario, C.CURRENT, locator), sc.run(scenario, C.OLDER, locator)
     assert a.ok and b.ok, path
     diffs = trace.compare_json(a, b, locator)["differences"]
@@ -216,7 +222,7 @@ def test_part_2_compare_shows_each_book_with_its_own_citations(path, locator):
 def test_a_standing_press_to_continue_starts_the_next_round_and_leaves_it_to_the_players(locator):
     """The older book's round has no end of round step: declining to press must stop when round 2 begins
     (RB 6.4.4), not play round 2 by default."""
-    result = sc.run(sc.load(ROOT / "combat" / "press_continue_next_round_strikes.yaml"), locator=locator)
+    result = sc.run(load(ROOT / "combat" / "press_continue_next_round_strikes.yaml"), locator=locator)
     assert result.ok, trace.run_text(result, locator)
     declined = [s.text for s in result.steps if s.n == 7]
     assert any("round 2 begins" in t for t in declined)
@@ -226,7 +232,7 @@ def test_a_standing_press_to_continue_starts_the_next_round_and_leaves_it_to_the
 
 
 def test_an_ousted_methuselahs_turn_has_no_influence_or_discard_phase(locator):
-    result = sc.run(sc.load(ROOT / "rules" / "ousted_in_own_turn_next_turn.yaml"), locator=locator)
+    result = sc.run(load(ROOT / "rules" / "ousted_in_own_turn_next_turn.yaml"), locator=locator)
     assert result.ok, trace.run_text(result, locator)
     texts = [s.text for s in result.steps]
     assert not any("Sarah's influence phase" in t or "Sarah's discard phase" in t for t in texts), texts
@@ -234,6 +240,6 @@ def test_an_ousted_methuselahs_turn_has_no_influence_or_discard_phase(locator):
 
 
 def test_damage_to_a_retainer_is_reported_when_the_combat_ends(locator):
-    result = sc.run(sc.load(ROOT / "combat" / "dodge_does_not_protect_retainers.yaml"), locator=locator)
+    result = sc.run(load(ROOT / "combat" / "dodge_does_not_protect_retainers.yaml"), locator=locator)
     over = [s.text for s in result.steps if "is over after" in s.text]
     assert over and "Colette's retainer Raven 2 damage" in over[0] and "no damage" not in over[0], over

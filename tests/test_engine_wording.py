@@ -8,6 +8,8 @@ import yaml
 
 import re
 
+from card_catalog import card_catalog
+
 from judge.engine import events as ev
 from judge.engine.forms import Names
 from judge.engine.grammar import STRUCTURED, WORDING, parse_structured, parse_wording
@@ -20,7 +22,7 @@ MINIONS = ["Belinde", "Carna", "Ira", "Krid", "Quentin", "The Dowager", "Alexa D
 
 
 def names() -> Names:
-    return Names(PLAYERS, MINIONS)
+    return Names(PLAYERS, MINIONS, card_catalog())
 
 
 @pytest.mark.parametrize("pattern", WORDING, ids=[p.example for p in WORDING])

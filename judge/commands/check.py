@@ -29,9 +29,10 @@ def _edition_option(value: Optional[str]) -> Optional[str]:
         raise click.BadParameter(f"unknown edition {value!r}; known: {', '.join(list(RULES_EDITIONS) + list(ALIASES))}")
 
 
-def _cite_locator():
-    """The engine's citation locator on the corpus: cites are shown with the paragraphs' labels and IDs;
-    without the books, by section and quote."""
+def _books():
+    """The engine's citation locator on the corpus (cites are shown with the paragraphs' labels and IDs; without
+    the books, by section and quote), and the card catalog the scenarios' named cards are read with (loaded once;
+    None without the books or the card data: a scenario naming a card is then refused, saying why)."""
     from judge.corpus import get_corpus  # here and below: what only a check needs (`judge --help` loads this module)
 
     try:
@@ -39,8 +40,20 @@ def _cite_locator():
     except Exception as exc:  # the engine works without the books; only the labels are lost
         click.echo(f"warning: the rulebooks could not be loaded ({exc}); citations are shown by section and quote",
                    err=True)
-        return OfflineCiteLocator()
-    return CiteLocator(corpus)
+        return OfflineCiteLocator(), None
+    return CiteLocator(corpus), _catalog(corpus)
+
+
+def _catalog(corpus):
+    from judge.cards import get_cards
+    from judge.engine.cards import Catalog
+
+    try:
+        return Catalog(get_cards(corpus))
+    except Exception as exc:  # scenarios that name no card are checked all the same
+        click.echo(f"warning: the card base could not be loaded ({exc}); scenarios naming a card are refused",
+                   err=True)
+        return None
 
 
 def _limits_option(ctx, param, values: tuple[str, ...]) -> L.Limits:
@@ -79,11 +92,11 @@ def check(targets: tuple[Path, ...], rules: Optional[str], compare: Optional[str
     files = [f for t in targets for f in sc.find_scenarios(t)]
     if not files:
         raise click.UsageError("no scenario files (*.yaml) found")
-    locator = _cite_locator()
+    locator, cards = _books()
     failures = 0
     for i, path in enumerate(files):
         # Whatever goes wrong with one file is reported with it, and the files after it are checked.
-        ok = _check_file(path, edition, pair, as_json, locator, limits)
+        ok = _check_file(path, edition, pair, as_json, locator, limits, cards)
         if not as_json and i < len(files) - 1:
             click.echo("")
         failures += 0 if ok else 1
@@ -93,13 +106,13 @@ def check(targets: tuple[Path, ...], rules: Optional[str], compare: Optional[str
 
 
 def _check_file(path: Path, edition: Optional[str], pair: Optional[tuple], as_json: bool, locator,
-                limits: L.Limits) -> bool:
+                limits: L.Limits, cards=None) -> bool:
     """Replay one file and print its report; whether it passed."""
     from judge.engine import scenario as sc
     from judge.engine import trace
 
     try:
-        scenario = sc.load(path, limits)
+        scenario = sc.load(path, limits, cards)
         if scenario.game == RIVALS and (pair or edition):
             # --rules and --compare name V:TES editions: a Rivals scenario (of a directory, say) is replayed
             # under its own rulebook, and says so.

@@ -403,3 +403,28 @@ class CastVote(Event):
 @dataclass(frozen=True, kw_only=True)
 class ClosePolling(Event):
     pass
+
+
+# -- a card named from the card base (cards.py) -------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class PlayCard(Event):
+    """A card named from the card base, played by a minion or (a master card) a Methuselah; `card` is the
+    cards.CardFacts the scenario reader resolved, so replaying never looks it up."""
+
+    card: Any
+    minion: Optional[str] = None
+    player: Optional[str] = None
+    level: Optional[str] = None  # "inferior" | "superior", as said ("at superior")
+    target: Optional[str] = None  # the Methuselah a directed action card is directed at
+    cancelled: bool = False  # cancelled as it is played
+    cost: Optional[Cost] = None  # None: the card's own cost (an "X" cost must be said)
+    effect: Optional[CardEffect] = None  # what the card does beyond what the engine models, as the scenario says
+    says: Optional[str] = None  # the same, described and not applied
+
+
+@dataclass(frozen=True, kw_only=True)
+class BurnOption(Event):
+    """A card with the burn option discarded (and replaced) in an unlock phase."""
+
+    player: str
+    card: Any

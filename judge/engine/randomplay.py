@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from judge.engine import core, phases
+from judge.engine.cards import CardFacts
 from judge.engine import rules as R
 from judge.engine.citations import CURRENT, OLDER
 from judge.engine.errors import NotModelled, Refusal
@@ -25,14 +26,43 @@ from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEff
                                  CombatOver, ContestCard, ContestTitle, Cost, CryptDraw, Decline, Diablerize, Discard,
                                  EdgePool, Effect, Employ, EndTurn, EnterCombat, Equip, GainStrikes, GoToPhase, Hunt,
                                  Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier, NoDiablerie,
-                                 NoManeuver, NoPress, NoPrevent, Pass, Political, Press, Prevent, Reaction, Recruit,
-                                 Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw)
+                                 NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press, Prevent, Reaction, Recruit,
+                                 Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw,
+                                 BurnOption)
 from judge.engine.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer, counters_in_play)
 
 TITLES = (None, None, None, "Prince of Paris", "Primogen", "Justicar", "Archbishop of Rome", "Bishop", "Priscus",
           "Cardinal", "Kholo", "Baron of Chicago", "Inner Circle member")
 SECTS = ("Camarilla", "Sabbat", "Anarch", "Laibon", None)
+
+
+def _disc(code: str, name: str) -> tuple:
+    return ((code, name, None),)
+
+
+# Cards named as the card base would give them (cards.CardFacts), written out so that random play needs no card
+# base: each of a kind the engine checks (requirements, level, cost, timing) and applies.
+CARDS = {
+    "bleed modifier": CardFacts(id="random:1", name="Random Conditioning", kind="library", types=("Action Modifier",),
+                                text="Only usable during a bleed action.\n[dom] +1 bleed (limited).\n"
+                                     "[DOM] +2 bleed (limited).", blood_cost="1", disciplines=_disc("dom", "Dominate")),
+    "stealth modifier": CardFacts(id="random:2", name="Random Cloak", kind="library", types=("Action Modifier",),
+                                  text="[obf] +1 stealth.\n[OBF] +2 stealth.", disciplines=_disc("obf", "Obfuscate")),
+    "reaction": CardFacts(id="random:3", name="Random Sight", kind="library", types=("Reaction",),
+                          text="[aus] +1 intercept.\n[AUS] +2 intercept.", pool_cost="1",
+                          disciplines=_disc("aus", "Auspex")),
+    "action": CardFacts(id="random:4", name="Random Govern", kind="library", types=("Action",),
+                        text="[dom] (D) Bleed with +2 bleed.\n[DOM] +1 stealth action. (D) Bleed with +1 bleed.",
+                        blood_cost="1", disciplines=_disc("dom", "Dominate")),
+    "trifle": CardFacts(id="random:5", name="Random Trifle", kind="library", types=("Master",),
+                        text="Trifle.\nGain 1 pool.", pool_cost="1"),
+    "out-of-turn": CardFacts(id="random:6", name="Random Reversal", kind="library", types=("Master",),
+                             text="Out-of-turn.\nBurn 1 pool.", requirements=("titled",)),
+    "burn option": CardFacts(id="random:7", name="Random Loa", kind="library", types=("Master",), clans=("Samedi",),
+                             text="Unique.\nPut this card in play.", burn_option=True),
+}
+DISCIPLINES = (("dom", "AUS"), ("DOM", "obf"), ("aus",), ())
 
 
 def random_table(rng: random.Random) -> GameState:
@@ -55,7 +85,7 @@ def random_table(rng: random.Random) -> GameState:
                 region=TORPOR if rng.random() < 0.15 else READY,
                 retainers=(Retainer(f"R{count}", rng.randint(1, 2)),) if rng.random() < 0.15 else (),
                 traits=("blood cursed",) if rng.random() < 0.1 else (),
-                votes=rng.choice([None, None, None, 1]))
+                votes=rng.choice([None, None, None, 1]), disciplines=DISCIPLINES[count % len(DISCIPLINES)])
         if rng.random() < 0.4:
             count += 1
             minions[f"A{count}"] = Minion(name=f"A{count}", controller=p, kind=ALLY, card=f"A{count}",
@@ -127,6 +157,7 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
                                  cost=Cost(blood=pick([0, 1]))))
         add(lambda: Pass())
         add(lambda: MasterCard(player=pick(seated), out_of_turn=True, trifle=rng.random() < 0.3))
+        add(lambda: _named_in_action(a, state, seated, rng))  # one candidate: the others keep their odds
         return out
     if state.phase == "unlock":
         add(lambda: EdgePool(player=turn))
@@ -139,19 +170,25 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
                 add(lambda m=m: UnlockInfernal(player=turn, minion=m.name))
         if rng.random() < 0.05:
             add(lambda: Withdraw(player=turn))
+        add(lambda: BurnOption(player=pick(seated), card=CARDS["burn option"]))
     elif state.phase == "master":
         add(lambda: MasterCard(player=turn, trifle=rng.random() < 0.4, cost_pool=pick([0, 0, 1])))
         add(lambda: MasterCard(player=pick(seated), out_of_turn=True, trifle=rng.random() < 0.3))
+        add(lambda: PlayCard(card=CARDS["trifle"], player=turn, cancelled=rng.random() < 0.1 and state.edition == CURRENT,
+                             effect=CardEffect(pool=((turn, 1),))))
     elif state.phase == "minion" and mine:
         # A vampire with no blood must hunt first: offer it, or the turn cannot go on.
+        must_hunt = False
         for m in mine:
             if m.kind == VAMPIRE and m.blood == 0 and m.ready and not m.locked:
+                must_hunt = True
                 add(lambda m=m: Hunt(actor=m.name))
                 add(lambda m=m: Hunt(actor=m.name))
         ready = [m for m in mine if m.ready and not m.locked] or mine
+        named = () if must_hunt else (_named_action,)  # a pending hunt keeps its odds of being drawn
         for maker in (_bleed, _bleed, _bleed, _hunt, _hunt, _equip, _employ, _recruit, _anarch, _card, _card,
                       _blood_effect, _political, _political, _leave_torpor, _rescue, _diablerize, _diablerize,
-                      _card_combat, _damage):
+                      _card_combat, _damage, *named):
             add(lambda maker=maker: maker(pick(ready), state, seated, rng, new_name))
     elif state.phase == "influence":
         unc = [m for m in mine if m.region == UNCONTROLLED and m.kind == VAMPIRE]
@@ -209,6 +246,24 @@ def _political(m, state, seated, rng, new_name):
     target = rng.choice(seated)
     return Political(actor=m.name, card=rng.choice([None, "P1", "P2"]),
                      effect=CardEffect(pool=((target, -rng.randint(1, 3)),)) if rng.random() < 0.7 else None)
+
+
+def _named_in_action(a, state, seated, rng):
+    """A card named from the card base during an action: the acting minion's modifier, the blocker's reaction,
+    an out-of-turn master card."""
+    pick = rng.choice
+    kind = pick(("modifier", "reaction", "master") if a.attempt else ("modifier", "master"))
+    if kind == "modifier":
+        return PlayCard(card=CARDS[pick(("bleed modifier", "stealth modifier"))], minion=a.actor,
+                        level=pick((None, "superior")), cancelled=rng.random() < 0.1 and state.edition == CURRENT)
+    if kind == "reaction":
+        return PlayCard(card=CARDS["reaction"], minion=a.attempt.blocker, level=pick((None, "superior")))
+    return PlayCard(card=CARDS["out-of-turn"], player=pick(seated), effect=CardEffect(pool=((pick(seated), -1),)))
+
+
+def _named_action(m, state, seated, rng, new_name):
+    return PlayCard(card=CARDS["action"], minion=m.name, level=rng.choice((None, "superior")),
+                    cancelled=rng.random() < 0.1 and state.edition == CURRENT)
 
 
 def _in_torpor(state):
@@ -442,6 +497,7 @@ class GameReport:
     torpor: int = 0  # vampires sent to torpor
     diableries: int = 0
     stopped_by: str = ""  # the not-modelled message that ended the game
+    named_cards: int = 0  # cards named from the card base that were played (cards.py)
 
 
 def play(rng: random.Random, max_events: int = 150, max_tries: int = 25) -> GameReport:
@@ -466,6 +522,7 @@ def play(rng: random.Random, max_events: int = 150, max_tries: int = 25) -> Game
                     applied = True
                     break  # the situation changed: draw new candidates
                 state, entries = core.apply(state, event)
+                report.named_cards += isinstance(event, (PlayCard, BurnOption))
             except Refusal as stop:
                 report.refused += 1
                 if not any(r.cites(state.edition) for r in stop.rules):

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Callable
 
-from judge.engine import actions, combat, phases, politics, stages, torpor
+from judge.engine import actions, cards, combat, phases, politics, stages, torpor
 from judge.engine.errors import NotModelled
-from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CastVote, ChooseStrike, ClosePolling,
+from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, BurnOption, CastVote, ChooseStrike, ClosePolling,
                                  CombatOver, ContestCard, ContestTitle, CryptDraw, Decline, Diablerize, Discard,
                                  EdgePool, Effect, Employ, EndTurn, EnterCombat, Equip, Event, GainStrikes, GoToPhase,
                                  Hunt, Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier,
-                                 NoDiablerie, NoManeuver, NoPress, NoPrevent, Pass, Political, Press, Prevent, Reaction,
+                                 NoDiablerie, NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press, Prevent,
+                                 Reaction,
                                  Recruit, Rescue, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Unmodelled,
                                  Withdraw)
 from judge.engine.helpers import Log
@@ -50,6 +51,8 @@ HANDLERS: dict[type, Handler] = {
     NoDiablerie: torpor.no_diablerie,
     # politics (politics.py)
     Terms: politics.terms, CastVote: politics.cast_vote, ClosePolling: politics.close_event,
+    # cards named from the card base (cards.py)
+    PlayCard: cards.play_card, BurnOption: cards.burn_option,
 }
 
 

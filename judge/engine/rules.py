@@ -681,6 +681,46 @@ CARD_VOTES = rule("CARD_VOTES", "other cards that grant votes are used under the
                   [RB("6.3.3", "can all be used subject to the normal rules")])
 
 
+# -- cards named from the card base (cards.py) ----------------------------------
+CARD_REQUIREMENTS = rule("CARD_REQUIREMENTS", "a card is played only by a minion meeting its clan, Discipline and text requirements (a master card: by a Methuselah controlling such a ready minion)",
+                         [V("requirements-for-playing-cards", "Only a minion who meets the requirements given on a minion card can play it")],
+                         [RB("1.6.1", "Some cards will have other requirements"), RB("1.6.3", "in these cases, the card can only be played by")])
+DISCIPLINE_LEVEL = rule("DISCIPLINE_LEVEL", "a basic Discipline allows a card's basic effect; a superior one either effect",
+                        [V("crypt-cards", "they can use only the basic (plain text) effect"),
+                         V("crypt-cards", "may opt to use either the basic")],
+                        [RB("1.5", "he can use only the basic (plain"), RB("1.5", "then only vampires who have")])
+CARD_ACTION_WHO = rule("CARD_ACTION_WHO", "an action card is played by a ready unlocked minion to perform an action",
+                       [V("minion-cards", "minion can play an action card to perform an action other than the")],
+                       [RB("1.6.3", "Action cards: A minion can play an action card")])
+CARD_MODIFIER_WHO = rule("CARD_MODIFIER_WHO", "action modifier cards are played by the acting minion during its action",
+                         [V("minion-cards", "The acting minion can play these cards to")],
+                         [RB("1.6.3", "The acting minion can play these cards")])
+CARD_REACTION_WHO = rule("CARD_REACTION_WHO", "reaction cards are played by another Methuselah's ready unlocked minion, in response to an action",
+                         [V("minion-cards", "A ready unlocked minion can play a reaction card")],
+                         [RB("1.6.3", "A ready untapped minion can play a reaction")])
+CARD_COMBAT_WHO = rule("CARD_COMBAT_WHO", "combat cards are played by minions in combat",
+                       [V("minion-cards", "These are played by minions when in combat")],
+                       [RB("1.6.3", "These are played by minions when in combat")])
+CARD_POLITICAL_WHO = rule("CARD_POLITICAL_WHO", "political action cards are played by vampires, to call a referendum",
+                          [V("minion-cards", "Only vampires can play political action cards")],
+                          [RB("1.6.3", "A political action card can be played to call")])
+CARD_MASTER_WHO = rule("CARD_MASTER_WHO", "master cards are played by Methuselahs, minion cards by minions",
+                       [V("card-types", "Master cards are played by Methuselahs")],
+                       [RB("1.6.1", "There are three main types of library cards")])
+CARD_CANCELLED = rule("CARD_CANCELLED", "a card cancelled as it is played has no effect but is played; a cancelled action card does not lock its minion, a cancelled non-action card's cost is paid",
+                      [V("wording-templates", "A cancelled card has no effect, but it is still"),
+                       V("wording-templates", "If an action card is cancelled, the minion does not lock"),
+                       V("wording-templates", "If a non-action card is cancelled, its cost must be paid as normal")],
+                      [])
+BURN_OPTION = rule("BURN_OPTION", "a card with the burn option may be discarded and replaced in any unlock phase by a Methuselah controlling no minion meeting its requirements, once per unlock phase",
+                   [V("unlock-phase", "may discard it during ANY Methuselah's unlock phase and replace it"),
+                    V("unlock-phase", "Each Methuselah is limited to one such discard each unlock phase")],
+                   [RB("1.6.1", "Each Methuselah is limited to")])
+UNIQUE_CARD = rule("UNIQUE_CARD", "only one copy of a unique card can be in play; another Methuselah's copy makes them contested",
+                   [V("important-terms-in-the-game", "Only one copy of a unique card can be in play at a time")],
+                   [RB("11", "Only one copy of a unique card can be in")])
+
+
 def all_rules() -> list[Rule]:
     """Every rule above, in the order of this file."""
     return [v for v in globals().values() if isinstance(v, Rule)]

@@ -23,6 +23,7 @@ from judge.engine import expect as X
 from judge.engine import limits as L
 from judge.engine.errors import EngineStop, ScenarioError
 from judge.engine.events import Event
+from judge.engine.cards import fill_minion
 from judge.engine.forms import Names
 from judge.engine.grammar import parse_structured, parse_wording
 from judge.engine.expect import Check, cite_ids, lookup  # noqa: F401 - part of this module's interface
@@ -48,7 +49,7 @@ class Scenario:
     game: str = VTES  # a Rivals scenario is a rivals_scenario.Scenario, whose game is RIVALS
 
 
-def load(path: str | Path, limits: Limits = L.DEFAULT) -> Scenario:
+def load(path: str | Path, limits: Limits = L.DEFAULT, cards=None) -> Scenario:
     path = Path(path)
     try:
         with path.open("r", encoding="utf-8") as f:
@@ -59,14 +60,15 @@ def load(path: str | Path, limits: Limits = L.DEFAULT) -> Scenario:
         raise OverLimit("characters", limits.characters, f"the file is more than {limits.characters:,} characters long",
                         None, str(path))
     try:
-        return parse(text, str(path), limits)
+        return parse(text, str(path), limits, cards)
     except ScenarioError as exc:
         raise exc.at(str(path)) from None
 
 
-def parse(text: str, file: str = "<scenario>", limits: Limits = L.DEFAULT) -> Scenario:
+def parse(text: str, file: str = "<scenario>", limits: Limits = L.DEFAULT, cards=None) -> Scenario:
     """The scenario in `text`; ScenarioError naming the line for anything malformed, OverLimit (one) for a
-    scenario over `limits`."""
+    scenario over `limits`. `cards` (a cards.Catalog, built once by the caller) resolves the cards the
+    scenario names; without it, naming a card is refused."""
     clock = L.Clock(limits, "reading the scenario")
     L.over(limits, "characters", len(text), "the scenario is {count:,} characters long")
     data, lines = read_yaml(text, limits)
@@ -79,8 +81,8 @@ def parse(text: str, file: str = "<scenario>", limits: Limits = L.DEFAULT) -> Sc
         return rivals_scenario.parse_data(data, lines, file, limits, clock)
     validate(data, lines)
     rules = _edition(data.get("rules", CURRENT), lines.of(("rules",)))
-    state = _table(data, lines, rules)
-    names = Names(list(state.seating), list(state.minions))
+    state = _table(data, lines, rules, cards)
+    names = Names(list(state.seating), list(state.minions), cards)
     events = []
     raw_events = data.get("events") or []
     for i, raw in enumerate(raw_events):
@@ -136,7 +138,7 @@ def _edition(name: Any, line: Optional[int]) -> str:
         raise ScenarioError(f"unknown rules edition {name!r}; expected one of: {known}", line) from None
 
 
-def _table(data: dict, lines: Lines, rules: str) -> GameState:
+def _table(data: dict, lines: Lines, rules: str, cards=None) -> GameState:
     seating = [str(p) for p in data["players"]]
     for i, name in enumerate(seating):
         L.check_name(name, lines.of(("players", i)))
@@ -177,7 +179,7 @@ def _table(data: dict, lines: Lines, rules: str) -> GameState:
         edge = player_of(edge, ("edge",))
     minions = {}
     for i, raw in enumerate(data.get("minions") or []):
-        m = _minion(raw, (("minions", i)), lines, seating, ousted, player_of)
+        m = _minion(raw, (("minions", i)), lines, seating, ousted, player_of, cards)
         if m.name in minions or m.name in seating:
             raise ScenarioError(f"the name {m.name!r} is used twice; names must be unique "
                                 f"(use 'card:' for a second copy of a card)", lines.of(("minions", i, "name")))
@@ -191,9 +193,10 @@ def _table(data: dict, lines: Lines, rules: str) -> GameState:
                      turn_number=turn_number, edge=edge, phase_state=ps)
 
 
-def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, player_of) -> Minion:
+def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, player_of, cards=None) -> Minion:
     name = str(raw["name"])
     L.check_name(name, lines.of(path + ("name",)))
+    raw = _from_card(raw, path, lines, cards)
     controller = player_of(raw["controller"], path + ("controller",))
     if controller in ousted:
         raise ScenarioError(f"{controller} is ousted and controls nothing", lines.of(path + ("controller",)))
@@ -233,6 +236,32 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         traits=tuple(str(t).strip().lower() for t in raw.get("traits") or ()),
         votes=int(raw["votes"]) if raw.get("votes") is not None else None,
     )
+
+
+def _from_card(raw: dict, path: tuple, lines: Lines, cards) -> dict:
+    """The minion with what its crypt card says filled in (cards.fill_minion), when it is named by card: it has
+    no capacity nor life (its name, or `card:`, is then the crypt card's), or its `card:` is a card the card
+    base knows (another `card:` is the scenario's own name for a copy, as in a contest)."""
+    def line_of(key: str) -> Optional[int]:
+        return lines.of(path + (key,)) if key in raw else lines.of(path + ("name",))
+
+    described = any(k in raw for k in ("capacity", "life")) or raw.get("type") == ALLY
+    maybe = described and "changed" not in raw  # described, and perhaps named by card (a known `card:`)
+    if maybe and not raw.get("card"):
+        return raw
+    card_name = str(raw.get("card") or raw["name"])
+    if cards is None:
+        if maybe:
+            return raw
+        raise ScenarioError(f"the vampire {raw['name']} needs a capacity (or say type: ally, with life); naming it "
+                            f"by its crypt card needs the card base, which judge check loads", line_of("name"))
+    if maybe:
+        facts = cards.lookup(card_name)
+        if facts is None:
+            return raw
+    else:
+        facts = cards.card(card_name, line_of("card"), "crypt card")
+    return fill_minion(raw, facts, line_of)
 
 
 # -- replaying ------------------------------------------------------------------------------------

@@ -23,11 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
-from judge.engine import actions, combat, politics, torpor
+from judge.engine import actions, cards, combat, politics, torpor
 from judge.engine import rules as R
 from judge.engine.events import (Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
                                  Event, GainStrikes, InflictDamage, Maneuver, MasterCard, Modifier, NoDiablerie,
-                                 NoManeuver, NoPress, NoPrevent, Pass, Press, Prevent, Reaction, Terms, Unmodelled)
+                                 NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Press, Prevent, Reaction, Terms,
+                                 Unmodelled)
 from judge.engine.helpers import Log
 from judge.engine.state import Draft, GameState
 
@@ -51,6 +52,8 @@ class Stage:
     def takes(self, table: Table, event: Event) -> bool:
         """Whether `event` is played inside this stage, the table being where it is."""
         kind = type(event)
+        if kind is PlayCard:  # a named card belongs where the engine event it is played as belongs
+            kind = cards.stage_kind(event, table)
         if kind in self.admits_during_block_attempt and table.action.attempt is not None:
             return True
         return kind in self.admits

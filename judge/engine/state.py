@@ -282,6 +282,7 @@ class PhaseState:
     discard_actions: int = 1
     edge_pool_taken: bool = False
     paid: tuple[str, ...] = ()  # contested cards/titles paid for or yielded this unlock phase
+    burn_options: tuple[str, ...] = ()  # Methuselahs who discarded a card for its burn option this unlock phase
 
 
 @dataclass(frozen=True)

@@ -213,6 +213,13 @@ class Site:
         from judge.compare.comparison import compare
         return self._comparisons.recall_or_compute((old, new), lambda: compare(self.corpus, old, new))
 
+    @cached_property
+    def scenario_cards(self):
+        """The card catalog the scenario reader resolves the cards a scenario names with (judge.engine.cards), on
+        this corpus's card base: a pasted scenario reads as `judge check` reads it."""
+        from judge.engine.cards import Catalog
+        return Catalog(self.cards)
+
     def scenario_resolver(self):
         """The scenario engine's citation resolver on this corpus (it remembers its answers)."""
         if self._resolver is None:

@@ -241,7 +241,7 @@ def _run(text: str, rules: str | None) -> tuple[dict, str]:
     OverLimit if it goes over one of the limits (the same as `judge check`'s, judge/engine/limits.py)."""
     from judge.engine import scenario, trace
     site = current_site()
-    parsed = scenario.parse(text, "<pasted scenario>", _limits())
+    parsed = scenario.parse(text, "<pasted scenario>", _limits(), site.scenario_cards)
     resolver = site.scenario_resolver()
     return trace.checked_json(scenario.run(parsed, rules, resolver, _limits()), resolver, _limits())
 

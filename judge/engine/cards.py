@@ -1,0 +1,751 @@
+"""Real cards in the engine: what the card base says of a named card, checked when it is played.
+
+The engine never reads the card data itself (it imports nothing of judge.cards, see
+tests/test_engine_layout.py): the front ends load the card base once and hand the scenario reader a
+`Catalog` built on it. The reader resolves each card an event names into `CardFacts` (plain, frozen data:
+types, costs, Disciplines, clan, requirements, text, rulings) and the event carries them, so replaying
+stays pure and never looks a card up. A crypt card named by a minion fills its capacity, clan, sect,
+title, Disciplines and group the same way (`fill_minion`).
+
+What playing a named card checks, each refusal citing the rule and quoting the card:
+
+* who plays it and when, by its type (`play_card`): an action card by a ready unlocked minion as its
+  action, an action modifier by the acting minion, a reaction by another Methuselah's ready unlocked
+  minion, a combat card by a minion in combat, a political action by a vampire, a master card by a
+  Methuselah in their master phase unless it is out-of-turn (a trifle gives the action back);
+* its requirements: clan, Disciplines at the level played (`at superior` needs the superior level),
+  title, sect and the other requirements the card data lists ("non-sterile", "capacity 5 or more");
+* its cost in blood or pool (only a minion or Methuselah with enough can play it);
+* "Only usable during a bleed action" and the like, where the engine knows the situation;
+* a unique card already in play (the contest it would start is not modelled here: the replay stops).
+
+What the card does: the parts of its text for the level played that the engine models (`+N stealth`,
+`+N bleed`, `+N intercept`, `(D) Bleed ... with +N bleed`, `+1 stealth action`) are applied through
+the engine's own events (actions.py, phases.py); anything else is applied only as the scenario states
+it (`effect:`, or "plays X: Alexis burns 3 pool"), shown if it is only described (`says:`), or the
+replay stops as not modelled, listing the card's rulings. Never guessed.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from judge.engine import actions, combat, phases
+from judge.memo import Memo
+from judge.engine import rules as R
+from judge.engine.citations import OLDER
+from judge.engine.errors import NotModelled, Refusal, ScenarioError
+from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Equip, Event, MasterCard,
+                                 Modifier, PlayCard, Political, Reaction)
+from judge.engine.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
+                                  require_seated)
+from judge.engine.state import ALLY, Draft, Minion
+
+# -- the card base, as the engine sees it ------------------------------------------------------------
+MASTER, ACTION, MODIFIER, REACTION, COMBAT, POLITICAL, EQUIPMENT = (
+    "Master", "Action", "Action Modifier", "Reaction", "Combat", "Political Action", "Equipment")
+LEVELS = ("inferior", "superior")
+RULINGS_SHOWN = 5  # a not-modelled stop lists this many rulings, and says how many more there are
+
+
+@dataclass(frozen=True)
+class CardFacts:
+    """One card as the card base describes it: what the engine checks and quotes."""
+
+    id: str  # "card:100845"
+    name: str
+    kind: str  # "crypt" | "library"
+    types: tuple[str, ...]
+    text: str
+    pool_cost: Optional[str] = None  # "2", "X"
+    blood_cost: Optional[str] = None
+    disciplines: tuple[tuple[str, str, Optional[str]], ...] = ()  # (code, name, level for a crypt card)
+    disciplines_all: bool = False
+    clans: tuple[str, ...] = ()
+    sect: Optional[str] = None
+    title: Optional[str] = None
+    capacity: Optional[str] = None
+    group: Optional[str] = None
+    requirements: tuple[str, ...] = ()
+    burn_option: bool = False
+    rulings: tuple[tuple[str, str], ...] = ()  # (ruling ID, text)
+
+    @property
+    def preamble(self) -> list[str]:
+        """The sentences before the Discipline lines ("Unique.", "Only usable during a bleed action.")."""
+        return [ln.strip() for ln in self.text.splitlines() if ln.strip() and not ln.lstrip().startswith("[")]
+
+    def heading(self) -> str:
+        first = self.text.splitlines()[0] if self.text else ""
+        return first.casefold()
+
+    @property
+    def unique(self) -> bool:
+        return "unique" in self.heading()
+
+    @property
+    def trifle(self) -> bool:
+        return "trifle" in self.heading()
+
+    @property
+    def out_of_turn(self) -> bool:
+        return "out-of-turn" in self.heading()
+
+    def level_text(self, level: Optional[str]) -> Optional[str]:
+        """The text of the Discipline line played at `level` (inferior: lower-case symbols, superior: upper
+        case), or None when the card has no such lines."""
+        lines = [ln.strip() for ln in self.text.splitlines() if ln.lstrip().startswith("[")]
+        disc = [ln for ln in lines if re.match(r"^\[[a-z]{3}\]", ln, re.I)]
+        if not disc:
+            return None
+        want = [ln for ln in disc if (ln[1:4].isupper()) == (level == "superior")]
+        if not want:
+            return None
+        return re.sub(r"^(\[[A-Za-z ]+\]\s*)+", "", want[0]).strip()
+
+    def quote(self) -> str:
+        return f'{self.name}: "{" / ".join(ln.strip() for ln in self.text.splitlines() if ln.strip())}"'
+
+    def costs(self) -> Cost:
+        return Cost(blood=_cost_number(self, self.blood_cost), pool=_cost_number(self, self.pool_cost))
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "types": list(self.types), "text": self.text}
+
+
+def _cost_number(card: CardFacts, value: Optional[str]) -> int:
+    if value is None:
+        return 0
+    if not value.isdigit():
+        raise NotModelled(f"{card.name}'s cost is {value}: say what was paid with `cost:` "
+                          f"(e.g. cost: {{pool: 2}}). {card.quote()}", [R.COST_REQUIRED])
+    return int(value)
+
+
+class Catalog:
+    """The card base for a scenario reader: named cards as CardFacts, each looked up once (memoized), and the
+    closest names for a name it does not know. Built once by a front end, on judge.cards' CardBase."""
+
+    # Bounded (judge.memo): the web builds one catalog per process, and visitors type what names they like. A
+    # name naming no card is not kept (a memo keeps no None); it is looked up again, only to be refused.
+    LIMIT = 20_000  # the card base has ~8,000 cards; a few spellings of each fit
+
+    def __init__(self, base: Any):
+        self._base = base
+        self._facts: Memo[str, CardFacts] = Memo("engine.card_facts", self.LIMIT)
+
+    def lookup(self, name: str) -> Optional[CardFacts]:
+        key = " ".join(str(name).split()).casefold()
+        found = self._facts.recall(key)
+        if found is None:
+            card = self._base.card(name)
+            if card is None:
+                return None
+            found = self._facts.remember(key, self._facts_of(card))
+        return found
+
+    def closest(self, name: str, limit: int = 3) -> list[str]:
+        return list(dict.fromkeys(m.card.name for m in self._base.find(name, limit=limit)))[:limit]
+
+    def card(self, name: str, line: Optional[int], what: str = "card") -> CardFacts:
+        """The card named, or ScenarioError at `line` naming the closest cards."""
+        found = self.lookup(name)
+        if found is None:
+            near = self.closest(name)
+            hint = f"; the closest names: {', '.join(near)}" if near else ""
+            raise ScenarioError(f"unknown {what} {name!r}: the card base has no card of that name{hint}", line)
+        return found
+
+    def _facts_of(self, card: Any) -> CardFacts:
+        rulings = tuple((r.id, r.text) for r in self._base.rulings_of(card.id))
+        return CardFacts(
+            id=card.id, name=card.name, kind=card.kind, types=tuple(card.types), text=card.text,
+            pool_cost=card.pool_cost, blood_cost=card.blood_cost,
+            disciplines=tuple((d.code, d.name, d.level) for d in card.disciplines),
+            disciplines_all=card.disciplines_all, clans=tuple(card.clans), sect=card.sect, title=card.title,
+            capacity=card.capacity, group=card.group, requirements=tuple(card.requirements),
+            burn_option=card.burn_option, rulings=rulings)
+
+
+def rulings_text(card: CardFacts) -> str:
+    if not card.rulings:
+        return f"{card.name} has no rulings in the card base"
+    shown = "; ".join(f"[{rid}] {text}" for rid, text in card.rulings[:RULINGS_SHOWN])
+    more = len(card.rulings) - RULINGS_SHOWN
+    tail = f" (and {more} more: judge card {card.name!r})" if more > 0 else ""
+    return f"{card.name}'s rulings: {shown}{tail}"
+
+
+# -- a minion named by its crypt card ------------------------------------------------------------------
+# The fields a crypt card fixes; a scenario giving one of them differently must say it `changed:` in play.
+CARD_FIELDS = ("capacity", "clan", "sect", "title", "disciplines", "group")
+
+
+def crypt_fields(card: CardFacts) -> dict:
+    """What a crypt card says of its minion, in the scenario's own keys (Disciplines as the card prints them:
+    `pot` basic, `POT` superior)."""
+    out: dict = {}
+    if card.capacity and card.capacity.isdigit():
+        out["capacity"] = int(card.capacity)
+    if card.clans:
+        out["clan"] = card.clans[0]
+    if card.sect:
+        out["sect"] = card.sect
+    votes = re.fullmatch(r"(\d+) votes?(?: \(titled\))?", card.title or "")
+    if votes:  # an Independent vampire's "2 votes": votes of its card text, not a title the books name
+        out["votes"] = int(votes.group(1))
+    elif card.title:
+        out["title"] = card.title
+    if card.disciplines:
+        out["disciplines"] = [c.upper() if lvl == "superior" else c for c, _, lvl in card.disciplines]
+    if card.group:
+        out["group"] = card.group
+    return out
+
+
+def fill_minion(raw: dict, card: CardFacts, line_of) -> dict:
+    """The minion's fields with what its crypt card says filled in; a field given differently is refused unless
+    listed under `changed:` (a card in play changed it: a diablerie's Discipline, a title gained)."""
+    if card.kind != "crypt":
+        raise ScenarioError(f"{card.name} is a {'/'.join(card.types)} card, not a crypt card: a minion is named "
+                            f"by its crypt card", line_of("card"))
+    if "Vampire" not in card.types:
+        raise ScenarioError(f"{card.name} is a {'/'.join(card.types)} crypt card: the engine's minions are vampires "
+                            f"and allies", line_of("card"))
+    fields = crypt_fields(card)
+    changed = {str(c) for c in raw.get("changed") or ()}
+    for key in changed:
+        if key not in CARD_FIELDS:
+            raise ScenarioError(f"changed: {key!r} is not a field a crypt card fixes; expected some of "
+                                f"{', '.join(CARD_FIELDS)}", line_of("changed"))
+    out = dict(raw)
+    for key, value in fields.items():
+        if key == "group":
+            continue
+        if key in raw and key not in changed and not _same(key, raw[key], value):
+            raise ScenarioError(f"{raw['name']}: {key} {raw[key]!r} is not what {card.name}'s card says "
+                                f"({value!r}); list it under changed: [{key}] if a card in play changed it",
+                                line_of(key))
+        out.setdefault(key, value)
+    return out
+
+
+def _same(key: str, given: Any, card: Any) -> bool:
+    if key == "disciplines":
+        return sorted(_level_of(str(x))[1:] for x in given or ()) == sorted(_level_of(str(x))[1:] for x in card)
+    return str(given).casefold() == str(card).casefold()
+
+
+# -- the minion's Disciplines ---------------------------------------------------------------------------
+def _level_of(entry: str) -> tuple[str, str, str]:
+    """(entry, its name or code folded, level) of one of a minion's Disciplines as a scenario writes it:
+    `dom` or `Dominate` basic; `DOM`, `superior Dominate` or `Dominate (superior)` superior."""
+    text = entry.strip()
+    low = text.casefold()
+    if low.startswith("superior "):
+        return entry, low[len("superior "):].strip(), "superior"
+    if low.endswith("(superior)"):
+        return entry, low[: -len("(superior)")].strip(), "superior"
+    if low.endswith("(inferior)") or low.endswith("(basic)"):
+        return entry, low.rsplit("(", 1)[0].strip(), "inferior"
+    if len(text) == 3 and text.isupper():
+        return entry, low, "superior"
+    return entry, low, "inferior"
+
+
+def discipline_level(m: Minion, code: str, name: str) -> Optional[str]:
+    """The level at which `m` has a Discipline (by code or name), or None."""
+    best = None
+    for entry in m.disciplines:
+        _, key, level = _level_of(str(entry))
+        if key in (code.casefold(), name.casefold()):
+            if level == "superior":
+                return level
+            best = level
+    return best
+
+
+# -- requirements -----------------------------------------------------------------------------------------
+TITLES = ("prince", "justicar", "primogen", "baron", "bishop", "archbishop", "cardinal", "regent", "inner circle",
+          "priscus", "magaji", "kholo")
+SECTS = ("camarilla", "sabbat", "anarch", "laibon", "independent")
+
+
+def _refuse(card: CardFacts, message: str, *rules) -> Refusal:
+    return Refusal(f"{message}. {card.quote()}", [*rules])
+
+
+def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str]) -> None:
+    """Refuse `m` playing `card` at `level` when it does not meet the card's clan, Discipline or text
+    requirements."""
+    if card.clans and not any((m.clan or "").casefold() == c.casefold() for c in card.clans):
+        raise _refuse(card, f"{m.name} ({m.clan or 'no clan'}) cannot play {card.name}: it requires "
+                            f"{' or '.join(card.clans)}", R.CARD_REQUIREMENTS)
+    if card.disciplines:
+        wanted = level or "inferior"
+        have = {name: discipline_level(m, code, name) for code, name, _ in card.disciplines}
+        ok = [n for n, lv in have.items() if lv is not None and (wanted == "inferior" or lv == "superior")]
+        missing = card.disciplines_all and len(ok) < len(have) or not ok
+        if missing:
+            names_ = (" and " if card.disciplines_all else " or ").join(have)
+            at = "superior " if wanted == "superior" else ""
+            has = ", ".join(f"{n} ({lv})" for n, lv in have.items() if lv) or ("none of them" if len(have) > 1 else "none")
+            raise _refuse(card, f"{m.name} cannot play {card.name} at {wanted}: it requires {at}{names_}, and "
+                                f"{m.name} has {has}", R.CARD_REQUIREMENTS, R.DISCIPLINE_LEVEL)
+    elif level == "superior":
+        raise _refuse(card, f"{card.name} requires no Discipline: it has no superior level to play it at",
+                      R.DISCIPLINE_LEVEL)
+    reqs = [r.casefold() for r in card.requirements]
+    titles = [r for r in reqs if r in TITLES]
+    if titles:
+        held = (m.title or "").casefold()
+        if m.title_contested or not any(held == t or held.startswith(t + " ") for t in titles):
+            raise _refuse(card, f"{m.name} ({m.title or 'untitled'}) cannot play {card.name}: it requires a "
+                                f"{' or '.join(titles)}", R.CARD_REQUIREMENTS)
+    sects = [r for r in reqs if r in SECTS]
+    if sects:
+        sect = "anarch" if m.anarch else (m.sect or "").casefold()
+        if sect not in sects:
+            raise _refuse(card, f"{m.name} ({m.sect or 'no sect'}) cannot play {card.name}: it requires "
+                                f"{' or '.join(sects)}", R.CARD_REQUIREMENTS)
+    for req in reqs:
+        if req in TITLES or req in SECTS:
+            continue
+        met = _other_requirement(m, req)
+        if met is None:
+            raise NotModelled(f"{card.name}'s requirement {req!r} (the engine checks clans, Disciplines, titles, "
+                              f"sects, capacity and traits). {card.quote()}", [R.CARD_REQUIREMENTS])
+        if not met:
+            raise _refuse(card, f"{m.name} cannot play {card.name}: it requires {req}", R.CARD_REQUIREMENTS)
+
+
+def _other_requirement(m: Minion, req: str) -> Optional[bool]:
+    """Whether `m` meets a requirement of the card data other than a title or sect; None: not checked here."""
+    cap = re.fullmatch(r"capacity (\d+) or (more|less)", req)
+    if cap:
+        n = int(cap.group(1))
+        return m.capacity >= n if cap.group(2) == "more" else m.capacity <= n
+    if req == "titled":
+        return bool(m.title) and not m.title_contested
+    if req == "non-titled":
+        return not m.title
+    if req.startswith("non-") and req[4:] in SECTS:
+        return ("anarch" if m.anarch else (m.sect or "").casefold()) != req[4:]
+    if req == "non-sterile":
+        return "sterile" not in m.traits
+    if req == "non-red list":
+        return "red list" not in m.traits
+    if req == "infernal":
+        return m.infernal
+    if req in ("red list", "black hand", "seraph", "slave"):
+        return req in m.traits
+    return None
+
+
+def check_cost(d: Draft, card: CardFacts, m: Optional[Minion], player: str, cost: Cost) -> None:
+    """Only a vampire with enough blood, a Methuselah with enough pool, can play a card with that cost."""
+    if m is not None and cost.blood > m.blood:
+        unit = "life" if m.kind == ALLY else "blood"
+        raise _refuse(card, f"{m.name} has {m.blood} {unit}, not enough to play {card.name} (costs {cost.blood} "
+                            f"blood)", R.COST_REQUIRED)
+    if cost.pool > d.players[player].pool:
+        raise _refuse(card, f"{player} has {d.players[player].pool} pool, not enough to play {card.name} (costs "
+                            f"{cost.pool} pool)", R.COST_REQUIRED)
+
+
+# -- what the engine models of a card's text -------------------------------------------------------------
+@dataclass
+class Modelled:
+    """What the engine applies itself of the text played; `rest` is the text it does not model."""
+
+    stealth: int = 0
+    bleed: int = 0
+    intercept: int = 0
+    limited: Optional[bool] = None
+    action_bleed: bool = False  # "(D) Bleed"
+    any_target: bool = False
+    bleed_only: bool = False  # "Only usable during a bleed action."
+    rest: list[str] = field(default_factory=list)
+
+
+_SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z(+\[])")
+
+
+def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
+    out = Modelled()
+    line = card.level_text(level)
+    text = " ".join(card.preamble + ([line] if line else []))
+    for sentence in (s.strip() for s in _SENTENCE.split(text) if s.strip()):
+        s = sentence.rstrip(".")
+        if s.casefold() in ("unique", "trifle", "master", "out-of-turn", "master: out-of-turn", "master: trifle"):
+            continue
+        if s == "Only usable during a bleed action":
+            out.bleed_only = True
+            continue
+        m = re.fullmatch(r"\+1 stealth action", s)
+        if m:
+            out.stealth += 1
+            continue
+        m = re.fullmatch(r"\(D\) Bleed( any Methuselah)?(?: with \+(\d) bleed)?", s)
+        if m:
+            out.action_bleed, out.any_target = True, bool(m.group(1))
+            out.bleed += int(m.group(2) or 0)
+            continue
+        m = re.fullmatch(r"(?:\+(\d) stealth)?(?:,? and )?(?:\+(\d) bleed( \(limited\))?)?(?:\+(\d) intercept)?", s)
+        if m and any(m.groups()):
+            out.stealth += int(m.group(1) or 0)
+            out.bleed += int(m.group(2) or 0)
+            out.intercept += int(m.group(4) or 0)
+            if m.group(2):
+                out.limited = bool(m.group(3))
+            continue
+        out.rest.append(sentence)
+    return out
+
+
+# -- playing a named card ---------------------------------------------------------------------------------
+def stage_kind(e: PlayCard, table) -> type:
+    """The engine event a named card is played as, for the stages (stages.py): an action modifier or a
+    reaction belongs to the open action, a combat card to the combat."""
+    types = e.card.types
+    if COMBAT in types and (table.combat is not None or len(types) == 1):
+        return ChooseStrike
+    if MODIFIER in types and table.action is not None:
+        return Modifier
+    if REACTION in types and table.action is not None:
+        return Reaction
+    for t, kind in ((MODIFIER, Modifier), (REACTION, Reaction), (ACTION, ActionCard), (POLITICAL, Political),
+                    (MASTER, MasterCard), (EQUIPMENT, Equip)):
+        if t in types:
+            return kind
+    return PlayCard
+
+
+def play_card(d: Draft, e: PlayCard, log: Log) -> None:
+    """The handler of a named card: who plays it and when, its requirements and cost, then its effect."""
+    card = e.card
+    kind = stage_kind(e, d)
+    if kind is MasterCard:
+        _master(d, e, log)
+        return
+    if e.minion is None:
+        raise _refuse(card, f"{card.name} is a {'/'.join(card.types)} card: a minion plays it (name the minion: "
+                            f"'Belinde plays {card.name}')", R.CARD_MASTER_WHO)
+    m = minion(d, e.minion)
+    if kind is ChooseStrike or (COMBAT in card.types and kind is PlayCard):
+        _combat_card(d, e, m, log)
+        return
+    if kind is PlayCard:
+        raise NotModelled(f"playing a {'/'.join(card.types)} card by name ({card.name}); describe what it does "
+                          f"with the engine's other forms. {card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
+    _who_and_when(d, e, m, kind)
+    check_requirements(d, card, m, e.level)
+    cost = e.cost or card.costs()
+    check_cost(d, card, m, m.controller, cost)
+    what = modelled(card, e.level)
+    if kind is Modifier:
+        _modifier(d, e, m, cost, what, log)
+    elif kind is Reaction:
+        _reaction(d, e, m, cost, what, log)
+    elif kind is ActionCard:
+        _action(d, e, m, cost, what, log)
+    elif kind is Political:
+        _political(d, e, m, cost, what, log)
+    elif kind is Equip:
+        _equip(d, e, m, cost, what, log)
+
+
+def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type) -> None:
+    """Whether `m` may play a card of this type now, before its requirements and cost are looked at."""
+    if kind is Modifier:
+        a = d.action_()
+        if a is None or a.actor != m.name:
+            who = f"the acting minion is {a.actor}" if a else "no action is in progress"
+            raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, an action modifier: {who}",
+                          R.CARD_MODIFIER_WHO, R.MODIFIER_WHO)
+    elif kind is Reaction:
+        if d.action_() is None:
+            raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a reaction: no action is in progress",
+                          R.CARD_REACTION_WHO)
+        _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name), d, None, R.CARD_REACTION_WHO)
+    elif kind in (ActionCard, Political):
+        _delegate(e, lambda d_, e_, log_: check_actor(d_, m.name, "political" if kind is Political else "card"),
+                  e, d, None, R.CARD_ACTION_WHO if kind is ActionCard else R.CARD_POLITICAL_WHO)
+
+
+def _unmodelled_rest(e: PlayCard, what: Modelled, rules: list) -> None:
+    """Stop when the card does what the engine does not model and the scenario does not say what happened."""
+    if what.rest and e.effect is None and e.says is None:
+        card = e.card
+        raise NotModelled(f"{card.name}{_at(e)}: \"{' '.join(what.rest)}\" is not modelled; say what it does "
+                          f"(effect: or says:, or 'plays {card.name}: Alexis burns 3 pool'). {rulings_text(card)}",
+                          [*rules, R.GOLDEN_RULE])
+
+
+def _at(e: PlayCard) -> str:
+    return f" at {e.level}" if e.level else ""
+
+
+def _delegate(e: PlayCard, handler, event: Event, d: Draft, log: Log, rule) -> None:
+    """Play the card through the engine's own event; its refusal quotes the card and cites the card type's
+    rule too."""
+    try:
+        handler(d, event, log)
+    except Refusal as exc:
+        if e.card.name in exc.message and '"' in exc.message:
+            raise
+        raise Refusal(f"{exc.message}. {e.card.quote()}", [*exc.rules, rule]) from None
+
+
+def _cancelled(d: Draft, e: PlayCard, m: Optional[Minion], player: str, cost: Cost, log: Log, action: bool,
+               rule) -> None:
+    """The card is cancelled as it is played: it has no effect but is played; an action card does not lock its
+    minion (nor is it paid), another card's cost is paid."""
+    if d.edition == OLDER:
+        raise NotModelled(f"{e.card.name} cancelled as it is played: the older book does not say what becomes of "
+                          f"its cost", [R.CARD_CANCELLED, rule])
+    play_from_hand(d, player, log, e.card.name)
+    if action:
+        log.add(f"{e.card.name} is cancelled as it is played: it has no effect; {m.name} does not lock and pays "
+                f"nothing, and may play it again.", R.CARD_CANCELLED, rule)
+        return
+    paid = []
+    if cost.blood and m is not None:
+        blood(d, m.name, -cost.blood)
+        paid.append(f"{m.name} pays {cost.blood} blood")
+    if cost.pool:
+        pool(d, player, -cost.pool)
+        paid.append(f"{player} pays {cost.pool} pool")
+    log.add(f"{e.card.name} is cancelled as it is played: it has no effect"
+            + (f", but its cost is paid ({', '.join(paid)})" if paid else "") + ".", R.CARD_CANCELLED, rule)
+
+
+def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
+    a = d.action_()
+    if a is None or a.actor != m.name:
+        who = f"the acting minion is {a.actor}" if a else "no action is in progress"
+        raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, an action modifier: {who}",
+                      R.CARD_MODIFIER_WHO, R.MODIFIER_WHO)
+    if what.bleed_only and a.kind != "bleed":
+        raise _refuse(e.card, f"{e.card.name} is \"Only usable during a bleed action\"; {a.summary} is not one",
+                      R.CARD_REQUIREMENTS)
+    if e.cancelled:
+        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO)
+        return
+    _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
+    if not (what.stealth or what.bleed or e.effect) and e.says is not None:  # described only: played, not applied
+        _pay(d, m, cost)
+        play_from_hand(d, m.controller, log, e.card.name)
+        log.add(f"{m.name} plays {e.card.name}{_at(e)}.", R.CARD_MODIFIER_WHO, R.MODIFIERS_ANY_TIME)
+        _says(e, log)
+        return
+    event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=what.bleed, limited=what.limited,
+                     cost=cost, effect=e.effect, line=e.line, text=e.text)
+    _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
+    _says(e, log)
+
+
+def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
+    a = d.action_()
+    if a is None:
+        raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a reaction: no action is in progress",
+                      R.CARD_REACTION_WHO)
+    if e.cancelled:
+        _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, intercept=0), d, log,
+                  R.CARD_REACTION_WHO)
+        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_REACTION_WHO)
+        return
+    _unmodelled_rest(e, what, [R.CARD_REACTION_WHO])
+    event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=e.effect,
+                     line=e.line, text=e.text)
+    if not (what.intercept or e.effect) and e.says is not None:
+        _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
+        play_from_hand(d, m.controller, log, e.card.name)
+        _pay(d, m, cost)
+        log.add(f"{m.name} plays {e.card.name}{_at(e)} (a reaction does not lock its minion).", R.REACTION_WHO)
+        _says(e, log)
+        return
+    _delegate(e, actions.reaction, event, d, log, R.CARD_REACTION_WHO)
+    _says(e, log)
+
+
+def _reaction_check(d: Draft, e: Reaction, log: Log) -> None:
+    """Who may play a reaction now, without playing it (actions.reaction's checks)."""
+    a = d.action_()
+    m = minion(d, e.minion)
+    if m.controller == a.player:
+        raise Refusal(f"{m.name} is {a.player}'s minion: only other Methuselahs' minions play reactions to "
+                      f"{a.player}'s actions", [R.REACTION_WHO])
+    if not m.ready or m.locked:
+        raise Refusal(f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions",
+                      [R.REACTION_WHO])
+
+
+def _pay(d: Draft, m: Minion, cost: Cost) -> None:
+    if cost.blood:
+        blood(d, m.name, -cost.blood)
+    if cost.pool:
+        pool(d, m.controller, -cost.pool)
+
+
+def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
+    if e.cancelled:
+        check_actor(d, m.name, "card")
+        _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO)
+        return
+    _unmodelled_rest(e, what, [R.CARD_ACTION_WHO])
+    targets = tuple(t for t in (e.target,) if t)
+    event = ActionCard(actor=m.name, card=e.card.name, as_="bleed" if what.action_bleed else None, targets=targets,
+                       directed=True if ("(D)" in (e.card.level_text(e.level) or e.card.text)) else None,
+                       stealth=what.stealth, bleed=what.bleed, any_target=what.any_target, cost=cost,
+                       effect=e.effect, says=e.says, line=e.line, text=e.text)
+    if event.directed and not targets and not what.action_bleed:
+        raise _refuse(e.card, f"{e.card.name} is a directed action (D): say whom it is directed at "
+                              f"('directed at Alexis', or target:)", R.BLOCK_DIRECTED)
+    _delegate(e, actions.action_card, event, d, log, R.CARD_ACTION_WHO)
+
+
+def _political(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
+    if m.kind == ALLY:
+        raise _refuse(e.card, f"{m.name} is an ally: only vampires play political action cards",
+                      R.CARD_POLITICAL_WHO)
+    if e.cancelled:
+        check_actor(d, m.name, "political")
+        _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_POLITICAL_WHO)
+        return
+    if e.effect is None and e.says is None:
+        raise NotModelled(f"{e.card.name}'s referendum: say what passing it does (effect: or says:). "
+                          f"{rulings_text(e.card)}", [R.CARD_POLITICAL_WHO, R.GOLDEN_RULE])
+    event = Political(actor=m.name, card=e.card.name, cost=cost, effect=e.effect, says=e.says, line=e.line,
+                      text=e.text)
+    _delegate(e, actions.political_action, event, d, log, R.CARD_POLITICAL_WHO)
+
+
+def _equip(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
+    if e.card.unique:
+        held = [x.name for x in d.minions.values() if e.card.name in x.equipment]
+        if held:
+            raise NotModelled(f"{e.card.name} is unique and already in play on {held[0]}: the contest a second "
+                              f"copy starts. {e.card.quote()}", [R.UNIQUE_CARD, R.CONTEST_CARD])
+    event = Equip(actor=m.name, item=e.card.name, cost=cost, line=e.line, text=e.text)
+    _delegate(e, actions.equip_action, event, d, log, R.CARD_ACTION_WHO)
+
+
+def _combat_card(d: Draft, e: PlayCard, m: Minion, log: Log) -> None:
+    c = d.combat
+    if c is None or c.ended or m.name not in (c.acting, c.opposing):
+        where = "no combat is in progress" if c is None or c.ended else f"{m.name} is not in the combat"
+        raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a combat card: {where}", R.CARD_COMBAT_WHO)
+    check_requirements(d, e.card, m, e.level)
+    cost = e.cost or e.card.costs()
+    check_cost(d, e.card, m, m.controller, cost)
+    if e.cancelled:
+        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_COMBAT_WHO)
+        return
+    if e.effect is None and e.says is None:
+        text = e.card.level_text(e.level) or e.card.text
+        raise NotModelled(f"{e.card.name}{_at(e)}: \"{text}\" is not modelled as a named card; describe it with "
+                          f"the combat forms ('{m.name} plays {e.card.name}, a strike card: 2 damage') or say what "
+                          f"it does (effect: or says:). {rulings_text(e.card)}", [R.CARD_COMBAT_WHO, R.GOLDEN_RULE])
+    _pay(d, m, cost)
+    play_from_hand(d, m.controller, log, e.card.name)
+    log.add(f"{m.name} plays {e.card.name}{_at(e)} in combat" + (f", paying {_cost_text(cost)}" if cost != Cost()
+                                                                  else "") + ".", R.CARD_COMBAT_WHO,
+            R.CARD_REQUIREMENTS)
+    if e.effect is not None:
+        apply_card_effect(d, log, e.effect, e.card.name)
+    _says(e, log)
+    combat_check = getattr(combat, "end_prematurely", None)
+    c = d.combat
+    if combat_check and c is not None and not c.ended and (c.acting not in d.minions or c.opposing not in d.minions):
+        gone = [n for n in (c.acting, c.opposing) if n not in d.minions]
+        combat.end_prematurely(d, log, f"{', '.join(gone)} left play", R.WOUNDED_ENDS_COMBAT)
+
+
+def _cost_text(cost: Cost) -> str:
+    return " and ".join(p for p in (f"{cost.blood} blood" if cost.blood else "", f"{cost.pool} pool" if cost.pool
+                                    else "") if p)
+
+
+def _says(e: PlayCard, log: Log) -> None:
+    if e.says:
+        log.add(f"{e.card.name} says: \"{e.says}\" (described, not applied to the state).", R.GOLDEN_RULE)
+
+
+def _master(d: Draft, e: PlayCard, log: Log) -> None:
+    card = e.card
+    if e.minion is not None:
+        raise _refuse(card, f"{card.name} is a master card: Methuselahs play master cards, not minions "
+                            f"({e.minion})", R.CARD_MASTER_WHO)
+    player = e.player
+    require_seated(d, player)
+    if card.clans or card.disciplines or card.requirements:
+        ready = [m for m in d.minions.values() if m.controller == player and m.ready]
+        fits = []
+        for m in ready:
+            try:
+                check_requirements(d, card, m, e.level)
+                fits.append(m)
+            except Refusal:
+                pass
+        if not fits:
+            raise _refuse(card, f"{player} controls no ready minion meeting {card.name}'s requirements",
+                          R.CARD_REQUIREMENTS)
+    cost = e.cost or card.costs()
+    if cost.blood:
+        raise NotModelled(f"{card.name}'s blood cost (a master card): say which vampire pays it with an effect",
+                          [R.COST_REQUIRED])
+    check_cost(d, card, None, player, cost)
+    if card.out_of_turn and player == d.turn:
+        raise _refuse(card, f"{player} cannot play {card.name}, an out-of-turn master card, on {player}'s own turn",
+                      R.OUT_OF_TURN)
+    if not card.out_of_turn and (player != d.turn or d.phase != "master"):
+        raise _refuse(card, f"{player} cannot play {card.name} in {d.turn}'s {d.phase} phase: regular master cards "
+                            f"are played in one's own master phase (out-of-turn ones say so)", R.MASTER_IN_PHASE)
+    what = modelled(card, e.level)
+    if not e.cancelled:
+        _unmodelled_rest(e, what, [R.CARD_MASTER_WHO])
+    trifle = card.trifle and not e.cancelled
+    event = MasterCard(player=player, card=card.name, trifle=trifle, out_of_turn=card.out_of_turn,
+                       cost_pool=cost.pool, line=e.line, text=e.text)
+    _delegate(e, phases.master_card, event, d, log, R.MASTER_IN_PHASE)
+    if e.cancelled:
+        log.add(f"{card.name} is cancelled as it is played: it has no effect, but it is played (its cost paid, the "
+                f"master phase action used" + (", and no action gained from the trifle" if card.trifle else "")
+                + ").", R.CARD_CANCELLED, *([R.TRIFLE] if card.trifle else []))
+        return
+    if e.effect is not None:
+        apply_card_effect(d, log, e.effect, card.name)
+    _says(e, log)
+
+
+def burn_option(d: Draft, e: BurnOption, log: Log) -> None:
+    """A card with the burn option discarded (and replaced) in an unlock phase by a Methuselah controlling no
+    minion that meets its requirements; once per Methuselah each unlock phase."""
+    card = e.card
+    require_seated(d, e.player)
+    if not card.burn_option:
+        raise _refuse(card, f"{card.name} has no burn option: it cannot be discarded that way", R.BURN_OPTION)
+    if d.phase != "unlock":
+        raise _refuse(card, f"the burn option is used in an unlock phase; it is {d.turn}'s {d.phase} phase",
+                      R.BURN_OPTION)
+    ps = d.phase_state()
+    if e.player in ps.burn_options:
+        raise _refuse(card, f"{e.player} already discarded a card for its burn option this unlock phase: only one "
+                            f"such discard each unlock phase", R.BURN_OPTION)
+    for m in d.minions.values():
+        if m.controller != e.player or not m.controlled:
+            continue
+        try:
+            check_requirements(d, card, m, None)
+        except (Refusal, NotModelled):
+            continue
+        raise _refuse(card, f"{e.player} controls {m.name}, who meets {card.name}'s requirements: the burn option "
+                            f"is for a Methuselah who controls no such minion", R.BURN_OPTION)
+    play_from_hand(d, e.player, log, card.name)
+    d.put_phase(burn_options=ps.burn_options + (e.player,))
+    log.add(f"{e.player} discards {card.name} for its burn option and draws to replace it (one such discard this "
+            f"unlock phase).", R.BURN_OPTION, R.DRAW_REPLACE)
+
+

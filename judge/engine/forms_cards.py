@@ -1,0 +1,124 @@
+"""The forms of events naming a real card (docs/scenarios.md, "Real cards"): playing a card the card base
+knows, and discarding one for its burn option. The reader resolves the card here, once, through the catalog
+the front end gave (`Names.cards`): an unknown card is refused at its line with the closest names."""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from judge.engine.errors import ScenarioError
+from judge.engine.events import BurnOption, CardEffect, PlayCard
+from judge.engine.forms import NUM, FormTable, Names, cost_of, effect_of, number, player_of, minion_of
+
+FORMS = FormTable()
+LEVEL_WORDS = {"inferior": "inferior", "basic": "inferior", "superior": "superior"}
+_TAIL = (r"(?: at (?P<lvl>inferior|superior|basic)(?: level)?)?(?:,? directed at {P2})?"
+         r"(?P<cx>,? (?:but )?(?:it is |and is )?cancelled(?: as it is played)?)?(?:: (?P<fx>.+))?")
+
+
+def card_of(names: Names, name: str, line: int):
+    """The card named, from the catalog; ScenarioError when no card base was given or the name is unknown."""
+    if names.cards is None:
+        raise ScenarioError(f"the card {name!r} is named, but no card base was given to read it (judge check "
+                            f"loads it; describe the card instead: 'plays {name}, an action modifier: +1 bleed')",
+                            line)
+    return names.cards.card(name, line)
+
+
+def _card_and_effect(m, names: Names, line: int):
+    """The card of a sentence and the effect after its colon; a card name holding ': ' ("Second Tradition:
+    Domain") is read whole when the part before it names no card."""
+    name, fx = m.group("x").strip(), m.group("fx")
+    if fx and names.cards is not None and names.cards.lookup(name) is None \
+            and names.cards.lookup(f"{name}: {fx}") is not None:
+        return card_of(names, f"{name}: {fx}", line), None
+    return card_of(names, name, line), (effects(fx, names, line) if fx else None)
+
+
+_CLAUSES = (
+    (re.compile(rf"(?P<who>.+?) (?P<verb>burns|loses|pays|spends|gains|gets) (?P<n>{NUM}) pool", re.I), "pool"),
+    (re.compile(rf"(?P<who>.+?) (?P<verb>burns|loses|pays|gains|gets) (?P<n>{NUM}) (?:blood|life)", re.I), "blood"),
+    (re.compile(r"(?:an effect |it )?(?P<verb>locks|unlocks) (?P<who>.+)", re.I), "lock"),
+    (re.compile(r"(?P<who>.+?) is (?P<verb>locked|unlocked)", re.I), "lock"),
+)
+
+
+def effects(text: str, names: Names, line: int) -> CardEffect:
+    """What a card did, as a sentence's tail says it: clauses such as "Alexis burns 3 pool", "Belinde gains 1
+    blood", "an effect unlocks Carna", separated by ";" or "and"."""
+    pools, bloods, lock, unlock = [], [], [], []
+    for clause in (c.strip() for c in re.split(r"\s*;\s*|\s+and\s+", text.strip().rstrip(".")) if c.strip()):
+        for rx, kind in _CLAUSES:
+            m = rx.fullmatch(clause)
+            if not m:
+                continue
+            verb = m.group("verb").lower()
+            if kind == "lock":
+                (lock if verb.startswith("lock") else unlock).append(names.canon_minion(m.group("who"), line))
+            else:
+                sign = 1 if verb in ("gains", "gets") else -1
+                if kind == "pool":
+                    pools.append((names.canon_player(m.group("who"), line), sign * number(m.group("n"))))
+                else:
+                    bloods.append((names.canon_minion(m.group("who"), line), sign * number(m.group("n"))))
+            break
+        else:
+            raise ScenarioError(f"cannot read the card's effect {clause!r}; expected clauses like 'Alexis burns 3 "
+                                f"pool', 'Belinde gains 1 blood', 'an effect unlocks Carna' (or use the structured "
+                                f"form with effect:)", line)
+    return CardEffect(pool=tuple(pools), blood=tuple(bloods), lock=tuple(lock), unlock=tuple(unlock))
+
+
+def _level(value: Optional[str], line: int) -> Optional[str]:
+    if value is None:
+        return None
+    level = LEVEL_WORDS.get(str(value).strip().lower())
+    if level is None:
+        raise ScenarioError(f"at: {value!r} is not a Discipline level; expected inferior (or basic) or superior", line)
+    return level
+
+
+@FORMS.wording(r"{M} plays (?P<x>.+?)" + _TAIL, "Belinde plays Govern the Unaligned at superior")
+def _minion_plays(m, names, line, text):
+    card, fx = _card_and_effect(m, names, line)
+    target = player_of(m, names, line, "p2") if m.group("p2") else None
+    return PlayCard(card=card, minion=minion_of(m, names, line), level=_level(m.group("lvl"), line), target=target,
+                    cancelled=bool(m.group("cx")), effect=fx, line=line, text=text)
+
+
+@FORMS.wording(r"{P} plays (?P<x>.+?)" + _TAIL, "Sarah plays Villein: Belinde burns 2 blood; Sarah gains 2 pool")
+def _player_plays(m, names, line, text):
+    card, fx = _card_and_effect(m, names, line)
+    target = player_of(m, names, line, "p2") if m.group("p2") else None
+    return PlayCard(card=card, player=player_of(m, names, line), level=_level(m.group("lvl"), line), target=target,
+                    cancelled=bool(m.group("cx")), effect=fx, line=line, text=text)
+
+
+@FORMS.wording(r"{P} (?:discards|burns) (?P<x>.+?) (?:for|using|with) (?:its|the) burn option",
+               "Sarah discards Blessings of the Loa for its burn option")
+def _burn_option(m, names, line, text):
+    return BurnOption(player=player_of(m, names, line), card=card_of(names, m.group("x").strip(), line), line=line,
+                      text=text)
+
+
+@FORMS.structured("play", ("by", "at", "target", "cancelled", "cost", "effect", "says"),
+                  "{play: Govern the Unaligned, by: Belinde, at: superior}")
+def _s_play(d, names, line, text):
+    card = card_of(names, str(d["play"]), line)
+    by = str(d["by"])
+    player = minion = None
+    if by.lower() in (p.lower() for p in names.players):
+        player = names.canon_player(by, line)
+    else:
+        minion = names.canon_minion(by, line)
+    target = names.canon_player(d["target"], line) if d.get("target") is not None else None
+    effect = effect_of(d["effect"], names, line) if d.get("effect") is not None else None
+    return PlayCard(card=card, minion=minion, player=player, level=_level(d.get("at"), line), target=target,
+                    cancelled=bool(d.get("cancelled")), cost=cost_of(d) if "cost" in d else None, effect=effect,
+                    says=str(d["says"]) if d.get("says") is not None else None, line=line, text=text)
+
+
+@FORMS.structured("burn_option", ("player",), "{burn_option: Blessings of the Loa, player: Sarah}")
+def _s_burn_option(d, names, line, text):
+    return BurnOption(player=names.canon_player(d["player"], line), card=card_of(names, str(d["burn_option"]), line),
+                      line=line, text=text)
