@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import re
+from itertools import product
 from html import unescape
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
+from flask import get_template_attribute
+from markupsafe import Markup
 
 from judge import memo
 from judge.web.app import create_app
+from judge.web.pages import hit_frame
 from judge.web.warmup import warm_search_pages
 
 from web_pages import XSS, item_url, links, page
@@ -138,16 +142,33 @@ def test_the_snippet_marks_the_matched_words_and_escapes_the_rest(client):
         assert re.sub(r"</?mark>", "", snippet).count("<") == 0
 
 
-def test_after_the_warm_up_no_search_renders_a_hit_frame(corpus):
-    """The warm-up renders each paragraph's hit frame in every form a results list
-    shows (each set of its counterparts matching the query too, its game said or not):
-    searches then, whose hits fold counterparts in, render none of their own."""
+def test_the_warm_up_renders_each_hit_frame_once_and_searches_compose_the_rest(corpus):
+    """The warm-up renders each paragraph's hit frame once (its game said or not), not once
+    per set of its counterparts matching the query too (that grew as 2^editions): each
+    such form is composed from the frame's parts, equal to the macro rendered for it;
+    searches then, whose hits fold counterparts in, render no frame of their own."""
     app = create_app(corpus)
     site = app.extensions["judge"]
+    before = memo.statistics()["web.hit_frames"]["misses"]
     with app.test_request_context("/"):
-        forms = warm_search_pages(site)
-    assert forms == 2 * sum(2 ** len(site.searcher.paragraph_hit(p).counterparts) for p in corpus.paragraphs)
-    assert forms > len(corpus.paragraphs)
+        frames = warm_search_pages(site)
+        assert frames == 2 * len(corpus.paragraphs)
+        assert memo.statistics()["web.hit_frames"]["misses"] - before == frames
+        macro = get_template_attribute("_macros.html", "hit")
+        forms = 0
+        for pid in corpus.paragraphs:
+            hit = site.searcher.paragraph_hit(pid)
+            plain = hit.counterparts
+            for marks in product((False, True), repeat=len(plain)):
+                hit.counterparts = tuple(c._replace(matched=m) for c, m in zip(plain, marks))
+                for show_game in (False, True):
+                    start, end = hit_frame(hit, show_game=show_game)
+                    rendered = str(macro(hit.id, hit.label, hit.kind, hit.counterparts, snippet=Markup("SNIPPET"),
+                                         game=show_game and hit.game, older=not hit.in_force, ocr=hit.ocr))
+                    assert start + "SNIPPET" + end == rendered, (pid, marks, show_game)
+                    forms += 1
+        assert forms > frames  # hits with counterparts, in each of their forms
+        assert memo.statistics()["web.hit_frames"]["misses"] - before == frames
     client = app.test_client()
     before = memo.statistics()["web.hit_frames"]
     matched = 0

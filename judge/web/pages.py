@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import NamedTuple
-from itertools import product
 from urllib.parse import quote_plus, urlencode
 
 from flask import (
@@ -117,31 +116,77 @@ def _search_url(p: params.SearchParams, **changes) -> str:
 # snippet) is rendered once per set of arguments and kept (`hit_frame`), with this in the
 # snippet's place: no text of the books holds a NUL.
 _SNIPPET_SLOT = "\x00snippet\x00"
+# ... and this before each counterpart's label, where the frame is cut into one part per
+# counterpart: the part ending with a counterpart's link (whose class says if it matched).
+_COUNTERPART_SLOT = "\x00counterpart\x00"
+
+
+class _Frame(NamedTuple):
+    """A hit's frame with none of its counterparts matched, and the parts to compose it
+    with any set of them matched: `parts[j]` is the end's part holding counterpart j's
+    link, (unmatched, matched); `tail` what follows the last."""
+
+    start: Markup
+    end: Markup
+    parts: tuple[tuple[str, str], ...]
+    tail: str
 
 
 def hit_frame(hit, frames: Memo | None = None, show_game: bool = False) -> tuple[Markup, Markup]:
     """A search hit's HTML before and after its snippet: the macro `hit` of
     _macros.html given the hit's id, label, kind and counterparts (with which of
     them matched too), its game (when both games are shown), whether it is from an
-    older edition and from OCR text, rendered once per such arguments and kept (`Site.hit_frames`).
+    older edition and from OCR text.
+
+    Rendered once per such arguments with no counterpart matched, and kept
+    (`Site.hit_frames`) with the parts to compose it with any set of them matched:
+    one part per counterpart, in both forms, so a hit with n counterparts costs
+    two renderings, not one per subset (2^n, which grows with the editions of a
+    rule). The macro marks a matched counterpart inside its own link only (the
+    composition is checked against a rendering of each form by the tests).
 
     The macro reads nothing but its arguments (and the corpus's permalinks, which
     never change while the app runs), so its arguments are the whole key: a change
     to what the template makes of them needs no change here, and a template wanting
     more of the hit must be given it as an argument, which then enters the key."""
-    arguments = (hit.id, hit.label, hit.kind, hit.counterparts, show_game and hit.game, not hit.in_force, hit.ocr)
+    counterparts = hit.counterparts
+    matched = [c.matched for c in counterparts]
+    if any(matched):
+        counterparts = tuple(c._replace(matched=False) if c.matched else c for c in counterparts)
+    arguments = (hit.id, hit.label, hit.kind, counterparts, show_game and hit.game, not hit.in_force, hit.ocr)
     if frames is None:
         frames = current_site().hit_frames
     found = frames.recall(arguments)
     if found is None:
-        html = str(get_template_attribute("_macros.html", "hit")(*arguments[:4], snippet=Markup(_SNIPPET_SLOT),
-                                                                 game=arguments[4], older=arguments[5],
-                                                                 ocr=arguments[6]))
+        found = frames.remember(arguments, _render_frame(arguments))
+    if not any(matched):
+        return found.start, found.end
+    return found.start, Markup("".join([part[m] for part, m in zip(found.parts, matched)]) + found.tail)
+
+
+def _render_frame(arguments: tuple) -> _Frame:
+    """The macro rendered twice, with every counterpart unmatched and with every one matched,
+    each label behind a slot where the frame is cut (the slots taken out)."""
+    macro = get_template_attribute("_macros.html", "hit")
+    n = len(arguments[3])
+    forms = []
+    for matched in (False, True):
+        counterparts = [c._replace(matched=matched, label=Markup(_COUNTERPART_SLOT) + c.label)
+                        for c in arguments[3]]
+        html = str(macro(*arguments[:3], counterparts, snippet=Markup(_SNIPPET_SLOT), game=arguments[4],
+                         older=arguments[5], ocr=arguments[6]))
         if html.count(_SNIPPET_SLOT) != 1:
             raise RuntimeError("the hit macro of _macros.html must show its snippet once")
         start, _, end = html.partition(_SNIPPET_SLOT)
-        found = frames.remember(arguments, (Markup(start), Markup(end)))
-    return found
+        parts = end.split(_COUNTERPART_SLOT)
+        if len(parts) != n + 1 or _COUNTERPART_SLOT in start:
+            raise RuntimeError("the hit macro of _macros.html must show each counterpart's label once, "
+                               "after its snippet")
+        forms.append((start, parts))
+    (start, plain), (start_matched, marked) = forms
+    if start != start_matched or plain[-1] != marked[-1]:
+        raise RuntimeError("the hit macro of _macros.html must mark a matched counterpart in its own link only")
+    return _Frame(Markup(start), Markup("".join(plain)), tuple(zip(plain[:-1], marked[:-1])), plain[-1])
 
 
 @pages.app_template_global()
@@ -158,18 +203,16 @@ def hit_frames(hits, show_game: bool = False) -> list[tuple[Markup, tuple, Marku
 
 
 def render_hit_frames(searcher) -> int:
-    """Render every paragraph's hit frame in every form a results list can show it:
-    with each set of its counterparts also matching the query. Returns how many."""
-    forms = 0
+    """Render every paragraph's hit frame once (its game said and not), from which each
+    form a results list can show it (any set of its counterparts also matching) is
+    composed. Returns how many frames: two a paragraph."""
+    frames = 0
     for pid in current_site().corpus.paragraphs:
         hit = searcher.paragraph_hit(pid)
-        plain = hit.counterparts
-        for marks in product((False, True), repeat=len(plain)):
-            hit.counterparts = tuple(c._replace(matched=m) for c, m in zip(plain, marks))
-            for show_game in (False, True):
-                hit_frame(hit, show_game=show_game)
-                forms += 1
-    return forms
+        for show_game in (False, True):
+            hit_frame(hit, show_game=show_game)
+            frames += 1
+    return frames
 
 
 class FacetChip(NamedTuple):
