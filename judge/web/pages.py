@@ -112,81 +112,83 @@ def _search_url(p: params.SearchParams, **changes) -> str:
     return f"{page_url('pages.search')}?{urlencode(items, safe=_QUERY_SAFE)}"
 
 
-# The hit macro renders a search hit around its snippet; its frame (all of it but the
-# snippet) is rendered once per set of arguments and kept (`hit_frame`), with this in the
-# snippet's place: no text of the books holds a NUL.
+# The hit macro renders a search hit around its snippet and its editions' links; its frame
+# (all of it but those) is rendered once per hit and kept (`hit_frame`), with these in their
+# places: no text of the books holds a NUL.
 _SNIPPET_SLOT = "\x00snippet\x00"
-# ... and this before each counterpart's label, where the frame is cut into one part per
-# counterpart: the part ending with a counterpart's link (whose class says if it matched).
-_COUNTERPART_SLOT = "\x00counterpart\x00"
+_LINK_SLOT = "\x00link\x00"
 
 
 class _Frame(NamedTuple):
-    """A hit's frame with none of its counterparts matched, and the parts to compose it
-    with any set of them matched: `parts[j]` is the end's part holding counterpart j's
-    link, (unmatched, matched); `tail` what follows the last."""
+    """A hit's HTML but its snippet and its editions' links: before the snippet; after it
+    when the hit has no other edition; else what comes before the first link, between
+    two, after the last."""
 
     start: Markup
     end: Markup
-    parts: tuple[tuple[str, str], ...]
-    tail: str
+    before_links: str
+    between_links: str
+    after_links: str
 
 
-def hit_frame(hit, frames: Memo | None = None, show_game: bool = False) -> tuple[Markup, Markup]:
-    """A search hit's HTML before and after its snippet: the macro `hit` of
-    _macros.html given the hit's id, label, kind and counterparts (with which of
-    them matched too), its game (when both games are shown), whether it is from an
-    older edition and from OCR text.
+def hit_frame(hit, frames: Memo | None = None, show_game: bool = False,
+              links: Memo | None = None) -> tuple[Markup, Markup]:
+    """A search hit's HTML before and after its snippet: the macro `hit` of _macros.html
+    given the hit's id, label, kind, its game (when both games are shown), whether it is
+    from an older edition and from OCR text, and the links to its counterparts (the
+    macro `edition_link` of each, marked when it matched too).
 
-    Rendered once per such arguments with no counterpart matched, and kept
-    (`Site.hit_frames`) with the parts to compose it with any set of them matched:
-    one part per counterpart, in both forms, so a hit with n counterparts costs
-    two renderings, not one per subset (2^n, which grows with the editions of a
-    rule). The macro marks a matched counterpart inside its own link only (the
-    composition is checked against a rendering of each form by the tests).
+    The frame is rendered once per hit and kept (`Site.hit_frames`), each counterpart's
+    link once per paragraph and whether it matched (`Site.edition_links`), and a hit's
+    HTML is joined from them: O(editions) a hit, where rendering every form a hit can
+    take (each set of its counterparts matching) grew as 2^editions (issue 21).
 
-    The macro reads nothing but its arguments (and the corpus's permalinks, which
-    never change while the app runs), so its arguments are the whole key: a change
-    to what the template makes of them needs no change here, and a template wanting
-    more of the hit must be given it as an argument, which then enters the key."""
-    counterparts = hit.counterparts
-    matched = [c.matched for c in counterparts]
-    if any(matched):
-        counterparts = tuple(c._replace(matched=False) if c.matched else c for c in counterparts)
-    arguments = (hit.id, hit.label, hit.kind, counterparts, show_game and hit.game, not hit.in_force, hit.ocr)
+    Each macro reads nothing but its arguments (and the corpus's permalinks, which never
+    change while the app runs), so its arguments are the whole key: a change to what the
+    template makes of them needs no change here, and a template wanting more of the hit
+    must be given it as an argument, which then enters the key."""
+    arguments = (hit.id, hit.label, hit.kind, show_game and hit.game, not hit.in_force, hit.ocr)
     if frames is None:
         frames = current_site().hit_frames
     found = frames.recall(arguments)
     if found is None:
         found = frames.remember(arguments, _render_frame(arguments))
-    if not any(matched):
+    if not hit.counterparts:
         return found.start, found.end
-    return found.start, Markup("".join([part[m] for part, m in zip(found.parts, matched)]) + found.tail)
+    if links is None:
+        links = current_site().edition_links
+    html = found.between_links.join([edition_link(c, links) for c in hit.counterparts])
+    return found.start, Markup(found.before_links + html + found.after_links)
+
+
+def edition_link(counterpart, kept: Memo) -> str:
+    """The macro `edition_link` of a hit's counterpart, rendered once per its arguments and kept."""
+    arguments = (counterpart.id, counterpart.label, counterpart.edition, counterpart.matched)
+    found = kept.recall(arguments)
+    if found is None:
+        found = kept.remember(arguments, str(get_template_attribute("_macros.html", "edition_link")(*arguments)))
+    return found
 
 
 def _render_frame(arguments: tuple) -> _Frame:
-    """The macro rendered twice, with every counterpart unmatched and with every one matched,
-    each label behind a slot where the frame is cut (the slots taken out)."""
+    """The macro `hit` with stand-ins for the snippet and for none, one and two links, cut there."""
     macro = get_template_attribute("_macros.html", "hit")
-    n = len(arguments[3])
-    forms = []
-    for matched in (False, True):
-        counterparts = [c._replace(matched=matched, label=Markup(_COUNTERPART_SLOT) + c.label)
-                        for c in arguments[3]]
-        html = str(macro(*arguments[:3], counterparts, snippet=Markup(_SNIPPET_SLOT), game=arguments[4],
-                         older=arguments[5], ocr=arguments[6]))
+    ends = []
+    for count in (0, 1, 2):
+        html = str(macro(*arguments[:3], [Markup(_LINK_SLOT)] * count, snippet=Markup(_SNIPPET_SLOT),
+                         game=arguments[3], older=arguments[4], ocr=arguments[5]))
         if html.count(_SNIPPET_SLOT) != 1:
             raise RuntimeError("the hit macro of _macros.html must show its snippet once")
         start, _, end = html.partition(_SNIPPET_SLOT)
-        parts = end.split(_COUNTERPART_SLOT)
-        if len(parts) != n + 1 or _COUNTERPART_SLOT in start:
-            raise RuntimeError("the hit macro of _macros.html must show each counterpart's label once, "
-                               "after its snippet")
-        forms.append((start, parts))
-    (start, plain), (start_matched, marked) = forms
-    if start != start_matched or plain[-1] != marked[-1]:
-        raise RuntimeError("the hit macro of _macros.html must mark a matched counterpart in its own link only")
-    return _Frame(Markup(start), Markup("".join(plain)), tuple(zip(plain[:-1], marked[:-1])), plain[-1])
+        if end.count(_LINK_SLOT) != count or _LINK_SLOT in start:
+            raise RuntimeError("the hit macro of _macros.html must show each link once, after the snippet")
+        ends.append((start, end))
+    (start, none), (start_one, one), (start_two, two) = ends
+    before, after = one.split(_LINK_SLOT)
+    before_two, between, after_two = two.split(_LINK_SLOT)
+    if not (start == start_one == start_two and before == before_two and after == after_two):
+        raise RuntimeError("the hit macro of _macros.html must show its links in a row, one separator between two")
+    return _Frame(Markup(start), Markup(none), before, between, after)
 
 
 @pages.app_template_global()
@@ -194,25 +196,41 @@ def hit_frames(hits, show_game: bool = False) -> list[tuple[Markup, tuple, Marku
     """[(a hit's frame before its snippet, the snippet's runs, after)] for the macro
     hit_list: plain tuples, which the template unpacks without an attribute look-up each.
     `show_game`: both games are shown, each hit says its own."""
-    frames = current_site().hit_frames
+    site = current_site()
+    frames, links = site.hit_frames, site.edition_links
     out = []
     for hit in hits:
-        start, end = hit_frame(hit, frames, show_game)
+        start, end = hit_frame(hit, frames, show_game, links)
         out.append((start, hit.snippet, end))
     return out
 
 
 def render_hit_frames(searcher) -> int:
-    """Render every paragraph's hit frame once (its game said and not), from which each
-    form a results list can show it (any set of its counterparts also matching) is
-    composed. Returns how many frames: two a paragraph."""
+    """Render every paragraph's hit frame (its game said and not) and its link as another
+    edition's hit lists it (matching the query too and not), from which every form a
+    results list shows a hit in is joined. Returns how many frames: two a paragraph."""
+    site = current_site()
+    corpus = site.corpus
     frames = 0
-    for pid in current_site().corpus.paragraphs:
+    for pid, para in corpus.paragraphs.items():
         hit = searcher.paragraph_hit(pid)
+        hit.counterparts = ()  # (the frame alone: its counterparts' links are theirs, below)
         for show_game in (False, True):
-            hit_frame(hit, show_game=show_game)
+            hit_frame(hit, site.hit_frames, show_game=show_game)
             frames += 1
+        edition = corpus.documents[para.doc].meta.edition
+        for matched in (False, True):
+            edition_link(_Link(pid, para.label, edition, matched), site.edition_links)
     return frames
+
+
+class _Link(NamedTuple):
+    """What `edition_link` reads of a counterpart (judge.search.searcher.Counterpart)."""
+
+    id: str
+    label: str
+    edition: str
+    matched: bool
 
 
 class FacetChip(NamedTuple):

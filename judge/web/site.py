@@ -37,8 +37,9 @@ LINTS_KEPT = 64  # lint reports, by the documents chosen
 # seconds. Few: each kept result is objects Python's collector walks in every full pass
 # (docs/performance.md).
 SEARCHES_KEPT = 64
-# A hit's frame, its game said or not (its counterparts' matched forms composed from it):
-# two a paragraph, ~3,900 on the five books (at least this many, as above).
+# A hit's frame, its game said or not, and a paragraph's link as another edition's hit lists
+# it, matched or not: two a paragraph of each, ~4,000 on the five books (at least this many,
+# as above).
 HIT_FRAMES_KEPT = 16384
 COMPARISONS_KEPT = 6  # two editions compared: slow to compute, a few MB to keep
 
@@ -72,7 +73,9 @@ class Site:
         self._searches: Memo = Memo("web.searches", SEARCHES_KEPT)
         # HTML the pages render once and keep (judge.web.pages says what each is keyed by and why):
         self.panels: Memo = Memo("web.panels", per_item)  # a rule page's side panels
-        self.hit_frames: Memo = Memo("web.hit_frames", max(HIT_FRAMES_KEPT, 4 * len(corpus.paragraphs)))  # a search hit around its snippet
+        frames = max(HIT_FRAMES_KEPT, 4 * len(corpus.paragraphs))
+        self.hit_frames: Memo = Memo("web.hit_frames", frames)  # a search hit around its snippet and links
+        self.edition_links: Memo = Memo("web.edition_links", frames)  # a counterpart's link in a hit
 
     # -- services, opened on first use -------------------------------------------------
     @property

@@ -13,7 +13,7 @@ panel for the first time. What must be covered, and the test holding each
   of the books worked out as a query of it would (its near spellings, query
   leaves, postings and paragraphs);
 * the rule pages: every paragraph rendered (and every glossary definition),
-  every permalink and excerpt, what cites each rule and its other editions;
+  every permalink and excerpt, and the graph the side panels are computed from;
 * the search pages: every paragraph's hit frame, from which each form a
   results list shows it in is composed (`judge.web.pages.hit_frame`);
 * one request of each common kind, which compiles the templates and sets up
@@ -22,9 +22,9 @@ panel for the first time. What must be covered, and the test holding each
 Nothing here may grow faster than the number of items (paragraphs, sections,
 words), or the server stops starting as books are added (issue 21: the forms of
 a hit for every subset of its editions, and a walk of the whole graph for every
-rule's related rules, were exponential and quadratic). A rule's related rules
-and its page's side panels are computed at its first visit and kept (`web.related`,
-`web.panels`).
+rule's related rules, were exponential and quadratic). A rule page's side panels
+(what cites it, its other editions, its related rules) are computed at its first
+visit and kept (`web.cited_by`, `web.editions`, `web.related`, `web.panels`).
 """
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def warm_searcher(searcher) -> None:
 def warm_site(site: Site) -> None:
     """What the rule pages show for every paragraph and section."""
     corpus = site.corpus
-    site.graph.view.number_of_nodes()  # builds the weighted view the walks run on
+    site.graph.walk  # builds the weighted view and the matrix the walks run on
     for para in corpus.paragraphs.values():
         site.renderer.render(para)
     for doc in corpus.documents.values():
@@ -85,8 +85,6 @@ def warm_site(site: Site) -> None:
     for ident in [*corpus.paragraphs, *corpus.sections]:
         site.href(ident)
         site.excerpt(ident)
-        site.cited_by(ident)
-        site.editions(ident)
 
 
 def warm_search_pages(site: Site) -> int:
