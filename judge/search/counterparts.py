@@ -91,9 +91,6 @@ class ServedCounterparts(Generic[T]):
         self._adjacency: dict[int, dict[str, list[tuple[str, float]]]] = {}
         self._kept: Memo = Memo("search.counterparts", max(1, len(self._group_of)))
 
-    def __contains__(self, pid: str) -> bool:
-        return pid in self._group_of
-
     def _links(self, number: int) -> dict[str, list[tuple[str, float]]]:
         """A group's members -> their direct links, most confident first, then by id."""
         found = self._adjacency.get(number)
