@@ -171,10 +171,10 @@ def edition_link(counterpart, kept: Memo) -> str:
 
 
 def _render_frame(arguments: tuple) -> _Frame:
-    """The macro `hit` with stand-ins for the snippet and for none, one and two links, cut there."""
+    """The macro `hit` with stand-ins for the snippet and for no link and two links, cut there."""
     macro = get_template_attribute("_macros.html", "hit")
     ends = []
-    for count in (0, 1, 2):
+    for count in (0, 2):
         html = str(macro(*arguments[:3], [Markup(_LINK_SLOT)] * count, snippet=Markup(_SNIPPET_SLOT),
                          game=arguments[3], older=arguments[4], ocr=arguments[5]))
         if html.count(_SNIPPET_SLOT) != 1:
@@ -183,11 +183,10 @@ def _render_frame(arguments: tuple) -> _Frame:
         if end.count(_LINK_SLOT) != count or _LINK_SLOT in start:
             raise RuntimeError("the hit macro of _macros.html must show each link once, after the snippet")
         ends.append((start, end))
-    (start, none), (start_one, one), (start_two, two) = ends
-    before, after = one.split(_LINK_SLOT)
-    before_two, between, after_two = two.split(_LINK_SLOT)
-    if not (start == start_one == start_two and before == before_two and after == after_two):
-        raise RuntimeError("the hit macro of _macros.html must show its links in a row, one separator between two")
+    (start, none), (start_two, two) = ends
+    if start != start_two:
+        raise RuntimeError("the hit macro of _macros.html must show its links after the snippet only")
+    before, between, after = two.split(_LINK_SLOT)  # (a hit of one link or of many: the tests render each)
     return _Frame(Markup(start), Markup(none), before, between, after)
 
 
@@ -208,19 +207,26 @@ def hit_frames(hits, show_game: bool = False) -> list[tuple[Markup, tuple, Marku
 def render_hit_frames(searcher) -> int:
     """Render every paragraph's hit frame (its game said and not) and its link as another
     edition's hit lists it (matching the query too and not), from which every form a
-    results list shows a hit in is joined. Returns how many frames: two a paragraph."""
+    results list shows a hit in is joined. Returns how many frames: two a paragraph.
+
+    The frames are made from what a hit of the paragraph says of it (`_FrameOf`), not
+    from `searcher.paragraph_hit`, which works out its counterparts: every paragraph's
+    counterparts are O(paragraphs x editions), left to each paragraph's first show."""
     site = current_site()
     corpus = site.corpus
+    newest: dict[str, int] = {}
+    for doc in corpus.documents.values():
+        newest[doc.meta.game] = max(newest.get(doc.meta.game, doc.meta.edition_order), doc.meta.edition_order)
     frames = 0
     for pid, para in corpus.paragraphs.items():
-        hit = searcher.paragraph_hit(pid)
-        hit.counterparts = ()  # (the frame alone: its counterparts' links are theirs, below)
+        meta = corpus.documents[para.doc].meta
+        hit = _FrameOf(pid, para.label, para.kind, meta.game, meta.edition_order == newest[meta.game],
+                       bool(getattr(meta, "ocr", False)))
         for show_game in (False, True):
             hit_frame(hit, site.hit_frames, show_game=show_game)
             frames += 1
-        edition = corpus.documents[para.doc].meta.edition
         for matched in (False, True):
-            edition_link(_Link(pid, para.label, edition, matched), site.edition_links)
+            edition_link(_Link(pid, para.label, meta.edition, matched), site.edition_links)
     return frames
 
 
@@ -231,6 +237,19 @@ class _Link(NamedTuple):
     label: str
     edition: str
     matched: bool
+
+
+class _FrameOf(NamedTuple):
+    """What `hit_frame` reads of a paragraph's hit but its counterparts (as
+    judge.search.searcher.Search._hit makes a `Hit`): none, for the frame alone."""
+
+    id: str
+    label: str
+    kind: str
+    game: str
+    in_force: bool
+    ocr: bool
+    counterparts: tuple = ()
 
 
 class FacetChip(NamedTuple):
