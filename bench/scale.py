@@ -19,8 +19,10 @@ fresh child process (CPU seconds and peak memory from `os.wait4`):
 * query p50/p95: the searches of the gold set's questions, once to warm,
   then three times timed, in one process;
 * serve: `judge serve --port 0` started to its first page (GET /) answered,
-  and the peak memory of the server's processes (PSS, from /proc), stopped at
-  `--serve-timeout` seconds or `--serve-memory-gib`;
+  the CPU seconds its processes had used by then (/proc: the figure to
+  compare on a loaded machine), and the peak memory of the server's
+  processes (PSS, from /proc), stopped at `--serve-timeout` seconds or
+  `--serve-memory-gib`;
 * one-book rebuild: one book edited (a word of the middle copy of the
   section-6 book: "minion" becomes "vampire"), then the build again;
 * artifacts: the bytes in the index directory after the build.
@@ -185,6 +187,7 @@ def checked(result: Run, what: str) -> Run:
 class Served:
     first_page: Optional[float]  # seconds from start to the first page answered; None: stopped
     peak_mib: float  # the server's processes' PSS, summed, at its highest
+    cpu: float  # the CPU seconds its processes had used when the first page came (or when stopped)
     stopped: str = ""  # why it was stopped before answering
     log: list[str] = field(default_factory=list)
 
@@ -217,6 +220,19 @@ def _pss_mib(pids: list[int]) -> float:
     return total / 1024
 
 
+def _cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU seconds the processes have used (/proc/PID/stat)."""
+    total = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (the 14th and 15th fields)
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def serve(code: Path, env: dict, timeout: float, memory_mib: float) -> Served:
     """`judge serve` started, asked for its first page, and stopped."""
     start = time.perf_counter()
@@ -233,11 +249,13 @@ def serve(code: Path, env: dict, timeout: float, memory_mib: float) -> Served:
             if found:
                 url.append(found.group(1))
     threading.Thread(target=read, daemon=True).start()
-    peak, stopped, first = 0.0, "", None
+    peak, stopped, first, cpu = 0.0, "", None, 0.0
     try:
         while not url:
             time.sleep(0.2)
-            peak = max(peak, _pss_mib(_tree(proc.pid)))
+            tree = _tree(proc.pid)
+            peak = max(peak, _pss_mib(tree))
+            cpu = max(cpu, _cpu_seconds(tree))
             if proc.poll() is not None:
                 stopped = f"exited {proc.returncode}"
                 break
@@ -252,7 +270,8 @@ def serve(code: Path, env: dict, timeout: float, memory_mib: float) -> Served:
                 answer.read()
                 if answer.status == 200:
                     first = time.perf_counter() - start
-            peak = max(peak, _pss_mib(_tree(proc.pid)))
+            tree = _tree(proc.pid)
+            peak, cpu = max(peak, _pss_mib(tree)), max(cpu, _cpu_seconds(tree))
     finally:
         try:
             os.killpg(proc.pid, signal.SIGTERM)
@@ -263,7 +282,7 @@ def serve(code: Path, env: dict, timeout: float, memory_mib: float) -> Served:
             except ProcessLookupError:
                 pass
             proc.wait()
-    return Served(first, peak, stopped, log)
+    return Served(first, peak, cpu, stopped, log)
 
 
 # -- one size ------------------------------------------------------------------------
@@ -311,8 +330,9 @@ def measure(books: int, work: Path, code: Path, args) -> dict:
 
     if args.serve_timeout > 0:
         served = serve(code, env, args.serve_timeout, args.serve_memory_gib * 1024)
-        figures.update(serve=served.first_page, serve_mib=served.peak_mib, serve_stopped=served.stopped)
-        say(f"serve: {served.first_page and round(served.first_page, 1)} s {served.stopped}")
+        figures.update(serve=served.first_page, serve_cpu=served.cpu, serve_mib=served.peak_mib,
+                       serve_stopped=served.stopped)
+        say(f"serve: {served.first_page and round(served.first_page, 1)} s ({served.cpu:.1f} s CPU) {served.stopped}")
 
     edited = edit_one_book(rules)
     rebuild = checked(python(code, BUILD, env), "the rebuild")
@@ -333,11 +353,11 @@ COLUMNS = [  # (key, heading, format)
     ("cli_search", "search s", "{:.2f}"), ("cli_search_cpu", "CPU s", "{:.2f}"), ("cli_show", "show s", "{:.2f}"),
     ("cli_show_cpu", "CPU s", "{:.2f}"),
     ("p50", "q p50 ms", "{:.2f}"), ("p95", "q p95 ms", "{:.2f}"),
-    ("serve", "serve s", "{:.1f}"), ("serve_mib", "MiB", "{:.0f}"),
+    ("serve", "serve s", "{:.1f}"), ("serve_cpu", "CPU s", "{:.1f}"), ("serve_mib", "MiB", "{:.0f}"),
 ]
 GROWING = ["build", "build_mib", "rebuild", "artifacts_mb", "graph", "graph_mib", "edges", "cli_search_cpu",
            "cli_show_cpu",
-           "p95", "serve", "serve_mib"]
+           "p95", "serve", "serve_cpu", "serve_mib"]
 
 
 def cell(row: dict, key: str, form: str) -> str:

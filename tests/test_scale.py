@@ -101,3 +101,31 @@ def test_editions_not_aligned_directly_are_composed(ten_books):
     assert group is concordance.group_of("veknx1:bleed")
     assert group.docs() == ["rb", "s6", "vekn", "rbx1", "s6x1", "veknx1"]
     assert set(found) | {"rb:6.1.1"} <= set(group.members)
+
+
+def test_the_index_stores_each_rule_group_once_and_serves_the_concordances_counterparts(ten_books):
+    """counterparts.json holds each paragraph once (its rule group and the group's links), not
+    every paragraph's counterparts (which grew with the square of the editions), and a hit's
+    counterparts worked out from it are the concordance's: composed ones too, newest first."""
+    from judge.compare.concordance import get_concordance
+    from judge.corpus import get_corpus
+    from judge.search import get_searcher
+    from judge.search.index import COUNTERPARTS_FILE
+
+    corpus = get_corpus()
+    concordance, searcher = get_concordance(corpus), get_searcher(corpus)
+    stored = json.loads((searcher.built.path / COUNTERPARTS_FILE).read_text(encoding="utf-8"))
+    members = [pid for group in stored["members"] for pid in group]
+    assert len(members) == len(set(members)) and set(members) <= set(corpus.paragraphs)
+    assert sum(len(links) for links in stored["links"]) < 2 * len(members)  # a chain and a star, not a clique
+
+    def newest_first(item):
+        return -corpus.document_of(item[0]).meta.edition_order, -item[1], item[0]
+
+    composed = 0
+    for pid in corpus.paragraphs:
+        expected = sorted(((c.id, round(c.confidence, 3)) for c in concordance.counterparts(pid)
+                           if c.id != pid and c.id in corpus.paragraphs), key=newest_first)
+        assert [(c.id, c.confidence) for c in searcher.paragraph_hit(pid).counterparts] == expected, pid
+        composed += sum(c.method == "composed" for c in concordance.counterparts(pid))
+    assert composed > 1000

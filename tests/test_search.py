@@ -221,9 +221,11 @@ def test_hostile_query_notes(searcher):
 def test_warming_works_out_every_word_of_the_books(searcher):
     """After `warm`, a query of any word the books use finds all it needs kept: its
     near spellings, query parts, postings, paragraphs and snippets. No memo of the
-    search computes anything more."""
+    search computes anything more. (A paragraph's counterparts are worked out when it is first
+    shown, by any query, and kept: every paragraph's, at warm-up, grew with paragraphs x editions.)"""
     def misses() -> dict[str, int]:
-        return {name: kept["misses"] for name, kept in memo.statistics().items() if name.startswith("search.")}
+        return {name: kept["misses"] for name, kept in memo.statistics().items()
+                if name.startswith("search.") and name != "search.counterparts"}
 
     warm_searcher(searcher)
     before = misses()

@@ -104,7 +104,8 @@ def counterparts_of_the_wrong_shape_with_their_digest(path):
 
 
 def counterparts_naming_unknown_paragraphs_with_their_digest(path):
-    _rewrite_with_its_digest(path, search_index.COUNTERPARTS_FILE, '{"rb:6.4.6/2": [["rb:no-such/1", 0.9]]}')
+    _rewrite_with_its_digest(path, search_index.COUNTERPARTS_FILE, json.dumps(
+        {"members": [["vekn:6.4.6/2", "rb:no-such/1"]], "links": [[[0, 1, 0.9]]], "aligned": [["vekn", "rb"]]}))
 
 
 def documents_of_another_corpus_with_their_digest(path):

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import re
+from itertools import product
 from html import unescape
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
+from flask import get_template_attribute
+from markupsafe import Markup
 
 from judge import memo
 from judge.web.app import create_app
+from judge.web.pages import hit_frame
 from judge.web.warmup import warm_search_pages
 
 from web_pages import XSS, item_url, links, page
@@ -138,18 +142,42 @@ def test_the_snippet_marks_the_matched_words_and_escapes_the_rest(client):
         assert re.sub(r"</?mark>", "", snippet).count("<") == 0
 
 
-def test_after_the_warm_up_no_search_renders_a_hit_frame(corpus):
-    """The warm-up renders each paragraph's hit frame in every form a results list
-    shows (each set of its counterparts matching the query too, its game said or not):
-    searches then, whose hits fold counterparts in, render none of their own."""
+def test_the_warm_up_renders_each_hit_frame_once_and_searches_compose_the_rest(corpus):
+    """The warm-up renders each paragraph's hit frame once (its game said or not) and its link
+    as another edition's hit lists it (matched or not), not each form a hit can take (each set
+    of its counterparts matching the query too: 2^editions): each form is joined from those,
+    equal to the macro rendered for it; searches then, whose hits fold counterparts in,
+    render nothing of their own."""
     app = create_app(corpus)
     site = app.extensions["judge"]
+
+    def misses() -> tuple[int, int]:
+        kept = memo.statistics()
+        return kept["web.hit_frames"]["misses"], kept["web.edition_links"]["misses"]
+
+    before = misses()
     with app.test_request_context("/"):
-        forms = warm_search_pages(site)
-    assert forms == 2 * sum(2 ** len(site.searcher.paragraph_hit(p).counterparts) for p in corpus.paragraphs)
-    assert forms > len(corpus.paragraphs)
+        frames = warm_search_pages(site)
+        assert frames == 2 * len(corpus.paragraphs)
+        assert misses() == (before[0] + frames, before[1] + 2 * len(corpus.paragraphs))
+        warmed = misses()
+        macro, link = (get_template_attribute("_macros.html", name) for name in ("hit", "edition_link"))
+        forms = 0
+        for pid in corpus.paragraphs:
+            hit = site.searcher.paragraph_hit(pid)
+            plain = hit.counterparts
+            for marks in product((False, True), repeat=len(plain)):
+                hit.counterparts = tuple(c._replace(matched=m) for c, m in zip(plain, marks))
+                links = [link(c.id, c.label, c.edition, c.matched) for c in hit.counterparts]
+                for show_game in (False, True):
+                    start, end = hit_frame(hit, show_game=show_game)
+                    rendered = str(macro(hit.id, hit.label, hit.kind, links, snippet=Markup("SNIPPET"),
+                                         game=show_game and hit.game, older=not hit.in_force, ocr=hit.ocr))
+                    assert start + "SNIPPET" + end == rendered, (pid, marks, show_game)
+                    forms += 1
+        assert forms > frames  # hits with counterparts, in each of their forms
+        assert misses() == warmed
     client = app.test_client()
-    before = memo.statistics()["web.hit_frames"]
     matched = 0
     for q in ("bleed", "blood hunt", "torpor", "diablerie", "combat damage", "master phase", "vote", "hunt",
               "political action", "transfer", "influence", "contested"):
@@ -158,7 +186,7 @@ def test_after_the_warm_up_no_search_renders_a_hit_frame(corpus):
             assert page.status_code == 200
             matched += page.data.count(b'class="matched" title="also matches the query"')
     assert matched > 0  # hits with counterparts matched were shown
-    assert memo.statistics()["web.hit_frames"]["misses"] == before["misses"]
+    assert misses() == warmed
 
 
 def test_an_edited_synonyms_file_changes_the_answers_kept_before(corpus, data_copy, monkeypatch):

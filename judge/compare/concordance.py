@@ -18,7 +18,6 @@ book re-aligns only its own pairs.
 from __future__ import annotations
 
 import hashlib
-import heapq
 import json
 import logging
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from typing import Iterable, Optional
 
 from judge import cachefile, paths
 from judge.compare.alignment import Alignment, PreparedDocument, align_prepared
+from judge.compare.chains import composed_chains, doc_of
 from judge.compare.similarity import CharNgrams, text_similarity
 from judge.compare.terminology import get_terminology, terminology_file
 from judge.corpus import get_corpus
@@ -43,7 +43,7 @@ FORMAT_VERSION = 2
 OUTLINE_FORMAT = "outline"  # an outline cites editions; it is not one
 COMPOSED = "composed"  # a counterpart's method when it was found through other editions
 # The code whose changes invalidate the cached concordance (beside the terminology map).
-_ALIGNMENT_CODE = ("concordance.py", "alignment.py", "similarity.py", "terminology.py")
+_ALIGNMENT_CODE = ("concordance.py", "chains.py", "alignment.py", "similarity.py", "terminology.py")
 
 
 @dataclass(frozen=True)
@@ -96,10 +96,6 @@ class RuleGroup:
 
     def docs(self) -> list[str]:
         return list(dict.fromkeys(doc_of(m) for m in self.members))
-
-
-def doc_of(ident: str) -> str:
-    return ident.split(":", 1)[0]
 
 
 def planned_pairs(count: int) -> list[tuple[int, int, Optional[int]]]:
@@ -175,33 +171,9 @@ class Concordance:
         direct = links.get(ident)
         if not direct:
             return []
-        home = doc_of(ident)
         found = list(direct)
-        # Best-first over the group: confidence products only fall along a chain.
-        best: dict[str, float] = {ident: 1.0}
-        through: dict[str, frozenset[str]] = {ident: frozenset()}  # the editions a chain passed through
-        queue = [(-1.0, ident)]
-        done: set[str] = set()
-        composed: list[Counterpart] = []
-        while queue:
-            negative, node = heapq.heappop(queue)
-            if node in done:
-                continue
-            done.add(node)
-            doc = doc_of(node)
-            if node != ident:
-                if doc == home:
-                    continue  # a chain that comes back to the rule's own edition is not the same rule
-                if not self.aligned(home, doc) and doc not in through[node]:
-                    composed.append(Counterpart(node, doc, round(-negative, 3), COMPOSED))
-            passed = through[node] | {doc} if node != ident else frozenset()
-            for link in links.get(node, ()):
-                confidence = -negative * link.confidence
-                if link.id not in done and confidence > best.get(link.id, 0.0):
-                    best[link.id] = confidence
-                    through[link.id] = passed
-                    heapq.heappush(queue, (-confidence, link.id))
-        found.extend(composed)
+        found.extend(Counterpart(node, doc_of(node), confidence, COMPOSED) for node, confidence in composed_chains(
+            ident, lambda node: ((c.id, c.confidence) for c in links.get(node, ())), self.aligned))
         found.sort(key=lambda c: (-c.confidence, c.id))
         return found
 

@@ -77,6 +77,7 @@ from judge.search.postings import _SEPARATOR, POSITION_BITS, PostingTable
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
+    from judge.search.counterparts import RuleGroups
 
 POINTER = "search-current"
 RANKED_FIELDS = ("body", "title", "body_plain", "glossary")
@@ -313,7 +314,7 @@ class BuiltIndex:
 
     name: str  # "<key>-<nonce>", the directory is index/search-<name>
     path: Path
-    counterparts: dict[str, list[tuple[str, float]]]  # paragraph id -> [(id, confidence)] in the other editions
+    counterparts: "RuleGroups"  # the rule groups of paragraphs, the same rule in each edition (judge.search.counterparts)
     ids: list[str]  # Whoosh document number -> paragraph id
     lengths: dict[str, list[int]]  # ranked field -> its length in each document, by number
     ocr_words: frozenset[str]  # see `AnalysedCorpus.ocr_only_words`
@@ -424,6 +425,8 @@ def open_built(name: str, root: Optional[Path] = None, paragraph_ids: Optional[s
     `contents.json` and the shape of every table; with `paragraph_ids` (the
     corpus's), also that the build holds exactly those paragraphs. Raises
     `DamagedIndex` when anything is missing or wrong. Reads no pickle."""
+    from judge.search.counterparts import RuleGroups
+
     root = root or paths.index_dir()
     path = root / f"{PREFIX}{name}"
     try:
@@ -443,7 +446,7 @@ def open_built(name: str, root: Optional[Path] = None, paragraph_ids: Optional[s
         postings = PostingTable.from_bytes(data[POSTINGS_FILE])
         documents = _decoded(path, DOCUMENTS_FILE, data, _Documents)
         ids, lengths = documents.ids, documents.lengths
-        counterparts = _decoded(path, COUNTERPARTS_FILE, data, dict[str, list[tuple[str, float]]])
+        counterparts = _decoded(path, COUNTERPARTS_FILE, data, RuleGroups)
         ocr_words = frozenset(_decoded(path, OCR_WORDS_FILE, data, list[str]))
     except (OSError, ValueError) as exc:  # a file unreadable or gone, or not a posting table
         raise DamagedIndex(path, _describe(exc)) from None
@@ -457,9 +460,9 @@ def open_built(name: str, root: Optional[Path] = None, paragraph_ids: Optional[s
     if paragraph_ids is not None:
         if set(ids) != paragraph_ids:
             raise DamagedIndex(path, "it does not index the paragraphs of this corpus")
-        if any(pid not in paragraph_ids or any(other not in paragraph_ids for other, _ in found)
-               for pid, found in counterparts.items()):
-            raise DamagedIndex(path, f"{COUNTERPARTS_FILE} names paragraphs this corpus does not have")
+        problem = counterparts.check(paragraph_ids)
+        if problem:
+            raise DamagedIndex(path, f"{COUNTERPARTS_FILE} does not fit this corpus: {problem}")
     return BuiltIndex(name, path, counterparts, ids, lengths, ocr_words, postings)
 
 

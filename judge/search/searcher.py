@@ -19,6 +19,7 @@ from judge import paths
 from judge.lookup import Match, find
 from judge.memo import Memo
 from judge.model import KINDS
+from judge.search.counterparts import ServedCounterparts
 from judge.search.expansion import Expansion, Vocabulary, build_query, english_word, expand, max_distance
 from judge.search.postings import Evaluation
 from judge.search.query import ParsedQuery, parse_query
@@ -172,7 +173,7 @@ class _Installed:
     faces: dict
     facet_codes: dict[str, tuple[list[str], np.ndarray]]  # "doc"/"kind" -> (values, docnum -> value index)
     # paragraph id -> its counterparts, none matched: what `Hit.counterparts` starts from
-    counterparts: dict[str, tuple[Counterpart, ...]]
+    counterparts: ServedCounterparts
     # (prefix, alternatives) of a query unit -> the document numbers having what it asks for
     # What a unit asks for (`Unit.key`) -> the document numbers having it: the build never changes.
     unit_paragraphs: Memo = field(default_factory=lambda: Memo("search.unit_paragraphs", UNITS_KEPT))
@@ -266,10 +267,11 @@ class Search:
             values = sorted({value_of(para) for para in paragraphs})
             codes = {v: n for n, v in enumerate(values)}
             facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs], dtype=np.intp))
-        counterparts = {pid: tuple(self._counterpart(other, confidence) for other, confidence in found)
-                        for pid, found in built.counterparts.items()}
-        faces = {pid: face for pid, face in ((pid, self._face(pid, found)) for pid, found in counterparts.items())
-                 if face}
+        counterparts = ServedCounterparts(built.counterparts, self._counterpart, self._edition_order)
+        # (the paragraph in force standing for an older one is one of its direct counterparts: every
+        # older edition is aligned with the edition in force)
+        faces = {pid: face for pid, face in ((pid, self._face(pid, counterparts.direct(pid)))
+                                             for members in built.counterparts.members for pid in members) if face}
         prior = np.array([self._prior(para, faces, definition=False) for para in paragraphs], dtype=np.float64)
         definition_prior = np.array([self._prior(para, faces, definition=True) for para in paragraphs],
                                     dtype=np.float64)
@@ -287,6 +289,10 @@ class Search:
                                facet_codes=facet_codes, counterparts=counterparts)
         with self._lock:
             self._current = installed
+
+    def _edition_order(self, pid: str) -> int:
+        doc = self.corpus.document_of(pid)
+        return doc.meta.edition_order if doc else 0
 
     def _in_force(self, doc_id: str) -> bool:
         doc = self.corpus.documents[doc_id]

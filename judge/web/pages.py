@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import NamedTuple
-from itertools import product
 from urllib.parse import quote_plus, urlencode
 
 from flask import (
@@ -114,35 +113,82 @@ def _search_url(p: params.SearchParams, **changes) -> str:
     return f"{page_url('pages.search')}?{urlencode(items, safe=_QUERY_SAFE)}"
 
 
-# The hit macro renders a search hit around its snippet; its frame (all of it but the
-# snippet) is rendered once per set of arguments and kept (`hit_frame`), with this in the
-# snippet's place: no text of the books holds a NUL.
+# The hit macro renders a search hit around its snippet and its editions' links; its frame
+# (all of it but those) is rendered once per hit and kept (`hit_frame`), with these in their
+# places: no text of the books holds a NUL.
 _SNIPPET_SLOT = "\x00snippet\x00"
+_LINK_SLOT = "\x00link\x00"
 
 
-def hit_frame(hit, frames: Memo | None = None, show_game: bool = False) -> tuple[Markup, Markup]:
-    """A search hit's HTML before and after its snippet: the macro `hit` of
-    _macros.html given the hit's id, label, kind and counterparts (with which of
-    them matched too), its game (when both games are shown), whether it is from an
-    older edition and from OCR text, rendered once per such arguments and kept (`Site.hit_frames`).
+class _Frame(NamedTuple):
+    """A hit's HTML but its snippet and its editions' links: before the snippet; after it
+    when the hit has no other edition; else what comes before the first link, between
+    two, after the last."""
 
-    The macro reads nothing but its arguments (and the corpus's permalinks, which
-    never change while the app runs), so its arguments are the whole key: a change
-    to what the template makes of them needs no change here, and a template wanting
-    more of the hit must be given it as an argument, which then enters the key."""
-    arguments = (hit.id, hit.label, hit.kind, hit.counterparts, show_game and hit.game, not hit.in_force, hit.ocr)
+    start: Markup
+    end: Markup
+    before_links: str
+    between_links: str
+    after_links: str
+
+
+def hit_frame(hit, frames: Memo | None = None, show_game: bool = False,
+              links: Memo | None = None) -> tuple[Markup, Markup]:
+    """A search hit's HTML before and after its snippet: the macro `hit` of _macros.html
+    given the hit's id, label, kind, its game (when both games are shown), whether it is
+    from an older edition and from OCR text, and the links to its counterparts (the
+    macro `edition_link` of each, marked when it matched too).
+
+    The frame is rendered once per hit and kept (`Site.hit_frames`), each counterpart's
+    link once per paragraph and whether it matched (`Site.edition_links`), and a hit's
+    HTML is joined from them: O(editions) a hit, where rendering every form a hit can
+    take (each set of its counterparts matching) grew as 2^editions (issue 21).
+
+    Each macro reads nothing but its arguments (and the corpus's permalinks, which never
+    change while the app runs), so its arguments are the whole key: a change to what the
+    template makes of them needs no change here, and a template wanting more of the hit
+    must be given it as an argument, which then enters the key."""
+    arguments = (hit.id, hit.label, hit.kind, show_game and hit.game, not hit.in_force, hit.ocr)
     if frames is None:
         frames = current_site().hit_frames
     found = frames.recall(arguments)
     if found is None:
-        html = str(get_template_attribute("_macros.html", "hit")(*arguments[:4], snippet=Markup(_SNIPPET_SLOT),
-                                                                 game=arguments[4], older=arguments[5],
-                                                                 ocr=arguments[6]))
+        found = frames.remember(arguments, _render_frame(arguments))
+    if not hit.counterparts:
+        return found.start, found.end
+    if links is None:
+        links = current_site().edition_links
+    html = found.between_links.join([edition_link(c, links) for c in hit.counterparts])
+    return found.start, Markup(found.before_links + html + found.after_links)
+
+
+def edition_link(counterpart, kept: Memo) -> str:
+    """The macro `edition_link` of a hit's counterpart, rendered once per its arguments and kept."""
+    arguments = (counterpart.id, counterpart.label, counterpart.edition, counterpart.matched)
+    found = kept.recall(arguments)
+    if found is None:
+        found = kept.remember(arguments, str(get_template_attribute("_macros.html", "edition_link")(*arguments)))
+    return found
+
+
+def _render_frame(arguments: tuple) -> _Frame:
+    """The macro `hit` with stand-ins for the snippet and for no link and two links, cut there."""
+    macro = get_template_attribute("_macros.html", "hit")
+    ends = []
+    for count in (0, 2):
+        html = str(macro(*arguments[:3], [Markup(_LINK_SLOT)] * count, snippet=Markup(_SNIPPET_SLOT),
+                         game=arguments[3], older=arguments[4], ocr=arguments[5]))
         if html.count(_SNIPPET_SLOT) != 1:
             raise RuntimeError("the hit macro of _macros.html must show its snippet once")
         start, _, end = html.partition(_SNIPPET_SLOT)
-        found = frames.remember(arguments, (Markup(start), Markup(end)))
-    return found
+        if end.count(_LINK_SLOT) != count or _LINK_SLOT in start:
+            raise RuntimeError("the hit macro of _macros.html must show each link once, after the snippet")
+        ends.append((start, end))
+    (start, none), (start_two, two) = ends
+    if start != start_two:
+        raise RuntimeError("the hit macro of _macros.html must show its links after the snippet only")
+    before, between, after = two.split(_LINK_SLOT)  # (a hit of one link or of many: the tests render each)
+    return _Frame(Markup(start), Markup(none), before, between, after)
 
 
 @pages.app_template_global()
@@ -150,27 +196,61 @@ def hit_frames(hits, show_game: bool = False) -> list[tuple[Markup, tuple, Marku
     """[(a hit's frame before its snippet, the snippet's runs, after)] for the macro
     hit_list: plain tuples, which the template unpacks without an attribute look-up each.
     `show_game`: both games are shown, each hit says its own."""
-    frames = current_site().hit_frames
+    site = current_site()
+    frames, links = site.hit_frames, site.edition_links
     out = []
     for hit in hits:
-        start, end = hit_frame(hit, frames, show_game)
+        start, end = hit_frame(hit, frames, show_game, links)
         out.append((start, hit.snippet, end))
     return out
 
 
 def render_hit_frames(searcher) -> int:
-    """Render every paragraph's hit frame in every form a results list can show it:
-    with each set of its counterparts also matching the query. Returns how many."""
-    forms = 0
-    for pid in current_site().corpus.paragraphs:
-        hit = searcher.paragraph_hit(pid)
-        plain = hit.counterparts
-        for marks in product((False, True), repeat=len(plain)):
-            hit.counterparts = tuple(c._replace(matched=m) for c, m in zip(plain, marks))
-            for show_game in (False, True):
-                hit_frame(hit, show_game=show_game)
-                forms += 1
-    return forms
+    """Render every paragraph's hit frame (its game said and not) and its link as another
+    edition's hit lists it (matching the query too and not), from which every form a
+    results list shows a hit in is joined. Returns how many frames: two a paragraph.
+
+    The frames are made from what a hit of the paragraph says of it (`_FrameOf`), not
+    from `searcher.paragraph_hit`, which works out its counterparts: every paragraph's
+    counterparts are O(paragraphs x editions), left to each paragraph's first show."""
+    site = current_site()
+    corpus = site.corpus
+    newest: dict[str, int] = {}
+    for doc in corpus.documents.values():
+        newest[doc.meta.game] = max(newest.get(doc.meta.game, doc.meta.edition_order), doc.meta.edition_order)
+    frames = 0
+    for pid, para in corpus.paragraphs.items():
+        meta = corpus.documents[para.doc].meta
+        hit = _FrameOf(pid, para.label, para.kind, meta.game, meta.edition_order == newest[meta.game],
+                       bool(getattr(meta, "ocr", False)))
+        for show_game in (False, True):
+            hit_frame(hit, site.hit_frames, show_game=show_game)
+            frames += 1
+        for matched in (False, True):
+            edition_link(_Link(pid, para.label, meta.edition, matched), site.edition_links)
+    return frames
+
+
+class _Link(NamedTuple):
+    """What `edition_link` reads of a counterpart (judge.search.searcher.Counterpart)."""
+
+    id: str
+    label: str
+    edition: str
+    matched: bool
+
+
+class _FrameOf(NamedTuple):
+    """What `hit_frame` reads of a paragraph's hit but its counterparts (as
+    judge.search.searcher.Search._hit makes a `Hit`): none, for the frame alone."""
+
+    id: str
+    label: str
+    kind: str
+    game: str
+    in_force: bool
+    ocr: bool
+    counterparts: tuple = ()
 
 
 class FacetChip(NamedTuple):

@@ -29,15 +29,17 @@ logger = logging.getLogger(__name__)
 
 RELATED_LIMIT = 8
 EXCERPT = 160  # characters of a rule quoted in lists (cited by, editions)
-RELATED_EXCERPT = 120  # ... and in the related rules
-# Answers kept per kind keyed by a paragraph or section: more than the corpus has of both.
+# Answers kept per kind keyed by a paragraph or section: more than the corpus has of both
+# (at least this many; a larger corpus's memos are sized by it, `Site.__init__`).
 PER_ITEM_KEPT = 8192
 LINTS_KEPT = 64  # lint reports, by the documents chosen
 # Results kept: the live results, then Enter, then the API ask the same question within
 # seconds. Few: each kept result is objects Python's collector walks in every full pass
 # (docs/performance.md).
 SEARCHES_KEPT = 64
-# A hit's frame for each set of its other editions that also match: ~3,900 forms on this corpus.
+# A hit's frame, its game said or not, and a paragraph's link as another edition's hit lists
+# it, matched or not: two a paragraph of each, ~4,000 on the five books (at least this many,
+# as above).
 HIT_FRAMES_KEPT = 16384
 COMPARISONS_KEPT = 6  # two editions compared: slow to compute, a few MB to keep
 
@@ -53,21 +55,27 @@ class Site:
         self._lock = threading.Lock()
         self._resolver = None
         self._link = link
-        # Each keyed by what its answer is computed from, on a corpus that never changes:
-        self._hrefs: Memo = Memo("web.permalinks", PER_ITEM_KEPT)  # id -> /p/<id>
-        self._vekn_urls: Memo = Memo("web.vekn_urls", PER_ITEM_KEPT)  # id -> its vekn.net address or None
-        self._excerpts: Memo = Memo("web.excerpts", 2 * PER_ITEM_KEPT)  # (id, size) -> the text cut
-        self._backlinks: Memo = Memo("web.cited_by", PER_ITEM_KEPT)  # id -> graph.backlinks
-        self._editions: Memo = Memo("web.editions", PER_ITEM_KEPT)  # id -> graph.counterparts
-        self._related: Memo = Memo("web.related", PER_ITEM_KEPT)  # id -> graph.related
-        self._tocs: Memo = Memo("web.tables_of_contents", PER_ITEM_KEPT)  # document id -> its tree
+        # Each keyed by what its answer is computed from, on a corpus that never changes, and
+        # holding more than the corpus has items (a fixed limit would drop the first items' answers
+        # as the warm-up reached the last, and compute them again for visitors):
+        items = len(corpus.paragraphs) + len(corpus.sections)
+        per_item = max(PER_ITEM_KEPT, 2 * items)
+        self._hrefs: Memo = Memo("web.permalinks", per_item)  # id -> /p/<id>
+        self._vekn_urls: Memo = Memo("web.vekn_urls", per_item)  # id -> its vekn.net address or None
+        self._excerpts: Memo = Memo("web.excerpts", 2 * per_item)  # (id, size) -> the text cut
+        self._backlinks: Memo = Memo("web.cited_by", per_item)  # id -> graph.backlinks
+        self._editions: Memo = Memo("web.editions", per_item)  # id -> graph.counterparts
+        self._related: Memo = Memo("web.related", per_item)  # id -> graph.related
+        self._tocs: Memo = Memo("web.tables_of_contents", per_item)  # document id -> its tree
         self._lints: Memo = Memo("web.lint_reports", LINTS_KEPT)  # documents chosen -> findings
         self._comparisons: Memo = Memo("web.comparisons", COMPARISONS_KEPT)  # (old, new) -> compare()
         # A page's or the API's search parameters -> the searcher's result.
         self._searches: Memo = Memo("web.searches", SEARCHES_KEPT)
         # HTML the pages render once and keep (judge.web.pages says what each is keyed by and why):
-        self.panels: Memo = Memo("web.panels", PER_ITEM_KEPT)  # a rule page's side panels
-        self.hit_frames: Memo = Memo("web.hit_frames", HIT_FRAMES_KEPT)  # a search hit around its snippet
+        self.panels: Memo = Memo("web.panels", per_item)  # a rule page's side panels
+        frames = max(HIT_FRAMES_KEPT, 4 * len(corpus.paragraphs))
+        self.hit_frames: Memo = Memo("web.hit_frames", frames)  # a search hit around its snippet and links
+        self.edition_links: Memo = Memo("web.edition_links", frames)  # a counterpart's link in a hit
 
     # -- services, opened on first use -------------------------------------------------
     @property

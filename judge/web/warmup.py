@@ -13,12 +13,18 @@ panel for the first time. What must be covered, and the test holding each
   of the books worked out as a query of it would (its near spellings, query
   leaves, postings and paragraphs);
 * the rule pages: every paragraph rendered (and every glossary definition),
-  every permalink and excerpt, what cites each rule, its other editions and
-  related rules, and the side panels' HTML;
-* the search pages: every paragraph's hit frame in every form a results list
-  shows it (`judge.web.pages.hit_frame`);
+  every permalink and excerpt, and the graph the side panels are computed from;
+* the search pages: every paragraph's hit frame, from which each form a
+  results list shows it in is composed (`judge.web.pages.hit_frame`);
 * one request of each common kind, which compiles the templates and sets up
   what Flask, the searcher and numpy do on first use.
+
+Nothing here may grow faster than the number of items (paragraphs, sections,
+words), or the server stops starting as books are added (issue 21: the forms of
+a hit for every subset of its editions, and a walk of the whole graph for every
+rule's related rules, were exponential and quadratic). A rule page's side panels
+(what cites it, its other editions, its related rules) are computed at its first
+visit and kept (`web.cited_by`, `web.editions`, `web.related`, `web.panels`).
 """
 from __future__ import annotations
 
@@ -29,8 +35,8 @@ from judge.search.expansion import english_word
 from judge.search.synonyms import current_synonyms
 from judge.compare.terminology import get_terminology
 from judge.web.cards import warm_cards
-from judge.web.pages import relation_panels, render_hit_frames
-from judge.web.site import RELATED_EXCERPT, Site
+from judge.web.pages import render_hit_frames
+from judge.web.site import Site
 
 # One request of each kind a visitor starts with.
 FIRST_REQUESTS = ("/", "/search?q=warm+up", "/api/search?q=warm+up", "/search?q=warm+up&fragment=1")
@@ -48,7 +54,6 @@ def warm(app: Flask) -> None:
     warm_site(site)
     warm_cards(site)
     with app.test_request_context("/"):
-        warm_rule_pages(site)
         warm_search_pages(site)
     with app.test_client() as client:
         for url in FIRST_REQUESTS:
@@ -68,7 +73,7 @@ def warm_searcher(searcher) -> None:
 def warm_site(site: Site) -> None:
     """What the rule pages show for every paragraph and section."""
     corpus = site.corpus
-    site.graph.view.number_of_nodes()  # builds the weighted view the walks run on
+    site.graph.walk  # builds the weighted view and the matrix the walks run on
     for para in corpus.paragraphs.values():
         site.renderer.render(para)
     for doc in corpus.documents.values():
@@ -80,21 +85,10 @@ def warm_site(site: Site) -> None:
     for ident in [*corpus.paragraphs, *corpus.sections]:
         site.href(ident)
         site.excerpt(ident)
-        site.cited_by(ident)
-        site.editions(ident)
-        for row in site.related(ident):
-            site.excerpt(row["id"], RELATED_EXCERPT)
-
-
-def warm_rule_pages(site: Site) -> None:
-    """Every rule page's side panels (cited by, other editions, related rules) rendered
-    (in a request context of the app)."""
-    for item in [*site.corpus.paragraphs.values(), *site.corpus.sections.values()]:
-        relation_panels(item)
 
 
 def warm_search_pages(site: Site) -> int:
-    """Every paragraph's hit frame in every form a results list shows it (in a request
-    context of the app): a new server's first thousand new queries rendered some 600
-    forms one by one, in each worker. Returns how many there are."""
+    """Every paragraph's hit frame (in a request context of the app): a new server's first
+    thousand new queries rendered some 600 of them one by one, in each worker. Returns
+    how many frames there are."""
     return render_hit_frames(site.searcher)
