@@ -159,6 +159,7 @@ class ActionCard(Event):
     cost: Cost = field(default_factory=Cost)
     effect: Optional[CardEffect] = None
     says: Optional[str] = None
+    puts_vampire: bool = False  # the action puts a new vampire in play (a sterile vampire cannot perform it)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -198,6 +199,9 @@ class Reaction(Event):
     to: Optional[str] = None  # the minion the intercept goes to (default: the one playing it)
     cost: Cost = field(default_factory=Cost)
     effect: Optional[CardEffect] = None
+    bleed: int = 0  # a reduction of the bleed (negative)
+    redirect: Optional[str] = None  # the Methuselah the bleed is redirected to
+    wake: bool = False  # the minion wakes: blocks and reacts as though unlocked for the rest of the action
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -403,3 +407,50 @@ class CastVote(Event):
 @dataclass(frozen=True, kw_only=True)
 class ClosePolling(Event):
     pass
+
+
+# -- situations met in play: titles and sects, the Red List, allies put into play (situations.py) -----
+@dataclass(frozen=True, kw_only=True)
+class GainTitle(Event):
+    """A card's effect gives a vampire a title (None: it loses its title)."""
+
+    minion: str
+    title: Optional[str]
+    source: Optional[str] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChangeSect(Event):
+    minion: str
+    sect: str
+    source: Optional[str] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarkRedList(Event):
+    """A master phase action marks a Red List minion for the current turn."""
+
+    player: str
+    minion: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RedListHunt(Event):
+    """A vampire's action to enter combat with a marked Red List minion."""
+
+    actor: str
+    target: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class AllyIntoPlay(Event):
+    """A card's effect (not an action) puts an ally into play under a Methuselah's control."""
+
+    player: str
+    ally: str
+    life: int = 1
+    bleed: int = 1
+    strength: int = 1
+    card: Optional[str] = None  # the card's name, when a copy of a unique ally may be in play
+    unique: bool = False
+    source: Optional[str] = None

@@ -148,7 +148,7 @@ def _action_card(m, names, line, text):
     return ActionCard(actor=minion_of(m, names, line), card=card_name(m.group("x") or props.name),
                       as_=props.as_, targets=tuple(props.directed_at), directed=directed, stealth=props.stealth,
                       bleed=props.bleed, hunt=props.hunt, any_target=bool(props.extra.get("any_target")),
-                      cost=props.cost, line=line, text=text)
+                      cost=props.cost, puts_vampire=bool(props.extra.get("puts_vampire")), line=line, text=text)
 
 
 @FORMS.wording(r"{M} (?:plays (?:(?P<x>[^,:]+?), )?a political action(?: card)?|calls a referendum)(?:[:,] (?P<props>.+))?",
@@ -172,7 +172,8 @@ def _modifier(m, names, line, text):
 def _reaction(m, names, line, text):
     props = parse_props(m.group("props") or m.group("props2"), names, line, "reaction")
     return Reaction(minion=minion_of(m, names, line), card=card_name(m.group("x") or props.name), intercept=props.intercept,
-                    to=props.to, cost=props.cost, line=line, text=text)
+                    to=props.to, cost=props.cost, bleed=props.bleed, redirect=props.extra.get("redirect"),
+                    wake=bool(props.extra.get("wake")), line=line, text=text)
 
 
 @FORMS.wording(r"(?:{M} (?:blocks|attempts to block|tries to block)|{P} (?:blocks|attempts to block|tries to block) with {M2})(?: the action)?",
@@ -377,7 +378,7 @@ def _s_anarch(d, names, line, text):
 
 
 @FORMS.structured("action", ("card", "via", "as", "target", "targets", "directed", "stealth", "bleed", "hunt", "any_target",
-                             "cost", "effect", "says"),
+                             "cost", "effect", "says", "puts_vampire"),
                   "{action: Krid, card: Computer Hacking, as: bleed, bleed: 1}")
 def _s_action(d, names, line, text):
     targets = d.get("targets") or ([d["target"]] if d.get("target") else [])
@@ -389,7 +390,7 @@ def _s_action(d, names, line, text):
                       directed=d.get("directed"), stealth=int(d.get("stealth", 0)), bleed=int(d.get("bleed", 0)),
                       hunt=int(d.get("hunt", 0)), any_target=bool(d.get("any_target")), cost=cost_of(d),
                       effect=effect_of(d["effect"], names, line) if d.get("effect") else None,
-                      says=d.get("says"), line=line, text=text)
+                      says=d.get("says"), puts_vampire=bool(d.get("puts_vampire")), line=line, text=text)
 
 
 @FORMS.structured("political", ("card", "cost", "effect", "says"),
@@ -409,12 +410,15 @@ def _s_modifier(d, names, line, text):
                     effect=effect_of(d["effect"], names, line) if d.get("effect") else None, line=line, text=text)
 
 
-@FORMS.structured("reaction", ("card", "intercept", "to", "cost", "effect"), "{reaction: Eugenio, intercept: 1}")
+@FORMS.structured("reaction", ("card", "intercept", "to", "cost", "effect", "bleed", "redirect", "wake"),
+                  "{reaction: Eugenio, intercept: 1}")
 def _s_reaction(d, names, line, text):
     return Reaction(minion=names.canon_minion(d["reaction"], line), card=d.get("card"),
                     intercept=int(d.get("intercept", 0)), to=names.canon_minion(d["to"], line) if d.get("to") else None,
                     cost=cost_of(d), effect=effect_of(d["effect"], names, line) if d.get("effect") else None,
-                    line=line, text=text)
+                    bleed=int(d.get("bleed", 0)),
+                    redirect=names.canon_player(d["redirect"], line) if d.get("redirect") else None,
+                    wake=bool(d.get("wake")), line=line, text=text)
 
 
 @FORMS.structured("block", (), "{block: Carna}")

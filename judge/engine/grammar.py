@@ -20,12 +20,12 @@ from dataclasses import fields
 from functools import lru_cache
 from typing import Optional
 
-from judge.engine import forms_combat, forms_politics, forms_torpor, forms_turn
+from judge.engine import forms_combat, forms_politics, forms_situations, forms_torpor, forms_turn
 from judge.engine.errors import ScenarioError
 from judge.engine.events import Event
 from judge.engine.forms import NUM, PRON, Names, Pattern, StructuredForm
 
-TABLES = (forms_turn.FORMS, forms_combat.FORMS, forms_politics.FORMS, forms_torpor.FORMS)
+TABLES = (forms_turn.FORMS, forms_combat.FORMS, forms_politics.FORMS, forms_torpor.FORMS, forms_situations.FORMS)
 WORDING: list[Pattern] = [pattern for table in TABLES for pattern in table.wordings]
 STRUCTURED: dict[str, StructuredForm] = {key: form for table in TABLES for key, form in table.structured_forms.items()}
 

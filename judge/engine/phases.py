@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from judge.engine import rules as R
-from judge.engine import ending
+from judge.engine import ending, situations, traits
 from judge.engine.helpers import (Log, blood, drain_excess, minion, move_blood, names, pending_mandatory, play_from_hand,
                                   pool, remove_minion, require_seated, rule_exists)
 from judge.engine.errors import Refusal
@@ -150,8 +150,10 @@ def _rivals(d: Draft, m: Minion) -> list[Minion]:
 
 
 def _title_rivals(d: Draft, m: Minion) -> list[Minion]:
+    """The vampires contesting `m`'s title: the same title, or one claiming the same city or clan title."""
     return [o for o in d.minions.values()
-            if o.name != m.name and o.title_contested and (o.title or "").lower() == (m.title or "").lower()]
+            if o.name != m.name and o.title_contested and ((o.title or "").lower() == (m.title or "").lower()
+                                                           or traits.titles_conflict(o, m))]
 
 
 def _end_contests(d: Draft, log: Log, player: str) -> None:
@@ -241,11 +243,13 @@ def contest_title(d: Draft, e: ContestTitle, log: Log) -> None:
     if e.pay:
         if m.region != READY:
             raise Refusal(f"only ready vampires contest titles: {m.name} must yield", [R.CONTEST_TITLE_FORCED])
-        if m.blood < 1:
-            raise Refusal(f"{m.name} has no blood to pay for the title and must yield it", [R.CONTEST_TITLE_FORCED])
-        blood(d, m.name, -1)
-        log.add(f"{m.name} pays 1 blood to keep contesting the title {m.title} "
-                f"({d.minions[m.name].blood} blood left).", R.CONTEST_TITLE)
+        cost, rules = traits.title_contest_cost(d, m, _title_rivals(d, m))
+        if m.blood < cost:
+            raise Refusal(f"{m.name} has {m.blood} blood, not the {cost} to pay for the title, and must yield it",
+                          [R.CONTEST_TITLE_FORCED, *rules])
+        blood(d, m.name, -cost)
+        log.add(f"{m.name} pays {cost} blood to keep contesting the title {m.title} "
+                f"({d.minions[m.name].blood} blood left).", *rules)
     else:
         d.put_minion(m.name, title=None, title_contested=False)
         log.add(f"{m.name} yields the title {m.title} and has no title now.", R.CONTEST_TITLE)
@@ -465,10 +469,12 @@ def influence(d: Draft, e: Influence, log: Log) -> None:
 
 
 def _control(d: Draft, m: Minion, log: Log, rule) -> None:
+    situations.scarce_cost(d, m, log)
     d.put_minion(m.name, region=READY, locked=False)
     log.add(f"{m.name} ({m.blood} blood, capacity {m.capacity}) moves face up to {m.controller}'s ready region, "
             f"unlocked.", rule, *([R.INFLUENCE_DRAIN] if m.blood > m.capacity else []))
     drain_excess(d, m.name, log)
+    situations.entered_play(d, m.name, log)
 
 
 def _exit_influence(d: Draft, log: Log) -> None:

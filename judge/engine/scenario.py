@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from judge.engine.citations import ALIASES, CURRENT, GAMES, RIVALS, RULES_EDITIONS, VTES, Rule, rules_edition
-from judge.engine import core, stages
+from judge.engine import core, stages, traits
 from judge.engine import expect as X
 from judge.engine import limits as L
 from judge.engine.errors import EngineStop, ScenarioError
@@ -224,13 +224,15 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         blood=counters, clan=raw.get("clan"), sect=sect, title=raw.get("title"),
         disciplines=tuple(raw.get("disciplines") or ()), strength=int(raw.get("strength", 1)),
         bleed=int(raw.get("bleed", 1)), stealth=int(raw.get("stealth", 0)), intercept=int(raw.get("intercept", 0)),
-        region=region, locked=bool(raw.get("locked", False)), infernal=bool(raw.get("infernal", False)),
+        region=region, locked=bool(raw.get("locked", False)),
+        infernal=bool(raw.get("infernal", False)) or "infernal" in traits.read_traits(raw.get("traits"), None),
         anarch=bool(raw.get("anarch", False)) or str(sect or "").lower() == "anarch",
         contested=bool(raw.get("contested", False)), title_contested=bool(raw.get("title_contested", False)),
         equipment=tuple(str(x) for x in raw.get("equipment") or ()), retainers=retainers,
         recruited=bool(raw.get("recruited", False)), bled=bool(raw.get("bled", False)),
         cannot=tuple(raw.get("cannot") or ()), mandatory=tuple(raw.get("mandatory") or ()),
-        traits=tuple(str(t).strip().lower() for t in raw.get("traits") or ()),
+        traits=traits.read_traits(raw.get("traits"), lines.of(path + ("traits",))),
+        immune=tuple(" ".join(str(x).split()).lower() for x in raw.get("immune") or ()),
         votes=int(raw["votes"]) if raw.get("votes") is not None else None,
     )
 

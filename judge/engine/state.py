@@ -94,6 +94,7 @@ class Minion:
     mandatory: tuple[str, ...] = ()  # mandatory actions card effects impose on it
     traits: tuple[str, ...] = ()  # from its card text, lower case: "blood cursed", "red list", ...
     votes: Optional[int] = None  # votes its card text gives it (added to a title's)
+    immune: tuple[str, ...] = ()  # sources of damage it is immune to, lower case, from its card text
 
     @property
     def is_vampire(self) -> bool:
@@ -146,6 +147,7 @@ class Action:
     payload: Any = None  # what the action brings into play (ally, retainer, equipment...)
     effects: tuple = ()  # described card effects applied on success
     says: Optional[str] = None  # card text given but not modelled
+    woken: tuple[str, ...] = ()  # minions that woke during this action: they block and react as though unlocked
 
     @property
     def undeclined(self) -> tuple[str, ...]:
@@ -309,6 +311,7 @@ class GameState:
     chance: Optional[DiablerieChance] = None
     result: Result = field(default_factory=Result)
     ousted_order: tuple[str, ...] = ()
+    red_list: tuple[tuple[str, int], ...] = ()  # (minion, turn number) marked by a master phase action
 
     # -- the table ---------------------------------------------------------
     def seated(self) -> list[str]:

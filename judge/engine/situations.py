@@ -1,0 +1,232 @@
+"""Situations met in play that the turn's own modules do not hold: a card or title entering play where another
+copy or claim already is, a scarce vampire's cost, titles and sects changed by cards, the Red List, allies put
+into play by an effect.
+
+`entered_play` is called whenever a minion comes into play (phases.py: a vampire influenced out; here: an ally
+put into play): a second copy of a unique card makes the copies contested, or is burned if its Methuselah
+already controls one; a unique title already claimed in play makes the title contested. Which titles are
+unique, and a trait's meaning, is traits.py.
+"""
+from __future__ import annotations
+
+from judge.engine import combat, traits
+from judge.engine import rules as R
+from judge.engine.citations import OLDER
+from judge.engine.errors import NotModelled, Refusal
+from judge.engine.events import AllyIntoPlay, ChangeSect, Cost, GainTitle, MarkRedList, RedListHunt
+from judge.engine.helpers import Log, announce, check_actor, minion, names, pool, remove_minion, require_seated
+from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion
+
+SECTS = ("camarilla", "sabbat", "anarch", "independent", "laibon")
+
+
+# -- entering play -------------------------------------------------------------------------------------
+def scarce_cost(d: Draft, m: Minion, log: Log) -> None:
+    """A scarce vampire moved to the ready region: 3 pool per vampire of its clan its Methuselah already controls
+    (current book). The older book counts every other vampire of the clan in play, and its loaded text of the
+    amount is damaged (OCR): the engine stops there rather than guess, unless there is none to count."""
+    if not traits.has(m, "scarce"):
+        return
+    if not m.clan:
+        raise NotModelled(f"{m.name} is scarce but its clan is not given: give its 'clan:'", [R.SCARCE])
+    clan = m.clan.strip().lower()
+    same = [o for o in d.minions.values() if o.name != m.name and o.kind == VAMPIRE and traits.in_play(o)
+            and (o.clan or "").strip().lower() == clan]
+    if d.edition == OLDER:
+        if same:
+            raise NotModelled(f"{m.name} is scarce and {names([o.name for o in same])} of clan {m.clan} "
+                              f"{'is' if len(same) == 1 else 'are'} in play: the older book's cost per vampire is "
+                              f"illegible in the loaded text", [R.SCARCE])
+        log.add(f"{m.name} is scarce; no other {m.clan} is in play: nothing to burn.", R.SCARCE)
+        return
+    mine = [o for o in same if o.controller == m.controller]
+    if not mine:
+        log.add(f"{m.name} is scarce; {m.controller} controls no other {m.clan}: nothing to burn.", R.SCARCE)
+        return
+    burned = -pool(d, m.controller, -3 * len(mine))
+    log.add(f"{m.name} is scarce and {m.controller} already controls {len(mine)} {m.clan} "
+            f"({names([o.name for o in mine])}): {m.controller} burns {burned} pool "
+            f"({d.players[m.controller].pool} left).", R.SCARCE, R.BLOOD_BANK)
+
+
+def entered_play(d: Draft, name: str, log: Log, unique: bool = True) -> None:
+    """A card has just come into play: contest it with other copies, or its title with other claims."""
+    m = d.minions[name]
+    if unique:
+        copies = [o for o in d.minions.values() if o.name != name and o.card == m.card
+                  and o.region in (READY, TORPOR)]
+        if any(o.controller == m.controller for o in copies):
+            burned = remove_minion(d, name)
+            extra = f", with its {burned} counters" if burned else ""
+            log.add(f"{m.controller} already controls {m.card}: a Methuselah never contests a card with themself, "
+                    f"so the incoming copy {name} is burned{extra}.", R.CONTEST_SELF, R.BLOOD_BANK)
+            return
+        if copies:
+            for o in [m, *copies]:
+                d.put_minion(o.name, contested=True)
+            log.add(f"{m.card} is unique and already in play ({names([f'{o.name}, {o.controller}' for o in copies])}): "
+                    f"the copies are contested, face down and out of play, until all but one is yielded; each "
+                    f"Methuselah pays 1 pool in each unlock phase to keep contesting.",
+                    R.UNIQUE_IN_PLAY, R.CONTEST_CARD_OUT, R.CONTEST_CARD)
+            return
+    contest_title(d, name, log)
+
+
+def contest_title(d: Draft, name: str, log: Log) -> None:
+    """`name`'s title is claimed by another vampire in play: the title is contested."""
+    m = d.minions[name]
+    if m.kind != VAMPIRE or not m.title or not traits.in_play(m):
+        return
+    claim = traits.title_claim(m)
+    others = [o for o in d.minions.values() if o.name != name and o.kind == VAMPIRE and traits.in_play(o) and o.title]
+    if claim is None:
+        same = [o.name for o in others if o.title.strip().lower() == m.title.strip().lower()]
+        if same:
+            log.add(f"{names(same)} also {'holds' if len(same) == 1 else 'hold'} the title {m.title}, which is not "
+                    f"unique: no contest.", R.TITLE_NOT_UNIQUE)
+        return
+    if claim[0] == "unknown":
+        same = [o for o in others if o.title.strip().lower() == m.title.strip().lower()]
+        if same:
+            raise NotModelled(f"{m.name} and {names([o.name for o in same])} both claim the title {m.title!r}, which "
+                              f"the books do not list: whether it is unique is the card's to say",
+                              [R.TITLE_IN_PLAY])
+        return
+    rivals = [o for o in others if traits.titles_conflict(o, m)]
+    if not rivals:
+        return
+    for o in [m, *rivals]:
+        d.put_minion(o.name, title_contested=True)
+    log.add(f"{m.name}'s title {m.title} is already claimed in play by {names([f'{o.name} ({o.title})' for o in rivals])}: "
+            f"the title is contested; while it is, they are treated as having no title, and each pays 1 blood in its "
+            f"controller's unlock phase to keep contesting.", *traits.title_rules(m), R.CONTESTED_NO_VOTES,
+            R.CONTEST_TITLE)
+
+
+# -- titles and sects changed by a card ----------------------------------------------------------------
+def gain_title(d: Draft, e: GainTitle, log: Log) -> None:
+    m = minion(d, e.minion)
+    if m.kind != VAMPIRE:
+        raise Refusal(f"{m.name} is an ally: only vampires hold titles", [R.ONE_TITLE])
+    source = f"{e.source}: " if e.source else ""
+    if e.title is None:
+        if not m.title:
+            raise Refusal(f"{m.name} has no title to lose", [R.ONE_TITLE])
+        d.put_minion(m.name, title=None, title_contested=False)
+        log.add(f"{source}{m.name} loses the title {m.title}.", R.GOLDEN_RULE, R.ONE_TITLE)
+        return
+    if (m.title or "").strip().lower() == e.title.strip().lower():
+        raise Refusal(f"{m.name} already holds the title {m.title}", [R.ONE_TITLE])
+    rules = [R.GOLDEN_RULE]
+    text = f"{source}{m.name} gains the title {e.title}"
+    if m.title and m.title_contested:
+        text += f" and immediately yields the contested title {m.title}"
+        rules.append(R.GAIN_TITLE_YIELDS)
+    elif m.title:
+        text += f" and loses the title {m.title} (a vampire has one title, even if the new one is a demotion)"
+        rules.append(R.ONE_TITLE)
+    d.put_minion(m.name, title=e.title, title_contested=False)
+    log.add(text + ".", *rules)
+    contest_title(d, m.name, log)
+
+
+def change_sect(d: Draft, e: ChangeSect, log: Log) -> None:
+    m = minion(d, e.minion)
+    if m.kind != VAMPIRE:
+        raise Refusal(f"{m.name} is an ally: sects are vampires'", [R.SECT_CHANGE])
+    sect = e.sect.strip()
+    if (m.sect or "").strip().lower() == sect.lower():
+        raise Refusal(f"{m.name} is already {m.sect}", [R.SECT_CHANGE])
+    anarch = sect.lower() == "anarch"
+    d.put_minion(m.name, sect=sect, anarch=anarch)
+    source = f"{e.source}: " if e.source else ""
+    text = f"{source}{m.name} leaves the {m.sect or 'sect it had'} and is now {sect}"
+    rules = [R.GOLDEN_RULE, R.SECT_CHANGE]
+    from_politics = _title_sect(m.title)
+    if from_politics and from_politics != sect.lower() and not (from_politics == "anarch" and anarch):
+        text += (f"; it keeps the title {m.title}, but a {from_politics.title()} title gives no benefit (votes included) "
+                 f"until its sect changes back")
+        rules.append(R.TITLE_SECT)
+    log.add(text + ".", *rules)
+
+
+def _title_sect(title) -> str | None:
+    """The sect a title of the books belongs to, or None."""
+    t = (title or "").strip().lower()
+    for key, sect in (("inner circle", "camarilla"), ("prince", "camarilla"), ("primogen", "camarilla"),
+                      ("justicar", "camarilla"), ("baron", "anarch"), ("archbishop", "sabbat"), ("bishop", "sabbat"),
+                      ("cardinal", "sabbat"), ("regent", "sabbat"), ("priscus", "sabbat"), ("kholo", "laibon"),
+                      ("magaji", "laibon")):
+        if key in t:
+            return sect
+    return None
+
+
+# -- the Red List ----------------------------------------------------------------------------------------
+def mark_red_list(d: Draft, e: MarkRedList, log: Log) -> None:
+    require_seated(d, e.player)
+    if e.player != d.turn or d.phase != "master":
+        raise Refusal(f"marking a Red List minion uses a master phase action, in {e.player}'s own master phase "
+                      f"({d.turn} is in the {d.phase} phase)", [R.RED_LIST_MARK, R.MASTER_IN_PHASE])
+    m = minion(d, e.minion)
+    if not traits.has(m, "red list"):
+        raise Refusal(f"{m.name} is not a Red List minion", [R.RED_LIST_MARK])
+    if (m.name, d.turn_number) in d.red_list:
+        raise Refusal(f"{m.name} is already marked this turn", [R.RED_LIST_MARK])
+    left = d.phase_state().master_actions
+    if left < 1:
+        raise Refusal(f"{e.player} has no master phase action left", [R.MASTER_ACTIONS, R.RED_LIST_MARK])
+    d.put_phase(master_actions=left - 1)
+    d.set(red_list=d.red_list + ((m.name, d.turn_number),))
+    log.add(f"{e.player} uses a master phase action to mark the Red List minion {m.name} for this turn "
+            f"({left - 1} master phase action{'s' if left - 1 != 1 else ''} left).", R.RED_LIST_MARK, R.MASTER_ACTIONS)
+
+
+RED_LIST_USED = "Red List hunt"
+
+
+def red_list_hunt(d: Draft, e: RedListHunt, log: Log) -> None:
+    m = check_actor(d, e.actor, "red list")
+    if m.kind != VAMPIRE:
+        raise Refusal(f"{m.name} is an ally: only vampires perform the Red List action", [R.RED_LIST_HUNT])
+    if RED_LIST_USED in m.used:
+        raise Refusal(f"{m.name} already performed the Red List action this turn", [R.RED_LIST_HUNT])
+    t = minion(d, e.target)
+    if (t.name, d.turn_number) not in d.red_list:
+        raise Refusal(f"{t.name} is not a Red List minion marked this turn (a master phase action marks it)",
+                      [R.RED_LIST_HUNT, R.RED_LIST_MARK])
+    if t.controller == m.controller:
+        raise Refusal(f"{t.name} is {m.controller}'s own minion: a Methuselah's minions never fight each other",
+                      [R.RED_LIST_HUNT])
+    announce(d, log, m, kind="red list", summary=f"{m.name} goes after the Red List minion {t.name}", stealth=1,
+             directed=True, targets=(t.controller,), cost=Cost(blood=1), payload=t.name, rules=(R.RED_LIST_HUNT,),
+             cost_rules=(R.RED_LIST_HUNT,))
+    d.put_minion(m.name, used=d.minions[m.name].used + (RED_LIST_USED,))
+
+
+def resolve_red_list(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    target = d.minions.get(a.payload)
+    if target is None or target.region != READY or target.contested:
+        log.add(f"{a.summary} succeeds{paid}, but {a.payload} is no longer ready: no combat.", *rules, R.RED_LIST_HUNT)
+        return
+    log.add(f"{a.summary} succeeds{paid}: {a.actor} enters combat with {target.name}.", *rules, R.RED_LIST_HUNT)
+    combat.start(d, log, a.actor, target.name, cause=a.summary)
+
+
+# -- allies put into play by an effect --------------------------------------------------------------------
+def ally_into_play(d: Draft, e: AllyIntoPlay, log: Log) -> None:
+    require_seated(d, e.player)
+    if e.life < 1:
+        raise Refusal("an ally comes into play with at least 1 life", [R.ALLY_BROUGHT_IN])
+    older = R.ALLY_OLDER_REGION.exists_in(d.edition)
+    ally = Minion(name=e.ally, controller=e.player, kind=ALLY, card=e.card or e.ally, blood=e.life, bleed=e.bleed,
+                  strength=e.strength, region=UNCONTROLLED if older else READY, recruited=True)
+    d.minions[ally.name] = ally
+    d.set(bank=d.bank - ally.blood)
+    where = "the uncontrolled region (controlled, until the end of the turn)" if older else "the ready region"
+    source = e.source or "A card's effect"
+    log.add(f"{source} puts {ally.name} into play under {e.player}'s control, in {where}, with {ally.blood} life from "
+            f"the blood bank; it cannot act this turn.", R.GOLDEN_RULE, R.ALLY_BROUGHT_IN,
+            *([R.ALLY_OLDER_REGION] if older else []))
+    if e.unique:
+        entered_play(d, ally.name, log)
