@@ -25,6 +25,16 @@ def test_thousands_of_random_games_keep_the_invariants():
     assert totals["combats"] > 1000 and totals["rounds"] > 50, totals
     assert totals["referendums"] > 1000 and totals["blood_hunts"] > 200, totals
     assert totals["torpor"] > 1000 and totals["diableries"] > 200, totals
+    # The situations met in play are reached too: traits, contests arising in play, titles and sects changed,
+    # bleeds reduced or redirected, wake, the Red List, immunity, allies put into play.
+    reached = Counter()
+    for r in reports:
+        reached.update(r.rules)
+    situations = ("SCARCE", "SLAVE", "STERILE", "UNIQUE_IN_PLAY", "CONTEST_SELF", "TITLE_IN_PLAY", "TITLE_CITY",
+                  "TITLE_CLAN_UNIQUE", "TITLE_NOT_UNIQUE", "ANARCH_CONTEST_COST", "ONE_TITLE", "GAIN_TITLE_YIELDS",
+                  "SECT_CHANGE", "REDIRECT_REOPENS", "WAKE", "RED_LIST_MARK", "RED_LIST_HUNT", "IMMUNE",
+                  "ALLY_BROUGHT_IN")
+    assert all(reached[name] > 0 for name in situations), {name: reached[name] for name in situations}
 
 
 def test_random_play_is_deterministic():

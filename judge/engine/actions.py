@@ -408,6 +408,9 @@ def resolve_attempt(d: Draft, log: Log) -> bool:
     a = d.action_()
     att = a.attempt
     if att.intercept >= a.stealth:
+        if a.actor not in d.minions:  # e.g. an acting ally that burned its last life paying for a modifier
+            raise NotModelled(f"the acting minion {a.actor} left play during the action, then was blocked",
+                              [R.ACTION_SUCCEEDS, R.BLOCKED])
         d.put_minion(att.blocker, locked=True)
         for who in (a.player, att.player):
             if d.players[who].withdrawing:

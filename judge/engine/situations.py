@@ -53,8 +53,7 @@ def entered_play(d: Draft, name: str, log: Log, unique: bool = True) -> None:
     """A card has just come into play: contest it with other copies, or its title with other claims."""
     m = d.minions[name]
     if unique:
-        copies = [o for o in d.minions.values() if o.name != name and o.card == m.card
-                  and o.region in (READY, TORPOR)]
+        copies = [o for o in d.minions.values() if o.name != name and o.card == m.card and o.controlled]
         if any(o.controller == m.controller for o in copies):
             burned = remove_minion(d, name)
             extra = f", with its {burned} counters" if burned else ""
