@@ -219,19 +219,20 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
     sect = raw.get("sect")
     retainers = tuple(Retainer(str(r["name"]), int(r.get("life", 1))) if isinstance(r, dict) else Retainer(str(r), 1)
                       for r in raw.get("retainers") or ())
+    trait_list = traits.read_traits(raw.get("traits"), lines.of(path + ("traits",)))
     return Minion(
         name=name, controller=controller, kind=kind, card=str(raw.get("card") or name), capacity=capacity,
         blood=counters, clan=raw.get("clan"), sect=sect, title=raw.get("title"),
         disciplines=tuple(raw.get("disciplines") or ()), strength=int(raw.get("strength", 1)),
         bleed=int(raw.get("bleed", 1)), stealth=int(raw.get("stealth", 0)), intercept=int(raw.get("intercept", 0)),
         region=region, locked=bool(raw.get("locked", False)),
-        infernal=bool(raw.get("infernal", False)) or "infernal" in traits.read_traits(raw.get("traits"), None),
+        infernal=bool(raw.get("infernal", False)) or "infernal" in trait_list,
         anarch=bool(raw.get("anarch", False)) or str(sect or "").lower() == "anarch",
         contested=bool(raw.get("contested", False)), title_contested=bool(raw.get("title_contested", False)),
         equipment=tuple(str(x) for x in raw.get("equipment") or ()), retainers=retainers,
         recruited=bool(raw.get("recruited", False)), bled=bool(raw.get("bled", False)),
         cannot=tuple(raw.get("cannot") or ()), mandatory=tuple(raw.get("mandatory") or ()),
-        traits=traits.read_traits(raw.get("traits"), lines.of(path + ("traits",))),
+        traits=trait_list,
         immune=tuple(" ".join(str(x).split()).lower() for x in raw.get("immune") or ()),
         votes=int(raw["votes"]) if raw.get("votes") is not None else None,
     )
