@@ -69,16 +69,25 @@ def hunt_action(d: Draft, e: Hunt, log: Log) -> None:
 
 def equip_action(d: Draft, e: Equip, log: Log) -> None:
     m = check_actor(d, e.actor, "equip")
+    items = (e.item, *e.more)
     if e.source:
         src = minion(d, e.source)
         if src.controller != m.controller or src.name == m.name or not src.controlled:
             raise Refusal(f"equipment can be taken only from another minion {m.controller} controls", [R.EQUIP_MOVE])
-        if e.item not in src.equipment:
-            raise Refusal(f"{src.name} does not have {e.item} (has: {', '.join(src.equipment) or 'nothing'})",
-                          [R.EQUIP_MOVE])
-        announce(d, log, m, kind="equip", summary=f"{m.name} takes {e.item} from {src.name}", stealth=1,
-                 payload=("move", e.item, src.name), rules=(R.EQUIP_MOVE,))
+        rules = (R.EQUIP_MOVE, *([R.EQUIP_SEVERAL] if e.more else ()))
+        for item in items:
+            if item not in src.equipment:
+                raise Refusal(f"{src.name} does not have {item} (has: {', '.join(src.equipment) or 'nothing'})",
+                              list(rules))
+            if items.count(item) > src.equipment.count(item):
+                raise Refusal(f"{item} is named twice, and {src.name} has it once", list(rules))
+        announce(d, log, m, kind="equip", summary=f"{m.name} takes {names(list(items))} from {src.name}", stealth=1,
+                 payload=("move", items, src.name), rules=rules)
         return
+    if e.more:
+        raise Refusal(f"{m.name} equips from the hand with one card per action: {names(list(items))} are "
+                      f"{len(items)} (several can be taken in one action only from another minion)",
+                      [R.EQUIP_ONE_CARD, R.EQUIP_SEVERAL])
     announce(d, log, m, kind="equip", summary=f"{m.name} equips with {e.item}", stealth=1, cost=e.cost,
              card=e.item, from_hand=True, payload=("hand", e.item, None), rules=(R.EQUIP,))
 
@@ -507,14 +516,25 @@ def _resolve_hunt(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None
 def _resolve_equip(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     how, item, src = a.payload
     actor = d.minions[a.actor]
-    if how == "move":
+    if how == "move":  # `item` is the equipment announced, one or more
         source = d.minions.get(src)
-        if source is None or item not in source.equipment:
-            log.add(f"{a.summary} succeeds, but {item} is no longer on {src}: no effect.", *rules, R.EQUIP_MOVE)
+        left = list(source.equipment) if source is not None else []
+        moved = []
+        for x in item:
+            if x in left:
+                left.remove(x)
+                moved.append(x)
+        gone = [x for x in item if x not in moved]
+        several = [R.EQUIP_SEVERAL] if len(item) > 1 else []
+        if not moved:
+            log.add(f"{a.summary} succeeds, but {names(gone)} {'is' if len(gone) == 1 else 'are'} no longer on {src}: "
+                    f"no effect.", *rules, R.EQUIP_MOVE, *several)
             return
-        d.put_minion(src, equipment=tuple(x for x in source.equipment if x != item))
-        d.put_minion(a.actor, equipment=actor.equipment + (item,))
-        log.add(f"{a.summary} succeeds: {item} moves from {src} to {a.actor}.", *rules, R.EQUIP_MOVE)
+        d.put_minion(src, equipment=tuple(left))
+        d.put_minion(a.actor, equipment=actor.equipment + tuple(moved))
+        note = f" ({names(gone)} no longer on {src})" if gone else ""
+        log.add(f"{a.summary} succeeds: {names(moved)} {'moves' if len(moved) == 1 else 'move'} from {src} to "
+                f"{a.actor}{note}.", *rules, R.EQUIP_MOVE, *several)
         return
     d.put_minion(a.actor, equipment=actor.equipment + (item,))
     log.add(f"{a.summary} succeeds{paid}: {item} is placed on {a.actor}.", *rules, R.EQUIP)

@@ -118,6 +118,7 @@ class Equip(Event):
     item: str
     source: Optional[str] = None  # another minion of the same Methuselah
     cost: Cost = field(default_factory=Cost)
+    more: tuple[str, ...] = ()  # further equipment taken in the same action (only from another minion)
 
 
 @dataclass(frozen=True, kw_only=True)

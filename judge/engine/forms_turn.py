@@ -2,6 +2,8 @@
 "Turn and phases" to "Covered by the rules, not by this engine" sections, with the event each builds."""
 from __future__ import annotations
 
+import re
+
 from judge.engine.errors import ScenarioError
 from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, ContestCard, ContestTitle,
                                  CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase,
@@ -112,8 +114,18 @@ def _hunt(m, names, line, text):
                "Belinde equips with a .44 Magnum, costing 2 pool")
 def _equip(m, names, line, text):
     props = parse_props(m.group("props") or m.group("props2"), names, line, "equipment")
-    return Equip(actor=minion_of(m, names, line), item=card_name(m.group("x")),
+    items = equipment_list(m.group("x"), bool(m.group("m2")))
+    return Equip(actor=minion_of(m, names, line), item=items[0], more=tuple(items[1:]),
                  source=minion_of(m, names, line, "m2") if m.group("m2") else None, cost=props.cost, line=line, text=text)
+
+
+def equipment_list(text: str, from_minion: bool) -> list[str]:
+    """The equipment an equip sentence names: "X and Y" (or "X, Y and Z") from another minion; from the hand only
+    when each one has its article ("a .44 Magnum and a Flak Jacket"), since a card's own name may hold an "and"."""
+    parts = [p for p in re.split(r"\s*(?:,|\band\b)\s*", text.strip()) if p]
+    if len(parts) > 1 and (from_minion or all(re.match(r"(?:a|an|the|her|his|its|their) ", p, re.I) for p in parts)):
+        return [card_name(p) for p in parts]
+    return [card_name(text)]
 
 
 @FORMS.wording(r"{M} (?:employs|attempts to employ) (?:a retainer,? )?(?P<x>.+?)(?:[:,] (?P<props>.+)| \((?P<props2>.+)\))?",
@@ -352,7 +364,10 @@ def _s_hunt(d, names, line, text):
 
 @FORMS.structured("equip", ("by", "from", "cost"), "{equip: .44 Magnum, by: Belinde, cost: {pool: 2}}")
 def _s_equip(d, names, line, text):
-    return Equip(actor=names.canon_minion(d["by"], line), item=str(d["equip"]),
+    items = [str(x) for x in d["equip"]] if isinstance(d["equip"], list) else [str(d["equip"])]
+    if not items:
+        raise ValueError("equip names at least one equipment card")
+    return Equip(actor=names.canon_minion(d["by"], line), item=items[0], more=tuple(items[1:]),
                  source=names.canon_minion(d["from"], line) if d.get("from") else None, cost=cost_of(d), line=line, text=text)
 
 

@@ -56,7 +56,7 @@ def random_table(rng: random.Random) -> GameState:
                 name=f"V{count}", controller=p, capacity=cap, card=f"V{count}", blood=rng.randint(0, cap),
                 locked=rng.random() < 0.2, infernal=rng.random() < 0.1, intercept=rng.choice([0, 0, 0, 1]),
                 title=rng.choice(TITLES), sect=sect, anarch=sect == "Anarch",
-                equipment=("Gun",) if rng.random() < 0.3 else (), strength=rng.choice([1, 1, 2]),
+                equipment=(("Gun", "Vest") if rng.random() < 0.3 else ("Gun",)) if rng.random() < 0.3 else (), strength=rng.choice([1, 1, 2]),
                 region=TORPOR if rng.random() < 0.15 else READY,
                 retainers=(Retainer(f"R{count}", rng.randint(1, 2)),) if rng.random() < 0.15 else (),
                 traits=rng.choice(TRAITS), clan=rng.choice(CLANS),
@@ -208,8 +208,9 @@ def _hunt(m, state, seated, rng, new_name):
 def _equip(m, state, seated, rng, new_name):
     donors = [o.name for o in state.minions.values()
               if o.controller == m.controller and o.equipment and o.name != m.name]
+    several = donors and rng.random() < 0.4  # several taken from one minion in a single action
     return Equip(actor=m.name, item="Gun", source=rng.choice(donors) if donors else None,
-                 cost=Cost(pool=rng.choice([0, 1])))
+                 cost=Cost(pool=rng.choice([0, 1])), more=("Vest",) if several else ())
 
 
 def _employ(m, state, seated, rng, new_name):

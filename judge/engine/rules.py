@@ -747,6 +747,13 @@ IMMUNE = rule("IMMUNE", "damage from a source a minion is immune to is inflicted
               "(older book: no such term; the card's text applies)",
               [V("combat", "is inflicted unsuccessfully")],
               [RB("1.4", "Whenever the cards contradict the rules")])
+EQUIP_SEVERAL = rule("EQUIP_SEVERAL", "several equipment cards can be taken from one minion in a single equip action, "
+                     "announced with the action",
+                     [V("equip", "More than one equipment card can be taken from a minion in a single action")],
+                     [RB("6.1.3", "from a minion in a single action")])
+EQUIP_ONE_CARD = rule("EQUIP_ONE_CARD", "only one action card (one equipment card from the hand) is played for an action",
+                      [V("minion-cards", "Only one action card can be played for the action")],
+                      [RB("1.6.3", "cannot bring two equipment cards")])
 ALLY_BROUGHT_IN = rule("ALLY_BROUGHT_IN", "an ally cannot act the turn it is brought into play",
                        [V("minion-cards", "Allies cannot act the turn they are brought into play")],
                        [RB("6.1.5", "even though it is controlled")])
