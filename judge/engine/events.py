@@ -455,3 +455,12 @@ class AllyIntoPlay(Event):
     card: Optional[str] = None  # the card's name, when a copy of a unique ally may be in play
     unique: bool = False
     source: Optional[str] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChangeControl(Event):
+    """A card's effect gives control of a minion to another Methuselah; its owner stays who it was."""
+
+    minion: str
+    player: str
+    source: Optional[str] = None

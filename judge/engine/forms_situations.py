@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from judge.engine.events import AllyIntoPlay, ChangeSect, GainTitle, MarkRedList, RedListHunt
+from judge.engine.events import AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt
 from judge.engine.forms import FormTable, card_name, minion_of, parse_props, player_of
 
 FORMS = FormTable()
@@ -83,6 +83,18 @@ def _ally(m, names, line, text):
                         source=card_name(m.group("src")), line=line, text=text)
 
 
+@FORMS.wording(r"{P} gains control of {M}(?: (?:with|through) (?P<src>.+))?",
+               "Sarah gains control of Carna")
+def _control(m, names, line, text):
+    return ChangeControl(minion=minion_of(m, names, line), player=player_of(m, names, line),
+                         source=card_name(m.group("src")), line=line, text=text)
+
+
+@FORMS.wording(r"{M} comes under {P}'s control", "Carna comes under Sarah's control")
+def _control2(m, names, line, text):
+    return ChangeControl(minion=minion_of(m, names, line), player=player_of(m, names, line), line=line, text=text)
+
+
 # -- structured forms ---------------------------------------------------------------------------------
 @FORMS.structured("gain_title", ("title", "source"), "{gain_title: Lucinde, title: Prince of Paris}")
 def _s_gain_title(d, names, line, text):
@@ -120,3 +132,9 @@ def _s_ally(d, names, line, text):
     return AllyIntoPlay(player=names.canon_player(d["player"], line), ally=ally, life=int(d.get("life", 1)),
                         bleed=int(d.get("bleed", 1)), strength=int(d.get("strength", 1)), card=d.get("card"),
                         unique=bool(d.get("unique")), source=d.get("source"), line=line, text=text)
+
+
+@FORMS.structured("take_control", ("by", "source"), "{take_control: Carna, by: Sarah}")
+def _s_control(d, names, line, text):
+    return ChangeControl(minion=names.canon_minion(d["take_control"], line), player=names.canon_player(d["by"], line),
+                         source=d.get("source"), line=line, text=text)

@@ -28,7 +28,7 @@ from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEff
                                  Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, Political, Press, Prevent, Reaction, Recruit,
                                  Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw,
-                                 AllyIntoPlay, ChangeSect, GainTitle, MarkRedList, RedListHunt)
+                                 AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt)
 from judge.engine.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer, counters_in_play)
 
@@ -184,9 +184,10 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         add(lambda: Discard(player=turn, event_card=rng.random() < 0.2))
     add(lambda: Effect(effect=CardEffect(pool=((pick(seated), rng.randint(-3, 2)),))))
     vampires = [m for m in state.minions.values() if m.kind == VAMPIRE]
-    if vampires and rng.random() < 0.3:  # cards changing titles and sects, putting allies into play
+    if vampires and rng.random() < 0.15:  # cards changing titles, sects and control, putting allies into play
         add(lambda: GainTitle(minion=pick(vampires).name, title=pick(TITLES)))
         add(lambda: ChangeSect(minion=pick(vampires).name, sect=pick([s for s in SECTS if s])))
+        add(lambda: ChangeControl(minion=pick(vampires).name, player=pick(seated)))
         unique = rng.random() < 0.5  # a unique ally's copies share a card name; others are each their own
         add(lambda: AllyIntoPlay(player=pick(seated), ally=new_name("EffectAlly"), life=rng.randint(1, 2),
                                  card="Unique Ally" if unique else None, unique=unique))

@@ -754,6 +754,15 @@ EQUIP_SEVERAL = rule("EQUIP_SEVERAL", "several equipment cards can be taken from
 EQUIP_ONE_CARD = rule("EQUIP_ONE_CARD", "only one action card (one equipment card from the hand) is played for an action",
                       [V("minion-cards", "Only one action card can be played for the action")],
                       [RB("1.6.3", "cannot bring two equipment cards")])
+CONTROL_CHANGE = rule("CONTROL_CHANGE", "control of a card can change through game effects; its owner does not",
+                      [V("important-terms-in-the-game", "Control can change through game effects")],
+                      [RB("1.3", "Your cards are never transferred")])
+OWNER_ASH_HEAP = rule("OWNER_ASH_HEAP", "a burned card goes to its owner's ash heap, whoever controls it",
+                      [V("important-terms-in-the-game", "When a card is burned, it is placed into its owner's ash heap")],
+                      [RB("rules-glossary", "Burn: Discard. A burned card goes to its owner")])
+OWNED_STAY = rule("OWNED_STAY", "an ousted Methuselah's cards that others control remain in play until burned",
+                  [V("rules-of-card-ownership", "any cards that you own that other Methuselahs control remain")],
+                  [RB("9.1", "remain in play as normal")])
 ALLY_BROUGHT_IN = rule("ALLY_BROUGHT_IN", "an ally cannot act the turn it is brought into play",
                        [V("minion-cards", "Allies cannot act the turn they are brought into play")],
                        [RB("6.1.5", "even though it is controlled")])

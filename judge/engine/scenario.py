@@ -220,6 +220,7 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
     retainers = tuple(Retainer(str(r["name"]), int(r.get("life", 1))) if isinstance(r, dict) else Retainer(str(r), 1)
                       for r in raw.get("retainers") or ())
     trait_list = traits.read_traits(raw.get("traits"), lines.of(path + ("traits",)))
+    owner = player_of(raw["owner"], path + ("owner",)) if raw.get("owner") is not None else None
     return Minion(
         name=name, controller=controller, kind=kind, card=str(raw.get("card") or name), capacity=capacity,
         blood=counters, clan=raw.get("clan"), sect=sect, title=raw.get("title"),
@@ -234,6 +235,7 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         cannot=tuple(raw.get("cannot") or ()), mandatory=tuple(raw.get("mandatory") or ()),
         traits=trait_list,
         immune=tuple(" ".join(str(x).split()).lower() for x in raw.get("immune") or ()),
+        owner=owner if owner != controller else None,
         votes=int(raw["votes"]) if raw.get("votes") is not None else None,
     )
 

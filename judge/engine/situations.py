@@ -13,7 +13,7 @@ from judge.engine import combat, traits
 from judge.engine import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import AllyIntoPlay, ChangeSect, Cost, GainTitle, MarkRedList, RedListHunt
+from judge.engine.events import AllyIntoPlay, ChangeControl, ChangeSect, Cost, GainTitle, MarkRedList, RedListHunt
 from judge.engine.helpers import Log, announce, check_actor, minion, names, pool, remove_minion, require_seated
 from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion
 
@@ -229,3 +229,32 @@ def ally_into_play(d: Draft, e: AllyIntoPlay, log: Log) -> None:
             *([R.ALLY_OLDER_REGION] if older else []))
     if e.unique:
         entered_play(d, ally.name, log)
+
+
+# -- owner and controller -----------------------------------------------------------------------------
+def change_control(d: Draft, e: ChangeControl, log: Log) -> None:
+    m = minion(d, e.minion)
+    require_seated(d, e.player)
+    if not m.controlled or m.contested:
+        raise Refusal(f"{m.name} is not in play (it is {'contested' if m.contested else m.region})",
+                      [R.CONTROL_CHANGE])
+    if m.controller == e.player:
+        raise Refusal(f"{e.player} already controls {m.name}", [R.CONTROL_CHANGE])
+    busy = [x for x in ((d.action_() and d.action_().actor), d.combat and d.combat.acting,
+                        d.combat and d.combat.opposing) if x]
+    if m.name in busy:
+        raise NotModelled(f"control of {m.name} changing during its own action or combat", [R.CONTROL_CHANGE])
+    owner = m.owner or m.controller
+    d.put_minion(m.name, controller=e.player, owner=None if owner == e.player else owner,
+                 recruited=m.recruited, bled=m.bled)
+    source = f"{e.source}: " if e.source else ""
+    whose = (f"{owner} still owns it: burned, it goes to {owner}'s ash heap, and it returns to {owner} at the end of "
+             f"the game" if owner != e.player else f"{e.player} owns it")
+    log.add(f"{source}{e.player} takes control of {m.name} from {m.controller} ({whose}).", R.GOLDEN_RULE,
+            R.CONTROL_CHANGE, *([R.OWNER_ASH_HEAP] if owner != e.player else []))
+    if any(o.name != m.name and o.card == m.card and o.controller == e.player and o.controlled
+           for o in d.minions.values()):
+        burned = remove_minion(d, m.name)
+        extra = f", with its {burned} counters" if burned else ""
+        log.add(f"{e.player} already controls {m.card}: a Methuselah never contests a card with themself, so "
+                f"{m.name} is burned{extra}, to {owner}'s ash heap.", R.CONTEST_SELF, R.OWNER_ASH_HEAP, R.BLOOD_BANK)

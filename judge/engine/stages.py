@@ -25,7 +25,7 @@ from typing import Callable, Optional, Union
 
 from judge.engine import actions, combat, politics, torpor
 from judge.engine import rules as R
-from judge.engine.events import (AllyIntoPlay, ChangeSect, GainTitle, Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
+from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
                                  Event, GainStrikes, InflictDamage, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, Press, Prevent, Reaction, Terms, Unmodelled)
 from judge.engine.helpers import Log
@@ -58,8 +58,9 @@ class Stage:
 
 # Cards and effects that can come at any time, whatever is open: a card effect, damage from a card, an
 # out-of-turn master card, what the engine does not model, and "nothing more is played".
-# A card effect changing a title or a sect, or putting an ally into play, may come at any time too.
-ANY_TIME = frozenset({Pass, Effect, InflictDamage, MasterCard, Unmodelled, GainTitle, ChangeSect, AllyIntoPlay})
+# A card effect changing a title, a sect or a minion's controller, or putting an ally into play, may come at any time.
+ANY_TIME = frozenset({Pass, Effect, InflictDamage, MasterCard, Unmodelled, GainTitle, ChangeSect, AllyIntoPlay,
+                      ChangeControl})
 
 STAGES: tuple[Stage, ...] = (
     Stage("combat", lambda t: t.combat is not None,

@@ -95,6 +95,7 @@ class Minion:
     traits: tuple[str, ...] = ()  # from its card text, lower case: "blood cursed", "red list", ...
     votes: Optional[int] = None  # votes its card text gives it (added to a title's)
     immune: tuple[str, ...] = ()  # sources of damage it is immune to, lower case, from its card text
+    owner: Optional[str] = None  # the Methuselah who owns the card when another controls it (None: its controller)
 
     @property
     def is_vampire(self) -> bool:
@@ -450,7 +451,8 @@ def state_to_json(state: GameState) -> dict:
                          anarch=m.anarch, title_contested=m.title_contested, disciplines=list(m.disciplines))
         else:
             entry.update(life=m.blood, recruited=m.recruited)
-        entry.update(contested=m.contested, infernal=m.infernal, traits=list(m.traits), votes=m.votes)
+        entry.update(contested=m.contested, infernal=m.infernal, traits=list(m.traits), votes=m.votes,
+                     owner=m.owner or m.controller)
         minions[m.name] = entry
     ps = state.phase_state
     action = None
