@@ -33,7 +33,8 @@ def test_thousands_of_random_games_keep_the_invariants():
     situations = ("SCARCE", "SLAVE", "STERILE", "UNIQUE_IN_PLAY", "CONTEST_SELF", "TITLE_IN_PLAY", "TITLE_CITY",
                   "TITLE_CLAN_UNIQUE", "TITLE_NOT_UNIQUE", "ANARCH_CONTEST_COST", "ONE_TITLE", "GAIN_TITLE_YIELDS",
                   "SECT_CHANGE", "REDIRECT_REOPENS", "WAKE", "RED_LIST_MARK", "RED_LIST_HUNT", "IMMUNE",
-                  "ALLY_BROUGHT_IN", "EQUIP_SEVERAL", "CONTROL_CHANGE", "OWNER_ASH_HEAP", "OWNED_STAY")
+                  "ALLY_BROUGHT_IN", "EQUIP_SEVERAL", "CONTROL_CHANGE", "OWNER_ASH_HEAP", "OWNED_STAY",
+                  "CONTEST_CARD_END")
     assert all(reached[name] > 0 for name in situations), {name: reached[name] for name in situations}
 
 

@@ -226,3 +226,38 @@ def test_every_situation_scenario_cites_every_step_in_both_books(locator):
             book = "vekn:" if edition == "current" else "rb:"
             for step in run["steps"]:
                 assert step["cites"] and all(c.startswith(book) for c in step["cites"]), (obj["file"], step)
+
+
+def _with_locations(events: list[str], locations: str, phase: str = "master", more: str = ""):
+    text = TABLE.format(rules="current", phase=phase, more=more, events="".join(f"  - {e!r}\n" for e in events))
+    return sc.run(sc.parse(text.replace("events:", f"locations: {locations}\nevents:")))
+
+
+def test_unique_locations_and_equipment_are_contested_paid_for_and_burned_as_the_books_say():
+    from judge.engine.state import state_to_json
+
+    run = _with_locations(["Sarah plays The Parthenon, a master card: location, unique"], "{Bob: [Parthenon]}")
+    players = state_to_json(run.state)["players"]
+    assert run.stop is None and players["Sarah"]["contested_cards"] == ["Parthenon"]
+    assert players["Bob"]["contested_cards"] == ["Parthenon"] and players["Bob"]["locations"] == []
+    # A second copy of one's own unique location is burned; the one in play stays.
+    run = _with_locations(["Sarah plays The Parthenon, a master card: location, unique"], "{Sarah: [The Parthenon]}")
+    assert state_to_json(run.state)["players"]["Sarah"]["locations"] == ["The Parthenon"]
+    assert any("never contests a card with themself" in s.text for s in run.steps)
+    # Contested equipment whose bearer left play is burned when the contest ends.
+    more = "  - {name: Pug, controller: Alexis, type: ally, life: 1, equipment: [Ankara Citadel]}\n"
+    run = replay(["Belinde equips with the Ankara Citadel: unique", "nobody blocks", "Sarah passes", "Pug burns 1 blood",
+                  "Alexis's turn", "Alexis pays 1 pool to contest Ankara Citadel", "Sarah's turn",
+                  "Sarah yields Ankara Citadel", "Alexis's turn"], more=more)
+    assert run.stop is None, run.stop.message
+    players = state_to_json(run.state)["players"]
+    assert players["Alexis"]["contested_cards"] == [] and players["Sarah"]["contested_cards"] == []
+    assert run.state.minions["Belinde"].equipment == () and run.state.players["Alexis"].pool == 29
+    assert any("Pug has left play: Ankara Citadel is burned with it" in s.text for s in run.steps)
+
+
+def test_an_unpaid_location_contest_stops_the_unlock_phase_at_its_event():
+    run = _with_locations(["Sarah plays The Parthenon, a master card: location, unique", "Bob's turn",
+                           "master phase"], "{Bob: [Parthenon]}")
+    assert run.stop.kind == "refused" and run.stop.n == 3 and run.stop.line == 13
+    assert "Bob must pay 1 pool to keep contesting Parthenon" in run.stop.message and run.stop.rule == "CONTEST_CARD"

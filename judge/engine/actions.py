@@ -89,7 +89,7 @@ def equip_action(d: Draft, e: Equip, log: Log) -> None:
                       f"{len(items)} (several can be taken in one action only from another minion)",
                       [R.EQUIP_ONE_CARD, R.EQUIP_SEVERAL])
     announce(d, log, m, kind="equip", summary=f"{m.name} equips with {e.item}", stealth=1, cost=e.cost,
-             card=e.item, from_hand=True, payload=("hand", e.item, None), rules=(R.EQUIP,))
+             card=e.item, from_hand=True, payload=("hand", e.item, None, e.unique), rules=(R.EQUIP,))
 
 
 def employ_action(d: Draft, e: Employ, log: Log) -> None:
@@ -514,7 +514,7 @@ def _resolve_hunt(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None
 
 
 def _resolve_equip(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
-    how, item, src = a.payload
+    how, item, src = a.payload[:3]
     actor = d.minions[a.actor]
     if how == "move":  # `item` is the equipment announced, one or more
         source = d.minions.get(src)
@@ -538,6 +538,8 @@ def _resolve_equip(d: Draft, log: Log, a: Action, paid: str, rules: list) -> Non
         return
     d.put_minion(a.actor, equipment=actor.equipment + (item,))
     log.add(f"{a.summary} succeeds{paid}: {item} is placed on {a.actor}.", *rules, R.EQUIP)
+    if a.payload[3]:  # a unique equipment card: another copy in play is contested
+        situations.unique_entered(d, log, item, a.player, "equipment", a.actor)
 
 
 def _resolve_employ(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:

@@ -190,7 +190,7 @@ def _mark(d: Draft, log: Log, name: str, burned: bool, in_combat: bool, why: str
 def apply_statuses(d: Draft, log: Log, wounded: Iterable[str], burning: Iterable[str], after_combat: bool,
                    rules=()) -> None:
     """Wounded vampires go to torpor (with their cards); burned minions leave play with what is on them."""
-    burning = [n for n in burning if n in d.minions]
+    burning = list(dict.fromkeys(n for n in burning if n in d.minions))  # once each, however often it was burned
     for name in burning:
         m = d.minions[name]
         remove_minion(d, name)

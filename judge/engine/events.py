@@ -98,6 +98,8 @@ class MasterCard(Event):
     trifle: bool = False
     out_of_turn: bool = False
     cost_pool: int = 0
+    location: bool = False  # the card is a location: it stays in play under its Methuselah
+    unique: bool = False  # ... a unique one
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -119,6 +121,7 @@ class Equip(Event):
     source: Optional[str] = None  # another minion of the same Methuselah
     cost: Cost = field(default_factory=Cost)
     more: tuple[str, ...] = ()  # further equipment taken in the same action (only from another minion)
+    unique: bool = False  # the equipment card is unique (its text says so)
 
 
 @dataclass(frozen=True, kw_only=True)

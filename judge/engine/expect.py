@@ -25,7 +25,7 @@ from judge.engine.state import PHASES, REGIONS, state_to_json
 EXPECT_STOPS = ("refused", "not_modelled")
 
 PLAYER_KEYS = ("pool", "vp", "hand", "hand_size", "library", "crypt", "ousted", "withdrawn", "withdrawing",
-               "prey", "predator")
+               "prey", "predator", "locations", "contested_cards")
 MINION_KEYS = ("blood", "life", "capacity", "region", "locked", "controller", "sect", "title", "equipment",
                "retainers", "clan", "anarch", "type", "strength", "bleed", "contested", "recruited",
                "title_contested", "infernal", "disciplines", "traits", "votes", "owner")
@@ -50,7 +50,7 @@ PLAYER, MINION_KIND = "a player's name", "vampire or ally"
 KINDS = {
     "pool": INT, "vp": NUMBER, "score": NUMBER, "hand": INT, "hand_size": INT, "library": (INT, None),
     "crypt": (INT, None), "ousted": BOOL, "withdrawn": BOOL, "withdrawing": BOOL, "prey": (PLAYER, None),
-    "predator": (PLAYER, None),
+    "predator": (PLAYER, None), "locations": LIST, "contested_cards": LIST,
     "blood": INT, "life": INT, "capacity": INT, "strength": INT, "bleed": INT, "region": REGIONS, "locked": BOOL,
     "controller": PLAYER, "owner": PLAYER, "sect": (TEXT, None), "title": (TEXT, None), "clan": (TEXT, None), "equipment": LIST,
     "retainers": MAPPING, "anarch": BOOL, "contested": BOOL, "recruited": BOOL, "title_contested": BOOL,

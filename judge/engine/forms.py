@@ -239,6 +239,12 @@ def _parse_prop(item: str, p: Props, names: Names, line: int, context: str) -> b
         return True
     if context == "reaction" and _situation_prop(item, low, p, names, line):
         return True
+    if low == "unique" and context in ("equipment", "master card"):
+        p.extra["unique"] = True
+        return True
+    if low in ("location", "a location") and context == "master card":
+        p.extra["location"] = True
+        return True
     if context == "action card" and low in ("puts a vampire in play", "puts a new vampire in play",
                                             "puts a vampire into play", "brings a new vampire into play"):
         p.extra["puts_vampire"] = True

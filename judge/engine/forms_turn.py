@@ -95,6 +95,7 @@ def _master(m, names, line, text):
     return MasterCard(player=player_of(m, names, line), card=card_name(m.group("x") or props.name),
                       trifle=props.trifle or "trifle" in m.group("kind").lower(),
                       out_of_turn=bool(m.group("oot")) or props.out_of_turn, cost_pool=props.cost_pool,
+                      location=bool(props.extra.get("location")), unique=bool(props.extra.get("unique")),
                       line=line, text=text)
 
 
@@ -116,7 +117,8 @@ def _equip(m, names, line, text):
     props = parse_props(m.group("props") or m.group("props2"), names, line, "equipment")
     items = equipment_list(m.group("x"), bool(m.group("m2")))
     return Equip(actor=minion_of(m, names, line), item=items[0], more=tuple(items[1:]),
-                 source=minion_of(m, names, line, "m2") if m.group("m2") else None, cost=props.cost, line=line, text=text)
+                 source=minion_of(m, names, line, "m2") if m.group("m2") else None, cost=props.cost,
+                 unique=bool(props.extra.get("unique")), line=line, text=text)
 
 
 def equipment_list(text: str, from_minion: bool) -> list[str]:
@@ -344,10 +346,12 @@ def _s_withdraw(d, names, line, text):
     return Withdraw(player=names.canon_player(d["withdraw"], line), line=line, text=text)
 
 
-@FORMS.structured("master", ("card", "trifle", "out_of_turn", "cost"), "{master: Sarah, card: Blood Doll, trifle: true}")
+@FORMS.structured("master", ("card", "trifle", "out_of_turn", "cost", "location", "unique"),
+                  "{master: Sarah, card: Blood Doll, trifle: true}")
 def _s_master(d, names, line, text):
     return MasterCard(player=names.canon_player(d["master"], line), card=d.get("card"), trifle=bool(d.get("trifle")),
-                      out_of_turn=bool(d.get("out_of_turn")), cost_pool=cost_of(d).pool, line=line, text=text)
+                      out_of_turn=bool(d.get("out_of_turn")), cost_pool=cost_of(d).pool,
+                      location=bool(d.get("location")), unique=bool(d.get("unique")), line=line, text=text)
 
 
 @FORMS.structured("bleed", ("target", "amount"), "{bleed: Belinde, target: Alexis}")
@@ -362,13 +366,14 @@ def _s_hunt(d, names, line, text):
     return Hunt(actor=names.canon_minion(d["hunt"], line), line=line, text=text)
 
 
-@FORMS.structured("equip", ("by", "from", "cost"), "{equip: .44 Magnum, by: Belinde, cost: {pool: 2}}")
+@FORMS.structured("equip", ("by", "from", "cost", "unique"), "{equip: .44 Magnum, by: Belinde, cost: {pool: 2}}")
 def _s_equip(d, names, line, text):
     items = [str(x) for x in d["equip"]] if isinstance(d["equip"], list) else [str(d["equip"])]
     if not items:
         raise ValueError("equip names at least one equipment card")
     return Equip(actor=names.canon_minion(d["by"], line), item=items[0], more=tuple(items[1:]),
-                 source=names.canon_minion(d["from"], line) if d.get("from") else None, cost=cost_of(d), line=line, text=text)
+                 source=names.canon_minion(d["from"], line) if d.get("from") else None, cost=cost_of(d),
+                 unique=bool(d.get("unique")), line=line, text=text)
 
 
 @FORMS.structured("employ", ("by", "life", "cost"), "{employ: Raven, by: Belinde, life: 1}")

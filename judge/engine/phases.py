@@ -157,6 +157,7 @@ def _title_rivals(d: Draft, m: Minion) -> list[Minion]:
 
 
 def _end_contests(d: Draft, log: Log, player: str) -> None:
+    situations.end_card_contests(d, log, player)
     for m in _own(d, player):
         if m.contested and not _rivals(d, m):
             d.put_minion(m.name, contested=False, locked=False)
@@ -175,6 +176,10 @@ def _end_contests(d: Draft, log: Log, player: str) -> None:
 
 def _exit_unlock(d: Draft, log: Log) -> None:
     paid = d.phase_state().paid
+    card = situations.unpaid_card_contest(d)
+    if card is not None:
+        raise Refusal(f"{d.turn} must pay 1 pool to keep contesting {card.name}, or yield it, during the unlock phase",
+                      [R.CONTEST_CARD])
     for m in _own(d, d.turn):
         if m.contested and _rivals(d, m) and m.name not in paid:
             raise Refusal(f"{d.turn} must pay 1 pool to keep contesting {m.card} ({m.name}), or yield it, "
@@ -215,6 +220,9 @@ def _contested_card(d: Draft, player: str, card: str) -> Minion:
 
 def contest_card(d: Draft, e: ContestCard, log: Log) -> None:
     _in_own_phase(d, e.player, "unlock", R.CONTEST_CARD)
+    if situations.contested_card_of(d, e.player, e.card):  # a location or an equipment card, not a minion
+        situations.contest_card(d, e, log)
+        return
     m = _contested_card(d, e.player, e.card)
     if m.name in d.phase_state().paid:
         raise Refusal(f"{e.player} already paid or yielded for {m.card} this unlock phase", [R.CONTEST_CARD])
@@ -336,6 +344,8 @@ def master_card(d: Draft, e: MasterCard, log: Log) -> None:
             text += "; a second trifle this phase acts like a regular master card"
             rules.append(R.TRIFLE)
     log.add(f"{text} ({actions} left).", *rules)
+    if e.location:
+        situations.location_played(d, log, e.card or "the location", e.player, e.unique)
 
 
 def _out_of_turn(d: Draft, e: MasterCard, log: Log, what: str) -> None:

@@ -155,10 +155,14 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
                 add(lambda m=m: ContestTitle(minion=m.name, pay=rng.random() < 0.7))
             if m.infernal and m.locked:
                 add(lambda m=m: UnlockInfernal(player=turn, minion=m.name))
+        for c in state.cards:  # a contested location or equipment card
+            if c.contested and c.controller == turn:
+                add(lambda c=c: ContestCard(player=turn, card=c.name, pay=rng.random() < 0.7))
         if rng.random() < 0.05:
             add(lambda: Withdraw(player=turn))
     elif state.phase == "master":
         add(lambda: MasterCard(player=turn, trifle=rng.random() < 0.4, cost_pool=pick([0, 0, 1])))
+        add(lambda: MasterCard(player=turn, card="Haven", location=True, unique=rng.random() < 0.7))
         if others:
             add(lambda: MarkRedList(player=turn, minion=pick(others).name))
         add(lambda: MasterCard(player=pick(seated), out_of_turn=True, trifle=rng.random() < 0.3))
@@ -211,7 +215,7 @@ def _equip(m, state, seated, rng, new_name):
               if o.controller == m.controller and o.equipment and o.name != m.name]
     several = donors and rng.random() < 0.4  # several taken from one minion in a single action
     return Equip(actor=m.name, item="Gun", source=rng.choice(donors) if donors else None,
-                 cost=Cost(pool=rng.choice([0, 1])), more=("Vest",) if several else ())
+                 cost=Cost(pool=rng.choice([0, 1])), more=("Vest",) if several else (), unique=rng.random() < 0.3)
 
 
 def _employ(m, state, seated, rng, new_name):
@@ -377,6 +381,8 @@ def invariant_violations(state: GameState, total: int) -> list[str]:
             face_up.setdefault(m.card, []).append(m.name)
     bad += [f"{card} has {len(copies)} copies in play, none contested: {copies}"
             for card, copies in face_up.items() if len(copies) > 1]
+    bad += [f"{c.name} is in play under {c.controller}, who is ousted" for c in state.cards
+            if state.players[c.controller].ousted]  # (a withdrawn one's cards stay, as its minions do)
     ps = state.phase_state
     if min(ps.master_actions, ps.transfers, ps.discard_actions) < 0:
         bad.append(f"negative phase counter: {ps}")

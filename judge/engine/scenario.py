@@ -30,8 +30,8 @@ from judge.engine.limits import Limits, OverLimit  # noqa: F401 - part of this m
 from judge.engine.phases import transfers_for
 from judge.engine.rivals import scenario as rivals_scenario
 from judge.engine.runs import Run, Step, Stop  # noqa: F401 - part of this module's interface
-from judge.engine.state import (ALLY, DEFAULT_HAND_SIZE, DEFAULT_POOL, READY, UNCONTROLLED, VAMPIRE, GameState, Minion,
-                                PhaseState, Player, Retainer)
+from judge.engine.state import (ALLY, DEFAULT_HAND_SIZE, DEFAULT_POOL, READY, UNCONTROLLED, VAMPIRE, Card, GameState,
+                                Minion, PhaseState, Player, Retainer)
 from judge.engine.validation import SCHEMA_PATH, schema, validate  # noqa: F401
 from judge.engine.yamlfile import Lines, read_yaml  # noqa: F401
 
@@ -187,8 +187,10 @@ def _table(data: dict, lines: Lines, rules: str) -> GameState:
     ps = PhaseState(master_actions=int(data.get("master_actions", 1)),
                     transfers=int(data.get("transfers", transfers_for(turn_number))),
                     discard_actions=int(data.get("discard_actions", 1)))
+    cards = tuple(Card(str(name), player, "location") for player, names_ in per_player("locations").items()
+                  for name in names_ or ())
     return GameState(edition=rules, seating=tuple(seating), players=players, minions=minions, turn=turn, phase=phase,
-                     turn_number=turn_number, edge=edge, phase_state=ps)
+                     turn_number=turn_number, edge=edge, phase_state=ps, cards=cards)
 
 
 def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, player_of) -> Minion:

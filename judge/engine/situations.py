@@ -13,9 +13,10 @@ from judge.engine import combat, traits
 from judge.engine import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import AllyIntoPlay, ChangeControl, ChangeSect, Cost, GainTitle, MarkRedList, RedListHunt
+from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, ContestCard, Cost, GainTitle, MarkRedList,
+                                 RedListHunt)
 from judge.engine.helpers import Log, announce, check_actor, minion, names, pool, remove_minion, require_seated
-from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion
+from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Card, Draft, Minion
 
 SECTS = ("camarilla", "sabbat", "anarch", "independent", "laibon")
 
@@ -258,3 +259,132 @@ def change_control(d: Draft, e: ChangeControl, log: Log) -> None:
         extra = f", with its {burned} counters" if burned else ""
         log.add(f"{e.player} already controls {m.card}: a Methuselah never contests a card with themself, so "
                 f"{m.name} is burned{extra}, to {owner}'s ash heap.", R.CONTEST_SELF, R.OWNER_ASH_HEAP, R.BLOOD_BANK)
+
+
+# -- unique locations and equipment -----------------------------------------------------------------------
+def same_card(a: str, b: str) -> bool:
+    """Two names of one card: case, spacing and a leading article aside ("The Ankara Citadel", "Ankara Citadel")."""
+    return _bare(a) == _bare(b)
+
+
+def _bare(name: str) -> str:
+    words = name.strip().lower().split()
+    return " ".join(words[1:] if len(words) > 1 and words[0] in ("the", "a", "an") else words)
+
+
+def _copies(d: Draft, name: str) -> list:
+    """Where a card of that name is in play: minions' equipment (as (bearer, None)) and cards (as (None, Card))."""
+    out = [(m, None) for m in d.minions.values() if m.controlled and any(same_card(x, name) for x in m.equipment)]
+    return out + [(None, c) for c in d.cards if same_card(c.name, name)]
+
+
+def unique_entered(d: Draft, log: Log, name: str, player: str, kind: str, bearer: str | None = None,
+                   incoming: Card | None = None) -> None:
+    """A unique location (`incoming`) or equipment card (on `bearer`) has just come into play under `player`: burned
+    if `player` already controls a copy; contested with the copies other Methuselahs control."""
+    others = [(m, c) for m, c in _copies(d, name) if c is not incoming or c is None]
+    others = [(m, c) for m, c in others if not (m is not None and m.name == bearer and not _twice(m, name))]
+    mine = [x for x in others if (x[0].controller if x[0] else x[1].controller) == player]
+    if mine:
+        _take_off(d, player, name, kind, bearer)
+        log.add(f"{player} already controls {name}: a Methuselah never contests a card with themself, so the incoming "
+                f"copy is burned.", R.CONTEST_SELF)
+        return
+    if not others:
+        return
+    _take_off(d, player, name, kind, bearer)
+    new = [Card(name, player, kind, bearer, contested=True)]
+    for m, c in others:
+        if m is not None:  # equipment on another Methuselah's minion: off it, face down
+            left = list(m.equipment)
+            theirs = next(x for x in left if same_card(x, name))
+            left.remove(theirs)
+            d.put_minion(m.name, equipment=tuple(left))
+            new.append(Card(theirs, m.controller, "equipment", m.name, contested=True))
+    d.set(cards=tuple(c if not same_card(c.name, name) else Card(c.name, c.controller, c.kind, c.bearer, True)
+                      for c in d.cards) + tuple(new))
+    holders = names([x[0].controller if x[0] else x[1].controller for x in others])
+    log.add(f"{name} is unique and {holders} already {'has' if len(others) == 1 else 'have'} it in play: the copies are "
+            f"contested, face down and out of play, until all but one is yielded; each Methuselah pays 1 pool in each "
+            f"unlock phase to keep contesting.", R.UNIQUE_IN_PLAY, R.CONTEST_CARD_OUT, R.CONTEST_CARD)
+
+
+def _twice(m: Minion, name: str) -> bool:
+    return sum(same_card(x, name) for x in m.equipment) > 1
+
+
+def _take_off(d: Draft, player: str, name: str, kind: str, bearer: str | None) -> None:
+    """The incoming copy leaves where it was put: off its bearer, or out of the player's locations."""
+    if kind == "equipment" and bearer in d.minions:
+        left = list(d.minions[bearer].equipment)
+        left.reverse()
+        left.remove(name)
+        left.reverse()
+        d.put_minion(bearer, equipment=tuple(left))
+    elif kind == "location":
+        cards = list(d.cards)
+        for i in range(len(cards) - 1, -1, -1):
+            if same_card(cards[i].name, name) and cards[i].controller == player and not cards[i].contested:
+                del cards[i]
+                break
+        d.set(cards=tuple(cards))
+
+
+def location_played(d: Draft, log: Log, name: str, player: str, unique: bool) -> None:
+    card = Card(name, player, "location")
+    d.set(cards=d.cards + (card,))
+    log.add(f"{name}, a location, stays in play under {player}'s control.", R.GOLDEN_RULE)
+    if unique:
+        unique_entered(d, log, name, player, "location", incoming=card)
+
+
+def contested_card_of(d: Draft, player: str, name: str):
+    return next((c for c in d.cards if c.contested and c.controller == player and same_card(c.name, name)), None)
+
+
+def _card_rivals(d: Draft, card: Card) -> list:
+    return [c for c in d.cards if c is not card and c.contested and same_card(c.name, card.name)]
+
+
+def contest_card(d: Draft, e: ContestCard, log: Log) -> None:
+    """Pay 1 pool to keep contesting a location or equipment card, or yield it (burned)."""
+    card = contested_card_of(d, e.player, e.card)
+    key = f"card:{card.name}"
+    if key in d.phase_state().paid:
+        raise Refusal(f"{e.player} already paid or yielded for {card.name} this unlock phase", [R.CONTEST_CARD])
+    if e.pay:
+        if d.players[e.player].pool < 1:
+            raise Refusal(f"{e.player} has no pool to pay for the contest", [R.CONTEST_CARD])
+        pool(d, e.player, -1)
+        log.add(f"{e.player} pays 1 pool to keep contesting {card.name} ({d.players[e.player].pool} pool left); it "
+                f"stays face down and out of play.", R.CONTEST_CARD, R.CONTEST_CARD_OUT)
+    else:
+        d.set(cards=tuple(c for c in d.cards if c is not card))
+        log.add(f"{e.player} yields {card.name}: the card is burned.", R.CONTEST_CARD_YIELD)
+    d.put_phase(paid=d.phase_state().paid + (key,))
+
+
+def unpaid_card_contest(d: Draft) -> Card | None:
+    """A location or equipment card the Methuselah whose unlock phase ends has neither paid for nor yielded."""
+    paid = d.phase_state().paid
+    return next((c for c in d.cards if c.contested and c.controller == d.turn and _card_rivals(d, c)
+                 and f"card:{c.name}" not in paid), None)
+
+
+def end_card_contests(d: Draft, log: Log, player: str) -> None:
+    """At `player`'s unlock phase, a contested card whose rivals were all yielded turns face up (equipment back on its
+    bearer; burned with it if the bearer has left play)."""
+    for card in [c for c in d.cards if c.contested and c.controller == player and not _card_rivals(d, c)]:
+        rest = tuple(c for c in d.cards if c is not card)
+        if card.kind == "location":
+            d.set(cards=rest + (Card(card.name, player, "location"),))
+            log.add(f"Every other copy of {card.name} was yielded: it turns face up, in play.", R.CONTEST_CARD_END)
+        elif card.bearer in d.minions and d.minions[card.bearer].controlled:
+            d.set(cards=rest)
+            d.put_minion(card.bearer, equipment=d.minions[card.bearer].equipment + (card.name,))
+            log.add(f"Every other copy of {card.name} was yielded: it turns face up on {card.bearer}.",
+                    R.CONTEST_CARD_END)
+        else:
+            d.set(cards=rest)
+            log.add(f"Every other copy of {card.name} was yielded, but {card.bearer} has left play: {card.name} is "
+                    f"burned with it.", R.CONTEST_CARD_END, R.CONTEST_CARD_YIELD)

@@ -116,6 +116,18 @@ class Minion:
 
 
 @dataclass(frozen=True)
+class Card:
+    """A unique card in play that is not a minion: a location a Methuselah controls, or a contested equipment card
+    (face down and out of play, off its bearer until the contest ends)."""
+
+    name: str
+    controller: str
+    kind: str  # location | equipment
+    bearer: Optional[str] = None  # the minion a contested equipment card was on
+    contested: bool = False
+
+
+@dataclass(frozen=True)
 class BlockAttempt:
     blocker: str
     player: str
@@ -313,6 +325,7 @@ class GameState:
     result: Result = field(default_factory=Result)
     ousted_order: tuple[str, ...] = ()
     red_list: tuple[tuple[str, int], ...] = ()  # (minion, turn number) marked by a master phase action
+    cards: tuple[Card, ...] = ()  # locations in play, and contested equipment (situations.py)
 
     # -- the table ---------------------------------------------------------
     def seated(self) -> list[str]:
@@ -438,6 +451,9 @@ def state_to_json(state: GameState) -> dict:
             "prey": state.prey(name) if p.seated else None,
             "predator": state.predator(name) if p.seated else None,
             "withdrawing": p.withdrawing,
+            "locations": [c.name for c in state.cards if c.controller == name and c.kind == "location"
+                          and not c.contested],
+            "contested_cards": [c.name for c in state.cards if c.controller == name and c.contested],
         }
     minions = {}
     for m in state.minions.values():
