@@ -34,7 +34,7 @@ def test_thousands_of_random_games_keep_the_invariants():
                   "TITLE_CLAN_UNIQUE", "TITLE_NOT_UNIQUE", "ANARCH_CONTEST_COST", "ONE_TITLE", "GAIN_TITLE_YIELDS",
                   "SECT_CHANGE", "REDIRECT_REOPENS", "WAKE", "RED_LIST_MARK", "RED_LIST_HUNT", "IMMUNE",
                   "ALLY_BROUGHT_IN", "EQUIP_SEVERAL", "CONTROL_CHANGE", "OWNER_ASH_HEAP", "OWNED_STAY",
-                  "CONTEST_CARD_END")
+                  "CONTEST_CARD_END", "SLAVE_COMBAT")
     assert all(reached[name] > 0 for name in situations), {name: reached[name] for name in situations}
 
 

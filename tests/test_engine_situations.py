@@ -102,6 +102,10 @@ RED = "  - {name: Ira, controller: Alexis, capacity: 4, blood: 2, traits: [Red L
      "cannot act this turn", "ALLY_NOT_THIS_TURN"),
     (["Sarah gains control of Belinde"], "minion", "", "current", 1, "Sarah already controls Belinde", "CONTROL_CHANGE"),
     (["Belinde bleeds Alexis", "Alexis gains control of Belinde"], "minion", "", "current", 2, None, "CONTROL_CHANGE"),
+    (["Belinde bleeds Alexis", "Carna blocks", "Sarah passes", "Gargoyle takes Belinde's place in combat"], "minion",
+     SLAVE, "current", 4, "Belinde is not a Tremere of Sarah's", "SLAVE_COMBAT"),
+    (["Belinde bleeds Alexis", "Carna blocks", "Sarah passes", "Blaise takes Belinde's place in combat"], "minion",
+     "", "current", 4, "Blaise is not a slave", "SLAVE_COMBAT"),
     (["Jackie pays 1 blood to contest her title"], "unlock",
      "  - {name: Jackie, controller: Sarah, capacity: 5, blood: 1, sect: Anarch, title: Baron of Paris, "
      "title_contested: true}\n", "older", 1, "not the 2 to pay for the title", "CONTEST_TITLE_FORCED"),

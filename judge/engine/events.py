@@ -467,3 +467,11 @@ class ChangeControl(Event):
     minion: str
     player: str
     source: Optional[str] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SlaveTakesOver(Event):
+    """A slave takes the place of the blocked member of its master clan in the combat."""
+
+    slave: str
+    master: Optional[str] = None  # the blocked vampire, as said (checked)

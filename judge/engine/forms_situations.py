@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from judge.engine.events import AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt
+from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt,
+                                 SlaveTakesOver)
 from judge.engine.forms import FormTable, card_name, minion_of, parse_props, player_of
 
 FORMS = FormTable()
@@ -95,6 +96,11 @@ def _control2(m, names, line, text):
     return ChangeControl(minion=minion_of(m, names, line), player=player_of(m, names, line), line=line, text=text)
 
 
+@FORMS.wording(r"{M} (?:locks to )?takes? {M2}'s place(?: in (?:the )?combat)?", "Carna takes Belinde's place in combat")
+def _slave(m, names, line, text):
+    return SlaveTakesOver(slave=minion_of(m, names, line), master=minion_of(m, names, line, "m2"), line=line, text=text)
+
+
 # -- structured forms ---------------------------------------------------------------------------------
 @FORMS.structured("gain_title", ("title", "source"), "{gain_title: Lucinde, title: Prince of Paris}")
 def _s_gain_title(d, names, line, text):
@@ -138,3 +144,8 @@ def _s_ally(d, names, line, text):
 def _s_control(d, names, line, text):
     return ChangeControl(minion=names.canon_minion(d["take_control"], line), player=names.canon_player(d["by"], line),
                          source=d.get("source"), line=line, text=text)
+
+
+@FORMS.structured("slave_takes_over", (), "{slave_takes_over: Carna}")
+def _s_slave(d, names, line, text):
+    return SlaveTakesOver(slave=names.canon_minion(d["slave_takes_over"], line), line=line, text=text)

@@ -28,7 +28,8 @@ from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEff
                                  Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, Political, Press, Prevent, Reaction, Recruit,
                                  Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw,
-                                 AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt)
+                                 AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt,
+                                 SlaveTakesOver)
 from judge.engine.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer, counters_in_play)
 
@@ -170,8 +171,8 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         # A vampire with no blood must hunt first: offer it, or the turn cannot go on.
         for m in mine:
             if m.kind == VAMPIRE and m.blood == 0 and m.ready and not m.locked:
-                add(lambda m=m: Hunt(actor=m.name))
-                add(lambda m=m: Hunt(actor=m.name))
+                for _ in range(4):  # among the many candidates of the minion phase, often enough to be drawn
+                    add(lambda m=m: Hunt(actor=m.name))
         ready = [m for m in mine if m.ready and not m.locked] or mine
         for maker in (_bleed, _bleed, _bleed, _hunt, _hunt, _equip, _employ, _recruit, _anarch, _card, _card,
                       _blood_effect, _political, _political, _leave_torpor, _rescue, _diablerize, _diablerize,
@@ -331,6 +332,9 @@ def _combat_candidates(state, rng, add, pick):
                   lambda: CombatOver() if rng.random() < 0.3 else Pass(),
                   lambda: EndTurn() if rng.random() < 0.2 else NoPress()):  # an event outside: the combat plays out
         add(maker)
+    slaves = [m.name for m in state.minions.values() if any(t.startswith("slave") for t in m.traits)]
+    if slaves and c.round == 1 and c.step == "before range":
+        add(lambda: SlaveTakesOver(slave=pick(slaves)))
     return out
 
 

@@ -12,7 +12,7 @@ from typing import Callable
 
 from judge.engine import actions, combat, phases, politics, situations, stages, torpor
 from judge.engine.errors import NotModelled
-from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt, ActionCard, BecomeAnarch, Bleed, Block, CastVote, ChooseStrike, ClosePolling,
+from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, SlaveTakesOver, GainTitle, MarkRedList, RedListHunt, ActionCard, BecomeAnarch, Bleed, Block, CastVote, ChooseStrike, ClosePolling,
                                  CombatOver, ContestCard, ContestTitle, CryptDraw, Decline, Diablerize, Discard,
                                  EdgePool, Effect, Employ, EndTurn, EnterCombat, Equip, Event, GainStrikes, GoToPhase,
                                  Hunt, Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier,
@@ -53,7 +53,7 @@ HANDLERS: dict[type, Handler] = {
     # situations met in play: titles and sects changed, the Red List, allies put into play (situations.py)
     GainTitle: situations.gain_title, ChangeSect: situations.change_sect, MarkRedList: situations.mark_red_list,
     RedListHunt: situations.red_list_hunt, AllyIntoPlay: situations.ally_into_play,
-    ChangeControl: situations.change_control,
+    ChangeControl: situations.change_control, SlaveTakesOver: situations.slave_takes_over,
 }
 
 

@@ -689,6 +689,10 @@ SCARCE = rule("SCARCE", "moving a scarce vampire to the ready region burns 3 poo
 SLAVE = rule("SLAVE", "a slave performs no directed action unless its controller controls a ready member of its master clan",
              [V("traits", "A slave cannot perform a directed action")],
              [RB("11", "control a ready member of the specified")])
+SLAVE_COMBAT = rule("SLAVE_COMBAT", "when a member of its master clan is blocked, a slave of the same Methuselah may lock "
+                    "to cancel the combat, unlock the acting vampire and enter combat with the blocker instead",
+                    [V("traits", "lock the slave to cancel the combat")],
+                    [RB("11", "tap the slave to cancel the combat")])
 STERILE = rule("STERILE", "a sterile vampire performs no action that puts a new vampire in play",
                [V("traits", "Sterile vampires cannot perform actions to put new")],
                [RB("11", "Sterile vampires cannot take actions to put")])

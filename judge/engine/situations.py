@@ -14,7 +14,7 @@ from judge.engine import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, ContestCard, Cost, GainTitle, MarkRedList,
-                                 RedListHunt)
+                                 RedListHunt, SlaveTakesOver)
 from judge.engine.helpers import Log, announce, check_actor, minion, names, pool, remove_minion, require_seated
 from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Card, Draft, Minion
 
@@ -388,3 +388,32 @@ def end_card_contests(d: Draft, log: Log, player: str) -> None:
             d.set(cards=rest)
             log.add(f"Every other copy of {card.name} was yielded, but {card.bearer} has left play: {card.name} is "
                     f"burned with it.", R.CONTEST_CARD_END, R.CONTEST_CARD_YIELD)
+
+
+# -- a slave taking its master's place in combat ------------------------------------------------------------
+def slave_takes_over(d: Draft, e: SlaveTakesOver, log: Log) -> None:
+    s = minion(d, e.slave)
+    master = traits.slave_master(s)
+    if not master:
+        raise Refusal(f"{s.name} is not a slave", [R.SLAVE_COMBAT])
+    c = d.combat
+    blocked = d.minions.get(c.acting) if c is not None and c.action is not None else None
+    if blocked is None:
+        raise Refusal(f"{s.name} takes a blocked vampire's place only in the combat its blocked action caused",
+                      [R.SLAVE_COMBAT])
+    if e.master and e.master != blocked.name:
+        raise Refusal(f"the blocked vampire in this combat is {blocked.name}, not {e.master}", [R.SLAVE_COMBAT])
+    if blocked.controller != s.controller or (blocked.clan or "").strip().lower() != master:
+        raise Refusal(f"{blocked.name} is not a {master.title()} of {s.controller}'s: {s.name} serves only those",
+                      [R.SLAVE_COMBAT])
+    if c.round != 1 or c.step != "before range" or c.last_maneuver or c.chosen:
+        raise Refusal("the combat has begun: the slave cancels it as it is entered", [R.SLAVE_COMBAT])
+    if not s.ready or s.locked:
+        raise Refusal(f"{s.name} must be ready and unlocked to lock for this", [R.SLAVE_COMBAT])
+    d.put_minion(s.name, locked=True)
+    d.put_minion(blocked.name, locked=False)
+    d.set(combat=None)
+    log.add(f"{s.controller} locks {s.name}, a slave to the {master.title()}: the combat between {blocked.name} and "
+            f"{c.opposing} is cancelled, {blocked.name} unlocks, and {s.name} enters combat with {c.opposing} "
+            f"instead.", R.SLAVE_COMBAT)
+    combat.start(d, log, s.name, c.opposing, action=c.action, cause=f"{s.name} in {blocked.name}'s place")

@@ -25,7 +25,7 @@ from typing import Callable, Optional, Union
 
 from judge.engine import actions, combat, politics, torpor
 from judge.engine import rules as R
-from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
+from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, SlaveTakesOver, Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
                                  Event, GainStrikes, InflictDamage, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, Press, Prevent, Reaction, Terms, Unmodelled)
 from judge.engine.helpers import Log
@@ -64,7 +64,8 @@ ANY_TIME = frozenset({Pass, Effect, InflictDamage, MasterCard, Unmodelled, GainT
 
 STAGES: tuple[Stage, ...] = (
     Stage("combat", lambda t: t.combat is not None,
-          ANY_TIME | {Maneuver, NoManeuver, ChooseStrike, GainStrikes, Prevent, NoPrevent, Press, NoPress, CombatOver},
+          ANY_TIME | {Maneuver, NoManeuver, ChooseStrike, GainStrikes, Prevent, NoPrevent, Press, NoPress, CombatOver,
+                      SlaveTakesOver},
           step=combat.finish_step, finish=combat.finish, settled_at_end=False),
     Stage("chance", lambda t: t.chance is not None,
           ANY_TIME | {Diablerize, NoDiablerie},
