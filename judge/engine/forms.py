@@ -2,7 +2,7 @@
 
 A scenario writes an event as a sentence ("Belinde bleeds Alexis") or as a structured mapping
 ({bleed: Belinde, target: Alexis}). Each forms module (forms_turn, forms_combat, forms_torpor,
-forms_politics) declares its own forms in a `FormTable`, with a builder from the match to the event
+forms_politics, forms_situations) declares its own forms in a `FormTable`, with a builder from the match to the event
 (events.py); grammar.py joins the tables, in the order they are tried, and parses. This module holds
 what those builders share, under public names.
 """

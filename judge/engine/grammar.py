@@ -1,7 +1,8 @@
 """The grammar of events: every sentence and structured form, in the order they are tried, and the parsers.
 
 Each forms module declares its forms (forms_turn: the turn, its phases and the actions; forms_combat:
-combat and damage; forms_politics: referendums; forms_torpor: torpor and diablerie); this module joins
+combat and damage; forms_politics: referendums; forms_torpor: torpor and diablerie; forms_situations: what
+arises in play, titles, sects and control changed by cards, the Red List); this module joins
 them into `WORDING` (sentence forms, tried in this order: the first that matches wins) and `STRUCTURED`
 (structured forms by key). docs/scenarios.md documents every form with its example, and
 tests/test_engine_wording.py holds the two to each other.
