@@ -265,3 +265,25 @@ def test_an_unpaid_location_contest_stops_the_unlock_phase_at_its_event():
                            "master phase"], "{Bob: [Parthenon]}")
     assert run.stop.kind == "refused" and run.stop.n == 3 and run.stop.line == 13
     assert "Bob must pay 1 pool to keep contesting Parthenon" in run.stop.message and run.stop.rule == "CONTEST_CARD"
+
+
+def test_the_time_limit_counts_the_scenario_s_work_not_the_process_garbage_collections():
+    """The full suite, holding a large heap, paid a whole-heap collection while reading a scenario and went over
+    the 1-second limit on a busy machine: collections are not the scenario's work."""
+    import gc
+    import time
+    from dataclasses import replace as with_field
+
+    from judge.engine import limits as L
+    from judge.engine.limits import OverLimit
+
+    quick = with_field(L.DEFAULT, seconds=0.2)
+    clock = L.Clock(quick, "reading the scenario")
+    start = time.monotonic()
+    while time.monotonic() - start < 0.3:
+        gc.collect()
+    clock.check()  # 0.3 s, all of it collecting: not counted
+    clock = L.Clock(quick, "reading the scenario")
+    time.sleep(0.3)
+    with pytest.raises(OverLimit, match="reading the scenario took more than 0.2 seconds"):
+        clock.check()
