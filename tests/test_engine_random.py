@@ -19,15 +19,28 @@ def test_thousands_of_random_games_keep_the_invariants():
     for ending in ("game over", "not modelled", "limit"):
         assert endings[ending] > 0, endings
     assert endings["stuck"] < 20, endings
-    # Combat, torpor, diablerie and referendums are played, not merely reached.
+    # Combat, torpor, diablerie and referendums are played, not merely reached (hundreds of times each: the
+    # bars sit well under what the games reach, ~1,000 referendums now that named cards and the situations of
+    # play share the minion phase's draws, so that adding event kinds does not break them, yet zero still fails).
     totals = {k: sum(getattr(r, k) for r in reports)
               for k in ("combats", "rounds", "referendums", "blood_hunts", "torpor", "diableries")}
     assert totals["combats"] > 1000 and totals["rounds"] > 50, totals
-    assert totals["referendums"] > 1000 and totals["blood_hunts"] > 200, totals
+    assert totals["referendums"] > 500 and totals["blood_hunts"] > 200, totals
     assert totals["torpor"] > 1000 and totals["diableries"] > 200, totals
     # Cards named from the card base (cards.py) are played too: modifiers, reactions, action cards, trifles,
     # out-of-turn master cards, burn options.
     assert sum(r.named_cards for r in reports) > 10_000
+    # The situations met in play are reached too: traits, contests arising in play, titles and sects changed,
+    # bleeds reduced or redirected, wake, the Red List, immunity, allies put into play.
+    reached = Counter()
+    for r in reports:
+        reached.update(r.rules)
+    situations = ("SCARCE", "SLAVE", "STERILE", "UNIQUE_IN_PLAY", "CONTEST_SELF", "TITLE_IN_PLAY", "TITLE_CITY",
+                  "TITLE_CLAN_UNIQUE", "TITLE_NOT_UNIQUE", "ANARCH_CONTEST_COST", "ONE_TITLE", "GAIN_TITLE_YIELDS",
+                  "SECT_CHANGE", "REDIRECT_REOPENS", "WAKE", "RED_LIST_MARK", "RED_LIST_HUNT", "IMMUNE",
+                  "ALLY_BROUGHT_IN", "EQUIP_SEVERAL", "CONTROL_CHANGE", "OWNER_ASH_HEAP", "OWNED_STAY",
+                  "CONTEST_CARD_END", "SLAVE_COMBAT")
+    assert all(reached[name] > 0 for name in situations), {name: reached[name] for name in situations}
 
 
 def test_random_play_is_deterministic():

@@ -18,15 +18,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
-from judge.engine import combat, politics, torpor
+from judge.engine import combat, politics, situations, torpor
 from judge.engine import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
 from judge.engine.helpers import (Log, announce, apply_card_effect, blood, burn_dead_ally, check_actor, check_cost,
-                                  cost_words, drain_excess, minion, names, play_from_hand, pool, require_seated,
-                                  rule_exists, who_blocks)
+                                  block_order, cost_words, drain_excess, minion, names, play_from_hand, pool,
+                                  require_seated, rule_exists, who_blocks)
 from judge.engine.state import ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion, Retainer
 
 
@@ -69,18 +69,27 @@ def hunt_action(d: Draft, e: Hunt, log: Log) -> None:
 
 def equip_action(d: Draft, e: Equip, log: Log) -> None:
     m = check_actor(d, e.actor, "equip")
+    items = (e.item, *e.more)
     if e.source:
         src = minion(d, e.source)
         if src.controller != m.controller or src.name == m.name or not src.controlled:
             raise Refusal(f"equipment can be taken only from another minion {m.controller} controls", [R.EQUIP_MOVE])
-        if e.item not in src.equipment:
-            raise Refusal(f"{src.name} does not have {e.item} (has: {', '.join(src.equipment) or 'nothing'})",
-                          [R.EQUIP_MOVE])
-        announce(d, log, m, kind="equip", summary=f"{m.name} takes {e.item} from {src.name}", stealth=1,
-                 payload=("move", e.item, src.name), rules=(R.EQUIP_MOVE,))
+        rules = (R.EQUIP_MOVE, *([R.EQUIP_SEVERAL] if e.more else ()))
+        for item in items:
+            if item not in src.equipment:
+                raise Refusal(f"{src.name} does not have {item} (has: {', '.join(src.equipment) or 'nothing'})",
+                              list(rules))
+            if items.count(item) > src.equipment.count(item):
+                raise Refusal(f"{item} is named twice, and {src.name} has it once", list(rules))
+        announce(d, log, m, kind="equip", summary=f"{m.name} takes {names(list(items))} from {src.name}", stealth=1,
+                 payload=("move", items, src.name), rules=rules)
         return
+    if e.more:
+        raise Refusal(f"{m.name} equips from the hand with one card per action: {names(list(items))} are "
+                      f"{len(items)} (several can be taken in one action only from another minion)",
+                      [R.EQUIP_ONE_CARD, R.EQUIP_SEVERAL])
     announce(d, log, m, kind="equip", summary=f"{m.name} equips with {e.item}", stealth=1, cost=e.cost,
-             card=e.item, from_hand=True, payload=("hand", e.item, None), rules=(R.EQUIP,))
+             card=e.item, from_hand=True, payload=("hand", e.item, None, e.unique), rules=(R.EQUIP,))
 
 
 def employ_action(d: Draft, e: Employ, log: Log) -> None:
@@ -123,7 +132,7 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
     if (e.via or e.card) and card in m.used:  # an unnamed card cannot be told apart from another
         raise Refusal(f"{m.name} already performed an action with {card} this turn", [R.ACTION_CARD_ONCE])
     common = dict(cost=e.cost, card=e.card if not e.via else None, via=e.via, from_hand=not e.via, effect=e.effect,
-                  says=e.says)
+                  says=e.says, puts_vampire=e.puts_vampire)
     if e.as_ == "bleed":
         target = _bleed_target(d, m, e.targets[0] if e.targets else None, e.any_target)
         amount = m.bleed + e.bleed
@@ -252,13 +261,17 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
                       f"{a.player}'s actions", [R.REACTION_WHO])
     if m.region == TORPOR:
         raise Refusal(f"{m.name} is in torpor and cannot play reaction cards", [R.TORPOR_REGION])
-    if not m.ready or m.locked:
+    awake = m.name in a.woken or e.wake  # a wake effect is played even by a locked vampire
+    if not m.ready or (m.locked and not awake):
         raise Refusal(f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions",
-                      [R.REACTION_WHO, *([R.ALLY_OLDER_REGION] if m.recruited else [])])
+                      [R.REACTION_WHO, *([R.ALLY_OLDER_REGION] if m.recruited else []), *([R.WAKE] if m.locked else [])])
     if e.card and (m.name, e.card) in a.reactions:
         raise Refusal(f"{m.name} already played {e.card} during this action", [R.SAME_CARD_ONCE])
-    if not (e.intercept or e.effect):
-        raise NotModelled("reactions other than +intercept or a described effect", [R.REACTION_WHO, R.GOLDEN_RULE])
+    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake):
+        raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake or a described effect",
+                          [R.REACTION_WHO, R.GOLDEN_RULE])
+    if e.bleed or e.redirect:
+        _check_bleed_reaction(d, a, e)
     rules = [R.REACTION_WHO]
     if e.intercept:
         to = e.to or m.name
@@ -280,12 +293,51 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
         a = d.put_action(attempt=BlockAttempt(att.blocker, att.player, att.intercept + e.intercept))
         text += f": {a.attempt.blocker} has {a.attempt.intercept} intercept against {a.stealth} stealth"
         rules.append(R.INTERCEPT_WHEN_NEEDED)
+    if e.wake and m.name not in a.woken:
+        a = d.put_action(woken=a.woken + (m.name,))
+        text += f"; {m.name} wakes: it may block and play reactions as though unlocked for the rest of this action"
+        rules.append(R.WAKE)
+    if e.bleed:
+        a = d.put_action(bleed=max(0, a.bleed + e.bleed))
+        text += f": the bleed is reduced to {a.bleed}"
+        rules += [R.GOLDEN_RULE, R.BLEED_AMOUNT]
+    if e.redirect:
+        old = a.targets[0]
+        order = block_order(d, a.player, True, (e.redirect,))
+        a = d.put_action(targets=(e.redirect,), order=order, declined=(),
+                         summary=f"{a.actor} bleeds {e.redirect} (redirected from {old})")
+        text += (f": the bleed is redirected from {old} to {e.redirect}, which reopens block attempts: "
+                 f"{who_blocks(order, True, d, a.player).rstrip('.')}")
+        rules += [R.GOLDEN_RULE, R.REDIRECT_REOPENS]
     if e.cost.blood or e.cost.pool:
         rules.append(R.COST_AT_ONCE)
     log.add(text + ".", *rules)
     if e.effect:
         apply_card_effect(d, log, e.effect, what)
     burn_dead_ally(d, log, m.name)
+
+
+def _check_bleed_reaction(d: Draft, a: Action, e: Reaction) -> None:
+    """A reaction reducing or redirecting a bleed: only during a bleed, and a redirect while no block attempt is
+    open, to a seated Methuselah other than the bleeder; the older book does not say who may block then."""
+    if a.kind != "bleed":
+        raise Refusal(f"a reaction that {'redirects' if e.redirect else 'reduces'} a bleed is played during a bleed; "
+                      f"{a.summary} is not one", [R.BLEED_AMOUNT])
+    if e.bleed > 0:
+        raise NotModelled("a reaction that increases the bleed", [R.REACTION_WHO, R.GOLDEN_RULE])
+    if e.redirect:
+        if not R.REDIRECT_REOPENS.exists_in(d.edition):
+            raise NotModelled("a redirected bleed under the older book, which does not say who may block the new "
+                              "target's bleed", [R.GOLDEN_RULE, R.BLOCK_DIRECTED])
+        require_seated(d, e.redirect)
+        if e.redirect == a.player:
+            raise Refusal(f"{a.player} cannot be bled by {a.player}'s own minion: a Methuselah can never bleed "
+                          f"themselves", [R.BLEED_SELF])
+        if e.redirect in a.targets:
+            raise Refusal(f"the bleed is already directed at {e.redirect}", [R.REDIRECT_REOPENS])
+        if a.attempt is not None:
+            raise Refusal(f"{a.attempt.blocker}'s block attempt is open: it resolves before the bleed is redirected",
+                          [R.BLOCK_ONE_AT_A_TIME, R.REDIRECT_REOPENS])
 
 
 def block(d: Draft, e: Block, log: Log) -> None:
@@ -317,8 +369,8 @@ def block(d: Draft, e: Block, log: Log) -> None:
     if not b.ready:
         rules = [R.BLOCK_READY] + ([R.ALLY_OLDER_REGION] if b.recruited else [])
         raise Refusal(f"{b.name} is not ready (in {player}'s {b.region} region): only ready minions block", rules)
-    if b.locked:
-        raise Refusal(f"{b.name} is locked: only unlocked minions block", [R.BLOCK_READY])
+    if b.locked and b.name not in a.woken:
+        raise Refusal(f"{b.name} is locked: only unlocked minions block (unless it wakes)", [R.BLOCK_READY])
     att = BlockAttempt(b.name, player, b.intercept)
     d.put_action(attempt=att)
     verdict = ("the block would succeed unless stealth is added" if att.intercept >= a.stealth
@@ -365,6 +417,9 @@ def resolve_attempt(d: Draft, log: Log) -> bool:
     a = d.action_()
     att = a.attempt
     if att.intercept >= a.stealth:
+        if a.actor not in d.minions:  # e.g. an acting ally that burned its last life paying for a modifier
+            raise NotModelled(f"the acting minion {a.actor} left play during the action, then was blocked",
+                              [R.ACTION_SUCCEEDS, R.BLOCKED])
         d.put_minion(att.blocker, locked=True)
         for who in (a.player, att.player):
             if d.players[who].withdrawing:
@@ -459,19 +514,32 @@ def _resolve_hunt(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None
 
 
 def _resolve_equip(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
-    how, item, src = a.payload
+    how, item, src = a.payload[:3]
     actor = d.minions[a.actor]
-    if how == "move":
+    if how == "move":  # `item` is the equipment announced, one or more
         source = d.minions.get(src)
-        if source is None or item not in source.equipment:
-            log.add(f"{a.summary} succeeds, but {item} is no longer on {src}: no effect.", *rules, R.EQUIP_MOVE)
+        left = list(source.equipment) if source is not None else []
+        moved = []
+        for x in item:
+            if x in left:
+                left.remove(x)
+                moved.append(x)
+        gone = [x for x in item if x not in moved]
+        several = [R.EQUIP_SEVERAL] if len(item) > 1 else []
+        if not moved:
+            log.add(f"{a.summary} succeeds, but {names(gone)} {'is' if len(gone) == 1 else 'are'} no longer on {src}: "
+                    f"no effect.", *rules, R.EQUIP_MOVE, *several)
             return
-        d.put_minion(src, equipment=tuple(x for x in source.equipment if x != item))
-        d.put_minion(a.actor, equipment=actor.equipment + (item,))
-        log.add(f"{a.summary} succeeds: {item} moves from {src} to {a.actor}.", *rules, R.EQUIP_MOVE)
+        d.put_minion(src, equipment=tuple(left))
+        d.put_minion(a.actor, equipment=actor.equipment + tuple(moved))
+        note = f" ({names(gone)} no longer on {src})" if gone else ""
+        log.add(f"{a.summary} succeeds: {names(moved)} {'moves' if len(moved) == 1 else 'move'} from {src} to "
+                f"{a.actor}{note}.", *rules, R.EQUIP_MOVE, *several)
         return
     d.put_minion(a.actor, equipment=actor.equipment + (item,))
     log.add(f"{a.summary} succeeds{paid}: {item} is placed on {a.actor}.", *rules, R.EQUIP)
+    if a.payload[3]:  # a unique equipment card: another copy in play is contested
+        situations.unique_entered(d, log, item, a.player, "equipment", a.actor)
 
 
 def _resolve_employ(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
@@ -525,7 +593,8 @@ def _resolve_card(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None
 RESOLVE = {"bleed": _resolve_bleed, "hunt": _resolve_hunt, "equip": _resolve_equip, "employ": _resolve_employ,
            "recruit": _resolve_recruit, "anarch": _resolve_anarch, "card": _resolve_card,
            "political": politics.resolve_political, "leave torpor": torpor.resolve_leave,
-           "rescue": torpor.resolve_rescue, "diablerize": torpor.resolve_diablerize}
+           "rescue": torpor.resolve_rescue, "diablerize": torpor.resolve_diablerize,
+           "red list": situations.resolve_red_list}
 
 
 # -- described card effects -------------------------------------------------------------------------

@@ -190,7 +190,7 @@ def _mark(d: Draft, log: Log, name: str, burned: bool, in_combat: bool, why: str
 def apply_statuses(d: Draft, log: Log, wounded: Iterable[str], burning: Iterable[str], after_combat: bool,
                    rules=()) -> None:
     """Wounded vampires go to torpor (with their cards); burned minions leave play with what is on them."""
-    burning = [n for n in burning if n in d.minions]
+    burning = list(dict.fromkeys(n for n in burning if n in d.minions))  # once each, however often it was burned
     for name in burning:
         m = d.minions[name]
         remove_minion(d, name)
@@ -226,6 +226,10 @@ def inflict(d: Draft, e: InflictDamage, log: Log) -> bool:
     items = [Damage(victim=m.name, amount=n, aggravated=agg, source=e.source or "")
              for n, agg in ((e.normal, False), (e.aggravated, True)) if n]
     words = " and ".join(f"{x.amount}{' aggravated' if x.aggravated else ''} damage" for x in items)
+    if e.source and e.source.strip().lower() in m.immune:
+        log.add(f"{e.source} inflicts {words} on {m.name}, who is immune to damage from {e.source}: the damage is "
+                f"inflicted unsuccessfully; {m.name} has nothing to mend and is not wounded.", R.IMMUNE)
+        return False
     c = d.combat
     combatant = c is not None and m.name in (c.acting, c.opposing)
     if combatant and R.ENVIRONMENTAL.exists_in(d.edition) and c.pair == 0 and c.step in (

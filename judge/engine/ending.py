@@ -32,10 +32,16 @@ def check_ousting(d: Draft, log: Log) -> None:
         removed = [m.name for m in list(d.minions.values()) if m.controller == p]
         for name in removed:
             remove_minion(d, name)
+        removed += [c.name for c in d.cards if c.controller == p]  # locations, contested equipment
+        d.set(cards=tuple(c for c in d.cards if c.controller != p))
         d.put_player(p, ousted=True, withdrawing=False)
         d.set(ousted_order=d.ousted_order + (p,))
         gone = f"; {names(removed)} {'is' if len(removed) == 1 else 'are'} removed from the game" if removed else ""
         log.add(f"{p} has no pool left and is ousted{gone}.", R.OUSTED)
+        kept = [m.name for m in d.minions.values() if m.owner == p and m.controller != p]
+        if kept:
+            log.add(f"{names(kept)}, owned by {p} and controlled by others, "
+                    f"{'remains' if len(kept) == 1 else 'remain'} in play until burned as normal.", R.OWNED_STAY)
     for p in out:
         pred = predators[p]
         if pred is None:

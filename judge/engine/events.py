@@ -98,6 +98,8 @@ class MasterCard(Event):
     trifle: bool = False
     out_of_turn: bool = False
     cost_pool: int = 0
+    location: bool = False  # the card is a location: it stays in play under its Methuselah
+    unique: bool = False  # ... a unique one
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,6 +120,8 @@ class Equip(Event):
     item: str
     source: Optional[str] = None  # another minion of the same Methuselah
     cost: Cost = field(default_factory=Cost)
+    more: tuple[str, ...] = ()  # further equipment taken in the same action (only from another minion)
+    unique: bool = False  # the equipment card is unique (its text says so)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -159,6 +163,7 @@ class ActionCard(Event):
     cost: Cost = field(default_factory=Cost)
     effect: Optional[CardEffect] = None
     says: Optional[str] = None
+    puts_vampire: bool = False  # the action puts a new vampire in play (a sterile vampire cannot perform it)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -198,6 +203,9 @@ class Reaction(Event):
     to: Optional[str] = None  # the minion the intercept goes to (default: the one playing it)
     cost: Cost = field(default_factory=Cost)
     effect: Optional[CardEffect] = None
+    bleed: int = 0  # a reduction of the bleed (negative)
+    redirect: Optional[str] = None  # the Methuselah the bleed is redirected to
+    wake: bool = False  # the minion wakes: blocks and reacts as though unlocked for the rest of the action
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -428,3 +436,66 @@ class BurnOption(Event):
 
     player: str
     card: Any
+
+# -- situations met in play: titles and sects, the Red List, allies put into play (situations.py) -----
+@dataclass(frozen=True, kw_only=True)
+class GainTitle(Event):
+    """A card's effect gives a vampire a title (None: it loses its title)."""
+
+    minion: str
+    title: Optional[str]
+    source: Optional[str] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChangeSect(Event):
+    minion: str
+    sect: str
+    source: Optional[str] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarkRedList(Event):
+    """A master phase action marks a Red List minion for the current turn."""
+
+    player: str
+    minion: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RedListHunt(Event):
+    """A vampire's action to enter combat with a marked Red List minion."""
+
+    actor: str
+    target: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class AllyIntoPlay(Event):
+    """A card's effect (not an action) puts an ally into play under a Methuselah's control."""
+
+    player: str
+    ally: str
+    life: int = 1
+    bleed: int = 1
+    strength: int = 1
+    card: Optional[str] = None  # the card's name, when a copy of a unique ally may be in play
+    unique: bool = False
+    source: Optional[str] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChangeControl(Event):
+    """A card's effect gives control of a minion to another Methuselah; its owner stays who it was."""
+
+    minion: str
+    player: str
+    source: Optional[str] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SlaveTakesOver(Event):
+    """A slave takes the place of the blocked member of its master clan in the combat."""
+
+    slave: str
+    master: Optional[str] = None  # the blocked vampire, as said (checked)

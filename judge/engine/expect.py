@@ -25,10 +25,10 @@ from judge.engine.state import PHASES, REGIONS, state_to_json
 EXPECT_STOPS = ("refused", "not_modelled")
 
 PLAYER_KEYS = ("pool", "vp", "hand", "hand_size", "library", "crypt", "ousted", "withdrawn", "withdrawing",
-               "prey", "predator")
+               "prey", "predator", "locations", "contested_cards")
 MINION_KEYS = ("blood", "life", "capacity", "region", "locked", "controller", "sect", "title", "equipment",
                "retainers", "clan", "anarch", "type", "strength", "bleed", "contested", "recruited",
-               "title_contested", "infernal", "disciplines", "traits", "votes")
+               "title_contested", "infernal", "disciplines", "traits", "votes", "owner")
 PHASE_KEYS = ("transfers", "master_actions", "discard_actions", "edge_pool_taken")
 RESULT_KEYS = ("winner", "over", "tied")
 # The fields of the state's open stages (state_to_json); tests/test_engine_expect.py keeps them in step.
@@ -50,9 +50,9 @@ PLAYER, MINION_KIND = "a player's name", "vampire or ally"
 KINDS = {
     "pool": INT, "vp": NUMBER, "score": NUMBER, "hand": INT, "hand_size": INT, "library": (INT, None),
     "crypt": (INT, None), "ousted": BOOL, "withdrawn": BOOL, "withdrawing": BOOL, "prey": (PLAYER, None),
-    "predator": (PLAYER, None),
+    "predator": (PLAYER, None), "locations": LIST, "contested_cards": LIST,
     "blood": INT, "life": INT, "capacity": INT, "strength": INT, "bleed": INT, "region": REGIONS, "locked": BOOL,
-    "controller": PLAYER, "sect": (TEXT, None), "title": (TEXT, None), "clan": (TEXT, None), "equipment": LIST,
+    "controller": PLAYER, "owner": PLAYER, "sect": (TEXT, None), "title": (TEXT, None), "clan": (TEXT, None), "equipment": LIST,
     "retainers": MAPPING, "anarch": BOOL, "contested": BOOL, "recruited": BOOL, "title_contested": BOOL,
     "infernal": BOOL, "type": ("vampire", "ally"), "disciplines": LIST, "traits": LIST, "votes": (INT, None),
     "in_play": BOOL,

@@ -2,7 +2,7 @@
 
 A scenario writes an event as a sentence ("Belinde bleeds Alexis") or as a structured mapping
 ({bleed: Belinde, target: Alexis}). Each forms module (forms_turn, forms_combat, forms_torpor,
-forms_politics) declares its own forms in a `FormTable`, with a builder from the match to the event
+forms_politics, forms_situations) declares its own forms in a `FormTable`, with a builder from the match to the event
 (events.py); grammar.py joins the tables, in the order they are tried, and parses. This module holds
 what those builders share, under public names.
 """
@@ -142,7 +142,8 @@ class Props:
 
 _PROP_FORMS = "+N stealth, +N bleed, +N intercept, +N hunt, (limited), not limited, costing N blood|pool, " \
               "life N, bleed N, strength N, capacity N, trifle, out-of-turn, directed at <player>, undirected, " \
-              "as a bleed|hunt, to <minion>, named <card>"
+              "as a bleed|hunt, to <minion>, named <card>; for a reaction -N bleed, redirects the bleed to " \
+              "<player>, wake; for an action card puts a vampire in play"
 
 
 def parse_props(text: Optional[str], names: Names, line: int, context: str) -> Props:
@@ -237,8 +238,32 @@ def _parse_prop(item: str, p: Props, names: Names, line: int, context: str) -> b
     if m and context == "crypt":
         p.extra[low.split()[0]] = m.group(1).strip()
         return True
+    if context == "reaction" and _situation_prop(item, low, p, names, line):
+        return True
+    if low == "unique" and context in ("equipment", "master card"):
+        p.extra["unique"] = True
+        return True
+    if low in ("location", "a location") and context == "master card":
+        p.extra["location"] = True
+        return True
+    if context == "action card" and low in ("puts a vampire in play", "puts a new vampire in play",
+                                            "puts a vampire into play", "brings a new vampire into play"):
+        p.extra["puts_vampire"] = True
+        return True
     if low in ("ally", "retainer", "equipment", "a card", "from hand", "from her hand", "from his hand",
                "from their hand", "vampire"):
+        return True
+    return False
+
+
+def _situation_prop(item: str, low: str, p: Props, names: Names, line: int) -> bool:
+    """A reaction's "redirects the bleed to Bob" or "wake" (situations met in play)."""
+    m = re.fullmatch(r"(?:redirects?|redirecting) (?:the bleed |it |the action )?to (.+)", item, re.I)
+    if m:
+        p.extra["redirect"] = names.canon_player(m.group(1), line)
+        return True
+    if low in ("wake", "wakes", "waking", "wakes up", "wake effect"):
+        p.extra["wake"] = True
         return True
     return False
 

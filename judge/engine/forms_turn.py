@@ -2,6 +2,8 @@
 "Turn and phases" to "Covered by the rules, not by this engine" sections, with the event each builds."""
 from __future__ import annotations
 
+import re
+
 from judge.engine.errors import ScenarioError
 from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, ContestCard, ContestTitle,
                                  CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase,
@@ -93,6 +95,7 @@ def _master(m, names, line, text):
     return MasterCard(player=player_of(m, names, line), card=card_name(m.group("x") or props.name),
                       trifle=props.trifle or "trifle" in m.group("kind").lower(),
                       out_of_turn=bool(m.group("oot")) or props.out_of_turn, cost_pool=props.cost_pool,
+                      location=bool(props.extra.get("location")), unique=bool(props.extra.get("unique")),
                       line=line, text=text)
 
 
@@ -112,8 +115,19 @@ def _hunt(m, names, line, text):
                "Belinde equips with a .44 Magnum, costing 2 pool")
 def _equip(m, names, line, text):
     props = parse_props(m.group("props") or m.group("props2"), names, line, "equipment")
-    return Equip(actor=minion_of(m, names, line), item=card_name(m.group("x")),
-                 source=minion_of(m, names, line, "m2") if m.group("m2") else None, cost=props.cost, line=line, text=text)
+    items = equipment_list(m.group("x"), bool(m.group("m2")))
+    return Equip(actor=minion_of(m, names, line), item=items[0], more=tuple(items[1:]),
+                 source=minion_of(m, names, line, "m2") if m.group("m2") else None, cost=props.cost,
+                 unique=bool(props.extra.get("unique")), line=line, text=text)
+
+
+def equipment_list(text: str, from_minion: bool) -> list[str]:
+    """The equipment an equip sentence names: "X and Y" (or "X, Y and Z") from another minion; from the hand only
+    when each one has its article ("a .44 Magnum and a Flak Jacket"), since a card's own name may hold an "and"."""
+    parts = [p for p in re.split(r"\s*(?:,|\band\b)\s*", text.strip()) if p]
+    if len(parts) > 1 and (from_minion or all(re.match(r"(?:a|an|the|her|his|its|their) ", p, re.I) for p in parts)):
+        return [card_name(p) for p in parts]
+    return [card_name(text)]
 
 
 @FORMS.wording(r"{M} (?:employs|attempts to employ) (?:a retainer,? )?(?P<x>.+?)(?:[:,] (?P<props>.+)| \((?P<props2>.+)\))?",
@@ -148,7 +162,7 @@ def _action_card(m, names, line, text):
     return ActionCard(actor=minion_of(m, names, line), card=card_name(m.group("x") or props.name),
                       as_=props.as_, targets=tuple(props.directed_at), directed=directed, stealth=props.stealth,
                       bleed=props.bleed, hunt=props.hunt, any_target=bool(props.extra.get("any_target")),
-                      cost=props.cost, line=line, text=text)
+                      cost=props.cost, puts_vampire=bool(props.extra.get("puts_vampire")), line=line, text=text)
 
 
 @FORMS.wording(r"{M} (?:plays (?:(?P<x>[^,:]+?), )?a political action(?: card)?|calls a referendum)(?:[:,] (?P<props>.+))?",
@@ -172,7 +186,8 @@ def _modifier(m, names, line, text):
 def _reaction(m, names, line, text):
     props = parse_props(m.group("props") or m.group("props2"), names, line, "reaction")
     return Reaction(minion=minion_of(m, names, line), card=card_name(m.group("x") or props.name), intercept=props.intercept,
-                    to=props.to, cost=props.cost, line=line, text=text)
+                    to=props.to, cost=props.cost, bleed=props.bleed, redirect=props.extra.get("redirect"),
+                    wake=bool(props.extra.get("wake")), line=line, text=text)
 
 
 @FORMS.wording(r"(?:{M} (?:blocks|attempts to block|tries to block)|{P} (?:blocks|attempts to block|tries to block) with {M2})(?: the action)?",
@@ -331,10 +346,12 @@ def _s_withdraw(d, names, line, text):
     return Withdraw(player=names.canon_player(d["withdraw"], line), line=line, text=text)
 
 
-@FORMS.structured("master", ("card", "trifle", "out_of_turn", "cost"), "{master: Sarah, card: Blood Doll, trifle: true}")
+@FORMS.structured("master", ("card", "trifle", "out_of_turn", "cost", "location", "unique"),
+                  "{master: Sarah, card: Blood Doll, trifle: true}")
 def _s_master(d, names, line, text):
     return MasterCard(player=names.canon_player(d["master"], line), card=d.get("card"), trifle=bool(d.get("trifle")),
-                      out_of_turn=bool(d.get("out_of_turn")), cost_pool=cost_of(d).pool, line=line, text=text)
+                      out_of_turn=bool(d.get("out_of_turn")), cost_pool=cost_of(d).pool,
+                      location=bool(d.get("location")), unique=bool(d.get("unique")), line=line, text=text)
 
 
 @FORMS.structured("bleed", ("target", "amount"), "{bleed: Belinde, target: Alexis}")
@@ -349,10 +366,14 @@ def _s_hunt(d, names, line, text):
     return Hunt(actor=names.canon_minion(d["hunt"], line), line=line, text=text)
 
 
-@FORMS.structured("equip", ("by", "from", "cost"), "{equip: .44 Magnum, by: Belinde, cost: {pool: 2}}")
+@FORMS.structured("equip", ("by", "from", "cost", "unique"), "{equip: .44 Magnum, by: Belinde, cost: {pool: 2}}")
 def _s_equip(d, names, line, text):
-    return Equip(actor=names.canon_minion(d["by"], line), item=str(d["equip"]),
-                 source=names.canon_minion(d["from"], line) if d.get("from") else None, cost=cost_of(d), line=line, text=text)
+    items = [str(x) for x in d["equip"]] if isinstance(d["equip"], list) else [str(d["equip"])]
+    if not items:
+        raise ValueError("equip names at least one equipment card")
+    return Equip(actor=names.canon_minion(d["by"], line), item=items[0], more=tuple(items[1:]),
+                 source=names.canon_minion(d["from"], line) if d.get("from") else None, cost=cost_of(d),
+                 unique=bool(d.get("unique")), line=line, text=text)
 
 
 @FORMS.structured("employ", ("by", "life", "cost"), "{employ: Raven, by: Belinde, life: 1}")
@@ -377,7 +398,7 @@ def _s_anarch(d, names, line, text):
 
 
 @FORMS.structured("action", ("card", "via", "as", "target", "targets", "directed", "stealth", "bleed", "hunt", "any_target",
-                             "cost", "effect", "says"),
+                             "cost", "effect", "says", "puts_vampire"),
                   "{action: Krid, card: Computer Hacking, as: bleed, bleed: 1}")
 def _s_action(d, names, line, text):
     targets = d.get("targets") or ([d["target"]] if d.get("target") else [])
@@ -389,7 +410,7 @@ def _s_action(d, names, line, text):
                       directed=d.get("directed"), stealth=int(d.get("stealth", 0)), bleed=int(d.get("bleed", 0)),
                       hunt=int(d.get("hunt", 0)), any_target=bool(d.get("any_target")), cost=cost_of(d),
                       effect=effect_of(d["effect"], names, line) if d.get("effect") else None,
-                      says=d.get("says"), line=line, text=text)
+                      says=d.get("says"), puts_vampire=bool(d.get("puts_vampire")), line=line, text=text)
 
 
 @FORMS.structured("political", ("card", "cost", "effect", "says"),
@@ -409,12 +430,15 @@ def _s_modifier(d, names, line, text):
                     effect=effect_of(d["effect"], names, line) if d.get("effect") else None, line=line, text=text)
 
 
-@FORMS.structured("reaction", ("card", "intercept", "to", "cost", "effect"), "{reaction: Eugenio, intercept: 1}")
+@FORMS.structured("reaction", ("card", "intercept", "to", "cost", "effect", "bleed", "redirect", "wake"),
+                  "{reaction: Eugenio, intercept: 1}")
 def _s_reaction(d, names, line, text):
     return Reaction(minion=names.canon_minion(d["reaction"], line), card=d.get("card"),
                     intercept=int(d.get("intercept", 0)), to=names.canon_minion(d["to"], line) if d.get("to") else None,
                     cost=cost_of(d), effect=effect_of(d["effect"], names, line) if d.get("effect") else None,
-                    line=line, text=text)
+                    bleed=int(d.get("bleed", 0)),
+                    redirect=names.canon_player(d["redirect"], line) if d.get("redirect") else None,
+                    wake=bool(d.get("wake")), line=line, text=text)
 
 
 @FORMS.structured("block", (), "{block: Carna}")

@@ -1,7 +1,8 @@
 """The grammar of events: every sentence and structured form, in the order they are tried, and the parsers.
 
 Each forms module declares its forms (forms_turn: the turn, its phases and the actions; forms_combat:
-combat and damage; forms_politics: referendums; forms_torpor: torpor and diablerie); this module joins
+combat and damage; forms_politics: referendums; forms_torpor: torpor and diablerie; forms_situations: what
+arises in play, titles, sects and control changed by cards, the Red List); this module joins
 them into `WORDING` (sentence forms, tried in this order: the first that matches wins) and `STRUCTURED`
 (structured forms by key). docs/scenarios.md documents every form with its example, and
 tests/test_engine_wording.py holds the two to each other.
@@ -20,13 +21,14 @@ from dataclasses import fields
 from functools import lru_cache
 from typing import Optional
 
-from judge.engine import forms_cards, forms_combat, forms_politics, forms_torpor, forms_turn
+from judge.engine import forms_cards, forms_combat, forms_politics, forms_situations, forms_torpor, forms_turn
 from judge.engine.errors import ScenarioError
 from judge.engine.events import Event
 from judge.engine.forms import NUM, PRON, Names, Pattern, StructuredForm
 
 # forms_cards comes last: its "{M} plays <card>" takes what no form describing a card took.
-TABLES = (forms_turn.FORMS, forms_combat.FORMS, forms_politics.FORMS, forms_torpor.FORMS, forms_cards.FORMS)
+TABLES = (forms_turn.FORMS, forms_combat.FORMS, forms_politics.FORMS, forms_torpor.FORMS, forms_situations.FORMS,
+          forms_cards.FORMS)
 WORDING: list[Pattern] = [pattern for table in TABLES for pattern in table.wordings]
 STRUCTURED: dict[str, StructuredForm] = {key: form for table in TABLES for key, form in table.structured_forms.items()}
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from judge.engine import rules as R
+from judge.engine import traits
 from judge.engine.citations import Rule
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import CardEffect, Cost
@@ -219,12 +220,13 @@ def check_actor(d: Draft, name: str, kind: str) -> Minion:
     if m.region == UNCONTROLLED:
         if m.kind == ALLY and m.recruited:
             raise Refusal(f"{m.name} was recruited this turn and cannot act this turn",
-                          [R.ALLY_NOT_THIS_TURN, R.ALLY_OLDER_REGION])
+                          [R.ALLY_NOT_THIS_TURN, R.ALLY_OLDER_REGION, R.ALLY_BROUGHT_IN])
         raise Refusal(f"{m.name} is in {m.controller}'s uncontrolled region, not in play", [R.READY_UNLOCKED_ACT])
     if m.locked:
         raise Refusal(f"{m.name} is locked: only ready unlocked minions can perform actions", [R.READY_UNLOCKED_ACT])
     if m.recruited:
-        raise Refusal(f"{m.name} was recruited this turn and cannot act this turn", [R.ALLY_NOT_THIS_TURN])
+        raise Refusal(f"{m.name} was recruited this turn and cannot act this turn",
+                      [R.ALLY_NOT_THIS_TURN, R.ALLY_BROUGHT_IN])
     own = mandatory_of(m)
     if own:
         if is_stuck(m, own):
@@ -264,6 +266,11 @@ def _clockwise_from(d: Draft, player: str, others: tuple[str, ...]) -> tuple[str
     return tuple(sorted(others, key=lambda p: (seating.index(p) - start) % len(seating)))
 
 
+def block_order(d: Draft, player: str, directed: bool, targets: tuple[str, ...]) -> tuple[str, ...]:
+    """Who may block an action of `player`'s, in order: the targets clockwise (directed), else prey then predator."""
+    return _block_order(d, player, directed, targets)
+
+
 def _block_order(d: Draft, player: str, directed: bool, targets: tuple[str, ...]) -> tuple[str, ...]:
     if directed:
         return _clockwise_from(d, player, targets)
@@ -289,8 +296,11 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
              targets: tuple[str, ...] = (), bleed: int = 0, hunt: int = 0, cost: Cost = Cost(),
              card: Optional[str] = None, via: Optional[str] = None, from_hand: bool = False, payload=None,
              effect: Optional[CardEffect] = None, says: Optional[str] = None, rules=(), detail: str = "",
-             cost_rules=()) -> None:
-    """Announce an action; `cost_rules` are the rules that set its cost (a cardless action's default cost)."""
+             cost_rules=(), puts_vampire: bool = False) -> None:
+    """Announce an action; `cost_rules` are the rules that set its cost (a cardless action's default cost).
+    The minion's traits may forbid it (traits.check_announce: a slave's directed action, a sterile vampire's
+    action that puts a vampire in play)."""
+    traits.check_announce(d, m, directed, puts_vampire)
     check_cost(d, m, cost, card or kind, (R.ACTION_COST_REQUIRED, *cost_rules))
     if from_hand:
         play_from_hand(d, m.controller, log, card or kind)

@@ -19,6 +19,7 @@ Two kinds of bound:
 """
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass, fields, replace
 from typing import Optional
@@ -115,14 +116,44 @@ def over(limits: Limits, name: str, count: int, found: str, line: Optional[int] 
         raise OverLimit(name, maximum, found.format(count=count), line)
 
 
+class _CollectorTime:
+    """The time the process has spent in Python's cyclic garbage collector. A collection of the whole heap is paid
+    by whatever allocates when it comes due: in a process holding a large heap (the test suite's, with the corpus
+    and every test's leftovers) one can take a second on a busy machine, work the scenario did not cause. Watched
+    from the first Clock on (gc.callbacks), not at import."""
+
+    def __init__(self) -> None:
+        self.spent = 0.0
+        self._since: Optional[float] = None
+        self.watching = False
+
+    def watch(self) -> None:
+        if not self.watching:
+            self.watching = True
+            gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._since = time.monotonic()
+        elif self._since is not None:
+            self.spent += time.monotonic() - self._since
+            self._since = None
+
+
+_COLLECTOR = _CollectorTime()
+
+
 class Clock:
-    """The wall time of one reading or one replay, checked between its steps (`check`)."""
+    """The wall time of one reading or one replay, checked between its steps (`check`); the process's garbage
+    collections meanwhile are not counted (_CollectorTime says why)."""
 
     def __init__(self, limits: Limits, what: str):
+        _COLLECTOR.watch()
         self.limits, self.what = limits, what
         self.deadline = time.monotonic() + limits.seconds
+        self.collected = _COLLECTOR.spent
 
     def check(self, line: Optional[int] = None, where: str = "") -> None:
-        if time.monotonic() > self.deadline:
+        if time.monotonic() - (_COLLECTOR.spent - self.collected) > self.deadline:
             raise OverLimit("seconds", self.limits.seconds,
                             f"{self.what} took more than {self.limits.seconds:g} seconds{where}", line)

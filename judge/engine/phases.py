@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from judge.engine import rules as R
-from judge.engine import ending
+from judge.engine import ending, situations, traits
 from judge.engine.helpers import (Log, blood, drain_excess, minion, move_blood, names, pending_mandatory, play_from_hand,
                                   pool, remove_minion, require_seated, rule_exists)
 from judge.engine.errors import Refusal
@@ -150,11 +150,14 @@ def _rivals(d: Draft, m: Minion) -> list[Minion]:
 
 
 def _title_rivals(d: Draft, m: Minion) -> list[Minion]:
+    """The vampires contesting `m`'s title: the same title, or one claiming the same city or clan title."""
     return [o for o in d.minions.values()
-            if o.name != m.name and o.title_contested and (o.title or "").lower() == (m.title or "").lower()]
+            if o.name != m.name and o.title_contested and ((o.title or "").lower() == (m.title or "").lower()
+                                                           or traits.titles_conflict(o, m))]
 
 
 def _end_contests(d: Draft, log: Log, player: str) -> None:
+    situations.end_card_contests(d, log, player)
     for m in _own(d, player):
         if m.contested and not _rivals(d, m):
             d.put_minion(m.name, contested=False, locked=False)
@@ -173,6 +176,10 @@ def _end_contests(d: Draft, log: Log, player: str) -> None:
 
 def _exit_unlock(d: Draft, log: Log) -> None:
     paid = d.phase_state().paid
+    card = situations.unpaid_card_contest(d)
+    if card is not None:
+        raise Refusal(f"{d.turn} must pay 1 pool to keep contesting {card.name}, or yield it, during the unlock phase",
+                      [R.CONTEST_CARD])
     for m in _own(d, d.turn):
         if m.contested and _rivals(d, m) and m.name not in paid:
             raise Refusal(f"{d.turn} must pay 1 pool to keep contesting {m.card} ({m.name}), or yield it, "
@@ -213,6 +220,9 @@ def _contested_card(d: Draft, player: str, card: str) -> Minion:
 
 def contest_card(d: Draft, e: ContestCard, log: Log) -> None:
     _in_own_phase(d, e.player, "unlock", R.CONTEST_CARD)
+    if situations.contested_card_of(d, e.player, e.card):  # a location or an equipment card, not a minion
+        situations.contest_card(d, e, log)
+        return
     m = _contested_card(d, e.player, e.card)
     if m.name in d.phase_state().paid:
         raise Refusal(f"{e.player} already paid or yielded for {m.card} this unlock phase", [R.CONTEST_CARD])
@@ -241,11 +251,13 @@ def contest_title(d: Draft, e: ContestTitle, log: Log) -> None:
     if e.pay:
         if m.region != READY:
             raise Refusal(f"only ready vampires contest titles: {m.name} must yield", [R.CONTEST_TITLE_FORCED])
-        if m.blood < 1:
-            raise Refusal(f"{m.name} has no blood to pay for the title and must yield it", [R.CONTEST_TITLE_FORCED])
-        blood(d, m.name, -1)
-        log.add(f"{m.name} pays 1 blood to keep contesting the title {m.title} "
-                f"({d.minions[m.name].blood} blood left).", R.CONTEST_TITLE)
+        cost, rules = traits.title_contest_cost(d, m, _title_rivals(d, m))
+        if m.blood < cost:
+            raise Refusal(f"{m.name} has {m.blood} blood, not the {cost} to pay for the title, and must yield it",
+                          [R.CONTEST_TITLE_FORCED, *rules])
+        blood(d, m.name, -cost)
+        log.add(f"{m.name} pays {cost} blood to keep contesting the title {m.title} "
+                f"({d.minions[m.name].blood} blood left).", *rules)
     else:
         d.put_minion(m.name, title=None, title_contested=False)
         log.add(f"{m.name} yields the title {m.title} and has no title now.", R.CONTEST_TITLE)
@@ -332,6 +344,8 @@ def master_card(d: Draft, e: MasterCard, log: Log) -> None:
             text += "; a second trifle this phase acts like a regular master card"
             rules.append(R.TRIFLE)
     log.add(f"{text} ({actions} left).", *rules)
+    if e.location:
+        situations.location_played(d, log, e.card or "the location", e.player, e.unique)
 
 
 def _out_of_turn(d: Draft, e: MasterCard, log: Log, what: str) -> None:
@@ -465,10 +479,12 @@ def influence(d: Draft, e: Influence, log: Log) -> None:
 
 
 def _control(d: Draft, m: Minion, log: Log, rule) -> None:
+    situations.scarce_cost(d, m, log)
     d.put_minion(m.name, region=READY, locked=False)
     log.add(f"{m.name} ({m.blood} blood, capacity {m.capacity}) moves face up to {m.controller}'s ready region, "
             f"unlocked.", rule, *([R.INFLUENCE_DRAIN] if m.blood > m.capacity else []))
     drain_excess(d, m.name, log)
+    situations.entered_play(d, m.name, log)
 
 
 def _exit_influence(d: Draft, log: Log) -> None:

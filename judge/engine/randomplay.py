@@ -14,6 +14,7 @@ burned is out of play; when a blood hunt passes, the diablerist is burned.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -28,13 +29,17 @@ from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEff
                                  Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press, Prevent, Reaction, Recruit,
                                  Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw,
-                                 BurnOption)
+                                 AllyIntoPlay, BurnOption, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt,
+                                 SlaveTakesOver)
 from judge.engine.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer, counters_in_play)
 
 TITLES = (None, None, None, "Prince of Paris", "Primogen", "Justicar", "Archbishop of Rome", "Bishop", "Priscus",
           "Cardinal", "Kholo", "Baron of Chicago", "Inner Circle member")
 SECTS = ("Camarilla", "Sabbat", "Anarch", "Laibon", None)
+CLANS = ("Tremere", "Assamite", "Ventrue", None)
+# Traits of the books, with what makes them bite: a scarce vampire's clanmates, a slave's master clan.
+TRAITS = ((), (), (), (), ("blood cursed",), ("scarce",), ("slave (tremere)",), ("sterile",), ("red list",))
 
 
 def _disc(code: str, name: str) -> tuple:
@@ -81,10 +86,11 @@ def random_table(rng: random.Random) -> GameState:
                 name=f"V{count}", controller=p, capacity=cap, card=f"V{count}", blood=rng.randint(0, cap),
                 locked=rng.random() < 0.2, infernal=rng.random() < 0.1, intercept=rng.choice([0, 0, 0, 1]),
                 title=rng.choice(TITLES), sect=sect, anarch=sect == "Anarch",
-                equipment=("Gun",) if rng.random() < 0.3 else (), strength=rng.choice([1, 1, 2]),
+                equipment=(("Gun", "Vest") if rng.random() < 0.3 else ("Gun",)) if rng.random() < 0.3 else (), strength=rng.choice([1, 1, 2]),
                 region=TORPOR if rng.random() < 0.15 else READY,
                 retainers=(Retainer(f"R{count}", rng.randint(1, 2)),) if rng.random() < 0.15 else (),
-                traits=("blood cursed",) if rng.random() < 0.1 else (),
+                traits=rng.choice(TRAITS), clan=rng.choice(CLANS),
+                immune=("crows",) if rng.random() < 0.1 else (),
                 votes=rng.choice([None, None, None, 1]), disciplines=DISCIPLINES[count % len(DISCIPLINES)])
         if rng.random() < 0.4:
             count += 1
@@ -93,20 +99,28 @@ def random_table(rng: random.Random) -> GameState:
         if rng.random() < 0.6:
             count += 1
             cap = rng.randint(2, 8)
-            minions[f"U{count}"] = Minion(name=f"U{count}", controller=p, capacity=cap, card=f"U{count}",
-                                          blood=rng.randint(0, cap + 1), region=UNCONTROLLED)
+            # Some are a second copy of a card in play (contested, or burned if its Methuselah has one), some
+            # scarce, some with a title another vampire may claim.
+            copy = rng.choice([m.card for m in minions.values() if m.kind == VAMPIRE] or [None]) \
+                if rng.random() < 0.3 else None
+            minions[f"U{count}"] = Minion(name=f"U{count}", controller=p, capacity=cap, card=copy or f"U{count}",
+                                          blood=rng.randint(0, cap + 1), region=UNCONTROLLED,
+                                          clan=rng.choice(CLANS), traits=rng.choice(TRAITS), title=rng.choice(TITLES),
+                                          sect=rng.choice(SECTS))
     if rng.random() < 0.2 and n >= 2:  # a contested card
         a, b = rng.sample(seating, 2)
         for p in (a, b):
             count += 1
             minions[f"C{count}"] = Minion(name=f"C{count}", controller=p, capacity=4, card="Contested", blood=2,
                                           contested=True)
-    if rng.random() < 0.2 and n >= 2:  # a contested title
+    if rng.random() < 0.2 and n >= 2:  # a contested title (a baron against a prince: its cost differs by book)
         a, b = rng.sample(seating, 2)
-        for p in (a, b):
+        for p, title in zip((a, b), rng.choice([("Prince of Paris",) * 2, ("Baron of Paris", "Prince of Paris")])):
             count += 1
+            anarch = title.startswith("Baron")
             minions[f"T{count}"] = Minion(name=f"T{count}", controller=p, capacity=5, card=f"T{count}",
-                                          blood=rng.randint(0, 3), title="Prince of Paris", title_contested=True)
+                                          blood=rng.randint(0, 3), title=title, title_contested=True,
+                                          sect="Anarch" if anarch else None, anarch=anarch)
     turn_number = rng.randint(1, 6)
     phase = rng.choice(PHASES)
     return GameState(edition=rng.choice([CURRENT, OLDER]), seating=seating, players=players, minions=minions,
@@ -155,6 +169,10 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         if a.attempt:
             add(lambda: Reaction(minion=a.attempt.blocker, card=pick([None, "R1"]), intercept=1,
                                  cost=Cost(blood=pick([0, 1]))))
+        if others and rng.random() < 0.5:
+            # (a redirect under the older book stops the game as not modelled: offered under the current one)
+            changes = [{"bleed": -1}, {"wake": True}] + ([{"redirect": pick(seated)}] if state.edition == CURRENT else [])
+            add(lambda: Reaction(minion=pick(others).name, card=pick([None, "Deflection"]), **pick(changes)))
         add(lambda: Pass())
         add(lambda: MasterCard(player=pick(seated), out_of_turn=True, trifle=rng.random() < 0.3))
         add(lambda: _named_in_action(a, state, seated, rng))  # one candidate: the others keep their odds
@@ -168,11 +186,17 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
                 add(lambda m=m: ContestTitle(minion=m.name, pay=rng.random() < 0.7))
             if m.infernal and m.locked:
                 add(lambda m=m: UnlockInfernal(player=turn, minion=m.name))
+        for c in state.cards:  # a contested location or equipment card
+            if c.contested and c.controller == turn:
+                add(lambda c=c: ContestCard(player=turn, card=c.name, pay=rng.random() < 0.7))
         if rng.random() < 0.05:
             add(lambda: Withdraw(player=turn))
         add(lambda: BurnOption(player=pick(seated), card=CARDS["burn option"]))
     elif state.phase == "master":
         add(lambda: MasterCard(player=turn, trifle=rng.random() < 0.4, cost_pool=pick([0, 0, 1])))
+        add(lambda: MasterCard(player=turn, card="Haven", location=True, unique=rng.random() < 0.7))
+        if others:
+            add(lambda: MarkRedList(player=turn, minion=pick(others).name))
         add(lambda: MasterCard(player=pick(seated), out_of_turn=True, trifle=rng.random() < 0.3))
         add(lambda: PlayCard(card=CARDS["trifle"], player=turn, cancelled=rng.random() < 0.1 and state.edition == CURRENT,
                              effect=CardEffect(pool=((turn, 1),))))
@@ -182,13 +206,13 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         for m in mine:
             if m.kind == VAMPIRE and m.blood == 0 and m.ready and not m.locked:
                 must_hunt = True
-                add(lambda m=m: Hunt(actor=m.name))
-                add(lambda m=m: Hunt(actor=m.name))
+                for _ in range(4):  # among the many candidates of the minion phase, often enough to be drawn
+                    add(lambda m=m: Hunt(actor=m.name))
         ready = [m for m in mine if m.ready and not m.locked] or mine
         named = () if must_hunt else (_named_action,)  # a pending hunt keeps its odds of being drawn
         for maker in (_bleed, _bleed, _bleed, _hunt, _hunt, _equip, _employ, _recruit, _anarch, _card, _card,
                       _blood_effect, _political, _political, _leave_torpor, _rescue, _diablerize, _diablerize,
-                      _card_combat, _damage, *named):
+                      _card_combat, _damage, _red_list, _sterile_card, *named):
             add(lambda maker=maker: maker(pick(ready), state, seated, rng, new_name))
     elif state.phase == "influence":
         unc = [m for m in mine if m.region == UNCONTROLLED and m.kind == VAMPIRE]
@@ -200,6 +224,14 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
     elif state.phase == "discard":
         add(lambda: Discard(player=turn, event_card=rng.random() < 0.2))
     add(lambda: Effect(effect=CardEffect(pool=((pick(seated), rng.randint(-3, 2)),))))
+    vampires = [m for m in state.minions.values() if m.kind == VAMPIRE]
+    if vampires and rng.random() < 0.15:  # cards changing titles, sects and control, putting allies into play
+        add(lambda: GainTitle(minion=pick(vampires).name, title=pick(TITLES)))
+        add(lambda: ChangeSect(minion=pick(vampires).name, sect=pick([s for s in SECTS if s])))
+        add(lambda: ChangeControl(minion=pick(vampires).name, player=pick(seated)))
+        unique = rng.random() < 0.5  # a unique ally's copies share a card name; others are each their own
+        add(lambda: AllyIntoPlay(player=pick(seated), ally=new_name("EffectAlly"), life=rng.randint(1, 2),
+                                 card="Unique Ally" if unique else None, unique=unique))
     if nxt < len(PHASES):
         add(lambda: GoToPhase(phase=PHASES[nxt]))
     add(lambda: EndTurn())
@@ -218,8 +250,9 @@ def _hunt(m, state, seated, rng, new_name):
 def _equip(m, state, seated, rng, new_name):
     donors = [o.name for o in state.minions.values()
               if o.controller == m.controller and o.equipment and o.name != m.name]
+    several = donors and rng.random() < 0.4  # several taken from one minion in a single action
     return Equip(actor=m.name, item="Gun", source=rng.choice(donors) if donors else None,
-                 cost=Cost(pool=rng.choice([0, 1])))
+                 cost=Cost(pool=rng.choice([0, 1])), more=("Vest",) if several else (), unique=rng.random() < 0.3)
 
 
 def _employ(m, state, seated, rng, new_name):
@@ -294,7 +327,17 @@ def _card_combat(m, state, seated, rng, new_name):
 
 def _damage(m, state, seated, rng, new_name):
     victim = rng.choice([v for v in state.minions.values() if v.region in (READY, TORPOR)] or [m])
-    return InflictDamage(minion=victim.name, normal=rng.choice([0, 1, 2]), aggravated=rng.choice([0, 0, 1]) or 1)
+    return InflictDamage(minion=victim.name, normal=rng.choice([0, 1, 2]), aggravated=rng.choice([0, 0, 1]) or 1,
+                         source=rng.choice([None, "crows"]))
+
+
+def _red_list(m, state, seated, rng, new_name):
+    others = [o.name for o in state.minions.values() if o.controller != m.controller] or [m.name]
+    return RedListHunt(actor=m.name, target=rng.choice(others))
+
+
+def _sterile_card(m, state, seated, rng, new_name):
+    return ActionCard(actor=m.name, card="Embrace", puts_vampire=True, stealth=rng.choice([0, 1]))
 
 
 def _strike_spec(rng: random.Random, other) -> tuple:
@@ -343,6 +386,9 @@ def _combat_candidates(state, rng, add, pick):
                   lambda: CombatOver() if rng.random() < 0.3 else Pass(),
                   lambda: EndTurn() if rng.random() < 0.2 else NoPress()):  # an event outside: the combat plays out
         add(maker)
+    slaves = [m.name for m in state.minions.values() if any(t.startswith("slave") for t in m.traits)]
+    if slaves and c.round == 1 and c.step == "before range":
+        add(lambda: SlaveTakesOver(slave=pick(slaves)))
     return out
 
 
@@ -387,6 +433,14 @@ def invariant_violations(state: GameState, total: int) -> list[str]:
             bad.append(f"negative blood/life on {m.name}")
         if m.kind == VAMPIRE and m.region in (READY, TORPOR) and m.blood > m.capacity:
             bad.append(f"{m.name} has {m.blood} blood above capacity {m.capacity}")
+    face_up: dict = {}
+    for m in state.minions.values():
+        if m.controlled and not m.contested:
+            face_up.setdefault(m.card, []).append(m.name)
+    bad += [f"{card} has {len(copies)} copies in play, none contested: {copies}"
+            for card, copies in face_up.items() if len(copies) > 1]
+    bad += [f"{c.name} is in play under {c.controller}, who is ousted" for c in state.cards
+            if state.players[c.controller].ousted]  # (a withdrawn one's cards stay, as its minions do)
     ps = state.phase_state
     if min(ps.master_actions, ps.transfers, ps.discard_actions) < 0:
         bad.append(f"negative phase counter: {ps}")
@@ -498,6 +552,7 @@ class GameReport:
     diableries: int = 0
     stopped_by: str = ""  # the not-modelled message that ended the game
     named_cards: int = 0  # cards named from the card base that were played (cards.py)
+    rules: Counter = field(default_factory=Counter)  # rules applied or refusing, by name: what the games reached
 
 
 def play(rng: random.Random, max_events: int = 150, max_tries: int = 25) -> GameReport:
@@ -525,6 +580,7 @@ def play(rng: random.Random, max_events: int = 150, max_tries: int = 25) -> Game
                 report.named_cards += isinstance(event, (PlayCard, BurnOption))
             except Refusal as stop:
                 report.refused += 1
+                report.rules.update(r.name for r in stop.rules)
                 if not any(r.cites(state.edition) for r in stop.rules):
                     report.violations.append(f"refusal without a citation: {stop.message}")
                 continue
@@ -554,6 +610,7 @@ def _check(report: GameReport, before: GameState, state: GameState, entries, tot
         report.referendums += 1
         report.blood_hunts += before.referendum.kind == "blood hunt"
     for e in entries:
+        report.rules.update(r.name for r in e.rules)
         report.torpor += R.TORPOR_GOING in e.rules
         report.diableries += R.DIABLERIE_STEPS in e.rules and e.text.startswith("Diablerie, step 1")
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from typing import Callable
 
-from judge.engine import actions, cards, combat, phases, politics, stages, torpor
+from judge.engine import actions, cards, combat, phases, politics, situations, stages, torpor
 from judge.engine.errors import NotModelled
-from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, BurnOption, CastVote, ChooseStrike, ClosePolling,
-                                 CombatOver, ContestCard, ContestTitle, CryptDraw, Decline, Diablerize, Discard,
-                                 EdgePool, Effect, Employ, EndTurn, EnterCombat, Equip, Event, GainStrikes, GoToPhase,
-                                 Hunt, Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier,
-                                 NoDiablerie, NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press, Prevent,
-                                 Reaction,
-                                 Recruit, Rescue, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Unmodelled,
-                                 Withdraw)
+from judge.engine.events import (ActionCard, AllyIntoPlay, BecomeAnarch, Bleed, Block, BurnOption, CastVote,
+                                 ChangeControl, ChangeSect, ChooseStrike, ClosePolling, CombatOver, ContestCard,
+                                 ContestTitle, CryptDraw, Decline, Diablerize, Discard, EdgePool, Effect, Employ,
+                                 EndTurn, EnterCombat, Equip, Event, GainStrikes, GainTitle, GoToPhase, Hunt,
+                                 InflictDamage, Influence, LeaveTorpor, Maneuver, MarkRedList, MasterCard, Modifier,
+                                 NoDiablerie, NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press,
+                                 Prevent, Reaction, Recruit, RedListHunt, Rescue, SlaveTakesOver, Terms,
+                                 TransferBack, TransferPool, TurnOf, UnlockInfernal, Unmodelled, Withdraw)
 from judge.engine.helpers import Log
 from judge.engine.state import Draft
 
@@ -53,6 +53,10 @@ HANDLERS: dict[type, Handler] = {
     Terms: politics.terms, CastVote: politics.cast_vote, ClosePolling: politics.close_event,
     # cards named from the card base (cards.py)
     PlayCard: cards.play_card, BurnOption: cards.burn_option,
+    # situations met in play: titles and sects changed, the Red List, allies put into play (situations.py)
+    GainTitle: situations.gain_title, ChangeSect: situations.change_sect, MarkRedList: situations.mark_red_list,
+    RedListHunt: situations.red_list_hunt, AllyIntoPlay: situations.ally_into_play,
+    ChangeControl: situations.change_control, SlaveTakesOver: situations.slave_takes_over,
 }
 
 

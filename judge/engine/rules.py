@@ -680,6 +680,97 @@ CARD_VOTES = rule("CARD_VOTES", "other cards that grant votes are used under the
                   [V("resolving-a-referendum", "Other Cards and effects: that grant more votes or ballots")],
                   [RB("6.3.3", "can all be used subject to the normal rules")])
 
+# -- situations met in play (issue 23): traits, uniqueness and contests arising in play, titles and sects
+#    changing, bleeds reduced or redirected, wake, Red List, immunity, allies put into play ---------------
+SCARCE = rule("SCARCE", "moving a scarce vampire to the ready region burns 3 pool per vampire of its clan the Methuselah "
+              "already controls (older book: per other vampire of its clan already in play)",
+              [V("traits", "they must burn 3 pool for each vampire of the same clan they already")],
+              [RB("11", "moves a scarce vampire")])
+SLAVE = rule("SLAVE", "a slave performs no directed action unless its controller controls a ready member of its master clan",
+             [V("traits", "A slave cannot perform a directed action")],
+             [RB("11", "control a ready member of the specified")])
+SLAVE_COMBAT = rule("SLAVE_COMBAT", "when a member of its master clan is blocked, a slave of the same Methuselah may lock "
+                    "to cancel the combat, unlock the acting vampire and enter combat with the blocker instead",
+                    [V("traits", "lock the slave to cancel the combat")],
+                    [RB("11", "tap the slave to cancel the combat")])
+STERILE = rule("STERILE", "a sterile vampire performs no action that puts a new vampire in play",
+               [V("traits", "Sterile vampires cannot perform actions to put new")],
+               [RB("11", "Sterile vampires cannot take actions to put")])
+UNIQUE_IN_PLAY = rule("UNIQUE_IN_PLAY", "a unique card brought into play while another copy is in play: the copies are contested",
+                      [V("unlock-phase", "control of the card is being contested")],
+                      [RB("4.1", "that means control of the card is")])
+CONTEST_SELF = rule("CONTEST_SELF", "a Methuselah never contests a card with themself: the incoming copy is burned",
+                    [V("deck-construction", "cannot voluntarily contest cards with yourself")],
+                    [RB("4.1", "simply burn the incoming")])
+TITLE_IN_PLAY = rule("TITLE_IN_PLAY", "two vampires in play claiming the same unique title: the title is contested",
+                     [V("unlock-phase", "claims the same unique title")],
+                     [RB("4.2", "claims the same title, then")])
+TITLE_CITY = rule("TITLE_CITY", "a prince (or archbishop) is contested by any title to the same city; a baron by a prince, "
+                  "archbishop or baron of the same city",
+                  [V("vampire-sects", "who claims any title to the same city"),
+                   V("vampire-sects", "claims the title of prince, archbishop, or baron of the same")],
+                  [RB("10.1", "The title of prince is associated with a particular city")])
+TITLE_CLAN_UNIQUE = rule("TITLE_CLAN_UNIQUE", "each clan's justicar, Inner Circle member and kholo is unique; the regent is unique",
+                         [V("vampire-sects", "justicar and Inner Circle titles are unique"),
+                          V("other-vampire-sects", "regent is unique")],
+                         [RB("10.1", "justicaddnner Circle titles are unique"), RB("10.2", "The title of regent is unique")])
+TITLE_NOT_UNIQUE = rule("TITLE_NOT_UNIQUE", "primogen, bishop, cardinal, priscus and magaji are not unique and are never contested",
+                        [V("vampire-sects", "The title of primogen is not unique"),
+                         V("other-vampire-sects", "The other Sabbat titles are not unique")],
+                        [RB("10.1", "The title of primogen is not")])
+ANARCH_CONTEST_COST = rule("ANARCH_CONTEST_COST", "older book: an anarch (baron) contesting a title with a prince or "
+                           "archbishop pays 1 more blood",
+                           [],
+                           [RB("10.5", "the anarch's cost to contest")])
+ONE_TITLE = rule("ONE_TITLE", "a vampire has one title: gaining another loses the first, even a demotion",
+                 [V("vampire-sects", "If a vampire with a title gains another, they lose the first title")],
+                 [RB("10", "he loses the first title")])
+GAIN_TITLE_YIELDS = rule("GAIN_TITLE_YIELDS", "a vampire with a contested title that gains a title yields the contested one",
+                         [V("vampire-sects", "they immediately yield the contested title")],
+                         [RB("10", "he immediately yields the contested")])
+SECT_CHANGE = rule("SECT_CHANGE", "a vampire belongs to one sect; changing sect leaves the old one, and a title of the old "
+                   "sect gives no benefit until the sect changes back",
+                   [V("vampire-sects", "If a vampire changes sect, they no longer belong"),
+                    V("vampire-sects", "they lose the benefit of the title until their clan or sect changes appropriately")],
+                   [RB("10", "clans or sects to a clan or sect")])
+REDIRECT_REOPENS = rule("REDIRECT_REOPENS", "an action whose target changes (a redirected bleed) reopens block attempts",
+                        [V("resolve-any-block-attempts", "this will reopen block attempts")],
+                        [])
+WAKE = rule("WAKE", "a vampire that wakes may block and play reactions as though unlocked for the rest of the action "
+            "(older book: no such term; the card's text applies)",
+            [V("important-terms-in-the-game", "A vampire that wakes during an action can attempt to block")],
+            [RB("1.4", "Whenever the cards contradict the rules")])
+RED_LIST_MARK = rule("RED_LIST_MARK", "a master phase action marks a Red List minion for the current turn",
+                     [V("traits", "use a master phase action to mark a Red")],
+                     [RB("11", "may use a master phase action")])
+RED_LIST_HUNT = rule("RED_LIST_HUNT", "a ready vampire may enter combat with a marked Red List minion: +1 stealth, "
+                     "directed, 1 blood, once per vampire each turn",
+                     [V("traits", "Each vampire can perform this action only once each")],
+                     [RB("11", "this action only once each turn")])
+IMMUNE = rule("IMMUNE", "damage from a source a minion is immune to is inflicted unsuccessfully: nothing to mend, no wound "
+              "(older book: no such term; the card's text applies)",
+              [V("combat", "is inflicted unsuccessfully")],
+              [RB("1.4", "Whenever the cards contradict the rules")])
+EQUIP_SEVERAL = rule("EQUIP_SEVERAL", "several equipment cards can be taken from one minion in a single equip action, "
+                     "announced with the action",
+                     [V("equip", "More than one equipment card can be taken from a minion in a single action")],
+                     [RB("6.1.3", "from a minion in a single action")])
+EQUIP_ONE_CARD = rule("EQUIP_ONE_CARD", "only one action card (one equipment card from the hand) is played for an action",
+                      [V("minion-cards", "Only one action card can be played for the action")],
+                      [RB("1.6.3", "cannot bring two equipment cards")])
+CONTROL_CHANGE = rule("CONTROL_CHANGE", "control of a card can change through game effects; its owner does not",
+                      [V("important-terms-in-the-game", "Control can change through game effects")],
+                      [RB("1.3", "Your cards are never transferred")])
+OWNER_ASH_HEAP = rule("OWNER_ASH_HEAP", "a burned card goes to its owner's ash heap, whoever controls it",
+                      [V("important-terms-in-the-game", "When a card is burned, it is placed into its owner's ash heap")],
+                      [RB("rules-glossary", "Burn: Discard. A burned card goes to its owner")])
+OWNED_STAY = rule("OWNED_STAY", "an ousted Methuselah's cards that others control remain in play until burned",
+                  [V("rules-of-card-ownership", "any cards that you own that other Methuselahs control remain")],
+                  [RB("9.1", "remain in play as normal")])
+ALLY_BROUGHT_IN = rule("ALLY_BROUGHT_IN", "an ally cannot act the turn it is brought into play",
+                       [V("minion-cards", "Allies cannot act the turn they are brought into play")],
+                       [RB("6.1.5", "even though it is controlled")])
+
 
 # -- cards named from the card base (cards.py) ----------------------------------
 CARD_REQUIREMENTS = rule("CARD_REQUIREMENTS", "a card is played only by a minion meeting its clan, Discipline and text requirements (a master card: by a Methuselah controlling such a ready minion)",

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from judge.engine.citations import ALIASES, CURRENT, GAMES, RIVALS, RULES_EDITIONS, VTES, Rule, rules_edition
-from judge.engine import core, stages
+from judge.engine import core, stages, traits
 from judge.engine import expect as X
 from judge.engine import limits as L
 from judge.engine.errors import EngineStop, ScenarioError
@@ -31,8 +31,8 @@ from judge.engine.limits import Limits, OverLimit  # noqa: F401 - part of this m
 from judge.engine.phases import transfers_for
 from judge.engine.rivals import scenario as rivals_scenario
 from judge.engine.runs import Run, Step, Stop  # noqa: F401 - part of this module's interface
-from judge.engine.state import (ALLY, DEFAULT_HAND_SIZE, DEFAULT_POOL, READY, UNCONTROLLED, VAMPIRE, GameState, Minion,
-                                PhaseState, Player, Retainer)
+from judge.engine.state import (ALLY, DEFAULT_HAND_SIZE, DEFAULT_POOL, READY, UNCONTROLLED, VAMPIRE, Card, GameState,
+                                Minion, PhaseState, Player, Retainer)
 from judge.engine.validation import SCHEMA_PATH, schema, validate  # noqa: F401
 from judge.engine.yamlfile import Lines, read_yaml  # noqa: F401
 
@@ -189,8 +189,10 @@ def _table(data: dict, lines: Lines, rules: str, cards=None) -> GameState:
     ps = PhaseState(master_actions=int(data.get("master_actions", 1)),
                     transfers=int(data.get("transfers", transfers_for(turn_number))),
                     discard_actions=int(data.get("discard_actions", 1)))
+    cards = tuple(Card(str(name), player, "location") for player, names_ in per_player("locations").items()
+                  for name in names_ or ())
     return GameState(edition=rules, seating=tuple(seating), players=players, minions=minions, turn=turn, phase=phase,
-                     turn_number=turn_number, edge=edge, phase_state=ps)
+                     turn_number=turn_number, edge=edge, phase_state=ps, cards=cards)
 
 
 def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, player_of, cards=None) -> Minion:
@@ -222,18 +224,23 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
     sect = raw.get("sect")
     retainers = tuple(Retainer(str(r["name"]), int(r.get("life", 1))) if isinstance(r, dict) else Retainer(str(r), 1)
                       for r in raw.get("retainers") or ())
+    trait_list = traits.read_traits(raw.get("traits"), lines.of(path + ("traits",)))
+    owner = player_of(raw["owner"], path + ("owner",)) if raw.get("owner") is not None else None
     return Minion(
         name=name, controller=controller, kind=kind, card=str(raw.get("card") or name), capacity=capacity,
         blood=counters, clan=raw.get("clan"), sect=sect, title=raw.get("title"),
         disciplines=tuple(raw.get("disciplines") or ()), strength=int(raw.get("strength", 1)),
         bleed=int(raw.get("bleed", 1)), stealth=int(raw.get("stealth", 0)), intercept=int(raw.get("intercept", 0)),
-        region=region, locked=bool(raw.get("locked", False)), infernal=bool(raw.get("infernal", False)),
+        region=region, locked=bool(raw.get("locked", False)),
+        infernal=bool(raw.get("infernal", False)) or "infernal" in trait_list,
         anarch=bool(raw.get("anarch", False)) or str(sect or "").lower() == "anarch",
         contested=bool(raw.get("contested", False)), title_contested=bool(raw.get("title_contested", False)),
         equipment=tuple(str(x) for x in raw.get("equipment") or ()), retainers=retainers,
         recruited=bool(raw.get("recruited", False)), bled=bool(raw.get("bled", False)),
         cannot=tuple(raw.get("cannot") or ()), mandatory=tuple(raw.get("mandatory") or ()),
-        traits=tuple(str(t).strip().lower() for t in raw.get("traits") or ()),
+        traits=trait_list,
+        immune=tuple(" ".join(str(x).split()).lower() for x in raw.get("immune") or ()),
+        owner=owner if owner != controller else None,
         votes=int(raw["votes"]) if raw.get("votes") is not None else None,
     )
 

@@ -25,7 +25,7 @@ from typing import Callable, Optional, Union
 
 from judge.engine import actions, cards, combat, politics, torpor
 from judge.engine import rules as R
-from judge.engine.events import (Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
+from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, SlaveTakesOver, Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
                                  Event, GainStrikes, InflictDamage, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Press, Prevent, Reaction, Terms,
                                  Unmodelled)
@@ -61,11 +61,14 @@ class Stage:
 
 # Cards and effects that can come at any time, whatever is open: a card effect, damage from a card, an
 # out-of-turn master card, what the engine does not model, and "nothing more is played".
-ANY_TIME = frozenset({Pass, Effect, InflictDamage, MasterCard, Unmodelled})
+# A card effect changing a title, a sect or a minion's controller, or putting an ally into play, may come at any time.
+ANY_TIME = frozenset({Pass, Effect, InflictDamage, MasterCard, Unmodelled, GainTitle, ChangeSect, AllyIntoPlay,
+                      ChangeControl})
 
 STAGES: tuple[Stage, ...] = (
     Stage("combat", lambda t: t.combat is not None,
-          ANY_TIME | {Maneuver, NoManeuver, ChooseStrike, GainStrikes, Prevent, NoPrevent, Press, NoPress, CombatOver},
+          ANY_TIME | {Maneuver, NoManeuver, ChooseStrike, GainStrikes, Prevent, NoPrevent, Press, NoPress, CombatOver,
+                      SlaveTakesOver},
           step=combat.finish_step, finish=combat.finish, settled_at_end=False),
     Stage("chance", lambda t: t.chance is not None,
           ANY_TIME | {Diablerize, NoDiablerie},

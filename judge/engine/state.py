@@ -94,6 +94,8 @@ class Minion:
     mandatory: tuple[str, ...] = ()  # mandatory actions card effects impose on it
     traits: tuple[str, ...] = ()  # from its card text, lower case: "blood cursed", "red list", ...
     votes: Optional[int] = None  # votes its card text gives it (added to a title's)
+    immune: tuple[str, ...] = ()  # sources of damage it is immune to, lower case, from its card text
+    owner: Optional[str] = None  # the Methuselah who owns the card when another controls it (None: its controller)
 
     @property
     def is_vampire(self) -> bool:
@@ -111,6 +113,18 @@ class Minion:
     @property
     def counters(self) -> int:
         return self.blood + sum(r.life for r in self.retainers)
+
+
+@dataclass(frozen=True)
+class Card:
+    """A unique card in play that is not a minion: a location a Methuselah controls, or a contested equipment card
+    (face down and out of play, off its bearer until the contest ends)."""
+
+    name: str
+    controller: str
+    kind: str  # location | equipment
+    bearer: Optional[str] = None  # the minion a contested equipment card was on
+    contested: bool = False
 
 
 @dataclass(frozen=True)
@@ -146,6 +160,7 @@ class Action:
     payload: Any = None  # what the action brings into play (ally, retainer, equipment...)
     effects: tuple = ()  # described card effects applied on success
     says: Optional[str] = None  # card text given but not modelled
+    woken: tuple[str, ...] = ()  # minions that woke during this action: they block and react as though unlocked
 
     @property
     def undeclined(self) -> tuple[str, ...]:
@@ -310,6 +325,8 @@ class GameState:
     chance: Optional[DiablerieChance] = None
     result: Result = field(default_factory=Result)
     ousted_order: tuple[str, ...] = ()
+    red_list: tuple[tuple[str, int], ...] = ()  # (minion, turn number) marked by a master phase action
+    cards: tuple[Card, ...] = ()  # locations in play, and contested equipment (situations.py)
 
     # -- the table ---------------------------------------------------------
     def seated(self) -> list[str]:
@@ -435,6 +452,9 @@ def state_to_json(state: GameState) -> dict:
             "prey": state.prey(name) if p.seated else None,
             "predator": state.predator(name) if p.seated else None,
             "withdrawing": p.withdrawing,
+            "locations": [c.name for c in state.cards if c.controller == name and c.kind == "location"
+                          and not c.contested],
+            "contested_cards": [c.name for c in state.cards if c.controller == name and c.contested],
         }
     minions = {}
     for m in state.minions.values():
@@ -448,7 +468,8 @@ def state_to_json(state: GameState) -> dict:
                          anarch=m.anarch, title_contested=m.title_contested, disciplines=list(m.disciplines))
         else:
             entry.update(life=m.blood, recruited=m.recruited)
-        entry.update(contested=m.contested, infernal=m.infernal, traits=list(m.traits), votes=m.votes)
+        entry.update(contested=m.contested, infernal=m.infernal, traits=list(m.traits), votes=m.votes,
+                     owner=m.owner or m.controller)
         minions[m.name] = entry
     ps = state.phase_state
     action = None
