@@ -80,18 +80,20 @@ def _level(value: Optional[str], line: int) -> Optional[str]:
 
 @FORMS.wording(r"{M} plays (?P<x>.+?)" + _TAIL, "Belinde plays Govern the Unaligned at superior")
 def _minion_plays(m, names, line, text):
-    card, fx = _card_and_effect(m, names, line)
-    target = player_of(m, names, line, "p2") if m.group("p2") else None
-    return PlayCard(card=card, minion=minion_of(m, names, line), level=_level(m.group("lvl"), line), target=target,
-                    cancelled=bool(m.group("cx")), effect=fx, line=line, text=text)
+    return _played(m, names, line, text, minion=minion_of(m, names, line))
 
 
 @FORMS.wording(r"{P} plays (?P<x>.+?)" + _TAIL, "Sarah plays Villein: Belinde burns 2 blood; Sarah gains 2 pool")
 def _player_plays(m, names, line, text):
+    return _played(m, names, line, text, player=player_of(m, names, line))
+
+
+def _played(m, names, line, text, **who) -> PlayCard:
+    """The card a sentence names, played by `who` (a minion, or a Methuselah for a master card)."""
     card, fx = _card_and_effect(m, names, line)
     target = player_of(m, names, line, "p2") if m.group("p2") else None
-    return PlayCard(card=card, player=player_of(m, names, line), level=_level(m.group("lvl"), line), target=target,
-                    cancelled=bool(m.group("cx")), effect=fx, line=line, text=text)
+    return PlayCard(card=card, level=_level(m.group("lvl"), line), target=target, cancelled=bool(m.group("cx")),
+                    effect=fx, line=line, text=text, **who)
 
 
 @FORMS.wording(r"{P} (?:discards|burns) (?P<x>.+?) (?:for|using|with) (?:its|the) burn option",
