@@ -105,14 +105,20 @@ def ruling_date(base: "CardBase", ruling: Ruling) -> Optional[str]:
 
 
 class StaleCheck:
-    """The staleness of every ruling of a card base against the corpus's editions, computed
-    once (the comparisons of the older editions with the current one take about a second)."""
+    """The staleness of the rulings of a card base against the corpus's editions, each ruling
+    worked out at its first use (`of`) and kept, or all at once (`all`). An older edition is
+    compared with the current one only when a ruling needs it (the edition in force at its
+    date, or the one before it when that one does not hold the rule): with many editions of
+    the game, comparing every one with the current book grew with the books (issue 21)."""
 
     def __init__(self, base: "CardBase", corpus: "Corpus"):
         self.base = base
         self.corpus = corpus
-        self._lock = threading.Lock()
-        self._found: Optional[dict[str, Stale]] = None
+        self._lock = threading.RLock()
+        self._found: Optional[dict[str, Stale]] = None  # every ruling's, once `all` ran
+        self._each: dict[str, Optional[Stale]] = {}  # by ruling id: bounded by the base's rulings
+        self._books: Optional[list] = None
+        self._comparisons: dict[str, _ByNew] = {}  # by older edition: bounded by the editions
 
     # -- the editions -------------------------------------------------------------------------
     def editions(self) -> list:
@@ -128,46 +134,66 @@ class StaleCheck:
         if self._found is None:
             with self._lock:
                 if self._found is None:
-                    self._found = self._compute()
+                    found = {}
+                    for ruling in self.base.rulings.values():
+                        stale = self._of(ruling)
+                        if stale is not None:
+                            found[ruling.id] = stale
+                    self._found = found
         return self._found
 
     def of(self, ruling_id: str) -> Optional[Stale]:
-        return self.all().get(ruling_id)
+        if self._found is not None:
+            return self._found.get(ruling_id)
+        ruling = self.base.rulings.get(ruling_id)
+        if ruling is None:
+            return None
+        with self._lock:
+            return self._of(ruling)
 
-    def _compute(self) -> dict[str, Stale]:
-        from judge.compare.comparison import compare
-        books = self.editions()
+    def _of(self, ruling: Ruling) -> Optional[Stale]:
+        if ruling.id not in self._each:
+            self._each[ruling.id] = self._stale(ruling)
+        return self._each[ruling.id]
+
+    def _comparison(self, book) -> "_ByNew":
+        if book.id not in self._comparisons:
+            from judge.compare.comparison import compare
+            self._comparisons[book.id] = _ByNew(compare(self.corpus, book.id, self.base.book))
+        return self._comparisons[book.id]
+
+    def _stale(self, ruling: Ruling) -> Optional[Stale]:
+        if self._books is None:
+            self._books = self.editions()
+        books = self._books
         current = self.base.book
         if not books or books[-1].id != current:
-            return {}  # no dated current edition: nothing can be said (docs/cards.md)
+            return None  # no dated current edition: nothing can be said (docs/cards.md)
+        date = ruling_date(self.base, ruling)
+        if date is None or date >= books[-1].meta.in_force_from:
+            return None
         older = books[:-1]
-        comparisons = {b.id: _ByNew(compare(self.corpus, b.id, current)) for b in older}
-        out: dict[str, Stale] = {}
-        for ruling in self.base.rulings.values():
-            date = ruling_date(self.base, ruling)
-            if date is None or date >= books[-1].meta.in_force_from:
-                continue
-            in_force = [b for b in older if b.meta.in_force_from <= date]
-            assumed = not in_force
-            # The latest edition in force first; one that does not hold the rule (outside its
-            # scope) hands over to the one before it. Before every date, the oldest stands.
-            candidates = list(reversed(in_force)) if in_force else older
-            changes: list[tuple[object, RuleChange]] = []
-            for rule, via, keywords in self._rules(ruling):
-                for book in candidates:
-                    found = comparisons[book.id].pairs.get(rule)
-                    if found is None:
-                        continue
-                    change = _meaning(found, rule, via, keywords, self.corpus, comparisons[book.id].moved)
-                    if change is not None:
-                        changes.append((book, change))
-                    break
-            if changes:
-                changes.sort(key=lambda bc: bc[1].via != "cites")  # what it cites before what its words use
-                book = changes[0][0]
-                out[ruling.id] = Stale(ruling.id, date, book.id, book.meta.title, current, assumed,
-                                       [c for _, c in changes])
-        return out
+        in_force = [b for b in older if b.meta.in_force_from <= date]
+        assumed = not in_force
+        # The latest edition in force first; one that does not hold the rule (outside its
+        # scope) hands over to the one before it. Before every date, the oldest stands.
+        candidates = list(reversed(in_force)) if in_force else older
+        changes: list[tuple[object, RuleChange]] = []
+        for rule, via, keywords in self._rules(ruling):
+            for book in candidates:
+                comparison = self._comparison(book)
+                found = comparison.pairs.get(rule)
+                if found is None:
+                    continue
+                change = _meaning(found, rule, via, keywords, self.corpus, comparison.moved)
+                if change is not None:
+                    changes.append((book, change))
+                break
+        if not changes:
+            return None
+        changes.sort(key=lambda bc: bc[1].via != "cites")  # what it cites before what its words use
+        book = changes[0][0]
+        return Stale(ruling.id, date, book.id, book.meta.title, current, assumed, [c for _, c in changes])
 
     def _rules(self, ruling: Ruling) -> list[tuple[str, str, list[str]]]:
         """(current paragraph, how the ruling relies on it, the keywords a change must touch):

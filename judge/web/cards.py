@@ -265,8 +265,8 @@ def uses(ident: str):
 
 
 def warm_cards(site) -> None:
-    """Before the first visitor: the card base, the rulings' staleness and the names a search is matched against."""
+    """Before the first visitor: the card base and the names a search is matched against. A
+    ruling's staleness is worked out where a page first shows it (judge.cards.stale: it compares
+    older editions with the current one, which grew with the books when done for all here)."""
     from judge.cards.query import card_answer
-    from judge.cards.stale import get_stale_check
-    get_stale_check(site.cards, site.corpus).all()
     card_answer(site.cards, "warm up")

@@ -16,6 +16,8 @@ panel for the first time. What must be covered, and the test holding each
   every permalink and excerpt, and the graph the side panels are computed from;
 * the search pages: every paragraph's hit frame, from which each form a
   results list shows it in is composed (`judge.web.pages.hit_frame`);
+* the card base and the cards' names (a ruling's staleness is worked out where a page
+  first shows it: `judge.cards.stale.StaleCheck.of`);
 * one request of each common kind, which compiles the templates and sets up
   what Flask, the searcher and numpy do on first use.
 
