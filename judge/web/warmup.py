@@ -12,8 +12,10 @@ panel for the first time. What must be covered, and the test holding each
 * the searcher: every paragraph's words placed for the snippets, and every word
   of the books worked out as a query of it would (its near spellings, query
   leaves, postings and paragraphs);
-* the rule pages: every paragraph rendered (and every glossary definition),
-  every permalink and excerpt, and the graph the side panels are computed from;
+* the rule pages: every permalink and excerpt, and the graph the side panels
+  are computed from (a paragraph's text is rendered at its page's first visit
+  and kept, `web.rendered_paragraphs`: rendering them all here grew the start
+  with the books; docs/scale.md);
 * the search pages: every paragraph's hit frame, from which each form a
   results list shows it in is composed (`judge.web.pages.hit_frame`);
 * the card base and the cards' names (a ruling's staleness is worked out where a page
@@ -73,15 +75,10 @@ def warm_searcher(searcher) -> None:
 
 
 def warm_site(site: Site) -> None:
-    """What the rule pages show for every paragraph and section."""
+    """What the rule pages and the search pages show for every paragraph and section
+    (links and excerpts), and the rule graph."""
     corpus = site.corpus
     site.graph.walk  # builds the weighted view and the matrix the walks run on
-    for para in corpus.paragraphs.values():
-        site.renderer.render(para)
-    for doc in corpus.documents.values():
-        for term, pid in doc.glossary.items():
-            if pid in corpus.paragraphs:
-                site.renderer.render_definition(corpus.paragraphs[pid], term)
     for para in list(corpus.paragraphs.values())[:1]:  # (the order of them all, computed once)
         site.prev_next(para)
     for ident in [*corpus.paragraphs, *corpus.sections]:
