@@ -145,6 +145,8 @@ class StaleCheck:
     def of(self, ruling_id: str) -> Optional[Stale]:
         if self._found is not None:
             return self._found.get(ruling_id)
+        if ruling_id in self._each:  # kept: no lock (an entry is written once)
+            return self._each[ruling_id]
         ruling = self.base.rulings.get(ruling_id)
         if ruling is None:
             return None
