@@ -119,6 +119,7 @@ class StaleCheck:
         self._each: dict[str, Optional[Stale]] = {}  # by ruling id: bounded by the base's rulings
         self._books: Optional[list] = None
         self._comparisons: dict[str, _ByNew] = {}  # by older edition: bounded by the editions
+        self._held: dict[str, set[str]] = {}  # rule -> the editions holding it: bounded by the rules cited
 
     # -- the editions -------------------------------------------------------------------------
     def editions(self) -> list:
@@ -158,6 +159,15 @@ class StaleCheck:
             self._each[ruling.id] = self._stale(ruling)
         return self._each[ruling.id]
 
+    def _held_by(self, rule: str) -> set[str]:
+        """The editions holding a counterpart of `rule` (the concordance's: an edition aligned
+        with the current one directly pairs it as the comparison will; another, through the
+        rule's group), so that only an edition a ruling stands on is compared in full."""
+        if rule not in self._held:
+            from judge.compare.concordance import get_concordance
+            self._held[rule] = {c.doc for c in get_concordance(self.corpus).counterparts(rule)}
+        return self._held[rule]
+
     def _comparison(self, book) -> "_ByNew":
         if book.id not in self._comparisons:
             from judge.compare.comparison import compare
@@ -182,12 +192,16 @@ class StaleCheck:
         candidates = list(reversed(in_force)) if in_force else older
         changes: list[tuple[object, RuleChange]] = []
         for rule, via, keywords in self._rules(ruling):
+            held = self._held_by(rule)
             for book in candidates:
+                if book.id not in held:
+                    continue  # the edition does not hold the rule: no comparison needed
                 comparison = self._comparison(book)
                 found = comparison.pairs.get(rule)
-                if found is None:
-                    continue
-                change = _meaning(found, rule, via, keywords, self.corpus, comparison.moved)
+                # (None: an edition the concordance reaches only through others that a fresh
+                # alignment does not pair the rule in; the ruling stands on it all the same)
+                change = (None if found is None else
+                          _meaning(found, rule, via, keywords, self.corpus, comparison.moved))
                 if change is not None:
                     changes.append((book, change))
                 break
