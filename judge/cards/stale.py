@@ -7,6 +7,10 @@ that date and which holds the rule at all (the section-6 edition holds only
 section 6: for another rule the edition before it stands); before every dated
 edition, the oldest one stands for it (said so in the note).
 
+Whether an edition holds a rule is the concordance's answer (its counterparts of
+the rule), so that only the edition a ruling stands on is compared in full with
+the current one, however many editions the game has.
+
 A ruling is flagged only on evidence: a rule it relies on whose text changed in
 meaning between that edition and the current one (a passage the version comparer
 classifies at its meaning level; OCR damage, wording and terminology are not
