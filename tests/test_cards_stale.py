@@ -84,3 +84,16 @@ def test_a_template_marked_broad_or_given_keywords_is_read(corpus, tmp_path):
     kept = {t.id: t.kept().keywords for t in templates}
     assert kept == {"a": ["strike"], "b": ["cancel"], "c": [], "d": ["stealth"]}
     assert ["'broad' must be true or false" in p.message for p in problems] == [True]
+
+
+def test_each_ruling_worked_out_alone_is_what_checking_them_all_says(corpus):
+    """A page asks for one ruling's staleness (`of`), before anything checked them all: the
+    same answer, note included, as `all` gives; and no answer for a ruling not there."""
+    from judge.cards import get_cards
+    from judge.cards.stale import StaleCheck
+    base = get_cards(corpus)
+    flagged = StaleCheck(base, corpus).all()
+    alone = StaleCheck(base, corpus)
+    assert {rid: alone.of(rid) for rid in base.rulings if alone.of(rid) is not None} == flagged
+    assert {s.edition for s in flagged.values()} == {"rb", "s6"}  # both older editions stood on
+    assert alone.of("ruling:no-such") is None and len(alone.all()) == len(flagged)
