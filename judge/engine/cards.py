@@ -31,6 +31,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from rapidfuzz import fuzz
+from rapidfuzz.utils import default_process
+
 from judge.engine import actions, combat, phases
 from judge.memo import Memo
 from judge.engine import rules as R
@@ -130,6 +133,7 @@ class Catalog:
     # Bounded (judge.memo): the web builds one catalog per process, and visitors type what names they like. A
     # name naming no card is not kept (a memo keeps no None); it is looked up again, only to be refused.
     LIMIT = 20_000  # the card base has ~8,000 cards; a few spellings of each fit
+    SPELT_ALIKE = 70  # rapidfuzz's ratio (0-100) of a hint to the typed name: a typo or two, not a shared word
 
     def __init__(self, base: Any):
         self._base = base
@@ -146,7 +150,13 @@ class Catalog:
         return found
 
     def closest(self, name: str, limit: int = 3) -> list[str]:
-        return list(dict.fromkeys(m.card.name for m in self._base.find(name, limit=limit)))[:limit]
+        """The card base's own matches, kept only when spelt like the name as a whole: its fuzzy matching scores
+        a shared word ("the", "of") or a short name inside the typed one ("Una" in "Govern the Unalligned")
+        almost as high as a misspelling, which is a good search but a confusing hint."""
+        names = dict.fromkeys(m.card.name for m in self._base.find(name, limit=10))
+        typed = default_process(name)
+        near = [n for n in names if fuzz.ratio(typed, default_process(n)) >= self.SPELT_ALIKE]
+        return near[:limit]
 
     def card(self, name: str, line: Optional[int], what: str = "card") -> CardFacts:
         """The card named, or ScenarioError at `line` naming the closest cards."""
