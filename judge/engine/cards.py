@@ -286,6 +286,15 @@ def _refuse(card: CardFacts, message: str, *rules) -> Refusal:
     return Refusal(f"{message}. {card.quote()}", [*rules])
 
 
+def _meets(d: Draft, card: CardFacts, m: Minion, level: Optional[str]) -> bool:
+    """Whether `m` meets the card's requirements (check_requirements without its refusal)."""
+    try:
+        check_requirements(d, card, m, level)
+    except Refusal:
+        return False
+    return True
+
+
 def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str]) -> None:
     """Refuse `m` playing `card` at `level` when it does not meet the card's clan, Discipline or text
     requirements."""
@@ -692,14 +701,7 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
     require_seated(d, player)
     if card.clans or card.disciplines or card.requirements:
         ready = [m for m in d.minions.values() if m.controller == player and m.ready]
-        fits = []
-        for m in ready:
-            try:
-                check_requirements(d, card, m, e.level)
-                fits.append(m)
-            except Refusal:
-                pass
-        if not fits:
+        if not any(_meets(d, card, m, e.level) for m in ready):
             raise _refuse(card, f"{player} controls no ready minion meeting {card.name}'s requirements",
                           R.CARD_REQUIREMENTS)
     cost = e.cost or card.costs()

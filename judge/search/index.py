@@ -73,7 +73,7 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from judge import cachefile, paths
 from judge.errors import OwnFileError
-from judge.search.postings import _SEPARATOR, POSITION_BITS, PostingTable
+from judge.search.postings import POSITION_BITS, PostingTable, table_key
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
@@ -280,7 +280,7 @@ class AnalysedCorpus:
                         if poslist[-1] >= 1 << POSITION_BITS:
                             raise ValueError(f"a paragraph of over {1 << POSITION_BITS} words")
                         positions.extend(docnum << POSITION_BITS | pos for pos in poslist)
-                keys.append(field + _SEPARATOR + term)
+                keys.append(table_key(field, term))
                 offsets.append(len(docnums))
                 position_offsets.append(len(positions))
         return PostingTable(count, keys, np.array(offsets, np.int64), np.array(docnums, np.int32),

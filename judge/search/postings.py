@@ -39,6 +39,11 @@ import judge.search.twins as twins
 # per term, so "word B within k words after word A" is a search in sorted keys.
 POSITION_BITS = 20
 _SEPARATOR = "\x1f"  # between a field's name and a term in the table's keys
+
+
+def table_key(field: str, term: str) -> str:
+    """A posting list's key in the table: its field and its term (the build and the reference both write it)."""
+    return field + _SEPARATOR + term
 BOOSTED_KEPT = 20_000  # (field, term, boost) postings kept with their boosted scores
 # The arrays of a saved table and the kinds of numbers each holds (numpy's dtype.kind).
 _ARRAYS = {"doc_count": "i", "keys": "U", "offsets": "i", "docnums": "i", "scores": "f",
@@ -84,7 +89,7 @@ class PostingTable:
                                 raise ValueError(f"a paragraph of over {1 << POSITION_BITS} words")
                             positions.append(docnum << POSITION_BITS | pos)
                     matcher.next()
-                keys.append(field + _SEPARATOR + btext.decode("utf-8"))
+                keys.append(table_key(field, btext.decode("utf-8")))
                 offsets.append(len(docnums))
                 position_offsets.append(len(positions))
         return cls(reader.doc_count_all(), keys, np.array(offsets, np.int64), np.array(docnums, np.int32),
@@ -142,7 +147,7 @@ class PostingTable:
     # -- one term ---------------------------------------------------------------------
     def postings(self, field: str, term: str) -> tuple[np.ndarray, np.ndarray]:
         """(document numbers, scores) of a term: views into the table, never to be written."""
-        slot = self._slot.get(field + _SEPARATOR + term)
+        slot = self._slot.get(table_key(field, term))
         if slot is None:
             return self._empty
         start, end = self._offsets[slot], self._offsets[slot + 1]
@@ -162,7 +167,7 @@ class PostingTable:
 
     def positions(self, field: str, term: str) -> Optional[np.ndarray]:
         """Sorted docnum << POSITION_BITS | position keys; None when the term is not in the field."""
-        slot = self._slot.get(field + _SEPARATOR + term)
+        slot = self._slot.get(table_key(field, term))
         if slot is None:
             return None
         return self._positions[self._position_offsets[slot]:self._position_offsets[slot + 1]]
