@@ -1,6 +1,6 @@
 """A change to one book rebuilds that book's artifacts only: its parsed book, the
-alignments it is part of; a book removed takes its files with it. What is rebuilt
-so is what a build from nothing gives."""
+alignments it is part of, its analysed part of the search index; a book removed
+takes its files with it. What is rebuilt so is what a build from nothing gives."""
 from __future__ import annotations
 
 import json
@@ -10,10 +10,15 @@ import yaml
 
 from judge.compare import concordance as conc
 from judge.corpus import BOOKS_DIR, _cache_data, build_corpus, load_corpus
+from judge.search import index as search_index
 
 
-def _stamps(folder: Path) -> dict[str, tuple[int, int]]:
-    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.glob("*.json")}
+def _stamps(folder: Path, pattern: str = "*.json") -> dict[str, tuple[int, int]]:
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.glob(pattern)}
+
+
+def _served(root: Path, name: str) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in (root / f"{search_index.PREFIX}{name}").iterdir()}
 
 
 def _edit(rules: Path, doc: str, old: str, new: str) -> None:
@@ -77,3 +82,38 @@ def test_a_damaged_book_file_is_logged_and_parsed_again(rules_copy, caplog):
     assert f"the cache {index / BOOKS_DIR / 'rb.json'} is damaged: document.paragraphs[0]: expected a Paragraph" \
         in caplog.text
     assert f"the cache {index / BOOKS_DIR / 's6.json'} is damaged: not JSON" in caplog.text
+
+
+def test_the_search_index_after_a_changed_book_is_byte_for_byte_the_one_built_from_nothing(rules_copy, caplog):
+    """Each book's analysed part is cached; a rebuild analyses the changed book alone
+    and merges the parts into served files equal to a build from an empty directory.
+    One build stays on disk, and the parts of this build's books only."""
+    index = rules_copy.parent / "index"
+    first = search_index.build(load_corpus())
+    parts = _stamps(index / search_index.PARTS_DIR, "*.npz")
+    assert len(parts) == 5
+
+    _edit(rules_copy, "rb", "To beed a Methuselah", "To bleed a Methuselah")
+    edited = load_corpus()
+    second = search_index.build(edited)
+    after = _stamps(index / search_index.PARTS_DIR, "*.npz")
+    assert len(after) == 5 and len(set(after) - set(parts)) == 1  # rb's part, analysed again; its old one gone
+    assert {name: after[name] for name in set(after) & set(parts)} == {name: parts[name] for name in set(after) & set(parts)}
+    assert sorted(p.name for p in index.glob(f"{search_index.PREFIX}*") if p.is_dir()) == \
+        [f"{search_index.PREFIX}{second}"] and first != second
+
+    scratch = rules_copy.parent / "scratch"
+    scratch.mkdir()
+    fresh = build_corpus()
+    fresh.digest = edited.digest
+    from_nothing = search_index.build(fresh, scratch)
+    assert _served(index, second) == _served(scratch, from_nothing)
+    assert search_index.open_built(second, index).postings.to_bytes() == \
+        (index / f"{search_index.PREFIX}{second}" / search_index.POSTINGS_FILE).read_bytes()
+
+    # A damaged part is logged and its book analysed again, to the same files.
+    damaged = next(iter(after))
+    (index / search_index.PARTS_DIR / damaged).write_bytes(b"PK\x03\x04 cut short")
+    third = search_index.build(edited, force=True)
+    assert f"the cache {index / search_index.PARTS_DIR / damaged} is damaged" in caplog.text
+    assert _served(index, third) == _served(scratch, from_nothing)

@@ -41,16 +41,21 @@ one.
 """
 from __future__ import annotations
 
+import bisect
 import contextlib
+import functools
 import hashlib
+import io
 import json
 import logging
 import math
 import os
 import re
 import shutil
+import sys
 import tempfile
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Optional
@@ -87,6 +92,8 @@ CONTENTS_FILE = "contents.json"  # {"files": {name: sha256}, "paragraphs": count
 OCR_WORDS_FILE = "ocr-words.json"  # words only OCR-damaged documents use (see `AnalysedCorpus.ocr_only_words`)
 POSTINGS_FILE = "postings.npz"  # every term's paragraphs and scores (judge.search.postings)
 DOCUMENTS_FILE = "documents.json"  # {"ids": [paragraph id by document number], "lengths": {field: [...]}}
+PARTS_DIR = "postings-by-book"  # each book's analysed part (`AnalysedBook`), named by its `part_key`
+PART_FORMAT = 1  # the layout of a part, hashed into its key
 LOCK_FILE = ".search-rebuild.lock"  # held while one process rebuilds (`rebuild_lock`)
 REQUIRED_FILES = frozenset({COUNTERPARTS_FILE, OCR_WORDS_FILE, POSTINGS_FILE, DOCUMENTS_FILE})
 BM25_B = 0.75  # length normalisation (Whoosh's default); K1 is Whoosh's 1.2
@@ -179,52 +186,69 @@ def index_key(corpus: "Corpus") -> str:
     return h.hexdigest()[:20]
 
 
+def _book_documents(corpus: "Corpus", doc) -> list[dict]:
+    """The Whoosh documents of one book's paragraphs (`_documents`' part for `doc`)."""
+    meta = doc.meta
+    out = []
+    for para in doc.paragraphs:
+        section = corpus.sections.get(para.section)
+        numbers = {n for n in (para.number, section.number if section else None) if n}
+        title = " ".join(t for t in (section.title if section else "", para.title or "",
+                                     para.term or "", para.label) if t)
+        glossary = {t.lower() for t, _, _, _ in corpus.term_links.get(para.id, ())}
+        if para.term:
+            glossary.add(para.term.lower())
+        out.append(dict(id=para.id, doc=meta.id, game=meta.game, edition=meta.edition, kind=para.kind,
+                        numbers=" ".join(sorted(n.lower() for n in numbers)),
+                        title=title, body=para.text, body_plain=para.text,
+                        glossary=" | ".join(sorted(glossary))))
+    return out
+
+
 def _documents(corpus: "Corpus"):
     for doc in corpus.documents.values():
-        meta = doc.meta
-        for para in doc.paragraphs:
-            section = corpus.sections.get(para.section)
-            numbers = {n for n in (para.number, section.number if section else None) if n}
-            title = " ".join(t for t in (section.title if section else "", para.title or "",
-                                         para.term or "", para.label) if t)
-            glossary = {t.lower() for t, _, _, _ in corpus.term_links.get(para.id, ())}
-            if para.term:
-                glossary.add(para.term.lower())
-            yield dict(id=para.id, doc=meta.id, game=meta.game, edition=meta.edition, kind=para.kind,
-                       numbers=" ".join(sorted(n.lower() for n in numbers)),
-                       title=title, body=para.text, body_plain=para.text,
-                       glossary=" | ".join(sorted(glossary)))
+        yield from _book_documents(corpus, doc)
 
 
-class AnalysedCorpus:
-    """Every paragraph of a corpus analysed once, into what the build writes: the
-    posting table, each paragraph's field lengths and the OCR-only words.
+# The arrays of a saved `AnalysedBook` and the kinds of numbers each holds (numpy's dtype.kind).
+_PART_ARRAYS = {"key": "U", "keys": "U", "counts": "i", "docnums": "i", "weights": "f", "position_counts": "i",
+                "positions": "i", "words": "U", **{f"length_{field}": "i" for field in RANKED_FIELDS}}
 
-    The numbers are those Whoosh's writer would store and its `LengthArrayBM25F`
-    would score (`whoosh_reference` writes that Whoosh index, and the tests hold
-    the two to each other): the same analyzers (the schema's own for the ID and
-    keyword fields), each term's weight its count, field lengths kept as Whoosh
-    keeps them (one byte, `length_to_byte`) with the true totals for the average,
-    and Whoosh's BM25F and idf. Writing Whoosh's segment and reading it back took
-    most of a build's time; the served files never needed it.
 
-    The unstemmed body is analysed once: the stemmed body is the same tokens
-    stemmed (the two analyzers differ only by the last filter, `StemFilter`)."""
+class AnalysedBook:
+    """One book's paragraphs analysed (what a build caches per book, `PARTS_DIR`):
+    for every (field, term) of the book, in the table's key order, its postings
+    (document numbers counted from the book's first paragraph, weights) and its
+    positions (`docnum << POSITION_BITS | position`, the same local numbers);
+    each paragraph's true length in each ranked field; the unstemmed body's words.
 
-    def __init__(self, corpus: "Corpus"):
-        self.schema = make_schema()
-        self.ids: list[str] = []
-        # field -> term -> [(document number, weight, positions or None)]
-        self.postings: dict[str, dict[str, list]] = {}
-        self.true_lengths: dict[str, list[int]] = {field: [] for field in RANKED_FIELDS}
-        self._plain_words: list[tuple[bool, set[str]]] = []  # (is the document OCR'd, the body's words)
+    None of it depends on the other books: a build merges the books' parts
+    (`AnalysedCorpus`) and works out there what does (document numbers, document
+    frequencies, average lengths, idf, scores), so a part is reused as long as its
+    book's Whoosh documents are those it was analysed from (`part_key`)."""
+
+    def __init__(self, key: str, count: int, keys: np.ndarray, counts: np.ndarray, docnums: np.ndarray,
+                 weights: np.ndarray, position_counts: np.ndarray, positions: np.ndarray,
+                 lengths: dict[str, np.ndarray], words: np.ndarray):
+        self.key, self.count = key, count
+        self.keys, self.counts, self.docnums, self.weights = keys, counts, docnums, weights
+        self.position_counts, self.positions = position_counts, positions
+        self.lengths, self.words = lengths, words
+
+    @classmethod
+    def analyse(cls, key: str, documents: list[dict], schema: Schema) -> "AnalysedBook":
+        """Analyse `documents` (one book's, `_book_documents`) with the schema's analyzers,
+        as Whoosh's writer would: each term's weight its count, positions for the ranked
+        fields. The stemmed body is the unstemmed body's tokens stemmed (the two
+        analyzers differ only by their last filter, `StemFilter`)."""
         plain, stemmed = plain_analyzer(), stemming_analyzer()
         stems: dict[str, str] = {}
-        ocr = {doc_id: doc.meta.ocr for doc_id, doc in corpus.documents.items()}
-        for docnum, fields in enumerate(_documents(corpus)):
-            self.ids.append(fields["id"])
+        postings: dict[str, list] = {}  # table key -> [(document number, weight, positions or None)]
+        lengths: dict[str, list[int]] = {field: [] for field in RANKED_FIELDS}
+        words: set[str] = set()
+        for docnum, fields in enumerate(documents):
             body = [(t.text, t.pos) for t in plain(fields["body_plain"], positions=True, mode="index")]
-            self._plain_words.append((bool(ocr[fields["doc"]]), {text for text, _ in body}))
+            words.update(text for text, _ in body)
             for name, value in fields.items():
                 if value is None:  # as Whoosh's writer: a field without a value is not indexed
                     continue
@@ -236,65 +260,247 @@ class AnalysedCorpus:
                 elif name in RANKED_FIELDS:
                     tokens = [(t.text, t.pos) for t in stemmed(value, positions=True, mode="index")]
                 else:  # an ID or keyword field: no positions, not scored by length
-                    for tbytes, _freq, weight, _ in self.schema[name].index(value):
-                        self.postings.setdefault(name, {}).setdefault(tbytes.decode("utf-8"), []).append(
+                    for tbytes, _freq, weight, _ in schema[name].index(value):
+                        postings.setdefault(table_key(name, tbytes.decode("utf-8")), []).append(
                             (docnum, weight, None))
                     continue
                 places: dict[str, list[int]] = {}
                 for text, pos in tokens:
                     places.setdefault(text, []).append(pos)
-                terms = self.postings.setdefault(name, {})
                 for text, poslist in places.items():
-                    terms.setdefault(text, []).append((docnum, float(len(poslist)), poslist))
-                self.true_lengths[name].append(len(tokens))
+                    if poslist[-1] >= 1 << POSITION_BITS:
+                        raise ValueError(f"a paragraph of over {1 << POSITION_BITS} words")
+                    postings.setdefault(table_key(name, text), []).append((docnum, float(len(poslist)), poslist))
+                lengths[name].append(len(tokens))
             for name in RANKED_FIELDS:
-                if len(self.true_lengths[name]) == docnum:  # the field had no value
-                    self.true_lengths[name].append(0)
+                if len(lengths[name]) == docnum:  # the field had no value
+                    lengths[name].append(0)
+        keys = sorted(postings)
+        counts, docnums, weights, position_counts, positions = [], [], [], [], []
+        for table in keys:
+            found = postings[table]
+            counts.append(len(found))
+            before = len(positions)
+            for docnum, weight, poslist in found:
+                docnums.append(docnum)
+                weights.append(weight)
+                if poslist is not None:
+                    positions.extend(docnum << POSITION_BITS | pos for pos in poslist)
+            position_counts.append(len(positions) - before)
+        return cls(key, len(documents), np.array(keys, dtype=str), np.array(counts, np.int64),
+                   np.array(docnums, np.int64), np.array(weights, np.float64), np.array(position_counts, np.int64),
+                   np.array(positions, np.int64), {f: np.array(v, np.int64) for f, v in lengths.items()},
+                   np.array(sorted(words), dtype=str))
+
+    def to_bytes(self) -> bytes:
+        out = io.BytesIO()
+        np.savez(out, key=np.array([self.key]), keys=self.keys, counts=self.counts, docnums=self.docnums,
+                 weights=self.weights, position_counts=self.position_counts, positions=self.positions,
+                 words=self.words, **{f"length_{field}": values for field, values in self.lengths.items()})
+        return out.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes, key: str, count: int) -> "AnalysedBook":
+        """The part `to_bytes` wrote for `key`, of a book of `count` paragraphs.
+        Raises ValueError saying what does not fit. Reads no pickle."""
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+                parts = {name: arrays[name] for name in _PART_ARRAYS}
+        except (ValueError, OSError, EOFError, KeyError, zipfile.BadZipFile) as exc:
+            raise ValueError(f"not a book's analysed part ({type(exc).__name__})") from None
+        for name, kinds in _PART_ARRAYS.items():
+            if parts[name].ndim != 1 or parts[name].dtype.kind not in kinds:
+                raise ValueError(f"not a book's analysed part (its {name} are not a list of the right kind)")
+        if parts["key"].tolist() != [key]:
+            raise ValueError("it was analysed from other paragraphs")
+        keys, counts, docnums, position_counts = (parts[n] for n in ("keys", "counts", "docnums", "position_counts"))
+        positions, words = parts["positions"], parts["words"]
+        fits = (
+            len(counts) == len(position_counts) == len(keys)
+            and bool(np.all(counts > 0)) and bool(np.all(position_counts >= 0))
+            and int(counts.sum()) == len(docnums) == len(parts["weights"]) and int(position_counts.sum()) == len(positions)
+            and bool(np.all(keys[:-1] < keys[1:])) and bool(np.all(words[:-1] < words[1:]))
+            and (len(docnums) == 0 or 0 <= docnums.min() <= docnums.max() < count)
+            and (len(positions) == 0 or 0 <= positions.min() <= positions.max() < count << POSITION_BITS)
+            and bool(np.all(np.isfinite(parts["weights"])))
+            and all(len(parts[f"length_{field}"]) == count and (count == 0 or parts[f"length_{field}"].min() >= 0)
+                    for field in RANKED_FIELDS)
+        )
+        if not fits:
+            raise ValueError("its arrays do not fit together")
+        return cls(key, count, keys, counts.astype(np.int64), docnums.astype(np.int64),
+                   parts["weights"].astype(np.float64), position_counts.astype(np.int64), positions.astype(np.int64),
+                   {field: parts[f"length_{field}"].astype(np.int64) for field in RANKED_FIELDS}, words)
+
+
+@functools.lru_cache(maxsize=1)
+def _analysis_code() -> str:
+    """What a book's analysis depends on besides its documents: this code (the
+    schema, the analyzers), Whoosh's and Python's versions. Hashed once a process."""
+    import whoosh
+
+    h = hashlib.sha256(f"{PART_FORMAT}:{sys.version}:{whoosh.versionstring()}".encode())
+    here = Path(__file__).resolve().parent
+    for name in ("index.py", "postings.py"):
+        h.update(name.encode())
+        h.update((here / name).read_bytes())
+    return h.hexdigest()
+
+
+def part_key(documents: list[dict]) -> str:
+    """The digest naming a book's analysed part: its Whoosh documents and the analysis code."""
+    h = hashlib.sha256(_analysis_code().encode())
+    h.update(json.dumps(documents, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    return h.hexdigest()
+
+
+class AnalysedCorpus:
+    """Every paragraph of a corpus analysed once, into what the build writes: the
+    posting table, each paragraph's field lengths and the OCR-only words.
+
+    Each book is analysed alone (`AnalysedBook`), or its part is read from
+    `parts_dir` when its book is as it was analysed; the parts are then merged
+    here, where what depends on every book is worked out: global document
+    numbers, document frequencies, average field lengths, idf and the scores.
+
+    The numbers are those Whoosh's writer would store and its `LengthArrayBM25F`
+    would score (`whoosh_reference` writes that Whoosh index, and the tests hold
+    the two to each other): the same analyzers (the schema's own for the ID and
+    keyword fields), each term's weight its count, field lengths kept as Whoosh
+    keeps them (one byte, `length_to_byte`) with the true totals for the average,
+    and Whoosh's BM25F and idf, computed with the same floating-point operations
+    in the same order (so to the last bit). Writing Whoosh's segment and reading
+    it back took most of a build's time; the served files never needed it."""
+
+    def __init__(self, corpus: "Corpus", parts_dir: Optional[Path] = None):
+        self.schema = make_schema()
+        self.ids: list[str] = []
+        self.parts: list[AnalysedBook] = []
+        self.analysed: list[str] = []  # the books analysed by this build (the others' parts were read)
+        self._ocr: list[bool] = []
+        for doc_id, doc in corpus.documents.items():
+            documents = _book_documents(corpus, doc)
+            key = part_key(documents)
+            part = _read_part(parts_dir, key, len(documents)) if parts_dir is not None else None
+            if part is None:
+                part = AnalysedBook.analyse(key, documents, self.schema)
+                self.analysed.append(doc_id)
+                if parts_dir is not None:
+                    _write_part(parts_dir, part)
+            self.parts.append(part)
+            self.ids.extend(fields["id"] for fields in documents)
+            self._ocr.append(bool(doc.meta.ocr))
+        self.true_lengths = {field: np.concatenate([p.lengths[field] for p in self.parts] or [np.zeros(0, np.int64)])
+                             for field in RANKED_FIELDS}
 
     def lengths(self) -> dict[str, list[Optional[int]]]:
         """Each ranked field's length in each document as Whoosh's reader gives it
         back (`doc_field_length`): rounded to what one byte holds, None for none."""
-        return {field: [byte_to_length(length_to_byte(n)) if n else None for n in values]
-                for field, values in self.true_lengths.items()}
+        rounded = {n: byte_to_length(length_to_byte(n)) if n else None
+                   for n in set().union(*(np.unique(v).tolist() for v in self.true_lengths.values()))}
+        return {field: [rounded[n] for n in values.tolist()] for field, values in self.true_lengths.items()}
 
     def posting_table(self) -> PostingTable:
         count = len(self.ids)
+        parts = self.parts
+        if not parts or not any(len(p.keys) for p in parts):
+            empty = np.zeros(0, np.int64)
+            return PostingTable(count, [], np.zeros(1, np.int64), empty.astype(np.int32), empty.astype(np.float64),
+                                np.zeros(1, np.int64), empty)
+        # Every (part, key) entry, in part order; its postings' and positions' places in the concatenations.
+        doc_base = np.cumsum([0] + [p.count for p in parts])[:-1]
+        counts = np.concatenate([p.counts for p in parts])
+        position_counts = np.concatenate([p.position_counts for p in parts])
+        docnums = np.concatenate([p.docnums + base for p, base in zip(parts, doc_base)])
+        weights = np.concatenate([p.weights for p in parts])
+        positions = np.concatenate([p.positions + (int(base) << POSITION_BITS) for p, base in zip(parts, doc_base)])
+        keys, entry_key = np.unique(np.concatenate([p.keys for p in parts]), return_inverse=True)
+        entry_key = entry_key.reshape(-1)
+        order = np.argsort(entry_key, kind="stable")  # by key, then by part: ascending document numbers
+        docnums = docnums[_segments(counts, order)]
+        weights = weights[_segments(counts, order)]
+        positions = positions[_segments(position_counts, order)]
+        key_counts = np.bincount(entry_key, weights=counts, minlength=len(keys)).astype(np.int64)
+        key_position_counts = np.bincount(entry_key, weights=position_counts, minlength=len(keys)).astype(np.int64)
+        offsets = np.concatenate([[0], np.cumsum(key_counts)]).astype(np.int64)
+        position_offsets = np.concatenate([[0], np.cumsum(key_position_counts)]).astype(np.int64)
+        key_list = keys.tolist()
+        scores = weights.copy()
         lengths = self.lengths()
         k1 = BM25F().K1
-        keys, offsets, docnums, scores = [], [0], [], []
-        position_offsets, positions = [0], []
-        for field in sorted(self.postings):
-            scorable = self.schema[field].scorable
-            if scorable:
-                field_lengths = lengths[field]
-                average = sum(self.true_lengths[field]) / (count or 1) or 1
-            terms = self.postings[field]
-            for term in sorted(terms):
-                found = terms[term]
-                idf = math.log(count / (len(found) + 1)) + 1
-                for docnum, weight, poslist in found:
-                    docnums.append(docnum)
-                    scores.append(bm25(idf, weight, field_lengths[docnum], average, BM25_B, k1)
-                                  if scorable else weight)
-                    if poslist is not None:
-                        if poslist[-1] >= 1 << POSITION_BITS:
-                            raise ValueError(f"a paragraph of over {1 << POSITION_BITS} words")
-                        positions.extend(docnum << POSITION_BITS | pos for pos in poslist)
-                keys.append(table_key(field, term))
-                offsets.append(len(docnums))
-                position_offsets.append(len(positions))
-        return PostingTable(count, keys, np.array(offsets, np.int64), np.array(docnums, np.int32),
-                            np.array(scores, np.float64), np.array(position_offsets, np.int64),
-                            np.array(positions, np.int64))
+        fields = [key.split("\x1f", 1)[0] for key in key_list]
+        idf_of: dict[int, float] = {}
+        for field in sorted(set(fields)):
+            if not self.schema[field].scorable:
+                continue
+            first = bisect.bisect_left(fields, field)
+            last = bisect.bisect_right(fields, field)  # fields are sorted with the keys
+            start, end = int(offsets[first]), int(offsets[last])
+            frequencies = key_counts[first:last].tolist()
+            idfs = np.array([idf_of.get(df) or idf_of.setdefault(df, math.log(count / (df + 1)) + 1)
+                             for df in frequencies], np.float64)
+            idf = np.repeat(idfs, key_counts[first:last])
+            field_lengths = np.array([n or 0 for n in lengths[field]], np.float64)[docnums[start:end]]
+            average = int(self.true_lengths[field].sum()) / (count or 1) or 1
+            tf = weights[start:end]
+            # Whoosh's `bm25`, operation for operation (so the same float to the last bit):
+            # idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * fl / avgfl)))
+            scores[start:end] = idf * ((tf * (k1 + 1)) / (tf + k1 * ((1 - BM25_B) + BM25_B * field_lengths / average)))
+        return PostingTable(count, key_list, offsets, docnums.astype(np.int32), scores, position_offsets, positions)
 
     def ocr_only_words(self) -> list[str]:
         """The words (as the unstemmed field has them) found in documents flagged
         `ocr` and in no other document: the damaged forms of words, for the most part."""
         clean: set[str] = set()
         damaged: set[str] = set()
-        for is_ocr, words in self._plain_words:
-            (damaged if is_ocr else clean).update(words)
+        for is_ocr, part in zip(self._ocr, self.parts):
+            (damaged if is_ocr else clean).update(part.words.tolist())
         return sorted(w for w in damaged - clean if w.isalpha())
+
+
+def _segments(lengths: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """The indexes of the concatenated segments (the n-th `lengths[n]` long, laid end
+    to end), taken in `order`: a gather of whole segments."""
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    taken = lengths[order]
+    total = int(taken.sum())
+    if not total:
+        return np.zeros(0, np.int64)
+    # each taken element: its segment's start, plus its place in the segment
+    shift = np.repeat(starts[order] - np.concatenate([[0], np.cumsum(taken)[:-1]]), taken)
+    return shift + np.arange(total, dtype=np.int64)
+
+
+def _part_path(parts_dir: Path, key: str) -> Path:
+    return parts_dir / f"{key[:40]}.npz"
+
+
+def _read_part(parts_dir: Path, key: str, count: int) -> Optional[AnalysedBook]:
+    """The part cached for `key`; None when there is none or it is damaged (logged:
+    the book is analysed again)."""
+    path = _part_path(parts_dir, key)
+    try:
+        return AnalysedBook.from_bytes(path.read_bytes(), key, count)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        log.warning("the cache %s is damaged: %s; analysing its book again", path, _describe(exc))
+        return None
+
+
+def _write_part(parts_dir: Path, part: AnalysedBook) -> None:
+    """Write a part atomically; a directory that cannot be written only costs speed."""
+    try:
+        parts_dir.mkdir(exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=parts_dir, prefix=".part-", suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(part.to_bytes())
+        os.replace(tmp, _part_path(parts_dir, part.key))
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
 
 
 def whoosh_reference(corpus: "Corpus", directory: Path):
@@ -374,7 +580,7 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
     except OSError as exc:
         raise OwnFileError(f"cannot build the search index in {root}: {exc.strerror}") from None
     try:
-        analysed = AnalysedCorpus(corpus)
+        analysed = AnalysedCorpus(corpus, root / PARTS_DIR)
         (tmp / POSTINGS_FILE).write_bytes(analysed.posting_table().to_bytes())
         (tmp / DOCUMENTS_FILE).write_text(json.dumps({"ids": analysed.ids, "lengths": analysed.lengths()}),
                                           encoding="utf-8")
@@ -390,9 +596,9 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
         if isinstance(exc, OSError):
             raise OwnFileError(f"cannot build the search index in {root}: {exc.strerror or exc}") from None
         raise
-    previous = current_name(root)  # again: another process may have switched meanwhile
     point_at(root, name)
-    _remove_stale(root, keep={name, previous})
+    _remove_stale(root, keep={name})
+    _remove_unused_parts(root / PARTS_DIR, {part.key for part in analysed.parts})
     return name
 
 
@@ -405,9 +611,11 @@ def point_at(root: Path, name: str) -> None:
 
 
 def _remove_stale(root: Path, keep: set) -> None:
-    """Remove builds other than the current and the previous one, and leftovers
-    of interrupted builds older than a minute. The previous build stays so that
-    searches already running on it finish before their searcher reopens."""
+    """Remove builds other than `keep` (the one just made current), and leftovers
+    of interrupted builds older than a minute. A searcher holds its build in
+    memory once opened (`open_built` reads every file), so searches running on
+    a removed build go on; one opening it meanwhile finds it gone and opens the
+    current one (`open_or_rebuild`)."""
     now = time.time()
     for path in root.iterdir():
         name = path.name
@@ -416,6 +624,24 @@ def _remove_stale(root: Path, keep: set) -> None:
                 shutil.rmtree(path, ignore_errors=True)
             elif name.startswith((".search-build-", ".search-current-")) and now - path.stat().st_mtime > 60:
                 shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink()
+        except OSError:
+            pass  # raced with another process cleaning up
+
+
+def _remove_unused_parts(parts_dir: Path, used: set[str]) -> None:
+    """Remove the analysed parts of books as they no longer are (edited, removed):
+    the next build needs only the parts of this one's books."""
+    wanted = {_part_path(parts_dir, key).name for key in used}
+    now = time.time()
+    try:
+        found = list(parts_dir.iterdir())
+    except OSError:
+        return
+    for path in found:
+        try:
+            if path.name.endswith(".npz") and path.name not in wanted or \
+                    path.name.startswith(".part-") and now - path.stat().st_mtime > 60:
+                path.unlink()
         except OSError:
             pass  # raced with another process cleaning up
 

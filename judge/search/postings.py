@@ -97,10 +97,17 @@ class PostingTable:
                    np.array(positions, np.int64))
 
     def to_bytes(self) -> bytes:
+        """The table as a .npz archive (`np.load` reads it), the same bytes for the same
+        table: its members carry a fixed date, not the time of writing (`np.savez`'s)."""
+        arrays = {"doc_count": np.array([self.doc_count], np.int64), "keys": np.array(self._keys, dtype=str),
+                  "offsets": self._offsets, "docnums": self._docnums, "scores": self._scores,
+                  "position_offsets": self._position_offsets, "positions": self._positions}
         out = io.BytesIO()
-        np.savez(out, doc_count=np.array([self.doc_count], np.int64), keys=np.array(self._keys, dtype=str),
-                 offsets=self._offsets, docnums=self._docnums, scores=self._scores,
-                 position_offsets=self._position_offsets, positions=self._positions)
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as archive:
+            for name, array in arrays.items():
+                with archive.open(zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0)), "w",
+                                  force_zip64=True) as member:
+                    np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
         return out.getvalue()
 
     @classmethod
