@@ -7,8 +7,11 @@ The cache (`corpus.json`, JSON: `judge.cachefile`) is keyed by a digest of the
 manifest, every source file and the code that builds the corpus, so editing any
 of them rebuilds it. Each parsed book is cached too (`books/ID.json`, keyed by
 its manifest entry, its source and the code), so that a rebuild parses only the
-books that changed; the second phase, references and glossary terms, runs on
-the whole corpus again. Both are data only, checked as they are read (every
+books that changed. The second phase resolves every reference again (cheap), and
+links the glossary terms again only in the books whose paragraphs or whose view
+of the glossary changed (`books/term-links/ID.json`, keyed by both: a glossary
+entry changed in one edition links its game's other books again). All are data
+only, checked as they are read (every
 value's type, and every section, paragraph and term link pointing at one that
 exists); a cache that does not parse or check is logged and rebuilt, never
 trusted.
@@ -31,6 +34,7 @@ from judge.model import Corpus, DocMeta, Document, LoadError
 
 CACHE_NAME = "corpus.json"
 BOOKS_DIR = "books"  # one parsed book a file, before the second phase
+TERMS_DIR = "term-links"  # in BOOKS_DIR: one book's glossary term links a file (the second phase's costly part)
 CACHE_FORMAT = 1  # the layout of corpus.json, beside the model's own fields
 # Code whose changes invalidate the cache: everything that shapes the model.
 _BUILD_CODE = ("model.py", "datafile.py", "corpus.py", "cachefile.py", "xref.py", "ingest")
@@ -65,7 +69,8 @@ def build_corpus(rules_dir: Optional[Path] = None, books_dir: Optional[Path] = N
     """Parse every document of the manifest and assemble them (`assemble_corpus`).
     With `books_dir`, a book whose manifest entry, source and parser code are those
     cached there is read from there rather than parsed, the others are parsed and
-    stored there, and the files of books the manifest no longer lists are removed."""
+    stored there, and the files of books the manifest no longer lists are removed;
+    the books' term links are cached in its `TERMS_DIR` (`assemble_corpus`)."""
     from judge.ingest.sources import parse_document  # here: a corpus read from its cache needs no parser
 
     rules_dir = Path(rules_dir or paths.rules_dir())
@@ -87,12 +92,18 @@ def build_corpus(rules_dir: Optional[Path] = None, books_dir: Optional[Path] = N
             documents[meta.id] = doc
         except SourceError as exc:
             errors.append(LoadError(meta.id, exc.file, exc.line, exc.message))
+    terms_dir = None
     if books_dir is not None:
         listed = {f"{meta.id}.json" for meta in metas}
         for stale in books_dir.glob("*.json"):
             if stale.name not in listed:
                 stale.unlink(missing_ok=True)
-    return assemble_corpus(documents, errors)
+        terms_dir = books_dir / TERMS_DIR
+        try:
+            terms_dir.mkdir(exist_ok=True)
+        except OSError:  # a read-only cache only costs speed
+            terms_dir = None
+    return assemble_corpus(documents, errors, terms_dir)
 
 
 @lru_cache(maxsize=1)
@@ -132,17 +143,60 @@ def _read_book(path: Path, key: str, meta: DocMeta) -> Optional[Document]:
     return cachefile.read_cache(path, "a parsed book", CACHE_FORMAT, "key", key, decode, log)
 
 
-def assemble_corpus(documents: dict[str, Document], errors: Optional[list[LoadError]] = None) -> Corpus:
+def assemble_corpus(documents: dict[str, Document], errors: Optional[list[LoadError]] = None,
+                    terms_dir: Optional[Path] = None) -> Corpus:
     """A corpus of parsed documents with its second phase done: every pending
     reference resolved, then the glossary terms linked (both `judge.xref`).
     Every corpus is made here: the manifest's, and one with an
-    editor's draft in place of the document it drafts."""
+    editor's draft in place of the document it drafts. With `terms_dir`, a
+    book's term links are read from there when its paragraphs and the glossary
+    it sees are those they were found in (`term_links_key`), else found and
+    stored there; the files of books not in `documents` are removed."""
     from judge import xref  # here, as the parsers: not needed for a corpus read from its cache
 
     corpus = Corpus(documents=documents, errors=list(errors or ()))
     xref.resolve(corpus)
-    xref.link_terms(corpus)
+    if terms_dir is None:
+        xref.link_terms(corpus)
+        return corpus
+    corpus.term_links = {}
+    patterns: dict = {}
+    for doc_id, glossary in xref.glossary_views(corpus).items():
+        doc = documents[doc_id]
+        key = term_links_key(doc, glossary)
+        path = terms_dir / f"{doc_id}.json"
+        links = _read_term_links(path, key, doc, glossary)
+        if links is None:
+            links = xref.book_term_links(doc, glossary, patterns)
+            cachefile.write_json(path, {"format": CACHE_FORMAT, "key": key, "links": cachefile.encode(links)})
+        corpus.term_links.update(links)
+    for stale in terms_dir.glob("*.json"):
+        if stale.stem not in documents:
+            stale.unlink(missing_ok=True)
     return corpus
+
+
+def term_links_key(doc: Document, glossary: dict[str, str]) -> str:
+    """What a book's term links depend on: its paragraphs' IDs and texts, the glossary
+    it sees (`xref.glossary_for`: its own terms and its game's other editions') and the code."""
+    h = hashlib.sha256(f"{CACHE_FORMAT}:{_code_digest()}".encode())
+    h.update(json.dumps([sorted(glossary.items()), [(p.id, p.text) for p in doc.paragraphs]],
+                        ensure_ascii=False).encode("utf-8"))
+    return h.hexdigest()
+
+
+def _read_term_links(path: Path, key: str, doc: Document,
+                     glossary: dict[str, str]) -> Optional[dict[str, list[tuple[str, int, int, str]]]]:
+    """The term links cached at `path` for `key`, checked; None when there are none, they
+    are stale or damaged (logged: they are found again)."""
+    def decode(data: dict) -> dict[str, list[tuple[str, int, int, str]]]:
+        links = cachefile.decode(dict[str, list[tuple[str, int, int, str]]], data.get("links"), "links")
+        own, targets = {p.id for p in doc.paragraphs}, set(glossary.values())
+        if any(pid not in own or any(t not in targets for *_, t in found) for pid, found in links.items()):
+            raise cachefile.Mismatch(f"they name a paragraph that is not in {doc.id!r} or not a term's")
+        return links
+
+    return cachefile.read_cache(path, "a book's term links", CACHE_FORMAT, "key", key, decode, log)
 
 
 def _cache_data(corpus: Corpus) -> dict:

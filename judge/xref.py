@@ -28,6 +28,9 @@ class DocIndex:
     by_number: dict[str, str] = field(default_factory=dict)  # section or item number -> id
     anchors: dict[str, list[str]] = field(default_factory=dict)  # lowercase anchor -> ids, in book order
     page_sections: dict[str, str] = field(default_factory=dict)  # vekn.net page slug -> section id
+    # section id -> (its title's words, its text's words), and how many sections have each word:
+    # what a page reference is matched on (`_section_words`), worked out at the first one
+    section_words: Optional[tuple[dict[str, tuple[set, set]], dict[str, int]]] = None
 
     @classmethod
     def build(cls, doc: Document) -> "DocIndex":
@@ -248,23 +251,35 @@ def _resolve_page(corpus, indexes, doc_id, ref: Reference) -> None:
         best, why = titled[0], f"titled like the term '{source.term}'"
     else:
         context = _page_context(source, ref)
-        best = _best_section_for(corpus, doc, on_page, {w: 1.0 for w in _content_words(context)})
+        best = _best_section_for(_section_words(corpus, indexes[doc_id]), on_page,
+                                 {w: 1.0 for w in _content_words(context)})
         why = f"which shares the most telling words with '{context[:60]}…'"
     titles = ", ".join(f"'{corpus.sections[s].title}'" for s in on_page)
     _resolved(ref, best, f"page {ref.spec} holds {titles}; chose '{corpus.sections[best].title}', {why}")
 
 
-def _best_section_for(corpus: Corpus, doc: Document, candidates: list[str], wanted: dict[str, float]) -> str:
+def _section_words(corpus: Corpus, index: DocIndex) -> tuple[dict[str, tuple[set, set]], dict[str, int]]:
+    """Each section of the index's document with its title's and its text's words, and
+    in how many sections each word is: worked out once a document (a book has many
+    page references)."""
+    if index.section_words is None:
+        words_of = {s.id: (_content_words(s.title),
+                           _content_words(" ".join(p.text for p in corpus.paragraphs_of(s.id, deep=False))))
+                    for s in index.doc.sections}
+        frequency: dict[str, int] = {}
+        for title, text in words_of.values():
+            for w in title | text:
+                frequency[w] = frequency.get(w, 0) + 1
+        index.section_words = (words_of, frequency)
+    return index.section_words
+
+
+def _best_section_for(section_words: tuple[dict[str, tuple[set, set]], dict[str, int]], candidates: list[str],
+                      wanted: dict[str, float]) -> str:
     """The candidate section whose title and text share the most telling words with
     `wanted` (word -> weight): a word counts by its rarity across the document's
     sections (so "rules" or "card" barely count), three times over in the title."""
-    words_of = {s.id: (_content_words(s.title),
-                       _content_words(" ".join(p.text for p in corpus.paragraphs_of(s.id, deep=False))))
-                for s in doc.sections}
-    frequency: dict[str, int] = {}
-    for title, text in words_of.values():
-        for w in title | text:
-            frequency[w] = frequency.get(w, 0) + 1
+    words_of, frequency = section_words
 
     def score(sid: str) -> tuple[float, int]:
         title, text = words_of[sid]
@@ -349,38 +364,63 @@ def term_names(term: str) -> list[str]:
     return [head, *names] if head else names
 
 
-def glossary_for(corpus: Corpus, doc_id: str) -> dict[str, str]:
-    """term (lowercase) -> defining paragraph id, as seen from one document."""
+def glossary_for(corpus: Corpus, doc_id: str,
+                 names: Optional[dict[str, list[tuple[str, str]]]] = None) -> dict[str, str]:
+    """term (lowercase) -> defining paragraph id, as seen from one document. `names`
+    keeps each document's glossary as (lowercase name, paragraph id) between calls
+    (`link_terms` asks for every document's)."""
     doc = corpus.documents[doc_id]
+    names = {} if names is None else names
     merged: dict[str, str] = {}
     others = sorted((d for d in corpus.documents.values()
                      if d.meta.game == doc.meta.game and d.id != doc_id),
                     key=lambda d: -d.meta.edition_order)
     for source in [doc, *others]:
-        for term, pid in source.glossary.items():
-            for name in term_names(term):
-                merged.setdefault(name.lower(), pid)
+        named = names.get(source.id)
+        if named is None:
+            named = names[source.id] = [(name.lower(), pid) for term, pid in source.glossary.items()
+                                        for name in term_names(term)]
+        for name, pid in named:
+            merged.setdefault(name, pid)
     return merged
+
+
+def glossary_views(corpus: Corpus) -> dict[str, dict[str, str]]:
+    """Each document's `glossary_for`, in the corpus's order."""
+    names: dict[str, list[tuple[str, str]]] = {}
+    return {doc_id: glossary_for(corpus, doc_id, names) for doc_id in corpus.documents}
+
+
+def book_term_links(doc: Document, glossary: dict[str, str],
+                    patterns: Optional[dict] = None) -> dict[str, list[tuple[str, int, int, str]]]:
+    """The glossary terms of each paragraph of `doc` that has some, in the book's order,
+    `glossary` being its view (`glossary_for`); `patterns` keeps the compiled terms
+    between calls (the editions of a game share their terms)."""
+    patterns = {} if patterns is None else patterns
+    terms = tuple(sorted(glossary))
+    pattern = patterns[terms] if terms in patterns else patterns.setdefault(terms, _term_pattern(list(terms)))
+    found: dict[str, list[tuple[str, int, int, str]]] = {}
+    if pattern is None:
+        return found
+    for para in doc.paragraphs:
+        seen: set[str] = set()
+        links = []
+        for m in pattern.finditer(para.text):
+            term = m.group(1).lower()
+            target = glossary[term]
+            if term in seen or target == para.id:
+                continue
+            seen.add(term)
+            links.append((m.group(1), m.start(1), m.end(1), target))
+        if links:
+            found[para.id] = links
+    return found
 
 
 def link_terms(corpus: Corpus) -> None:
     """Record in `corpus.term_links` each paragraph's glossary terms (each term once, never a
     definition linking itself): (text as written, start, end, defining paragraph id)."""
     corpus.term_links = {}
-    for doc_id, doc in corpus.documents.items():
-        glossary = glossary_for(corpus, doc_id)
-        pattern = _term_pattern(list(glossary))
-        if pattern is None:
-            continue
-        for para in doc.paragraphs:
-            seen: set[str] = set()
-            links = []
-            for m in pattern.finditer(para.text):
-                term = m.group(1).lower()
-                target = glossary[term]
-                if term in seen or target == para.id:
-                    continue
-                seen.add(term)
-                links.append((m.group(1), m.start(1), m.end(1), target))
-            if links:
-                corpus.term_links[para.id] = links
+    patterns: dict = {}
+    for doc_id, glossary in glossary_views(corpus).items():
+        corpus.term_links.update(book_term_links(corpus.documents[doc_id], glossary, patterns))

@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 
 from judge.compare import concordance as conc
-from judge.corpus import BOOKS_DIR, _cache_data, build_corpus, load_corpus
+from judge.corpus import BOOKS_DIR, TERMS_DIR, _cache_data, build_corpus, load_corpus
 from judge.search import index as search_index
 
 
@@ -37,11 +37,16 @@ def test_one_changed_book_is_parsed_and_aligned_again_alone(rules_copy):
     assert set(books) == {"vekn.json", "s6.json", "rb.json", "flows.json", "rivals.json"}
     assert set(pairs) == {"rb__s6.json", "s6__vekn.json", "rb__vekn.json"}
 
+    terms = _stamps(index / BOOKS_DIR / TERMS_DIR)
+    assert set(terms) == set(books)
+
     _edit(rules_copy, "rb", "To beed a Methuselah", "To bleed a Methuselah")  # the scan's typo mended
     edited = load_corpus()
     assert any(p.text.startswith("To bleed a Methuselah") for p in edited.documents["rb"].paragraphs)
     after = _stamps(index / BOOKS_DIR)
     assert {name for name in books if after[name] != books[name]} == {"rb.json"}
+    after = _stamps(index / BOOKS_DIR / TERMS_DIR)
+    assert {name for name in terms if after[name] != terms[name]} == {"rb.json"}  # its glossary terms found again
     fresh = build_corpus()
     fresh.digest = edited.digest
     assert _cache_data(edited) == _cache_data(fresh)
@@ -50,6 +55,22 @@ def test_one_changed_book_is_parsed_and_aligned_again_alone(rules_copy):
     after = _stamps(index / conc.PAIRS_DIR)
     assert {name for name in pairs if after[name] != pairs[name]} == {"rb__s6.json", "rb__vekn.json"}
     assert aligned.to_json() == conc.build_concordance(edited).to_json()
+
+
+def test_a_glossary_entry_changed_in_one_book_links_the_terms_of_its_games_books_again(rules_copy):
+    index = rules_copy.parent / "index"
+    load_corpus()
+    terms = _stamps(index / BOOKS_DIR / TERMS_DIR)
+    _edit(rules_copy, "vekn", "**Action Modifier:**", "**Action Modificator:**")
+    edited = load_corpus()
+    after = _stamps(index / BOOKS_DIR / TERMS_DIR)
+    changed = {name for name in terms if after[name] != terms[name]}
+    assert {"vekn.json", "s6.json", "flows.json"} <= changed and "rivals.json" not in changed
+    fresh = build_corpus()
+    fresh.digest = edited.digest
+    assert _cache_data(edited) == _cache_data(fresh)
+    assert not any(target == "vekn:vampire-the-eternal-struggle/3"
+                   for links in edited.term_links.values() for *_, target in links)
 
 
 def test_a_removed_book_takes_its_cached_files_with_it(rules_copy):
@@ -62,8 +83,8 @@ def test_a_removed_book_takes_its_cached_files_with_it(rules_copy):
 
     corpus = load_corpus()
     assert "rb" not in corpus.documents and not corpus.errors
-    assert {p.name for p in (index / BOOKS_DIR).glob("*.json")} == {"vekn.json", "s6.json", "flows.json",
-                                                                   "rivals.json"}
+    for folder in (index / BOOKS_DIR, index / BOOKS_DIR / TERMS_DIR):
+        assert {p.name for p in folder.glob("*.json")} == {"vekn.json", "s6.json", "flows.json", "rivals.json"}
     aligned = conc.load_concordance(corpus)
     assert [(al.old_doc, al.new_doc) for al in aligned.alignments] == [("s6", "vekn")]
     assert _stamps(index / conc.PAIRS_DIR) == {"s6__vekn.json": pairs["s6__vekn.json"]}  # kept as it was

@@ -211,8 +211,11 @@ def _documents(corpus: "Corpus"):
 
 
 # The arrays of a saved `AnalysedBook` and the kinds of numbers each holds (numpy's dtype.kind).
-_PART_ARRAYS = {"key": "U", "keys": "U", "counts": "i", "docnums": "i", "weights": "f", "position_counts": "i",
-                "positions": "i", "words": "U", **{f"length_{field}": "i" for field in RANKED_FIELDS}}
+# (Strings are stored as UTF-8 bytes and where each ends: numpy's fixed-width strings
+# take four bytes a character of the longest.)
+_PART_ARRAYS = {"key": "u", "keys": "u", "key_ends": "i", "counts": "i", "docnums": "i", "weights": "f",
+                "position_counts": "i", "positions": "i", "words": "u", "word_ends": "i",
+                **{f"length_{field}": "i" for field in RANKED_FIELDS}}
 
 
 class AnalysedBook:
@@ -294,9 +297,13 @@ class AnalysedBook:
 
     def to_bytes(self) -> bytes:
         out = io.BytesIO()
-        np.savez(out, key=np.array([self.key]), keys=self.keys, counts=self.counts, docnums=self.docnums,
-                 weights=self.weights, position_counts=self.position_counts, positions=self.positions,
-                 words=self.words, **{f"length_{field}": values for field, values in self.lengths.items()})
+        keys, key_ends = _packed(self.keys.tolist())
+        words, word_ends = _packed(self.words.tolist())
+        np.savez(out, key=np.frombuffer(self.key.encode("ascii"), np.uint8), keys=keys, key_ends=key_ends,
+                 counts=self.counts.astype(np.int32), docnums=self.docnums.astype(np.int32), weights=self.weights,
+                 position_counts=self.position_counts.astype(np.int32), positions=self.positions,
+                 words=words, word_ends=word_ends,
+                 **{f"length_{field}": values.astype(np.int32) for field, values in self.lengths.items()})
         return out.getvalue()
 
     @classmethod
@@ -311,10 +318,12 @@ class AnalysedBook:
         for name, kinds in _PART_ARRAYS.items():
             if parts[name].ndim != 1 or parts[name].dtype.kind not in kinds:
                 raise ValueError(f"not a book's analysed part (its {name} are not a list of the right kind)")
-        if parts["key"].tolist() != [key]:
+        if parts["key"].tobytes() != key.encode("ascii"):
             raise ValueError("it was analysed from other paragraphs")
-        keys, counts, docnums, position_counts = (parts[n] for n in ("keys", "counts", "docnums", "position_counts"))
-        positions, words = parts["positions"], parts["words"]
+        counts, docnums, position_counts = (parts[n] for n in ("counts", "docnums", "position_counts"))
+        keys = np.array(_unpacked(parts["keys"], parts["key_ends"]), dtype=str)
+        words = np.array(_unpacked(parts["words"], parts["word_ends"]), dtype=str)
+        positions = parts["positions"]
         fits = (
             len(counts) == len(position_counts) == len(keys)
             and bool(np.all(counts > 0)) and bool(np.all(position_counts >= 0))
@@ -456,6 +465,23 @@ class AnalysedCorpus:
         for is_ocr, part in zip(self._ocr, self.parts):
             (damaged if is_ocr else clean).update(part.words.tolist())
         return sorted(w for w in damaged - clean if w.isalpha())
+
+
+def _packed(strings: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Strings as one array of their UTF-8 bytes and where each ends in it."""
+    encoded = [text.encode("utf-8") for text in strings]
+    return np.frombuffer(b"".join(encoded), np.uint8), np.cumsum([len(b) for b in encoded], dtype=np.int64)
+
+
+def _unpacked(data: np.ndarray, ends: np.ndarray) -> list[str]:
+    """The strings `_packed` made; ValueError when they cannot be."""
+    if len(ends) and (ends[-1] != len(data) or bool(np.any(np.diff(ends) < 0)) or ends[0] < 0):
+        raise ValueError("its strings do not fit their bytes")
+    blob, out, start = data.tobytes(), [], 0
+    for end in ends.tolist():
+        out.append(blob[start:end].decode("utf-8"))  # a UnicodeDecodeError is a ValueError
+        start = end
+    return out
 
 
 def _segments(lengths: np.ndarray, order: np.ndarray) -> np.ndarray:
