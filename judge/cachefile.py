@@ -68,7 +68,16 @@ def write_json(path: Path, data: Any) -> bool:
     written to (a read-only cache only costs speed)."""
     # json.dumps, not json.dump: dump encodes to a stream in pure Python, dumps with
     # the C encoder (3.3x faster on a concordance).
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return write_text(path, dumps(data))
+
+
+def dumps(data: Any) -> str:
+    """`data` as the JSON text `write_json` writes."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def write_text(path: Path, text: str) -> bool:
+    """Write `text` to `path`, atomically, as `write_json` does."""
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
     except OSError:

@@ -10,7 +10,10 @@ its manifest entry, its source and the code), so that a rebuild parses only the
 books that changed. The second phase resolves every reference again (cheap), and
 links the glossary terms again only in the books whose paragraphs or whose view
 of the glossary changed (`books/term-links/ID.json`, keyed by both: a glossary
-entry changed in one edition links its game's other books again). All are data
+entry changed in one edition links its game's other books again). corpus.json is
+written from each book's part as it holds it (`books/written/ID.json`, encoded
+again only when its book, manifest entry or references' resolutions changed).
+All are data
 only, checked as they are read (every
 value's type, and every section, paragraph and term link pointing at one that
 exists); a cache that does not parse or check is logged and rebuilt, never
@@ -34,6 +37,7 @@ from judge.model import Corpus, DocMeta, Document, LoadError
 
 CACHE_NAME = "corpus.json"
 BOOKS_DIR = "books"  # one parsed book a file, before the second phase
+WRITTEN_DIR = "written"  # in BOOKS_DIR: one book a file as corpus.json holds it, after the second phase
 TERMS_DIR = "term-links"  # in BOOKS_DIR: one book's glossary term links a file (the second phase's costly part)
 CACHE_FORMAT = 1  # the layout of corpus.json, beside the model's own fields
 # Code whose changes invalidate the cache: everything that shapes the model.
@@ -251,8 +255,55 @@ def _read_cache(path: Path, digest: str) -> Optional[Corpus]:
     return cachefile.read_cache(path, "a corpus", CACHE_FORMAT, "digest", digest, _corpus_of, log)
 
 
-def _write_cache(path: Path, corpus: Corpus) -> None:
-    if cachefile.write_json(path, _cache_data(corpus)):
+def _cache_text(corpus: Corpus, rules_dir: Path, written_dir: Optional[Path]) -> str:
+    """`_cache_data(corpus)` as the JSON text `cachefile.write_json` writes, each
+    document's part taken from `written_dir` when its book, its manifest entry and
+    its references' resolutions are those it was written from, else encoded and
+    stored there (encoding every book was most of a one-book rebuild's writing)."""
+    if written_dir is None:
+        return cachefile.dumps(_cache_data(corpus))
+    parts = []
+    for doc in corpus.documents.values():
+        resolutions = [(ref.status, ref.target, ref.reason) for sec in doc.sections for ref in sec.refs]
+        resolutions += [(ref.status, ref.target, ref.reason) for para in doc.paragraphs for ref in para.refs]
+        h = hashlib.sha256(book_key(doc.meta, rules_dir).encode())
+        h.update(cachefile.dumps([cachefile.encode(doc.meta), resolutions]).encode("utf-8"))
+        key = h.hexdigest()
+        path = written_dir / f"{doc.id}.json"
+        part = _read_written(path, key)
+        if part is None:
+            part = cachefile.dumps(cachefile.encode(doc))
+            cachefile.write_text(path, f"{key} {hashlib.sha256(part.encode('utf-8')).hexdigest()}\n{part}")
+        parts.append(part)
+    for stale in written_dir.glob("*.json"):
+        if stale.stem not in corpus.documents:
+            stale.unlink(missing_ok=True)
+    data = _cache_data(Corpus(documents={}, errors=corpus.errors, digest=corpus.digest))
+    data["term_links"] = cachefile.encode(corpus.term_links)
+    head, tail = cachefile.dumps(data).split('"documents":[]', 1)
+    return f'{head}"documents":[{",".join(parts)}]{tail}'
+
+
+def _read_written(path: Path, key: str) -> Optional[str]:
+    """A document's part of corpus.json written at `path` for `key`, whole; None when
+    there is none, it is stale or damaged (it is encoded again)."""
+    try:
+        head, _, part = path.read_text(encoding="utf-8").partition("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    written_key, _, digest = head.partition(" ")
+    if written_key != key:
+        return None
+    if hashlib.sha256(part.encode("utf-8")).hexdigest() != digest:
+        log.warning("the cache %s is damaged: not the text written; encoding its book again", path)
+        return None
+    return part
+
+
+def _write_cache(path: Path, corpus: Corpus, rules_dir: Optional[Path] = None,
+                 written_dir: Optional[Path] = None) -> None:
+    text = _cache_text(corpus, rules_dir, written_dir) if rules_dir else cachefile.dumps(_cache_data(corpus))
+    if cachefile.write_text(path, text):
         # The cache's former format, which could run code when read: never read, so removed.
         path.with_name("corpus.pickle").unlink(missing_ok=True)
 
@@ -275,7 +326,14 @@ def load_corpus(rules_dir: Optional[Path] = None, use_cache: bool = True) -> Cor
     corpus = build_corpus(rules_dir, books_dir)
     corpus.digest = digest
     if use_cache:
-        _write_cache(root / CACHE_NAME, corpus)
+        written_dir = None
+        if books_dir is not None:
+            try:
+                (books_dir / WRITTEN_DIR).mkdir(exist_ok=True)
+                written_dir = books_dir / WRITTEN_DIR
+            except OSError:
+                pass
+        _write_cache(root / CACHE_NAME, corpus, rules_dir, written_dir)
     return corpus
 
 

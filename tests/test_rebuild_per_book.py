@@ -8,8 +8,9 @@ from pathlib import Path
 
 import yaml
 
+from judge import cachefile
 from judge.compare import concordance as conc
-from judge.corpus import BOOKS_DIR, TERMS_DIR, _cache_data, build_corpus, load_corpus
+from judge.corpus import BOOKS_DIR, TERMS_DIR, WRITTEN_DIR, _cache_data, build_corpus, load_corpus
 from judge.search import index as search_index
 
 
@@ -37,8 +38,8 @@ def test_one_changed_book_is_parsed_and_aligned_again_alone(rules_copy):
     assert set(books) == {"vekn.json", "s6.json", "rb.json", "flows.json", "rivals.json"}
     assert set(pairs) == {"rb__s6.json", "s6__vekn.json", "rb__vekn.json"}
 
-    terms = _stamps(index / BOOKS_DIR / TERMS_DIR)
-    assert set(terms) == set(books)
+    terms, written = _stamps(index / BOOKS_DIR / TERMS_DIR), _stamps(index / BOOKS_DIR / WRITTEN_DIR)
+    assert set(terms) == set(written) == set(books)
 
     _edit(rules_copy, "rb", "To beed a Methuselah", "To bleed a Methuselah")  # the scan's typo mended
     edited = load_corpus()
@@ -47,9 +48,13 @@ def test_one_changed_book_is_parsed_and_aligned_again_alone(rules_copy):
     assert {name for name in books if after[name] != books[name]} == {"rb.json"}
     after = _stamps(index / BOOKS_DIR / TERMS_DIR)
     assert {name for name in terms if after[name] != terms[name]} == {"rb.json"}  # its glossary terms found again
+    after = _stamps(index / BOOKS_DIR / WRITTEN_DIR)
+    assert {name for name in written if after[name] != written[name]} == {"rb.json"}  # encoded again
     fresh = build_corpus()
     fresh.digest = edited.digest
     assert _cache_data(edited) == _cache_data(fresh)
+    # corpus.json, spliced from the books' parts (four of them as written before), is the whole one
+    assert (index / "corpus.json").read_text(encoding="utf-8") == cachefile.dumps(_cache_data(fresh))
 
     aligned = conc.load_concordance(edited)
     after = _stamps(index / conc.PAIRS_DIR)
@@ -69,6 +74,7 @@ def test_a_glossary_entry_changed_in_one_book_links_the_terms_of_its_games_books
     fresh = build_corpus()
     fresh.digest = edited.digest
     assert _cache_data(edited) == _cache_data(fresh)
+    assert (index / "corpus.json").read_text(encoding="utf-8") == cachefile.dumps(_cache_data(fresh))
     assert not any(target == "vekn:vampire-the-eternal-struggle/3"
                    for links in edited.term_links.values() for *_, target in links)
 
