@@ -121,6 +121,8 @@ def read_cache(path: Path, what: str, form: int, key_field: str, key: str, decod
     made from other sources, its `key_field` not `key` (stale: rebuilt, nothing is wrong); or
     when it is damaged: not `what` judge wrote in format `form`, not JSON, a value of the wrong
     shape (logged on `log`, the owner's: it is rebuilt)."""
+    if _written_for_another_key(path, form, key_field, key):
+        return None  # stale, seen without reading a file of many megabytes
     try:
         data = read_json(path)
         if not isinstance(data, dict) or data.get("format") != form or not isinstance(data.get(key_field), str):
@@ -135,6 +137,19 @@ def read_cache(path: Path, what: str, form: int, key_field: str, key: str, decod
     except DamagedCache as exc:
         log.warning("%s; rebuilding it", exc)
     return None
+
+
+def _written_for_another_key(path: Path, form: int, key_field: str, key: str) -> bool:
+    """Whether `path` opens as `write_json` writes a cache of format `form` whose
+    `key_field` (its second field) is not `key`. False when it opens otherwise (or
+    cannot be read): `read_cache` then reads it whole and says what it is."""
+    opening = f'{{"format":{form},"{key_field}":"'.encode()
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(len(opening) + len(key) + 1)
+    except OSError:
+        return False
+    return head.startswith(opening) and head[len(opening):] != f'{key}"'.encode()
 
 
 def _refuse_constant(name: str):

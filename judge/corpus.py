@@ -279,7 +279,7 @@ def _cache_text(corpus: Corpus, rules_dir: Path, written_dir: Optional[Path]) ->
         if stale.stem not in corpus.documents:
             stale.unlink(missing_ok=True)
     data = _cache_data(Corpus(documents={}, errors=corpus.errors, digest=corpus.digest))
-    data["term_links"] = cachefile.encode(corpus.term_links)
+    data["term_links"] = corpus.term_links  # str keys, tuples of plain values: JSON as `encode` makes it
     head, tail = cachefile.dumps(data).split('"documents":[]', 1)
     return f'{head}"documents":[{",".join(parts)}]{tail}'
 
