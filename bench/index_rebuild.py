@@ -7,14 +7,17 @@ It starts `judge serve --workers N` on a scratch index directory, and
 `--clients` keep-alive connections ask new queries of /api/search in a closed
 loop (none is asked twice: the response cache cannot answer). For `--seconds`
 the index is intact; then a new build of the same corpus is put beside it,
-damaged (its editions.json cut short), and named by the index pointer, as a
+damaged (its counterparts.json cut short), and named by the index pointer, as a
 crash mid-copy would leave it: every worker notices it within a quarter
 second. That phase lasts until a good build replaces it; then two seconds
 more are measured.
 
 Printed per phase (a request counts in the phase it was sent in): answers,
 p50, p95, p99 and the slowest, in ms, errors (any answer but a 200 with hits),
-and how many builds were made (new build directories seen). With `--baseline DIR`, the same is measured first with the
+and how many builds were made (new build directories seen); then how long the
+rebuild took and how many build directories are left on disk (one: the
+current build; the books' analysed parts are reused, so the rebuild analyses
+nothing). With `--baseline DIR`, the same is measured first with the
 code of another checkout (e.g. `git archive <commit> | tar -x -C DIR`), which
 the server is then started from.
 """
@@ -121,7 +124,8 @@ def measure(tree: Path, args) -> list[tuple]:
             served = (index / "search-current").read_text(encoding="ascii").strip()
             damaged = f"{served.split('-')[0]}-{time.time_ns():x}"
             shutil.copytree(index / f"search-{served}", index / f"search-{damaged}")
-            (index / f"search-{damaged}" / "editions.json").write_text("{", encoding="utf-8")
+            # (a file the build lists in its contents.json: one it does not list is never read)
+            (index / f"search-{damaged}" / "counterparts.json").write_text("{", encoding="utf-8")
             seen = builds(index)
             (index / ".pointer.tmp").write_text(damaged + "\n", encoding="ascii")
             os.replace(index / ".pointer.tmp", index / "search-current")
@@ -139,11 +143,14 @@ def measure(tree: Path, args) -> list[tuple]:
                 time.sleep(0.02)
             damaged_end = time.monotonic()
             load.close()
+            left = sorted(builds(index))
         finally:
             proc.terminate()
             proc.wait(timeout=30)
         made = len(seen - {f"search-{served}", f"search-{damaged}"})
         rows = []
+        if rebuilt_at is None:
+            print(f"  (no good build replaced the damaged one within 120 s; log:\n{''.join(log[-10:])})")
         rebuilt_at = rebuilt_at or damaged_end
         for phase, start_at, end_at, rebuilt in (("intact index", intact_start, intact_end, None),
                                                  ("damaged, until rebuilt", damaged_start, rebuilt_at, made),
@@ -153,8 +160,7 @@ def measure(tree: Path, args) -> list[tuple]:
             rows.append((phase, len(samples), percentile(times, 0.5), percentile(times, 0.95),
                          percentile(times, 0.99), max(times), sum(not good for _, good in samples), rebuilt,
                          end_at - start_at))
-        if rebuilt_at is None:
-            print(f"  (no good build replaced the damaged one within 120 s; log:\n{''.join(log[-10:])})")
+        print(f"  build directories on disk at the end: {len(left)} ({', '.join(left)})")
         return rows
 
 

@@ -427,18 +427,20 @@ def _write_pair(path: Path, key: str, alignment: Alignment) -> None:
 
 def _check_names(alignments: Iterable[Alignment], outline: dict[str, list[OutlineLink]], corpus: Corpus) -> None:
     """Every document, paragraph and section the cache names is the corpus's."""
-    known = corpus.paragraphs.keys() | corpus.sections.keys()
+    paragraphs, sections = corpus.paragraphs, corpus.sections  # (not their union: a set of every ID a call)
     for al in alignments:
         if al.old_doc not in corpus.documents or al.new_doc not in corpus.documents:
             raise cachefile.Mismatch(f"an alignment of {al.old_doc!r} and {al.new_doc!r}: no such document")
         named = chain((i for p in chain(al.pairs, al.section_pairs) for i in (p.old, p.new)),
                       al.added, al.removed, al.added_sections, al.removed_sections, al.outside)
-        unknown = next((i for i in named if i not in known), None)
+        unknown = next((i for i in named if i not in paragraphs and i not in sections), None)
         if unknown is not None:
             raise cachefile.Mismatch(f"the alignment of {al.old_doc} and {al.new_doc} names {unknown!r}, "
                                      "which the corpus does not have")
     for step, links in outline.items():
-        if step not in known or any(link.step != step or link.target not in known for link in links):
+        if step not in paragraphs and step not in sections or \
+                any(link.step != step or link.target not in paragraphs and link.target not in sections
+                    for link in links):
             raise cachefile.Mismatch(f"the links of outline step {step!r} name what the corpus does not have")
 
 
