@@ -16,7 +16,11 @@ stand in for the word (`judge.search.expansion`).
 Queries are answered from the build's posting table (`postings.npz`): every
 term's paragraphs with Whoosh's BM25F score in each, and its positions
 (`judge.search.postings`), computed by `AnalysedCorpus` as Whoosh's index of the
-schema below and its scorer would give them, without writing that index.
+schema below and its scorer would give them, without writing that index. Each
+book is analysed alone and its part cached (``index/postings-by-book/``), so a
+rebuild analyses only the books whose documents changed and merges the parts;
+the served files are byte for byte those of a build from nothing. One build is
+kept on disk: the current one.
 
 The same rule in other editions (its counterparts, `counterparts.json` beside
 the index) is computed at build time by `judge.search.counterparts` from the
