@@ -441,13 +441,14 @@ class AnalysedCorpus:
         scores = weights.copy()
         lengths = self.lengths()
         k1 = BM25F().K1
-        fields = [key.split("\x1f", 1)[0] for key in key_list]
         idf_of: dict[int, float] = {}
-        for field in sorted(set(fields)):
+        for field in self.schema.names():
             if not self.schema[field].scorable:
                 continue
-            first = bisect.bisect_left(fields, field)
-            last = bisect.bisect_right(fields, field)  # fields are sorted with the keys
+            prefix = table_key(field, "")  # a field's keys are one run of the sorted keys
+            first = last = bisect.bisect_left(key_list, prefix)
+            while last < len(key_list) and key_list[last].startswith(prefix):
+                last += 1
             start, end = int(offsets[first]), int(offsets[last])
             frequencies = key_counts[first:last].tolist()
             idfs = np.array([idf_of.get(df) or idf_of.setdefault(df, math.log(count / (df + 1)) + 1)
