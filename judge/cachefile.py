@@ -9,7 +9,9 @@ beyond what the check proves: a damaged one costs a rebuild, never an answer.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import json
 import logging
 import os
@@ -32,6 +34,21 @@ class DamagedCache(Exception):
     def __init__(self, path: Path, reason: str):
         self.path, self.reason = path, reason
         super().__init__(f"the cache {path} is damaged: {reason}")
+
+
+@contextlib.contextmanager
+def collector_paused():
+    """The cyclic garbage collector held off while a cache is built or read: a corpus,
+    a concordance or an index is millions of small objects and no garbage cycles, and
+    the collector's passes over the whole heap cost about a third of a one-book
+    rebuild at 100 books (3 of 10.5 s of CPU). It resumes, if it was running, after."""
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
 
 
 # -- writing ----------------------------------------------------------------------------

@@ -309,6 +309,11 @@ def _write_cache(path: Path, corpus: Corpus, rules_dir: Optional[Path] = None,
 
 
 def load_corpus(rules_dir: Optional[Path] = None, use_cache: bool = True) -> Corpus:
+    with cachefile.collector_paused():
+        return _load_corpus(rules_dir, use_cache)
+
+
+def _load_corpus(rules_dir: Optional[Path], use_cache: bool) -> Corpus:
     rules_dir = Path(rules_dir or paths.rules_dir())
     digest = corpus_digest(rules_dir)
     root = paths.index_dir()

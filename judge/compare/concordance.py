@@ -456,6 +456,11 @@ def load_concordance(corpus: Corpus, use_cache: bool = True) -> Concordance:
 
 
 def _load(corpus: Corpus, key: str, cacheable: bool) -> Concordance:
+    with cachefile.collector_paused():
+        return _load_or_build(corpus, key, cacheable)
+
+
+def _load_or_build(corpus: Corpus, key: str, cacheable: bool) -> Concordance:
     if not cacheable:
         return build_concordance(corpus)
     root = paths.index_dir()

@@ -611,11 +611,13 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
     except OSError as exc:
         raise OwnFileError(f"cannot build the search index in {root}: {exc.strerror}") from None
     try:
-        analysed = AnalysedCorpus(corpus, root / PARTS_DIR)
-        (tmp / POSTINGS_FILE).write_bytes(analysed.posting_table().to_bytes())
+        with cachefile.collector_paused():
+            analysed = AnalysedCorpus(corpus, root / PARTS_DIR)
+            table, groups = analysed.posting_table(), counterpart_map(corpus)
+        (tmp / POSTINGS_FILE).write_bytes(table.to_bytes())
         (tmp / DOCUMENTS_FILE).write_text(json.dumps({"ids": analysed.ids, "lengths": analysed.lengths()}),
                                           encoding="utf-8")
-        (tmp / COUNTERPARTS_FILE).write_text(json.dumps(counterpart_map(corpus)), encoding="utf-8")
+        (tmp / COUNTERPARTS_FILE).write_text(json.dumps(groups), encoding="utf-8")
         (tmp / OCR_WORDS_FILE).write_text(json.dumps(analysed.ocr_only_words()), encoding="utf-8")
         contents = {"files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
                               for p in sorted(tmp.iterdir()) if p.is_file()},
