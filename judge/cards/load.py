@@ -23,10 +23,7 @@ from judge import cachefile, paths
 import judge.cards.source as source
 from judge.cards.base import CardBase
 from judge.cards.model import RUN_CARD, Card, CardGroup, CardSet, Problem, Reference, RuleTemplate, Ruling
-from judge.cards.parse import parse
-from judge.cards.resolve import resolve
 from judge.cards.templates import FILE as TEMPLATES_FILE
-from judge.cards.templates import load_templates
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
@@ -64,6 +61,11 @@ def cards_digest(files: source.DataFiles, corpus: "Corpus") -> str:
 def build_cards(corpus: "Corpus", folder: Optional[Path] = None,
                 files: Optional[source.DataFiles] = None) -> CardBase:
     """Parse and resolve the card data (`folder`, or the installed krcg data), no cache involved."""
+    # here: a card base read from its cache, or a search naming no card, needs no parser
+    from judge.cards.parse import parse
+    from judge.cards.resolve import resolve
+    from judge.cards.templates import load_templates
+
     files = files if files is not None else source.read_files(folder)
     with _no_collection():
         parsed = parse(files)
