@@ -97,6 +97,13 @@ def write(corpus: Corpus, root: Optional[Path] = None) -> bool:
 
 # -- reading ---------------------------------------------------------------------------
 
+def whole(corpus: Corpus) -> Corpus:
+    """`corpus` with every item in memory: for what walks all of it (a cache to build: the
+    search index, a searcher's state, the card base), which reads `corpus.json` whole once
+    rather than row by row. The corpus itself when it is not a served one."""
+    return corpus.whole() if isinstance(corpus, ServedCorpus) else corpus
+
+
 def open_served(digest: str, root: Optional[Path] = None) -> Optional["ServedCorpus"]:
     """The served corpus of `digest` in the index directory; None when there is none,
     it is of another digest or format, or it is damaged (logged)."""
@@ -202,15 +209,25 @@ class _Labels(Mapping):
 
     def __init__(self, served: "ServedCorpus"):
         self._served = served
+        self._kept: dict[str, Optional[str]] = {}
+
+    def get(self, key, default=None):
+        if not isinstance(key, str):
+            return default
+        if key not in self._kept:
+            row = self._served.query("SELECT id FROM labels WHERE key = ?", (key,))
+            self._kept[key] = row[0][0] if row else None
+        found = self._kept[key]
+        return default if found is None else found
 
     def __getitem__(self, key):
-        row = self._served.query("SELECT id FROM labels WHERE key = ?", (key,)) if isinstance(key, str) else None
-        if not row:
+        found = self.get(key)
+        if found is None:
             raise KeyError(key)
-        return row[0][0]
+        return found
 
     def __contains__(self, key) -> bool:
-        return isinstance(key, str) and bool(self._served.query("SELECT 1 FROM labels WHERE key = ?", (key,)))
+        return self.get(key) is not None
 
     def __iter__(self):
         return iter([key for key, in self._served.query("SELECT key FROM labels")])
@@ -264,7 +281,17 @@ class ServedCorpus(Corpus):
             self.documents[ident] = doc
         self.paragraphs = _Rows(self, "paragraphs", Paragraph, counts[0])
         self.sections = _Rows(self, "sections", Section, counts[1])
-        self._term_links: dict = {}
+        self._references: Optional[list[Reference]] = None
+        self._labels = _Labels(self)
+
+    def whole(self) -> Corpus:
+        """The same corpus loaded whole (`judge.corpus.get_corpus`)."""
+        from judge.corpus import get_corpus
+
+        loaded = get_corpus()
+        if loaded.digest != self.digest:
+            raise OwnFileError("the rulebooks changed while this command ran: run it again")
+        return loaded
 
     def query(self, sql: str, args: tuple = ()) -> list:
         try:
@@ -278,7 +305,7 @@ class ServedCorpus(Corpus):
 
     @property
     def label_index(self) -> Mapping:
-        return _Labels(self)
+        return self._labels
 
     @property
     def term_links(self) -> Mapping:
@@ -289,8 +316,9 @@ class ServedCorpus(Corpus):
         raise AttributeError("a served corpus is read-only")
 
     def references(self) -> Iterator[Reference]:
-        for (data,) in self.query("SELECT data FROM refs ORDER BY n"):
-            yield self._reference(data)
+        if self._references is None:
+            self._references = [self._reference(data) for data, in self.query("SELECT data FROM refs ORDER BY n")]
+        return iter(self._references)
 
     def refs_in(self, ident: str) -> list[Reference]:
         inside = sorted(self.ids_inside(ident))

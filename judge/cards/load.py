@@ -99,7 +99,9 @@ def load_cards(corpus: "Corpus", folder: Optional[Path] = None, use_cache: bool 
         if cached is not None:
             _write_names(cached)
             return cached
-    base = build_cards(corpus, files=files)
+    from judge.served import whole  # a card base is built from the corpus in memory, not row by row
+
+    base = build_cards(whole(corpus), files=files)
     base.digest = digest
     if path is not None:
         cachefile.write_json(path, _cache_data(base))

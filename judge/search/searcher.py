@@ -20,6 +20,7 @@ from judge import paths
 from judge.lookup import Match, find
 from judge.memo import Memo
 from judge.model import KINDS
+from judge.served import whole
 from judge.search.counterparts import ServedCounterparts
 from judge.search.expansion import Expansion, Vocabulary, build_query, english_word, expand, max_distance
 from judge.search.postings import Evaluation
@@ -268,7 +269,7 @@ class Search:
     def rebuild(self) -> str:
         """Build this corpus's index again and switch to it (searches keep running meanwhile)."""
         with search_index.rebuild_lock(self.root):
-            name = search_index.build(self.corpus, self.root, force=True)
+            name = search_index.build(whole(self.corpus), self.root, force=True)
         self._install(search_index.open_or_rebuild(self.corpus, name, self.root))
         return self.built.name
 
@@ -278,7 +279,7 @@ class Search:
         the state saved beside it when this code saved one (`judge.search.state`)."""
         vocabulary = Vocabulary(built.postings, built.ocr_words)
         counterparts = ServedCounterparts(built.counterparts, self._counterpart, self._edition_order)
-        state = search_state.load_or_compute(built.path, len(built.ids), lambda: self._state(built, counterparts))
+        state = search_state.load_or_compute(built.path, len(built.ids), lambda: self._state(built))
         ids = built.ids
         faces = {ids[n]: ids[face] for n, face in enumerate(state.faces.tolist()) if face >= 0}
         installed = _Installed(built=built, vocabulary=vocabulary, paragraphs=_ParagraphsByNumber(self.corpus, ids),
@@ -289,8 +290,13 @@ class Search:
         with self._lock:
             self._current = installed
 
-    def _state(self, built: search_index.BuiltIndex, counterparts: ServedCounterparts) -> search_state.SearchState:
-        """What `_install` needs per paragraph, worked out from the corpus and the build."""
+    def _state(self, built: search_index.BuiltIndex) -> search_state.SearchState:
+        """What `_install` needs per paragraph, worked out from the corpus (in memory: it
+        reads all of it) and the build."""
+        corpus = whole(self.corpus)
+        if corpus is not self.corpus:
+            return Search(corpus, self.root)._state(built)
+        counterparts = ServedCounterparts(built.counterparts, self._counterpart, self._edition_order)
         paragraphs = [self.corpus.paragraphs[pid] for pid in built.ids]
         facet_codes = {}
         for facet, value_of in (("doc", lambda para: para.doc), ("kind", lambda para: para.kind)):
