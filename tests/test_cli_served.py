@@ -55,10 +55,10 @@ def test_the_served_corpus_and_saved_state_answer_as_the_whole_corpus(corpus, tm
     queries = gold_questions()[:40] + ["6.4.6", "rb:6.4.6/2", "tap", "diablerize", "govern the unaligned"]
     expected = [whole.search(q).to_json() for q in queries]
     assert [again.search(q).to_json() for q in queries] == expected
-    # A damaged state is worked out again (logged), and answers the same.
+    # A damaged state is worked out again (logged; from the corpus loaded whole), and answers the same.
     saved.write_bytes(b"PK\x03\x04 not arrays")
     with caplog.at_level(logging.WARNING, logger="judge.search.state"):
-        fresh = Search(corpus, tmp_path)
+        fresh = Search(served.open_served(corpus.digest, tmp_path), tmp_path)
     assert "is damaged" in caplog.text
     assert [fresh.search(q).to_json() for q in queries[:10]] == expected[:10]
     assert search_state._read(saved, len(fresh.built.ids), search_state.build_key(build)) is not None  # saved anew

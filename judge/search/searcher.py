@@ -293,9 +293,7 @@ class Search:
     def _state(self, built: search_index.BuiltIndex) -> search_state.SearchState:
         """What `_install` needs per paragraph, worked out from the corpus (in memory: it
         reads all of it) and the build."""
-        corpus = whole(self.corpus)
-        if corpus is not self.corpus:
-            return Search(corpus, self.root)._state(built)
+        self.corpus = whole(self.corpus)  # (a served corpus: the same answers, from memory from now on)
         counterparts = ServedCounterparts(built.counterparts, self._counterpart, self._edition_order)
         paragraphs = [self.corpus.paragraphs[pid] for pid in built.ids]
         facet_codes = {}
