@@ -15,7 +15,7 @@ STAGES = (
     ("foundations", ("judge", "judge.errors", "judge.paths", "judge.memo", "judge.datafile", "judge.cachefile")),
     ("model", ("judge.model",)),
     ("ingest", ("judge.ingest",)),
-    ("corpus", ("judge.xref", "judge.corpus", "judge.lookup")),
+    ("corpus", ("judge.xref", "judge.corpus", "judge.lookup", "judge.served")),
     ("services", ("judge.compare", "judge.graph", "judge.search", "judge.lint", "judge.engine", "judge.cards")),
     ("shapes", ("judge.shapes",)),
     ("front ends", ("judge.commands", "judge.web")),

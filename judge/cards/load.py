@@ -14,6 +14,8 @@ import gc
 import hashlib
 import logging
 import sys
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -21,16 +23,16 @@ from judge import cachefile, paths
 import judge.cards.source as source
 from judge.cards.base import CardBase
 from judge.cards.model import RUN_CARD, Card, CardGroup, CardSet, Problem, Reference, RuleTemplate, Ruling
-from judge.cards.parse import parse
-from judge.cards.resolve import resolve
 from judge.cards.templates import FILE as TEMPLATES_FILE
-from judge.cards.templates import load_templates
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
 
 CACHE_NAME = "cards.json"
 CACHE_FORMAT = 1
+# The names a search query is matched against, alone (`CardNames`): a search that names no
+# card reads this small file, not the whole card base.
+NAMES_NAME = "card-names.json"
 _CODE = ("cards", "cachefile.py", "datafile.py", "lookup.py")  # under judge/: what shapes the card base
 
 log = logging.getLogger(__name__)
@@ -59,6 +61,11 @@ def cards_digest(files: source.DataFiles, corpus: "Corpus") -> str:
 def build_cards(corpus: "Corpus", folder: Optional[Path] = None,
                 files: Optional[source.DataFiles] = None) -> CardBase:
     """Parse and resolve the card data (`folder`, or the installed krcg data), no cache involved."""
+    # here: a card base read from its cache, or a search naming no card, needs no parser
+    from judge.cards.parse import parse
+    from judge.cards.resolve import resolve
+    from judge.cards.templates import load_templates
+
     files = files if files is not None else source.read_files(folder)
     with _no_collection():
         parsed = parse(files)
@@ -90,11 +97,15 @@ def load_cards(corpus: "Corpus", folder: Optional[Path] = None, use_cache: bool 
     if path is not None:
         cached = _read_cache(path, digest, corpus)
         if cached is not None:
+            _write_names(cached)
             return cached
-    base = build_cards(corpus, files=files)
+    from judge.served import whole  # a card base is built from the corpus in memory, not row by row
+
+    base = build_cards(whole(corpus), files=files)
     base.digest = digest
     if path is not None:
         cachefile.write_json(path, _cache_data(base))
+        _write_names(base)
     return base
 
 
@@ -107,6 +118,69 @@ def get_cards(corpus: "Corpus") -> CardBase:
     if key not in _LOADED:
         _LOADED[key] = load_cards(corpus)
     return _LOADED[key]
+
+
+# -- the names alone ------------------------------------------------------------------------
+
+@dataclass
+class CardNames:
+    """What `judge.cards.query` matches a query's name against, without the cards: every card
+    ID, slug, name as written and folded name (`CardBase.by_name`'s keys, in its order)."""
+
+    ids: frozenset[str]
+    slugs: frozenset[str]
+    exact: frozenset[str]
+    keys: list[str]
+
+    @cached_property
+    def keys_set(self) -> frozenset[str]:
+        return frozenset(self.keys)
+
+    @cached_property
+    def by_length(self) -> tuple[list[str], list[int]]:
+        """`keys` sorted by length (as `judge.cards.query._keys_by_length`), and their lengths."""
+        ordered = sorted(self.keys, key=len)
+        return ordered, [len(k) for k in ordered]
+
+    @classmethod
+    def of(cls, base: CardBase) -> "CardNames":
+        return cls(frozenset(base.cards), frozenset(base.by_slug), frozenset(base.by_exact), list(base.by_name))
+
+
+@dataclass
+class _NamesFile:
+    ids: list[str]
+    slugs: list[str]
+    exact: list[str]
+    keys: list[str]
+
+
+def _write_names(base: CardBase) -> None:
+    """card-names.json for `base` (of its digest), unless it is there already."""
+    path = paths.index_dir() / NAMES_NAME
+    if _read_names(path, base.digest) is None:
+        names = CardNames.of(base)
+        cachefile.write_json(path, {"format": CACHE_FORMAT, "digest": base.digest, "names": cachefile.encode(
+            _NamesFile(sorted(names.ids), sorted(names.slugs), sorted(names.exact), names.keys))})
+
+
+def _read_names(path: Path, digest: str) -> Optional[CardNames]:
+    def decode(data: dict) -> CardNames:
+        names = cachefile.decode(_NamesFile, data.get("names"), "names")
+        return CardNames(frozenset(names.ids), frozenset(names.slugs), frozenset(names.exact), names.keys)
+    return cachefile.read_cache(path, "a list of card names", CACHE_FORMAT, "digest", digest, decode, log)
+
+
+def card_names(corpus: "Corpus") -> Optional[CardNames]:
+    """The card names of the card base `get_cards(corpus)` would give, read from their file
+    alone; None when that file is not there or not of the current card data, corpus and code
+    (`get_cards` writes it)."""
+    key = (corpus.digest or str(id(corpus)), str(source.default_folder()))
+    if key in _LOADED:
+        return CardNames.of(_LOADED[key])
+    if not corpus.digest:
+        return None
+    return _read_names(paths.index_dir() / NAMES_NAME, cards_digest(source.read_files(), corpus))
 
 
 # -- the cache ---------------------------------------------------------------------------

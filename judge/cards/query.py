@@ -17,6 +17,7 @@ from judge.memo import Memo
 
 if TYPE_CHECKING:
     from judge.cards.base import CardBase, CardMatch
+    from judge.cards.load import CardNames
     from judge.cards.model import Ruling
 
 MAX_QUERY = 120
@@ -62,9 +63,41 @@ def card_answer(base: "CardBase", query: str, searched: tuple[str, ...] = ("card
     return _ANSWERS.recall_or_compute(key, lambda: _answer(base, q, searched))
 
 
-def _answer(base: "CardBase", q: str, searched: tuple[str, ...] = ("cards", "rulings")) -> CardAnswer:
+def _asked(q: str, searched: tuple[str, ...]) -> tuple[bool, str]:
+    """(whether the query asks for rulings, the name it may hold)."""
     asked = "rulings" in searched and (bool(_RULING_WORDS.search(q)) or "cards" not in searched)
-    name = " ".join(_RULING_WORDS.sub(" ", q).split()).strip(" :-,?")
+    return asked, " ".join(_RULING_WORDS.sub(" ", q).split()).strip(" :-,?")
+
+
+def no_card_answer(names: "CardNames", query: str, searched: tuple[str, ...] = ("cards", "rulings")):
+    """`card_answer`'s answer when `query` surely names no card, told from the names alone
+    (`judge.cards.load.card_names`): every test `_named` makes that could find a card fails. None
+    when it may name one (then the card base answers)."""
+    q = " ".join(query.split())[:MAX_QUERY]
+    searched = tuple(s for s in ("cards", "rulings") if s in searched)
+    if not searched:
+        return CardAnswer(q)
+    asked, name = _asked(q, searched)
+    answer = CardAnswer(q, asked_rulings=asked)
+    if not name or len(name_key(name)) < 3:
+        return answer
+    key, low = name_key(name), name.casefold()
+    if name in names.ids or low in names.slugs or name in names.exact or key in names.keys_set or \
+            (name.isdigit() and f"card:{name}" in names.ids) or "(" in name:
+        return None
+    if len(key) >= 5:
+        padded = f" {key} "
+        by_length, lengths = names.by_length
+        found = by_length[bisect_left(lengths, len(key)):bisect_right(lengths, len(key) / 0.6 + 1)]
+        if any(padded in f" {k} " and len(key) >= 0.6 * len(k) for k in found):
+            return None
+    if process.extractOne(key, names.keys, scorer=fuzz.ratio, score_cutoff=FUZZY_WHOLE):
+        return None
+    return answer
+
+
+def _answer(base: "CardBase", q: str, searched: tuple[str, ...] = ("cards", "rulings")) -> CardAnswer:
+    asked, name = _asked(q, searched)
     answer = CardAnswer(q, asked_rulings=asked)
     if not name or len(name_key(name)) < 3:
         return answer

@@ -8,7 +8,7 @@ from typing import Optional
 
 import click
 
-from judge.commands.shared import document_or_fail, emit_json, load
+from judge.commands.shared import document_or_fail, emit_json, load, load_served
 from judge.shapes import documents_data, show_data, toc_data
 
 
@@ -52,7 +52,7 @@ def toc(doc: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def show(ident: str, as_json: bool) -> None:
     """Show a paragraph or section: by ID, label, vekn.net URL, section or outline number."""
-    data = show_data(load(), ident)
+    data = show_data(load_served(), ident)
     if as_json:
         emit_json(data)
         return

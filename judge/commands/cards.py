@@ -175,9 +175,13 @@ def search_answer(corpus, query: str, as_json: bool, searched: tuple[str, ...] =
     "rulings" or both (`--in`); with rulings only, the card named is the one whose rulings are
     shown. A card base that fails to load leaves the rules' search alone (a warning)."""
     from judge.cards import get_cards
-    from judge.cards.query import card_answer
+    from judge.cards.load import card_names
+    from judge.cards.query import card_answer, no_card_answer
     try:
-        answer = card_answer(get_cards(corpus), query, searched)
+        names = card_names(corpus)
+        answer = no_card_answer(names, query, searched) if names is not None else None
+        if answer is None:
+            answer = card_answer(get_cards(corpus), query, searched)
     except Exception as exc:  # the rules must still be searched
         click.echo(f"warning: the card data could not be loaded: {exc}", err=True)
         return None

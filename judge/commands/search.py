@@ -99,12 +99,12 @@ def search(query: Optional[str], docs, games, kinds, searched, limit: int, as_js
         raise click.UsageError("give a QUERY or --stdin, not both")
     if not from_stdin and query is None:
         raise click.UsageError("missing QUERY (or use --stdin to read one query per line)")
-    from judge.commands.shared import load
+    from judge.commands.shared import load_served
     from judge.search import get_searcher
 
     given_in = bool(searched)
     searched = _searched_in(searched)
-    searcher = get_searcher(load())
+    searcher = get_searcher(load_served())
     filters = dict(doc=_values(docs) or None, game=_values(games) or None, kind=_values(kinds) or None)
     if from_stdin:
         for line in sys.stdin:

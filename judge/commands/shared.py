@@ -57,7 +57,30 @@ def load() -> Corpus:
     SourceError naming the manifest when none did."""
     from judge.corpus import get_corpus  # here: `judge --help` and `--version` load no corpus code
 
-    corpus = get_corpus()
+    return _checked(get_corpus())
+
+
+def load_served() -> Corpus:
+    """`load`, for a command that reads a few items: the served corpus (`judge.served`:
+    each item read by ID when asked for) when it is written and of the rulebooks as
+    they are; else the corpus loaded whole, and the served form written for the next
+    command."""
+    from judge import paths, served
+    from judge.corpus import _LOADED, corpus_digest, get_corpus
+
+    rules = paths.rules_dir()
+    loaded = _LOADED.get(str(rules))  # this process has it whole already (tests, a server)
+    if loaded is None and rules.is_dir():
+        corpus = served.open_served(corpus_digest(rules))
+        if corpus is not None:
+            return _checked(corpus)
+    corpus = _checked(loaded or get_corpus())
+    if corpus.digest and loaded is None:
+        served.write(corpus)
+    return corpus
+
+
+def _checked(corpus: Corpus) -> Corpus:
     for err in corpus.errors:
         click.echo(f"warning: {err} (document skipped)", err=True)
     for doc in corpus.documents.values():

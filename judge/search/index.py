@@ -81,6 +81,7 @@ from whoosh.support.charset import accent_map
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from judge import cachefile, paths
+from judge.served import whole
 from judge.errors import OwnFileError
 from judge.search.postings import POSITION_BITS, PostingTable, table_key
 
@@ -776,7 +777,7 @@ def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] 
         if built is not None:
             return built
         started = time.monotonic()
-        fresh = build(corpus, root, force=True)
+        fresh = build(whole(corpus), root, force=True)  # (a build reads every paragraph: not row by row)
         log.info("built the search index as %s in %.1f s", fresh, time.monotonic() - started)
     try:
         return open_built(fresh, root, ids)

@@ -15,10 +15,12 @@ import numpy as np
 from whoosh import query as wq
 
 import judge.search.index as search_index
+import judge.search.state as search_state
 from judge import paths
 from judge.lookup import Match, find
 from judge.memo import Memo
 from judge.model import KINDS
+from judge.served import whole
 from judge.search.counterparts import ServedCounterparts
 from judge.search.expansion import Expansion, Vocabulary, build_query, english_word, expand, max_distance
 from judge.search.postings import Evaluation
@@ -160,7 +162,7 @@ class _Installed:
 
     built: search_index.BuiltIndex
     vocabulary: Vocabulary
-    paragraphs: list  # docnum -> Paragraph
+    paragraphs: "_ParagraphsByNumber"  # docnum -> Paragraph
     prior: np.ndarray  # docnum -> what the paragraph is worth in a question (kind, edition, lore)
     definition_prior: np.ndarray  # the same, when a definition is asked (glossary entries first, lore too)
     term_prior: np.ndarray  # a term alone ("diablerie"): glossary entries first, lore still last
@@ -177,6 +179,20 @@ class _Installed:
     # (prefix, alternatives) of a query unit -> the document numbers having what it asks for
     # What a unit asks for (`Unit.key`) -> the document numbers having it: the build never changes.
     unit_paragraphs: Memo = field(default_factory=lambda: Memo("search.unit_paragraphs", UNITS_KEPT))
+
+
+class _ParagraphsByNumber:
+    """docnum -> Paragraph, looked up in the corpus when asked (a served corpus reads
+    each paragraph when it is first asked for)."""
+
+    def __init__(self, corpus, ids: list):
+        self._corpus, self._ids = corpus, ids
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __getitem__(self, docnum: int):
+        return self._corpus.paragraphs[self._ids[docnum]]
 
 
 class Search:
@@ -253,21 +269,38 @@ class Search:
     def rebuild(self) -> str:
         """Build this corpus's index again and switch to it (searches keep running meanwhile)."""
         with search_index.rebuild_lock(self.root):
-            name = search_index.build(self.corpus, self.root, force=True)
+            name = search_index.build(whole(self.corpus), self.root, force=True)
         self._install(search_index.open_or_rebuild(self.corpus, name, self.root))
         return self.built.name
 
     def _install(self, built: search_index.BuiltIndex) -> None:
         """Make `built` the build new searches use. Its files were read and
-        checked when it was opened; nothing on disk is read after that."""
+        checked when it was opened; what is worked out per paragraph is read from
+        the state saved beside it when this code saved one (`judge.search.state`)."""
         vocabulary = Vocabulary(built.postings, built.ocr_words)
+        counterparts = ServedCounterparts(built.counterparts, self._counterpart, self._edition_order)
+        state = search_state.load_or_compute(built.path, len(built.ids), lambda: self._state(built))
+        ids = built.ids
+        faces = {ids[n]: ids[face] for n, face in enumerate(state.faces.tolist()) if face >= 0}
+        installed = _Installed(built=built, vocabulary=vocabulary, paragraphs=_ParagraphsByNumber(self.corpus, ids),
+                               prior=state.prior, definition_prior=state.definition_prior,
+                               term_prior=state.term_prior, states=state.states, game_codes=state.game_codes,
+                               games=state.games, faces=faces, facet_codes=state.facet_codes,
+                               counterparts=counterparts)
+        with self._lock:
+            self._current = installed
+
+    def _state(self, built: search_index.BuiltIndex) -> search_state.SearchState:
+        """What `_install` needs per paragraph, worked out from the corpus (in memory: it
+        reads all of it) and the build."""
+        self.corpus = whole(self.corpus)  # (a served corpus: the same answers, from memory from now on)
+        counterparts = ServedCounterparts(built.counterparts, self._counterpart, self._edition_order)
         paragraphs = [self.corpus.paragraphs[pid] for pid in built.ids]
         facet_codes = {}
         for facet, value_of in (("doc", lambda para: para.doc), ("kind", lambda para: para.kind)):
             values = sorted({value_of(para) for para in paragraphs})
             codes = {v: n for n, v in enumerate(values)}
             facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs], dtype=np.intp))
-        counterparts = ServedCounterparts(built.counterparts, self._counterpart, self._edition_order)
         # (the paragraph in force standing for an older one is one of its direct counterparts: every
         # older edition is aligned with the edition in force)
         faces = {pid: face for pid, face in ((pid, self._face(pid, counterparts.direct(pid)))
@@ -283,12 +316,11 @@ class Search:
         states = {intent: np.array([INTENT_WEIGHT[intent] if pattern.search(self.corpus.paragraphs[
                                         faces.get(para.id, para.id)].text) else 1.0 for para in paragraphs])
                   for intent, pattern in _STATES.items()}
-        installed = _Installed(built=built, vocabulary=vocabulary, paragraphs=paragraphs, prior=prior,
-                               definition_prior=definition_prior, term_prior=term_prior, states=states,
-                               game_codes=game_codes, games=games, faces=faces,
-                               facet_codes=facet_codes, counterparts=counterparts)
-        with self._lock:
-            self._current = installed
+        number = {pid: n for n, pid in enumerate(built.ids)}
+        face_numbers = np.array([number[faces[pid]] if pid in faces else -1 for pid in built.ids], dtype=np.int64)
+        return search_state.SearchState(prior=prior, definition_prior=definition_prior, term_prior=term_prior,
+                                        states=states, game_codes=game_codes, games=games, faces=face_numbers,
+                                        facet_codes=facet_codes)
 
     def _edition_order(self, pid: str) -> int:
         doc = self.corpus.document_of(pid)
