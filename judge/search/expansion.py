@@ -131,6 +131,8 @@ class Vocabulary:
             if word.isalpha():
                 self.by_initial.setdefault(word[0], []).append(word)
         self.stems = {stem for name in (*FIELD_WEIGHTS, "glossary") for stem in postings.lexicon(name)[0]}
+        # The stems of the words a clean (not OCR-read) text uses.
+        self.clean_stems = frozenset(porter_stem(w) for w in self.words if w not in ocr_words)
         # A vocabulary never changes, so neither does what is worked out from it:
         # (word, distance) -> [(near word, its distance)]
         self._near: Memo = Memo("search.near_words", NEAR_KEPT)
@@ -203,7 +205,16 @@ def expand(parsed: ParsedQuery, vocabulary: Vocabulary, synonyms: Synonyms,
     units += [Unit(f"{p}*", [Alternative("prefix", (w,), 1.0) for w in vocabulary.starting(p)], prefix=p)
               for p in parsed.prefixes]
     required = [stems_query(s, 1.0) for s in (tuple(t.text for t in _STEM(p)) for p in parsed.phrases) if s]
-    return Expansion(units, required, list(parsed.numbers), tuple(stems))
+    return Expansion(units, required, list(parsed.numbers), _meant_stems(plain, stems, units))
+
+
+def _meant_stems(plain: list[str], stems: list[str], units: list[Unit]) -> tuple[str, ...]:
+    """The query's stems with each corrected word's stem in its place: what the asker
+    meant, which is what says the game asked about ("prestiege" is Rivals' "prestige")."""
+    fixes = {u.plain: u.corrected for u in units if u.plain and u.corrected}
+    if not fixes:
+        return tuple(stems)
+    return tuple(porter_stem(fixes[word]) if word in fixes else stem for word, stem in zip(plain, stems))
 
 
 def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
@@ -251,6 +262,11 @@ def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
 def _find_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
     word, stemmed = unit.plain, unit.alternatives[0].tokens[0]
     near = vocabulary.near(word, max_distance(word))
+    if word in vocabulary.ocr_words and stemmed not in vocabulary.clean_stems and not english_word(word):
+        # A word only the OCR-damaged book has, typed: a typo that the scan happened to
+        # make too ("discpline"). It is corrected as a word the books never use, and
+        # still matches the damaged text, as the word itself does below.
+        _correct(unit, [(w, d) for w, d in near if w not in vocabulary.ocr_words], analyzer)
     if vocabulary.knows(word, stemmed):
         # A word the books use. Its inflections are found by the stem already.
         # A near spelling found only in the OCR book is that word damaged: being
@@ -266,6 +282,13 @@ def _find_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
         return
     if not near or english_word(word):
         return  # a real English word the books do not use is what the asker meant
+    _correct(unit, near, analyzer)
+
+
+def _correct(unit: Unit, near: list[tuple[str, int]], analyzer) -> None:
+    """Search a typo as the closest words of the books (`near`, closest first)."""
+    if not near:
+        return
     unit.corrected = near[0][0]
     for w, distance in near[:3]:
         corrected = tuple(t.text for t in analyzer(w))
