@@ -66,13 +66,22 @@ class Synonyms:
         table: StemsTable = {}
         for group in self.groups:
             analysed = [tuple(t.text for t in stem(phrase)) for phrase in group.terms]
-            keys = analysed if group.says is None else [tuple(t.text for t in stem(p)) for p in group.says]
+            keys = analysed if group.says is None else [_talk_key(p, stem) for p in group.says]
             for phrase_stems in keys:
                 if phrase_stems:
                     table.setdefault(phrase_stems, []).append((group, analysed))
         object.__setattr__(self, "version", next(_versions))
         object.__setattr__(self, "by_stems", table)
         object.__setattr__(self, "longest", max((len(k) for k in table), default=1))
+
+
+def _talk_key(phrase: str, stem) -> tuple[str, ...]:
+    """The stems by which a query finds a table-talk phrase; none for a phrase of
+    several words left with one stem once its stop words are dropped ("have to hunt",
+    "goes to 0", "on the table"): its meaning was in those words, and keyed by the one
+    left it would widen every query using that word ("hunt" would also ask for "mandatory")."""
+    stems = tuple(t.text for t in stem(phrase))
+    return () if len(stems) == 1 and len(phrase.split()) > 1 else stems
 
 
 def synonyms_file() -> Path:
