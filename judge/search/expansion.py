@@ -27,6 +27,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Optional
 
+import simplemma
 from rapidfuzz import process
 from wordfreq import zipf_frequency
 from rapidfuzz.distance import OSA
@@ -60,6 +61,9 @@ FUZZY_KNOWN_WEIGHT = 0.3  # any other near spelling of a word the books use
 FUZZY_KNOWN_FORMS = 4  # near spellings asked per word, closest and commonest first
 FUZZY_UNKNOWN_WEIGHT = {1: 0.9, 2: 0.7}  # corrections of a word they never use, by distance
 FUZZY_MIN_LENGTH = 4
+# A word's lemma (simplemma's English dictionary: "bled" -> "bleed", "fought" -> "fight"),
+# where the stemmer does not join them, counts this much: it is the same word, another form.
+LEMMA_WEIGHT = 0.9
 # A word this common in English (wordfreq's Zipf scale: 3 is once per million words)
 # is a real word, never "corrected" into another ("sweep" is not "sleep").
 ENGLISH_ZIPF = 3.0
@@ -199,6 +203,8 @@ def expand(parsed: ParsedQuery, vocabulary: Vocabulary, synonyms: Synonyms,
             unit.alternatives.append(Alternative(kind, (ident,), SCOPE_WEIGHT))
         elif unit.plain in synonyms.misspellings:  # searched through its table-talk entry
             unit.corrected = synonyms.misspellings[unit.plain]
+        elif unit.plain and _add_lemma(unit, vocabulary) and unit.plain not in vocabulary.frequency:
+            pass  # an irregular form of a word the books use ("bled") is no typo
         elif (unit.plain and len(unit.plain) >= FUZZY_MIN_LENGTH and unit.plain.isalpha()
               and unit.plain not in synonyms.talk_words):  # a word players say is no typo
             _add_fuzzy(unit, vocabulary, _STEM)
@@ -246,6 +252,27 @@ def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
                 units.append(Unit(plain[i], [Alternative("stems", (stems[i],), 1.0)], plain[i]))
             i += 1
     return units
+
+
+@memoised("search.lemma_stems", STEMS_KEPT)
+def lemma_stem(word: str) -> Optional[str]:
+    """The stem of `word`'s English lemma when the stemmer does not reach it from the
+    word itself ("bled" -> "bleed", "stolen" -> "steal"); None otherwise."""
+    if not word.isalpha():
+        return None
+    stem = porter_stem(simplemma.lemmatize(word, lang="en").lower())
+    return stem if stem != porter_stem(word) else None
+
+
+def _add_lemma(unit: Unit, vocabulary: Vocabulary) -> bool:
+    """Add the stem of a one-word unit's lemma when the books use it; True if added."""
+    if len(unit.alternatives) != 1:
+        return False  # a table-talk or synonym unit already says what it means
+    stem = lemma_stem(unit.plain)
+    if stem is None or stem not in vocabulary.stems:
+        return False
+    unit.alternatives.append(Alternative("stems", (stem,), LEMMA_WEIGHT))
+    return True
 
 
 def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
