@@ -260,6 +260,9 @@ def test_players_words_typos_and_question_frames_through_the_command_line(search
     # widen that word: "hunt" asks for hunting, not for every mandatory action.
     hunt = searcher.expansion_of("hunt").units[0]
     assert all("mandatori" not in alt.tokens for alt in hunt.alternatives), hunt.alternatives
+    # ... while said with its stop words, as typed, it means what it says ("go on": continue).
+    go_on = searcher.expansion_of("does combat go on").units
+    assert any(("continu",) in {alt.tokens for alt in u.alternatives} for u in go_on), go_on
     # An irregular form finds its word, which the stemmer does not join to it.
     for form, word in (("bled", "bleed"), ("fought", "fight"), ("stolen", "steal")):
         assert (word,) in {alt.tokens for alt in searcher.expansion_of(form).units[0].alternatives}, form

@@ -37,7 +37,7 @@ from whoosh.lang.porter import stem as _porter_stem
 import judge.search.index as search_index
 from judge.memo import Memo, memoised
 from judge.search.query import ParsedQuery
-from judge.search.synonyms import Synonyms
+from judge.search.synonyms import Synonyms, words_key
 
 if TYPE_CHECKING:
     from judge.search.postings import PostingTable
@@ -196,7 +196,7 @@ def expand(parsed: ParsedQuery, vocabulary: Vocabulary, synonyms: Synonyms,
     """`scopes`: lowercase game or document names -> ("game"|"doc", id)."""
     plain = [token for word in parsed.words for token in _plain_tokens(word)]
     stems = [porter_stem(token) for token in plain]  # the stemming analyzer is the plain one, then the stemmer
-    units = _cut(plain, stems, synonyms)
+    units = _cut(plain, stems, synonyms, _said_with_stop_words(parsed.words, synonyms))
     for unit in units:
         if unit.plain in scopes:
             kind, ident = scopes[unit.plain]
@@ -223,28 +223,53 @@ def _meant_stems(plain: list[str], stems: list[str], units: list[Unit]) -> tuple
     return tuple(porter_stem(fixes[word]) if word in fixes else stem for word, stem in zip(plain, stems))
 
 
-def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
+def _said_with_stop_words(words: list[str], synonyms: Synonyms) -> dict[int, tuple[str, str]]:
+    """The table-talk phrases whose meaning is in their stop words ("does combat go on",
+    "prestige hits 0"), found in the words as typed: the place of the one token each leaves
+    -> (the phrase as typed, its key in `synonyms.by_words`)."""
+    if not synonyms.by_words:
+        return {}
+    keys, places = [], []  # per typed word: its stemmed form, the place of its token (None: dropped)
+    place = 0
+    for word in words:
+        tokens = _plain_tokens(word)
+        keys.extend(words_key(word) or ("",))
+        places.extend([place if tokens else None] + [None] * (max(1, len(words_key(word))) - 1))
+        place += len(tokens)
+    found: dict[int, tuple[str, str]] = {}
+    longest = max(len(k) for k in synonyms.by_words)
+    i = 0
+    while i < len(keys):
+        for size in range(min(longest, len(keys) - i), 1, -1):
+            key = tuple(keys[i:i + size])
+            left = [p for p in places[i:i + size] if p is not None]
+            if key in synonyms.by_words and len(left) == 1:
+                found[left[0]] = (" ".join(words[i:i + size]).lower(), key)
+                i += size
+                break
+        else:
+            i += 1
+    return found
+
+
+def _cut(plain: list[str], stems: list[str], synonyms: Synonyms,
+         said: Optional[dict[int, tuple[str, str]]] = None) -> list[Unit]:
     """Cut the query's tokens into units: the longest synonym phrase at each
-    place, otherwise one word; question words ("how", "does") are dropped."""
+    place, otherwise one word; question words ("how", "does") are dropped. `said`:
+    tokens standing for a table-talk phrase said with stop words (`_said_with_stop_words`)."""
     table, longest = synonyms.by_stems, synonyms.longest
     units, i = [], 0
     while i < len(stems):
+        if said and i in said:
+            typed, key = said[i]
+            units.append(_unit_of(typed, (stems[i],), synonyms.by_words[key], None))
+            i += 1
+            continue
         for size in range(min(longest, len(stems) - i), 0, -1):
             key = tuple(stems[i:i + size])
             if key not in table:
                 continue
-            # stems -> (weight, game): what was typed at full weight, synonyms lower;
-            # a synonym shared by every game beats the same one scoped to a game.
-            found: dict[tuple[str, ...], tuple[float, Optional[str]]] = {key: (1.0, None)}
-            for group, analysed in table[key]:
-                for alt in analysed:
-                    if not alt or alt == key:
-                        continue
-                    weight, game = found.get(alt, (0.0, group.game))
-                    found[alt] = (max(weight, group.weight), None if group.game is None else game)
-            units.append(Unit(" ".join(plain[i:i + size]),
-                              [Alternative("stems", s, w, g) for s, (w, g) in found.items()],
-                              plain[i] if size == 1 else None))
+            units.append(_unit_of(" ".join(plain[i:i + size]), key, table[key], plain[i] if size == 1 else None))
             i += size
             break
         else:
@@ -273,6 +298,20 @@ def _add_lemma(unit: Unit, vocabulary: Vocabulary) -> bool:
         return False
     unit.alternatives.append(Alternative("stems", (stem,), LEMMA_WEIGHT))
     return True
+
+
+def _unit_of(typed: str, key: tuple[str, ...], groups, plain: Optional[str]) -> Unit:
+    """The unit of a synonym phrase found in a query (its stems `key`) and its groups."""
+    # stems -> (weight, game): what was typed at full weight, synonyms lower;
+    # a synonym shared by every game beats the same one scoped to a game.
+    found: dict[tuple[str, ...], tuple[float, Optional[str]]] = {key: (1.0, None)}
+    for group, analysed in groups:
+        for alt in analysed:
+            if not alt or alt == key:
+                continue
+            weight, game = found.get(alt, (0.0, group.game))
+            found[alt] = (max(weight, group.weight), None if group.game is None else game)
+    return Unit(typed, [Alternative("stems", s, w, g) for s, (w, g) in found.items()], plain)
 
 
 def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
