@@ -264,5 +264,5 @@ def test_players_words_typos_and_question_frames_through_the_command_line(search
     go_on = searcher.expansion_of("does combat go on").units
     assert any(("continu",) in {alt.tokens for alt in u.alternatives} for u in go_on), go_on
     # An irregular form finds its word, which the stemmer does not join to it.
-    for form, word in (("bled", "bleed"), ("fought", "fight"), ("stolen", "steal")):
+    for form, word in (("went", "go"), ("took", "take"), ("stole", "steal")):
         assert (word,) in {alt.tokens for alt in searcher.expansion_of(form).units[0].alternatives}, form

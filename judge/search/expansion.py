@@ -27,7 +27,6 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Optional
 
-import simplemma
 from rapidfuzz import process
 from wordfreq import zipf_frequency
 from rapidfuzz.distance import OSA
@@ -203,7 +202,7 @@ def expand(parsed: ParsedQuery, vocabulary: Vocabulary, synonyms: Synonyms,
             unit.alternatives.append(Alternative(kind, (ident,), SCOPE_WEIGHT))
         elif unit.plain in synonyms.misspellings:  # searched through its table-talk entry
             unit.corrected = synonyms.misspellings[unit.plain]
-        elif unit.plain and _add_lemma(unit, vocabulary) and unit.plain not in vocabulary.frequency:
+        elif unit.plain and _add_lemma(unit, vocabulary):
             pass  # an irregular form of a word the books use ("bled") is no typo
         elif (unit.plain and len(unit.plain) >= FUZZY_MIN_LENGTH and unit.plain.isalpha()
               and unit.plain not in synonyms.talk_words):  # a word players say is no typo
@@ -285,13 +284,17 @@ def lemma_stem(word: str) -> Optional[str]:
     word itself ("bled" -> "bleed", "stolen" -> "steal"); None otherwise."""
     if not word.isalpha():
         return None
+    import simplemma  # (its English dictionary is read at the first word looked up: ~0.15 s)
+
     stem = porter_stem(simplemma.lemmatize(word, lang="en").lower())
     return stem if stem != porter_stem(word) else None
 
 
 def _add_lemma(unit: Unit, vocabulary: Vocabulary) -> bool:
-    """Add the stem of a one-word unit's lemma when the books use it; True if added."""
-    if len(unit.alternatives) != 1:
+    """For a word the books never use ("bled", "fought"), add the stem of its lemma when
+    the books use that; True if added. (A word they use finds its own paragraphs: the
+    dictionary is then not read, which a query of the books' words alone never pays.)"""
+    if len(unit.alternatives) != 1 or unit.plain in vocabulary.frequency:
         return False  # a table-talk or synonym unit already says what it means
     stem = lemma_stem(unit.plain)
     if stem is None or stem not in vocabulary.stems:
