@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from whoosh.lang.porter import stem as porter_stem
+
 import judge.search.index as search_index
 from judge import paths
 from judge.datafile import key_line, parse_yaml
@@ -86,8 +88,6 @@ class Synonyms:
 
 def words_key(text: str) -> tuple[str, ...]:
     """Every word of `text`, lowercase and stemmed, stop words kept ("goes on" -> goe, on)."""
-    from judge.search.expansion import porter_stem
-
     return tuple(porter_stem(w) for w in _WORDS.findall(text.lower()))
 
 
