@@ -232,3 +232,37 @@ def test_search_stdin_json_answers_one_line_per_query(runner, rules_copy):
     lines = [json.loads(line) for line in answer.output.splitlines()]
     assert len(lines) == 3
     assert lines[0]["hits"][0]["doc"] == "vekn" and lines[1]["game"] == "rivals" and lines[2]["message"]
+
+
+def test_players_words_typos_and_question_frames_through_the_command_line(searcher):
+    """Issue 20's vocabulary, as `judge search --stdin --json` answers it."""
+    from click.testing import CliRunner
+
+    typos = {"Methusaleh": "methuselah", "inflence": "influence", "torpur": "torpor",
+             "referendom": "referendum", "diablery": "diablerie", "discpline": "discipline"}
+    words = ["lunge", "wake", "ping", "sweep", "untapped"]
+    lines = [*typos, *words, "prestiege", "is it legal to bleed my grand prey"]
+    out = CliRunner().invoke(search_command, ["--stdin", "--json"], input="\n".join(lines) + "\n")
+    assert out.exit_code == 0, out.output
+    results = dict(zip(lines, (json.loads(line) for line in out.output.splitlines() if line.strip())))
+    for typed, meant in typos.items():  # the game's words misspelt are corrected
+        assert results[typed]["did_you_mean"] == meant, (typed, results[typed]["did_you_mean"])
+    for word in words:  # real words and words players say never are
+        assert results[word]["did_you_mean"] is None, (word, results[word]["did_you_mean"])
+    assert results["lunge"]["hits"]  # ... and find what they mean (enter combat)
+    # A misspelt word only Rivals has makes a Rivals question.
+    assert results["prestiege"]["game"] == "rivals" and results["prestiege"]["hits"]
+    # A question frame is not searched for; "can't" keeps its negation as the books write it.
+    legal = searcher.expansion_of("is it legal to bleed my grand prey")
+    assert "legal" not in {u.typed for u in legal.units}
+    assert "cannot" in {u.typed for u in searcher.expansion_of("why can't a vampire in torpor block").units}
+    # A talk phrase that is one word once its stop words drop ("have to hunt") does not
+    # widen that word: "hunt" asks for hunting, not for every mandatory action.
+    hunt = searcher.expansion_of("hunt").units[0]
+    assert all("mandatori" not in alt.tokens for alt in hunt.alternatives), hunt.alternatives
+    # ... while said with its stop words, as typed, it means what it says ("go on": continue).
+    go_on = searcher.expansion_of("does combat go on").units
+    assert any(("continu",) in {alt.tokens for alt in u.alternatives} for u in go_on), go_on
+    # An irregular form finds its word, which the stemmer does not join to it.
+    for form, word in (("went", "go"), ("took", "take"), ("stole", "steal")):
+        assert (word,) in {alt.tokens for alt in searcher.expansion_of(form).units[0].alternatives}, form

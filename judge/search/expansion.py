@@ -36,7 +36,7 @@ from whoosh.lang.porter import stem as _porter_stem
 import judge.search.index as search_index
 from judge.memo import Memo, memoised
 from judge.search.query import ParsedQuery
-from judge.search.synonyms import Synonyms
+from judge.search.synonyms import Synonyms, words_key
 
 if TYPE_CHECKING:
     from judge.search.postings import PostingTable
@@ -60,6 +60,9 @@ FUZZY_KNOWN_WEIGHT = 0.3  # any other near spelling of a word the books use
 FUZZY_KNOWN_FORMS = 4  # near spellings asked per word, closest and commonest first
 FUZZY_UNKNOWN_WEIGHT = {1: 0.9, 2: 0.7}  # corrections of a word they never use, by distance
 FUZZY_MIN_LENGTH = 4
+# A word's lemma (simplemma's English dictionary: "bled" -> "bleed", "fought" -> "fight"),
+# where the stemmer does not join them, counts this much: it is the same word, another form.
+LEMMA_WEIGHT = 0.9
 # A word this common in English (wordfreq's Zipf scale: 3 is once per million words)
 # is a real word, never "corrected" into another ("sweep" is not "sleep").
 ENGLISH_ZIPF = 3.0
@@ -131,6 +134,8 @@ class Vocabulary:
             if word.isalpha():
                 self.by_initial.setdefault(word[0], []).append(word)
         self.stems = {stem for name in (*FIELD_WEIGHTS, "glossary") for stem in postings.lexicon(name)[0]}
+        # The stems of the words a clean (not OCR-read) text uses.
+        self.clean_stems = frozenset(porter_stem(w) for w in self.words if w not in ocr_words)
         # A vocabulary never changes, so neither does what is worked out from it:
         # (word, distance) -> [(near word, its distance)]
         self._near: Memo = Memo("search.near_words", NEAR_KEPT)
@@ -190,44 +195,80 @@ def expand(parsed: ParsedQuery, vocabulary: Vocabulary, synonyms: Synonyms,
     """`scopes`: lowercase game or document names -> ("game"|"doc", id)."""
     plain = [token for word in parsed.words for token in _plain_tokens(word)]
     stems = [porter_stem(token) for token in plain]  # the stemming analyzer is the plain one, then the stemmer
-    units = _cut(plain, stems, synonyms)
+    units = _cut(plain, stems, synonyms, _said_with_stop_words(parsed.words, synonyms))
     for unit in units:
         if unit.plain in scopes:
             kind, ident = scopes[unit.plain]
             unit.alternatives.append(Alternative(kind, (ident,), SCOPE_WEIGHT))
         elif unit.plain in synonyms.misspellings:  # searched through its table-talk entry
             unit.corrected = synonyms.misspellings[unit.plain]
+        elif unit.plain and _add_lemma(unit, vocabulary):
+            pass  # an irregular form of a word the books use ("bled") is no typo
         elif (unit.plain and len(unit.plain) >= FUZZY_MIN_LENGTH and unit.plain.isalpha()
               and unit.plain not in synonyms.talk_words):  # a word players say is no typo
             _add_fuzzy(unit, vocabulary, _STEM)
     units += [Unit(f"{p}*", [Alternative("prefix", (w,), 1.0) for w in vocabulary.starting(p)], prefix=p)
               for p in parsed.prefixes]
     required = [stems_query(s, 1.0) for s in (tuple(t.text for t in _STEM(p)) for p in parsed.phrases) if s]
-    return Expansion(units, required, list(parsed.numbers), tuple(stems))
+    return Expansion(units, required, list(parsed.numbers), _meant_stems(plain, stems, units))
 
 
-def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
+def _meant_stems(plain: list[str], stems: list[str], units: list[Unit]) -> tuple[str, ...]:
+    """The query's stems with each corrected word's stem in its place: what the asker
+    meant, which is what says the game asked about ("prestiege" is Rivals' "prestige")."""
+    fixes = {u.plain: u.corrected for u in units if u.plain and u.corrected}
+    if not fixes:
+        return tuple(stems)
+    return tuple(porter_stem(fixes[word]) if word in fixes else stem for word, stem in zip(plain, stems))
+
+
+def _said_with_stop_words(words: list[str], synonyms: Synonyms) -> dict[int, tuple[str, str]]:
+    """The table-talk phrases whose meaning is in their stop words ("does combat go on",
+    "prestige hits 0"), found in the words as typed: the place of the one token each leaves
+    -> (the phrase as typed, its key in `synonyms.by_words`)."""
+    if not synonyms.by_words:
+        return {}
+    keys, places = [], []  # per typed word: its stemmed form, the place of its token (None: dropped)
+    place = 0
+    for word in words:
+        tokens = _plain_tokens(word)
+        keys.extend(words_key(word) or ("",))
+        places.extend([place if tokens else None] + [None] * (max(1, len(words_key(word))) - 1))
+        place += len(tokens)
+    found: dict[int, tuple[str, str]] = {}
+    longest = max(len(k) for k in synonyms.by_words)
+    i = 0
+    while i < len(keys):
+        for size in range(min(longest, len(keys) - i), 1, -1):
+            key = tuple(keys[i:i + size])
+            left = [p for p in places[i:i + size] if p is not None]
+            if key in synonyms.by_words and len(left) == 1:
+                found[left[0]] = (" ".join(words[i:i + size]).lower(), key)
+                i += size
+                break
+        else:
+            i += 1
+    return found
+
+
+def _cut(plain: list[str], stems: list[str], synonyms: Synonyms,
+         said: Optional[dict[int, tuple[str, str]]] = None) -> list[Unit]:
     """Cut the query's tokens into units: the longest synonym phrase at each
-    place, otherwise one word; question words ("how", "does") are dropped."""
+    place, otherwise one word; question words ("how", "does") are dropped. `said`:
+    tokens standing for a table-talk phrase said with stop words (`_said_with_stop_words`)."""
     table, longest = synonyms.by_stems, synonyms.longest
     units, i = [], 0
     while i < len(stems):
+        if said and i in said:
+            typed, key = said[i]
+            units.append(_unit_of(typed, (stems[i],), synonyms.by_words[key], None))
+            i += 1
+            continue
         for size in range(min(longest, len(stems) - i), 0, -1):
             key = tuple(stems[i:i + size])
             if key not in table:
                 continue
-            # stems -> (weight, game): what was typed at full weight, synonyms lower;
-            # a synonym shared by every game beats the same one scoped to a game.
-            found: dict[tuple[str, ...], tuple[float, Optional[str]]] = {key: (1.0, None)}
-            for group, analysed in table[key]:
-                for alt in analysed:
-                    if not alt or alt == key:
-                        continue
-                    weight, game = found.get(alt, (0.0, group.game))
-                    found[alt] = (max(weight, group.weight), None if group.game is None else game)
-            units.append(Unit(" ".join(plain[i:i + size]),
-                              [Alternative("stems", s, w, g) for s, (w, g) in found.items()],
-                              plain[i] if size == 1 else None))
+            units.append(_unit_of(" ".join(plain[i:i + size]), key, table[key], plain[i] if size == 1 else None))
             i += size
             break
         else:
@@ -235,6 +276,45 @@ def _cut(plain: list[str], stems: list[str], synonyms: Synonyms) -> list[Unit]:
                 units.append(Unit(plain[i], [Alternative("stems", (stems[i],), 1.0)], plain[i]))
             i += 1
     return units
+
+
+@memoised("search.lemma_stems", STEMS_KEPT)
+def lemma_stem(word: str) -> Optional[str]:
+    """The stem of `word`'s English lemma when the stemmer does not reach it from the
+    word itself ("bled" -> "bleed", "stolen" -> "steal"); None otherwise."""
+    if not word.isalpha():
+        return None
+    import simplemma  # (its English dictionary is read at the first word looked up: ~0.15 s)
+
+    stem = porter_stem(simplemma.lemmatize(word, lang="en").lower())
+    return stem if stem != porter_stem(word) else None
+
+
+def _add_lemma(unit: Unit, vocabulary: Vocabulary) -> bool:
+    """For a word the books never use ("bled", "fought"), add the stem of its lemma when
+    the books use that; True if added. (A word they use finds its own paragraphs: the
+    dictionary is then not read, which a query of the books' words alone never pays.)"""
+    if len(unit.alternatives) != 1 or unit.plain in vocabulary.frequency:
+        return False  # a table-talk or synonym unit already says what it means
+    stem = lemma_stem(unit.plain)
+    if stem is None or stem not in vocabulary.stems:
+        return False
+    unit.alternatives.append(Alternative("stems", (stem,), LEMMA_WEIGHT))
+    return True
+
+
+def _unit_of(typed: str, key: tuple[str, ...], groups, plain: Optional[str]) -> Unit:
+    """The unit of a synonym phrase found in a query (its stems `key`) and its groups."""
+    # stems -> (weight, game): what was typed at full weight, synonyms lower;
+    # a synonym shared by every game beats the same one scoped to a game.
+    found: dict[tuple[str, ...], tuple[float, Optional[str]]] = {key: (1.0, None)}
+    for group, analysed in groups:
+        for alt in analysed:
+            if not alt or alt == key:
+                continue
+            weight, game = found.get(alt, (0.0, group.game))
+            found[alt] = (max(weight, group.weight), None if group.game is None else game)
+    return Unit(typed, [Alternative("stems", s, w, g) for s, (w, g) in found.items()], plain)
 
 
 def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
@@ -251,6 +331,11 @@ def _add_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
 def _find_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
     word, stemmed = unit.plain, unit.alternatives[0].tokens[0]
     near = vocabulary.near(word, max_distance(word))
+    if word in vocabulary.ocr_words and stemmed not in vocabulary.clean_stems and not english_word(word):
+        # A word only the OCR-damaged book has, typed: a typo that the scan happened to
+        # make too ("discpline"). It is corrected as a word the books never use, and
+        # still matches the damaged text, as the word itself does below.
+        _correct(unit, [(w, d) for w, d in near if w not in vocabulary.ocr_words], analyzer)
     if vocabulary.knows(word, stemmed):
         # A word the books use. Its inflections are found by the stem already.
         # A near spelling found only in the OCR book is that word damaged: being
@@ -266,6 +351,13 @@ def _find_fuzzy(unit: Unit, vocabulary: Vocabulary, analyzer) -> None:
         return
     if not near or english_word(word):
         return  # a real English word the books do not use is what the asker meant
+    _correct(unit, near, analyzer)
+
+
+def _correct(unit: Unit, near: list[tuple[str, int]], analyzer) -> None:
+    """Search a typo as the closest words of the books (`near`, closest first)."""
+    if not near:
+        return
     unit.corrected = near[0][0]
     for w, distance in near[:3]:
         corrected = tuple(t.text for t in analyzer(w))

@@ -41,6 +41,36 @@ _NUMBER = re.compile(r"^(?:\d+(?:\.\d+)+|[IVX]+(?:\.[A-Za-z0-9]+)+)$", re.IGNORE
 _OPERATORS = {"AND", "OR", "NOT"}
 _LONE_WILDCARD = re.compile(r"(?:^|\s)[*?]+(?=\s|$|\w)")
 _LEADING_SECTION = re.compile(r"^\s*(?:sec(?:tion)?\.?|§)\s*", re.IGNORECASE)
+# "can't" would be read as "can" and "t", both dropped (the index drops "can" and "not"
+# as stop words): the negation is kept as the books write it, "cannot".
+_CANNOT = re.compile(r"\bcan(?:['\u2019]?t|\s+not)\b", re.IGNORECASE)
+# Question frames say what is asked (may I, must I), not what about: each is read as the
+# plain question it stands for, so that its words ("allowed", "legal", "have") are not
+# searched for, and the searcher sees the question's intent ("can ...", "must ...").
+_FRAMES = (
+    # "is it legal to", "is it ok for me to", "is it possible to", "is there a way to"
+    (re.compile(r"\b(?:is|are)\s+(?:it|that|this|there\s+(?:a|any)\s+way)\s+(?:(?:legal|allowed|ok|okay|"
+                r"possible|permitted|legit|fine)\s+)?(?:for\s+(?:me|us|you)\s+)?to\b", re.IGNORECASE), "can"),
+    # "am I allowed to", "is my vampire allowed to", "are allies able to"
+    (re.compile(r"\b(?:am|are|is)\s+((?:\w+\s+){1,5}?)(?:allowed|permitted|able)\s+to\b", re.IGNORECASE),
+     r"can \1"),
+    # "do I have to", "does my vampire need to", "am I forced to"
+    (re.compile(r"\b(?:do|does)\s+((?:\w+\s+){1,5}?)(?:have|need|has|needs)\s+to\b", re.IGNORECASE),
+     r"must \1"),
+    (re.compile(r"\b(?:am|are|is)\s+((?:\w+\s+){1,5}?)(?:forced|required|obliged)\s+to\b", re.IGNORECASE),
+     r"must \1"),
+    # "a vampire with no blood has to hunt"
+    (re.compile(r"\b(?:has|have|needs|need)\s+to\b", re.IGNORECASE), "must"),
+)
+
+
+def plain_question(text: str) -> str:
+    """`text` with its question frames read as the plain question ("is it legal to bleed"
+    -> "can bleed", "do I have to hunt" -> "must I hunt") and "can't" as "cannot"."""
+    text = _CANNOT.sub("cannot", text)
+    for pattern, plain in _FRAMES:
+        text = pattern.sub(plain, text)
+    return text
 
 
 @dataclass
@@ -82,7 +112,7 @@ def parse_query(raw: str) -> ParsedQuery:
             query.notes.append(f"empty filter {key}: ignored")
         return " "
 
-    text = _FILTER.sub(take_filter, text)
+    text = plain_question(_FILTER.sub(take_filter, text))
     query.text = " ".join(text.split())
 
     def take_phrase(m: re.Match) -> str:

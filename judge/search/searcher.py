@@ -478,7 +478,7 @@ class Search:
         if corrected:
             result.did_you_mean = self._corrected_query(parsed, corrected)
         if not result.hits:
-            result.did_you_mean = result.did_you_mean or self._suggestion(parsed, current.vocabulary)
+            result.did_you_mean = result.did_you_mean or self._suggestion(parsed, current.vocabulary, synonyms.talk_words)
             result.message = "no paragraph matches this query" + (
                 " with these filters" if filters else "") + self._try_instead(result, parsed, expansion)
         return result
@@ -701,13 +701,15 @@ class Search:
         phrases = [f'"{p}"' for p in parsed.phrases]
         return " ".join(words + phrases + [f"{p}*" for p in parsed.prefixes])
 
-    def _suggestion(self, parsed: ParsedQuery, vocabulary: Vocabulary) -> Optional[str]:
+    def _suggestion(self, parsed: ParsedQuery, vocabulary: Vocabulary, talk_words=frozenset()) -> Optional[str]:
         """For a query that found nothing: each word the books never use replaced
-        by the closest one they do, allowing one more edit than the search does."""
+        by the closest one they do, allowing one more edit than the search does
+        (a word of the table talk, like an English word, is what the asker meant)."""
         changed, words = False, []
         for word in parsed.words:
             low = word.lower()
-            if low.isalpha() and len(low) >= 3 and low not in vocabulary.frequency and not english_word(low):
+            if (low.isalpha() and len(low) >= 3 and low not in vocabulary.frequency and not english_word(low)
+                    and low not in talk_words):
                 near = vocabulary.near(low, max_distance(low) + 1)
                 if near:
                     words.append(near[0][0])

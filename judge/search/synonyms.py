@@ -12,10 +12,13 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
+
+from whoosh.lang.porter import stem as porter_stem
 
 import judge.search.index as search_index
 from judge import paths
@@ -57,6 +60,9 @@ class Synonyms:
     misspellings: dict = field(default_factory=dict, hash=False, compare=False)
     by_stems: StemsTable = field(init=False)  # how a query's stems find their group
     longest: int = field(init=False)  # the most words a phrase of the file has
+    # A table-talk phrase whose meaning is in its stop words ("go on", "hits 0", "have to
+    # hunt"), by every one of its words stemmed, stop words too: found in the words as typed.
+    by_words: StemsTable = field(init=False)
     # Which version of the file this is, as this process read it (each one read gets the next
     # number): what keeps an answer searched with an older version from being taken for new.
     version: int = field(init=False)
@@ -64,15 +70,37 @@ class Synonyms:
     def __post_init__(self):
         stem = search_index.stemming_analyzer()
         table: StemsTable = {}
+        by_words: StemsTable = {}
         for group in self.groups:
             analysed = [tuple(t.text for t in stem(phrase)) for phrase in group.terms]
-            keys = analysed if group.says is None else [tuple(t.text for t in stem(p)) for p in group.says]
+            keys = analysed if group.says is None else [_talk_key(p, stem) for p in group.says]
             for phrase_stems in keys:
                 if phrase_stems:
                     table.setdefault(phrase_stems, []).append((group, analysed))
+            for phrase in group.says or ():
+                if not _talk_key(phrase, stem):
+                    by_words.setdefault(words_key(phrase), []).append((group, analysed))
         object.__setattr__(self, "version", next(_versions))
         object.__setattr__(self, "by_stems", table)
+        object.__setattr__(self, "by_words", by_words)
         object.__setattr__(self, "longest", max((len(k) for k in table), default=1))
+
+
+def words_key(text: str) -> tuple[str, ...]:
+    """Every word of `text`, lowercase and stemmed, stop words kept ("goes on" -> goe, on)."""
+    return tuple(porter_stem(w) for w in _WORDS.findall(text.lower()))
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def _talk_key(phrase: str, stem) -> tuple[str, ...]:
+    """The stems by which a query finds a table-talk phrase; none for a phrase of
+    several words left with one stem once its stop words are dropped ("have to hunt",
+    "goes to 0", "on the table"): its meaning was in those words, and keyed by the one
+    left it would widen every query using that word ("hunt" would also ask for "mandatory")."""
+    stems = tuple(t.text for t in stem(phrase))
+    return () if len(stems) == 1 and len(phrase.split()) > 1 else stems
 
 
 def synonyms_file() -> Path:

@@ -35,7 +35,7 @@ from __future__ import annotations
 from flask import Flask
 
 from judge.search.snippets import prepare_snippets
-from judge.search.expansion import english_word
+from judge.search.expansion import english_word, lemma_stem
 from judge.search.synonyms import current_synonyms
 from judge.compare.terminology import get_terminology
 from judge.web.cards import warm_cards
@@ -72,6 +72,7 @@ def warm_searcher(searcher) -> None:
     for word in searcher.vocabulary.frequency:
         searcher.prepare(word)
     english_word("judge")  # wordfreq's English list read once (~0.6 s), before the workers fork
+    lemma_stem("went")  # simplemma's English dictionary too (~0.15 s)
 
 
 def warm_site(site: Site) -> None:
