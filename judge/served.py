@@ -143,6 +143,7 @@ class _Rows(Mapping):
         self._served, self._table, self._kind, self._count = served, table, kind, count
         self._kept: dict = {}
         self._whole = False
+        self._ids: Optional[frozenset] = None  # every ID of the table, read once for membership tests
 
     def _decode(self, ident: str, data: str):
         try:
@@ -171,7 +172,17 @@ class _Rows(Mapping):
         return found
 
     def __contains__(self, ident) -> bool:
-        return self.get(ident) is not None
+        # A cache's check asks this of every ID it names (~240k at 100 books): a set of the
+        # IDs, not a row read and decoded each; the row is still checked when it is read.
+        if not isinstance(ident, str):
+            return False
+        if self._whole or ident in self._kept:
+            return ident in self._kept
+        if self._ids is None:
+            self._ids = frozenset(ident for ident, in self._served.query(f"SELECT id FROM {self._table}"))
+            if len(self._ids) != self._count:
+                raise _damaged(self._served.path, f"{len(self._ids)} {self._table} for {self._count}")
+        return ident in self._ids
 
     def _load_all(self) -> None:
         if not self._whole:

@@ -36,6 +36,10 @@ def test_the_served_corpus_and_saved_state_answer_as_the_whole_corpus(corpus, tm
     assert served.write(corpus, tmp_path)
     lazy = served.open_served(corpus.digest, tmp_path)
     assert lazy is not None and served.open_served("another digest", tmp_path) is None
+    # Membership as a cache's check asks it (before any row is read), for every ID and for others.
+    fresh = served.open_served(corpus.digest, tmp_path)
+    assert all(p in fresh.paragraphs for p in corpus.paragraphs) and all(s in fresh.sections for s in corpus.sections)
+    assert not any(x in fresh.paragraphs or x in fresh.sections for x in ("rb:9.9.9/9", "vekn:no-such", 7, None))
     # Item by item, and the look-ups judge show makes.
     some = list(corpus.paragraphs)[::5]
     assert [lazy.paragraphs[p] for p in some] == [corpus.paragraphs[p] for p in some]
