@@ -15,6 +15,7 @@ import numpy as np
 from whoosh import query as wq
 
 import judge.search.index as search_index
+import judge.search.passages as passages
 import judge.search.state as search_state
 from judge import paths
 from judge.lookup import Match, find
@@ -179,6 +180,7 @@ class _Installed:
     # (prefix, alternatives) of a query unit -> the document numbers having what it asks for
     # What a unit asks for (`Unit.key`) -> the document numbers having it: the build never changes.
     unit_paragraphs: Memo = field(default_factory=lambda: Memo("search.unit_paragraphs", UNITS_KEPT))
+    face_numbers: Optional[np.ndarray] = None  # docnum -> its face's docnum (-1: none), worked out at the first search
 
 
 class _ParagraphsByNumber:
@@ -618,6 +620,8 @@ class Search:
             # The share of the query's units a paragraph has (see `build_query`).
             covered = self._units_covered(current, evaluation, expansion, coverage)[docnums]
             weighed *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * covered / len(coverage)
+        if faces:
+            weighed = self._faces_by_own_words(current, docnums, weighed)
         order = np.argsort(-weighed, kind="stable")[:CANDIDATES].tolist()
         # Stems to mark in snippets: a synonym scoped to a game only in that game's paragraphs.
         query_stems: dict[Optional[str], set[str]] = {}
@@ -654,6 +658,14 @@ class Search:
             for c in counterparts:
                 folded.setdefault(c.id, shown)
         return hits
+
+    @staticmethod
+    def _faces_by_own_words(current: _Installed, docnums: np.ndarray, weighed: np.ndarray) -> np.ndarray:
+        """An older edition's paragraph shown as its face ranks by what the face matched
+        (`judge.search.passages`)."""
+        if current.face_numbers is None:
+            current.face_numbers = passages.face_numbers(current.built.ids, current.faces)
+        return passages.faces_by_own_words(current.face_numbers, docnums, weighed)
 
     @staticmethod
     def _units_covered(current: _Installed, evaluation: Evaluation, expansion: Expansion,
