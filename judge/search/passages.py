@@ -16,12 +16,21 @@ words is its own).
 """
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
+from whoosh import query as wq
+
+from judge.search.expansion import FIELD_WEIGHTS, Expansion
+from judge.search.postings import Evaluation
 
 # What an older edition's paragraph weighs at least, shown as a face that matched
 # less (or nothing) of the question: this share of its own weight. (On the tuned
 # questions any share from 0 to 0.5 ranks the same; 0.8 loses half the gain.)
 FACE_SHARE = 0.5
+# A unit's alternatives beyond its best in a paragraph count this share of their
+# score (Lucene's disjunction-max "tie"): tuned questions 0.1-0.5 (docs/search.md).
+SYNONYM_TIE = 0.4
 
 
 def face_numbers(ids: list, faces: dict) -> np.ndarray:
@@ -47,3 +56,61 @@ def faces_by_own_words(faces: np.ndarray, docnums: np.ndarray, weights: np.ndarr
     out = weights.copy()
     out[shown] = np.minimum(weights[shown], np.maximum(own[face[shown]], FACE_SHARE * weights[shown]))
     return out
+
+
+def _alternative_groups(unit, leaves: list) -> Optional[list]:
+    """A unit's query leaves grouped by the alternative each stands for (the glossary
+    leaf with the first alternative, what was typed), as `expansion.build_query` lays
+    them out: the glossary leaf, then each alternative's (one for a near spelling, a
+    scope or a game-scoped synonym, else one per ranked field). None when they do not
+    fall so (a prefix's words are each an alternative of one leaf)."""
+    if unit.prefix:
+        return [[leaf] for leaf in leaves]
+    sizes = [1 if alt.kind in ("fuzzy", "game", "doc") or alt.game else len(FIELD_WEIGHTS)
+             for alt in unit.alternatives]
+    if not sizes or 1 + sum(sizes) != len(leaves):
+        return None
+    groups, at = [], 1
+    for size in sizes:
+        groups.append(leaves[at:at + size])
+        at += size
+    groups[0] = [leaves[0]] + groups[0]
+    return groups
+
+
+def _score(evaluation: Evaluation, leaves: list, doc_count: int) -> np.ndarray:
+    score = np.zeros(doc_count)
+    for leaf in leaves:
+        if type(leaf) is wq.Term:
+            docnums, scores = evaluation.term(leaf)
+            score[docnums] += scores  # (a term's documents are distinct)
+        else:
+            score += evaluation.node(leaf)[0]
+    return score
+
+
+def overcount(evaluation: Evaluation, expansion: Expansion, coverage: list, doc_count: int) -> Optional[np.ndarray]:
+    """What each paragraph's score counts of the query's units beyond each unit's best
+    alternative (by document number; None when no unit has two alternatives matching).
+    `coverage`: `build_query`'s, each unit's leaves first, then a query per
+    phrase alternative (its words anywhere), not part of the score."""
+    out = None
+    for unit, queries in zip(expansion.units, coverage):
+        phrases = sum(1 for alt in unit.alternatives if alt.kind == "stems" and len(alt.tokens) > 1)
+        groups = _alternative_groups(unit, queries[:len(queries) - phrases])
+        if not groups or len(groups) < 2:
+            continue
+        scores = np.array([_score(evaluation, group, doc_count) for group in groups])
+        extra = scores.sum(axis=0) - scores.max(axis=0)
+        out = extra if out is None else out + extra
+    return out
+
+
+def synonyms_counted_once(evaluation: Evaluation, expansion: Expansion, coverage: list,
+                          scores: np.ndarray, docnums: np.ndarray) -> np.ndarray:
+    """The scores of the matches `docnums`, each unit counting its best alternative
+    in full and the others SYNONYM_TIE of theirs."""
+    extra = overcount(evaluation, expansion, coverage, evaluation.table.doc_count)
+    if extra is None:
+        return scores
+    return scores - (1 - SYNONYM_TIE) * extra[docnums]

@@ -613,6 +613,8 @@ class Search:
         """Weigh every match by coverage and priors, show each rule by its paragraph of the
         book in force (`faces`), fold its other editions under it, cut to `limit`."""
         prior = {"definition": current.definition_prior, "term": current.term_prior}.get(definition, current.prior)
+        if coverage:
+            scores = passages.synonyms_counted_once(evaluation, expansion, coverage, scores, docnums)
         weighed = scores * prior[docnums]
         for intent in intents:
             weighed *= current.states[intent][docnums]
