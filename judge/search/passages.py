@@ -26,8 +26,8 @@ from judge.search.postings import Evaluation
 
 # What an older edition's paragraph weighs at least, shown as a face that matched
 # less (or nothing) of the question: this share of its own weight. (On the tuned
-# questions any share from 0 to 0.5 ranks the same; 0.8 loses half the gain.)
-FACE_SHARE = 0.5
+# questions any share from 0 to 0.4 ranks the same, 0.5 one question less; 0.8 loses half the gain.)
+FACE_SHARE = 0.25
 # A unit's alternatives beyond its best in a paragraph count this share of their
 # score (Lucene's disjunction-max "tie"): tuned questions 0.1-0.5 (docs/search.md).
 SYNONYM_TIE = 0.4
