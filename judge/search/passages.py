@@ -1,18 +1,26 @@
-"""Which paragraph answers: the matches of a search weighed again before they are
-cut to the candidates shown (issue 20).
+"""Which paragraph answers: how the matches of a search are weighed before they
+are cut to the candidates shown (issue 20), beyond BM25, coverage and priors
+(`Search._rank`).
 
-An older edition's paragraph that the book in force states too is shown as that
-paragraph (its face, `Search._rank`): the hit's label, text and snippet are the
-face's. It used to rank by its own words, so an older paragraph saying the
-question's words densely lifted a face that does not say them: "hunt stealth"
-showed the hunt action's first paragraph, lifted by the older book's one
-paragraph stating the whole action (stealth included), above the current book's
-"Default stealth: +1 stealth."; "what range does combat start at" the end of a
-round, for the older book's paragraph on both. A face now ranks by what it
-itself matched: an older paragraph standing for it weighs at most as much as
-the face's own match, and no less than FACE_SHARE of its own (the face states
-the same rule in other words: it still shows, lower, when none of the question's
-words is its own).
+**A face ranks by its own words.** An older edition's paragraph that the book in
+force states too is shown as that paragraph (its face): the hit's label, text
+and snippet are the face's. It used to rank by its own words, so an older
+paragraph saying the question's words densely lifted a face that does not say
+them: "hunt stealth" showed the hunt action's first paragraph, lifted by the
+older book's one paragraph stating the whole action (stealth included), above
+the current book's "Default stealth: +1 stealth."; "what range does combat start
+at" the end of a round, for the older book's paragraph on both. A face now ranks
+by what it itself matched: an older paragraph standing for it weighs at most as
+much as the face's own match, and no less than FACE_SHARE of its own (the face
+states the same rule in other words: it still shows, lower, when none of the
+question's words is its own).
+
+**A word's synonyms count once.** A word of the question is searched with its
+synonyms, table-talk terms and near spellings ("block": "blocker", "block
+attempt", "try to block"); the score summed them all, so a paragraph on block
+attempts, having four of them, outranked the one saying that allies block. Each
+unit now counts its best alternative in a paragraph in full and the others
+SYNONYM_TIE of theirs (Lucene's disjunction max with a tie).
 """
 from __future__ import annotations
 
