@@ -21,15 +21,25 @@ attempt", "try to block"); the score summed them all, so a paragraph on block
 attempts, having four of them, outranked the one saying that allies block. Each
 unit now counts its best alternative in a paragraph in full and the others
 SYNONYM_TIE of theirs (Lucene's disjunction max with a tie).
+
+**The section the question names.** A question usually names the topic of the
+section that answers it ("who pays the blood to rescue a vampire from torpor":
+Rescue a Vampire from Torpor; "city deck is empty": The City Deck), where a
+paragraph elsewhere may mention its words more densely (Leave Torpor; Running
+Out of Cards). A paragraph of the book in force whose section's title the
+question says in full (each word of the title, stop words and numbers aside,
+is a word of the question or of its synonyms) weighs NAMED_SECTION more. An
+older edition's sections are not weighed so: the current book answers first.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 from whoosh import query as wq
 
 from judge.search.expansion import FIELD_WEIGHTS, Expansion
+from judge.search.index import stemming_analyzer
 from judge.search.postings import Evaluation
 
 # What an older edition's paragraph weighs at least, shown as a face that matched
@@ -39,6 +49,9 @@ FACE_SHARE = 0.25
 # A unit's alternatives beyond its best in a paragraph count this share of their
 # score (Lucene's disjunction-max "tie"): tuned questions 0.1-0.5 (docs/search.md).
 SYNONYM_TIE = 0.4
+# A paragraph under a section the question names weighs this much more: tuned
+# questions 0.1-0.2 rank alike (docs/search.md).
+NAMED_SECTION = 0.15
 
 
 def face_numbers(ids: list, faces: dict) -> np.ndarray:
@@ -122,3 +135,39 @@ def synonyms_counted_once(evaluation: Evaluation, expansion: Expansion, coverage
     if extra is None:
         return scores
     return scores - (1 - SYNONYM_TIE) * extra[docnums]
+
+
+class Sections:
+    """The sections of a build's paragraphs: each document number's section (as a
+    code), whether it is of a book in force, and its title's stems (worked out when
+    a search first meets the section)."""
+
+    def __init__(self, ids: list, title_of: Callable[[str], str], in_force: Callable[[str], bool]):
+        codes: dict[str, int] = {}
+        self.codes = np.array([codes.setdefault(pid.rsplit("/", 1)[0], len(codes)) for pid in ids], np.int64)
+        self.ids = list(codes)
+        self.in_force = np.array([in_force(sid.split(":", 1)[0]) for sid in self.ids], bool)
+        self._title_of = title_of
+        self._titles: dict[int, frozenset] = {}
+        self._analyzer = stemming_analyzer()
+
+    def title_stems(self, code: int) -> frozenset:
+        found = self._titles.get(code)
+        if found is None:
+            found = frozenset(t.text for t in self._analyzer(self._title_of(self.ids[code])) if not t.text.isdigit())
+            self._titles[code] = found  # (two threads may both work it out: the same answer)
+        return found
+
+
+def named_sections_weighed(sections: Sections, expansion: Expansion, docnums: np.ndarray,
+                           weights: np.ndarray) -> np.ndarray:
+    """The weights of the matches `docnums`, those under a section of the book in force
+    whose title the question says in full NAMED_SECTION more."""
+    asked = set(expansion.stems)
+    asked.update(token for u in expansion.units for a in u.alternatives if a.kind == "stems" for token in a.tokens)
+    codes = sections.codes[docnums]
+    named = [code for code in np.unique(codes[sections.in_force[codes]]).tolist()
+             if (stems := sections.title_stems(code)) and stems <= asked]
+    if not named:
+        return weights
+    return np.where(np.isin(codes, named), weights * (1 + NAMED_SECTION), weights)

@@ -181,6 +181,7 @@ class _Installed:
     # What a unit asks for (`Unit.key`) -> the document numbers having it: the build never changes.
     unit_paragraphs: Memo = field(default_factory=lambda: Memo("search.unit_paragraphs", UNITS_KEPT))
     face_numbers: Optional[np.ndarray] = None  # docnum -> its face's docnum (-1: none), worked out at the first search
+    sections: Optional[passages.Sections] = None  # the paragraphs' sections, worked out at the first search
 
 
 class _ParagraphsByNumber:
@@ -622,6 +623,7 @@ class Search:
             # The share of the query's units a paragraph has (see `build_query`).
             covered = self._units_covered(current, evaluation, expansion, coverage)[docnums]
             weighed *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * covered / len(coverage)
+        weighed = self._named_sections_weighed(current, expansion, docnums, weighed)
         if faces:
             weighed = self._faces_by_own_words(current, docnums, weighed)
         order = np.argsort(-weighed, kind="stable")[:CANDIDATES].tolist()
@@ -660,6 +662,18 @@ class Search:
             for c in counterparts:
                 folded.setdefault(c.id, shown)
         return hits
+
+    def _named_sections_weighed(self, current: _Installed, expansion: Expansion, docnums: np.ndarray,
+                                weighed: np.ndarray) -> np.ndarray:
+        """A paragraph under a section of the book in force the question names weighs
+        more (`judge.search.passages`)."""
+        if current.sections is None:
+            current.sections = passages.Sections(current.built.ids, self._section_title, self._in_force)
+        return passages.named_sections_weighed(current.sections, expansion, docnums, weighed)
+
+    def _section_title(self, section_id: str) -> str:
+        section = self.corpus.sections.get(section_id)
+        return section.title if section else ""
 
     @staticmethod
     def _faces_by_own_words(current: _Installed, docnums: np.ndarray, weighed: np.ndarray) -> np.ndarray:
