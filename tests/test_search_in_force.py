@@ -222,6 +222,13 @@ def test_a_words_synonyms_count_once_in_a_paragraph(searcher):
     assert "blocking" in top.text
 
 
+def test_the_section_a_question_names_answers_before_a_mention_elsewhere(searcher):
+    # A worked example elsewhere says "bleed" and "pool" more often; the question names the
+    # Bleed action, whose effect states how much pool is burned.
+    top = searcher.search("bleed how much pool").hits[0]
+    assert top.section == "vekn:bleed" and "burns an amount of pool" in top.text, top.id
+
+
 def test_a_drafts_page_explains_the_draft_and_points_to_the_official_paragraph(client):
     def draft_note(pid):
         return page(client.get(item_url(pid))).find_all("aside", class_="draft-note")
