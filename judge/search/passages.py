@@ -112,7 +112,7 @@ def _score(evaluation: Evaluation, leaves: list, doc_count: int) -> np.ndarray:
 
 def overcount(evaluation: Evaluation, expansion: Expansion, coverage: list, doc_count: int) -> Optional[np.ndarray]:
     """What each paragraph's score counts of the query's units beyond each unit's best
-    alternative (by document number; None when no unit has two alternatives matching).
+    alternative (by document number; None when no unit has two alternatives).
     `coverage`: `build_query`'s, each unit's leaves first, then a query per
     phrase alternative (its words anywhere), not part of the score."""
     out = None
