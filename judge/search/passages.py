@@ -38,6 +38,7 @@ from typing import Callable, Optional
 import numpy as np
 from whoosh import query as wq
 
+from judge.memo import Memo
 from judge.search.expansion import FIELD_WEIGHTS, Expansion
 from judge.search.index import stemming_analyzer
 from judge.search.postings import Evaluation
@@ -52,6 +53,7 @@ SYNONYM_TIE = 0.4
 # A paragraph under a section the question names weighs this much more: tuned
 # questions 0.1-0.2 rank alike (docs/search.md).
 NAMED_SECTION = 0.15
+SECTIONS_KEPT = 20_000  # section titles' stems kept per build (the books have a few hundred sections)
 
 
 def face_numbers(ids: list, faces: dict) -> np.ndarray:
@@ -148,14 +150,23 @@ class Sections:
         self.ids = list(codes)
         self.in_force = np.array([in_force(sid.split(":", 1)[0]) for sid in self.ids], bool)
         self._title_of = title_of
-        self._titles: dict[int, frozenset] = {}
+        # section code -> its title's stems (numbers aside): the build and its corpus never change
+        self._titles: Memo = Memo("search.section_title_stems", SECTIONS_KEPT)
         self._analyzer = stemming_analyzer()
+        self._all_stemmed = False
+
+    def stem_titles(self) -> None:
+        """Work out every section's title stems now (the warm-up), not at a search."""
+        if not self._all_stemmed:
+            for code in range(len(self.ids)):
+                self.title_stems(code)
+            self._all_stemmed = True
 
     def title_stems(self, code: int) -> frozenset:
-        found = self._titles.get(code)
+        found = self._titles.recall(code)
         if found is None:
-            found = frozenset(t.text for t in self._analyzer(self._title_of(self.ids[code])) if not t.text.isdigit())
-            self._titles[code] = found  # (two threads may both work it out: the same answer)
+            found = self._titles.remember(code, frozenset(
+                t.text for t in self._analyzer(self._title_of(self.ids[code])) if not t.text.isdigit()))
         return found
 
 

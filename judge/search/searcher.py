@@ -259,9 +259,11 @@ class Search:
     def prepare(self, query: str) -> None:
         """Work out and keep what a search of `query` needs that searches of the same
         words need again (its units' near spellings, query leaves, postings and
-        paragraphs), without ranking anything: what the warm-up does for every word
-        of the books (judge.web.warmup), so that a server's first queries find it kept."""
+        paragraphs; the sections' titles a question may name), without ranking anything:
+        what the warm-up does for every word of the books (judge.web.warmup), so that a
+        server's first queries find it kept."""
         current = self._current
+        self._sections(current).stem_titles()
         expansion = expand(parse_query(query), current.vocabulary, current_synonyms(), self._scopes)
         if expansion.units:
             built_query, coverage = build_query(expansion)
@@ -667,9 +669,12 @@ class Search:
                                 weighed: np.ndarray) -> np.ndarray:
         """A paragraph under a section of the book in force the question names weighs
         more (`judge.search.passages`)."""
+        return passages.named_sections_weighed(self._sections(current), expansion, docnums, weighed)
+
+    def _sections(self, current: _Installed) -> passages.Sections:
         if current.sections is None:
             current.sections = passages.Sections(current.built.ids, self._section_title, self._in_force)
-        return passages.named_sections_weighed(current.sections, expansion, docnums, weighed)
+        return current.sections
 
     def _section_title(self, section_id: str) -> str:
         section = self.corpus.sections.get(section_id)
