@@ -15,6 +15,7 @@ import numpy as np
 from whoosh import query as wq
 
 import judge.search.index as search_index
+import judge.search.passages as passages
 import judge.search.state as search_state
 from judge import paths
 from judge.lookup import Match, find
@@ -179,6 +180,8 @@ class _Installed:
     # (prefix, alternatives) of a query unit -> the document numbers having what it asks for
     # What a unit asks for (`Unit.key`) -> the document numbers having it: the build never changes.
     unit_paragraphs: Memo = field(default_factory=lambda: Memo("search.unit_paragraphs", UNITS_KEPT))
+    face_numbers: Optional[np.ndarray] = None  # docnum -> its face's docnum (-1: none), worked out at the first search
+    sections: Optional[passages.Sections] = None  # the paragraphs' sections, worked out at the first search
 
 
 class _ParagraphsByNumber:
@@ -256,9 +259,11 @@ class Search:
     def prepare(self, query: str) -> None:
         """Work out and keep what a search of `query` needs that searches of the same
         words need again (its units' near spellings, query leaves, postings and
-        paragraphs), without ranking anything: what the warm-up does for every word
-        of the books (judge.web.warmup), so that a server's first queries find it kept."""
+        paragraphs; the sections' titles a question may name), without ranking anything:
+        what the warm-up does for every word of the books (judge.web.warmup), so that a
+        server's first queries find it kept."""
         current = self._current
+        self._sections(current).stem_titles()
         expansion = expand(parse_query(query), current.vocabulary, current_synonyms(), self._scopes)
         if expansion.units:
             built_query, coverage = build_query(expansion)
@@ -611,6 +616,8 @@ class Search:
         """Weigh every match by coverage and priors, show each rule by its paragraph of the
         book in force (`faces`), fold its other editions under it, cut to `limit`."""
         prior = {"definition": current.definition_prior, "term": current.term_prior}.get(definition, current.prior)
+        if coverage:
+            scores = passages.synonyms_counted_once(evaluation, expansion, coverage, scores, docnums)
         weighed = scores * prior[docnums]
         for intent in intents:
             weighed *= current.states[intent][docnums]
@@ -618,6 +625,9 @@ class Search:
             # The share of the query's units a paragraph has (see `build_query`).
             covered = self._units_covered(current, evaluation, expansion, coverage)[docnums]
             weighed *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * covered / len(coverage)
+        weighed = self._named_sections_weighed(current, expansion, docnums, weighed)
+        if faces:
+            weighed = self._faces_by_own_words(current, docnums, weighed)
         order = np.argsort(-weighed, kind="stable")[:CANDIDATES].tolist()
         # Stems to mark in snippets: a synonym scoped to a game only in that game's paragraphs.
         query_stems: dict[Optional[str], set[str]] = {}
@@ -654,6 +664,29 @@ class Search:
             for c in counterparts:
                 folded.setdefault(c.id, shown)
         return hits
+
+    def _named_sections_weighed(self, current: _Installed, expansion: Expansion, docnums: np.ndarray,
+                                weighed: np.ndarray) -> np.ndarray:
+        """A paragraph under a section of the book in force the question names weighs
+        more (`judge.search.passages`)."""
+        return passages.named_sections_weighed(self._sections(current), expansion, docnums, weighed)
+
+    def _sections(self, current: _Installed) -> passages.Sections:
+        if current.sections is None:
+            current.sections = passages.Sections(current.built.ids, self._section_title, self._in_force)
+        return current.sections
+
+    def _section_title(self, section_id: str) -> str:
+        section = self.corpus.sections.get(section_id)
+        return section.title if section else ""
+
+    @staticmethod
+    def _faces_by_own_words(current: _Installed, docnums: np.ndarray, weighed: np.ndarray) -> np.ndarray:
+        """An older edition's paragraph shown as its face ranks by what the face matched
+        (`judge.search.passages`)."""
+        if current.face_numbers is None:
+            current.face_numbers = passages.face_numbers(current.built.ids, current.faces)
+        return passages.faces_by_own_words(current.face_numbers, docnums, weighed)
 
     @staticmethod
     def _units_covered(current: _Installed, evaluation: Evaluation, expansion: Expansion,
