@@ -11,7 +11,7 @@ import pytest
 from judge.compare import concordance as conc
 from judge.compare.alignment import METHODS, align
 from judge.compare.concordance import editions, get_concordance, load_concordance
-from judge.compare.similarity import CharNgrams, text_similarity
+from judge.compare.similarity import CharNgrams, block_similarity, text_similarity
 from judge.compare.terminology import get_terminology
 from judge.errors import JudgeError
 from judge.ingest.sources import parse_document
@@ -244,6 +244,14 @@ def test_text_similarity_equals_scikit_learns_tf_idf_on_the_corpus(corpus):
             assert expected.shape == (len(a), len(b)) and expected.max() > 99
             np.testing.assert_allclose(text_similarity(counted[old.id], counted[new.id]), expected,
                                        rtol=0, atol=1e-4, err_msg=f"{old.id} -> {new.id}")
+    # Any block of the matrix (the outline's links ask for each outline's steps and cited
+    # paragraphs only) holds its very figures, to the last bit.
+    a, b = counted["rb"], counted["vekn"]
+    whole = text_similarity(a, b)
+    asked = [(list(range(0, a.texts, 3)), list(range(1, b.texts, 5))), ([a.texts - 1, 2], [7]),
+             (range(a.texts), range(b.texts))]
+    for (rows, columns), block in zip(asked, block_similarity(a, b, asked)):
+        assert block.dtype == whole.dtype and block.tobytes() == whole[np.ix_(list(rows), list(columns))].tobytes()
 
 
 def test_ocr_damage_costs_little_similarity(corpus):

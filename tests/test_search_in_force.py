@@ -23,6 +23,32 @@ def searcher(corpus, tmp_path_factory):
     return Search(corpus, root=tmp_path_factory.mktemp("search-in-force"))
 
 
+def test_each_older_paragraph_is_shown_as_its_surest_direct_counterpart_in_force(searcher, corpus):
+    """The face of an older edition's paragraph (the paragraph in force shown, and weighed,
+    in its place): of its direct counterparts (`ServedCounterparts.direct`, newest first),
+    the surest in the book in force that is no draft, if at least FACE_CONFIDENCE sure;
+    none for a paragraph in force. (The searcher reads them from the groups' links.)"""
+    from judge.search.counterparts import ServedCounterparts
+    from judge.search.searcher import FACE_CONFIDENCE
+
+    built = searcher.built
+    newest = {}
+    for doc in corpus.documents.values():
+        newest[doc.meta.game] = max(newest.get(doc.meta.game, 0), doc.meta.edition_order)
+    in_force = {d.id for d in corpus.documents.values() if d.meta.edition_order == newest[d.meta.game]}
+    direct = ServedCounterparts(built.counterparts, lambda pid, confidence: (pid, confidence),
+                                lambda pid: corpus.documents[corpus.paragraphs[pid].doc].meta.edition_order).direct
+    expected = {}
+    for members in built.counterparts.members:
+        for pid in members:
+            best = [(other, confidence) for other, confidence in direct(pid) if confidence >= FACE_CONFIDENCE
+                    and corpus.paragraphs[other].doc in in_force and corpus.paragraphs[other].kind != "draft"]
+            if best and corpus.paragraphs[pid].doc not in in_force:
+                expected[pid] = max(best, key=lambda found: found[1])[0]
+    assert len(expected) > 300
+    assert searcher._current.faces == expected
+
+
 @pytest.mark.parametrize("query", ["how much does it cost to contest a title", "what happens when a player is ousted"])
 def test_the_current_book_stands_for_a_rule_the_older_ocr_book_also_states(searcher, query):
     result = searcher.search(query)

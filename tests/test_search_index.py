@@ -167,6 +167,39 @@ def test_a_missing_build_directory_is_rebuilt(corpus, copy_of):
     assert search_index.current_name(root) == searcher.built.name != name
 
 
+def test_a_process_searches_the_build_it_made_from_memory_even_once_removed(corpus, tmp_path, monkeypatch):
+    """The process that builds the index hands its searcher the tables it has in memory,
+    the same as opening the files gives, not read back from the disk once the rebuild
+    lock is let go: by then another process may have built again and removed it."""
+    root = tmp_path / "index"
+    root.mkdir()
+    made = search_index.open_or_rebuild(corpus, None, root)
+    read = search_index.open_built(made.name, root, set(corpus.paragraphs))
+    assert made.postings.to_bytes() == read.postings.to_bytes()
+    assert (made.name, made.path, made.ids, made.lengths, made.ocr_words) == \
+        (read.name, read.path, read.ids, read.lengths, read.ocr_words)
+    assert made.counterparts == read.counterparts
+
+    # another process rebuilds (a newer corpus, `judge search --rebuild`) as soon as this
+    # one lets the lock go, and removes this one's build
+    build = search_index._build
+    others: list[str] = []
+
+    def built_then_replaced(*args):
+        mine = build(*args)
+        if not others:  # (the other process's own build is a plain one)
+            others.append("")
+            others.append(search_index.build(corpus, root, force=True))
+        return mine
+
+    monkeypatch.setattr(search_index, "_build", built_then_replaced)
+    shutil.rmtree(root)
+    root.mkdir()
+    searcher = Search(corpus, root=root)
+    assert others and not build_dir(root, searcher.built.name).exists()
+    answers_correctly(searcher, corpus)
+
+
 def test_a_build_made_by_other_code_is_built_again_not_opened(corpus, copy_of):
     """A build's name starts with its key, which digests the corpus and the code that
     built it: a build of the same corpus by other code (before an upgrade) that the

@@ -29,7 +29,7 @@ from typing import Iterable, Optional
 from judge import cachefile, paths
 from judge.compare.alignment import Alignment, PreparedDocument, align_prepared
 from judge.compare.chains import composed_chains, doc_of
-from judge.compare.similarity import CharNgrams, text_similarity
+from judge.compare.similarity import CharNgrams, block_similarity
 from judge.compare.terminology import get_terminology, terminology_file
 from judge.corpus import get_corpus
 from judge.ingest.refs import RULEBOOK_NUMBER
@@ -322,9 +322,20 @@ def _outline_links(corpus: Corpus, concordance: Concordance, ngrams: CharNgrams,
                if target in corpus.sections else [] for _, target in cited}
     pool = sorted({p.id for group in members.values() for p in group})
     steps = sorted({step.id for step, _ in cited})
-    sim = text_similarity(ngrams.counts([text(corpus.paragraphs[s]) for s in steps]),
-                      ngrams.counts([text(corpus.paragraphs[p]) for p in pool]))
     row, col = {s: n for n, s in enumerate(steps)}, {p: n for n, p in enumerate(pool)}
+    # A step is compared with the paragraphs of the sections it cites only: the figures of
+    # each outline's steps with its cited paragraphs (one block an outline, the IDF over all).
+    outlines: dict[str, tuple[set, set]] = {}
+    for step, target in cited:
+        rows, columns = outlines.setdefault(step.doc, (set(), set()))
+        rows.add(row[step.id])
+        columns.update(col[p.id] for p in members[target])
+    blocks = [(sorted(rows), sorted(columns)) for rows, columns in outlines.values()]
+    figures = block_similarity(ngrams.counts([text(corpus.paragraphs[s]) for s in steps]),
+                               ngrams.counts([text(corpus.paragraphs[p]) for p in pool]), blocks)
+    block_of = {doc: n for n, doc in enumerate(outlines)}
+    places = [({r: i for i, r in enumerate(rows)}, {c: j for j, c in enumerate(columns)}) for rows, columns in blocks]
+    linked = _linked_of(concordance, {target for _, target in cited} | set(pool))
     out: dict[str, dict[str, OutlineLink]] = {}
     for step, target in cited:
         links = out.setdefault(step.id, {})
@@ -336,14 +347,31 @@ def _outline_links(corpus: Corpus, concordance: Concordance, ngrams: CharNgrams,
 
         add(target, 1.0, "cites")
         for para in members[target]:
-            add(para.id, 0.5 + 0.5 * float(sim[row[step.id], col[para.id]]) / 100, "section")
+            place = places[block_of[step.doc]]
+            figure = figures[block_of[step.doc]][place[0][row[step.id]], place[1][col[para.id]]]
+            add(para.id, 0.5 + 0.5 * float(figure) / 100, "section")
         for link in [link for link in links.values() if link.via != "same-rule"]:
-            for other in concordance.linked(link.target):
+            for other in linked.get(link.target, ()):
                 add(other.id, link.confidence * other.confidence, "same-rule")
     order = {pid: n for n, pid in enumerate(corpus.paragraphs)}
     order.update({sid: n for n, sid in enumerate(corpus.sections, len(order))})
     return {step: sorted(links.values(), key=lambda l: (-l.confidence, order.get(l.target, 0)))
             for step, links in sorted(out.items())}
+
+
+def _linked_of(concordance: Concordance, wanted: set[str]) -> dict[str, list[Counterpart]]:
+    """`concordance.linked(ident)` of each of `wanted`, without indexing every pair of every
+    alignment (the outline cites a few books' paragraphs)."""
+    index: dict[str, list[Counterpart]] = {}
+    for al in concordance.alignments:
+        for pair in chain(al.pairs, al.section_pairs):
+            if pair.old in wanted:
+                index.setdefault(pair.old, []).append(Counterpart(pair.new, al.new_doc, pair.confidence, pair.method))
+            if pair.new in wanted:
+                index.setdefault(pair.new, []).append(Counterpart(pair.old, al.old_doc, pair.confidence, pair.method))
+    for found in index.values():
+        found.sort(key=lambda c: (-c.confidence, c.id))
+    return index
 
 
 # -- cache -------------------------------------------------------------------------------

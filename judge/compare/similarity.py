@@ -16,7 +16,7 @@ itself.
 from __future__ import annotations
 
 from itertools import chain
-from typing import Union
+from typing import Sequence, Union
 
 import numpy as np
 
@@ -134,20 +134,40 @@ def text_similarity(a: Union[list[str], NgramCounts], b: Union[list[str], NgramC
 
     `a` and `b` are texts, or their counts by one `CharNgrams` (texts counted by two
     are a ValueError: their n-gram numbers differ)."""
+    a, b = _counted(a, b)
+    return block_similarity(a, b, [(range(a.texts), range(b.texts))])[0]
+
+
+def block_similarity(a: NgramCounts, b: NgramCounts,
+                     blocks: list[tuple[Sequence[int], Sequence[int]]]) -> list[np.ndarray]:
+    """For each (rows, columns) of `blocks`, `text_similarity(a, b)[rows][:, columns]`,
+    the very figures (the IDF still counted over every text of both sides), without
+    working out the pairs no block asks for."""
+    a, b = _counted(a, b)
+    if not a.texts or not b.texts or not a.matrix.nnz or not b.matrix.nnz:
+        return [np.zeros((len(rows), len(columns)), dtype=np.float32) for rows, columns in blocks]
+    x, y = a.alphabetical(), b.alphabetical()
+    width = x.shape[1]
+    # Each row holds an n-gram once: the texts holding it are its column's entries.
+    holding = np.bincount(x.indices, minlength=width) + np.bincount(y.indices, minlength=width)
+    idf = np.log(np.float32(a.texts + b.texts + 1) / (holding + 1).astype(np.float32)) + 1
+    x, y = _tfidf(x, idf), _tfidf(y, idf)
+    whole = lambda part, size: len(part) == size and list(part) == list(range(size))  # noqa: E731
+    out = []
+    for rows, columns in blocks:
+        # (each figure is a sum over its row's n-grams in their order: the same whichever rows
+        # and columns are taken with it)
+        left = x if whole(rows, a.texts) else x[np.asarray(rows, dtype=np.int64)]
+        right = y if whole(columns, b.texts) else y[np.asarray(columns, dtype=np.int64)]
+        out.append(((left @ right.T).toarray() * 100).astype(np.float32))
+    return out
+
+
+def _counted(a: Union[list[str], NgramCounts], b: Union[list[str], NgramCounts]) -> tuple[NgramCounts, NgramCounts]:
     if not isinstance(a, NgramCounts) or not isinstance(b, NgramCounts):
         ngrams = a.ngrams if isinstance(a, NgramCounts) else b.ngrams if isinstance(b, NgramCounts) else CharNgrams()
         a = a if isinstance(a, NgramCounts) else ngrams.counts(a)
         b = b if isinstance(b, NgramCounts) else ngrams.counts(b)
     if a.ngrams is not b.ngrams:
         raise ValueError("texts counted with different n-gram vocabularies cannot be compared")
-    if not a.texts or not b.texts or not a.matrix.nnz or not b.matrix.nnz:
-        return np.zeros((a.texts, b.texts), dtype=np.float32)
-    x, y = a.alphabetical(), b.alphabetical()
-    width = x.shape[1]
-    # Each row holds an n-gram once: the texts holding it are its column's entries.
-    holding = np.bincount(x.indices, minlength=width) + np.bincount(y.indices, minlength=width)
-    idf = np.log(np.float32(a.texts + b.texts + 1) / (holding + 1).astype(np.float32)) + 1
-    product = _tfidf(x, idf) @ _tfidf(y, idf).T
-    return (product.toarray() * 100).astype(np.float32)
-
-
+    return a, b

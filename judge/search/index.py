@@ -428,17 +428,20 @@ class AnalysedCorpus:
         docnums = np.concatenate([p.docnums + base for p, base in zip(parts, doc_base)])
         weights = np.concatenate([p.weights for p in parts])
         positions = np.concatenate([p.positions + (int(base) << POSITION_BITS) for p, base in zip(parts, doc_base)])
-        keys, entry_key = np.unique(np.concatenate([p.keys for p in parts]), return_inverse=True)
-        entry_key = entry_key.reshape(-1)
+        # Every key once, sorted, and each entry's place among them (numpy's `unique` of the
+        # strings, a sort of every entry, took seven times as long as a set and a dict).
+        part_keys = [p.keys.tolist() for p in parts]
+        key_list = sorted(set().union(*part_keys))
+        slot = {key: n for n, key in enumerate(key_list)}
+        entry_key = np.fromiter((slot[key] for keys in part_keys for key in keys), np.int64, len(counts))
         order = np.argsort(entry_key, kind="stable")  # by key, then by part: ascending document numbers
         docnums = docnums[_segments(counts, order)]
         weights = weights[_segments(counts, order)]
         positions = positions[_segments(position_counts, order)]
-        key_counts = np.bincount(entry_key, weights=counts, minlength=len(keys)).astype(np.int64)
-        key_position_counts = np.bincount(entry_key, weights=position_counts, minlength=len(keys)).astype(np.int64)
+        key_counts = np.bincount(entry_key, weights=counts, minlength=len(key_list)).astype(np.int64)
+        key_position_counts = np.bincount(entry_key, weights=position_counts, minlength=len(key_list)).astype(np.int64)
         offsets = np.concatenate([[0], np.cumsum(key_counts)]).astype(np.int64)
         position_offsets = np.concatenate([[0], np.cumsum(key_position_counts)]).astype(np.int64)
-        key_list = keys.tolist()
         scores = weights.copy()
         lengths = self.lengths()
         k1 = BM25F().K1
@@ -599,13 +602,22 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
     never a mixture, and two processes building at once cannot collide: the
     last pointer written wins and the other build is removed later.
     """
-    from judge.search.counterparts import counterpart_map
-
     root = root or paths.index_dir()
     key = index_key(corpus)
     previous = current_name(root)
     if not force and previous and previous.split("-", 1)[0] == key:
         return previous
+    return _build(corpus, root, key).name
+
+
+def _build(corpus: "Corpus", root: Path, key: str) -> BuiltIndex:
+    """Build the index of `corpus` (of index key `key`) in `root` and make it the
+    current one; the build as `open_built` would give it, from the tables in memory
+    (not read back: the process that built it needs neither the re-read nor the
+    re-hash of what it has just written, and the build may already be removed by
+    a newer one)."""
+    from judge.search.counterparts import RuleGroups, counterpart_map
+
     name = f"{key}-{time.time_ns():x}"
     try:
         tmp = Path(tempfile.mkdtemp(dir=root, prefix=".search-build-"))
@@ -615,14 +627,15 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
         with cachefile.collector_paused():
             analysed = AnalysedCorpus(corpus, root / PARTS_DIR)
             table, groups = analysed.posting_table(), counterpart_map(corpus)
-        (tmp / POSTINGS_FILE).write_bytes(table.to_bytes())
-        (tmp / DOCUMENTS_FILE).write_text(json.dumps({"ids": analysed.ids, "lengths": analysed.lengths()}),
-                                          encoding="utf-8")
-        (tmp / COUNTERPARTS_FILE).write_text(json.dumps(groups), encoding="utf-8")
-        (tmp / OCR_WORDS_FILE).write_text(json.dumps(analysed.ocr_only_words()), encoding="utf-8")
-        contents = {"files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-                              for p in sorted(tmp.iterdir()) if p.is_file()},
-                    "paragraphs": len(corpus.paragraphs)}
+        lengths, ocr_words = analysed.lengths(), analysed.ocr_only_words()
+        digests = {}
+        for filename, data in ((POSTINGS_FILE, table.to_bytes()),
+                               (DOCUMENTS_FILE, json.dumps({"ids": analysed.ids, "lengths": lengths}).encode()),
+                               (COUNTERPARTS_FILE, json.dumps(groups).encode()),
+                               (OCR_WORDS_FILE, json.dumps(ocr_words).encode())):
+            (tmp / filename).write_bytes(data)
+            digests[filename] = hashlib.sha256(data).hexdigest()
+        contents = {"files": dict(sorted(digests.items())), "paragraphs": len(corpus.paragraphs)}
         (tmp / CONTENTS_FILE).write_text(json.dumps(contents, indent=1), encoding="utf-8")
         os.rename(tmp, root / f"{PREFIX}{name}")
     except BaseException as exc:
@@ -633,7 +646,10 @@ def build(corpus: "Corpus", root: Optional[Path] = None, force: bool = False) ->
     point_at(root, name)
     _remove_stale(root, keep={name})
     _remove_unused_parts(root / PARTS_DIR, {part.key for part in analysed.parts})
-    return name
+    rule_groups = RuleGroups(members=groups["members"],
+                             links=[[(a, b, confidence) for a, b, confidence in links] for links in groups["links"]],
+                             aligned=[tuple(pair) for pair in groups["aligned"]])
+    return BuiltIndex(name, root / f"{PREFIX}{name}", rule_groups, analysed.ids, lengths, frozenset(ocr_words), table)
 
 
 def point_at(root: Path, name: str) -> None:
@@ -777,13 +793,11 @@ def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] 
         if built is not None:
             return built
         started = time.monotonic()
-        fresh = build(whole(corpus), root, force=True)  # (a build reads every paragraph: not row by row)
-        log.info("built the search index as %s in %.1f s", fresh, time.monotonic() - started)
-    try:
-        return open_built(fresh, root, ids)
-    except DamagedIndex as exc:  # a build we just made and cannot read: the disk, not the cache
-        raise OwnFileError(f"the search index just built in {exc.path} cannot be read back ({exc.reason}); "
-                         "check the disk, or set JUDGE_INDEX_DIR to another directory") from None
+        # (a build reads every paragraph: not row by row) Held in memory, not opened from the disk
+        # once the lock is let go: by then another process may have built and removed it.
+        fresh = _build(whole(corpus), root, key)
+        log.info("built the search index as %s in %.1f s", fresh.name, time.monotonic() - started)
+    return fresh
 
 
 def _open_good(name: Optional[str], key: str, root: Path, ids: set, tried: set) -> Optional[BuiltIndex]:

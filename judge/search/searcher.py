@@ -299,28 +299,42 @@ class Search:
         """What `_install` needs per paragraph, worked out from the corpus (in memory: it
         reads all of it) and the build."""
         self.corpus = whole(self.corpus)  # (a served corpus: the same answers, from memory from now on)
-        counterparts = ServedCounterparts(built.counterparts, self._counterpart, self._edition_order)
         paragraphs = [self.corpus.paragraphs[pid] for pid in built.ids]
         facet_codes = {}
         for facet, value_of in (("doc", lambda para: para.doc), ("kind", lambda para: para.kind)):
             values = sorted({value_of(para) for para in paragraphs})
             codes = {v: n for n, v in enumerate(values)}
             facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs], dtype=np.intp))
-        # (the paragraph in force standing for an older one is one of its direct counterparts: every
-        # older edition is aligned with the edition in force)
-        faces = {pid: face for pid, face in ((pid, self._face(pid, counterparts.direct(pid)))
-                                             for members in built.counterparts.members for pid in members) if face}
-        prior = np.array([self._prior(para, faces, definition=False) for para in paragraphs], dtype=np.float64)
-        definition_prior = np.array([self._prior(para, faces, definition=True) for para in paragraphs],
-                                    dtype=np.float64)
-        term_prior = np.array([self._prior(para, faces, definition=True) * (LORE_PRIOR if self._lore(para) else 1.0)
-                               for para in paragraphs], dtype=np.float64)
+        faces = self._faces(built.counterparts)
+        # A paragraph's priors and intents are those of the paragraph shown for it (an older one is
+        # shown as its current counterpart): worked out once per paragraph shown, as lore once per section.
+        shown_weights: dict[str, tuple] = {}  # shown paragraph -> (prior, definition prior, intents' weights)
+        section_lore: dict[Optional[str], bool] = {}
+
+        def weights(para) -> tuple:
+            shown = faces.get(para.id, para.id)
+            found = shown_weights.get(shown)
+            if found is None:
+                text = self.corpus.paragraphs[shown].text
+                found = shown_weights[shown] = (
+                    self._prior(para, faces, definition=False), self._prior(para, faces, definition=True),
+                    tuple(INTENT_WEIGHT[intent] if pattern.search(text) else 1.0 for intent, pattern in _STATES.items()))
+            return found
+
+        def lore(para) -> bool:
+            found = section_lore.get(para.section)
+            if found is None:
+                found = section_lore[para.section] = self._lore(para)
+            return found
+
+        rows = [weights(para) for para in paragraphs]
+        prior = np.array([row[0] for row in rows], dtype=np.float64)
+        definition_prior = np.array([row[1] for row in rows], dtype=np.float64)
+        term_prior = np.array([row[1] * (LORE_PRIOR if lore(para) else 1.0) for row, para in zip(rows, paragraphs)],
+                              dtype=np.float64)
         games = sorted(set(self._games.values()))
         game_codes = np.array([games.index(self._games[para.doc]) for para in paragraphs], dtype=np.intp)
-        # (The shown paragraph's text: an older one is shown as its current counterpart.)
-        states = {intent: np.array([INTENT_WEIGHT[intent] if pattern.search(self.corpus.paragraphs[
-                                        faces.get(para.id, para.id)].text) else 1.0 for para in paragraphs])
-                  for intent, pattern in _STATES.items()}
+        states = {intent: np.array([row[2][n] for row in rows]) for n, intent in enumerate(_STATES)}
         number = {pid: n for n, pid in enumerate(built.ids)}
         face_numbers = np.array([number[faces[pid]] if pid in faces else -1 for pid in built.ids], dtype=np.int64)
         return search_state.SearchState(prior=prior, definition_prior=definition_prior, term_prior=term_prior,
@@ -335,14 +349,34 @@ class Search:
         doc = self.corpus.documents[doc_id]
         return doc.meta.edition_order == self._newest[doc.meta.game]
 
-    def _face(self, pid: str, found: tuple[Counterpart, ...]) -> Optional[str]:
-        """The paragraph of the book in force that stands for an older edition's
-        paragraph: its surest counterpart there (not an editors' draft), if sure enough."""
-        if self._in_force(self.corpus.paragraphs[pid].doc):
-            return None
-        best = [c for c in found if c.confidence >= FACE_CONFIDENCE and self._in_force(c.doc)
-                and self.corpus.paragraphs[c.id].kind != "draft"]
-        return max(best, key=lambda c: c.confidence).id if best else None
+    def _faces(self, groups) -> dict[str, str]:
+        """Each older edition's paragraph -> the paragraph of the book in force that stands for
+        it: its surest direct counterpart there (not an editors' draft), if sure enough (every
+        older edition is aligned with the edition in force); of equally sure ones, the first by
+        ID, as `ServedCounterparts.direct` lists them (they are of one edition). Read from the
+        groups' links, without making every paragraph's counterparts."""
+        in_force: dict[str, bool] = {}
+
+        def stands_in(pid: str) -> bool:
+            doc = self.corpus.paragraphs[pid].doc
+            found = in_force.get(doc)
+            if found is None:
+                found = in_force[doc] = self._in_force(doc)
+            return found
+
+        best: dict[str, tuple[float, str]] = {}  # older paragraph -> (-confidence, its face)
+        for members, links in zip(groups.members, groups.links):
+            for a, b, confidence in links:
+                confidence = round(confidence, 3)
+                if confidence < FACE_CONFIDENCE:
+                    continue
+                for pid, other in ((members[a], members[b]), (members[b], members[a])):
+                    if pid != other and stands_in(other) and not stands_in(pid) and \
+                            self.corpus.paragraphs[other].kind != "draft":
+                        known = best.get(pid)
+                        if known is None or (-confidence, other) < known:
+                            best[pid] = (-confidence, other)
+        return {pid: face for pid, (_, face) in best.items()}
 
     def _prior(self, para, faces: dict, definition: bool) -> float:
         """What a paragraph is worth before the query's words are counted: what it is
