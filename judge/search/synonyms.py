@@ -28,7 +28,7 @@ import judge.search.index as search_index
 from judge import cachefile, paths
 from judge.datafile import key_line, parse_yaml
 from judge.errors import SourceError
-from judge.memo import Memo
+from judge.memo import Memo, memoised
 
 log = logging.getLogger(__name__)
 _versions = itertools.count(1)
@@ -72,17 +72,16 @@ class Synonyms:
     version: int = field(init=False)
 
     def __post_init__(self):
-        stem = search_index.stemming_analyzer()
         table: StemsTable = {}
         by_words: StemsTable = {}
         for group in self.groups:
-            analysed = [tuple(t.text for t in stem(phrase)) for phrase in group.terms]
-            keys = analysed if group.says is None else [_talk_key(p, stem) for p in group.says]
+            analysed = [stems_of_phrase(phrase) for phrase in group.terms]
+            keys = analysed if group.says is None else [_talk_key(p) for p in group.says]
             for phrase_stems in keys:
                 if phrase_stems:
                     table.setdefault(phrase_stems, []).append((group, analysed))
             for phrase in group.says or ():
-                if not _talk_key(phrase, stem):
+                if not _talk_key(phrase):
                     by_words.setdefault(words_key(phrase), []).append((group, analysed))
         object.__setattr__(self, "version", next(_versions))
         object.__setattr__(self, "by_stems", table)
@@ -103,10 +102,20 @@ class ParsedFile:
     misspellings: dict[str, str] = field(default_factory=dict)
 
     def synonyms(self) -> Synonyms:
-        stem = search_index.stemming_analyzer()
-        rivals = frozenset(s for s in (tuple(t.text for t in stem(term)) for term in self.rivals_terms) if s)
+        rivals = frozenset(s for s in map(stems_of_phrase, self.rivals_terms) if s)
         return Synonyms(tuple(self.groups), frozenset(self.question_words), frozenset(self.talk_words), rivals,
                         dict(self.misspellings))
+
+
+_STEM = search_index.stemming_analyzer()
+PHRASE_STEMS_KEPT = 20_000  # the files hold ~5,000 phrases
+
+
+# Kept: each version of a file, and the union of the two (`current_synonyms`), stems them all.
+@memoised("search.synonym_phrase_stems", PHRASE_STEMS_KEPT)
+def stems_of_phrase(phrase: str) -> tuple[str, ...]:
+    """The stems of a phrase of the files, as the index's analyzer makes them."""
+    return tuple(t.text for t in _STEM(phrase))
 
 
 def words_key(text: str) -> tuple[str, ...]:
@@ -117,12 +126,12 @@ def words_key(text: str) -> tuple[str, ...]:
 _WORDS = re.compile(r"\w+")
 
 
-def _talk_key(phrase: str, stem) -> tuple[str, ...]:
+def _talk_key(phrase: str) -> tuple[str, ...]:
     """The stems by which a query finds a table-talk phrase; none for a phrase of
     several words left with one stem once its stop words are dropped ("have to hunt",
     "goes to 0", "on the table"): its meaning was in those words, and keyed by the one
     left it would widen every query using that word ("hunt" would also ask for "mandatory")."""
-    stems = tuple(t.text for t in stem(phrase))
+    stems = stems_of_phrase(phrase)
     return () if len(stems) == 1 and len(phrase.split()) > 1 else stems
 
 
