@@ -108,6 +108,11 @@ def counterparts_naming_unknown_paragraphs_with_their_digest(path):
         {"members": [["vekn:6.4.6/2", "rb:no-such/1"]], "links": [[[0, 1, 0.9]]], "aligned": [["vekn", "rb"]]}))
 
 
+def counterparts_linking_outside_their_group_with_their_digest(path):
+    _rewrite_with_its_digest(path, search_index.COUNTERPARTS_FILE, json.dumps(
+        {"members": [["rb:6.4.6/2", "s6:6.4.6"]], "links": [[[0, 2, 0.9]]], "aligned": [["rb", "s6"]]}))
+
+
 def documents_of_another_corpus_with_their_digest(path):
     documents = json.loads((path / search_index.DOCUMENTS_FILE).read_text(encoding="utf-8"))
     documents["ids"][7] = "vekn:not-in-the-corpus/1"
@@ -128,7 +133,8 @@ def malform_contents(path):
 
 DAMAGE = [overwrite_postings, flip_one_postings_byte, overwrite_documents, delete_counterparts, truncate_counterparts,
           delete_postings, replace_postings_and_their_digest, counterparts_of_the_wrong_shape_with_their_digest,
-          counterparts_naming_unknown_paragraphs_with_their_digest, documents_of_another_corpus_with_their_digest,
+          counterparts_naming_unknown_paragraphs_with_their_digest,
+          counterparts_linking_outside_their_group_with_their_digest, documents_of_another_corpus_with_their_digest,
           ocr_words_not_a_list_with_their_digest, delete_contents, malform_contents]
 
 
