@@ -239,10 +239,13 @@ def _make_decoder(kind: Any) -> Callable[[Any], Any]:
         return lambda data: None if data is None else inner(data)
     if origin is list or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
         item, as_tuple = _decoder(args[0]), origin is tuple
+        exact = _unchanged_types(args[0])
 
         def as_sequence(data):
             if type(data) is not list:
                 raise _expected("a list", data)
+            if exact and exact.issuperset(map(type, data)):  # every item already what it decodes to: one C pass
+                return tuple(data) if as_tuple else list(data)
             try:
                 return tuple(map(item, data)) if as_tuple else list(map(item, data))
             except Mismatch as exc:
@@ -258,10 +261,11 @@ def _make_decoder(kind: Any) -> Callable[[Any], Any]:
                 return tuple(item(v) for item, v in zip(items, data))
             except Mismatch as exc:
                 raise _locate(exc, ((f"[{n}]", item, v) for n, (item, v) in enumerate(zip(items, data)))) from None
-        if not all(a in (str, int, bool) for a in args):
+        if not all(a in (str, int, bool, float) for a in args):
             return as_fixed_tuple
 
         def as_scalar_tuple(data):  # (start, end), (term, start, end, id): checked in one pass
+            # (a whole number where a float is due is not of the type: as_fixed_tuple makes it a float)
             if type(data) is list and len(data) == len(args) and all(map(_is, map(type, data), args)):
                 return tuple(data)
             return as_fixed_tuple(data)  # which says what is wrong
@@ -296,6 +300,19 @@ def _make_decoder(kind: Any) -> Callable[[Any], Any]:
             return data
         return as_scalar
     raise TypeError(f"no cache decoder for {kind}")
+
+
+def _unchanged_types(kind: Any) -> frozenset:
+    """The types of the values that `kind`'s decoder returns as they are (str for str,
+    int or None for Optional[int]); empty for kinds whose values it makes anew."""
+    if kind in (str, int, bool, float):
+        return frozenset({kind})  # exactly: a bool is no int here, an int becomes a float
+    if typing.get_origin(kind) in (Union, types.UnionType):
+        args = typing.get_args(kind)
+        options = [a for a in args if a is not type(None)]
+        if len(options) == 1 and len(args) == 2 and options[0] in (str, int, bool, float):
+            return frozenset({options[0], type(None)})
+    return frozenset()
 
 
 def _dataclass_decoder(cls: type) -> Callable[[Any], Any]:

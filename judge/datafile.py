@@ -3,24 +3,29 @@ one place that turns unreadable or malformed YAML into a SourceError naming
 the file and the line."""
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
-
-import yaml
 
 from judge.errors import SourceError
 
 
-class LineLoader(yaml.SafeLoader):
+# PyYAML is imported when a file is parsed, not with this module: a search reads the
+# synonyms as kept parsed (judge.search.synonyms) and needs no YAML.
+@lru_cache(maxsize=1)
+def _line_loader():
     """A SafeLoader whose mappings remember their line as `__line__` (1-based)."""
+    import yaml
 
+    class LineLoader(yaml.SafeLoader):
+        pass
 
-def _construct_mapping(loader, node):
-    mapping = loader.construct_mapping(node, deep=True)
-    mapping["__line__"] = node.start_mark.line + 1
-    return mapping
+    def construct_mapping(loader, node):
+        mapping = loader.construct_mapping(node, deep=True)
+        mapping["__line__"] = node.start_mark.line + 1
+        return mapping
 
-
-LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+    return LineLoader
 
 
 def read_yaml(path: Path, what: str, with_lines: bool = False):
@@ -43,8 +48,10 @@ def parse_yaml(data: bytes, name: str, what: str, with_lines: bool = False):
         line = data[:exc.start].count(b"\n") + 1
         raise SourceError(name, line, f"{what} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
                                       f"{exc.start}); is this a binary file?") from None
+    import yaml
+
     try:
-        parsed = yaml.load(text, Loader=LineLoader) if with_lines else yaml.safe_load(text)
+        parsed = yaml.load(text, Loader=_line_loader()) if with_lines else yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise SourceError(name, mark.line + 1 if mark else 0,

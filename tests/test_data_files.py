@@ -84,6 +84,45 @@ def test_judge_search_with_broken_synonyms_is_an_error_naming_the_line(data_copy
     assert "Traceback" not in result.output and result.stdout == ""
 
 
+def test_the_files_as_parsed_are_kept_checked_and_never_outlive_their_bytes(data_copy, tmp_path, monkeypatch,
+                                                                           caplog, runner):
+    """What each file parses into is kept in the index directory for the next process
+    (`_parsed_kept`): read back, it is what parsing gives, without parsing; a damaged copy
+    is logged and parsed again; and a file broken after its good parse was kept is
+    refused with its line, as it is with nothing kept."""
+    import json
+
+    import judge.search.synonyms as synonyms
+
+    index = tmp_path / "index"
+    monkeypatch.setenv("JUDGE_INDEX_DIR", str(index))
+
+    def not_parsed(data, name):
+        raise AssertionError(f"{name} parsed again")
+
+    for name, parse in (("synonyms.yaml", synonyms._synonyms_parsed),
+                        ("table_talk.yaml", synonyms._table_talk_parsed)):
+        data = (data_copy / name).read_bytes()
+        fresh = parse(data, name)
+        assert fresh.groups and synonyms._parsed_kept(parse, data, name) == fresh
+        assert synonyms._parsed_kept(not_parsed, data, name) == fresh
+        kept = index / f"parsed-{name.removesuffix('.yaml')}.json"
+        on_disk = json.loads(kept.read_text(encoding="utf-8"))
+        on_disk["parsed"]["groups"][0]["weight"] = 7
+        kept.write_text(json.dumps(on_disk), encoding="utf-8")
+        with caplog.at_level(logging.WARNING, logger="judge.search.synonyms"):
+            assert synonyms._parsed_kept(parse, data, name) == fresh
+        assert f"{kept} is damaged" in caplog.text and "groups[0]" in caplog.text
+        assert synonyms._parsed_kept(not_parsed, data, name) == fresh  # written again
+    assert fresh.misspellings and fresh.rivals_terms  # the table talk's, kept with the rest
+
+    path = data_copy / "synonyms.yaml"
+    broken, (line, reason) = weight_out_of_range(path.read_text(encoding="utf-8"))
+    path.write_text(broken, encoding="utf-8")
+    result = runner.invoke(cli, ["search", QUESTION])
+    assert result.exit_code == 2 and f"Error: synonyms.yaml:{line}: {reason}" in result.stderr
+
+
 # -- while serving: the last good copy ----------------------------------------------------
 
 def write_half(path, text):

@@ -108,6 +108,11 @@ def counterparts_naming_unknown_paragraphs_with_their_digest(path):
         {"members": [["vekn:6.4.6/2", "rb:no-such/1"]], "links": [[[0, 1, 0.9]]], "aligned": [["vekn", "rb"]]}))
 
 
+def counterparts_linking_outside_their_group_with_their_digest(path):
+    _rewrite_with_its_digest(path, search_index.COUNTERPARTS_FILE, json.dumps(
+        {"members": [["rb:6.4.6/2", "s6:6.4.6"]], "links": [[[0, 2, 0.9]]], "aligned": [["rb", "s6"]]}))
+
+
 def documents_of_another_corpus_with_their_digest(path):
     documents = json.loads((path / search_index.DOCUMENTS_FILE).read_text(encoding="utf-8"))
     documents["ids"][7] = "vekn:not-in-the-corpus/1"
@@ -128,7 +133,8 @@ def malform_contents(path):
 
 DAMAGE = [overwrite_postings, flip_one_postings_byte, overwrite_documents, delete_counterparts, truncate_counterparts,
           delete_postings, replace_postings_and_their_digest, counterparts_of_the_wrong_shape_with_their_digest,
-          counterparts_naming_unknown_paragraphs_with_their_digest, documents_of_another_corpus_with_their_digest,
+          counterparts_naming_unknown_paragraphs_with_their_digest,
+          counterparts_linking_outside_their_group_with_their_digest, documents_of_another_corpus_with_their_digest,
           ocr_words_not_a_list_with_their_digest, delete_contents, malform_contents]
 
 
@@ -146,6 +152,42 @@ def test_a_damaged_build_is_rebuilt_and_search_answers(corpus, copy_of, damage, 
     search_index.open_built(rebuilt, root)  # the new build passes the check the damaged one failed
     # The next process uses the rebuilt index as it is: no second rebuild.
     assert Search(corpus, root=root).built.name == rebuilt
+
+
+def test_the_rule_groups_kept_beside_a_build_are_its_counterparts_json(copy_of, caplog):
+    """The first opening of a build keeps its rule groups as arrays beside it, and the next
+    reads those: the groups counterparts.json holds. Arrays of another counterparts.json
+    are made again; damaged ones are logged, and the JSON read again."""
+    import numpy as np
+
+    from judge import cachefile
+    from judge.search.counterparts import GROUPS_PREFIX, RuleGroups, read_groups
+
+    root, name = copy_of
+    path = build_dir(root, name)
+    data = (path / search_index.COUNTERPARTS_FILE).read_bytes()
+    want = cachefile.decode(RuleGroups, json.loads(data))
+
+    def not_decoded():
+        raise AssertionError("counterparts.json decoded again")
+
+    assert search_index.open_built(name, root).counterparts == want and want.links[0]
+    [kept] = path.glob(f"{GROUPS_PREFIX}*.npz")
+    assert read_groups(path, data, not_decoded) == want
+    other = data + b"\n"  # another build's counterparts.json
+    assert read_groups(path, other, lambda: want) == want and read_groups(path, other, not_decoded) == want
+    with np.load(kept, allow_pickle=False) as arrays:
+        parts = {key: arrays[key] for key in arrays.files}
+    parts["link_newer"] = parts["link_newer"].copy()
+    parts["link_newer"][0] = 10 ** 6
+    np.savez(kept, **parts)
+    for damaged in (lambda: None, lambda: kept.write_bytes(b"PK\x03\x04 garbage")):
+        damaged()
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="judge.search.counterparts"):
+            assert read_groups(path, other, lambda: want) == want
+        assert f"{kept} cannot be used" in caplog.text
+    assert read_groups(path, other, not_decoded) == want  # kept again
 
 
 @pytest.mark.parametrize("pointer", [b"\xff\xfe\x00 not ascii", b"../../etc", b"0123456789abcdef0123-ff\n", b""],

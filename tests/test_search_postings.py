@@ -183,6 +183,11 @@ def test_the_table_survives_saving_and_loading(built):
     for a, b in zip(table.evaluate(query), built.postings.evaluate(query)):
         assert np.array_equal(a, b)
     assert table.positions("body", "bleed").max() >> POSITION_BITS < table.doc_count
+    # Read as views of the stored archive, or by numpy from a compressed one: the same table.
+    with np.load(io.BytesIO(built.postings.to_bytes()), allow_pickle=False) as arrays:
+        compressed = io.BytesIO()
+        np.savez_compressed(compressed, **{name: arrays[name] for name in arrays.files})
+    assert PostingTable.from_bytes(compressed.getvalue()).to_bytes() == table.to_bytes() == built.postings.to_bytes()
 
 
 @pytest.mark.parametrize("data", [b"", b"not a zip archive", b"PK\x03\x04" + b"\x00" * 40])

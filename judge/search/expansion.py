@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Optional
 
 from rapidfuzz import process
-from wordfreq import zipf_frequency
 from rapidfuzz.distance import OSA
 from whoosh import query as wq
 from whoosh.lang.porter import stem as _porter_stem
@@ -175,6 +174,10 @@ class Vocabulary:
 
 def english_word(word: str) -> bool:
     """A real English word (wordfreq's word list): typed on purpose, never a typo."""
+    # Imported here: wordfreq (and langcodes, ftfy) cost a process ~0.1 s to import, and
+    # only a query with a word the books do not use asks it.
+    from wordfreq import zipf_frequency
+
     return zipf_frequency(word, "en") >= ENGLISH_ZIPF
 
 

@@ -701,7 +701,7 @@ def open_built(name: str, root: Optional[Path] = None, paragraph_ids: Optional[s
     `contents.json` and the shape of every table; with `paragraph_ids` (the
     corpus's), also that the build holds exactly those paragraphs. Raises
     `DamagedIndex` when anything is missing or wrong. Reads no pickle."""
-    from judge.search.counterparts import RuleGroups
+    from judge.search.counterparts import RuleGroups, read_groups
 
     root = root or paths.index_dir()
     path = root / f"{PREFIX}{name}"
@@ -722,7 +722,8 @@ def open_built(name: str, root: Optional[Path] = None, paragraph_ids: Optional[s
         postings = PostingTable.from_bytes(data[POSTINGS_FILE])
         documents = _decoded(path, DOCUMENTS_FILE, data, _Documents)
         ids, lengths = documents.ids, documents.lengths
-        counterparts = _decoded(path, COUNTERPARTS_FILE, data, RuleGroups)
+        counterparts = read_groups(path, data[COUNTERPARTS_FILE],
+                                   lambda: _decoded(path, COUNTERPARTS_FILE, data, RuleGroups))
         ocr_words = frozenset(_decoded(path, OCR_WORDS_FILE, data, list[str]))
     except (OSError, ValueError) as exc:  # a file unreadable or gone, or not a posting table
         raise DamagedIndex(path, _describe(exc)) from None

@@ -9,22 +9,26 @@ by stems (`Synonyms.by_stems`), worked out once as it is read.
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import importlib.util
 import itertools
 import logging
 import os
 import re
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
 from whoosh.lang.porter import stem as porter_stem
 
 import judge.search.index as search_index
-from judge import paths
+from judge import cachefile, paths
 from judge.datafile import key_line, parse_yaml
 from judge.errors import SourceError
-from judge.memo import Memo
+from judge.memo import Memo, memoised
 
 log = logging.getLogger(__name__)
 _versions = itertools.count(1)
@@ -68,22 +72,50 @@ class Synonyms:
     version: int = field(init=False)
 
     def __post_init__(self):
-        stem = search_index.stemming_analyzer()
         table: StemsTable = {}
         by_words: StemsTable = {}
         for group in self.groups:
-            analysed = [tuple(t.text for t in stem(phrase)) for phrase in group.terms]
-            keys = analysed if group.says is None else [_talk_key(p, stem) for p in group.says]
+            analysed = [stems_of_phrase(phrase) for phrase in group.terms]
+            keys = analysed if group.says is None else [_talk_key(p) for p in group.says]
             for phrase_stems in keys:
                 if phrase_stems:
                     table.setdefault(phrase_stems, []).append((group, analysed))
             for phrase in group.says or ():
-                if not _talk_key(phrase, stem):
+                if not _talk_key(phrase):
                     by_words.setdefault(words_key(phrase), []).append((group, analysed))
         object.__setattr__(self, "version", next(_versions))
         object.__setattr__(self, "by_stems", table)
         object.__setattr__(self, "by_words", by_words)
         object.__setattr__(self, "longest", max((len(k) for k in table), default=1))
+
+
+@dataclass
+class ParsedFile:
+    """A data file as it reads and checks (the synonyms or the table talk), before
+    `Synonyms` works out its tables: what `ParsedFile.synonyms` builds them from, and
+    what is kept between processes (`_parsed_kept`)."""
+
+    groups: list[SynonymGroup]
+    question_words: list[str]
+    talk_words: list[str] = field(default_factory=list)
+    rivals_terms: list[str] = field(default_factory=list)  # as written; stemmed by `synonyms`
+    misspellings: dict[str, str] = field(default_factory=dict)
+
+    def synonyms(self) -> Synonyms:
+        rivals = frozenset(s for s in map(stems_of_phrase, self.rivals_terms) if s)
+        return Synonyms(tuple(self.groups), frozenset(self.question_words), frozenset(self.talk_words), rivals,
+                        dict(self.misspellings))
+
+
+_STEM = search_index.stemming_analyzer()
+PHRASE_STEMS_KEPT = 20_000  # the files hold ~5,000 phrases
+
+
+# Kept: each version of a file, and the union of the two (`current_synonyms`), stems them all.
+@memoised("search.synonym_phrase_stems", PHRASE_STEMS_KEPT)
+def stems_of_phrase(phrase: str) -> tuple[str, ...]:
+    """The stems of a phrase of the files, as the index's analyzer makes them."""
+    return tuple(t.text for t in _STEM(phrase))
 
 
 def words_key(text: str) -> tuple[str, ...]:
@@ -94,12 +126,12 @@ def words_key(text: str) -> tuple[str, ...]:
 _WORDS = re.compile(r"\w+")
 
 
-def _talk_key(phrase: str, stem) -> tuple[str, ...]:
+def _talk_key(phrase: str) -> tuple[str, ...]:
     """The stems by which a query finds a table-talk phrase; none for a phrase of
     several words left with one stem once its stop words are dropped ("have to hunt",
     "goes to 0", "on the table"): its meaning was in those words, and keyed by the one
     left it would widen every query using that word ("hunt" would also ask for "mandatory")."""
-    stems = tuple(t.text for t in stem(phrase))
+    stems = stems_of_phrase(phrase)
     return () if len(stems) == 1 and len(phrase.split()) > 1 else stems
 
 
@@ -122,6 +154,10 @@ def load_table_talk(path: Optional[Path] = None) -> Synonyms:
 
 
 def _table_talk_of(data: bytes, name: str) -> Synonyms:
+    return _table_talk_parsed(data, name).synonyms()
+
+
+def _table_talk_parsed(data: bytes, name: str) -> "ParsedFile":
     what = "the table talk"
     parsed, text = parse_yaml(data, name, what, with_lines=True)
     if not isinstance(parsed, dict) or not isinstance(parsed.get("talk"), list):
@@ -156,9 +192,7 @@ def _table_talk_of(data: bytes, name: str) -> Synonyms:
     rivals = parsed.get("rivals_terms") or []
     if not isinstance(rivals, list) or not all(isinstance(t, str) and t.strip() for t in rivals):
         raise SourceError(name, key_line(text, "rivals_terms"), "'rivals_terms' must be a list of words or phrases")
-    stem = search_index.stemming_analyzer()
-    rivals_terms = frozenset(s for s in (tuple(t.text for t in stem(term)) for term in rivals) if s)
-    return Synonyms(tuple(groups), frozenset(), frozenset(words), rivals_terms, misspellings)
+    return ParsedFile(groups, [], sorted(words), list(rivals), misspellings)
 
 
 MISSPELLING_DISTANCE = 2  # edits from a book word within which a talk word is that word misspelt
@@ -190,6 +224,10 @@ def load_synonyms(path: Optional[Path] = None) -> Synonyms:
 
 
 def _synonyms_of(data: bytes, name: str) -> Synonyms:
+    return _synonyms_parsed(data, name).synonyms()
+
+
+def _synonyms_parsed(data: bytes, name: str) -> "ParsedFile":
     parsed, text = parse_yaml(data, name, "the search synonyms", with_lines=True)
     if not isinstance(parsed, dict) or not isinstance(parsed.get("groups"), list):
         raise SourceError(name, 1, "the search synonyms: expected a mapping with a list under 'groups'")
@@ -210,7 +248,7 @@ def _synonyms_of(data: bytes, name: str) -> Synonyms:
     words = parsed.get("question_words") or []
     if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
         raise SourceError(name, key_line(text, "question_words"), "'question_words' must be a list of words")
-    return Synonyms(tuple(groups), frozenset(w.lower() for w in words))
+    return ParsedFile(groups, sorted({w.lower() for w in words}))
 
 
 def _what(path: Path) -> str:
@@ -241,6 +279,62 @@ def _read_settled(path: Path) -> tuple[bytes, tuple]:
     return data, before
 
 
+# -- the parsed files kept between processes ---------------------------------------------
+# Parsing the two files is most of what a command line spends before it searches: PyYAML's
+# pure-Python loader (the one that keeps the lines errors name) and, for the table talk's
+# misspellings, wordfreq's import and English list. So what a file parses into is kept in
+# the index directory as JSON (`judge.cachefile`: data only, checked as it is read), keyed
+# by the file's bytes and the code that parses it. A file that does not parse is never
+# kept, so a broken or half-written one is parsed, and refused, as before.
+PARSED_FORM = 1
+_PARSING_CODE = ("search/synonyms.py", "datafile.py")  # under judge/
+
+
+@lru_cache(maxsize=1)
+def _code_key() -> str:
+    """The parsing code and the English word list that says what is no misspelling."""
+    package = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for name in _PARSING_CODE:
+        h.update(name.encode() + b"\0" + (package / name).read_bytes())
+    spec = importlib.util.find_spec("wordfreq")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        for part in ("__init__.py", "data/large_en.msgpack.gz"):
+            with contextlib.suppress(OSError):
+                st = os.stat(Path(location) / part)
+                h.update(f"{location}/{part}:{st.st_size}:{st.st_mtime_ns}".encode())
+    return h.hexdigest()
+
+
+def _kept_path(name: str) -> Optional[Path]:
+    try:
+        return paths.index_dir() / f"parsed-{Path(name).stem}.json"
+    except SourceError:  # no index directory can be made: parsed each time
+        return None
+
+
+def _parsed_kept(parse, data: bytes, name: str) -> ParsedFile:
+    """`parse(data, name)`, or what it gave for these bytes last time, as kept."""
+    key = hashlib.sha256(_code_key().encode() + hashlib.sha256(data).digest()).hexdigest()
+    path = _kept_path(name)
+    if path is not None:
+        kept = cachefile.read_cache(path, f"{name} as parsed", PARSED_FORM, "key", key, _decode_parsed, log)
+        if kept is not None:
+            return kept
+    parsed = parse(data, name)
+    if path is not None:
+        cachefile.write_json(path, {"format": PARSED_FORM, "key": key, "parsed": cachefile.encode(parsed)})
+    return parsed
+
+
+def _decode_parsed(data: dict) -> ParsedFile:
+    parsed = cachefile.decode(ParsedFile, data.get("parsed"), "parsed")
+    for n, group in enumerate(parsed.groups):  # what the parse checked, checked again
+        if len(group.terms) < 2 or not 0 < group.weight <= 1 or not all(t.strip() for t in group.terms):
+            raise cachefile.Mismatch(f"parsed.groups[{n}]: not a group the file could hold")
+    return parsed
+
+
 # How soon an edit of the synonyms file is seen: its date is looked at (one stat) at most
 # this often, not at every search.
 SYNONYMS_CHECK_SECONDS = 0.25
@@ -269,9 +363,9 @@ def current_synonyms(path: Optional[Path] = None) -> Synonyms:
     changes again. With no good copy yet (a process starting), the SourceError is
     raised: judge cannot search without its synonyms."""
     if path is not None:
-        return _current_file(Path(path), _synonyms_of)
-    synonyms = _current_file(synonyms_file(), _synonyms_of)
-    talk = _current_file(table_talk_file(), _table_talk_of)
+        return _current_file(Path(path), _synonyms_parsed)
+    synonyms = _current_file(synonyms_file(), _synonyms_parsed)
+    talk = _current_file(table_talk_file(), _table_talk_parsed)
     key = (synonyms.version, talk.version)
     found = _COMBINED.recall(key)
     if found is None:
@@ -284,7 +378,7 @@ def current_synonyms(path: Optional[Path] = None) -> Synonyms:
 _COMBINED: Memo = Memo("search.synonyms_combined", FILES_KEPT)
 
 
-def _current_file(path: Path, read) -> Synonyms:
+def _current_file(path: Path, parse) -> Synonyms:
     name = str(path)
     now = time.monotonic()
     seen = _SEEN.recall(name)
@@ -300,7 +394,7 @@ def _current_file(path: Path, read) -> Synonyms:
     for attempt in range(1 if seen is not None else SETTLE_TRIES):
         try:
             data, stamp = _read_settled(path)
-            synonyms = read(data, path.name)
+            synonyms = _parsed_kept(parse, data, path.name).synonyms()
             break
         except _Changing:
             if seen is not None:
