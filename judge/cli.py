@@ -6,6 +6,7 @@ becomes a message with an exit code, never a traceback. Every command has
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
@@ -62,6 +63,12 @@ def cli() -> None:
 
 
 def main() -> None:
+    # One command, one job: OpenBLAS's thread pool (one thread a core, started when
+    # numpy is imported) cost each command ~0.1 s of CPU and bought nothing, judge's
+    # matrices being sparse (scipy) or small. Set before any command imports numpy;
+    # a value the user set is kept.
+    for pool in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+        os.environ.setdefault(pool, "1")
     try:
         cli()
     except BrokenPipeError:  # `judge export | head`
