@@ -23,6 +23,24 @@ def _graph():
     return get_graph(load())
 
 
+def _walkable_graph():
+    """What `related` walks: the graph's arrays saved by an earlier command (judge.saved_graph)
+    when they are of this corpus, read with the served corpus; else the graph built here,
+    and saved for the next command."""
+    from judge import saved_graph
+    from judge.commands.shared import load_served
+    from judge.graph import get_graph
+    from judge.served import whole
+
+    corpus = load_served()
+    found = saved_graph.open_saved(corpus)
+    if found is not None:
+        return found
+    graph = get_graph(whole(corpus))
+    saved_graph.save(graph)
+    return graph
+
+
 def _json_option(fn):
     return click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(fn)
 
@@ -41,7 +59,7 @@ def related(ident: str, k: int, as_json: bool) -> None:
     """The rules most related to ID (personalised PageRank), each with the links that connect them."""
     from judge.graph import related as find
 
-    rows = find(_graph(), ident, k)
+    rows = find(_walkable_graph(), ident, k)
     if as_json:
         emit_json(rows)
         return
