@@ -41,18 +41,21 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import IO, Iterable, Optional
+from typing import IO, TYPE_CHECKING, Iterable, Optional
 
-import networkx as nx
 import numpy as np
 
-from judge.compare.concordance import OUTLINE_FORMAT, Concordance, get_concordance
-from judge.corpus import get_corpus
 from judge.errors import JudgeError, UnknownIdError
-from judge.ingest.refs import RULEBOOK_NUMBER
 from judge.lookup import identify
 from judge.model import KINDS as PARAGRAPH_KINDS
 from judge.model import RESOLVED, Corpus
+
+# networkx and the concordance are imported where a graph is built or searched with
+# networkx: `judge graph related` on the saved graph (judge.saved_graph) needs neither.
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from judge.compare.concordance import Concordance
 
 
 # Node kinds.
@@ -88,16 +91,28 @@ class _Walk:
     Dijkstra over the costs (1 / weight), where explaining each result with its own
     networkx search costs a search per result (docs/graph.md has the figures)."""
 
-    def __init__(self, nodes: list[str], kinds: np.ndarray, transposed, dangling: np.ndarray, costs):
+    def __init__(self, nodes: list[str], kinds: np.ndarray, transposed, dangling: np.ndarray, costs,
+                 id_rank: Optional[np.ndarray] = None):
         self.nodes = nodes
         self.index = {n: i for i, n in enumerate(nodes)}
         self.kinds = kinds  # each node's kind (np.str_), for np.isin
         self.transposed = transposed  # the stochastic matrix transposed (CSR): x @ A computed as A.T @ x
         self.dangling = dangling  # the nodes without an edge
         self.costs = costs  # 1 / weight of each edge (CSR, symmetric), for the strongest paths
+        self._id_rank = id_rank
+
+    @property
+    def id_rank(self) -> np.ndarray:
+        """Each node's place in the nodes sorted by id: ties of score are settled by id."""
+        if self._id_rank is None:
+            rank = np.empty(len(self.nodes), dtype=np.int64)
+            rank[sorted(range(len(self.nodes)), key=self.nodes.__getitem__)] = np.arange(len(self.nodes))
+            self._id_rank = rank
+        return self._id_rank
 
     @classmethod
     def of_view(cls, view: nx.Graph) -> "_Walk":
+        import networkx as nx
         import scipy.sparse
         import scipy.sparse.csgraph  # noqa: F401  here, with the matrix: not in the first query
 
@@ -142,6 +157,8 @@ class _Walk:
             x = alpha * (self.transposed @ x + x[self.dangling].sum() * p) + (1 - alpha) * p
             if np.absolute(x - last).sum() < n * tol:
                 return x
+        import networkx as nx
+
         raise nx.PowerIterationFailedConvergence(max_iter)
 
 
@@ -239,12 +256,19 @@ def term_node(game: str, term: str) -> str:
 
 
 def build_graph(corpus: Corpus, concordance: Optional[Concordance] = None) -> RuleGraph:
+    from judge.compare.concordance import get_concordance
+
     concordance = concordance or get_concordance(corpus)
     with _collector_paused():
         return _build_graph(corpus, concordance)
 
 
 def _build_graph(corpus: Corpus, concordance: Concordance) -> RuleGraph:
+    import networkx as nx
+
+    from judge.compare.concordance import OUTLINE_FORMAT
+    from judge.ingest.refs import RULEBOOK_NUMBER
+
     g = nx.MultiDiGraph(digest=corpus.digest or "")
     for doc in corpus.documents.values():
         g.add_node(doc.id, kind=DOCUMENT, label=doc.meta.short, doc=doc.id, title=doc.meta.title,
@@ -342,6 +366,8 @@ def _add_link(g: nx.MultiDiGraph, source: str, target: str, kind: str, **attrs) 
 
 
 def _weighted_view(g: nx.MultiDiGraph) -> nx.Graph:
+    import networkx as nx
+
     view = nx.Graph(kinds={n: kind for n, kind in g.nodes(data="kind") if kind != DOCUMENT})
     view.add_nodes_from(view.graph["kinds"])
     term_uses = Counter(v for _, v, k in g.edges(keys=True) if k == USES)
@@ -373,6 +399,9 @@ _GRAPHS: dict[str, RuleGraph] = {}
 
 def get_graph(corpus: Optional[Corpus] = None) -> RuleGraph:
     """The process-wide graph of the corpus (built once per corpus version)."""
+    from judge.compare.concordance import get_concordance
+    from judge.corpus import get_corpus
+
     if corpus is None:
         corpus = get_corpus()
     concordance = get_concordance(corpus)
@@ -508,7 +537,7 @@ def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = 
     eligible[[walk.index[n] for n in excluded if n in walk.index]] = False
     candidates = np.nonzero(eligible)[0]
     # best first; ties by id, so that the order never depends on the graph's insertion order
-    order = sorted(candidates.tolist(), key=lambda i: (-scores[i], walk.nodes[i]))
+    order = candidates[np.lexsort((walk.id_rank[candidates], -scores[candidates]))].tolist()
     # a third of the results at most, so that the walk's best still lead a short list
     procedure = _procedure_neighbours(graph, source, scores, excluded)[:max(1, k // 3)]
     out: list[dict] = []
@@ -655,6 +684,8 @@ def reason_of(graph: RuleGraph, hops: list[dict]) -> str:
 def path(graph: RuleGraph, a: str, b: str) -> Optional[dict]:
     """The strongest chain of links from one rule to another, each hop explained; None
     when nothing connects them."""
+    import networkx as nx
+
     source, target = _check(graph, node_of(graph, a)), _check(graph, node_of(graph, b))
     try:
         cost, nodes = nx.bidirectional_dijkstra(graph.view, source, target, weight="cost")
@@ -723,6 +754,8 @@ def hubs(graph: RuleGraph, k: int = 20, doc: Optional[str] = None) -> list[dict]
 
 def neighbourhood(graph: RuleGraph, ident: str, radius: int = 1) -> dict:
     """The nodes within `radius` links of one, and the edges among them (for drawing)."""
+    import networkx as nx
+
     node = _check(graph, node_of(graph, ident))
     if not 0 <= radius <= 3:
         raise JudgeError(f"radius must be between 0 and 3, not {radius}")
@@ -740,6 +773,8 @@ def _edge_attrs(data: dict) -> dict:
 
 
 def stats(graph: RuleGraph) -> dict:
+    import networkx as nx
+
     g = graph.g
     per_doc: dict[str, dict] = {}
     for node, data in g.nodes(data=True):
@@ -764,6 +799,8 @@ def stats(graph: RuleGraph) -> dict:
 def export(graph: RuleGraph, fmt: str, out: IO) -> None:
     """Write the graph as GraphML or as networkx node-link JSON (binary stream for
     GraphML, text stream for JSON)."""
+    import networkx as nx
+
     if fmt == "graphml":
         nx.write_graphml(graph.g, out)
     elif fmt == "json":

@@ -57,15 +57,25 @@ class _Damaged(ValueError):
 
 
 def graph_key(corpus: "Corpus") -> str:
-    """What the saved graph depends on: the concordance's key (the corpus digest, the aligning
-    code and data), the graph's code and the file's format."""
-    from judge import graph as graph_module
-    from judge.compare.concordance import cache_key
-
-    h = hashlib.sha256(f"{FORMAT}:{cache_key(corpus)}".encode())
-    for path in (Path(graph_module.__file__), Path(__file__)):
-        h.update(path.read_bytes())
+    """What the saved graph depends on: the corpus digest, the code and data the concordance is
+    aligned with (every module of judge/compare, a superset of what its key hashes, and the
+    terminology map), the graph's code and the file's format. Hashed from the files, not
+    asked of the concordance: importing it costs a tenth of a second."""
+    package = Path(__file__).parent
+    h = hashlib.sha256(f"{FORMAT}:{corpus.digest}".encode())
+    for path in (*sorted((package / "compare").glob("*.py")), terminology_file(), package / "graph.py",
+                 Path(__file__)):
+        h.update(path.name.encode())
+        try:
+            h.update(path.read_bytes())
+        except OSError:
+            h.update(b"<unreadable>")
     return h.hexdigest()
+
+
+def terminology_file() -> Path:
+    """`judge.compare.terminology.terminology_file`, without importing yaml with it (a test holds them equal)."""
+    return paths.data_dir() / "terminology.yaml"
 
 
 # -- saving --------------------------------------------------------------------------
@@ -132,9 +142,12 @@ def arrays_of(graph: "RuleGraph") -> dict[str, np.ndarray]:
         "nodes": _joined(nodes), "labels": _joined(g.nodes[x]["label"] for x in nodes),
         "kind_names": _joined(kind_names), "kinds": np.searchsorted(kind_names, walk.kinds).astype(np.int8),
         "docs": _joined(docs), "node_docs": node_docs,
-        "transposed_data": walk.transposed.data, "transposed_indices": walk.transposed.indices,
-        "transposed_indptr": walk.transposed.indptr, "dangling": walk.dangling,
-        "costs_data": costs.data, "costs_indices": costs.indices, "costs_indptr": costs.indptr,
+        # (the indices as int32, where scipy may have made them int64: the same products and sums)
+        "id_rank": walk.id_rank.astype(np.int32), "dangling": walk.dangling.astype(np.int32),
+        "transposed_data": walk.transposed.data, "transposed_indices": walk.transposed.indices.astype(np.int32),
+        "transposed_indptr": walk.transposed.indptr.astype(np.int32),
+        "costs_data": costs.data, "costs_indices": costs.indices.astype(np.int32),
+        "costs_indptr": costs.indptr.astype(np.int32),
         "entry_hop": entry_hop.astype(np.int32), "hops": table, "methods": _joined(methods),
         "link_ptr": np.array(link_ptr, dtype=np.int64), "link_to": np.array(link_to, dtype=np.int32),
         "link_confidence": np.array(link_confidence, dtype=np.float64),
@@ -156,6 +169,9 @@ def save(graph: "RuleGraph", root: Optional[Path] = None) -> bool:
     if not graph.corpus.digest:
         return False
     root = Path(root or paths.index_dir())
+    if graph.walk.costs.nnz >= 2 ** 31:
+        log.warning("the rule graph has too many edges to save (%d): it is built by each command", graph.walk.costs.nnz)
+        return False
     arrays = arrays_of(graph)
     arrays["key"] = np.frombuffer(graph_key(graph.corpus).encode(), dtype=np.uint8)
     try:
@@ -225,8 +241,12 @@ class SavedGraph:
         dangling = arrays["dangling"]
         _check_index(dangling, n, "a node without edges")
         self._kinds, self._node_docs = kinds, node_docs
+        id_rank = arrays["id_rank"]
+        if id_rank.shape != (n,):
+            raise _Damaged("its order of the ids does not match its nodes")
+        _check_index(id_rank, n, "a node's place in the order of the ids")
         self.walk = _Walk(nodes, np.array(kind_names)[kinds] if n else np.array([], dtype=str), transposed,
-                          dangling, costs)
+                          dangling, costs, id_rank)
         self._hops, self._entry_hop = arrays["hops"], arrays["entry_hop"]
         if self._entry_hop.shape != costs.indices.shape:
             raise _Damaged("its hops do not match its costs")
