@@ -171,6 +171,7 @@ class RuleGraph:
     concordance: Concordance
     _view: Optional[nx.Graph] = field(default=None, repr=False)
     _walk: Optional[_Walk] = field(default=None, repr=False)
+    _whole_answers: Optional[dict] = field(default=None, repr=False)
 
     @property
     def view(self) -> nx.Graph:
@@ -229,6 +230,12 @@ class RuleGraph:
 
     def previous_steps(self, section: str) -> list[str]:
         return [u for u, _, kind in self.g.in_edges(section, keys=True) if kind == NEXT_STEP]
+
+    def whole_answers(self) -> dict:
+        """`whole_answers(self)`, worked out once."""
+        if self._whole_answers is None:
+            self._whole_answers = whole_answers(self)
+        return self._whole_answers
 
 
 @contextmanager
@@ -717,23 +724,14 @@ def counterparts(graph: RuleGraph, ident: str) -> dict:
 def orphans(graph: RuleGraph, doc: Optional[str] = None, kinds: Iterable[str] = ()) -> list[dict]:
     """Paragraphs that nothing cites and that cite nothing (nor does their section), of
     one document and of some paragraph kinds (`rule`, `glossary`...) if asked."""
-    g = graph.g
     if doc is not None and doc not in graph.corpus.documents:
         raise JudgeError(f"no document {doc!r}; known: {', '.join(graph.corpus.documents)}")
     kinds = set(kinds)
     if kinds - set(PARAGRAPH_KINDS):
         raise JudgeError(f"no paragraph kind {', '.join(sorted(kinds - set(PARAGRAPH_KINDS)))}; "
                          f"known: {', '.join(PARAGRAPH_KINDS)}")
-    out = []
-    for node, data in g.nodes(data=True):
-        if data["kind"] != PARAGRAPH or (doc and data["doc"] != doc) or (kinds and data["para_kind"] not in kinds):
-            continue
-        linked = any(k in LINK_KINDS for _, _, k in g.in_edges(node, keys=True)) or \
-            any(k in LINK_KINDS for _, _, k in g.out_edges(node, keys=True)) or \
-            any(k in LINK_KINDS for _, _, k in g.in_edges(data["section"], keys=True))
-        if not linked:
-            out.append({**node_info(graph, node), "para_kind": data["para_kind"]})
-    return out
+    return [row for row in graph.whole_answers()["orphans"]
+            if not (doc and row["doc"] != doc) and not (kinds and row["para_kind"] not in kinds)]
 
 
 def hubs(graph: RuleGraph, k: int = 20, doc: Optional[str] = None) -> list[dict]:
@@ -742,14 +740,46 @@ def hubs(graph: RuleGraph, k: int = 20, doc: Optional[str] = None) -> list[dict]
     of a section it cites do not)."""
     if doc is not None and doc not in graph.corpus.documents:
         raise JudgeError(f"no document {doc!r}; known: {', '.join(graph.corpus.documents)}")
+    return [row for row in graph.whole_answers()["hubs"] if not doc or row["doc"] == doc][:k]
+
+
+def whole_answers(graph: RuleGraph) -> dict:
+    """What `orphans`, `hubs` and `stats` answer from, worked out over the whole graph:
+    {"orphans": every orphan in the graph's order, "hubs": every cited rule, most cited
+    first, "counts": `stats`' counts}. Plain data, which the saved graph keeps."""
+    import networkx as nx
+
+    g = graph.g
+    lonely = []
+    for node, data in g.nodes(data=True):
+        if data["kind"] != PARAGRAPH:
+            continue
+        linked = any(k in LINK_KINDS for _, _, k in g.in_edges(node, keys=True)) or \
+            any(k in LINK_KINDS for _, _, k in g.out_edges(node, keys=True)) or \
+            any(k in LINK_KINDS for _, _, k in g.in_edges(data["section"], keys=True))
+        if not linked:
+            lonely.append({**node_info(graph, node), "para_kind": data["para_kind"]})
     citing: dict[str, set[str]] = {}
-    for u, v, kind, data in graph.g.edges(keys=True, data=True):
+    for u, v, kind, data in g.edges(keys=True, data=True):
         if kind == CITES or (kind == STEP_CITES and data.get("direct")):
             citing.setdefault(v, set()).add(u)
-    rows = [{**node_info(graph, n), "cited_by": len(s), "docs": sorted({x.split(":", 1)[0] for x in s})}
-            for n, s in citing.items() if not doc or graph.g.nodes[n]["doc"] == doc]
-    rows.sort(key=lambda r: (-r["cited_by"], r["id"]))
-    return rows[:k]
+    cited = [{**node_info(graph, n), "cited_by": len(s), "docs": sorted({x.split(":", 1)[0] for x in s})}
+             for n, s in citing.items()]
+    cited.sort(key=lambda r: (-r["cited_by"], r["id"]))
+    per_doc: dict[str, dict] = {}
+    for node, data in g.nodes(data=True):
+        if data["kind"] in (SECTION, PARAGRAPH):
+            row = per_doc.setdefault(data["doc"], {"sections": 0, "paragraphs": 0})
+            row[data["kind"] + "s"] += 1
+    counts = {
+        "nodes": g.number_of_nodes(),
+        "edges": g.number_of_edges(),
+        "node_kinds": dict(sorted(Counter(k for _, k in g.nodes(data="kind")).items())),
+        "edge_kinds": dict(sorted(Counter(k for _, _, k in g.edges(keys=True)).items())),
+        "documents": per_doc,
+        "components": nx.number_connected_components(graph.view),
+    }
+    return {"orphans": lonely, "hubs": cited, "counts": counts}
 
 
 def neighbourhood(graph: RuleGraph, ident: str, radius: int = 1) -> dict:
@@ -773,24 +803,18 @@ def _edge_attrs(data: dict) -> dict:
 
 
 def stats(graph: RuleGraph) -> dict:
-    import networkx as nx
-
-    g = graph.g
-    per_doc: dict[str, dict] = {}
-    for node, data in g.nodes(data=True):
-        if data["kind"] in (SECTION, PARAGRAPH):
-            row = per_doc.setdefault(data["doc"], {"sections": 0, "paragraphs": 0})
-            row[data["kind"] + "s"] += 1
+    counts = graph.whole_answers()["counts"]
+    per_doc = {doc: dict(row) for doc, row in counts["documents"].items()}
     lonely = orphans(graph)
     for doc, row in per_doc.items():
         row["orphans"] = sum(1 for o in lonely if o["doc"] == doc)
     return {
-        "nodes": g.number_of_nodes(),
-        "edges": g.number_of_edges(),
-        "node_kinds": dict(sorted(Counter(k for _, k in g.nodes(data="kind")).items())),
-        "edge_kinds": dict(sorted(Counter(k for _, _, k in g.edges(keys=True)).items())),
+        "nodes": counts["nodes"],
+        "edges": counts["edges"],
+        "node_kinds": counts["node_kinds"],
+        "edge_kinds": counts["edge_kinds"],
         "documents": dict(sorted(per_doc.items())),
-        "components": nx.number_connected_components(graph.view),
+        "components": counts["components"],
         "orphans": len(lonely),
         "hubs": hubs(graph, 5),
     }

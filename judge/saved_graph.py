@@ -16,7 +16,9 @@ arrays in one `.npz` (no pickles), beside the other built artifacts:
   `Concordance.linked` gives them) and the pairs of editions aligned directly,
   from which `counterpart_ids` works out the counterparts as the concordance does
   (`judge.compare.chains.composed_chains`);
-* the procedure edges (`together`, `next-step`) in the graph's order.
+* the procedure edges (`together`, `next-step`) in the graph's order;
+* the answers worked out over the whole graph that `orphans`, `hubs` and `stats`
+  filter (`judge.graph.whole_answers`), as JSON.
 
 `SavedGraph` answers `judge.graph.related` (and the helpers it shares) from
 those arrays and a corpus (the served one: labels and sections read by ID), with
@@ -30,6 +32,7 @@ the graph.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import tempfile
@@ -156,6 +159,8 @@ def arrays_of(graph: "RuleGraph") -> dict[str, np.ndarray]:
         "next_steps": np.array(steps, dtype=np.int32).reshape(-1, 2),
         "first_home": np.array(first_home, dtype=np.int32).reshape(-1, 3),
         "previous_steps": np.array(previous, dtype=np.int32).reshape(-1, 2),
+        "whole_answers": np.frombuffer(json.dumps(graph.whole_answers(), ensure_ascii=False,
+                                                  separators=(",", ":")).encode("utf-8"), dtype=np.uint8),
     }
 
 
@@ -190,9 +195,10 @@ def save(graph: "RuleGraph", root: Optional[Path] = None) -> bool:
 
 # -- reading -------------------------------------------------------------------------
 
-def open_saved(corpus: "Corpus", root: Optional[Path] = None) -> Optional["SavedGraph"]:
+def open_saved(corpus: "Corpus", root: Optional[Path] = None, answers: bool = False) -> Optional["SavedGraph"]:
     """The saved graph of `corpus` in the index directory; None when there is none, it is
-    of another corpus or code, or it is damaged (logged: the caller builds the graph and saves it again)."""
+    of another corpus or code, or it is damaged (logged: the caller builds the graph and saves it again).
+    With `answers`, its whole-graph answers are decoded and checked too."""
     path = Path(root or paths.index_dir()) / FILE_NAME
     if not corpus.digest or not path.is_file():
         return None
@@ -201,7 +207,10 @@ def open_saved(corpus: "Corpus", root: Optional[Path] = None) -> Optional["Saved
             if "key" not in npz.files or bytes(npz["key"]).decode("ascii", "replace") != graph_key(corpus):
                 return None
             arrays = {name: npz[name] for name in npz.files}
-        return SavedGraph(corpus, arrays)
+        found = SavedGraph(corpus, arrays)
+        if answers:
+            found.whole_answers()
+        return found
     except (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError,
             zipfile.BadZipFile) as exc:
         log.warning("the saved rule graph %s is damaged (%s); building the graph again", path, exc)
@@ -285,6 +294,20 @@ class SavedGraph:
         for v, u in tables["previous_steps"]:
             self._previous.setdefault(v, []).append(u)
         self._data: dict[str, dict] = {}
+        self._answers_json, self._answers = arrays["whole_answers"], None
+
+    def whole_answers(self) -> dict:
+        """`judge.graph.whole_answers` of the graph saved (decoded and checked when first asked for)."""
+        if self._answers is None:
+            try:
+                answers = json.loads(bytes(self._answers_json).decode("utf-8"))
+            except (ValueError, RecursionError) as exc:
+                raise _Damaged(f"its whole-graph answers are not JSON ({exc})") from None
+            problem = _check_answers(answers)
+            if problem:
+                raise _Damaged(f"its whole-graph answers: {problem}")
+            self._answers = answers
+        return self._answers
 
     # -- what judge.graph's queries ask (RuleGraph's methods of the same names) --
     def has(self, node: str) -> bool:
@@ -365,6 +388,33 @@ class SavedGraph:
 
     def previous_steps(self, section: str) -> list[str]:
         return [self.walk.nodes[u] for u in self._previous.get(self.walk.index.get(section, -1), ())]
+
+
+_ROW_KEYS = {"orphans": {"id", "kind", "label", "doc", "para_kind"},
+             "hubs": {"id", "kind", "label", "doc", "cited_by", "docs"}}
+_COUNTS = {"nodes": int, "edges": int, "node_kinds": dict, "edge_kinds": dict, "documents": dict, "components": int}
+
+
+def _check_answers(answers) -> Optional[str]:
+    """What is wrong with decoded whole-graph answers, or None."""
+    if type(answers) is not dict or answers.keys() != {"orphans", "hubs", "counts"}:
+        return "not the three of them"
+    for name, keys in _ROW_KEYS.items():
+        rows = answers[name]
+        if type(rows) is not list or any(type(r) is not dict or r.keys() != keys for r in rows):
+            return f"{name}: not a list of rows"
+        if any(type(r["id"]) is not str or type(r["label"]) is not str for r in rows):
+            return f"{name}: a row's id or label is not text"
+    if any(type(r["cited_by"]) is not int or type(r["docs"]) is not list for r in answers["hubs"]):
+        return "hubs: a count or a list of documents is not one"
+    counts = answers["counts"]
+    if type(counts) is not dict or counts.keys() != _COUNTS.keys() or \
+            any(type(counts[k]) is not t for k, t in _COUNTS.items()):
+        return "counts: not the counts"
+    if any(type(row) is not dict or row.keys() != {"sections", "paragraphs"} or
+           any(type(n) is not int for n in row.values()) for row in counts["documents"].values()):
+        return "counts: a document's counts"
+    return None
 
 
 def _check_index(values: np.ndarray, size: int, what: str, lowest: int = 0) -> None:
