@@ -44,6 +44,12 @@ def test_the_saved_graph_answers_related_as_the_graph_built_in_memory(corpus, bu
         with pytest.raises(JudgeError) as got:
             rule_graph.related(saved, bad)
         assert str(got.value) == str(expected.value)
+    # the whole-graph answers, filtered as each command asks
+    assert rule_graph.stats(saved) == rule_graph.stats(graph)
+    for doc, kinds in [(None, ()), ("s6", ()), ("rb", ("rule",)), (None, ("glossary", "rule"))]:
+        assert rule_graph.orphans(saved, doc, kinds) == rule_graph.orphans(graph, doc, kinds)
+    for k, doc in [(20, None), (1000, None), (7, "vekn"), (20, "flows")]:
+        assert rule_graph.hubs(saved, k, doc) == rule_graph.hubs(graph, k, doc)
     # the key follows the terminology map the concordance reads (found without importing it)
     from judge.compare.terminology import terminology_file
     assert saved_graph.terminology_file() == terminology_file()
@@ -64,9 +70,14 @@ def test_a_stale_or_damaged_saved_graph_is_not_used(corpus, built, tmp_path, cap
     for n, form in enumerate(damaged):
         np.savez(path, **form)
         assert saved_graph.open_saved(corpus, tmp_path) is None, n
+    answers = json.loads(bytes(arrays["whole_answers"]))
+    answers["hubs"][3]["cited_by"] = "many"
+    np.savez(path, **{**arrays, "whole_answers": np.frombuffer(json.dumps(answers).encode(), dtype=np.uint8)})
+    assert saved_graph.open_saved(corpus, tmp_path) is not None  # what `related` reads is sound
+    assert saved_graph.open_saved(corpus, tmp_path, answers=True) is None
     path.write_bytes((root / saved_graph.FILE_NAME).read_bytes()[:5000])  # cut short
     assert saved_graph.open_saved(corpus, tmp_path) is None
-    assert sum("is damaged" in r.getMessage() for r in caplog.records) == len(damaged) + 1
+    assert sum("is damaged" in r.getMessage() for r in caplog.records) == len(damaged) + 2
 
 
 def test_the_cli_saves_the_graph_then_reads_it_and_rewrites_a_damaged_one(rules_copy, runner, tmp_path):
