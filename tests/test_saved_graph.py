@@ -1,16 +1,19 @@
-"""The rule graph's walk saved as arrays (judge.saved_graph): the same related rules as the
+"""The rule graph's walk saved as arrays (judge.graph.saved): the same related rules as the
 graph built in memory, on the real corpus; the CLI reading it; stale and damaged files."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from judge import graph as rule_graph
-from judge import saved_graph
+from judge.graph import saved as saved_graph
 from judge.cli import cli
 from judge.errors import JudgeError
+from judge.paths import PACKAGE_DIR
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +94,16 @@ def test_the_cli_saves_the_graph_then_reads_it_and_rewrites_a_damaged_one(rules_
     again = runner.invoke(cli, args)
     assert again.output == first.output and runner.invoke(cli, args[:-1]).output == text
     assert not rule_graph._GRAPHS  # read from the saved arrays: no graph built
+    # a process of its own: the same answer, without networkx, the concordance or the corpus whole
+    run = ("import atexit, json, sys; atexit.register(lambda: print('MODULES ' + json.dumps(sorted(sys.modules)), "
+           "file=sys.stderr)); from judge.cli import main; sys.argv = ['judge', *sys.argv[1:]]; main()")
+    env = {"PATH": "/usr/bin:/bin", "JUDGE_INDEX_DIR": str(index), "JUDGE_RULES_DIR": str(rules_copy),
+           "PYTHONPATH": str(PACKAGE_DIR.parent)}
+    done = subprocess.run([sys.executable, "-c", run, *args], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0 and done.stdout == first.output, done.stderr
+    modules = set(json.loads(done.stderr.rsplit("MODULES ", 1)[1]))
+    assert not modules & {"networkx", "judge.compare.concordance", "judge.compare.alignment"}, modules
+    assert "judge.graph.saved" in modules
     (index / saved_graph.FILE_NAME).write_bytes(b"PK\x03\x04 not a zip")
     damaged = runner.invoke(cli, args)
     assert damaged.exit_code == 0 and damaged.output.endswith(first.output), damaged.output

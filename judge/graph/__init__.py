@@ -51,7 +51,7 @@ from judge.model import KINDS as PARAGRAPH_KINDS
 from judge.model import RESOLVED, Corpus
 
 # networkx and the concordance are imported where a graph is built or searched with
-# networkx: `judge graph related` on the saved graph (judge.saved_graph) needs neither.
+# networkx: `judge graph related` on the saved graph (judge.graph.saved) needs neither.
 if TYPE_CHECKING:
     import networkx as nx
 
@@ -191,7 +191,7 @@ class RuleGraph:
         return self._walk
 
     # What `related` and the helpers it shares with the other queries ask of a graph;
-    # `judge.saved_graph.SavedGraph` answers the same from the arrays a build saved.
+    # `judge.graph.saved.SavedGraph` answers the same from the arrays a build saved.
     def has(self, node: str) -> bool:
         return node in self.g
 

@@ -25,7 +25,7 @@ those arrays and a corpus (the served one: labels and sections read by ID), with
 the same code as the in-memory graph, so the answers are the same bit for bit
 (the same matrices, the same float operations). The file is keyed by the
 concordance's key (the corpus digest and the aligning code), this module's and
-judge/graph.py's source, and its format; a stale file is not used, a damaged one
+judge/graph's source, and its format; a stale file is not used, a damaged one
 is logged and not used; either is written again by the command that then builds
 the graph.
 """
@@ -43,9 +43,10 @@ from typing import TYPE_CHECKING, Iterable, Optional
 import numpy as np
 
 from judge import paths
+from judge.compare.chains import composed_chains
+from judge.graph import DOCUMENT, EDGE_KINDS, NEXT_STEP, SAME_RULE, STEP_CITES, TOGETHER, RuleGraph, _Walk
 
 if TYPE_CHECKING:
-    from judge.graph import RuleGraph
     from judge.model import Corpus
 
 FILE_NAME = "rule-graph.npz"
@@ -64,10 +65,9 @@ def graph_key(corpus: "Corpus") -> str:
     aligned with (every module of judge/compare, a superset of what its key hashes, and the
     terminology map), the graph's code and the file's format. Hashed from the files, not
     asked of the concordance: importing it costs a tenth of a second."""
-    package = Path(__file__).parent
+    package = Path(__file__).parent.parent
     h = hashlib.sha256(f"{FORMAT}:{corpus.digest}".encode())
-    for path in (*sorted((package / "compare").glob("*.py")), terminology_file(), package / "graph.py",
-                 Path(__file__)):
+    for path in (*sorted((package / "compare").glob("*.py")), terminology_file(), *sorted((package / "graph").glob("*.py"))):
         h.update(path.name.encode())
         try:
             h.update(path.read_bytes())
@@ -83,10 +83,8 @@ def terminology_file() -> Path:
 
 # -- saving --------------------------------------------------------------------------
 
-def arrays_of(graph: "RuleGraph") -> dict[str, np.ndarray]:
+def arrays_of(graph: RuleGraph) -> dict[str, np.ndarray]:
     """What `SavedGraph` reads, from a graph built in memory."""
-    from judge.graph import EDGE_KINDS, NEXT_STEP, SAME_RULE, STEP_CITES, TOGETHER
-
     walk, view, g = graph.walk, graph.view, graph.g
     nodes, index, n = walk.nodes, walk.index, len(walk.nodes)
     kind_names = sorted(set(walk.kinds.tolist()))
@@ -168,7 +166,7 @@ def _joined(texts: Iterable[str]) -> np.ndarray:
     return np.frombuffer(SEPARATOR.join(texts).encode("utf-8"), dtype=np.uint8)
 
 
-def save(graph: "RuleGraph", root: Optional[Path] = None) -> bool:
+def save(graph: RuleGraph, root: Optional[Path] = None) -> bool:
     """Write the saved form of `graph` (of a corpus with a digest) to the index directory,
     atomically; False when it cannot be written there (that only costs the next command time)."""
     if not graph.corpus.digest:
@@ -228,8 +226,6 @@ class SavedGraph:
 
     def __init__(self, corpus: "Corpus", arrays: dict[str, np.ndarray]):
         import scipy.sparse
-
-        from judge.graph import DOCUMENT, EDGE_KINDS, _Walk
 
         self.corpus = corpus
         if int(arrays["format"]) != FORMAT:
@@ -314,8 +310,6 @@ class SavedGraph:
         return node in self.walk.index or node in self.corpus.documents
 
     def data(self, node: str) -> dict:
-        from judge.graph import DOCUMENT
-
         found = self._data.get(node)
         if found is None:
             i = self.walk.index.get(node)
@@ -336,8 +330,6 @@ class SavedGraph:
         return node in self.walk.index
 
     def hop(self, x: str, y: str) -> tuple[str, str, str, dict]:
-        from judge.graph import EDGE_KINDS, SAME_RULE, STEP_CITES, TOGETHER
-
         nodes, costs = self.walk.nodes, self.walk.costs
         i, j = self.walk.index[x], self.walk.index[y]
         start = int(costs.indptr[i])
@@ -366,8 +358,6 @@ class SavedGraph:
     def counterpart_ids(self, node: str) -> list[str]:
         """`Concordance.counterparts`' ids in its order: the direct links, then the composed chains,
         most confident first, then by id."""
-        from judge.compare.chains import composed_chains
-
         direct = self._links(node)
         if not direct:
             return []
