@@ -750,19 +750,18 @@ def whole_answers(graph: RuleGraph) -> dict:
     import networkx as nx
 
     g = graph.g
-    lonely = []
-    for node, data in g.nodes(data=True):
-        if data["kind"] != PARAGRAPH:
-            continue
-        linked = any(k in LINK_KINDS for _, _, k in g.in_edges(node, keys=True)) or \
-            any(k in LINK_KINDS for _, _, k in g.out_edges(node, keys=True)) or \
-            any(k in LINK_KINDS for _, _, k in g.in_edges(data["section"], keys=True))
-        if not linked:
-            lonely.append({**node_info(graph, node), "para_kind": data["para_kind"]})
+    linking, linked = set(), set()  # the ends of the links: what links, what is linked to
     citing: dict[str, set[str]] = {}
     for u, v, kind, data in g.edges(keys=True, data=True):
+        if kind in LINK_KINDS:
+            linking.add(u)
+            linked.add(v)
         if kind == CITES or (kind == STEP_CITES and data.get("direct")):
             citing.setdefault(v, set()).add(u)
+    # a paragraph that no link ends at or starts from, in a section no link ends at
+    lonely = [{**node_info(graph, node), "para_kind": data["para_kind"]} for node, data in g.nodes(data=True)
+              if data["kind"] == PARAGRAPH and node not in linked and node not in linking
+              and data["section"] not in linked]
     cited = [{**node_info(graph, n), "cited_by": len(s), "docs": sorted({x.split(":", 1)[0] for x in s})}
              for n, s in citing.items()]
     cited.sort(key=lambda r: (-r["cited_by"], r["id"]))
