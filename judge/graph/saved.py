@@ -204,8 +204,9 @@ def open_saved(corpus: "Corpus", root: Optional[Path] = None, answers: bool = Fa
         with np.load(path, allow_pickle=False) as npz:
             if "key" not in npz.files or bytes(npz["key"]).decode("ascii", "replace") != graph_key(corpus):
                 return None
-            arrays = {name: npz[name] for name in npz.files}
-        found = SavedGraph(corpus, arrays)
+            # (the whole-graph answers, a few MB at 100 books, only when asked for: `related` needs none)
+            arrays = {name: npz[name] for name in npz.files if answers or name != "whole_answers"}
+        found = SavedGraph(corpus, arrays, path)
         if answers:
             found.whole_answers()
         return found
@@ -224,7 +225,7 @@ class SavedGraph:
     """`judge.graph.RuleGraph`'s answers to what `judge.graph.related` asks, from the saved arrays
     and `corpus` (for sections, paragraphs and documents)."""
 
-    def __init__(self, corpus: "Corpus", arrays: dict[str, np.ndarray]):
+    def __init__(self, corpus: "Corpus", arrays: dict[str, np.ndarray], path: Optional[Path] = None):
         import scipy.sparse
 
         self.corpus = corpus
@@ -290,15 +291,18 @@ class SavedGraph:
         for v, u in tables["previous_steps"]:
             self._previous.setdefault(v, []).append(u)
         self._data: dict[str, dict] = {}
-        self._answers_json, self._answers = arrays["whole_answers"], None
+        self._answers_json, self._answers, self._path = arrays.get("whole_answers"), None, path
 
     def whole_answers(self) -> dict:
         """`judge.graph.whole_answers` of the graph saved (decoded and checked when first asked for)."""
         if self._answers is None:
             try:
+                if self._answers_json is None:
+                    with np.load(self._path, allow_pickle=False) as npz:
+                        self._answers_json = npz["whole_answers"]
                 answers = json.loads(bytes(self._answers_json).decode("utf-8"))
-            except (ValueError, RecursionError) as exc:
-                raise _Damaged(f"its whole-graph answers are not JSON ({exc})") from None
+            except (OSError, KeyError, ValueError, RecursionError, TypeError, zipfile.BadZipFile) as exc:
+                raise _Damaged(f"its whole-graph answers cannot be read ({exc})") from None
             problem = _check_answers(answers)
             if problem:
                 raise _Damaged(f"its whole-graph answers: {problem}")
