@@ -330,7 +330,9 @@ def _add_procedures(g: nx.MultiDiGraph, corpus: Corpus, concordance: Concordance
             old, new = corpus.paragraphs.get(pair.old), corpus.paragraphs.get(pair.new)
             if old is None or new is None:
                 continue
-            for home in homes.get(old.section, ()):
+            # sorted: the order the edges are added in is the order `first_home` and the walk's
+            # matrix read them in; a set's order changes with each process's string hashes
+            for home in sorted(homes.get(old.section, ())):
                 if home in {s.id for s in corpus.section_path(new.id)} or \
                         new.section in {s.id for s in corpus.section_path(home)}:
                     continue  # still inside its old section's counterpart, or in a section holding it
