@@ -27,9 +27,9 @@ def _saved_graph(answers: bool = False):
     """What `related`, `orphans`, `hubs` and `stats` read: the graph's arrays and answers saved
     by an earlier command (judge.graph.saved) when they are of this corpus, read with the
     served corpus; else the graph built here, and saved for the next command."""
-    from judge.graph import saved as saved_graph
     from judge.commands.shared import load_served
     from judge.graph import get_graph
+    from judge.graph import saved as saved_graph
     from judge.served import whole
 
     corpus = load_served()

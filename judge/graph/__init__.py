@@ -131,7 +131,9 @@ class _Walk:
         nodes and for the nodes out of reach), indexed like `nodes`."""
         from scipy.sparse.csgraph import dijkstra
 
-        _, predecessors, _ = dijkstra(self.costs, indices=[self.index[s] for s in start], min_only=True,
+        # the sources sorted: the order they enter Dijkstra's heap settles ties between equal paths,
+        # and a set's order changes with each process's string hashes
+        _, predecessors, _ = dijkstra(self.costs, indices=sorted(self.index[s] for s in start), min_only=True,
                                       return_predecessors=True)
         return predecessors
 
