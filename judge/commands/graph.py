@@ -23,6 +23,24 @@ def _graph():
     return get_graph(load())
 
 
+def _saved_graph(answers: bool = False):
+    """What `related`, `orphans`, `hubs` and `stats` read: the graph's arrays and answers saved
+    by an earlier command (judge.graph.saved) when they are of this corpus, read with the
+    served corpus; else the graph built here, and saved for the next command."""
+    from judge.commands.shared import load_served
+    from judge.graph import get_graph
+    from judge.graph import saved as saved_graph
+    from judge.served import whole
+
+    corpus = load_served()
+    found = saved_graph.open_saved(corpus, answers=answers)
+    if found is not None:
+        return found
+    graph = get_graph(whole(corpus))
+    saved_graph.save(graph)
+    return graph
+
+
 def _json_option(fn):
     return click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(fn)
 
@@ -41,7 +59,7 @@ def related(ident: str, k: int, as_json: bool) -> None:
     """The rules most related to ID (personalised PageRank), each with the links that connect them."""
     from judge.graph import related as find
 
-    rows = find(_graph(), ident, k)
+    rows = find(_saved_graph(), ident, k)
     if as_json:
         emit_json(rows)
         return
@@ -122,7 +140,7 @@ def orphans(doc: Optional[str], kinds: tuple[str, ...], summary: bool, as_json: 
     kind, then the paragraphs, grouped the same way."""
     from judge.graph import orphans as find
 
-    g = _graph()
+    g = _saved_graph(answers=True)
     rows = find(g, doc, kinds)
     groups: dict[str, Counter] = {}
     for row in rows:
@@ -160,7 +178,7 @@ def hubs(k: int, doc: Optional[str], as_json: bool) -> None:
     """The most cited rules."""
     from judge.graph import hubs as find
 
-    rows = find(_graph(), k, doc)
+    rows = find(_saved_graph(answers=True), k, doc)
     if as_json:
         emit_json(rows)
         return
@@ -191,7 +209,7 @@ def stats(as_json: bool) -> None:
     """Counts of nodes and edges by kind, per document, orphans and hubs."""
     from judge.graph import stats as compute
 
-    data = compute(_graph())
+    data = compute(_saved_graph(answers=True))
     if as_json:
         emit_json(data)
         return

@@ -41,18 +41,21 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import IO, Iterable, Optional
+from typing import IO, TYPE_CHECKING, Iterable, Optional
 
-import networkx as nx
 import numpy as np
 
-from judge.compare.concordance import OUTLINE_FORMAT, Concordance, get_concordance
-from judge.corpus import get_corpus
 from judge.errors import JudgeError, UnknownIdError
-from judge.ingest.refs import RULEBOOK_NUMBER
 from judge.lookup import identify
 from judge.model import KINDS as PARAGRAPH_KINDS
 from judge.model import RESOLVED, Corpus
+
+# networkx and the concordance are imported where a graph is built or searched with
+# networkx: `judge graph related` on the saved graph (judge.graph.saved) needs neither.
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from judge.compare.concordance import Concordance
 
 
 # Node kinds.
@@ -88,28 +91,49 @@ class _Walk:
     Dijkstra over the costs (1 / weight), where explaining each result with its own
     networkx search costs a search per result (docs/graph.md has the figures)."""
 
-    def __init__(self, view: nx.Graph):
-        import scipy.sparse
-        import scipy.sparse.csgraph  # here, with the matrix: not in the first query
+    def __init__(self, nodes: list[str], kinds: np.ndarray, transposed, dangling: np.ndarray, costs,
+                 id_rank: Optional[np.ndarray] = None):
+        self.nodes = nodes
+        self.index = {n: i for i, n in enumerate(nodes)}
+        self.kinds = kinds  # each node's kind (np.str_), for np.isin
+        self.transposed = transposed  # the stochastic matrix transposed (CSR): x @ A computed as A.T @ x
+        self.dangling = dangling  # the nodes without an edge
+        self.costs = costs  # 1 / weight of each edge (CSR, symmetric), for the strongest paths
+        self._id_rank = id_rank
 
-        self.nodes = list(view)
-        self.index = {n: i for i, n in enumerate(self.nodes)}
-        matrix = nx.to_scipy_sparse_array(view, nodelist=self.nodes, weight="weight", dtype=float)
+    @property
+    def id_rank(self) -> np.ndarray:
+        """Each node's place in the nodes sorted by id: ties of score are settled by id."""
+        if self._id_rank is None:
+            rank = np.empty(len(self.nodes), dtype=np.int64)
+            rank[sorted(range(len(self.nodes)), key=self.nodes.__getitem__)] = np.arange(len(self.nodes))
+            self._id_rank = rank
+        return self._id_rank
+
+    @classmethod
+    def of_view(cls, view: nx.Graph) -> "_Walk":
+        import networkx as nx
+        import scipy.sparse
+        import scipy.sparse.csgraph  # noqa: F401  here, with the matrix: not in the first query
+
+        nodes = list(view)
+        matrix = nx.to_scipy_sparse_array(view, nodelist=nodes, weight="weight", dtype=float)
         out = matrix.sum(axis=1)
         out[out != 0] = 1.0 / out[out != 0]
         stochastic = scipy.sparse.dia_array((out.T, 0), shape=matrix.shape).tocsr() @ matrix
-        self.transposed = stochastic.T.tocsr()  # x @ A, computed as A.T @ x without re-transposing
-        self.dangling = np.where(out == 0)[0]
-        self.kinds = np.array([view.graph["kinds"][n] for n in self.nodes])
-        self.costs = matrix.tocsr()
-        self.costs.data = 1.0 / self.costs.data
+        costs = matrix.tocsr()
+        costs.data = 1.0 / costs.data
+        return cls(nodes, np.array([view.graph["kinds"][n] for n in nodes]), stochastic.T.tocsr(),
+                   np.where(out == 0)[0], costs)
 
     def paths(self, start: set[str]) -> np.ndarray:
         """Each node's predecessor on its strongest path from `start` (-9999 for the start
         nodes and for the nodes out of reach), indexed like `nodes`."""
         from scipy.sparse.csgraph import dijkstra
 
-        _, predecessors, _ = dijkstra(self.costs, indices=[self.index[s] for s in start], min_only=True,
+        # the sources sorted: the order they enter Dijkstra's heap settles ties between equal paths,
+        # and a set's order changes with each process's string hashes
+        _, predecessors, _ = dijkstra(self.costs, indices=sorted(self.index[s] for s in start), min_only=True,
                                       return_predecessors=True)
         return predecessors
 
@@ -135,6 +159,8 @@ class _Walk:
             x = alpha * (self.transposed @ x + x[self.dangling].sum() * p) + (1 - alpha) * p
             if np.absolute(x - last).sum() < n * tol:
                 return x
+        import networkx as nx
+
         raise nx.PowerIterationFailedConvergence(max_iter)
 
 
@@ -147,6 +173,7 @@ class RuleGraph:
     concordance: Concordance
     _view: Optional[nx.Graph] = field(default=None, repr=False)
     _walk: Optional[_Walk] = field(default=None, repr=False)
+    _whole_answers: Optional[dict] = field(default=None, repr=False)
 
     @property
     def view(self) -> nx.Graph:
@@ -162,8 +189,55 @@ class RuleGraph:
         if self._walk is None:
             view = self.view
             with _collector_paused():
-                self._walk = _Walk(view)
+                self._walk = _Walk.of_view(view)
         return self._walk
+
+    # What `related` and the helpers it shares with the other queries ask of a graph;
+    # `judge.graph.saved.SavedGraph` answers the same from the arrays a build saved.
+    def has(self, node: str) -> bool:
+        return node in self.g
+
+    def data(self, node: str) -> dict:
+        """Its attributes: `kind`, `label`, `doc` ("" for a term), a section's `title`."""
+        return self.g.nodes[node]
+
+    def node_ids(self) -> Iterable[str]:
+        return iter(self.g)
+
+    def in_view(self, node: str) -> bool:
+        return node in self.view
+
+    def hop(self, x: str, y: str) -> tuple[str, str, str, dict]:
+        """The strongest edge between two neighbours of the view, in its own direction:
+        (u, v, kind, its attributes)."""
+        _, u, v, kind = self.view.edges[x, y]["hops"][0]
+        return u, v, kind, self.g.edges[u, v, kind]
+
+    def counterpart_ids(self, node: str) -> list[str]:
+        """`Concordance.counterparts`' ids, in its order."""
+        return [c.id for c in self.concordance.counterparts(node)]
+
+    def stated_in(self, section: str) -> list[tuple[str, str]]:
+        """[(paragraph, witness)] of the `together` edges from a section, in the graph's order."""
+        return [(v, d["witness"]) for _, v, kind, d in self.g.out_edges(section, keys=True, data=True)
+                if kind == TOGETHER]
+
+    def first_home(self, paragraph: str) -> Optional[tuple[str, str]]:
+        """(section, witness) of the first `together` edge to a paragraph, or None."""
+        return next(((u, d["witness"]) for u, _, kind, d in self.g.in_edges(paragraph, keys=True, data=True)
+                     if kind == TOGETHER), None)
+
+    def next_steps(self, section: str) -> list[str]:
+        return [v for _, v, kind in self.g.out_edges(section, keys=True) if kind == NEXT_STEP]
+
+    def previous_steps(self, section: str) -> list[str]:
+        return [u for u, _, kind in self.g.in_edges(section, keys=True) if kind == NEXT_STEP]
+
+    def whole_answers(self) -> dict:
+        """`whole_answers(self)`, worked out once."""
+        if self._whole_answers is None:
+            self._whole_answers = whole_answers(self)
+        return self._whole_answers
 
 
 @contextmanager
@@ -191,12 +265,19 @@ def term_node(game: str, term: str) -> str:
 
 
 def build_graph(corpus: Corpus, concordance: Optional[Concordance] = None) -> RuleGraph:
+    from judge.compare.concordance import get_concordance
+
     concordance = concordance or get_concordance(corpus)
     with _collector_paused():
         return _build_graph(corpus, concordance)
 
 
 def _build_graph(corpus: Corpus, concordance: Concordance) -> RuleGraph:
+    import networkx as nx
+
+    from judge.compare.concordance import OUTLINE_FORMAT
+    from judge.ingest.refs import RULEBOOK_NUMBER
+
     g = nx.MultiDiGraph(digest=corpus.digest or "")
     for doc in corpus.documents.values():
         g.add_node(doc.id, kind=DOCUMENT, label=doc.meta.short, doc=doc.id, title=doc.meta.title,
@@ -251,7 +332,9 @@ def _add_procedures(g: nx.MultiDiGraph, corpus: Corpus, concordance: Concordance
             old, new = corpus.paragraphs.get(pair.old), corpus.paragraphs.get(pair.new)
             if old is None or new is None:
                 continue
-            for home in homes.get(old.section, ()):
+            # sorted: the order the edges are added in is the order `first_home` and the walk's
+            # matrix read them in; a set's order changes with each process's string hashes
+            for home in sorted(homes.get(old.section, ())):
                 if home in {s.id for s in corpus.section_path(new.id)} or \
                         new.section in {s.id for s in corpus.section_path(home)}:
                     continue  # still inside its old section's counterpart, or in a section holding it
@@ -294,6 +377,8 @@ def _add_link(g: nx.MultiDiGraph, source: str, target: str, kind: str, **attrs) 
 
 
 def _weighted_view(g: nx.MultiDiGraph) -> nx.Graph:
+    import networkx as nx
+
     view = nx.Graph(kinds={n: kind for n, kind in g.nodes(data="kind") if kind != DOCUMENT})
     view.add_nodes_from(view.graph["kinds"])
     term_uses = Counter(v for _, v, k in g.edges(keys=True) if k == USES)
@@ -325,6 +410,9 @@ _GRAPHS: dict[str, RuleGraph] = {}
 
 def get_graph(corpus: Optional[Corpus] = None) -> RuleGraph:
     """The process-wide graph of the corpus (built once per corpus version)."""
+    from judge.compare.concordance import get_concordance
+    from judge.corpus import get_corpus
+
     if corpus is None:
         corpus = get_corpus()
     concordance = get_concordance(corpus)
@@ -341,29 +429,30 @@ def node_of(graph: RuleGraph, query: str) -> str:
     """The node a judge means by what they type: an ID, label, URL, number (`judge.lookup`),
     or a term node's id."""
     q = query.strip()
-    if q in graph.g:
-        if graph.g.nodes[q]["kind"] == DOCUMENT:
+    if graph.has(q):
+        if graph.data(q)["kind"] == DOCUMENT:
             raise JudgeError(f"{q!r} is a whole document, not a rule: give one of its sections or paragraphs "
                              f"(`judge toc {q}` lists them)")
         return q
     if q.startswith("term:"):
-        raise UnknownIdError(q[:80], sorted(n for n in graph.g if n.startswith(q[:12]))[:5])
+        raise UnknownIdError(q[:80], sorted(n for n in graph.node_ids() if n.startswith(q[:12]))[:5])
     return identify(graph.corpus, q).id
 
 
 def node_info(graph: RuleGraph, node: str) -> dict:
-    data = graph.g.nodes[node]
+    data = graph.data(node)
     return {"id": node, "kind": data["kind"], "label": data["label"], "doc": data.get("doc") or None}
 
 
-def describe_hop(graph: RuleGraph, u: str, v: str, kind: str) -> str:
-    """One edge in words, in the edge's own direction: "RB §6.1.1 ¶1 cites RB §6.2.2"."""
-    g = graph.g
-    a, b = g.nodes[u]["label"], g.nodes[v]["label"]
+def describe_hop(graph: RuleGraph, u: str, v: str, kind: str, data: Optional[dict] = None) -> str:
+    """One edge in words, in the edge's own direction: "RB §6.1.1 ¶1 cites RB §6.2.2".
+    `data`: the edge's attributes, when the caller has them."""
+    if data is None:
+        data = graph.g.edges[u, v, kind]
+    a, b = graph.data(u)["label"], graph.data(v)["label"]
     if kind == CITES:
         return f"{a} cites {b}"
     if kind == STEP_CITES:
-        data = g.edges[u, v, kind]
         return f"{a} cites {b}" if data.get("direct") else f"{a} cites the section holding {b}"
     if kind == DEFINES:
         return f"{a} defines *{b}*"
@@ -374,11 +463,9 @@ def describe_hop(graph: RuleGraph, u: str, v: str, kind: str) -> str:
     if kind == NEXT_STEP:
         return f"{b} is the step after {a}"
     if kind == TOGETHER:
-        witness = g.edges[u, v, kind]["witness"]
-        return f"{b} was stated in {a} in an older edition (as {g.nodes[witness]['label']})"
+        return f"{b} was stated in {a} in an older edition (as {graph.data(data['witness'])['label']})"
     if kind == SAME_RULE:
-        data = g.edges[u, v, kind]
-        other = graph.corpus.documents[g.nodes[v]["doc"]].meta.short
+        other = graph.corpus.documents[graph.data(v)["doc"]].meta.short
         return f"{a} is {b}, the same rule in {other} ({data['method']}, confidence {data['confidence']:.2f})"
     return f"{a} {kind} {b}"
 
@@ -386,13 +473,14 @@ def describe_hop(graph: RuleGraph, u: str, v: str, kind: str) -> str:
 def _explain(graph: RuleGraph, nodes: list[str]) -> list[dict]:
     hops = []
     for x, y in pairwise(nodes):
-        _, u, v, kind = graph.view.edges[x, y]["hops"][0]
-        hops.append({"from": x, "to": y, "kind": kind, "reverse": u != x, "text": describe_hop(graph, u, v, kind)})
+        u, v, kind, data = graph.hop(x, y)
+        hops.append({"from": x, "to": y, "kind": kind, "reverse": u != x,
+                     "text": describe_hop(graph, u, v, kind, data)})
     return hops
 
 
 def _check(graph: RuleGraph, node: str) -> str:
-    if node not in graph.view:
+    if not graph.in_view(node):
         raise JudgeError(f"{node} is a document, not a rule: ask about one of its sections or paragraphs")
     return node
 
@@ -447,12 +535,12 @@ def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = 
     if k < 1:
         raise JudgeError(f"k must be at least 1, not {k}")
     start = {source}
-    if graph.g.nodes[source]["kind"] == SECTION:
+    if graph.data(source)["kind"] == SECTION:
         start |= graph.corpus.ids_inside(source)
     excluded = set(start)
     for node in start:
-        excluded.update(c.id for c in graph.concordance.counterparts(node))
-    home = graph.g.nodes[source].get("doc")
+        excluded.update(graph.counterpart_ids(node))
+    home = graph.data(source).get("doc")
     walk = graph.walk
     scores = walk.pagerank(start)
     predecessors = walk.paths(start)
@@ -460,7 +548,7 @@ def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = 
     eligible[[walk.index[n] for n in excluded if n in walk.index]] = False
     candidates = np.nonzero(eligible)[0]
     # best first; ties by id, so that the order never depends on the graph's insertion order
-    order = sorted(candidates.tolist(), key=lambda i: (-scores[i], walk.nodes[i]))
+    order = candidates[np.lexsort((walk.id_rank[candidates], -scores[candidates]))].tolist()
     # a third of the results at most, so that the walk's best still lead a short list
     procedure = _procedure_neighbours(graph, source, scores, excluded)[:max(1, k // 3)]
     out: list[dict] = []
@@ -473,10 +561,10 @@ def related(graph: RuleGraph, ident: str, k: int = 10, kinds: tuple[str, ...] = 
             # The power iteration stops with a residue of its uniform start on every
             # node, so a rule can score without any link to the source: it is not related.
             return None
-        group = [node, *(c.id for c in graph.concordance.counterparts(node) if c.id not in excluded)]
+        group = [node, *(c for c in graph.counterpart_ids(node) if c not in excluded)]
         shown = node
-        if graph.g.nodes[node].get("doc") != home:
-            shown = next((n for n in group if graph.g.nodes[n].get("doc") == home), node)
+        if graph.data(node).get("doc") != home:
+            shown = next((n for n in group if graph.data(n).get("doc") == home), node)
             nodes = (walk.path_to(predecessors, start, shown) or nodes) if shown != node else nodes
             if nodes[-1] != shown:
                 shown = node
@@ -516,10 +604,10 @@ def _procedure_neighbours(graph: RuleGraph, source: str, scores: np.ndarray,
     """[(paragraph, (relation, reason))]: the best-scoring paragraph of each step before and after the
     source's section, and each paragraph an older edition stated in it (or the section that stated the
     source), at most PROCEDURE_RESULTS."""
-    g, walk = graph.g, graph.walk
-    data = g.nodes[source]
-    section = source if data["kind"] == SECTION else data.get("section")
-    if not section or section not in g:
+    walk = graph.walk
+    kind = graph.data(source)["kind"]
+    section = source if kind == SECTION else graph.corpus.paragraphs[source].section if kind == PARAGRAPH else None
+    if not section or not graph.has(section):
         return []
 
     def best(sec: str) -> Optional[str]:
@@ -529,26 +617,24 @@ def _procedure_neighbours(graph: RuleGraph, source: str, scores: np.ndarray,
         rules = [p for p in paras if graph.corpus.paragraphs[p].kind == "rule"] or paras
         return max(rules, key=lambda p: (scores[walk.index[p]], p), default=None)
 
+    def title(sec: str) -> str:
+        return graph.corpus.sections[sec].title
+
     found: list[tuple[str, tuple[str, str]]] = []
     # What an older edition stated in one section first: the closest tie; then the steps after and before.
-    stated = [(v, d) for _, v, kind, d in g.out_edges(section, keys=True, data=True) if kind == TOGETHER]
-    stated.sort(key=lambda vd: (-scores[walk.index[vd[0]]], vd[0]))
-    for para, d in stated[:1]:
+    stated = graph.stated_in(section)
+    stated.sort(key=lambda vw: (-scores[walk.index[vw[0]]], vw[0]))
+    for para, witness in stated[:1]:
         found.append((para, ("together", f"part of the same procedure: the older edition states it in this "
-                                         f"section ({g.nodes[d['witness']]['label']})")))
-    if data["kind"] == PARAGRAPH:
-        for home, _, kind, d in g.in_edges(source, keys=True, data=True):
-            if kind == TOGETHER:
-                found.append((best(home), ("together", f"part of the same procedure: the older edition states "
-                                                       f"this rule in that section ({g.nodes[d['witness']]['label']})")))
-                break
-    for _, after, kind in g.out_edges(section, keys=True):
-        if kind == NEXT_STEP:
-            found.append((best(after), ("next-step", f"the next step of the same procedure ({g.nodes[after]['title']})")))
-    for before, _, kind in g.in_edges(section, keys=True):
-        if kind == NEXT_STEP:
-            found.append((best(before), ("previous-step",
-                                         f"the step before, in the same procedure ({g.nodes[before]['title']})")))
+                                         f"section ({graph.data(witness)['label']})")))
+    home = graph.first_home(source) if kind == PARAGRAPH else None
+    if home is not None:
+        found.append((best(home[0]), ("together", f"part of the same procedure: the older edition states "
+                                                  f"this rule in that section ({graph.data(home[1])['label']})")))
+    for after in graph.next_steps(section):
+        found.append((best(after), ("next-step", f"the next step of the same procedure ({title(after)})")))
+    for before in graph.previous_steps(section):
+        found.append((best(before), ("previous-step", f"the step before, in the same procedure ({title(before)})")))
     return [(n, r) for n, r in found if n is not None and n not in excluded][:PROCEDURE_RESULTS]
 
 
@@ -566,7 +652,6 @@ def reason_of(graph: RuleGraph, hops: list[dict]) -> str:
     """Why a result is related, in a few words a judge reads at a glance ("defines a term used here:
     Block"), from the hops of its path: containment is never said to be a citation, and a link
     through another edition says so."""
-    g = graph.g
     core = [h for h in hops if h["kind"] not in (CONTAINS, SAME_RULE)]
     other_edition = any(h["kind"] == SAME_RULE for h in hops)
     suffix = " (in another edition)" if other_edition else ""
@@ -593,23 +678,25 @@ def reason_of(graph: RuleGraph, hops: list[dict]) -> str:
     if kinds[0][0] == TOGETHER:
         return "part of the same procedure in an older edition"
     if len(core) == 2 and core[0]["kind"] in (USES, DEFINES) and core[1]["kind"] in (USES, DEFINES):
-        term = g.nodes[core[0]["to"]]["label"]
+        term = graph.data(core[0]["to"])["label"]
         if kinds == [(USES, False), (DEFINES, True)]:
             return f"defines a term used here: {term}" + suffix
         if kinds == [(DEFINES, False), (USES, True)]:
             return f"uses {term}, the term this defines" + suffix
         return f"also uses the term {term}" + suffix
     if kinds == [(CITES, False), (CITES, True)] or kinds == [(STEP_CITES, False), (STEP_CITES, True)]:
-        return f"cites the same rule: {g.nodes[core[0]['to']]['label']}" + suffix
+        return f"cites the same rule: {graph.data(core[0]['to'])['label']}" + suffix
     if kinds == [(CITES, True), (CITES, False)] or kinds == [(STEP_CITES, True), (STEP_CITES, False)]:
-        return f"cited alongside this rule by {g.nodes[core[0]['to']]['label']}" + suffix
-    middle = g.nodes[core[0]["to"]]["label"] if len(core) > 1 else g.nodes[core[-1]["from"]]["label"]
+        return f"cited alongside this rule by {graph.data(core[0]['to'])['label']}" + suffix
+    middle = graph.data(core[0]["to"])["label"] if len(core) > 1 else graph.data(core[-1]["from"])["label"]
     return f"linked through {middle}" + suffix
 
 
 def path(graph: RuleGraph, a: str, b: str) -> Optional[dict]:
     """The strongest chain of links from one rule to another, each hop explained; None
     when nothing connects them."""
+    import networkx as nx
+
     source, target = _check(graph, node_of(graph, a)), _check(graph, node_of(graph, b))
     try:
         cost, nodes = nx.bidirectional_dijkstra(graph.view, source, target, weight="cost")
@@ -641,23 +728,14 @@ def counterparts(graph: RuleGraph, ident: str) -> dict:
 def orphans(graph: RuleGraph, doc: Optional[str] = None, kinds: Iterable[str] = ()) -> list[dict]:
     """Paragraphs that nothing cites and that cite nothing (nor does their section), of
     one document and of some paragraph kinds (`rule`, `glossary`...) if asked."""
-    g = graph.g
     if doc is not None and doc not in graph.corpus.documents:
         raise JudgeError(f"no document {doc!r}; known: {', '.join(graph.corpus.documents)}")
     kinds = set(kinds)
     if kinds - set(PARAGRAPH_KINDS):
         raise JudgeError(f"no paragraph kind {', '.join(sorted(kinds - set(PARAGRAPH_KINDS)))}; "
                          f"known: {', '.join(PARAGRAPH_KINDS)}")
-    out = []
-    for node, data in g.nodes(data=True):
-        if data["kind"] != PARAGRAPH or (doc and data["doc"] != doc) or (kinds and data["para_kind"] not in kinds):
-            continue
-        linked = any(k in LINK_KINDS for _, _, k in g.in_edges(node, keys=True)) or \
-            any(k in LINK_KINDS for _, _, k in g.out_edges(node, keys=True)) or \
-            any(k in LINK_KINDS for _, _, k in g.in_edges(data["section"], keys=True))
-        if not linked:
-            out.append({**node_info(graph, node), "para_kind": data["para_kind"]})
-    return out
+    return [row for row in graph.whole_answers()["orphans"]
+            if not (doc and row["doc"] != doc) and not (kinds and row["para_kind"] not in kinds)]
 
 
 def hubs(graph: RuleGraph, k: int = 20, doc: Optional[str] = None) -> list[dict]:
@@ -666,18 +744,51 @@ def hubs(graph: RuleGraph, k: int = 20, doc: Optional[str] = None) -> list[dict]
     of a section it cites do not)."""
     if doc is not None and doc not in graph.corpus.documents:
         raise JudgeError(f"no document {doc!r}; known: {', '.join(graph.corpus.documents)}")
+    return [row for row in graph.whole_answers()["hubs"] if not doc or row["doc"] == doc][:k]
+
+
+def whole_answers(graph: RuleGraph) -> dict:
+    """What `orphans`, `hubs` and `stats` answer from, worked out over the whole graph:
+    {"orphans": every orphan in the graph's order, "hubs": every cited rule, most cited
+    first, "counts": `stats`' counts}. Plain data, which the saved graph keeps."""
+    import networkx as nx
+
+    g = graph.g
+    linking, linked = set(), set()  # the ends of the links: what links, what is linked to
     citing: dict[str, set[str]] = {}
-    for u, v, kind, data in graph.g.edges(keys=True, data=True):
+    for u, v, kind, data in g.edges(keys=True, data=True):
+        if kind in LINK_KINDS:
+            linking.add(u)
+            linked.add(v)
         if kind == CITES or (kind == STEP_CITES and data.get("direct")):
             citing.setdefault(v, set()).add(u)
-    rows = [{**node_info(graph, n), "cited_by": len(s), "docs": sorted({x.split(":", 1)[0] for x in s})}
-            for n, s in citing.items() if not doc or graph.g.nodes[n]["doc"] == doc]
-    rows.sort(key=lambda r: (-r["cited_by"], r["id"]))
-    return rows[:k]
+    # a paragraph that no link ends at or starts from, in a section no link ends at
+    lonely = [{**node_info(graph, node), "para_kind": data["para_kind"]} for node, data in g.nodes(data=True)
+              if data["kind"] == PARAGRAPH and node not in linked and node not in linking
+              and data["section"] not in linked]
+    cited = [{**node_info(graph, n), "cited_by": len(s), "docs": sorted({x.split(":", 1)[0] for x in s})}
+             for n, s in citing.items()]
+    cited.sort(key=lambda r: (-r["cited_by"], r["id"]))
+    per_doc: dict[str, dict] = {}
+    for node, data in g.nodes(data=True):
+        if data["kind"] in (SECTION, PARAGRAPH):
+            row = per_doc.setdefault(data["doc"], {"sections": 0, "paragraphs": 0})
+            row[data["kind"] + "s"] += 1
+    counts = {
+        "nodes": g.number_of_nodes(),
+        "edges": g.number_of_edges(),
+        "node_kinds": dict(sorted(Counter(k for _, k in g.nodes(data="kind")).items())),
+        "edge_kinds": dict(sorted(Counter(k for _, _, k in g.edges(keys=True)).items())),
+        "documents": per_doc,
+        "components": nx.number_connected_components(graph.view),
+    }
+    return {"orphans": lonely, "hubs": cited, "counts": counts}
 
 
 def neighbourhood(graph: RuleGraph, ident: str, radius: int = 1) -> dict:
     """The nodes within `radius` links of one, and the edges among them (for drawing)."""
+    import networkx as nx
+
     node = _check(graph, node_of(graph, ident))
     if not 0 <= radius <= 3:
         raise JudgeError(f"radius must be between 0 and 3, not {radius}")
@@ -695,22 +806,18 @@ def _edge_attrs(data: dict) -> dict:
 
 
 def stats(graph: RuleGraph) -> dict:
-    g = graph.g
-    per_doc: dict[str, dict] = {}
-    for node, data in g.nodes(data=True):
-        if data["kind"] in (SECTION, PARAGRAPH):
-            row = per_doc.setdefault(data["doc"], {"sections": 0, "paragraphs": 0})
-            row[data["kind"] + "s"] += 1
+    counts = graph.whole_answers()["counts"]
+    per_doc = {doc: dict(row) for doc, row in counts["documents"].items()}
     lonely = orphans(graph)
     for doc, row in per_doc.items():
         row["orphans"] = sum(1 for o in lonely if o["doc"] == doc)
     return {
-        "nodes": g.number_of_nodes(),
-        "edges": g.number_of_edges(),
-        "node_kinds": dict(sorted(Counter(k for _, k in g.nodes(data="kind")).items())),
-        "edge_kinds": dict(sorted(Counter(k for _, _, k in g.edges(keys=True)).items())),
+        "nodes": counts["nodes"],
+        "edges": counts["edges"],
+        "node_kinds": counts["node_kinds"],
+        "edge_kinds": counts["edge_kinds"],
         "documents": dict(sorted(per_doc.items())),
-        "components": nx.number_connected_components(graph.view),
+        "components": counts["components"],
         "orphans": len(lonely),
         "hubs": hubs(graph, 5),
     }
@@ -719,6 +826,8 @@ def stats(graph: RuleGraph) -> dict:
 def export(graph: RuleGraph, fmt: str, out: IO) -> None:
     """Write the graph as GraphML or as networkx node-link JSON (binary stream for
     GraphML, text stream for JSON)."""
+    import networkx as nx
+
     if fmt == "graphml":
         nx.write_graphml(graph.g, out)
     elif fmt == "json":
