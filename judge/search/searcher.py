@@ -662,7 +662,7 @@ class Search:
         weighed = self._named_sections_weighed(current, expansion, docnums, weighed)
         if faces:
             weighed = self._faces_by_own_words(current, docnums, weighed)
-        order = np.argsort(-weighed, kind="stable")[:CANDIDATES].tolist()
+        order = np.argsort(-weighed, kind="stable")[:CANDIDATES]
         # Stems to mark in snippets: a synonym scoped to a game only in that game's paragraphs.
         query_stems: dict[Optional[str], set[str]] = {}
         for a in (a for u in expansion.units for a in u.alternatives if a.kind == "stems"):
@@ -672,15 +672,18 @@ class Search:
         stems_in: dict[str, set[str]] = {}  # game -> the stems to mark in its paragraphs
         hits: list[Hit] = []
         folded: dict[str, Hit] = {}  # paragraph id -> the hit showing it
-        candidates, weights, ids = docnums.tolist(), weighed.tolist(), current.built.ids
-        for n in order:
-            pid = ids[candidates[n]]
+        # (only the candidates as Python values; the hits' matched editions marked once at
+        # the end: at 100 books a rule has ~100 editions, and a tuple of them rebuilt for
+        # each folded candidate cost more than the ranking)
+        also_matched: dict[int, tuple[Hit, set[str]]] = {}  # id(hit) -> it, the editions under it that matched
+        ids = current.built.ids
+        for number, weight in zip(docnums[order].tolist(), weighed[order].tolist()):
+            pid = ids[number]
             face = current.faces.get(pid, pid) if faces else pid
             shown = folded.get(pid) or folded.get(face)
             if shown is not None:
                 if pid != shown.id:
-                    shown.counterparts = tuple(c._replace(matched=True) if c.id == pid else c
-                                               for c in shown.counterparts)
+                    also_matched.setdefault(id(shown), (shown, set()))[1].add(pid)
                 continue
             if len(hits) >= limit:
                 continue  # still fold later candidates into the hits shown
@@ -692,11 +695,13 @@ class Search:
             counterparts = self._counterparts(current, face, (pid,) if face != pid else ())
             if face != pid and not any(c.id == pid for c in counterparts):
                 counterparts += (self._counterpart(pid, 1.0)._replace(matched=True),)
-            shown = self._hit(para, weights[n], stems, query_plain, counterparts, prefixes)
+            shown = self._hit(para, weight, stems, query_plain, counterparts, prefixes)
             hits.append(shown)
             folded[pid] = folded[face] = shown
             for c in counterparts:
                 folded.setdefault(c.id, shown)
+        for shown, matched in also_matched.values():
+            shown.counterparts = tuple(c._replace(matched=True) if c.id in matched else c for c in shown.counterparts)
         return hits
 
     def _named_sections_weighed(self, current: _Installed, expansion: Expansion, docnums: np.ndarray,
