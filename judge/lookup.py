@@ -66,8 +66,10 @@ _SLUG_RE = re.compile(r"^[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*$", re.IGNORECASE)
 
 
 def _find_slug(corpus: Corpus, slug: str) -> Optional[Match]:
-    """The sections whose slug (the part of their ID after the book's) is `slug`, newest book first."""
-    hits = [sid for sid, section in corpus.sections.items() if section.key.lower() == slug]
+    """The sections whose slug (the part of their ID after the book's, `Section.key`) is `slug`,
+    newest book first. Matched on the IDs alone: a served corpus then reads no section (reading
+    them all cost a one-word search 0.15 s of CPU at 100 books)."""
+    hits = [sid for sid in corpus.sections if sid.partition(":")[2].lower() == slug]
     if not hits:
         return None
     hits = _newest_first(corpus, hits)

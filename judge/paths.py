@@ -48,6 +48,11 @@ def templates_dir() -> Path:
     return _CHECKOUT / "templates" if _in_checkout() else _BUNDLED / "templates"
 
 
+# The file in the index directory naming the search build in use (judge.search.index):
+# here, so that a caller can see whether there is one without importing the search.
+SEARCH_POINTER = "search-current"
+
+
 def index_dir() -> Path:
     if os.environ.get("JUDGE_INDEX_DIR"):
         path = Path(os.environ["JUDGE_INDEX_DIR"])

@@ -3,6 +3,7 @@
 Made here once, so that the two cannot drift apart (docs/cli.md lists them)."""
 from __future__ import annotations
 
+from judge import paths
 from judge.lookup import identify
 from judge.model import Corpus, Document, Paragraph
 
@@ -65,15 +66,32 @@ def in_force_counterparts(corpus: Corpus, ident: str) -> list[dict]:
     newest = max(d.meta.edition_order for d in corpus.documents.values() if d.meta.game == doc.meta.game)
     if doc.meta.edition_order == newest:
         return []
-    from judge.compare.concordance import counterparts  # only here: the book in force needs no alignment
     out = []
-    for other, confidence in counterparts(corpus, ident):
+    for other, confidence in _counterparts(corpus, ident):
         other_doc = corpus.document_of(other)
         found = corpus.get(other)
         if (found is not None and other_doc is not None and other_doc.meta.game == doc.meta.game
-                and other_doc.meta.edition_order == newest and confidence >= IN_FORCE_CONFIDENCE):
+                and other_doc.meta.edition_order == newest and round(confidence, 3) >= IN_FORCE_CONFIDENCE):
             out.append({"id": other, "label": found.label, "confidence": round(confidence, 3)})
     return sorted(out, key=lambda c: -c["confidence"])
+
+
+def _counterparts(corpus: Corpus, ident: str) -> list[tuple[str, float]]:
+    """(id, confidence) of the same paragraph or section in each other edition of its game
+    (only asked of an older edition: the book in force needs no alignment). A paragraph's
+    are read from the search build's rule groups when this corpus has one on disk
+    (`Search.counterparts`: the concordance's groups, kept per build; 0.5 s for `judge show`
+    at 100 books); else, and for a section, from the concordance, which a process loads
+    whole (2 s at 100 books) and which builds no search index."""
+    if corpus.paragraphs.get(ident) is not None and (paths.index_dir() / paths.SEARCH_POINTER).exists():
+        from judge.search.searcher import built_searcher
+
+        search = built_searcher(corpus)
+        if search is not None:
+            return [(c.id, c.confidence) for c in search.counterparts(ident)]
+    from judge.compare.concordance import counterparts
+
+    return counterparts(corpus, ident)
 
 
 # -- cards and rulings (judge.cards; docs/cards.md) ---------------------------------------------

@@ -1,6 +1,7 @@
 """A command loads only what it needs: `judge show` of the book in force reads the corpus,
-never the search index, the concordance or the graph (of an older edition, the concordance
-too, to say where the rule is in force); `judge search` never the graph. Each command
+never the search index, the concordance or the graph (of an older edition, where the rule
+is in force too: from the search build's rule groups when one is on disk, else from the
+concordance, building no search index); `judge search` never the graph. Each command
 runs in a fresh process of its own, on an empty index directory."""
 from __future__ import annotations
 
@@ -38,11 +39,14 @@ def test_reading_the_corpus_opens_no_search_index_concordance_or_graph(args, tmp
     assert "corpus.json" in built
 
 
-def test_showing_an_older_edition_reads_the_concordance_but_no_search_index_or_graph(tmp_path):
+def test_showing_an_older_edition_reads_the_search_builds_groups_else_the_concordance(tmp_path):
     modules, built = _run(["show", "rb:6.4.6/2", "--json"], tmp_path)
     assert "judge.compare.concordance" in modules  # where the same rule is in the book in force
     assert not modules & {"judge.search", "judge.graph", "networkx", "whoosh"}
     assert not any(name.startswith("search-") for name in built), built
+    _run(["search", "bleed"], tmp_path)  # builds the search index
+    again, _ = _run(["show", "rb:6.4.6/2", "--json"], tmp_path)
+    assert "judge.search" in again and not again & {"judge.compare.concordance", "judge.graph", "networkx"}
 
 
 def test_a_search_builds_no_graph_and_no_alignment_twice(tmp_path):

@@ -323,3 +323,29 @@ def test_players_words_typos_and_question_frames_through_the_command_line(search
     # An irregular form finds its word, which the stemmer does not join to it.
     for form, word in (("went", "go"), ("took", "take"), ("stole", "steal")):
         assert (word,) in {alt.tokens for alt in searcher.expansion_of(form).units[0].alternatives}, form
+
+
+def test_the_search_builds_counterparts_are_the_concordances(searcher, corpus):
+    """Where an older paragraph's rule is in force (`judge show`) is read from the search
+    build's rule groups when there is one: for every paragraph of every older edition,
+    the concordance's counterparts (confidences to 3 places), and the same ones in force,
+    in the same order."""
+    from judge.compare.concordance import counterparts
+    from judge.shapes import IN_FORCE_CONFIDENCE
+
+    newest = {}
+    for d in corpus.documents.values():
+        newest[d.meta.game] = max(newest.get(d.meta.game, 0), d.meta.edition_order)
+    in_force = {d.id for d in corpus.documents.values() if d.meta.edition_order == newest[d.meta.game]}
+    older = [p for p in corpus.paragraphs.values() if p.doc not in in_force]
+    assert len(older) > 500
+
+    def shown(found):  # as `judge.shapes.in_force_counterparts` lists them
+        return sorted([(pid, c) for pid, c in found if corpus.paragraphs[pid].doc in in_force
+                       and c >= IN_FORCE_CONFIDENCE], key=lambda item: -item[1])
+
+    for para in older:
+        from_groups = [(c.id, c.confidence) for c in searcher.counterparts(para.id)]
+        from_concordance = [(pid, round(confidence, 3)) for pid, confidence in counterparts(corpus, para.id)]
+        assert sorted(from_groups) == sorted(from_concordance), para.id
+        assert shown(from_groups) == shown(from_concordance), para.id

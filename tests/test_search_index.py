@@ -154,6 +154,32 @@ def test_a_damaged_build_is_rebuilt_and_search_answers(corpus, copy_of, damage, 
     assert Search(corpus, root=root).built.name == rebuilt
 
 
+@pytest.mark.parametrize("damage", [flip_one_postings_byte, overwrite_documents, replace_postings_and_their_digest,
+                                    documents_of_another_corpus_with_their_digest], ids=lambda f: f.__name__)
+def test_a_build_checked_once_is_trusted_only_while_its_files_stay_as_checked(corpus, copy_of, damage):
+    """A build opened and checked in full is sealed (judge/search/sealed.py): the next
+    opening trusts that check (the corpus is not asked for again, the table is read from
+    the mapped file, the same table), but a file written since, even with its old
+    modification time put back, makes the next opening check everything again."""
+    from judge.search import sealed
+
+    root, name = copy_of
+    path = build_dir(root, name)
+    key = search_index.index_key(corpus)
+    first = search_index.open_built(name, root, set(corpus.paragraphs), corpus_key=key)
+    assert (path / sealed.SEAL_FILE).exists()
+    again = search_index.open_built(name, root, lambda: pytest.fail("the corpus checked again"), corpus_key=key)
+    assert again.postings.to_bytes() == first.postings.to_bytes() and again.ids == first.ids
+    assert again.counterparts == first.counterparts
+    times = {f: (f.stat().st_atime_ns, f.stat().st_mtime_ns) for f in path.iterdir()}
+    damage(path)
+    for f, (atime, mtime) in times.items():
+        if f.exists():
+            os.utime(f, ns=(atime, mtime))
+    with pytest.raises(search_index.DamagedIndex):
+        search_index.open_built(name, root, set(corpus.paragraphs), corpus_key=key)
+
+
 def test_the_rule_groups_kept_beside_a_build_are_its_counterparts_json(copy_of, caplog):
     """The first opening of a build keeps its rule groups as arrays beside it, and the next
     reads those: the groups counterparts.json holds. Arrays of another counterparts.json

@@ -23,6 +23,7 @@ are required, and a proximity bonus rewards the words close together.
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Optional
@@ -133,13 +134,17 @@ class Vocabulary:
             if word.isalpha():
                 self.by_initial.setdefault(word[0], []).append(word)
         self.stems = {stem for name in (*FIELD_WEIGHTS, "glossary") for stem in postings.lexicon(name)[0]}
-        # The stems of the words a clean (not OCR-read) text uses.
-        self.clean_stems = frozenset(porter_stem(w) for w in self.words if w not in ocr_words)
         # A vocabulary never changes, so neither does what is worked out from it:
         # (word, distance) -> [(near word, its distance)]
         self._near: Memo = Memo("search.near_words", NEAR_KEPT)
         # (word, its stem) -> (the near spellings a query adds for it, the correction): see `_add_fuzzy`
         self.fuzzy: Memo = Memo("search.fuzzy_alternatives", NEAR_KEPT)
+
+    @functools.cached_property
+    def clean_stems(self) -> frozenset[str]:
+        """The stems of the words a clean (not OCR-read) text uses: asked only of a word
+        that only OCR-damaged text has (stemming every word cost each process 0.02 s)."""
+        return frozenset(porter_stem(w) for w in self.words if w not in self.ocr_words)
 
     def idf(self, frequency: int) -> float:
         """Whoosh's inverse document frequency (`WeightingModel.idf`), which BM25F uses."""

@@ -62,7 +62,7 @@ import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Optional
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Union
 
 import numpy as np
 from whoosh import index as whoosh_index
@@ -89,7 +89,7 @@ if TYPE_CHECKING:
     from judge.corpus import Corpus
     from judge.search.counterparts import RuleGroups
 
-POINTER = "search-current"
+POINTER = paths.SEARCH_POINTER
 RANKED_FIELDS = ("body", "title", "body_plain", "glossary")
 PREFIX = "search-"
 COUNTERPARTS_FILE = "counterparts.json"
@@ -696,11 +696,19 @@ def _remove_unused_parts(parts_dir: Path, used: set[str]) -> None:
             pass  # raced with another process cleaning up
 
 
-def open_built(name: str, root: Optional[Path] = None, paragraph_ids: Optional[set] = None) -> BuiltIndex:
-    """Open build `name` into memory, after checking every file against
-    `contents.json` and the shape of every table; with `paragraph_ids` (the
-    corpus's), also that the build holds exactly those paragraphs. Raises
-    `DamagedIndex` when anything is missing or wrong. Reads no pickle."""
+def open_built(name: str, root: Optional[Path] = None,
+               paragraph_ids: Union[None, set, Callable[[], set]] = None,
+               corpus_key: Optional[str] = None) -> BuiltIndex:
+    """Open build `name`, after checking every file against `contents.json` and the
+    shape of every table; with `paragraph_ids` (the corpus's, or a function giving
+    them), also that the build holds exactly those paragraphs. Raises `DamagedIndex`
+    when anything is missing or wrong. Reads no pickle.
+
+    A build this code has checked in full is sealed (`judge.search.sealed`): while its
+    files stay as they were, later opens trust that check, map the posting table
+    instead of reading it, and skip the corpus check when it was made against the
+    corpus of key `corpus_key`."""
+    from judge.search import sealed
     from judge.search.counterparts import RuleGroups, read_groups
 
     root = root or paths.index_dir()
@@ -712,18 +720,24 @@ def open_built(name: str, root: Optional[Path] = None, paragraph_ids: Optional[s
                 and all(isinstance(f, str) and Path(f).name == f and isinstance(d, str) for f, d in files.items())
                 and REQUIRED_FILES <= files.keys()):
             raise DamagedIndex(path, f"{CONTENTS_FILE} is not the list of files this build wrote")
+        seal = sealed.read(path, [CONTENTS_FILE, *files])
+        checked = None if seal else sealed.identities(path, [CONTENTS_FILE, *files])  # before reading them
         data = {}
         for filename, digest in files.items():
+            if seal and filename == POSTINGS_FILE:
+                data[filename] = _mapped(path / filename)  # pages read as queries touch them
+                continue
             # Every file is checked, Whoosh's too (only the tests read those): a
             # build is whole or rebuilt.
             data[filename] = (path / filename).read_bytes()
-            if hashlib.sha256(data[filename]).hexdigest() != digest:
+            if not seal and hashlib.sha256(data[filename]).hexdigest() != digest:
                 raise DamagedIndex(path, f"{filename} is not the file this build wrote")
-        postings = PostingTable.from_bytes(data[POSTINGS_FILE])
+        postings = PostingTable.from_bytes(data[POSTINGS_FILE], checked=bool(seal))
         documents = _decoded(path, DOCUMENTS_FILE, data, _Documents)
         ids, lengths = documents.ids, documents.lengths
         counterparts = read_groups(path, data[COUNTERPARTS_FILE],
-                                   lambda: _decoded(path, COUNTERPARTS_FILE, data, RuleGroups))
+                                   lambda: _decoded(path, COUNTERPARTS_FILE, data, RuleGroups),
+                                   source=files[COUNTERPARTS_FILE])
         ocr_words = frozenset(_decoded(path, OCR_WORDS_FILE, data, list[str]))
     except (OSError, ValueError) as exc:  # a file unreadable or gone, or not a posting table
         raise DamagedIndex(path, _describe(exc)) from None
@@ -734,13 +748,32 @@ def open_built(name: str, root: Optional[Path] = None, paragraph_ids: Optional[s
     if len(set(ids)) != count or sorted(lengths) != sorted(RANKED_FIELDS) or \
             any(len(values) != count for values in lengths.values()):
         raise DamagedIndex(path, f"{DOCUMENTS_FILE} does not list each paragraph once with its field lengths")
-    if paragraph_ids is not None:
+    corpus_checked = seal["corpus"] if seal else None
+    if paragraph_ids is not None and not (corpus_key and corpus_key == corpus_checked):
+        paragraph_ids = paragraph_ids() if callable(paragraph_ids) else paragraph_ids
         if set(ids) != paragraph_ids:
             raise DamagedIndex(path, "it does not index the paragraphs of this corpus")
         problem = counterparts.check(paragraph_ids)
         if problem:
             raise DamagedIndex(path, f"{COUNTERPARTS_FILE} does not fit this corpus: {problem}")
+        corpus_checked = corpus_key
+    if checked is not None or (seal and corpus_checked != seal["corpus"]):
+        try:
+            sealed.write(path, checked or sealed.identities(path, [CONTENTS_FILE, *files]), corpus_checked)
+        except OSError:
+            pass  # a file gone since: the next open checks it all again
     return BuiltIndex(name, path, counterparts, ids, lengths, ocr_words, postings)
+
+
+def _mapped(path: Path):
+    """The file at `path` mapped read-only (an empty file read: it cannot be mapped)."""
+    import mmap
+
+    with open(path, "rb") as fh:
+        try:
+            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:  # empty
+            return fh.read()
 
 
 @dataclass
@@ -784,7 +817,8 @@ def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] 
     One process rebuilds at a time (`rebuild_lock`): the others wait for it, then
     open the build it made instead of making their own."""
     root = root or paths.index_dir()
-    key, ids, tried = index_key(corpus), set(corpus.paragraphs), set()
+    key, tried = index_key(corpus), set()
+    ids = functools.cache(lambda: set(corpus.paragraphs))  # read only when a build's check needs them
     built = _open_good(name, key, root, ids, tried)
     if built is not None:
         return built
@@ -801,14 +835,15 @@ def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] 
     return fresh
 
 
-def _open_good(name: Optional[str], key: str, root: Path, ids: set, tried: set) -> Optional[BuiltIndex]:
+def _open_good(name: Optional[str], key: str, root: Path, ids: Callable[[], set],
+               tried: set) -> Optional[BuiltIndex]:
     """Build `name`, else the one the pointer names (of index key `key`), whichever
     opens first; damaged ones met on the way are logged and removed. None when
     none opens."""
     while name and name not in tried:
         tried.add(name)
         try:
-            return open_built(name, root, ids)
+            return open_built(name, root, ids, corpus_key=key)
         except DamagedIndex as exc:
             if exc.path.is_dir():  # damaged; a build that vanished was removed by a newer one
                 log.warning("%s; rebuilding it", exc)

@@ -34,6 +34,7 @@ older edition's sections are not weighed so: the current book answers first.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import Callable, Optional
 
 import numpy as np
@@ -42,7 +43,7 @@ from whoosh import query as wq
 from judge.memo import Memo
 from judge.search.expansion import FIELD_WEIGHTS, Expansion
 from judge.search.index import stemming_analyzer
-from judge.search.postings import Evaluation
+from judge.search.postings import Evaluation, sorted_distinct
 
 # What an older edition's paragraph weighs at least, shown as a face that matched
 # less (or nothing) of the question: this share of its own weight. (On the tuned
@@ -140,19 +141,58 @@ def synonyms_counted_once(evaluation: Evaluation, expansion: Expansion, coverage
     return scores - (1 - SYNONYM_TIE) * extra[docnums]
 
 
+@dataclass
+class SectionTable:
+    """Every paragraph's section at once, as `Sections` would work it out: made with the
+    searcher's state and saved beside the build (`judge.search.state`), so a process
+    reads it instead of splitting IDs and stemming titles at its first search (0.06 s
+    of CPU at 100 books for a command-line search)."""
+
+    ids: list[str]  # section code -> section ID
+    codes: np.ndarray  # document number -> its section's code
+    in_force: np.ndarray  # section code -> whether it is of a book in force
+    title_stems: list[str]  # section code -> its title's stems (numbers aside), space-separated
+
+
+def section_of(paragraph_id: str) -> str:
+    return paragraph_id.rsplit("/", 1)[0]
+
+
+def title_stems(analyzer, title: str) -> frozenset:
+    """A section title's stems, numbers aside: what a question must say in full to name it."""
+    return frozenset(t.text for t in analyzer(title) if not t.text.isdigit())
+
+
+def section_table(ids: list, title_of: Callable[[str], str], in_force: Callable[[str], bool]) -> SectionTable:
+    """The sections of the paragraphs `ids` (by document number), coded in order of first paragraph."""
+    analyzer = stemming_analyzer()
+    sections = [section_of(pid) for pid in ids]
+    code_of = {section: n for n, section in enumerate(dict.fromkeys(sections))}
+    return SectionTable(ids=list(code_of), codes=np.array([code_of[s] for s in sections], np.int64),
+                        in_force=np.array([bool(in_force(s.split(":", 1)[0])) for s in code_of], bool),
+                        title_stems=[" ".join(sorted(title_stems(analyzer, title_of(s)))) for s in code_of])
+
+
 class Sections:
     """The sections of a build's paragraphs: each document number's section (as a
-    code), whether it is of a book in force, and its title's stems, each worked out
-    when a search first meets the paragraph or the section (a command-line search at
-    100 books meets ~4k of 40k paragraphs: splitting every ID up front cost it 0.05 s)."""
+    code), whether it is of a book in force, and its title's stems: read from the
+    `SectionTable` saved with the build when there is one, else each worked out when a
+    search first meets the paragraph or the section (a command-line search at 100 books
+    meets ~4k of 40k paragraphs: splitting every ID up front cost it 0.05 s)."""
 
-    def __init__(self, ids: list, title_of: Callable[[str], str], in_force: Callable[[str], bool]):
+    def __init__(self, ids: list, title_of: Callable[[str], str], in_force: Callable[[str], bool],
+                 table: Optional[SectionTable] = None):
         self._paragraph_ids = ids
         self._codes = np.full(len(ids), -1, np.int64)  # document number -> its section's code, -1 not yet
         self._code_of: dict[str, int] = {}
         self.ids: list[str] = []  # section code -> section ID
         self._section_in_force: list[bool] = []
         self._in_force_array = np.zeros(0, bool)
+        self._saved_stems: Optional[list[str]] = None
+        if table is not None:
+            self._codes, self.ids, self._saved_stems = table.codes, table.ids, table.title_stems
+            self._code_of = {section: n for n, section in enumerate(table.ids)}
+            self._section_in_force, self._in_force_array = table.in_force.tolist(), table.in_force
         self._is_in_force = in_force
         self._title_of = title_of
         self._lock = threading.Lock()  # the fill numbers sections: one thread at a time
@@ -166,8 +206,8 @@ class Sections:
         codes = self._codes[docnums]
         if (codes < 0).any():
             with self._lock:
-                for n in np.unique(docnums[self._codes[docnums] < 0]).tolist():
-                    section = self._paragraph_ids[n].rsplit("/", 1)[0]
+                for n in sorted_distinct(docnums[self._codes[docnums] < 0]).tolist():
+                    section = section_of(self._paragraph_ids[n])
                     code = self._code_of.get(section)
                     if code is None:
                         code = self._code_of[section] = len(self.ids)
@@ -194,8 +234,9 @@ class Sections:
     def title_stems(self, code: int) -> frozenset:
         found = self._titles.recall(code)
         if found is None:
-            found = self._titles.remember(code, frozenset(
-                t.text for t in self._analyzer(self._title_of(self.ids[code])) if not t.text.isdigit()))
+            found = self._titles.remember(code, frozenset(self._saved_stems[code].split())
+                                          if self._saved_stems is not None
+                                          else title_stems(self._analyzer, self._title_of(self.ids[code])))
         return found
 
 
@@ -206,7 +247,7 @@ def named_sections_weighed(sections: Sections, expansion: Expansion, docnums: np
     asked = set(expansion.stems)
     asked.update(token for u in expansion.units for a in u.alternatives if a.kind == "stems" for token in a.tokens)
     codes = sections.codes_of(docnums)
-    named = [code for code in np.unique(codes[sections.in_force(codes)]).tolist()
+    named = [code for code in sorted_distinct(codes[sections.in_force(codes)]).tolist()
              if (stems := sections.title_stems(code)) and stems <= asked]
     if not named:
         return weights

@@ -58,8 +58,9 @@ class PostingTable:
     def __init__(self, doc_count: int, keys: list[str], offsets: np.ndarray, docnums: np.ndarray,
                  scores: np.ndarray, position_offsets: np.ndarray, positions: np.ndarray):
         self.doc_count = doc_count
-        self._keys = keys  # "field\x1fterm", sorted: each field's terms in Whoosh's lexicon order
-        self._slot = {key: n for n, key in enumerate(keys)}
+        # "field\x1fterm", sorted, each once: each field's terms in Whoosh's lexicon order. A term is
+        # found by bisection (`_slot`): a dict of the ~50,000 keys cost each process 0.015 s to make.
+        self._keys = keys
         self._offsets, self._docnums, self._scores = offsets, docnums, scores
         self._position_offsets, self._positions = position_offsets, positions
         self._empty = (np.zeros(0, np.int32), np.zeros(0, np.float64))
@@ -112,13 +113,16 @@ class PostingTable:
         return out.getvalue()
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "PostingTable":
-        """Raises ValueError when `data` is not a table `to_bytes` wrote. Reads no
-        pickle (numpy's `allow_pickle=False`): arrays of numbers and strings only."""
+    def from_bytes(cls, data, checked: bool = False) -> "PostingTable":
+        """Raises ValueError when `data` (bytes, or a read-only mmap the arrays then
+        view) is not a table `to_bytes` wrote. Reads no pickle (numpy's
+        `allow_pickle=False`): arrays of numbers and strings only. `checked`: these very
+        bytes passed every check before (a sealed build, `judge.search.sealed`), so the
+        scans over every array are not made again; the arrays' kinds still are."""
         try:
             parts = _stored_arrays(data, _ARRAYS)
             if parts is None:  # not as `to_bytes` writes it (compressed, say): numpy reads it
-                with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+                with np.load(io.BytesIO(bytes(data)), allow_pickle=False) as arrays:
                     parts = {name: arrays[name] for name in _ARRAYS}
         except (ValueError, OSError, EOFError, KeyError, zipfile.BadZipFile) as exc:
             raise ValueError(f"not a posting table ({type(exc).__name__})") from None
@@ -130,21 +134,24 @@ class PostingTable:
         if len(parts["doc_count"]) != 1:
             raise ValueError("not a posting table (no paragraph count)")
         doc_count, n = int(parts["doc_count"][0]), len(keys)
-        fits = (
-            len(offsets) == len(position_offsets) == n + 1
-            and offsets[0] == 0 and position_offsets[0] == 0
+        fits = len(offsets) == len(position_offsets) == n + 1 and (checked or (
+            offsets[0] == 0 and position_offsets[0] == 0
             and offsets[-1] == len(docnums) == len(parts["scores"]) and position_offsets[-1] == len(positions)
             and bool(np.all(np.diff(offsets) >= 0)) and bool(np.all(np.diff(position_offsets) >= 0))
             and bool(np.all(keys[:-1] < keys[1:]))  # sorted, each once: the lexicons' order
             and (len(docnums) == 0 or 0 <= docnums.min() <= docnums.max() < doc_count)
             and (len(positions) == 0 or 0 <= positions.min() <= positions.max() < doc_count << POSITION_BITS)
             and bool(np.all(np.isfinite(parts["scores"])))
-        )
+        ))
         if not fits:
             raise ValueError("not a posting table (its arrays do not fit together)")
         return cls(doc_count, keys.tolist(), offsets.astype(np.int64, copy=False), docnums.astype(np.int32, copy=False),
                    parts["scores"].astype(np.float64, copy=False), position_offsets.astype(np.int64, copy=False),
                    positions.astype(np.int64, copy=False))
+
+    def _slot(self, key: str) -> Optional[int]:
+        at = bisect_left(self._keys, key)
+        return at if at < len(self._keys) and self._keys[at] == key else None
 
     def lexicon(self, field: str) -> tuple[list[str], np.ndarray]:
         """The terms of `field` in Whoosh's lexicon order, and how many paragraphs
@@ -157,7 +164,7 @@ class PostingTable:
     # -- one term ---------------------------------------------------------------------
     def postings(self, field: str, term: str) -> tuple[np.ndarray, np.ndarray]:
         """(document numbers, scores) of a term: views into the table, never to be written."""
-        slot = self._slot.get(table_key(field, term))
+        slot = self._slot(table_key(field, term))
         if slot is None:
             return self._empty
         start, end = self._offsets[slot], self._offsets[slot + 1]
@@ -177,7 +184,7 @@ class PostingTable:
 
     def positions(self, field: str, term: str) -> Optional[np.ndarray]:
         """Sorted docnum << POSITION_BITS | position keys; None when the term is not in the field."""
-        slot = self._slot.get(table_key(field, term))
+        slot = self._slot(table_key(field, term))
         if slot is None:
             return None
         return self._positions[self._position_offsets[slot]:self._position_offsets[slot + 1]]
@@ -202,7 +209,8 @@ def _stored_arrays(data: bytes, names) -> Optional[dict[str, np.ndarray]]:
     an array of objects is refused."""
     view = memoryview(data)
     found = {}
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+    # (a mapped file is read through as it is: io.BytesIO would copy all of it)
+    with zipfile.ZipFile(data if hasattr(data, "seek") else io.BytesIO(data)) as archive:
         for name in names:
             info = archive.getinfo(f"{name}.npy")
             if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
@@ -371,10 +379,22 @@ def _phrase_documents_reference(keys: list[np.ndarray], slop: int, position_bits
         if not len(starts):
             return []
         if len(starts) > 1:  # the same span reached at several distances counts once
-            spans = np.unique(ends << position_bits | (starts & low))
+            spans = sorted_distinct(ends << position_bits | (starts & low))
             ends = spans >> position_bits
             starts = (ends >> position_bits << position_bits) | (spans & low)
-    return np.unique(starts >> position_bits).tolist()
+    return sorted_distinct(starts >> position_bits).tolist()
+
+
+def sorted_distinct(values: np.ndarray) -> np.ndarray:
+    """`np.unique(values)` of a 1-d array: its first call in a process imports numpy.ma
+    (numpy 2's masked-array test), 0.025 s of CPU that a command-line search would pay."""
+    ordered = np.sort(values)
+    if len(ordered) < 2:
+        return ordered
+    keep = np.empty(len(ordered), bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
 
 
 _phrase_documents = twins.choose("phrase_documents", _phrase_documents_reference)

@@ -181,7 +181,8 @@ class _Installed:
     # What a unit asks for (`Unit.key`) -> the document numbers having it: the build never changes.
     unit_paragraphs: Memo = field(default_factory=lambda: Memo("search.unit_paragraphs", UNITS_KEPT))
     face_numbers: Optional[np.ndarray] = None  # docnum -> its face's docnum (-1: none), worked out at the first search
-    sections: Optional[passages.Sections] = None  # the paragraphs' sections, worked out at the first search
+    sections: Optional[passages.Sections] = None  # the paragraphs' sections, made at the first search
+    section_table: Optional[passages.SectionTable] = None  # ... from this, saved with the searcher's state
 
 
 class _ParagraphsByNumber:
@@ -291,7 +292,7 @@ class Search:
                                prior=state.prior, definition_prior=state.definition_prior,
                                term_prior=state.term_prior, states=state.states, game_codes=state.game_codes,
                                games=state.games, faces=faces, facet_codes=state.facet_codes,
-                               counterparts=counterparts)
+                               counterparts=counterparts, section_table=state.sections)
         with self._lock:
             self._current = installed
 
@@ -337,9 +338,10 @@ class Search:
         states = {intent: np.array([row[2][n] for row in rows]) for n, intent in enumerate(_STATES)}
         number = {pid: n for n, pid in enumerate(built.ids)}
         face_numbers = np.array([number[faces[pid]] if pid in faces else -1 for pid in built.ids], dtype=np.int64)
+        sections = passages.section_table(built.ids, self._section_title, self._in_force)
         return search_state.SearchState(prior=prior, definition_prior=definition_prior, term_prior=term_prior,
                                         states=states, game_codes=game_codes, games=games, faces=face_numbers,
-                                        facet_codes=facet_codes)
+                                        facet_codes=facet_codes, sections=sections)
 
     def _edition_order(self, pid: str) -> int:
         doc = self.corpus.document_of(pid)
@@ -622,6 +624,12 @@ class Search:
         counterparts beside it, none of them matched): what a results list shows of it."""
         return self._hit(self.corpus.paragraphs[pid], 0.0, set(), set(), self._counterparts(self._current, pid))
 
+    def counterparts(self, pid: str) -> tuple[Counterpart, ...]:
+        """The same rule as paragraph `pid` in the other editions of its game, newest first
+        (`Hit.counterparts`): the concordance's answer, confidences rounded to 3 places, read
+        from the build's rule groups (not the whole concordance)."""
+        return self._current.counterparts.get(pid, ())
+
     def _paragraphs_named(self, ident: str) -> list:
         if ident in self.corpus.paragraphs:
             return [self.corpus.paragraphs[ident]]
@@ -712,7 +720,8 @@ class Search:
 
     def _sections(self, current: _Installed) -> passages.Sections:
         if current.sections is None:
-            current.sections = passages.Sections(current.built.ids, self._section_title, self._in_force)
+            current.sections = passages.Sections(current.built.ids, self._section_title, self._in_force,
+                                                 current.section_table)
         return current.sections
 
     def _section_title(self, section_id: str) -> str:
@@ -822,3 +831,13 @@ def get_searcher(corpus=None) -> Search:
     key = (str(paths.index_dir()), corpus.digest)
     with _SEARCHERS_LOCK:
         return _SEARCHERS.recall_or_compute(key, lambda: Search(corpus))
+
+
+def built_searcher(corpus) -> Optional[Search]:
+    """`get_searcher(corpus)` when a search index of `corpus` is on disk, else None:
+    never builds one (what reads only the rule groups of a build asks this)."""
+    key, root = search_index.index_key(corpus), paths.index_dir()
+    current = search_index.current_name(root)
+    if (current and current.startswith(key + "-")) or search_index.builds_of(key, root):
+        return get_searcher(corpus)
+    return None

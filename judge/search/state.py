@@ -29,12 +29,14 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from judge.search.passages import SectionTable
+
 log = logging.getLogger(__name__)
 
 PREFIX = "state-"
 # The code whose changes change the arrays: the searcher's priors and intents, and how
 # a paragraph's direct counterparts are worked out (its face in the book in force).
-_CODE = ("searcher.py", "counterparts.py")
+_CODE = ("searcher.py", "counterparts.py", "passages.py", "state.py")
 
 
 @dataclass
@@ -49,6 +51,7 @@ class SearchState:
     games: list[str]
     faces: np.ndarray  # int64: the document number of the paragraph in force standing for it, -1 for none
     facet_codes: dict[str, tuple[list[str], np.ndarray]]  # "doc"/"kind" -> (values, intp codes)
+    sections: SectionTable  # each paragraph's section, the sections' titles' stems
 
 
 @lru_cache(maxsize=1)
@@ -118,16 +121,22 @@ def _decode(data: bytes, count: int, key: str) -> Optional[SearchState]:
     intents = a["intents"].tolist()
     needed = {"prior": "f", "definition_prior": "f", "term_prior": "f", "game_codes": "i", "faces": "i",
               "games": "U", "doc_values": "U", "doc_codes": "i", "kind_values": "U", "kind_codes": "i",
+              "section_ids": "U", "section_codes": "i", "section_in_force": "b", "section_title_stems": "U",
               **{f"state_{intent}": "f" for intent in intents}}
     for name, kind in needed.items():
         if name not in a or a[name].ndim != 1 or a[name].dtype.kind != kind:
             raise ValueError(f"no list {name} of the right kind")
     for name in needed:
-        if a[name].dtype.kind in "fi" and len(a[name]) != count:
+        if a[name].dtype.kind in "fi" and not name.startswith("section_") and len(a[name]) != count:
             raise ValueError(f"{name} has {len(a[name])} entries for {count} paragraphs")
     for codes, values in (("game_codes", "games"), ("doc_codes", "doc_values"), ("kind_codes", "kind_values")):
         if count and not 0 <= a[codes].min() <= a[codes].max() < len(a[values]):
             raise ValueError(f"{codes} name values that are not there")
+    sections = len(a["section_ids"])
+    if len(a["section_codes"]) != count or len(a["section_in_force"]) != sections or \
+            len(a["section_title_stems"]) != sections or \
+            (count and not 0 <= a["section_codes"].min() <= a["section_codes"].max() < sections):
+        raise ValueError("the sections do not fit the paragraphs")
     if count and not -1 <= a["faces"].min() <= a["faces"].max() < count:
         raise ValueError("faces name paragraphs that are not there")
     if not all(np.all(np.isfinite(a[name])) for name in needed if a[name].dtype.kind == "f"):
@@ -137,14 +146,21 @@ def _decode(data: bytes, count: int, key: str) -> Optional[SearchState]:
                        states={intent: a[f"state_{intent}"] for intent in intents},
                        game_codes=codes("game_codes"), games=a["games"].tolist(), faces=a["faces"].astype(np.int64),
                        facet_codes={"doc": (a["doc_values"].tolist(), codes("doc_codes")),
-                                    "kind": (a["kind_values"].tolist(), codes("kind_codes"))})
+                                    "kind": (a["kind_values"].tolist(), codes("kind_codes"))},
+                       sections=SectionTable(ids=a["section_ids"].tolist(),
+                                             codes=a["section_codes"].astype(np.int64),
+                                             in_force=a["section_in_force"],
+                                             title_stems=a["section_title_stems"].tolist()))
 
 
 def _write(path: Path, state: SearchState, key: str) -> None:
     arrays = {"build": np.array([key], dtype=str), "prior": state.prior, "definition_prior": state.definition_prior, "term_prior": state.term_prior,
               "game_codes": state.game_codes, "games": np.array(state.games, dtype=str), "faces": state.faces,
               "intents": np.array(list(state.states), dtype=str),
-              **{f"state_{intent}": values for intent, values in state.states.items()}}
+              **{f"state_{intent}": values for intent, values in state.states.items()},
+              "section_ids": np.array(state.sections.ids, dtype=str), "section_codes": state.sections.codes,
+              "section_in_force": state.sections.in_force,
+              "section_title_stems": np.array(state.sections.title_stems, dtype=str)}
     for facet, (values, codes) in state.facet_codes.items():
         arrays[f"{facet}_values"] = np.array(values, dtype=str)
         arrays[f"{facet}_codes"] = codes
