@@ -757,11 +757,8 @@ def open_built(name: str, root: Optional[Path] = None,
         if problem:
             raise DamagedIndex(path, f"{COUNTERPARTS_FILE} does not fit this corpus: {problem}")
         corpus_checked = corpus_key
-    if checked is not None or (seal and corpus_checked != seal["corpus"]):
-        try:
-            sealed.write(path, checked or sealed.identities(path, [CONTENTS_FILE, *files]), corpus_checked)
-        except OSError:
-            pass  # a file gone since: the next open checks it all again
+    if checked is not None or corpus_checked != seal["corpus"]:  # sealed now, or for this corpus too
+        sealed.write(path, checked or seal["files"], corpus_checked)
     return BuiltIndex(name, path, counterparts, ids, lengths, ocr_words, postings)
 
 

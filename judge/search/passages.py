@@ -33,7 +33,6 @@ older edition's sections are not weighed so: the current book answers first.
 """
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -146,7 +145,7 @@ class SectionTable:
     """Every paragraph's section at once, as `Sections` would work it out: made with the
     searcher's state and saved beside the build (`judge.search.state`), so a process
     reads it instead of splitting IDs and stemming titles at its first search (0.06 s
-    of CPU at 100 books for a command-line search)."""
+    of CPU at 100 books for a command-line search, when they were worked out lazily)."""
 
     ids: list[str]  # section code -> section ID
     codes: np.ndarray  # document number -> its section's code
@@ -174,69 +173,33 @@ def section_table(ids: list, title_of: Callable[[str], str], in_force: Callable[
 
 
 class Sections:
-    """The sections of a build's paragraphs: each document number's section (as a
-    code), whether it is of a book in force, and its title's stems: read from the
-    `SectionTable` saved with the build when there is one, else each worked out when a
-    search first meets the paragraph or the section (a command-line search at 100 books
-    meets ~4k of 40k paragraphs: splitting every ID up front cost it 0.05 s)."""
+    """The sections of a build's paragraphs, from its `SectionTable` (saved with the
+    searcher's state): each document number's section code, whether the section is of
+    a book in force, and its title's stems (made a set when a search first asks)."""
 
-    def __init__(self, ids: list, title_of: Callable[[str], str], in_force: Callable[[str], bool],
-                 table: Optional[SectionTable] = None):
-        self._paragraph_ids = ids
-        self._codes = np.full(len(ids), -1, np.int64)  # document number -> its section's code, -1 not yet
-        self._code_of: dict[str, int] = {}
-        self.ids: list[str] = []  # section code -> section ID
-        self._section_in_force: list[bool] = []
-        self._in_force_array = np.zeros(0, bool)
-        self._saved_stems: Optional[list[str]] = None
-        if table is not None:
-            self._codes, self.ids, self._saved_stems = table.codes, table.ids, table.title_stems
-            self._code_of = {section: n for n, section in enumerate(table.ids)}
-            self._section_in_force, self._in_force_array = table.in_force.tolist(), table.in_force
-        self._is_in_force = in_force
-        self._title_of = title_of
-        self._lock = threading.Lock()  # the fill numbers sections: one thread at a time
-        # section code -> its title's stems (numbers aside): the build and its corpus never change
+    def __init__(self, table: SectionTable):
+        self.ids = table.ids  # section code -> section ID
+        self._codes, self._in_force, self._stems = table.codes, table.in_force, table.title_stems
+        # section code -> its title's stems: the build and its corpus never change
         self._titles: Memo = Memo("search.section_title_stems", SECTIONS_KEPT)
-        self._analyzer = stemming_analyzer()
-        self._all_stemmed = False
 
     def codes_of(self, docnums: np.ndarray) -> np.ndarray:
         """The section codes of the document numbers `docnums`."""
-        codes = self._codes[docnums]
-        if (codes < 0).any():
-            with self._lock:
-                for n in sorted_distinct(docnums[self._codes[docnums] < 0]).tolist():
-                    section = section_of(self._paragraph_ids[n])
-                    code = self._code_of.get(section)
-                    if code is None:
-                        code = self._code_of[section] = len(self.ids)
-                        self.ids.append(section)
-                        self._section_in_force.append(bool(self._is_in_force(section.split(":", 1)[0])))
-                    self._codes[n] = code
-                if len(self._in_force_array) != len(self.ids):
-                    self._in_force_array = np.array(self._section_in_force, bool)
-            codes = self._codes[docnums]
-        return codes
+        return self._codes[docnums]
 
     def in_force(self, codes: np.ndarray) -> np.ndarray:
-        """Whether each section of `codes` (as `codes_of` gave them) is of a book in force."""
-        return self._in_force_array[codes]
+        """Whether each section of `codes` is of a book in force."""
+        return self._in_force[codes]
 
     def stem_titles(self) -> None:
-        """Work out every section's title stems now (the warm-up), not at a search."""
-        if not self._all_stemmed:
-            self.codes_of(np.arange(len(self._paragraph_ids)))
-            for code in range(len(self.ids)):
-                self.title_stems(code)
-            self._all_stemmed = True
+        """Make every section's title stems now (the warm-up), not at a search."""
+        for code in range(len(self.ids)):
+            self.title_stems(code)
 
     def title_stems(self, code: int) -> frozenset:
         found = self._titles.recall(code)
         if found is None:
-            found = self._titles.remember(code, frozenset(self._saved_stems[code].split())
-                                          if self._saved_stems is not None
-                                          else title_stems(self._analyzer, self._title_of(self.ids[code])))
+            found = self._titles.remember(code, frozenset(self._stems[code].split()))
         return found
 
 

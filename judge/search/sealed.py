@@ -57,7 +57,8 @@ def identities(build_dir: Path, names: Iterable[str]) -> dict[str, list[int]]:
 def read(build_dir: Path, names: Iterable[str]) -> Optional[dict]:
     """The seal of the build in `build_dir` when this code wrote it and every file of
     `names` is as it was checked: {"corpus": the corpus key it was checked against, or
-    None}. None when there is no such seal (the build must be checked in full)."""
+    None; "files": their identities}. None when there is no such seal (the build must be
+    checked in full)."""
     try:
         seal = json.loads((build_dir / SEAL_FILE).read_bytes())
         names = sorted(names)
@@ -69,7 +70,7 @@ def read(build_dir: Path, names: Iterable[str]) -> Optional[dict]:
     except (OSError, ValueError):  # no seal, unreadable, not JSON; a file gone
         return None
     corpus = seal.get("corpus")
-    return {"corpus": corpus if isinstance(corpus, str) else None}
+    return {"corpus": corpus if isinstance(corpus, str) else None, "files": seal["files"]}
 
 
 def write(build_dir: Path, checked: dict[str, list[int]], corpus: Optional[str]) -> None:

@@ -181,8 +181,8 @@ class _Installed:
     # What a unit asks for (`Unit.key`) -> the document numbers having it: the build never changes.
     unit_paragraphs: Memo = field(default_factory=lambda: Memo("search.unit_paragraphs", UNITS_KEPT))
     face_numbers: Optional[np.ndarray] = None  # docnum -> its face's docnum (-1: none), worked out at the first search
-    sections: Optional[passages.Sections] = None  # the paragraphs' sections, made at the first search
-    section_table: Optional[passages.SectionTable] = None  # ... from this, saved with the searcher's state
+    section_table: Optional[passages.SectionTable] = None  # every paragraph's section (the saved state's)
+    sections: Optional[passages.Sections] = None  # made from it at the first search
 
 
 class _ParagraphsByNumber:
@@ -720,8 +720,7 @@ class Search:
 
     def _sections(self, current: _Installed) -> passages.Sections:
         if current.sections is None:
-            current.sections = passages.Sections(current.built.ids, self._section_title, self._in_force,
-                                                 current.section_table)
+            current.sections = passages.Sections(current.section_table)
         return current.sections
 
     def _section_title(self, section_id: str) -> str:
