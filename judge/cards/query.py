@@ -131,21 +131,16 @@ def _named(base: "CardBase", name: str) -> list["CardMatch"]:
                 seen.add(c)
                 out.append(CardMatch(base.cards[c], how, score))
     if len(key) >= 5:
-        padded = f" {key} "
-        # The names from len(key) letters long (shorter ones cannot hold it) to len(key) / 0.6, shortest
-        # first: a search of the names by length, not a scan of all ~3,800 on every query.
-        by_length, lengths = _keys_by_length(base)
-        found = by_length[bisect_left(lengths, len(key)):bisect_right(lengths, len(key) / 0.6 + 1)]
-        partial = [k for k in found if padded in f" {k} " and len(key) >= 0.6 * len(k)]
-        for k in partial:
-            take(k, "partial", 100.0 * len(key) / len(k))
+        for k in _holding(base, key):
+            if len(key) >= 0.6 * len(k):
+                take(k, "partial", 100.0 * len(key) / len(k))
     for k, score, _ in process.extract(key, keys, scorer=fuzz.ratio, limit=CARDS_SHOWN, score_cutoff=FUZZY_WHOLE):
         take(k, "fuzzy", score)
     return out
 
 
 _KEYS: dict[str, list[str]] = {}
-_BY_LENGTH: dict[str, tuple[list[str], list[int]]] = {}
+_BY_LENGTH: dict[str, tuple[list[str], str, list[int]]] = {}
 
 
 def _keys(base: "CardBase") -> list[str]:
@@ -157,14 +152,33 @@ def _keys(base: "CardBase") -> list[str]:
     return _KEYS[k]
 
 
-def _keys_by_length(base: "CardBase") -> tuple[list[str], list[int]]:
-    """`_keys` sorted by length (names of one length in `_keys`'s order), and their lengths."""
+def _keys_by_length(base: "CardBase") -> tuple[list[str], str, list[int]]:
+    """`_keys` sorted by length (names of one length in `_keys`'s order), and all of them in
+    one text, each as " name " on a line of its own, with where each starts."""
     k = base.digest or str(id(base))
     if k not in _BY_LENGTH:
         _BY_LENGTH.clear()
         ordered = sorted(_keys(base), key=len)
-        _BY_LENGTH[k] = (ordered, [len(name) for name in ordered])
+        starts, at = [], 0
+        for name in ordered:
+            starts.append(at)
+            at += len(name) + 3
+        _BY_LENGTH[k] = (ordered, "".join(f" {n} \n" for n in ordered), starts)
     return _BY_LENGTH[k]
+
+
+def _holding(base: "CardBase", key: str) -> list[str]:
+    """The folded names holding `key` as whole words, shortest first: found by searching the
+    text of all names once (in C), not by testing each name of a fitting length in Python
+    (0.4 ms of every query's 2-3 ms in a server)."""
+    ordered, text, starts = _keys_by_length(base)
+    padded, found, at = f" {key} ", [], text.find(f" {key} ")
+    while at >= 0:
+        n = bisect_right(starts, at) - 1
+        if not found or found[-1] != n:  # a name holding it twice is listed once
+            found.append(n)
+        at = text.find(padded, at + 1)
+    return [ordered[n] for n in found]
 
 
 def cited_ids(base: "CardBase", corpus, ident: str) -> list[str]:
