@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import hashlib
 import json
 import logging
 import os
@@ -55,6 +56,16 @@ def collector_paused():
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass -> the fields `encode` writes
 _PLAIN = (str, int, float, bool, type(None))
+
+
+def source_digest(folder: Path, names: tuple[str, ...]) -> str:
+    """A short digest of the files `names` in `folder` (code whose changes change a cache):
+    their names and bytes."""
+    h = hashlib.sha256()
+    for name in names:
+        h.update(name.encode())
+        h.update((folder / name).read_bytes())
+    return h.hexdigest()[:16]
 
 
 def encode(value: Any) -> Any:

@@ -20,13 +20,14 @@ before: that costs time, nothing else).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional
+
+from judge import cachefile
 
 SEAL_FILE = "sealed.json"
 # The code whose checks a seal vouches for: opening a build (index.py), the posting
@@ -36,12 +37,7 @@ _CHECKING_CODE = ("index.py", "postings.py", "counterparts.py", "sealed.py")
 
 @lru_cache(maxsize=1)
 def checking_code() -> str:
-    here = Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for name in _CHECKING_CODE:
-        h.update(name.encode())
-        h.update((here / name).read_bytes())
-    return h.hexdigest()[:16]
+    return cachefile.source_digest(Path(__file__).resolve().parent, _CHECKING_CODE)
 
 
 def _identity(path: Path) -> list[int]:

@@ -29,6 +29,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from judge import cachefile
 from judge.search.passages import SectionTable
 
 log = logging.getLogger(__name__)
@@ -56,12 +57,7 @@ class SearchState:
 
 @lru_cache(maxsize=1)
 def code_digest() -> str:
-    here = Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for name in _CODE:
-        h.update(name.encode())
-        h.update((here / name).read_bytes())
-    return h.hexdigest()[:16]
+    return cachefile.source_digest(Path(__file__).resolve().parent, _CODE)
 
 
 def state_path(build_dir: Path) -> Path:
