@@ -14,6 +14,7 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 from werkzeug.exceptions import NotFound
 
 import judge.web.params as params
+from judge.web.links import search_url
 from judge.web.site import current_site
 
 cards = Blueprint("cards", __name__)
@@ -223,7 +224,7 @@ def search_in_chips(p: params.SearchParams, searched: list[str]) -> list[tuple[s
     for source in params.SEARCH_IN:
         chosen = [s for s in params.SEARCH_IN if (s in searched) != (s == source)] or list(searched)
         extra = {} if len(chosen) == len(params.SEARCH_IN) else {"in": chosen}
-        chips.append((source.capitalize(), url_for("pages.search", **p.query_args(), **extra), source in searched))
+        chips.append((source.capitalize(), search_url(p, **extra), source in searched))
     return chips
 
 

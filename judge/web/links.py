@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 from types import SimpleNamespace
+from urllib.parse import urlencode
 
 from flask import current_app, request, url_for
 
@@ -41,3 +42,15 @@ def site_links() -> SimpleNamespace:
 def page_url(endpoint: str) -> str:
     """`url_for(endpoint)` for a page without parameters (the facet chips link to the search page)."""
     return _URLS.recall_or_compute((request.script_root, endpoint), lambda: url_for(endpoint))
+
+
+# What werkzeug leaves unescaped in a query string: the links read as url_for would write them.
+_QUERY_SAFE = "!$'()*,/:;?@"
+
+
+def search_url(p, **changes) -> str:
+    """`url_for("pages.search", **p.query_args(**changes))` of a `params.SearchParams`, without
+    building the URL through the routing map (2-3% of a results page when it did)."""
+    items = [(k, v) for k, values in p.query_args(**changes).items()
+             for v in (values if isinstance(values, list) else [values])]
+    return f"{page_url('pages.search')}?{urlencode(items, safe=_QUERY_SAFE)}"
