@@ -182,6 +182,7 @@ class Sections:
         self._codes, self._in_force, self._stems = table.codes, table.in_force, table.title_stems
         # section code -> its title's stems: the build and its corpus never change
         self._titles: Memo = Memo("search.section_title_stems", SECTIONS_KEPT)
+        self._all_stemmed = False  # `stem_titles` done (the warm-up asks it before every word)
 
     def codes_of(self, docnums: np.ndarray) -> np.ndarray:
         """The section codes of the document numbers `docnums`."""
@@ -193,8 +194,10 @@ class Sections:
 
     def stem_titles(self) -> None:
         """Make every section's title stems now (the warm-up), not at a search."""
-        for code in range(len(self.ids)):
-            self.title_stems(code)
+        if not self._all_stemmed:
+            for code in range(len(self.ids)):
+                self.title_stems(code)
+            self._all_stemmed = True
 
     def title_stems(self, code: int) -> frozenset:
         found = self._titles.recall(code)
