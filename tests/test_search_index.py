@@ -158,8 +158,8 @@ def test_a_damaged_build_is_rebuilt_and_search_answers(corpus, copy_of, damage, 
                                     documents_of_another_corpus_with_their_digest], ids=lambda f: f.__name__)
 def test_a_build_checked_once_is_trusted_only_while_its_files_stay_as_checked(corpus, copy_of, damage):
     """A build opened and checked in full is sealed (judge/search/sealed.py): the next
-    opening trusts that check (the corpus is not asked for again, the table is read from
-    the mapped file, the same table), but a file written since, even with its old
+    opening trusts that check (the corpus is not asked for again; the same table), but a
+    file written since, even with its old
     modification time put back, makes the next opening check everything again."""
     from judge.search import sealed
 

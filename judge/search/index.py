@@ -705,9 +705,9 @@ def open_built(name: str, root: Optional[Path] = None,
     when anything is missing or wrong. Reads no pickle.
 
     A build this code has checked in full is sealed (`judge.search.sealed`): while its
-    files stay as they were, later opens trust that check, map the posting table
-    instead of reading it, and skip the corpus check when it was made against the
-    corpus of key `corpus_key`."""
+    files stay as they were, later opens trust that check (no hashes, no scans of the
+    tables) and skip the corpus check when it was made against the corpus of key
+    `corpus_key`."""
     from judge.search import sealed
     from judge.search.counterparts import RuleGroups, read_groups
 
@@ -724,10 +724,8 @@ def open_built(name: str, root: Optional[Path] = None,
         checked = None if seal else sealed.identities(path, [CONTENTS_FILE, *files])  # before reading them
         data = {}
         for filename, digest in files.items():
-            if seal and filename == POSTINGS_FILE:
-                data[filename] = _mapped(path / filename)  # pages read as queries touch them
-                continue
-            # Every file is checked, Whoosh's too (only the tests read those): a
+            # Every file is read whole (a file changed on disk later cannot reach the searches of
+            # this build) and checked, Whoosh's too (only the tests read those): a
             # build is whole or rebuilt.
             data[filename] = (path / filename).read_bytes()
             if not seal and hashlib.sha256(data[filename]).hexdigest() != digest:
@@ -760,17 +758,6 @@ def open_built(name: str, root: Optional[Path] = None,
     if checked is not None or corpus_checked != seal["corpus"]:  # sealed now, or for this corpus too
         sealed.write(path, checked or seal["files"], corpus_checked)
     return BuiltIndex(name, path, counterparts, ids, lengths, ocr_words, postings)
-
-
-def _mapped(path: Path):
-    """The file at `path` mapped read-only (an empty file read: it cannot be mapped)."""
-    import mmap
-
-    with open(path, "rb") as fh:
-        try:
-            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        except ValueError:  # empty
-            return fh.read()
 
 
 @dataclass

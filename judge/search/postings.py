@@ -113,16 +113,15 @@ class PostingTable:
         return out.getvalue()
 
     @classmethod
-    def from_bytes(cls, data, checked: bool = False) -> "PostingTable":
-        """Raises ValueError when `data` (bytes, or a read-only mmap the arrays then
-        view) is not a table `to_bytes` wrote. Reads no pickle (numpy's
+    def from_bytes(cls, data: bytes, checked: bool = False) -> "PostingTable":
+        """Raises ValueError when `data` is not a table `to_bytes` wrote. Reads no pickle (numpy's
         `allow_pickle=False`): arrays of numbers and strings only. `checked`: these very
         bytes passed every check before (a sealed build, `judge.search.sealed`), so the
         scans over every array are not made again; the arrays' kinds still are."""
         try:
             parts = _stored_arrays(data, _ARRAYS)
             if parts is None:  # not as `to_bytes` writes it (compressed, say): numpy reads it
-                with np.load(io.BytesIO(bytes(data)), allow_pickle=False) as arrays:
+                with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
                     parts = {name: arrays[name] for name in _ARRAYS}
         except (ValueError, OSError, EOFError, KeyError, zipfile.BadZipFile) as exc:
             raise ValueError(f"not a posting table ({type(exc).__name__})") from None
@@ -209,8 +208,7 @@ def _stored_arrays(data: bytes, names) -> Optional[dict[str, np.ndarray]]:
     an array of objects is refused."""
     view = memoryview(data)
     found = {}
-    # (a mapped file is read through as it is: io.BytesIO would copy all of it)
-    with zipfile.ZipFile(data if hasattr(data, "seek") else io.BytesIO(data)) as archive:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
         for name in names:
             info = archive.getinfo(f"{name}.npy")
             if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:

@@ -6,8 +6,9 @@ shape of every table (`judge.search.index.open_built`): at 100 books 54 MB and a
 in full it writes `sealed.json` beside the files: the checking code's digest, the
 corpus it was checked against (when it was), and each file's identity as `os.stat`
 gives it (device, inode, size, modification and change times in nanoseconds). A later
-open by the same code whose files all stat the same trusts that check: it maps the
-posting table instead of reading it and skips the hashes and the scans.
+open by the same code whose files all stat the same trusts that check: it still reads
+every file whole (so that nothing changed on disk later reaches its searches) but skips
+the hashes, the scans of the tables and the comparison with the corpus's paragraphs.
 
 Why the stat is enough: a file written, truncated, renamed over, copied elsewhere or
 merely touched has another change time (ctime, which no system call sets back) or
