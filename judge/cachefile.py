@@ -106,13 +106,20 @@ def dumps(data: Any) -> str:
 
 def write_text(path: Path, text: str) -> bool:
     """Write `text` to `path`, atomically, as `write_json` does."""
+    return write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path: Path, data: bytes) -> bool:
+    """Write `data` to `path` atomically (a temporary file beside it, renamed): a reader sees
+    all of it or none. False when the directory cannot be written to (a read-only cache only
+    costs speed)."""
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
     except OSError:
         return False
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.replace(tmp, path)
         return True
     except OSError:

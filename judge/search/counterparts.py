@@ -18,8 +18,6 @@ import hashlib
 import importlib.util
 import io
 import logging
-import os
-import tempfile
 import zipfile
 from dataclasses import dataclass
 from itertools import chain
@@ -28,6 +26,7 @@ from pathlib import Path
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Callable, Generic, Optional, TypeVar
 
+from judge import cachefile
 from judge.compare.chains import composed_chains
 from judge.memo import Memo
 
@@ -194,16 +193,7 @@ def _write_arrays(path: Path, groups: RuleGroups, source: str) -> None:
               "aligned": np.array([list(pair) for pair in groups.aligned], dtype=str).reshape(-1, 2)}
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(buffer.getvalue())
-        os.replace(tmp, path)
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)
+    cachefile.write_bytes(path, buffer.getvalue())
 
 
 def counterpart_map(corpus: "Corpus") -> dict:

@@ -153,10 +153,6 @@ class SectionTable:
     title_stems: list[str]  # section code -> its title's stems (numbers aside), space-separated
 
 
-def section_of(paragraph_id: str) -> str:
-    return paragraph_id.rsplit("/", 1)[0]
-
-
 def title_stems(analyzer, title: str) -> frozenset:
     """A section title's stems, numbers aside: what a question must say in full to name it."""
     return frozenset(t.text for t in analyzer(title) if not t.text.isdigit())
@@ -165,7 +161,7 @@ def title_stems(analyzer, title: str) -> frozenset:
 def section_table(ids: list, title_of: Callable[[str], str], in_force: Callable[[str], bool]) -> SectionTable:
     """The sections of the paragraphs `ids` (by document number), coded in order of first paragraph."""
     analyzer = stemming_analyzer()
-    sections = [section_of(pid) for pid in ids]
+    sections = [pid.rsplit("/", 1)[0] for pid in ids]
     code_of = {section: n for n, section in enumerate(dict.fromkeys(sections))}
     return SectionTable(ids=list(code_of), codes=np.array([code_of[s] for s in sections], np.int64),
                         in_force=np.array([bool(in_force(s.split(":", 1)[0])) for s in code_of], bool),

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional
@@ -78,13 +77,7 @@ def write(build_dir: Path, checked: dict[str, list[int]], corpus: Optional[str])
     try:
         if identities(build_dir, checked) != checked:
             return
-        seal = {"code": checking_code(), "corpus": corpus, "files": dict(sorted(checked.items()))}
-        fd, tmp = tempfile.mkstemp(dir=build_dir, prefix=".sealed-", suffix=".tmp")
     except OSError:
         return
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(seal, fh)
-        os.replace(tmp, build_dir / SEAL_FILE)
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)
+    cachefile.write_json(build_dir / SEAL_FILE,
+                         {"code": checking_code(), "corpus": corpus, "files": dict(sorted(checked.items()))})

@@ -19,8 +19,6 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
-import os
-import tempfile
 import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
@@ -162,13 +160,4 @@ def _write(path: Path, state: SearchState, key: str) -> None:
         arrays[f"{facet}_codes"] = codes
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(buffer.getvalue())
-        os.replace(tmp, path)
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)
+    cachefile.write_bytes(path, buffer.getvalue())
