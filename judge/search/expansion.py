@@ -31,12 +31,11 @@ from typing import TYPE_CHECKING, NamedTuple, Optional
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 from whoosh import query as wq
-from whoosh.lang.porter import stem as _porter_stem
 
 import judge.search.index as search_index
 from judge.memo import Memo, memoised
 from judge.search.query import ParsedQuery
-from judge.search.synonyms import Synonyms, words_key
+from judge.search.synonyms import Synonyms, porter_stem, words_key
 
 if TYPE_CHECKING:
     from judge.search.postings import PostingTable
@@ -67,19 +66,17 @@ LEMMA_WEIGHT = 0.9
 # is a real word, never "corrected" into another ("sweep" is not "sleep").
 ENGLISH_ZIPF = 3.0
 NEAR_KEPT = 50_000  # words whose near spellings are kept (`Vocabulary.near`)
-STEMS_KEPT = 50_000  # words whose stems and tokens are kept
+WORDS_KEPT = 50_000  # words whose tokens and lemmas are kept
 # A prefix ("diabler*") stands for the words of the books starting so, each
 # scored as itself; a short one ("con*") for its commonest few dozen only.
 PREFIX_WORDS = 64
 
-# The index's stemmer, its answers kept as its StemFilter keeps them.
-porter_stem = memoised("search.stems", STEMS_KEPT)(_porter_stem)
 # The index's analyzers, built once: their stemmer keeps a cache of stems.
 _STEM = search_index.stemming_analyzer()
 _PLAIN = search_index.plain_analyzer()
 
 
-@memoised("search.plain_tokens", STEMS_KEPT)
+@memoised("search.plain_tokens", WORDS_KEPT)
 def _plain_tokens(word: str) -> tuple[str, ...]:
     """A typed word as the plain analyzer reads it (a token never spans a space,
     so a query is read word by word, and the same words come back query after query)."""
@@ -239,9 +236,9 @@ def _said_with_stop_words(words: list[str], synonyms: Synonyms) -> dict[int, tup
     keys, places = [], []  # per typed word: its stemmed form, the place of its token (None: dropped)
     place = 0
     for word in words:
-        tokens = _plain_tokens(word)
-        keys.extend(words_key(word) or ("",))
-        places.extend([place if tokens else None] + [None] * (max(1, len(words_key(word))) - 1))
+        tokens, key = _plain_tokens(word), words_key(word)
+        keys.extend(key or ("",))
+        places.extend([place if tokens else None] + [None] * (max(1, len(key)) - 1))
         place += len(tokens)
     found: dict[int, tuple[str, str]] = {}
     longest = max(len(k) for k in synonyms.by_words)
@@ -286,7 +283,7 @@ def _cut(plain: list[str], stems: list[str], synonyms: Synonyms,
     return units
 
 
-@memoised("search.lemma_stems", STEMS_KEPT)
+@memoised("search.lemma_stems", WORDS_KEPT)
 def lemma_stem(word: str) -> Optional[str]:
     """The stem of `word`'s English lemma when the stemmer does not reach it from the
     word itself ("bled" -> "bleed", "stolen" -> "steal"); None otherwise."""

@@ -138,6 +138,11 @@ def stems_of_phrase(phrase: str) -> tuple[str, ...]:
     return tuple(t.text for t in _STEM(phrase))
 
 
+STEMS_KEPT = 50_000  # words whose stems are kept
+# The index's stemmer, its answers kept as its StemFilter keeps them (the expansion's too).
+porter_stem = memoised("search.stems", STEMS_KEPT)(porter_stem)
+
+
 def words_key(text: str) -> tuple[str, ...]:
     """Every word of `text`, lowercase and stemmed, stop words kept ("goes on" -> goe, on)."""
     return tuple(porter_stem(w) for w in _WORDS.findall(text.lower()))
@@ -382,14 +387,15 @@ def current_synonyms(path: Optional[Path] = None) -> Synonyms:
     naming the file, the line and the reason, and the file is read again when it
     changes again. With no good copy yet (a process starting), the SourceError is
     raised: judge cannot search without its synonyms."""
+    global _recent
     if path is not None:
         return _current_file(Path(path), _synonyms_parsed)
     # A page asks three times (its cache key, the search's key, the search): the pair seen
     # within SYNONYMS_CHECK_SECONDS is answered without building the files' paths again.
     where, now = os.environ.get("JUDGE_DATA_DIR"), time.monotonic()
-    recent = _RECENT.recall(where)
-    if recent is not None and now - recent[0] < SYNONYMS_CHECK_SECONDS:
-        return recent[1]
+    recent = _recent
+    if recent is not None and recent[0] == where and now - recent[1] < SYNONYMS_CHECK_SECONDS:
+        return recent[2]
     synonyms = _current_file(synonyms_file(), _synonyms_parsed)
     talk = _current_file(table_talk_file(), _table_talk_parsed)
     key = (synonyms.version, talk.version)
@@ -398,14 +404,15 @@ def current_synonyms(path: Optional[Path] = None) -> Synonyms:
         found = _COMBINED.remember(key, Synonyms(synonyms.groups + talk.groups, synonyms.question_words,
                                                  talk.talk_words, talk.rivals_terms, talk.misspellings,
                                                  {**synonyms.phrase_stems, **talk.phrase_stems}))
-    _RECENT.remember(where, (now, found))
+    _recent = (where, now, found)
     return found
 
 
 # (synonyms version, table talk version) -> the two as one: a new version when either changes.
 _COMBINED: Memo = Memo("search.synonyms_combined", FILES_KEPT)
-# JUDGE_DATA_DIR -> (time.monotonic() of the look, the two files as one then).
-_RECENT: Memo = Memo("search.synonyms_recent", FILES_KEPT)
+# The last look at the two files (JUDGE_DATA_DIR, time.monotonic() then, the two as one):
+# a time, not an answer computed, so not a memo; one tuple, replaced whole.
+_recent: Optional[tuple[Optional[str], float, Synonyms]] = None
 
 
 def _current_file(path: Path, parse) -> Synonyms:
