@@ -76,3 +76,26 @@ def test_rulings_of_a_card_and_of_its_groups(cards):
     assert through_group and {r.group for r in through_group} <= set(puppet.groups)
     mentioned = cards.rulings_mentioning(cards.card("Rebirth").id)
     assert any(r.owner == "card:100004" for r in mentioned)  # Abactor's ruling links {Rebirth}
+
+
+def test_every_long_name_misspelt_by_one_letter_is_named_by_a_search(cards):
+    """A search's card answer (what the search page shows above the rules) finds every card
+    whose name has ten letters or more, typed with a letter dropped or changed in its middle:
+    the fuzzy look-up passes over names only when they cannot reach its cutoff."""
+    from judge.cards.names import name_key
+    from judge.cards.query import card_answer
+
+    keys = {name_key(c.name): c.name for c in cards.cards.values() if "(" not in c.name}
+    missed, tried = [], 0
+    for key, name in sorted(keys.items()):
+        if len(key) < 10:
+            continue
+        middle = len(key) // 2
+        changed = chr(ord("a") + (ord(key[middle]) - ord("a") + 1) % 26) if key[middle].isalpha() else "x"
+        for typo in (key[:middle] + key[middle + 1:], key[:middle] + changed + key[middle + 1:]):
+            if typo in keys:
+                continue  # another card's name
+            tried += 1
+            if name not in [m.card.name for m in card_answer(cards, typo, ("cards",)).matches]:
+                missed.append(typo)
+    assert tried > 5000 and missed == []
