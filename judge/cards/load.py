@@ -122,7 +122,7 @@ class CardNames:
 
     @cached_property
     def by_length(self) -> tuple[list[str], list[int]]:
-        """`keys` sorted by length (as `judge.cards.query._keys_by_length`), and their lengths."""
+        """`keys` sorted by length (as `judge.cards.query._names`), and their lengths."""
         ordered = sorted(self.keys, key=len)
         return ordered, [len(k) for k in ordered]
 

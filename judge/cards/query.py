@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -141,8 +141,6 @@ def _named(base: "CardBase", name: str) -> list["CardMatch"]:
 
 
 _KEYS: dict[str, list[str]] = {}
-_FUZZY_CHOICES: dict[tuple[str, int], list[str]] = {}
-_BY_LENGTH: dict[str, tuple[list[str], str, list[int], list[int]]] = {}
 
 
 def _keys(base: "CardBase") -> list[str]:
@@ -154,48 +152,77 @@ def _keys(base: "CardBase") -> list[str]:
     return _KEYS[k]
 
 
-def _fuzzy_choices(base: "CardBase", length: int) -> list[str]:
-    """`_keys` (in its order) whose length lets `fuzz.ratio` with a key of `length` letters
-    reach FUZZY_WHOLE: the ratio is 100 * (1 - indel distance / (a + b)), and the distance is
-    at least |a - b|. The same matches as over every name, in the same order, for a third of
-    the work (the fuzzy look-up was a tenth of a new query's page)."""
-    k = (base.digest or str(id(base)), length)
-    found = _FUZZY_CHOICES.get(k)
-    if found is None:
-        if len(_FUZZY_CHOICES) > 200:
-            _FUZZY_CHOICES.clear()
-        found = _FUZZY_CHOICES[k] = [name for name in _keys(base)
-                                     if 100 * (1 - abs(len(name) - length) / (len(name) + length)) >= FUZZY_WHOLE - 1e-9]
-    return found
+class _Names(NamedTuple):
+    """`_keys` sorted by length (names of one length in `_keys`'s order), with, for each: its
+    length, its place in `_keys`, its `_characters`; and all of them in one text, each as
+    " name " on a line of its own, with where each starts. Made once per card base."""
+
+    ordered: list[str]
+    lengths: list[int]
+    sizes: np.ndarray  # the lengths again, as floats
+    places: np.ndarray
+    characters: np.ndarray  # uint64
+    text: str
+    starts: list[int]
+
+
+_NAMES: dict[str, _Names] = {}
+
+
+def _names(base: "CardBase") -> _Names:
+    k = base.digest or str(id(base))
+    if k not in _NAMES:
+        _NAMES.clear()
+        keys = _keys(base)
+        order = sorted(range(len(keys)), key=lambda i: len(keys[i]))
+        ordered = [keys[i] for i in order]
+        starts, at = [], 0
+        for name in ordered:
+            starts.append(at)
+            at += len(name) + 3
+        lengths = [len(n) for n in ordered]
+        _NAMES[k] = _Names(ordered, lengths, np.array(lengths, dtype=np.float64), np.array(order, dtype=np.int64),
+                           np.array([_characters(n) for n in ordered], dtype=np.uint64),
+                           "".join(f" {n} \n" for n in ordered), starts)
+    return _NAMES[k]
 
 
 def _fuzzy_candidates(base: "CardBase", key: str) -> list[str]:
-    """`_fuzzy_choices` (in its order) but the names whose characters alone keep `fuzz.ratio`
-    with `key` below FUZZY_WHOLE: a character one of two strings has and the other lacks costs
-    an edit at least, so the count of characters on one side only (`_characters`, as bits)
-    bounds the indel distance from below. The same matches, in the same order, for a tenth of
-    the comparisons: the fuzzy look-up was half the card answer of every new query."""
-    names, masks, lengths = _fuzzy_table(base, len(key))
-    if not names:
-        return names
-    apart = np.bitwise_count(masks ^ np.uint64(_characters(key)))
-    within = (100 - FUZZY_WHOLE) / 100 * (lengths + len(key)) + 1e-9
-    return [names[i] for i in np.flatnonzero(apart <= within).tolist()]
+    """`_keys` (in its order) but the names that cannot reach FUZZY_WHOLE with `key`. The ratio
+    is 100 * (1 - indel distance / (a + b)), and the distance is at least the difference of the
+    lengths, and at least the count of characters one of the two has and the other lacks (each
+    costs an edit; `_characters`, as bits). The same matches as over every name, in the same
+    order, for a twentieth of the comparisons: the fuzzy look-up was half the card answer of
+    every new query."""
+    keys, characters, within = _of_length(base, len(key))
+    passing = np.flatnonzero(np.bitwise_count(characters ^ np.uint64(_characters(key))) <= within)
+    return [keys[i] for i in passing.tolist()]
 
 
-_FUZZY_TABLES: dict[tuple[str, int], tuple[list[str], np.ndarray, np.ndarray]] = {}
+# (card base, a length) -> the names whose length lets a key of that length reach FUZZY_WHOLE
+# (in `_keys`'s order), their `_characters`, and the indel distance each allows: made from
+# `_names` at a key length's first query (~0.03 ms), at most one per length a query can have.
+_OF_LENGTH: dict[tuple[str, int], tuple[list[str], np.ndarray, np.ndarray]] = {}
 
 
-def _fuzzy_table(base: "CardBase", length: int) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """`_fuzzy_choices` of `length` with each name's `_characters` and length, as arrays."""
-    k = (base.digest or str(id(base)), length)
-    found = _FUZZY_TABLES.get(k)
+def _of_length(base: "CardBase", a: int) -> tuple[list[str], np.ndarray, np.ndarray]:
+    k = (base.digest or str(id(base)), a)
+    found = _OF_LENGTH.get(k)
     if found is None:
-        if len(_FUZZY_TABLES) > 200:
-            _FUZZY_TABLES.clear()
-        names = _fuzzy_choices(base, length)
-        found = _FUZZY_TABLES[k] = (names, np.array([_characters(n) for n in names], dtype=np.uint64),
-                                    np.array([len(n) for n in names], dtype=np.float64))
+        names = _names(base)
+        # The lengths that can pass (|b - a| <= r (a + b)), a letter wider; then the exact test.
+        r = (100 - FUZZY_WHOLE) / 100
+        first = bisect_left(names.lengths, a * (1 - r) / (1 + r) - 1)
+        last = bisect_right(names.lengths, a * (1 + r) / (1 - r) + 1)
+        lengths = names.sizes[first:last]
+        within = r * (lengths + a) + 1e-9
+        fitting = first + np.flatnonzero(np.abs(lengths - a) <= within)
+        fitting = fitting[np.argsort(names.places[fitting], kind="stable")]  # in `_keys`'s order
+        keys = _keys(base)
+        if len(_OF_LENGTH) >= 4 * MAX_QUERY:
+            _OF_LENGTH.clear()
+        found = _OF_LENGTH[k] = ([keys[i] for i in names.places[fitting].tolist()], names.characters[fitting],
+                                 r * (names.sizes[fitting] + a) + 1e-9)
     return found
 
 
@@ -208,26 +235,12 @@ def _characters(text: str) -> int:
     return mask
 
 
-def _keys_by_length(base: "CardBase") -> tuple[list[str], str, list[int], list[int]]:
-    """`_keys` sorted by length (names of one length in `_keys`'s order), and all of them in
-    one text, each as " name " on a line of its own, with where each starts, and their lengths."""
-    k = base.digest or str(id(base))
-    if k not in _BY_LENGTH:
-        _BY_LENGTH.clear()
-        ordered = sorted(_keys(base), key=len)
-        starts, at = [], 0
-        for name in ordered:
-            starts.append(at)
-            at += len(name) + 3
-        _BY_LENGTH[k] = (ordered, "".join(f" {n} \n" for n in ordered), starts, [len(n) for n in ordered])
-    return _BY_LENGTH[k]
-
-
 def _holding(base: "CardBase", key: str, longest: int) -> list[str]:
     """The folded names of at most `longest` characters holding `key` as whole words, shortest
     first: found by searching the text of all names of a fitting length once (in C), not by
     testing each name in Python (0.4 ms of every query's 2-3 ms in a server)."""
-    ordered, text, starts, lengths = _keys_by_length(base)
+    names = _names(base)
+    ordered, text, starts, lengths = names.ordered, names.text, names.starts, names.lengths
     first, last = bisect_left(lengths, len(key)), bisect_right(lengths, longest)
     end = starts[last] if last < len(starts) else len(text)
     padded, found = f" {key} ", []
