@@ -140,16 +140,14 @@ def _named(base: "CardBase", name: str) -> list["CardMatch"]:
     return out
 
 
-_KEYS: dict[str, list[str]] = {}
+# Per card base (its digest): a server has one; a test may load a few.
+BASES_KEPT = 4
+_KEYS: Memo = Memo("cards.name_keys", BASES_KEPT)
 
 
 def _keys(base: "CardBase") -> list[str]:
     """Every card name's folded form (base.by_name's keys), listed once per base."""
-    k = base.digest or str(id(base))
-    if k not in _KEYS:
-        _KEYS.clear()
-        _KEYS[k] = list(base.by_name)
-    return _KEYS[k]
+    return _KEYS.recall_or_compute(base.digest or str(id(base)), lambda: list(base.by_name))
 
 
 class _Names(NamedTuple):
@@ -165,24 +163,29 @@ class _Names(NamedTuple):
     by_word: dict[str, list[int]]
 
 
-_NAMES: dict[str, _Names] = {}
+_NAMES: Memo = Memo("cards.name_tables", BASES_KEPT)
 
 
 def _names(base: "CardBase") -> _Names:
-    k = base.digest or str(id(base))
-    if k not in _NAMES:
-        _NAMES.clear()
-        keys = _keys(base)
-        order = sorted(range(len(keys)), key=lambda i: len(keys[i]))
-        ordered = [keys[i] for i in order]
-        by_word: dict[str, list[int]] = {}
-        for n, name in enumerate(ordered):
-            for word in dict.fromkeys(name.split(" ")):
-                by_word.setdefault(word, []).append(n)
-        lengths = [len(n) for n in ordered]
-        _NAMES[k] = _Names(ordered, lengths, np.array(lengths, dtype=np.float64), np.array(order, dtype=np.int64),
-                           np.array([_characters(n) for n in ordered], dtype=np.uint64), by_word)
-    return _NAMES[k]
+    return _NAMES.recall_or_compute(base.digest or str(id(base)), lambda: _names_of(_keys(base)))
+
+
+def _names_of(keys: list[str]) -> _Names:
+    order = sorted(range(len(keys)), key=lambda i: len(keys[i]))
+    ordered = [keys[i] for i in order]
+    by_word: dict[str, list[int]] = {}
+    for n, name in enumerate(ordered):
+        for word in dict.fromkeys(name.split(" ")):
+            by_word.setdefault(word, []).append(n)
+    lengths = [len(n) for n in ordered]
+    return _Names(ordered, lengths, _read_only(np.array(lengths, dtype=np.float64)),
+                  _read_only(np.array(order, dtype=np.int64)),
+                  _read_only(np.array([_characters(n) for n in ordered], dtype=np.uint64)), by_word)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)  # kept in a memo, shared by the threads: never changed
+    return array
 
 
 def _fuzzy_candidates(base: "CardBase", key: str) -> list[str]:
@@ -200,12 +203,12 @@ def _fuzzy_candidates(base: "CardBase", key: str) -> list[str]:
 # (card base, a length) -> the names whose length lets a key of that length reach FUZZY_WHOLE
 # (in `_keys`'s order), their `_characters`, and the indel distance each allows: made from
 # `_names` at a key length's first query (~0.03 ms), at most one per length a query can have.
-_OF_LENGTH: dict[tuple[str, int], tuple[list[str], np.ndarray, np.ndarray]] = {}
+_OF_LENGTH: Memo = Memo("cards.fuzzy_candidates", BASES_KEPT * 4 * MAX_QUERY)
 
 
 def _of_length(base: "CardBase", a: int) -> tuple[list[str], np.ndarray, np.ndarray]:
     k = (base.digest or str(id(base)), a)
-    found = _OF_LENGTH.get(k)
+    found = _OF_LENGTH.recall(k)
     if found is None:
         names = _names(base)
         # The lengths that can pass (|b - a| <= r (a + b)), a letter wider; then the exact test.
@@ -217,10 +220,9 @@ def _of_length(base: "CardBase", a: int) -> tuple[list[str], np.ndarray, np.ndar
         fitting = first + np.flatnonzero(np.abs(lengths - a) <= within)
         fitting = fitting[np.argsort(names.places[fitting], kind="stable")]  # in `_keys`'s order
         keys = _keys(base)
-        if len(_OF_LENGTH) >= 4 * MAX_QUERY:
-            _OF_LENGTH.clear()
-        found = _OF_LENGTH[k] = ([keys[i] for i in names.places[fitting].tolist()], names.characters[fitting],
-                                 r * (names.sizes[fitting] + a) + 1e-9)
+        found = _OF_LENGTH.remember(k, ([keys[i] for i in names.places[fitting].tolist()],
+                                        _read_only(names.characters[fitting]),
+                                        _read_only(r * (names.sizes[fitting] + a) + 1e-9)))
     return found
 
 
