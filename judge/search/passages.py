@@ -113,28 +113,51 @@ def _score(evaluation: Evaluation, leaves: list, doc_count: int) -> np.ndarray:
     return score
 
 
-def overcount(evaluation: Evaluation, expansion: Expansion, coverage: list, doc_count: int) -> Optional[np.ndarray]:
+def overcount(evaluation: Evaluation, expansion: Expansion, coverage: list, doc_count: int,
+              kept: Optional[Memo] = None) -> Optional[np.ndarray]:
     """What each paragraph's score counts of the query's units beyond each unit's best
     alternative (by document number; None when no unit has two alternatives).
     `coverage`: `build_query`'s, each unit's leaves first, then a query per
-    phrase alternative (its words anywhere), not part of the score."""
+    phrase alternative (its words anywhere), not part of the score. `kept`: each unit's
+    part by `Unit.key()` (a function of it and of the build: the same words come back
+    query after query)."""
     out = None
     for unit, queries in zip(expansion.units, coverage):
-        phrases = sum(1 for alt in unit.alternatives if alt.kind == "stems" and len(alt.tokens) > 1)
-        groups = _alternative_groups(unit, queries[:len(queries) - phrases])
-        if not groups or len(groups) < 2:
+        part = kept.recall(unit.key()) if kept is not None else None
+        if part is None:
+            part = _unit_overcount(evaluation, unit, queries, doc_count)
+            if kept is not None:
+                kept.remember(unit.key(), part)
+        if not part:
             continue
-        scores = np.array([_score(evaluation, group, doc_count) for group in groups])
-        extra = scores.sum(axis=0) - scores.max(axis=0)
-        out = extra if out is None else out + extra
+        docnums, extra = part
+        if out is None:
+            out = np.zeros(doc_count)
+        out[docnums] += extra  # (adding to 0.0 first: the sums of the full arrays, bit for bit)
     return out
 
 
+def _unit_overcount(evaluation: Evaluation, unit, queries: list, doc_count: int) -> tuple:
+    """One unit's part of `overcount`, as (document numbers, what they count beyond the best
+    alternative), both read-only; () when the unit has fewer than two alternatives."""
+    phrases = sum(1 for alt in unit.alternatives if alt.kind == "stems" and len(alt.tokens) > 1)
+    groups = _alternative_groups(unit, queries[:len(queries) - phrases])
+    if not groups or len(groups) < 2:
+        return ()
+    scores = np.array([_score(evaluation, group, doc_count) for group in groups])
+    extra = scores.sum(axis=0) - scores.max(axis=0)
+    docnums = np.flatnonzero(extra)
+    values = extra[docnums]
+    docnums.setflags(write=False)
+    values.setflags(write=False)
+    return docnums, values
+
+
 def synonyms_counted_once(evaluation: Evaluation, expansion: Expansion, coverage: list,
-                          scores: np.ndarray, docnums: np.ndarray) -> np.ndarray:
+                          scores: np.ndarray, docnums: np.ndarray, kept: Optional[Memo] = None) -> np.ndarray:
     """The scores of the matches `docnums`, each unit counting its best alternative
-    in full and the others SYNONYM_TIE of theirs."""
-    extra = overcount(evaluation, expansion, coverage, evaluation.table.doc_count)
+    in full and the others SYNONYM_TIE of theirs (`kept`: as `overcount`'s)."""
+    extra = overcount(evaluation, expansion, coverage, evaluation.table.doc_count, kept)
     if extra is None:
         return scores
     return scores - (1 - SYNONYM_TIE) * extra[docnums]

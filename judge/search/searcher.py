@@ -177,9 +177,10 @@ class _Installed:
     facet_codes: dict[str, tuple[list[str], np.ndarray]]  # "doc"/"kind" -> (values, docnum -> value index)
     # paragraph id -> its counterparts, none matched: what `Hit.counterparts` starts from
     counterparts: ServedCounterparts
-    # (prefix, alternatives) of a query unit -> the document numbers having what it asks for
     # What a unit asks for (`Unit.key`) -> the document numbers having it: the build never changes.
     unit_paragraphs: Memo = field(default_factory=lambda: Memo("search.unit_paragraphs", UNITS_KEPT))
+    # `Unit.key()` -> what its paragraphs' scores count beyond its best alternative (`passages.overcount`).
+    unit_overcounts: Memo = field(default_factory=lambda: Memo("search.unit_overcounts", UNITS_KEPT))
     face_numbers: Optional[np.ndarray] = None  # docnum -> its face's docnum (-1: none), worked out at the first search
     section_table: Optional[passages.SectionTable] = None  # every paragraph's section (the saved state's)
     sections: Optional[passages.Sections] = None  # made from it at the first search
@@ -271,6 +272,8 @@ class Search:
             evaluation = Evaluation(current.built.postings)
             evaluation.ranked(built_query)
             self._units_covered(current, evaluation, expansion, coverage)
+            passages.overcount(evaluation, expansion, coverage, current.built.postings.doc_count,
+                               current.unit_overcounts)
 
     def rebuild(self) -> str:
         """Build this corpus's index again and switch to it (searches keep running meanwhile)."""
@@ -659,7 +662,8 @@ class Search:
         book in force (`faces`), fold its other editions under it, cut to `limit`."""
         prior = {"definition": current.definition_prior, "term": current.term_prior}.get(definition, current.prior)
         if coverage:
-            scores = passages.synonyms_counted_once(evaluation, expansion, coverage, scores, docnums)
+            scores = passages.synonyms_counted_once(evaluation, expansion, coverage, scores, docnums,
+                                                    current.unit_overcounts)
         weighed = scores * prior[docnums]
         for intent in intents:
             weighed *= current.states[intent][docnums]
