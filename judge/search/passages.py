@@ -42,7 +42,7 @@ from whoosh import query as wq
 from judge.memo import Memo
 from judge.search.expansion import FIELD_WEIGHTS, Expansion
 from judge.search.index import stemming_analyzer
-from judge.search.postings import Evaluation, sorted_distinct
+from judge.search.postings import Evaluation
 
 # What an older edition's paragraph weighs at least, shown as a face that matched
 # less (or nothing) of the question: this share of its own weight. (On the tuned
@@ -54,7 +54,6 @@ SYNONYM_TIE = 0.4
 # A paragraph under a section the question names weighs this much more: tuned
 # questions 0.1-0.2 rank alike (docs/search.md).
 NAMED_SECTION = 0.15
-SECTIONS_KEPT = 20_000  # section titles' stems kept per build (the books have a few hundred sections)
 
 
 def face_numbers(ids: list, faces: dict) -> np.ndarray:
@@ -194,14 +193,15 @@ def section_table(ids: list, title_of: Callable[[str], str], in_force: Callable[
 class Sections:
     """The sections of a build's paragraphs, from its `SectionTable` (saved with the
     searcher's state): each document number's section code, whether the section is of
-    a book in force, and its title's stems (made a set when a search first asks)."""
+    a book in force, and which sections of the books in force a question's stems name
+    (an index of their titles' stems, made when a search first asks)."""
 
     def __init__(self, table: SectionTable):
         self.ids = table.ids  # section code -> section ID
         self._codes, self._in_force, self._stems = table.codes, table.in_force, table.title_stems
-        # section code -> its title's stems: the build and its corpus never change
-        self._titles: Memo = Memo("search.section_title_stems", SECTIONS_KEPT)
-        self._all_stemmed = False  # `stem_titles` done (the warm-up asks it before every word)
+        # A title stem -> the codes of the sections of the books in force having it, and each
+        # such section's count of title stems: made once (the build never changes).
+        self._titled: Optional[tuple[dict[str, list[int]], dict[int, int]]] = None
 
     def codes_of(self, docnums: np.ndarray) -> np.ndarray:
         """The section codes of the document numbers `docnums`."""
@@ -212,17 +212,28 @@ class Sections:
         return self._in_force[codes]
 
     def stem_titles(self) -> None:
-        """Make every section's title stems now (the warm-up), not at a search."""
-        if not self._all_stemmed:
-            for code in range(len(self.ids)):
-                self.title_stems(code)
-            self._all_stemmed = True
+        """Make the titles' index now (the warm-up), not at a search."""
+        if self._titled is None:
+            by_stem: dict[str, list[int]] = {}
+            sizes: dict[int, int] = {}
+            for code in np.flatnonzero(self._in_force).tolist():
+                stems = set(self._stems[code].split())
+                if stems:
+                    sizes[code] = len(stems)
+                    for stem in stems:
+                        by_stem.setdefault(stem, []).append(code)
+            self._titled = (by_stem, sizes)  # (two threads may both make it: the same value)
 
-    def title_stems(self, code: int) -> frozenset:
-        found = self._titles.recall(code)
-        if found is None:
-            found = self._titles.remember(code, frozenset(self._stems[code].split()))
-        return found
+    def named_by(self, asked: set) -> list[int]:
+        """The codes of the sections of the books in force whose title's stems (numbers
+        aside, at least one) are all among `asked`."""
+        self.stem_titles()
+        by_stem, sizes = self._titled
+        counts: dict[int, int] = {}
+        for stem in asked:
+            for code in by_stem.get(stem, ()):
+                counts[code] = counts.get(code, 0) + 1
+        return [code for code, n in counts.items() if n == sizes[code]]
 
 
 def named_sections_weighed(sections: Sections, expansion: Expansion, docnums: np.ndarray,
@@ -231,9 +242,8 @@ def named_sections_weighed(sections: Sections, expansion: Expansion, docnums: np
     whose title the question says in full NAMED_SECTION more."""
     asked = set(expansion.stems)
     asked.update(token for u in expansion.units for a in u.alternatives if a.kind == "stems" for token in a.tokens)
-    codes = sections.codes_of(docnums)
-    named = [code for code in sorted_distinct(codes[sections.in_force(codes)]).tolist()
-             if (stems := sections.title_stems(code)) and stems <= asked]
+    named = sections.named_by(asked)
     if not named:
         return weights
-    return np.where(np.isin(codes, named), weights * (1 + NAMED_SECTION), weights)
+    under = np.isin(sections.codes_of(docnums), named)
+    return np.where(under, weights * (1 + NAMED_SECTION), weights) if under.any() else weights
