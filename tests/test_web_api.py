@@ -87,3 +87,34 @@ def test_json_answers_are_json_even_for_hostile_input(client):
     response = client.get("/api/paragraph/" + quote(XSS))
     assert response.status_code == 404 and response.mimetype == "application/json"
     assert response.get_json()["error"].startswith("no paragraph or section")
+
+
+def test_the_api_json_has_the_values_flasks_own_encoder_gives(app, client):
+    """The API's JSON is written by orjson (judge.web.json_provider): each kind of value an
+    answer may hold reads back as Flask's own provider writes it, and a value orjson refuses
+    (an integer beyond 64 bits) is still written; a real search answer too."""
+    import collections
+    import dataclasses
+    import datetime
+    import json
+
+    from flask.json.provider import DefaultJSONProvider
+    from markupsafe import Markup
+
+    @dataclasses.dataclass
+    class Shown:
+        id: str
+        score: float
+
+    Pair = collections.namedtuple("Pair", "old new")
+    values = {"date": datetime.date(2026, 11, 27), "when": datetime.datetime(2026, 11, 27, 6, 30),
+              "dataclass": Shown("rb:6.4.6/2", 0.25), "named": [Pair("a", "b")], "tuple": ("x", 1, True),
+              "markup": Markup("<mark>bleed</mark>"), "big": 2 ** 70, "keys": {1: "one", None: "none"},
+              "text": "Rötschreck — “quoted” \u2028", "float": 1e16, "nested": [{"a": [None, 0.1]}]}
+    reference = DefaultJSONProvider(app)
+    reference.sort_keys = reference.ensure_ascii = False  # as the app had it set
+    for name, value in values.items():
+        assert json.loads(app.json.dumps({name: value})) == json.loads(reference.dumps({name: value})), name
+    answer = client.get("/api/search?q=can+a+vampire+in+torpor+vote")
+    assert answer.status_code == 200 and answer.mimetype == "application/json"
+    assert json.loads(answer.get_data(as_text=True))["hits"]

@@ -16,6 +16,7 @@ from judge.engine.limits import DEFAULT as SCENARIO_LIMITS
 from judge.search.synonyms import current_synonyms
 from judge.web.api import api
 from judge.web.citations import checked_public_url, public_url_from_environment
+from judge.web.json_provider import OrjsonProvider
 from judge.web.cards import cards
 from judge.web.links import STATIC_DIR, site_links
 from judge.web.pages import pages
@@ -38,6 +39,7 @@ class _TemplateEnvironment(FlaskEnvironment):
 
 class _App(Flask):
     jinja_environment = _TemplateEnvironment
+    json_provider_class = OrjsonProvider  # keys in the order given, text unescaped
 
 
 def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flask:
@@ -56,8 +58,6 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
     # without its length (chunked) is seen to be longer and refused, not cut (judge.web.tools._read_body).
     max_upload = app.config["SCENARIO_LIMITS"].body_bytes() + 1
     app.config.update(MAX_CONTENT_LENGTH=max_upload, MAX_FORM_MEMORY_SIZE=max_upload)
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
     for blueprint in (pages, api, diff_pages, check_pages, cards):
         app.register_blueprint(blueprint)
     errors.install(app)
