@@ -157,7 +157,6 @@ class _Names(NamedTuple):
 
     ordered: list[str]
     lengths: list[int]
-    sizes: np.ndarray  # the lengths again, as floats
     places: np.ndarray
     characters: np.ndarray  # uint64
     by_word: dict[str, list[int]]
@@ -178,8 +177,7 @@ def _names_of(keys: list[str]) -> _Names:
         for word in dict.fromkeys(name.split(" ")):
             by_word.setdefault(word, []).append(n)
     lengths = [len(n) for n in ordered]
-    return _Names(ordered, lengths, _read_only(np.array(lengths, dtype=np.float64)),
-                  _read_only(np.array(order, dtype=np.int64)),
+    return _Names(ordered, lengths, _read_only(np.array(order, dtype=np.int64)),
                   _read_only(np.array([_characters(n) for n in ordered], dtype=np.uint64)), by_word)
 
 
@@ -215,14 +213,12 @@ def _of_length(base: "CardBase", a: int) -> tuple[list[str], np.ndarray, np.ndar
         r = (100 - FUZZY_WHOLE) / 100
         first = bisect_left(names.lengths, a * (1 - r) / (1 + r) - 1)
         last = bisect_right(names.lengths, a * (1 + r) / (1 - r) + 1)
-        lengths = names.sizes[first:last]
-        within = r * (lengths + a) + 1e-9
-        fitting = first + np.flatnonzero(np.abs(lengths - a) <= within)
-        fitting = fitting[np.argsort(names.places[fitting], kind="stable")]  # in `_keys`'s order
+        within = r * (np.array(names.lengths[first:last], dtype=np.float64) + a) + 1e-9
+        fitting = np.flatnonzero(np.abs(np.array(names.lengths[first:last]) - a) <= within)
+        fitting = fitting[np.argsort(names.places[first + fitting], kind="stable")]  # in `_keys`'s order
         keys = _keys(base)
-        found = _OF_LENGTH.remember(k, ([keys[i] for i in names.places[fitting].tolist()],
-                                        _read_only(names.characters[fitting]),
-                                        _read_only(r * (names.sizes[fitting] + a) + 1e-9)))
+        found = _OF_LENGTH.remember(k, ([keys[i] for i in names.places[first + fitting].tolist()],
+                                        _read_only(names.characters[first + fitting]), _read_only(within[fitting])))
     return found
 
 

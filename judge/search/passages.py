@@ -113,7 +113,7 @@ def _score(evaluation: Evaluation, leaves: list, doc_count: int) -> np.ndarray:
 
 
 def overcount(evaluation: Evaluation, expansion: Expansion, coverage: list, doc_count: int,
-              kept: Optional[Memo] = None) -> Optional[np.ndarray]:
+              kept: Memo) -> Optional[np.ndarray]:
     """What each paragraph's score counts of the query's units beyond each unit's best
     alternative (by document number; None when no unit has two alternatives).
     `coverage`: `build_query`'s, each unit's leaves first, then a query per
@@ -122,11 +122,9 @@ def overcount(evaluation: Evaluation, expansion: Expansion, coverage: list, doc_
     query after query)."""
     out = None
     for unit, queries in zip(expansion.units, coverage):
-        part = kept.recall(unit.key()) if kept is not None else None
+        part = kept.recall(unit.key())
         if part is None:
-            part = _unit_overcount(evaluation, unit, queries, doc_count)
-            if kept is not None:
-                kept.remember(unit.key(), part)
+            part = kept.remember(unit.key(), _unit_overcount(evaluation, unit, queries, doc_count))
         if not part:
             continue
         docnums, extra = part
@@ -153,7 +151,7 @@ def _unit_overcount(evaluation: Evaluation, unit, queries: list, doc_count: int)
 
 
 def synonyms_counted_once(evaluation: Evaluation, expansion: Expansion, coverage: list,
-                          scores: np.ndarray, docnums: np.ndarray, kept: Optional[Memo] = None) -> np.ndarray:
+                          scores: np.ndarray, docnums: np.ndarray, kept: Memo) -> np.ndarray:
     """The scores of the matches `docnums`, each unit counting its best alternative
     in full and the others SYNONYM_TIE of theirs (`kept`: as `overcount`'s)."""
     extra = overcount(evaluation, expansion, coverage, evaluation.table.doc_count, kept)
@@ -206,10 +204,6 @@ class Sections:
     def codes_of(self, docnums: np.ndarray) -> np.ndarray:
         """The section codes of the document numbers `docnums`."""
         return self._codes[docnums]
-
-    def in_force(self, codes: np.ndarray) -> np.ndarray:
-        """Whether each section of `codes` is of a book in force."""
-        return self._in_force[codes]
 
     def stem_titles(self) -> None:
         """Make the titles' index now (the warm-up), not at a search."""

@@ -102,8 +102,6 @@ def search():
 GAME_SWITCH = (("vtes", "V:TES"), ("rivals", "Rivals"), ("all", "Both"))  # the results' game switch
 
 
-
-
 # The hit macro renders a search hit around its snippet and its editions' links; its frame
 # (all of it but those) is rendered once per hit and kept (`hit_frame`), with these in their
 # places: no text of the books holds a NUL.
