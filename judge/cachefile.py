@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import gc
 import hashlib
 import json
 import logging
 import os
+import shutil
+import stat
 import tempfile
 import types
 import typing
@@ -120,20 +123,69 @@ def write_bytes(path: Path, data: bytes) -> bool:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        os.replace(tmp, path)
+        replace(tmp, path)
         return True
     except OSError:
         Path(tmp).unlink(missing_ok=True)
         return False
 
 
+def replace(tmp: Union[str, Path], path: Path) -> None:
+    """`os.replace(tmp, path)`: a file just written put in place of the built file `path`, atomically. A directory
+    found where the file belongs (damage: nothing of judge's puts one there) is removed first; any other file in its
+    place (a named pipe, a device) is replaced as a file is. OSError when it cannot be done."""
+    try:
+        os.replace(tmp, path)
+    except OSError:
+        if not (path.is_dir() and not path.is_symlink()):
+            raise
+        shutil.rmtree(path)
+        os.replace(tmp, path)
+
+
 # -- reading ----------------------------------------------------------------------------
+class NotARegularFile(OSError):
+    """Something else than a regular file (a directory, a named pipe, a device; `kind` says which) where judge
+    reads a file: in its index, damage its reader answers as a file it cannot read (by building it again)."""
+
+    def __init__(self, kind: str, path: Path):
+        super().__init__(errno.EINVAL, f"{kind} is where this file belongs", str(path))
+        self.kind = kind
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def read_built(path: Path) -> bytes:
+    """The bytes of the built file `path`. FileNotFoundError when there is none (never built); NotARegularFile (an
+    OSError) when something else is in its place, checked before anything is read: a named pipe is opened without
+    waiting and never read (it would block the reader for ever); another OSError when it cannot be read."""
+    with open_regular(path) as fh:
+        return fh.read()
+
+
+def open_regular(path: Path):
+    """`path` opened for reading if it is a regular file: FileNotFoundError when there is none, NotARegularFile
+    when something else is in its place (a named pipe is opened without waiting and never read), another OSError
+    when it cannot be opened. Every reader of judge's files opens them so (judge.datafile too)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((k for test, k in _KINDS if test(mode)), "not a regular file")
+            raise NotARegularFile(kind, path)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
 
 def read_json(path: Path) -> Any:
     """The JSON data of `path`. FileNotFoundError when there is none (nothing is
     damaged: it was never built); DamagedCache when it cannot be read or parsed."""
     try:
-        raw = path.read_bytes()
+        raw = read_built(path)
     except FileNotFoundError:
         raise
     except OSError as exc:
@@ -171,6 +223,8 @@ def read_cache(path: Path, what: str, form: int, key_field: str, key: str, decod
         log.warning("%s; rebuilding it", DamagedCache(path, str(exc)))
     except DamagedCache as exc:
         log.warning("%s; rebuilding it", exc)
+    except Exception as exc:  # noqa: BLE001 - what else decoding a damaged file raises (nested too deep, ...)
+        log.warning("%s; rebuilding it", DamagedCache(path, f"{type(exc).__name__}: {exc}"))
     return None
 
 
@@ -180,7 +234,7 @@ def _written_for_another_key(path: Path, form: int, key_field: str, key: str) ->
     cannot be read): `read_cache` then reads it whole and says what it is."""
     opening = f'{{"format":{form},"{key_field}":"'.encode()
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             head = fh.read(len(opening) + len(key) + 1)
     except OSError:
         return False

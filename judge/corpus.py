@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Optional
 
 from judge import cachefile, paths
+from judge.datafile import bytes_for_digest, read_regular
 from judge.errors import SourceError
 from judge.ingest.manifest import load_manifest
 from judge.model import Corpus, DocMeta, Document, LoadError
@@ -62,10 +63,7 @@ def corpus_digest(rules_dir: Path) -> str:
     for path in [manifest, *sorted(p for p in rules_dir.iterdir() if p.is_file() and p != manifest),
                  *_code_files()]:
         h.update(path.name.encode())
-        try:
-            h.update(path.read_bytes())
-        except OSError:
-            h.update(b"<unreadable>")
+        h.update(bytes_for_digest(path))
     return h.hexdigest()
 
 
@@ -127,8 +125,8 @@ def book_key(meta: DocMeta, rules_dir: Path) -> str:
     entry = cachefile.encode(dataclasses.replace(meta, manifest_line=0))
     h.update(json.dumps(entry, sort_keys=True, ensure_ascii=False).encode())
     try:
-        h.update((rules_dir / meta.source).read_bytes())
-    except OSError:
+        h.update(read_regular(rules_dir / meta.source, "the rulebook"))
+    except SourceError:
         h.update(b"<unreadable>")  # parse_document says why
     return h.hexdigest()
 
@@ -288,7 +286,7 @@ def _read_written(path: Path, key: str) -> Optional[str]:
     """A document's part of corpus.json written at `path` for `key`, whole; None when
     there is none, it is stale or damaged (it is encoded again)."""
     try:
-        head, _, part = path.read_text(encoding="utf-8").partition("\n")
+        head, _, part = cachefile.read_built(path).decode("utf-8").partition("\n")
     except (OSError, UnicodeDecodeError):
         return None
     written_key, _, digest = head.partition(" ")

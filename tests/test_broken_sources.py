@@ -43,13 +43,28 @@ def loaded(runner) -> tuple[list[str], str]:
 # -- one book broken: it is skipped with the reason, the others load -------------------------
 
 def one_huge_paragraph(rules):
-    # Over a million words with no paragraph break: more than the index can place.
+    # A paragraph of some 120,000 characters with no break: a book whose blank lines were lost.
     path = rules / BOOKS["s6"]
     lines = path.read_text(encoding="utf-8").split("\n")
-    words = " ".join(f"word{n % 5000}" for n in range(1_100_000))
-    path.write_text("\n".join(lines[:200] + ["", words + ".", ""] + lines[200:]), encoding="utf-8")
-    return "s6", f"{BOOKS['s6']}:202: a paragraph of 9,655,800 characters (lines 202-202); a paragraph may have at " \
-                 "most 100,000"
+    words = " ".join(f"word{n % 5000}" for n in range(13_000)) + "."
+    path.write_text("\n".join(lines[:200] + ["", words, ""] + lines[200:]), encoding="utf-8")
+    return "s6", f"{BOOKS['s6']}:202: a paragraph of {len(words):,} characters (lines 202-202); a paragraph may have " \
+                 "at most 100,000"
+
+
+def a_book_too_large_to_read(rules):
+    # Over judge.datafile.MAX_FILE_BYTES: refused by its size, before it is read.
+    path = rules / BOOKS["s6"]
+    path.write_bytes(path.read_bytes() * 60)
+    return "s6", f"{BOOKS['s6']}: the rulebook: the file is {path.stat().st_size:,} bytes long; judge reads files of " \
+                 "at most 2,097,152 bytes"
+
+
+def a_named_pipe_for_a_book(rules):
+    # A FIFO is never read (it would block judge for ever).
+    (rules / BOOKS["flows"]).unlink()
+    os.mkfifo(rules / BOOKS["flows"])
+    return "flows", f"{BOOKS['flows']}: the rulebook: {BOOKS['flows']} is a named pipe; judge reads only regular files"
 
 
 def edition_order_not_a_number(rules):
@@ -69,7 +84,7 @@ def binary_garbage(rules):
 def source_is_a_directory(rules):
     (rules / BOOKS["rivals"]).unlink()
     (rules / BOOKS["rivals"]).mkdir()
-    return "rivals", f"{BOOKS['rivals']}: cannot read the file"
+    return "rivals", f"{BOOKS['rivals']}: the rulebook: {BOOKS['rivals']} is a directory; judge reads only regular files"
 
 
 def empty_file(rules):
@@ -79,7 +94,7 @@ def empty_file(rules):
 
 def entry_pointing_at_a_missing_file(rules):
     edit_manifest(rules, f"source: {BOOKS['flows']}", "source: not-there.txt")
-    return "flows", "not-there.txt: cannot read the file"
+    return "flows", "not-there.txt: the rulebook: no such file in "
 
 
 def duplicate_ids(rules):
@@ -141,7 +156,7 @@ def options_that_expand_without_end(rules):
     return "rb", f"manifest.yaml:{line}: document 'rb': options hold more than 10,000 values"
 
 
-ONE_BOOK_BROKEN = [one_huge_paragraph, edition_order_not_a_number, binary_garbage, source_is_a_directory, empty_file,
+ONE_BOOK_BROKEN = [one_huge_paragraph, a_book_too_large_to_read, a_named_pipe_for_a_book, edition_order_not_a_number, binary_garbage, source_is_a_directory, empty_file,
                    entry_pointing_at_a_missing_file, duplicate_ids, latin_1_encoding, utf_16_encoding,
                    a_field_name_that_is_a_number, options_not_a_mapping, cites_a_list, ocr_neither_true_nor_false,
                    options_with_a_date, options_that_expand_without_end]

@@ -57,7 +57,24 @@ def question_words_not_a_list(text):
         (line, "'question_words' must be a list of words")
 
 
-BROKEN_SYNONYMS = [weight_out_of_range, one_term_only, not_yaml, not_utf8, question_words_not_a_list]
+def a_number_too_long(text):
+    # Python refuses to convert an integer of more than 4,300 digits: PyYAML let that out as a bare ValueError.
+    return text.replace("  - terms: [mend, heal]\n", "  - terms: [mend, heal]\n    weight: " + "9" * 5000 + "\n"), \
+        (group_line(text, "mend") + 1, "the search synonyms is not valid YAML: cannot read the value '9999")
+
+
+def a_date_that_does_not_exist(text):
+    return text.replace("  - terms: [mend, heal]\n", "  - terms: [mend, heal]\n    game: 2024-13-45\n"), \
+        (group_line(text, "mend") + 1, "cannot read the value '2024-13-45' (month must be in 1..12)")
+
+
+def a_control_character(text):
+    return text.replace("- terms: [mend, heal]", "- terms: [mend, he\x01al]"), \
+        (group_line(text, "mend"), "the character U+0001 is not allowed in YAML text")
+
+
+BROKEN_SYNONYMS = [weight_out_of_range, one_term_only, not_yaml, not_utf8, question_words_not_a_list,
+                   a_number_too_long, a_date_that_does_not_exist, a_control_character]
 
 
 @pytest.mark.parametrize("breakage", BROKEN_SYNONYMS, ids=lambda f: f.__name__)
@@ -134,6 +151,10 @@ BREAKAGES_WHILE_SERVING = {
                   "synonyms.yaml:{line}: group 5: 'weight' must be a number in (0, 1]"),
     "half written": (write_half, "synonyms.yaml:"),
     "deleted": (lambda path, text: path.unlink(), "synonyms.yaml: the search synonyms: no such file"),
+    "a number too long": (lambda path, text: path.write_text(a_number_too_long(text)[0], encoding="utf-8"),
+                          "synonyms.yaml:{line}: the search synonyms is not valid YAML: cannot read the value"),
+    "a named pipe": (lambda path, text: (path.unlink(), os.mkfifo(path)),
+                     "synonyms.yaml: the search synonyms: synonyms.yaml is a named pipe"),
 }
 
 
@@ -159,9 +180,12 @@ def test_a_synonyms_file_broken_while_serving_keeps_the_last_good_copy(corpus, d
     assert answers[0].json["hits"] == before.json["hits"]  # the synonyms searched with are the good ones
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1, warnings  # said once for this version of the file, not at every search
-    assert said.format(line=group_line(text, "mend")) in warnings[0]
+    line = group_line(text, "mend") + (breakage == "a number too long")
+    assert said.format(line=line) in warnings[0]
     assert "searches go on with the last good copy" in warnings[0]
     # Mended: the new file is used at once.
+    if path.exists() and not path.is_file():  # the named pipe
+        path.unlink()
     path.write_text(text.replace("- terms: [lock, tap]", "- terms: [lock, zorp]"), encoding="utf-8")
     newer(path)
     found = client.get("/api/search?q=zorp+a+minion")
@@ -178,36 +202,19 @@ def test_a_synonyms_file_written_while_it_is_read_is_not_taken_half(data_copy, m
     text = path.read_text(encoding="utf-8")
     good = current_synonyms(path)
     edited = text.replace("- terms: [lock, tap]", "- terms: [lock, zorp]")
-    real_open = type(path).open
+    real_read = search_query.read_regular
 
-    class WrittenMeanwhile:
+    def read_while_writing(file, *args, **kwargs):
         """The file as judge reads it while a writer adds the rest of it."""
-
-        def __init__(self, fh):
-            self.fh = fh
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.fh.close()
-
-        def fileno(self):
-            return self.fh.fileno()
-
-        def read(self):
-            data = self.fh.read()
-            with real_open(path, "a", encoding="utf-8") as writer:
+        data = real_read(file, *args, **kwargs)
+        if file == path:
+            with path.open("a", encoding="utf-8") as writer:
                 writer.write(edited[len(edited) // 2 + 200:])
-            return data
-
-    def open_while_writing(self, *args, **kwargs):
-        fh = real_open(self, *args, **kwargs)
-        return WrittenMeanwhile(fh) if self == path else fh
+        return data
 
     path.write_text(edited[: len(edited) // 2 + 200], encoding="utf-8")
     newer(path)
-    monkeypatch.setattr(type(path), "open", open_while_writing)
+    monkeypatch.setattr(search_query, "read_regular", read_while_writing)
     assert current_synonyms(path) is good
     monkeypatch.undo()
     monkeypatch.setattr(search_query, "SYNONYMS_CHECK_SECONDS", 0)
@@ -255,3 +262,34 @@ def test_judge_diff_with_a_broken_terminology_map_names_its_line(data_copy, runn
     assert f"Error: terminology.yaml:{line}: entry 1 ('tap -> lock'): 'forms' must map words to words" \
         in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_a_data_file_broken_while_serving_never_takes_a_page_down(corpus, data_copy, monkeypatch):
+    """Issue 34: a number too long in the table talk or the synonyms made every GET of a running server, static
+    files included, a bare 500 with no body and no security headers (the fault escaped in front of the app)."""
+    import judge.search.synonyms as search_query
+    from judge.web.app import create_app
+
+    monkeypatch.setattr(search_query, "SYNONYMS_CHECK_SECONDS", 0)
+    client = create_app(corpus).test_client()
+    assert client.get("/api/search?q=tap+a+minion").status_code == 200
+    for name in ("table_talk.yaml", "synonyms.yaml"):
+        path = data_copy / name
+        path.write_text(path.read_text(encoding="utf-8") + "\nextra: " + "9" * 5000 + "\n", encoding="utf-8")
+        newer(path)
+    for url in ("/", "/static/judge.css", "/p/vekn:bleed/2", "/search?q=blood+hunt", "/api/search?q=untap+phase"):
+        answer = client.get(url)
+        assert answer.status_code == 200 and answer.data, url
+        assert answer.headers["X-Content-Type-Options"] == "nosniff", url
+
+
+def test_a_number_too_long_in_the_manifest_is_one_line_naming_it(rules_copy, runner):
+    path = rules_copy / "manifest.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("documents:", "big: " + "9" * 5000 + "\ndocuments:", 1), encoding="utf-8")
+    line = next(n for n, row in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if row.startswith("big:"))
+    result = runner.invoke(cli, ["docs"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.strip() == (f"Error: manifest.yaml:{line}: the manifest is not valid YAML: cannot read the "
+                                     f"value '{'9' * 40}'... (Exceeds the limit (4300 digits) for integer string "
+                                     f"conversion: value has 5000 digits)")

@@ -48,7 +48,7 @@ def test_a_scenario_at_every_limit_replays_and_meets_its_expectations():
      "the scenario has 101 expectations; the limit 'expectations' is 100 expectations"),
     (lambda: samples.turns(4), "turns", 69, "the replay began 40 turns by event 4; the limit 'turns' is 30 turns"),
     (lambda: samples.fights(40), "steps", 105, "the replay took 509 steps by event 40; the limit 'steps' is 500 steps"),
-    (lambda: samples.at_limits() + "#" * 100_000, "characters", None,
+    (lambda: samples.at_limits() + "#" * 100_000, "characters", 268,  # the line where it went over: the last
      "the scenario is 112,986 characters long; the limit 'characters' is 100,000 characters"),
     (lambda: "players: [A, B]\nturn: A\nphase: minion\nevents: []\ntitle: [" + "1, " * 5_000 + "]\n", "values", 5,
      "the scenario has more than 5,000 values (texts, numbers, lists, mappings) by this line; the limit 'values' is "
@@ -91,13 +91,19 @@ def test_the_answer_size_is_checked_as_the_replay_goes_and_on_the_report():
     assert info.value.limit == "answer_bytes" and "the replay's report is " in info.value.message
 
 
-def test_a_file_over_the_character_limit_is_not_read_whole(tmp_path):
+def test_a_file_over_the_character_limit_is_refused_naming_where_it_went_over(tmp_path):
     path = tmp_path / "big.yaml"
-    path.write_text("#" * 150_000)
+    path.write_text("players: [A, B]\n" + "#" * 150_000)
     with pytest.raises(OverLimit) as info:
         sc.load(path)
-    assert str(info.value) == (f"{path}: the file is more than 100,000 characters long; the limit 'characters' is "
+    assert str(info.value) == (f"{path}:2: the scenario is 150,016 characters long; the limit 'characters' is "
                                f"100,000 characters")
+    # Longer than the limit's characters can take in UTF-8: refused by its size, before it is read.
+    path.write_text("#" * 500_000)
+    with pytest.raises(OverLimit) as info:
+        sc.load(path)
+    assert str(info.value) == (f"{path}: the whole file is 500,000 bytes, more than 100,000 characters can take; the "
+                               f"limit 'characters' is 100,000 characters")
 
 
 def test_judge_check_reports_a_scenario_over_a_limit_and_raises_a_limit_on_request(tmp_path):

@@ -140,3 +140,43 @@ def test_nested_aliases_are_refused_at_the_first_alias_before_any_expansion():
 def test_expectations_may_name_minions_the_events_bring_into_play():
     text = GOOD + "  - The Belinde recruits Stray, costing 1 blood\n" + "expect: {life.Stray: 1, in_play.Stray: true}\n"
     assert sc.parse(text).expect.for_edition("current")[0]["life.Stray"][0] == 1
+
+
+def test_every_refusal_of_a_file_names_its_line_or_why_it_has_none(tmp_path):
+    """Issue 34: 686 of 5,316 refusals named no line (not UTF-8, control characters, over the limit)."""
+    import os
+    path = tmp_path / "x.yaml"
+    cases = [
+        (GOOD.encode().replace(b"Belinde bleeds", b"Belinde \xff bleeds"), 7, "the text is not UTF-8 (byte 0xff "
+                                                                              "at column 13)"),
+        (GOOD.replace("Belinde bleeds", "Belinde \x01 bleeds").encode(), 7, "the character U+0001"),
+        (GOOD.encode() + b"# " + b"x" * 100_000 + b"\n", GOOD.count("\n") + 1, "the limit 'characters'"),
+    ]
+    for data, line, words in cases:
+        path.write_bytes(data)
+        with pytest.raises(ScenarioError) as info:
+            sc.load(path)
+        assert info.value.line == line and words in info.value.message, (words, info.value)
+    path.unlink()
+    os.mkfifo(path)  # never opened for reading (it would block): refused for what it is
+    with pytest.raises(ScenarioError) as info:
+        sc.load(path)
+    assert info.value.line is None and "is a named pipe; judge reads only regular files" in info.value.message
+
+
+def test_json_with_characters_beyond_u_ffff_is_read_alike_on_every_route(tmp_path, client, runner):
+    """JSON writes an emoji as a surrogate pair of escapes, which YAML 1.1 refuses: /api/check took it, /check and
+    `judge check` did not (issue 34). One reader for all three now."""
+    import json as json_module
+    from judge.commands.check import check
+    scenario = {"players": ["Sarah", "Alexis"], "turn": "Sarah", "phase": "minion", "title": "a \U0001F600 table",
+                "events": ["Sarah's turn"]}
+    text = json_module.dumps(scenario)  # ensure_ascii: "\ud83d\ude00"
+    assert "\\ud83d\\ude00" in text
+    api = client.post("/api/check", data=text, content_type="application/json")
+    page = client.post("/check", data={"scenario": text, "rules": "file"}, content_type="multipart/form-data")
+    path = tmp_path / "s.json"
+    path.write_text(text, encoding="utf-8")
+    cli = runner.invoke(check, [str(path), "--json"])
+    assert api.status_code == 200 and page.status_code == 200 and cli.exit_code == 0, cli.output
+    assert json_module.loads(cli.output)["error"] is None and api.get_json()["error"] is None

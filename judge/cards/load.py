@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from judge import cachefile, paths
+from judge.datafile import bytes_for_digest
 import judge.cards.source as source
 from judge.cards.base import CardBase
 from judge.cards.model import RUN_CARD, Card, CardGroup, CardSet, Problem, Reference, RuleTemplate, Ruling
@@ -49,10 +50,7 @@ def cards_digest(files: source.DataFiles, corpus: "Corpus") -> str:
         code.extend(sorted(path.rglob("*.py")) if path.is_dir() else [path])
     for path in [templates_path(), *code]:
         h.update(path.name.encode() + b"\0")
-        try:
-            h.update(path.read_bytes())
-        except OSError:
-            h.update(b"<unreadable>")
+        h.update(bytes_for_digest(path))
     return h.hexdigest()
 
 

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Optional
 
 from judge.cards.model import Problem
+from judge.datafile import read_regular
+from judge.errors import SourceError
 
 ENV_VAR = "JUDGE_CARDS_DIR"
 PACKAGE = "cards"  # krcg's data package
@@ -27,6 +29,8 @@ SETS_FILE = "vtessets.csv"
 RULINGS_FILE = "rulings.yaml"
 REFERENCES_FILE = "references.yaml"
 GROUPS_FILE = "groups.yaml"
+# The card data's files are 0.01-0.9 MB (krcg 4.19): 32 MB bounds a list many times the size of today's.
+MAX_CARD_FILE_BYTES = 32 * 1024 * 1024
 FILES = (CRYPT_FILE, LIBRARY_FILE, LIBRARY_META_FILE, SETS_FILE, RULINGS_FILE, REFERENCES_FILE, GROUPS_FILE)
 
 
@@ -81,9 +85,7 @@ def read_files(folder: Optional[Path] = None) -> DataFiles:
         return files
     for name in FILES:
         try:
-            files.contents[name] = (folder / name).read_bytes()
-        except FileNotFoundError:
-            files.problems.append(Problem(name, 0, "unreadable", f"no such file in {folder}"))
-        except OSError as exc:
-            files.problems.append(Problem(name, 0, "unreadable", f"cannot be read: {exc.strerror or exc}"))
+            files.contents[name] = read_regular(folder / name, "the card data", MAX_CARD_FILE_BYTES)
+        except SourceError as exc:
+            files.problems.append(Problem(name, 0, "unreadable", exc.message))
     return files

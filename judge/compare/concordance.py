@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from judge import cachefile, paths
+from judge.datafile import bytes_for_digest
 from judge.compare.alignment import Alignment, PreparedDocument, align_prepared
 from judge.compare.chains import composed_chains, doc_of
 from judge.compare.similarity import CharNgrams, block_similarity
@@ -380,10 +381,7 @@ def _code_key_of(terminology: str) -> str:
     h = hashlib.sha256(str(FORMAT_VERSION).encode())
     code = Path(__file__).parent
     for path in (*(code / name for name in _ALIGNMENT_CODE), Path(terminology)):
-        try:
-            h.update(path.read_bytes())
-        except OSError:
-            h.update(b"<unreadable>")
+        h.update(bytes_for_digest(path))
     return h.hexdigest()
 
 

@@ -30,6 +30,7 @@ NUMBER_BOUND = 1_000  # a pool, blood, capacity, votes, damage, turn number...: 
 NUMBER_CHARS = 24  # a number written longer than this is refused before it is converted
 TEXT_CHARS = 1_000  # a sentence, a card's name, a title, a key
 NAME_CHARS = 100  # a player's or minion's name: sentences are matched against every name
+UTF8_BYTES_PER_CHARACTER = 4  # the most UTF-8 takes for one character: a text's bytes bound from its characters
 NUMBERS = f"numbers in a scenario are between -{NUMBER_BOUND:,} and {NUMBER_BOUND:,}"
 
 # The unit of each limit, as its message says it: "the limit 'events' is 100 events".
@@ -80,7 +81,7 @@ class Limits:
         """The largest request body the web app reads: the UTF-8 of the longest scenario allowed (4 bytes a
         character at most) and room for a form's envelope around it. The character limit is then the one
         that decides, for every route and every encoding of the same text."""
-        return 4 * self.characters + 64 * 1024
+        return UTF8_BYTES_PER_CHARACTER * self.characters + 64 * 1024
 
 
 DEFAULT = Limits()

@@ -17,11 +17,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional
 
+from judge.datafile import FileTooLarge, read_regular
 from judge.engine.citations import ALIASES, CURRENT, GAMES, RIVALS, RULES_EDITIONS, VTES, Rule, rules_edition
 from judge.engine import core, stages, traits
 from judge.engine import expect as X
 from judge.engine import limits as L
 from judge.engine.errors import EngineStop, ScenarioError
+from judge.errors import SourceError
 from judge.engine.events import Event
 from judge.engine.cards import fill_minion
 from judge.engine.forms import Names
@@ -34,7 +36,7 @@ from judge.engine.runs import Run, Step, Stop  # noqa: F401 - part of this modul
 from judge.engine.state import (ALLY, DEFAULT_HAND_SIZE, DEFAULT_POOL, READY, UNCONTROLLED, VAMPIRE, Card, GameState,
                                 Minion, PhaseState, Player, Retainer)
 from judge.engine.validation import SCHEMA_PATH, schema, validate  # noqa: F401
-from judge.engine.yamlfile import Lines, read_yaml  # noqa: F401
+from judge.engine.yamlfile import Lines, decoded, read_yaml  # noqa: F401
 
 
 # -- the scenario -------------------------------------------------------------------------------
@@ -52,15 +54,16 @@ class Scenario:
 def load(path: str | Path, limits: Limits = L.DEFAULT, cards=None) -> Scenario:
     path = Path(path)
     try:
-        with path.open("r", encoding="utf-8") as f:
-            text = f.read(limits.characters + 1)  # a file over the limit is not read whole
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"cannot read the scenario: {exc}", None, str(path)) from None
-    if len(text) > limits.characters:
-        raise OverLimit("characters", limits.characters, f"the file is more than {limits.characters:,} characters long",
-                        None, str(path))
+        # Only a regular file (a named pipe would block), and not read past what the character limit allows.
+        data = read_regular(path, "the scenario", L.UTF8_BYTES_PER_CHARACTER * (limits.characters + 1))
+    except FileTooLarge as exc:
+        size = f"{exc.size:,} bytes" if exc.size is not None else "longer"
+        raise OverLimit("characters", limits.characters, f"the whole file is {size}, more than "
+                        f"{limits.characters:,} characters can take", None, str(path)) from None
+    except SourceError as exc:
+        raise ScenarioError(exc.message, None, str(path)) from None
     try:
-        return parse(text, str(path), limits, cards)
+        return parse(decoded(data), str(path), limits, cards)
     except ScenarioError as exc:
         raise exc.at(str(path)) from None
 
@@ -70,7 +73,9 @@ def parse(text: str, file: str = "<scenario>", limits: Limits = L.DEFAULT, cards
     scenario over `limits`. `cards` (a cards.Catalog, built once by the caller) resolves the cards the
     scenario names; without it, naming a card is refused."""
     clock = L.Clock(limits, "reading the scenario")
-    L.over(limits, "characters", len(text), "the scenario is {count:,} characters long")
+    if len(text) > limits.characters:  # where it went over is the line to name
+        L.over(limits, "characters", len(text), "the scenario is {count:,} characters long",
+               text.count("\n", 0, limits.characters) + 1)
     data, lines = read_yaml(text, limits)
     if not isinstance(data, dict):
         raise ScenarioError("a scenario is a mapping with players, turn, phase and events", 1)

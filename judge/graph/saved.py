@@ -36,13 +36,13 @@ import json
 import logging
 import os
 import tempfile
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
 
 import numpy as np
 
-from judge import paths
+from judge import cachefile, paths
+from judge.datafile import bytes_for_digest
 from judge.compare.chains import composed_chains
 from judge.graph import DOCUMENT, EDGE_KINDS, NEXT_STEP, SAME_RULE, STEP_CITES, TOGETHER, RuleGraph, _Walk
 
@@ -69,10 +69,7 @@ def graph_key(corpus: "Corpus") -> str:
     h = hashlib.sha256(f"{FORMAT}:{corpus.digest}".encode())
     for path in (*sorted((package / "compare").glob("*.py")), terminology_file(), *sorted((package / "graph").glob("*.py"))):
         h.update(path.name.encode())
-        try:
-            h.update(path.read_bytes())
-        except OSError:
-            h.update(b"<unreadable>")
+        h.update(bytes_for_digest(path))
     return h.hexdigest()
 
 
@@ -184,7 +181,7 @@ def save(graph: RuleGraph, root: Optional[Path] = None) -> bool:
     try:
         with os.fdopen(fd, "wb") as fh:
             np.savez(fh, **arrays)
-        os.replace(tmp, root / FILE_NAME)
+        cachefile.replace(tmp, root / FILE_NAME)
         return True
     except OSError:
         Path(tmp).unlink(missing_ok=True)
@@ -210,8 +207,7 @@ def open_saved(corpus: "Corpus", root: Optional[Path] = None, answers: bool = Fa
         if answers:
             found.whole_answers()
         return found
-    except (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError,
-            zipfile.BadZipFile) as exc:
+    except Exception as exc:  # noqa: BLE001 - whatever a damaged file raises: the graph is built again
         log.warning("the saved rule graph %s is damaged (%s); building the graph again", path, exc)
         return None
 
@@ -301,7 +297,7 @@ class SavedGraph:
                     with np.load(self._path, allow_pickle=False) as npz:
                         self._answers_json = npz["whole_answers"]
                 answers = json.loads(bytes(self._answers_json).decode("utf-8"))
-            except (OSError, KeyError, ValueError, RecursionError, TypeError, zipfile.BadZipFile) as exc:
+            except Exception as exc:  # noqa: BLE001 - whatever a damaged file raises
                 raise _Damaged(f"its whole-graph answers cannot be read ({exc})") from None
             problem = _check_answers(answers)
             if problem:

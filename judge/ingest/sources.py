@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from judge.datafile import MAX_FILE_BYTES, read_regular
 from judge.errors import SourceError
 from judge.ingest import markdown_book, numbered_text, ocr_text, outline, pdf_text
 from judge.model import DocMeta, Document
@@ -30,12 +31,10 @@ FORMATS = tuple(PARSERS)
 MAX_PARAGRAPH_CHARS = 100_000
 
 
-def read_source(path: Path) -> str:
-    """Read a rulebook as UTF-8 text, refusing binary junk with the line it starts on."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SourceError(path.name, 0, f"cannot read the file: {exc.strerror}") from None
+def read_source(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """Read a rulebook as UTF-8 text, refusing binary junk with the line it starts on, and anything but a regular
+    file of at most `max_bytes` (judge.datafile.read_regular)."""
+    data = read_regular(path, "the rulebook", max_bytes)
     if not data.strip():
         raise SourceError(path.name, 0, "the file is empty")
     try:
@@ -52,13 +51,13 @@ def read_source(path: Path) -> str:
     return text.replace("\r\n", "\n")
 
 
-def parse_document(meta: DocMeta, rules_dir: Path) -> Document:
-    """The document `meta` names, parsed from its file in `rules_dir`; a SourceError
+def parse_document(meta: DocMeta, rules_dir: Path, max_bytes: int = MAX_FILE_BYTES) -> Document:
+    """The document `meta` names, parsed from its file in `rules_dir` (of at most `max_bytes`); a SourceError
     with the file and line when it cannot be."""
     if meta.format not in PARSERS:
         raise SourceError("manifest.yaml", meta.manifest_line, f"document {meta.id!r}: unknown format {meta.format!r} "
                                               f"(known: {', '.join(FORMATS)})")
-    text = read_source(rules_dir / meta.source)
+    text = read_source(rules_dir / meta.source, max_bytes)
     try:
         doc = PARSERS[meta.format](text, meta)
     except SourceError:

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Callable, Generic, Optional, TypeVar
 
 from judge import cachefile
+from judge.datafile import bytes_for_digest
 from judge.compare.chains import composed_chains
 from judge.memo import Memo
 
@@ -97,10 +98,10 @@ def read_groups(build_dir: Path, data: bytes, decode: Callable[[], RuleGroups],
     source = source or hashlib.sha256(data).hexdigest()
     path = build_dir / f"{GROUPS_PREFIX}{_code_digest()}.npz"
     try:
-        kept = _groups_of_arrays(path.read_bytes(), source)
+        kept = _groups_of_arrays(cachefile.read_built(path), source)
     except FileNotFoundError:
         kept = None
-    except (OSError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - whatever a damaged file raises: counterparts.json is read again
         log.warning("the rule groups kept in %s cannot be used (%s); reading counterparts.json again", path,
                     getattr(exc, "strerror", None) or exc)
         kept = None
@@ -280,10 +281,7 @@ def source_key() -> str:
     h = hashlib.sha256()
     for path in [*(_source_file(name) for name in SOURCES), terminology_file()]:
         h.update(path.name.encode())
-        try:
-            h.update(path.read_bytes())
-        except OSError:
-            h.update(b"<missing>")
+        h.update(bytes_for_digest(path))
     return h.hexdigest()
 
 

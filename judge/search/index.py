@@ -515,10 +515,10 @@ def _read_part(parts_dir: Path, key: str, count: int) -> Optional[AnalysedBook]:
     the book is analysed again)."""
     path = _part_path(parts_dir, key)
     try:
-        return AnalysedBook.from_bytes(path.read_bytes(), key, count)
+        return AnalysedBook.from_bytes(cachefile.read_built(path), key, count)
     except FileNotFoundError:
         return None
-    except (OSError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - whatever reading a damaged file raises: the book is analysed again
         log.warning("the cache %s is damaged: %s; analysing its book again", path, _describe(exc))
         return None
 
@@ -533,7 +533,7 @@ def _write_part(parts_dir: Path, part: AnalysedBook) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(part.to_bytes())
-        os.replace(tmp, _part_path(parts_dir, part.key))
+        cachefile.replace(tmp, _part_path(parts_dir, part.key))
     except OSError:
         Path(tmp).unlink(missing_ok=True)
 
@@ -580,8 +580,8 @@ def current_name(root: Optional[Path] = None) -> Optional[str]:
     """The build the pointer names ("<key>-<nonce>"), or None when there is none."""
     root = root or paths.index_dir()
     try:
-        name = (root / POINTER).read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
+        name = cachefile.read_built(root / POINTER).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):  # none, unreadable, or not a file (point_at replaces it)
         return None
     return name if _NAME.fullmatch(name) and (root / f"{PREFIX}{name}").is_dir() else None
 
@@ -657,7 +657,7 @@ def point_at(root: Path, name: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=root, prefix=".search-current-", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="ascii") as fh:
         fh.write(name + "\n")
-    os.replace(tmp, root / POINTER)
+    cachefile.replace(tmp, root / POINTER)
 
 
 def _remove_stale(root: Path, keep: set) -> None:
@@ -714,7 +714,7 @@ def open_built(name: str, root: Optional[Path] = None,
     root = root or paths.index_dir()
     path = root / f"{PREFIX}{name}"
     try:
-        contents = json.loads((path / CONTENTS_FILE).read_text(encoding="utf-8"))
+        contents = json.loads(cachefile.read_built(path / CONTENTS_FILE).decode("utf-8"))
         files = contents.get("files") if isinstance(contents, dict) else None
         if not (isinstance(files, dict) and type(contents.get("paragraphs")) is int
                 and all(isinstance(f, str) and Path(f).name == f and isinstance(d, str) for f, d in files.items())
@@ -727,7 +727,7 @@ def open_built(name: str, root: Optional[Path] = None,
             # Every file is read whole (a file changed on disk later cannot reach the searches of
             # this build) and checked, Whoosh's too (only the tests read those): a
             # build is whole or rebuilt.
-            data[filename] = (path / filename).read_bytes()
+            data[filename] = cachefile.read_built(path / filename)
             if not seal and hashlib.sha256(data[filename]).hexdigest() != digest:
                 raise DamagedIndex(path, f"{filename} is not the file this build wrote")
         postings = PostingTable.from_bytes(data[POSTINGS_FILE], checked=bool(seal))
@@ -737,7 +737,9 @@ def open_built(name: str, root: Optional[Path] = None,
                                    lambda: _decoded(path, COUNTERPARTS_FILE, data, RuleGroups),
                                    source=files[COUNTERPARTS_FILE])
         ocr_words = frozenset(_decoded(path, OCR_WORDS_FILE, data, list[str]))
-    except (OSError, ValueError) as exc:  # a file unreadable or gone, or not a posting table
+    except DamagedIndex:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a file unreadable, gone, not a file, not JSON, nested too deep...
         raise DamagedIndex(path, _describe(exc)) from None
     count = contents["paragraphs"]
     if not len(ids) == postings.doc_count == count:

@@ -56,14 +56,14 @@ def read(build_dir: Path, names: Iterable[str]) -> Optional[dict]:
     None; "files": their identities}. None when there is no such seal (the build must be
     checked in full)."""
     try:
-        seal = json.loads((build_dir / SEAL_FILE).read_bytes())
+        seal = json.loads(cachefile.read_built(build_dir / SEAL_FILE))
         names = sorted(names)
         if not (isinstance(seal, dict) and seal.get("code") == checking_code()
                 and isinstance(seal.get("files"), dict) and sorted(seal["files"]) == names):
             return None
         if identities(build_dir, names) != seal["files"]:
             return None
-    except (OSError, ValueError):  # no seal, unreadable, not JSON; a file gone
+    except Exception:  # noqa: BLE001 - no seal, unreadable, not a file, not JSON, nested too deep; a file gone
         return None
     corpus = seal.get("corpus")
     return {"corpus": corpus if isinstance(corpus, str) else None, "files": seal["files"]}

@@ -66,7 +66,7 @@ def build_key(build_dir: Path) -> str:
     """What the build in `build_dir` holds: the digest of its list of files and their digests
     (a build changed in place changes it)."""
     try:
-        return hashlib.sha256((build_dir / "contents.json").read_bytes()).hexdigest()
+        return hashlib.sha256(cachefile.read_built(build_dir / "contents.json")).hexdigest()
     except OSError:
         return ""
 
@@ -86,7 +86,7 @@ def load_or_compute(build_dir: Path, count: int, compute: Callable[[], SearchSta
 
 def _read(path: Path, count: int, key: str) -> Optional[SearchState]:
     try:
-        data = path.read_bytes()
+        data = cachefile.read_built(path)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -95,7 +95,7 @@ def _read(path: Path, count: int, key: str) -> Optional[SearchState]:
         return None
     try:
         return _decode(data, count, key)
-    except ValueError as exc:
+    except Exception as exc:  # noqa: BLE001 - whatever a damaged file raises: worked out again
         log.warning("the searcher's saved state %s is damaged (%s); working it out again", path, exc)
         return None
 

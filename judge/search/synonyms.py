@@ -26,7 +26,7 @@ from whoosh.lang.porter import stem as porter_stem
 
 import judge.search.index as search_index
 from judge import cachefile, paths
-from judge.datafile import key_line, parse_yaml
+from judge.datafile import key_line, parse_yaml, read_regular
 from judge.errors import SourceError
 from judge.memo import Memo, memoised
 
@@ -292,13 +292,15 @@ def _read_settled(path: Path) -> tuple[bytes, tuple]:
     """The bytes of `path` and the stamp of what was read, read in one go; a
     SourceError when it cannot be read, _Changing when it was written to meanwhile."""
     try:
-        with path.open("rb") as fh:
-            before = _stamp(os.fstat(fh.fileno()))
-            data = fh.read()
-            if _stamp(os.fstat(fh.fileno())) != before:
-                raise _Changing(path)
+        before = _stamp(os.stat(path))
     except FileNotFoundError:
         raise SourceError(path.name, 0, f"{_what(path)}: no such file in {path.parent}") from None
+    except OSError as exc:
+        raise SourceError(path.name, 0, f"cannot read {_what(path)}: {exc.strerror or exc}") from None
+    data = read_regular(path, _what(path))  # a regular file of a bounded size, or SourceError saying what it is
+    try:
+        if _stamp(os.stat(path)) != before:
+            raise _Changing(path)
     except OSError as exc:
         raise SourceError(path.name, 0, f"cannot read {_what(path)}: {exc.strerror or exc}") from None
     return data, before
