@@ -98,3 +98,35 @@ def test_a_form_sent_to_the_check_api_is_told_the_body_it_wants(client):
     assert "text/yaml" in error and "application/json" in error and "/check" in error
     response = client.post("/api/check", data={"scenario": "players: [A, B]"})
     assert response.status_code == 415
+
+
+@pytest.mark.parametrize("method, url, allowed", [
+    ("DELETE", "/search?q=bleed", "GET, HEAD, OPTIONS"), ("POST", "/p/vekn:bleed/2", "GET, HEAD, OPTIONS"),
+    ("PUT", "/api/check", "GET, HEAD, OPTIONS, POST"), ("PATCH", "/api/search?q=x", "GET, HEAD, OPTIONS"),
+    ("DELETE", "/check", "GET, HEAD, OPTIONS, POST")])
+def test_a_method_not_allowed_says_which_are_in_allow(client, method, url, allowed):
+    """RFC 9110 §15.5.6: a 405 carries Allow (issue 34: none did), on pages and in the API alike."""
+    response = client.open(url, method=method)
+    assert response.status_code == 405
+    assert ", ".join(sorted(m.strip() for m in response.headers["Allow"].split(","))) == allowed
+    assert response.headers["Content-Security-Policy"].startswith("default-src 'none'")
+    if url.startswith("/api/"):
+        assert response.get_json()["status"] == 405
+
+
+def test_a_scenario_too_long_for_a_link_is_offered_as_a_download_not_a_permalink(client):
+    """A permalink longer than the server reads in an address (judge.web.errors.MAX_TARGET) is not offered: the
+    scenario's YAML is downloaded by a POST instead."""
+    from judge.web.builder import MAX_PERMALINK
+    events = "".join(f"  - Sarah's turn # {'x' * 600}\n" for _ in range(50))
+    text = f"players: [Sarah, Alexis]\nturn: Sarah\nphase: minion\nevents:\n{events}"
+    assert len(text) * 4 // 3 > MAX_PERMALINK
+    shown = client.post("/check", data={"scenario": text, "rules": "file"}, content_type="multipart/form-data")
+    html = shown.data.decode()
+    assert shown.status_code == 200 and 'id="permalink"' not in html and 'id="no-permalink"' in html
+    saved = client.post("/check/scenario.yaml", data={"scenario": text})
+    assert saved.status_code == 200 and saved.data.decode() == text
+    assert saved.headers["Content-Disposition"] == 'attachment; filename="scenario.yaml"'
+    short = client.post("/check", data={"scenario": text[:300].rsplit("\n", 1)[0] + "\n", "rules": "file"},
+                        content_type="multipart/form-data")
+    assert 'id="permalink"' in short.data.decode()

@@ -20,6 +20,7 @@ import click
 
 from judge.errors import JudgeError
 from judge.web.serving import (
+    BODY_SECONDS,
     MAX_DEFAULT_WORKERS,
     THREADS_PER_WORKER,
     CannotListen,
@@ -56,6 +57,10 @@ def _is_loopback(host: str) -> bool:
               help=f"Processes serving requests (default: the CPUs, at most {MAX_DEFAULT_WORKERS}).")
 @click.option("--threads", default=THREADS_PER_WORKER, show_default=True, type=click.IntRange(1, 64),
               help="Python threads running requests in each process.")
+@click.option("--body-timeout", default=BODY_SECONDS, show_default=True, type=click.FloatRange(0.5, 300),
+              metavar="SECONDS",
+              help="How long a request's body may take to arrive, from its headers on: later, a 408 and the "
+                   "connection closed (the app's threads never wait for a slow client).")
 @click.option("--public-url", envvar="JUDGE_PUBLIC_URL", default=None, metavar="URL",
               help="The address visitors reach the site at (https://judge.example.org): copied citations and the "
                    "API's links use it. Default: the environment variable JUDGE_PUBLIC_URL, else the address each "
@@ -64,8 +69,8 @@ def _is_loopback(host: str) -> bool:
               help="Flask's development server with reloader and debugger: for working on judge only.")
 @click.option("--debug-on-network", is_flag=True, hidden=True,
               help="Allow --debug on a non-loopback address (the debugger runs code sent to it).")
-def serve(host: str, port: int, workers: int | None, threads: int, public_url: str | None, debug: bool,
-          debug_on_network: bool) -> None:
+def serve(host: str, port: int, workers: int | None, threads: int, body_timeout: float, public_url: str | None,
+          debug: bool, debug_on_network: bool) -> None:
     """Serve the reference browser: search, rules, glossary, graph, lint and the JSON API."""
     from judge.web.citations import BadPublicUrl, checked_public_url
     try:
@@ -92,7 +97,7 @@ def serve(host: str, port: int, workers: int | None, threads: int, public_url: s
     how = f"{workers} process{'es' if workers > 1 else ''} × {threads} thread{'s' if threads > 1 else ''}"
     announce = f"judge: serving on http://{shown_address(host, port)}/  ({how}; Ctrl-C to stop)"
     sock.close()  # kept until now so that nothing else takes the port while the app warmed
-    run_granian(app, address, port, workers, threads, lambda: click.echo(announce, err=True))
+    run_granian(app, address, port, workers, threads, lambda: click.echo(announce, err=True), body_timeout)
 
 
 def _load_app(public_url: str | None):

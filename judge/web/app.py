@@ -11,11 +11,10 @@ import judge.web.cache as cache
 import judge.web.errors as errors
 import judge.web.security as security
 from judge import paths
-from judge.errors import SourceError
 from judge.engine.limits import DEFAULT as SCENARIO_LIMITS
 from judge.search.synonyms import current_synonyms
 from judge.web.api import api
-from judge.web.citations import checked_public_url, public_url_from_environment
+from judge.web.citations import checked_public_url, public_url, public_url_from_environment
 from judge.web.json_provider import OrjsonProvider
 from judge.web.cards import cards
 from judge.web.links import STATIC_DIR, site_links
@@ -72,7 +71,7 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
     site = Site(corpus, lambda ident: adapter.build("pages.item", {"ident": ident}))
     app.extensions["judge"] = site
     app.jinja_env.globals.update(site=site, site_links=site_links, documents=corpus.documents,
-                                 view_names=app.view_functions)
+                                 view_names=app.view_functions, public_url=public_url)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     return app
@@ -84,7 +83,7 @@ def _synonyms_version() -> int:
     be read, with no good copy to fall back on, is the app's to answer (a logged 500)."""
     try:
         return current_synonyms().version
-    except SourceError:
+    except Exception:  # noqa: BLE001 - SourceError, or any fault of reading it: the app meets it, logs it, says 500
         return cache.UNKNOWN_VERSION
 
 

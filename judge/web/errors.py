@@ -9,9 +9,11 @@ with its traceback; the visitor is told neither, nor any path of the server.
 from __future__ import annotations
 
 from flask import Flask, current_app, jsonify, render_template, request, url_for
-from werkzeug.exceptions import BadRequest, HTTPException, InternalServerError, NotFound
+from werkzeug.exceptions import (BadRequest, HTTPException, InternalServerError, NotFound, RequestTimeout,
+                                 RequestURITooLarge)
 
 from judge.errors import JudgeError, OwnFileError, UnknownIdError
+from judge.web.transport import FAULT_KEY
 
 
 class UnknownItem(NotFound):
@@ -30,7 +32,13 @@ def wants_json() -> bool:
 
 def _json_error(exc: HTTPException, **extra):
     body = {"error": exc.description, "status": exc.code, **extra}
-    return jsonify(body), exc.code
+    return jsonify(body), exc.code, _protocol_headers(exc)
+
+
+def _protocol_headers(exc: HTTPException) -> list[tuple[str, str]]:
+    """The headers HTTP asks of this error (a 405's Allow, a 401's WWW-Authenticate...), as werkzeug gives them;
+    its Content-Type is the page's or the JSON's own."""
+    return [(name, value) for name, value in exc.get_headers() if name.lower() != "content-type"]
 
 
 def handle_http(exc: HTTPException):
@@ -53,7 +61,7 @@ def handle_http(exc: HTTPException):
         else:
             suggestions = [(url_for("pages.item", ident=s), site.label(s), s) for s in exc.suggestions]
     return render_template("error.html", error=exc, suggestions=suggestions,
-                           wanted=getattr(exc, "wanted", None)), exc.code
+                           wanted=getattr(exc, "wanted", None)), exc.code, _protocol_headers(exc)
 
 
 def handle_unknown_id(exc: UnknownIdError):
@@ -80,7 +88,30 @@ def handle_unexpected(exc: Exception):
     return handle_http(InternalServerError("something went wrong on the server; the error has been logged"))
 
 
+# The longest request target (path and query) the app reads: its longest link is a scenario's permalink, which
+# is offered only up to this length (judge.web.builder.MAX_PERMALINK); Granian's HTTP side refuses a request
+# line somewhat longer itself, with an empty 414 (docs/web.md, "Limits").
+MAX_TARGET = 32 * 1024
+_TRANSPORT_FAULTS = {408: RequestTimeout}
+
+
+def refuse_transport_faults() -> None:
+    """Before any view: a fault `judge.web.transport` found in the request (a body too slow) answered as the app
+    answers errors, and a request target over MAX_TARGET as a 414."""
+    environ = request.environ
+    fault = environ.get(FAULT_KEY)
+    if fault is not None:
+        status, message = fault
+        raise _TRANSPORT_FAULTS[status](message)
+    target = len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", ""))
+    if target > MAX_TARGET:
+        raise RequestURITooLarge(f"the address is {target:,} characters long; judge reads addresses of at most "
+                                 f"{MAX_TARGET:,} (a scenario too long for a link is sent with the form, or as "
+                                 f"a file)")
+
+
 def install(app: Flask) -> None:
+    app.before_request(refuse_transport_faults)
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(UnknownIdError, handle_unknown_id)
     app.register_error_handler(JudgeError, handle_judge_error)

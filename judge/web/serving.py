@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from judge.errors import JudgeError
+from judge.web.transport import BODY_SECONDS, HEADER_SECONDS, Transport
 
 # Requests are CPU work under Python's lock, and Granian's Rust side does the waiting on
 # sockets and queues the requests: one Python thread per worker process is the fastest.
@@ -69,50 +70,58 @@ def listen(host: str, port: int) -> socket.socket:
         raise CannotListen(f"cannot listen on {where}: {reasons.get(exc.errno, exc.strerror or exc)}") from None
 
 
-def run_granian(app, address: str, port: int, workers: int, threads: int, announce) -> None:
+def run_granian(app, address: str, port: int, workers: int, threads: int, announce,
+                body_seconds: float = BODY_SECONDS) -> None:
     """Granian on address:port, `workers` processes forked from this one (the app
     already warm); `announce()` is called once every worker listens. Returns when
     Ctrl-C or SIGTERM has stopped them.
 
-    On Linux each worker listens on a socket of its own (SO_REUSEPORT) and the
-    kernel spreads new connections over them; one socket shared by all would let
-    whichever worker is idle accept them all."""
+    Granian's RSGI interface hands each request to judge.web.transport, which
+    receives its body in full (within `body_seconds`) before the WSGI app runs on
+    it, in `threads` threads. On Linux each worker listens on a socket of its own
+    (SO_REUSEPORT) and the kernel spreads new connections over them; one socket
+    shared by all would let whichever worker is idle accept them all."""
     from granian.constants import Interfaces
+    from granian.http import HTTP1Settings
     from granian.log import LogLevels
     from granian.server import MPServer
 
-    server = MPServer("judge.web.app:create_app", address=address, port=port, interface=Interfaces.WSGI,
-                      workers=workers, blocking_threads=threads, backlog=BACKLOG, websockets=False,
+    server = MPServer("judge.web.app:create_app", address=address, port=port, interface=Interfaces.RSGI,
+                      workers=workers, blocking_threads=1, backlog=BACKLOG, websockets=False,
+                      http1_settings=HTTP1Settings(header_read_timeout=HEADER_SECONDS * 1000),
                       log_level=LogLevels.warning, respawn_failed_workers=True,
                       workers_kill_timeout=WORKER_STOP_SECONDS)
     # The warm state is shared with the workers copy-on-write: keep the collector from
     # touching (and so copying) it in each of them (Python's advice for fork, gc.freeze).
     gc.collect()
     gc.freeze()
-    global _WARM_APP
+    global _WARM_APP, _SETTINGS
     _WARM_APP = app
+    _SETTINGS = {"threads": threads, "body_seconds": body_seconds}
     threading.Thread(target=_announce_when_listening, args=(address, port, workers, announce),
                      daemon=True).start()
     server.serve(target_loader=_worker_app)
 
 
 _WARM_APP = None  # the app `run_granian` serves, found in memory by the workers it forks
+_SETTINGS: dict = {"threads": THREADS_PER_WORKER, "body_seconds": BODY_SECONDS}
 
 
-def _worker_app(_target: str):
+def _worker_app(_target: str) -> Transport:
     """The app a Granian worker serves: the warm one when the worker was forked,
-    else (a platform that spawns processes) one it loads and warms itself.
-    Granian calls it in the worker before it starts the worker's threads."""
+    else (a platform that spawns processes) one it loads and warms itself, behind
+    the transport that reads bodies before it runs. Granian calls it in the worker
+    before it starts serving."""
     batch_scheduling()
-    if _WARM_APP is not None:
-        return _WARM_APP
-    from judge.corpus import get_corpus
-    from judge.web.app import create_app
-    from judge.web.warmup import warm
+    app = _WARM_APP
+    if app is None:
+        from judge.corpus import get_corpus
+        from judge.web.app import create_app
+        from judge.web.warmup import warm
 
-    app = create_app(get_corpus())
-    warm(app)
-    return app
+        app = create_app(get_corpus())
+        warm(app)
+    return Transport(app, app.config["MAX_CONTENT_LENGTH"], _SETTINGS["body_seconds"], _SETTINGS["threads"])
 
 
 def batch_scheduling() -> None:
