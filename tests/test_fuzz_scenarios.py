@@ -290,3 +290,32 @@ def test_the_repositorys_scenarios_with_events_of_every_form_among_theirs(entry_
 @settings(**EXAMPLES)
 def test_the_repositorys_scenarios_edited_at_random(entry_points, text):
     holds_everywhere(entry_points, text)
+
+
+# -- the guided builder's fields (/check's event forms), as a visitor could fill them --------------------------------
+BUILDER_TABLE = ("players: [Sarah, Alexis, Bob]\nturn: Sarah\nphase: minion\nminions:\n"
+                 "- {name: Belinde, controller: Sarah, capacity: 6}\n- {name: Carna, controller: Alexis, capacity: 5}\n")
+YAMLISH = "[]{}:,'\"!&*#-|>%@` \n\t"
+field_values = st.one_of(
+    st.sampled_from(PLAYERS[:3] + ["Belinde", "Carna", "1", "true", "{blood: 1}", "[Sarah, Alexis]"] + CARDS),
+    st.text(st.sampled_from(YAMLISH + "abéx19"), max_size=40),  # YAML's punctuation, mostly
+    st.builds(lambda depth, inner: "[" * depth + inner + "]" * depth, st.integers(0, 400),
+              st.text(st.sampled_from("ab,:{}"), max_size=8)),  # nested, as deep as issue 34's 400
+    st.builds(lambda n, item: "[" + ", ".join([item] * n) + "]", st.integers(0, 3000), st.sampled_from(["a", "1"])),
+    st.builds(lambda n: "9" * n, st.integers(20, 5000)),  # numbers too long to convert
+    st.text(max_size=30),
+)
+
+
+@given(form=st.sampled_from(sorted(STRUCTURED)), values=st.data())
+@settings(**{**EXAMPLES, "max_examples": 200})
+def test_the_builders_event_fields_are_refused_in_words_never_a_500(entry_points, form, values):
+    client = entry_points[0]
+    fields = {f"ev_{key}": values.draw(field_values) for key in (form, *STRUCTURED[form].allowed)
+              if key == form or values.draw(st.booleans())}
+    page = client.post("/check", data={"state": BUILDER_TABLE, "do": "add_event", "event_form": form, **fields})
+    assert page.status_code in STATUSES, page.data[:300]
+    html = page.data.decode("utf-8")
+    assert "Traceback" not in html and "something went wrong on the server" not in html
+    if page.status_code != 200:  # refused: the builder says why, and keeps its state
+        assert 'id="builder-error"' in html or 'class="trace-error"' in html or "notice" in html

@@ -22,6 +22,8 @@ would read as a date or a merge key (`2024-05-01`, `<<`) is read as the text wri
 """
 from __future__ import annotations
 
+import json
+import re
 from typing import Any, Optional
 
 import yaml
@@ -54,9 +56,22 @@ class Lines:
         return self.key_lines.get(tuple(path)) or self.of(path)
 
 
+def decoded(data: bytes) -> str:
+    """A scenario's bytes as text; ScenarioError naming the line and column of the first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ScenarioError(f"the text is not UTF-8 (byte 0x{data[exc.start]:02x} at column {column}); save the "
+                            f"scenario as UTF-8 text", line) from None
+
+
 def read_yaml(text: str, limits: L.Limits = L.DEFAULT) -> tuple[Any, Lines]:
     """The document and its lines; ScenarioError (with the line) for anything that is not a plain YAML document,
-    OverLimit for one of more than `limits.values` values."""
+    OverLimit for one of more than `limits.values` values. A JSON text is read as the JSON it is (its escaped
+    characters beyond U+FFFF included: `json_escapes_joined`)."""
+    text = json_escapes_joined(text)
     check_structure(text, limits)
     lines = Lines()
     loader = _Loader(text)
@@ -73,6 +88,38 @@ def read_yaml(text: str, limits: L.Limits = L.DEFAULT) -> tuple[Any, Lines]:
     finally:
         loader.dispose()
     return data, lines
+
+
+def read_value(text: str, limits: L.Limits = L.DEFAULT) -> Any:
+    """One value written in YAML or JSON (`{blood: 1}`, `[Alexis, Belinde]`: a field of the guided builder), read by
+    the same guards as a whole scenario; ScenarioError saying what is wrong."""
+    data, _ = read_yaml(text, limits)
+    return data
+
+
+_SURROGATE_PAIR = re.compile(r"\\\\|\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.I)
+
+
+def json_escapes_joined(text: str) -> str:
+    """JSON writes a character beyond U+FFFF (an emoji) as two escapes, a surrogate pair ("\\ud83d\\ude00"), which
+    the YAML reader (YAML 1.1, libyaml) refuses. In a text that is JSON, each pair becomes the character it stands
+    for, as a JSON reader reads it, on every route that reads a scenario (/api/check, /check, `judge check`). A
+    YAML text is left as written: outside a double-quoted string the same letters are plain text."""
+    if "\\u" not in text or not _SURROGATE_PAIR.search(text):
+        return text
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):  # not JSON (or too deep for a reader): the YAML reader says what is wrong
+        return text
+    # (An escaped backslash, "\\\\", is kept as it is, so that "\\\\ud83d" stays a backslash and text.)
+    return _SURROGATE_PAIR.sub(_joined, text)
+
+
+def _joined(m: re.Match) -> str:
+    if m.group(1) is None:
+        return m.group(0)
+    high, low = int(m.group(1), 16), int(m.group(2), 16)
+    return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
 
 
 _EXPLICIT_TAGS_ALLOWED = (None, "!", "tag:yaml.org,2002:str")  # no tag, the non-specific one, !!str
@@ -102,6 +149,9 @@ def check_structure(text: str, limits: L.Limits) -> None:
                                     f"out where it is used", event.start_mark.line + 1)
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, text) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses (a control character): a position, no mark
+        raise ScenarioError(f"not valid YAML: the character U+{exc.character:04X} (a control character) is not "
+                            f"allowed in YAML text; remove it", text.count("\n", 0, exc.position) + 1) from None
     except yaml.YAMLError as exc:
         raise ScenarioError(f"not valid YAML: {exc}") from None
 

@@ -21,7 +21,8 @@ from typing import Any, Optional
 
 import yaml
 
-from judge.engine.limits import Limits
+from judge.engine.limits import TEXT_CHARS, Limits
+from judge.web.errors import MAX_TARGET
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 _CHECKOUT = PACKAGE_DIR.parent
@@ -50,6 +51,10 @@ class BuilderError(ValueError):
     def __init__(self, field: str, message: str):
         super().__init__(message)
         self.field, self.message = field, message
+
+
+class PermalinkTooLong(BuilderError):
+    """A permalink's `s=` longer than any permalink judge offers (MAX_PERMALINK): a 414."""
 
 
 # -- where the examples and the format guide are ----------------------------------------------------------
@@ -101,14 +106,30 @@ def permalink(text: str) -> str:
     return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
 
 
+# The longest `s=` a permalink carries: what fits, with the route and another parameter, in the longest address the
+# app reads (judge.web.errors.MAX_TARGET). A scenario whose link would be longer is offered as a download and sent
+# with the form (a POST) instead: ~24,000 characters of YAML, ten times the longest of scenarios/.
+MAX_PERMALINK = MAX_TARGET - 256
+
+
+def permalink_characters(limits: Limits) -> int:
+    """The longest `s=` read: MAX_PERMALINK, or the base64 of the longest body the limits allow if shorter."""
+    return min(MAX_PERMALINK, -(-limits.body_bytes() * 4 // 3))
+
+
+def permalink_fits(text: str) -> bool:
+    """Whether `text`'s permalink is short enough to be offered as a link (MAX_PERMALINK)."""
+    return -(-len(text.encode("utf-8")) * 4 // 3) <= MAX_PERMALINK
+
+
 def decode_permalink(value: str, limits: Limits) -> str:
     """The scenario text a permalink's `s=` carries; BuilderError saying what is wrong (too long, not base64,
     not UTF-8, empty). The length is checked before anything is decoded."""
     value = value.strip()
-    longest = -(-limits.body_bytes() * 4 // 3)
+    longest = permalink_characters(limits)
     if len(value) > longest:
-        raise BuilderError("s", f"is {len(value):,} characters long; a permalink carries at most {longest:,} "
-                                f"(a scenario of {limits.characters:,} characters, the limit 'characters')")
+        raise PermalinkTooLong("s", f"is {len(value):,} characters long; a permalink carries at most {longest:,} "
+                                    f"(a longer scenario is sent with the form, or as a file)")
     if not re.fullmatch(r"[A-Za-z0-9_-]*={0,2}", value):
         raise BuilderError("s", "is not url-safe base64 (letters, digits, '-' and '_'): was the link cut or "
                                 "changed?")
@@ -371,9 +392,19 @@ def event_form(key: str) -> Optional[EventForm]:
     return next((f for f in event_forms() if f.key == key), None)
 
 
-def field_value(raw: str) -> Any:
-    """A field of an event form as the scenario writes it: a whole number, true/false, a {mapping} or [list]
-    (read as YAML, e.g. `{blood: 1}`), or else the text as typed (a name stays a name, even "yes")."""
+# A field of the builder's forms holds one value of an event (a name, a number, a short list or mapping): longer
+# than this it is refused before anything reads it (judge.web.tools, for every field of a step). A text value of a
+# scenario is at most TEXT_CHARS characters.
+FIELD_CHARS = 2 * TEXT_CHARS
+
+
+def field_value(field: str, raw: str, limits: Limits) -> Any:
+    """A field of an event form (at most FIELD_CHARS long) as the scenario writes it: a whole number,
+    true/false, a {mapping} or [list] (read by the engine's guarded reader, as a scenario is: e.g. `{blood: 1}`),
+    or else the text as typed (a name stays a name, even "yes"). BuilderError naming `field` for a value that
+    cannot be read."""
+    from judge.engine.errors import ScenarioError
+    from judge.engine.yamlfile import read_value
     raw = " ".join(raw.split())
     if re.fullmatch(r"-?\d{1,4}", raw):
         return int(raw)
@@ -381,28 +412,28 @@ def field_value(raw: str) -> Any:
         return raw.lower() == "true"
     if raw[:1] in "{[":
         try:
-            value = yaml.safe_load(raw)
-        except yaml.YAMLError as exc:
-            raise BuilderError("event", f"cannot read {raw[:60]!r}: {str(exc).splitlines()[0]}") from None
+            value = read_value(raw, limits)
+        except ScenarioError as exc:
+            raise BuilderError(field, f"cannot read {raw[:60]!r}: {exc.message}") from None
         if isinstance(value, (dict, list)):
             return value
     return raw
 
 
-def add_event(state: dict, form) -> None:
-    """The event the chosen form's fields describe, appended to the events."""
+def add_event(state: dict, form, limits: Limits) -> None:
+    """The event the chosen form's fields describe, appended to the events; each field read under `limits`."""
     chosen = event_form(form.get("event_form", ""))
     if chosen is None:
         raise BuilderError("event_form", "choose the kind of event first")
     event: dict[str, Any] = {}
     for key in chosen.fields:
-        parts = {part: field_value(form.get(f"ev_{key}.{part}", "")) for part in chosen.parts(key)
-                 if form.get(f"ev_{key}.{part}", "").strip()}
+        parts = {part: field_value(f"ev_{key}.{part}", form.get(f"ev_{key}.{part}", ""), limits)
+                 for part in chosen.parts(key) if form.get(f"ev_{key}.{part}", "").strip()}
         raw = form.get(f"ev_{key}", "")
         if parts:
             event[key] = parts
         elif raw.strip():
-            event[key] = field_value(raw)
+            event[key] = field_value(f"ev_{key}", raw, limits)
     if chosen.key not in event:
         raise BuilderError(f"ev_{chosen.key}", f"a {chosen.key!r} event needs its {chosen.key!r} (e.g. "
                                                f"{chosen.example})")
@@ -410,7 +441,11 @@ def add_event(state: dict, form) -> None:
 
 
 def add_sentence(state: dict, form) -> None:
-    sentence = " ".join(form.get("sentence", "").split())
+    raw = form.get("sentence", "")
+    if len(raw) > TEXT_CHARS:
+        raise BuilderError("sentence", f"is {len(raw):,} characters long; an event's sentence is at most "
+                                       f"{TEXT_CHARS:,}")
+    sentence = " ".join(raw.split())
     if not sentence:
         raise BuilderError("sentence", "write the event, e.g. “Belinde bleeds Alexis”")
     _list(state, "events").append(sentence)

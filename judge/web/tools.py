@@ -7,14 +7,14 @@
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
-from werkzeug.exceptions import BadRequest, HTTPException, NotFound, RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import (BadRequest, HTTPException, NotFound, RequestEntityTooLarge, RequestURITooLarge,
+                                 UnsupportedMediaType)
 
 import judge.web.params as params
 from judge.web.site import current_site
@@ -42,7 +42,7 @@ def _comparable(corpus) -> list:
 
 def _diff_params() -> tuple[str | None, str | None]:
     corpus = current_site().corpus
-    ids = [d.id for d in _comparable(corpus)]
+    ids = comparable_ids(corpus)
     old = params.one_of("old", ids)
     new = params.one_of("new", ids)
     if (old is None) != (new is None):
@@ -55,6 +55,11 @@ def _diff_params() -> tuple[str | None, str | None]:
             raise params.BadParameter("new", f"{old!r} and {new!r} are rules of different games "
                                              f"({games[old]}, {games[new]}): compare two editions of one game")
     return old, new
+
+
+def comparable_ids(corpus) -> list[str]:
+    """The IDs /diff and /api/diff accept as `old` and `new`."""
+    return [d.id for d in _comparable(corpus)]
 
 
 def comparable_pairs(corpus) -> list[tuple]:
@@ -254,28 +259,15 @@ def _scenario_text() -> str:
     except RequestEntityTooLarge:  # a form field over the form parser's own maximum (the body's)
         raise BodyTooLarge(f"more than {_limits().body_bytes():,}") from None
     if upload is not None and upload.filename:
+        from judge.engine.errors import ScenarioError
+        from judge.engine.yamlfile import decoded
         try:
-            text = upload.read().decode("utf-8")
-        except UnicodeDecodeError:
-            raise params.BadParameter("file", "is not UTF-8 text (a scenario is a YAML file)") from None
+            text = decoded(upload.read())
+        except ScenarioError as exc:
+            raise params.BadParameter("file", f"line {exc.line}: {exc.message}") from None
     if not text.strip():
         raise params.BadParameter("scenario", "is empty: paste a scenario or choose a file")
     return text
-
-
-_ESCAPE = re.compile(r"\\\\|\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.I)
-
-
-def _astral_escapes_joined(json_text: str) -> str:
-    """JSON writes a character beyond U+FFFF (an emoji) as two escapes, a surrogate pair ("\\ud83d\\ude00"),
-    which the YAML reader (YAML 1.1) refuses: in a JSON body, each pair becomes the character it stands for.
-    (An escaped backslash, "\\\\", is kept as it is, so that "\\\\ud83d" stays a backslash and text.)"""
-    def joined(m: re.Match) -> str:
-        if m.group(1) is None:
-            return m.group(0)
-        high, low = int(m.group(1), 16), int(m.group(2), 16)
-        return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
-    return _ESCAPE.sub(joined, json_text)
 
 
 def _rules_choice(value: str) -> str | None:
@@ -302,6 +294,7 @@ def _page(text: str = "", rules: str = "file", result: Optional[dict] = None, er
     state = state if state is not None else builder.new_state()
     state_yaml = state_yaml if state_yaml is not None else builder.dump(state)
     yaml_text = text if text.strip() else (state_yaml if builder.players(state) else "")
+    linked = bool(yaml_text.strip()) and builder.permalink_fits(yaml_text)
     forms = builder.event_forms()
     groups: dict[str, list] = {}
     for form in forms:
@@ -311,7 +304,9 @@ def _page(text: str = "", rules: str = "file", result: Optional[dict] = None, er
                 players=builder.players(state), minions=builder.minion_names(state),
                 phases=builder.PHASES, regions=builder.REGIONS, form_groups=groups,
                 chosen=builder.event_form(chosen_form), builder_error=builder_error,
-                examples=builder.examples(), link=builder.permalink(yaml_text) if yaml_text.strip() else None,
+                examples=builder.examples(),
+                link=builder.permalink(yaml_text) if linked else None,
+                too_long_for_link=bool(yaml_text.strip()) and not linked,
                 card_names=_card_names(), card_keys=builder.CARD_KEYS, builder_assets=_builder_assets())
     if result:
         view.update(_trace_view(result))
@@ -383,6 +378,13 @@ def _builder_step():
     chosen = form.get("event_form", "")
     if step == "enter":  # Enter pressed in a field: the step whose field was filled in
         step = _step_entered(form)
+    # Every field but the state (a whole scenario, read under the scenario's limits) holds one name, number or
+    # short value: one longer is refused before any of it is read.
+    for key, value in form.items(multi=True):
+        if key != "state" and len(value) > builder.FIELD_CHARS:
+            return _page(status=400, builder_error=builder.BuilderError(
+                key[:40], f"the field {key[:40]!r} is {len(value):,} characters long; a field of the builder holds "
+                          f"at most {builder.FIELD_CHARS:,}"))
     try:
         state = builder.read_state(form.get("state", "") or builder.dump(builder.new_state()), _limits())
     except ScenarioError as exc:
@@ -402,7 +404,7 @@ def _builder_step():
         elif step == "remove_minion":
             builder.remove_item(state, "minions", int(index or -1))
         elif step == "add_event":
-            builder.add_event(state, form)
+            builder.add_event(state, form, _limits())
         elif step == "add_sentence":
             builder.add_sentence(state, form)
         elif step == "remove_event":
@@ -483,7 +485,7 @@ def check_page():
             if request.args.get("example"):
                 return _shown_scenario(builder.example_text(request.args["example"]))
         except builder.BuilderError as exc:
-            status = 413 if "limit 'characters'" in exc.message else 400
+            status = 414 if isinstance(exc, builder.PermalinkTooLong) else 400
             return _page(error=f"The link's {exc.field}= {exc.message}", status=status)
         except params.BadParameter as exc:
             return _page(error=exc.description, status=400)
@@ -509,7 +511,23 @@ def check_download():
     try:
         text = builder.decode_permalink(request.args.get("s", ""), _limits())
     except builder.BuilderError as exc:
+        if isinstance(exc, builder.PermalinkTooLong):
+            raise RequestURITooLarge(f"s: {exc.message}") from None
         raise BadRequest(f"s: {exc.message}") from None
+    return Response(text, mimetype="text/yaml", headers={"Content-Disposition": 'attachment; filename="scenario.yaml"'})
+
+
+@check_pages.post("/check/scenario.yaml", endpoint="download_posted")
+def check_download_posted():
+    """A scenario sent with a form (one too long for a permalink) back as a YAML file to save."""
+    _read_body()
+    text = request.form.get("scenario", "")
+    if not text.strip():
+        raise params.BadParameter("scenario", "is empty: nothing to download")
+    if len(text) > _limits().characters:
+        from judge.engine.limits import OverLimit
+        raise RequestEntityTooLarge(str(OverLimit("characters", _limits().characters,
+                                                  f"the scenario is {len(text):,} characters long")))
     return Response(text, mimetype="text/yaml", headers={"Content-Disposition": 'attachment; filename="scenario.yaml"'})
 
 
@@ -576,24 +594,29 @@ def check_api_permalink():
     try:
         text = builder.decode_permalink(params.text("s", required=True, max_length=10**7), _limits())
     except builder.BuilderError as exc:
-        if "limit 'characters'" in exc.message:
-            raise RequestEntityTooLarge(f"s: {exc.message}") from None
+        if isinstance(exc, builder.PermalinkTooLong):
+            raise RequestURITooLarge(f"s: {exc.message}") from None
         raise BadRequest(f"s: {exc.message}") from None
     return _api_answer(text, _rules_choice(request.args.get("rules", "")))
 
 
 def _api_answer(text: str, rules: Optional[str]):
     from judge.engine.errors import ScenarioError
-    from judge.engine.limits import OverLimit
     try:
         _, body = _run(text, rules)
     except ScenarioError as exc:
-        status = _status(exc)
-        error = {"error": exc.message, "status": status, "line": exc.line}
-        if isinstance(exc, OverLimit):
-            error.update(limit=exc.limit, maximum=exc.maximum)
-        return jsonify(error), status
+        return _scenario_error_json(exc)
     return Response(body, mimetype="application/json")
+
+
+def _scenario_error_json(exc):
+    """A malformed scenario's or a limit's refusal as /api/check gives it: its words, status and line."""
+    from judge.engine.limits import OverLimit
+    status = _status(exc)
+    error = {"error": exc.message, "status": status, "line": exc.line}
+    if isinstance(exc, OverLimit):
+        error.update(limit=exc.limit, maximum=exc.maximum)
+    return jsonify(error), status
 
 
 @check_pages.post("/api/check", endpoint="api")
@@ -603,12 +626,12 @@ def check_api():
         # A form (the /check page's, or curl -F) is not a scenario: say what this route reads.
         raise UnsupportedMediaType(f"this route reads the scenario itself as the body (Content-Type text/yaml or "
                                    f"application/json), not a form ({request.mimetype}); the form goes to /check")
+    from judge.engine.errors import ScenarioError
+    from judge.engine.yamlfile import decoded
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BadRequest("the body is not UTF-8 text (send the scenario's YAML or JSON)") from None
+        text = decoded(raw)
+    except ScenarioError as exc:  # the line of the first byte that is not UTF-8
+        return _scenario_error_json(exc)
     if not text.strip():
         raise BadRequest("the body is empty: send a scenario (YAML or JSON)")
-    if request.mimetype == "application/json":
-        text = _astral_escapes_joined(text)
     return _api_answer(text, _rules_choice(request.args.get("rules", "")))
