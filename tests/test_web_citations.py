@@ -65,7 +65,10 @@ def test_every_vekn_net_address_leads_back_to_the_rule_or_its_section(public_cli
 
 
 @pytest.mark.parametrize("bad", ["example.org", "ftp://example.org", "https://", "https://example.org/?x=1",
-                                 "https://example.org/#top"])
+                                 "https://example.org/#top", "https://example.org:99999", "https://example.org:abc",
+                                 "https://example.org:0", "https://judge example.org", "https://example.org/a b",
+                                 "https://user:secret@example.org", "https://-bad-.example.org",
+                                 "https://example.org/\tx"])
 def test_a_public_address_that_is_no_web_address_is_refused(bad, corpus):
     with pytest.raises(BadPublicUrl):
         checked_public_url(bad)
@@ -87,3 +90,24 @@ def test_judge_serve_refuses_a_bad_public_url_before_loading(runner):
     from judge.cli import cli
     result = runner.invoke(cli, ["serve", "--public-url", "example.org", "--port", "0"])
     assert result.exit_code == 2 and "--public-url" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("good", ["https://judge.example.org", "http://192.168.1.20:8080", "http://[::1]:8080/judge/",
+                                  "https://bücher.example/regeln", "http://localhost:8080"])
+def test_a_public_address_a_browser_opens_is_taken(good):
+    assert checked_public_url(good) == good.rstrip("/")
+
+
+def test_card_and_ruling_copies_name_the_public_address_never_a_forged_host(public_client, client):
+    """Issue 34: card pages put the request's Host into the text people copy."""
+    forged = {"Host": "evil.example"}
+    card = page(public_client.get("/card/govern-the-unaligned", headers=forged))
+    copied = [b.attrs["data-copy"] for b in card.find_all("button", class_="copy")]
+    assert copied and all("evil.example" not in c for c in copied)
+    assert any(c.endswith(" — https://judge.example.org/card/govern-the-unaligned") for c in copied)
+    rulings = public_client.get("/rulings?card=govern+the+unaligned", headers=forged)
+    assert rulings.status_code == 200 and b"evil.example" not in rulings.data
+    # With no public address, the rule documented for rule pages: the address the visitor used.
+    card = page(client.get("/card/govern-the-unaligned", headers={"Host": "judge.lan:8080"}))
+    assert any(b.attrs["data-copy"].endswith(" — http://judge.lan:8080/card/govern-the-unaligned")
+               for b in card.find_all("button", class_="copy"))

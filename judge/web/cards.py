@@ -71,7 +71,7 @@ def card(ident: str):
     from judge.shapes import card_data
     base, site = card_base(), current_site()
     data = card_data(base, found, site.corpus, stale_check())
-    return render_template("card.html", card=found, data=data, host=request.host_url.rstrip("/"))
+    return render_template("card.html", card=found, data=data)
 
 
 @cards.get("/cards")
@@ -137,8 +137,7 @@ def _rulings_page(stale_only: bool):
              for r in chosen[(page - 1) * RULINGS_PAGE: page * RULINGS_PAGE]]
     return render_template("rulings.html", rulings=shown, total=len(chosen), page=page,
                            pages=max(1, -(-len(chosen) // RULINGS_PAGE)), stale_only=stale_only,
-                           card_name=params.text("card", max_length=200), cites=params.text("cites", max_length=200),
-                           host=request.host_url.rstrip("/"))
+                           card_name=params.text("card", max_length=200), cites=params.text("cites", max_length=200))
 
 
 # -- the JSON API ---------------------------------------------------------------------------------
@@ -206,7 +205,7 @@ def rule_cards(ident: str) -> dict:
 
 
 @cards.app_template_global()
-def ruling_citation(ruling_data_: dict, host: str) -> str:
+def ruling_citation(ruling_data_: dict) -> str:
     """A ruling as a judge quotes it: the text, then its sources (with their URLs)."""
     return _citation(ruling_data_["text"], [(r["id"], r["url"]) for r in ruling_data_["references"]])
 

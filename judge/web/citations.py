@@ -9,7 +9,9 @@ pasted to. Without one, the address the visitor used is the best guess left.
 """
 from __future__ import annotations
 
+import ipaddress
 import os
+import re
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -44,7 +46,42 @@ def checked_public_url(value: str | None) -> str | None:
                            f"(e.g. https://judge.example.org)")
     if parts.query or parts.fragment:
         raise BadPublicUrl(f"the public URL {value[:100]!r} has a query or fragment: give the site's address only")
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in value):
+        raise BadPublicUrl(f"the public URL {value[:100]!r} holds a space or a control character: a browser "
+                           f"cannot open it as written (a space in a path is written %20)")
+    if "@" in parts.netloc:
+        raise BadPublicUrl(f"the public URL {value[:100]!r} holds a user name or password: give the site's "
+                           f"address only")
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if port == -1 or port == 0 or (parts.netloc.endswith(":") and port is None):
+        shown = parts.netloc.rsplit(":", 1)[-1]
+        raise BadPublicUrl(f"the public URL {value[:100]!r} has the port {shown[:20]!r}: a port is a number "
+                           f"from 1 to 65535")
+    if not _valid_host(parts.hostname or ""):
+        raise BadPublicUrl(f"the public URL {value[:100]!r} has no valid host name ({(parts.hostname or '')[:60]!r}): "
+                           f"give a name like judge.example.org or an IP address")
     return value.rstrip("/")
+
+
+_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def _valid_host(host: str) -> bool:
+    """A DNS name (international names through IDNA), an IPv4 address or an IPv6 one (bracketed in the URL)."""
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        pass
+    try:
+        ascii_host = host.encode("idna").decode("ascii")
+    except (UnicodeError, ValueError):
+        return False
+    labels = ascii_host.rstrip(".").split(".")
+    return 0 < len(ascii_host) <= 253 and all(_LABEL.fullmatch(label) for label in labels)
 
 
 def public_url_from_environment() -> str | None:
@@ -56,8 +93,14 @@ def public_url_from_environment() -> str | None:
 
 
 def public_base() -> str:
-    """Where visitors reach this site: the configured public URL, else the address this request used."""
+    """Where visitors reach this site: the configured public URL, else the address this request used.
+    Every link people copy is made from it (`public_url`): a rule's citation, a card's, a scenario's permalink."""
     return current_app.config.get("PUBLIC_URL") or request.host_url.rstrip("/")
+
+
+def public_url(path: str) -> str:
+    """The address of this site's page `path` ("/card/..."), as someone elsewhere can open it."""
+    return public_base() + path
 
 
 def current_book(corpus: Corpus) -> str | None:
