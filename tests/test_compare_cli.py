@@ -56,6 +56,9 @@ def test_diff_draft_writes_html_and_markdown(runner, tmp_path):
     (["rb", "rivals"], 2, "different games"),
     (["vekn", "--draft", "/no/such/draft.md"], 2, "no such file"),
     (["vekn", "--draft", "/dev/null"], 2, "/dev/null: is not a regular file"),
+    # 7 times its corpus version's size: refused before it is read (comparing it took 10 s, a 32 times one 31 s)
+    (["vekn", "--draft", "{huge}"], 2, "the draft is {size:,} bytes long; a draft of VEKN is read up to {most:,} bytes "
+                                       "(4 times its corpus version, at least 262,144)"),
     # An outline cites the rules; paired with a rulebook, every step would be a "change".
     (["rb", "flows"], 2, "flows (outline format) is not an edition of the rules"),
     (["flows", "vekn"], 2, "flows (outline format) is not an edition of the rules"),
@@ -64,7 +67,13 @@ def test_diff_draft_writes_html_and_markdown(runner, tmp_path):
     (["vekn", "s6", "--draft", "x.md"], 2, "either NEW or --draft"),
     (["rb", "vekn", "--json", "--html"], 2, "choose one of"),
 ])
-def test_diff_bad_input_is_an_error_message(runner, args, code, message):
+def test_diff_bad_input_is_an_error_message(runner, tmp_path, args, code, message):
+    if "{huge}" in args:
+        source = paths.rules_dir() / "000_24de3990c1110259.txt"
+        huge = tmp_path / "huge.md"
+        huge.write_bytes(source.read_bytes() * 7)
+        args = [str(huge) if a == "{huge}" else a for a in args]
+        message = message.format(size=huge.stat().st_size, most=4 * source.stat().st_size)
     result = diff(runner, *args)
     assert result.exit_code == code
     assert message in result.output

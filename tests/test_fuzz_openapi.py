@@ -39,7 +39,7 @@ FORM_NAME_KEYS = {key: [k for k, v in form["properties"].items() if v.get("$ref"
 # A body judge does not read is refused with 413 (too long), a scenario over a replay limit with 422: both are
 # the rejections of data the document does not allow, beside schemathesis's defaults.
 CONFIG = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {
-    "expected-statuses": ["400", "404", "405", "413", "415", "422"]}}})
+    "expected-statuses": ["400", "404", "405", "413", "414", "415", "422"]}}})
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +115,37 @@ def test_every_operation_answers_as_the_openapi_document_declares(api):
 
 def test_generated_scenarios_are_answered_as_the_openapi_document_declares(api):
     run(both(api["/api/check"]["POST"]), 300)
+
+
+def test_the_coverage_phase_finds_every_limit_declared_and_allow_on_every_405(corpus):
+    """schemathesis's coverage phase (the values at and past each declared bound, each undeclared method) with
+    the checks of issue 34: a request the document allows is accepted (`positive_data_acceptance`: every limit the
+    server enforces is declared), a method not listed gets a 405 with `Allow` (`unsupported_method`), one the
+    document forbids is refused, and no 5xx. A scenario the schema allows may still be malformed (a name nobody
+    at the table has) or over a replay limit, and two editions the schema allows may be one edition twice or of
+    two games: for /api/check and /api/diff, 400 and 422 are acceptances of well-formed data too."""
+    from schemathesis.engine import events, from_schema
+
+    config = SchemathesisConfig.from_dict({
+        "phases": {"examples": {"enabled": False}, "fuzzing": {"enabled": False}, "stateful": {"enabled": False},
+                   "coverage": {"enabled": True}},
+        "checks": {"enabled": False, "not_a_server_error": {"enabled": True},
+                   "unsupported_method": {"enabled": True},
+                   "positive_data_acceptance": {"enabled": True, "expected-statuses": ["2xx", "404"]},
+                   "negative_data_rejection": {"enabled": True,
+                                               "expected-statuses": ["400", "404", "405", "413", "414", "415",
+                                                                     "422"]}},
+        "operations": [{"include-path-regex": "^/api/(check|diff)$", "checks": {"positive_data_acceptance": {
+            "expected-statuses": ["2xx", "400", "404", "422"]}}}],
+    })
+    schema = schemathesis.openapi.from_wsgi("/api/openapi.json", create_app(corpus), config=config)
+    operations, failures = 0, []
+    for event in from_schema(schema).execute():
+        if isinstance(event, (events.NonFatalError, events.FatalError)):
+            failures.append(repr(event))
+        if isinstance(event, events.ScenarioFinished):
+            operations += 1
+            failures += [f"{event.recorder.label}: {check.name}: {check.failure_info.failure}"
+                         for checks in event.recorder.checks.values() for check in checks
+                         if check.status.name == "FAILURE"]
+    assert operations >= 17 and failures == [], failures[:5]

@@ -30,13 +30,14 @@ from typing import Optional, Union
 
 from rapidfuzz import fuzz
 
-from judge import lookup
+from judge import lookup, paths
 from judge.compare.signals import Signal, reference_signal
 from judge.compare.text import (CHANGES, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, TextChange,
                                 compare_texts, squash, vocabulary_of)
 from judge.compare.alignment import Alignment, align
 from judge.compare.concordance import editions, get_concordance
 from judge.corpus import assemble_corpus
+from judge.datafile import FileTooLarge
 from judge.errors import JudgeError
 from judge.ingest.sources import parse_document
 from judge.lint import Finding, lint_document
@@ -433,8 +434,29 @@ def load_draft(corpus: Corpus, doc_id: str, path: Union[str, Path]) -> tuple[Doc
         raise JudgeError(f"{path}: {why}")
     original = corpus.documents[doc_id]
     meta = dataclasses.replace(original.meta, source=path.name, options=dict(original.meta.options))
-    draft = parse_document(meta, path.parent)  # SourceError (a JudgeError) names the file and line
+    try:  # SourceError (a JudgeError) names the file and line
+        draft = parse_document(meta, path.parent, draft_bytes(original))
+    except FileTooLarge as exc:
+        raise JudgeError(f"{path}: the draft is {exc.size or exc.maximum + 1:,} bytes long; a draft of "
+                         f"{original.meta.short} is read up to {exc.maximum:,} bytes ({DRAFT_GROWTH} times its corpus "
+                         f"version, at least {MIN_DRAFT_BYTES:,}): a longer one takes too long to compare") from None
     return draft, assemble_corpus({**corpus.documents, doc_id: draft})
+
+
+# A draft is compared paragraph by paragraph with its original, in time that grows faster than its length (a draft 7
+# times the current book's size: ~10 s; 32 times: 31 s and 1.8 GB): it is read up to DRAFT_GROWTH times its corpus
+# version's size, which no real revision of a book comes near.
+DRAFT_GROWTH = 4
+MIN_DRAFT_BYTES = 256 * 1024
+
+
+def draft_bytes(original: Document) -> int:
+    """The longest draft of `original` read: DRAFT_GROWTH times its source's size, at least MIN_DRAFT_BYTES."""
+    try:
+        size = (paths.rules_dir() / original.meta.source).stat().st_size
+    except (OSError, JudgeError):
+        size = sum(len(p.text.encode("utf-8")) for p in original.paragraphs)
+    return max(MIN_DRAFT_BYTES, DRAFT_GROWTH * size)
 
 
 def compare_draft(corpus: Corpus, doc_id: str, path: Union[str, Path]) -> Comparison:

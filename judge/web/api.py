@@ -24,7 +24,7 @@ RELATED_DEFAULT, RELATED_MAX = 10, 50
 @api.get("/openapi.json")
 def openapi():
     from judge.web.openapi import openapi_document
-    return jsonify(openapi_document())
+    return jsonify(openapi_document(current_site().corpus))
 
 
 @api.get("/search")
@@ -114,7 +114,8 @@ def graph_neighbourhood(ident: str):
 @api.get("/graph/path")
 def graph_path():
     from judge import graph
-    a, b = params.text("from", required=True, max_length=200), params.text("to", required=True, max_length=200)
+    a, b = (params.text("from", required=True, max_length=params.PATH_END_CHARS),
+            params.text("to", required=True, max_length=params.PATH_END_CHARS))
     found = graph.path(current_site().graph, _node(a), _node(b))
     if found is None:
         return jsonify({"error": f"nothing connects {a!r} and {b!r}", "status": 404}), 404

@@ -9,7 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine.limits import DEFAULT as DEFAULT_LIMITS
+from judge.lookup import MAX_QUERY
 from judge.model import KINDS
+from judge.web.builder import permalink_characters
+from judge.web.params import MAX_VALUES, PATH_END_CHARS
 
 S = dict[str, Any]
 
@@ -118,6 +121,9 @@ _ERRORS = {
             "content": {"application/json": {"schema": _ref("Error")}}},
     "404": {"description": "Nothing answers to that ID; `suggestions` lists close IDs.",
             "content": {"application/json": {"schema": _ref("Error")}}},
+    "414": {"description": "The address is longer than the server reads (judge.web.errors.MAX_TARGET characters "
+                           "of path and query).",
+            "content": {"application/json": {"schema": _ref("Error")}}},
 }
 
 
@@ -130,7 +136,27 @@ def _get(summary: str, schema: S, parameters: list[S] = (), description: str = "
     return {"get": op}
 
 
-def openapi_document() -> S:
+def _text(max_length: int, required: bool = False) -> S:
+    """A text parameter as judge.web.params.text checks it: at most `max_length` characters, no NUL; a required one
+    holds something besides spaces."""
+    return {"type": "string", "maxLength": max_length,
+            **({"minLength": 1, "pattern": "^[^\\x00]*[^\\x00\\s][^\\x00]*$"} if required
+               else {"pattern": "^[^\\x00]*$"})}
+
+
+def _repeated(values: list[str]) -> S:
+    """A repeated parameter as judge.web.params.choices checks it: each value one of `values`, given at most
+    MAX_VALUES times."""
+    return {"type": "array", "items": {"enum": values}, "maxItems": MAX_VALUES}
+
+
+def openapi_document(corpus=None) -> S:
+    """The document; with `corpus` (the served one), its documents' IDs are the enumerations of the parameters
+    naming them, as the server checks them."""
+    documents = list(corpus.documents) if corpus is not None else None
+    games = sorted({d.meta.game for d in corpus.documents.values()}) if corpus is not None else None
+    glossaries = [d.id for d in corpus.documents.values() if d.glossary] if corpus is not None else None
+    docs_param = _DOCS if documents is None else {**_DOCS, "schema": _repeated(documents)}
     return {
         "openapi": "3.1.0",
         "info": {"title": "judge", "version": _version(),
@@ -140,15 +166,15 @@ def openapi_document() -> S:
             "/api/search": _get(
                 "Search the rulebooks", _ref("SearchResult"),
                 [_param("q", "query", "Words, \"phrases\", a section number, an ID; filters doc:, kind:, game:.",
-                        {"type": "string", "maxLength": 500}, required=True),
-                 _DOCS,
-                 _param("kind", "query", "Only these kinds of paragraph (repeatable).", _array({"enum": list(KINDS)})),
+                        _text(MAX_QUERY, required=True), required=True),
+                 docs_param,
+                 _param("kind", "query", "Only these kinds of paragraph (repeatable).", _repeated(list(KINDS))),
                  _param("in", "query", "What to search (repeatable; all by default): rules (the hits), cards (the "
                         "card the query names, in `cards`), rulings (that card's rulings; given alone, shown without "
                         "the word \"ruling\" in the query). Without rules, `hits` is empty and `total` 0.",
-                        _array({"enum": ["rules", "cards", "rulings"]})),
+                        _repeated(["rules", "cards", "rulings"])),
                  _param("game", "query", "This game only (vtes, rivals), or all; without it, the game the query "
-                        "names or uses words of, else vtes.", _STR),
+                        "names or uses words of, else vtes.", {"enum": [*games, "all"]} if games else _STR),
                  _param("limit", "query", "Hits returned.", {"type": "integer", "minimum": 1, "maximum": 100,
                                                              "default": 10})],
                 "The same rule in several editions is one hit; its other editions are in `editions`."),
@@ -156,8 +182,9 @@ def openapi_document() -> S:
             "/api/docs": _get("The documents of the corpus", _array(_ref("Document"))),
             "/api/toc/{doc_id}": _get("A document's table of contents", _array(_ref("TocEntry")),
                                       [_param("doc_id", "path", "A document id (vekn, s6, rb, flows, rivals).", _STR)]),
-            "/api/glossary": _get("Glossary entries", _array(_ref("GlossaryEntry")), [_DOCS]),
-            "/api/lint": _get("The editor's lint report", _array(_ref("Finding")), [_DOCS]),
+            "/api/glossary": _get("Glossary entries", _array(_ref("GlossaryEntry")),
+                                  [_DOCS if glossaries is None else {**_DOCS, "schema": _repeated(glossaries)}]),
+            "/api/lint": _get("The editor's lint report", _array(_ref("Finding")), [docs_param]),
             "/api/graph/backlinks/{ident}": _get("What cites a rule (each link explained)", _array(_ref("Backlink")),
                                                  [_ID]),
             "/api/graph/related/{ident}": _get(
@@ -172,24 +199,32 @@ def openapi_document() -> S:
                                                                "default": 1})]),
             "/api/graph/path": _get(
                 "The strongest chain of links between two rules", _ref("Path"),
-                [_param("from", "query", "Where the path starts (ID, label, number).", _STR, required=True),
-                 _param("to", "query", "Where it ends.", _STR, required=True)]),
+                [_param("from", "query", "Where the path starts (ID, label, number).", _text(PATH_END_CHARS, True),
+                        required=True),
+                 _param("to", "query", "Where it ends.", _text(PATH_END_CHARS, True), required=True)]),
             "/api/openapi.json": {"get": {"summary": "This document", "responses": {
-                "200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
-            **_tool_paths(),
+                "200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}},
+                "414": _ERRORS["414"]}}},
+            **_tool_paths(corpus),
             **_card_paths(),
         },
         "components": {"schemas": {**SCHEMAS, **_tool_schemas(), **_card_schemas()}},
     }
 
 
-def _tool_paths() -> dict[str, S]:
+def _tool_paths(corpus=None) -> dict[str, S]:
     """Routes of the tools pages: the editions diff and the scenario check."""
     out: dict[str, S] = {}
+    if corpus is not None:
+        from judge.web.tools import comparable_ids
+        edition = {"enum": comparable_ids(corpus)}
+    else:
+        edition = _STR
     out["/api/diff"] = _get(
         "What changed between two editions, as `judge diff --json`", _ref("Diff"),
-        [_param("old", "query", "The older document id.", _STR, required=True),
-         _param("new", "query", "The newer document id.", _STR, required=True)])
+        [_param("old", "query", "The older document id (an edition of the same game as new).", edition,
+                required=True),
+         _param("new", "query", "The newer document id.", edition, required=True)])
     limits = _scenario_limits()
     out["/api/check"] = {"post": {
         "summary": "Replay a scenario and return its cited trace, as `judge check --json`",
@@ -213,6 +248,7 @@ def _tool_paths() -> dict[str, S]:
             "413": {"description": "The body, or the scenario in it, is longer than the limit 'characters' "
                                    "allows (chunked bodies included: refused, never cut).",
                     "content": {"application/json": {"schema": _ref("CheckError")}}},
+            "414": _ERRORS["414"],
             "415": {"description": "A form (multipart/form-data or urlencoded) was sent: the body must be the "
                                    "scenario itself, as text/yaml or application/json (the form is /check's).",
                     "content": {"application/json": {"schema": _ref("Error")}}},
@@ -223,7 +259,9 @@ def _tool_paths() -> dict[str, S]:
         "summary": "Replay a permalink's scenario, as POSTing its YAML does",
         "description": "`s` is the scenario's YAML, UTF-8, in url-safe base64 (padding optional): the `s=` of its "
                        "permalink, /check?s=... (docs/scenarios.md, Permalinks). The same limits apply.",
-        "parameters": [_param("s", "query", "The scenario's YAML in url-safe base64.", _STR, required=True),
+        "parameters": [_param("s", "query", "The scenario's YAML in url-safe base64.",
+                              {"type": "string", "minLength": 1, "maxLength": permalink_characters(DEFAULT_LIMITS),
+                               "pattern": "^\\s*[A-Za-z0-9_-]*[A-Za-z0-9_-]={0,2}\\s*$"}, required=True),
                        _param("rules", "query", "Replay under this edition instead of the scenario's own.",
                               {"enum": list(_editions())})],
         "responses": {"200": {"description": "The replay", "content": {"application/json": {
@@ -232,6 +270,7 @@ def _tool_paths() -> dict[str, S]:
                     "content": {"application/json": {"schema": _ref("CheckError")}}},
             "413": {"description": "`s`, or the scenario in it, is longer than the limit 'characters' allows.",
                     "content": {"application/json": {"schema": _ref("CheckError")}}},
+            "414": _ERRORS["414"],
             "422": {"description": "The scenario is over one of the replay's limits.",
                     "content": {"application/json": {"schema": _ref("CheckError")}}}}}
     return out
@@ -342,16 +381,17 @@ def _card_paths() -> dict[str, S]:
                                                         _STR, required=True)]),
         "/api/cards": _get("The cards index, filtered", _object({"total": _INT, "offset": _INT, "cards": _array(
             _object({"id": _STR, "name": _STR, "slug": _STR, "kind": _STR, "types": _array(_STR)}))}),
-            [_param("q", "query", "Words of the name.", _STR), _param("kind", "query", "crypt or library.",
-                                                                      {"enum": ["crypt", "library"]}),
-             _param("type", "query", "A card type.", _STR), _param("clan", "query", "A clan.", _STR),
-             _param("discipline", "query", "A discipline code or name.", _STR), *page]),
+            [_param("q", "query", "Words of the name.", _text(100)), _param("kind", "query", "crypt or library.",
+                                                                             {"enum": ["crypt", "library"]}),
+             _param("type", "query", "A card type.", _text(40)), _param("clan", "query", "A clan.", _text(40)),
+             _param("discipline", "query", "A discipline code or name.", _text(20)), *page]),
         "/api/rulings": _get("Rulings, as `judge rulings --json` (a page of them)",
                              _object({"total": _INT, "offset": _INT, "rulings": _array(_ref("Ruling"))}),
-                             [_param("card", "query", "Only this card's (and its groups').", _STR),
+                             [_param("card", "query", "Only this card's (and its groups').", _text(200)),
                               _param("cites", "query", "Only those citing this paragraph or section (or an RBK "
-                                                       "reference's).", _STR),
-                              _param("stale", "query", "1: only those that may predate a rules change.", _STR),
+                                                       "reference's).", _text(200)),
+                              _param("stale", "query", "1, true or yes: only those that may predate a rules "
+                                                       "change.", _text(5)),
                               *page]),
     }
 

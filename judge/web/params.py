@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 ALL_GAMES = "all"  # game=all: both games (judge.search.searcher.ALL_GAMES)
 MAX_VALUES = 20  # repeated parameters (doc=a&doc=b...) accepted at most
+PATH_END_CHARS = 200  # /api/graph/path's from= and to=: an ID, a label or a number
 
 
 class BadParameter(BadRequest):
