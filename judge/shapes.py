@@ -100,15 +100,18 @@ def _rule_ref(corpus: Corpus, ident: str) -> dict:
     return {"id": ident, "label": item.label if item else ident}
 
 
-def reference_data(base, ref_id: str, corpus: Corpus) -> dict:
-    """One reference a ruling cites: {id, source, date, url, status, resolves_to, label, reason}."""
+def reference_data(base, ref_id: str, corpus: Corpus, cites: dict | None = None) -> dict:
+    """One reference a ruling cites: {id, source, date, url, status, resolves_to, label, reason}; `cites` the
+    ruling's own (judge.cards.model.Ruling.cites: the paragraph its words pick in a section the reference names),
+    which `resolves_to` then gives."""
     ref = base.references.get(ref_id)
     if ref is None:
         return {"id": ref_id, "source": ref_id.split(" ")[0], "date": None, "url": None, "status": "broken",
                 "resolves_to": None, "label": None, "reason": "not in references.yaml"}
-    label = corpus.get(ref.resolves_to).label if ref.resolves_to and corpus.get(ref.resolves_to) else None
+    target = (cites or {}).get(ref_id, ref.resolves_to)
+    label = corpus.get(target).label if target and corpus.get(target) else None
     return {"id": ref.id, "source": ref.source, "date": ref.date, "url": ref.url, "status": ref.status,
-            "resolves_to": ref.resolves_to, "label": label, "reason": ref.reason}
+            "resolves_to": target, "label": label, "reason": ref.reason}
 
 
 def uses_data(base, uses, corpus: Corpus) -> list[dict]:
@@ -121,16 +124,28 @@ def uses_data(base, uses, corpus: Corpus) -> list[dict]:
     return out
 
 
-def ruling_data(base, ruling, corpus: Corpus, check=None) -> dict:
-    """`judge rulings --json` (each), /api/rulings: {id, text, owner, group, cards, mentions,
-    references, rules, date, stale, parts}."""
+def group_note(base, ruling, card_id: str) -> str:
+    """What a group's ruling says of one of its cards beside the ruling itself: the group lists the card with a
+    note saying which version of it the ruling is about ("[DOM]": played at superior Dominate; "Top [ACTION
+    MODIFIER]"); "" for a card's own ruling, or a card listed without one."""
+    group = base.groups.get(ruling.group) if ruling.group else None
+    if group is None:
+        return ""
+    return next((m.note for m in group.members if m.card == card_id and m.note), "")
+
+
+def ruling_data(base, ruling, corpus: Corpus, check=None, card_id: str | None = None) -> dict:
+    """`judge rulings --json` (each), /api/rulings: {id, text, owner, group, note, cards, mentions,
+    references, rules, date, stale, parts}; `note` says, for a group's ruling shown on the card `card_id`,
+    which version of that card it is about (`group_note`)."""
     from judge.cards.stale import ruling_date
     stale = check.of(ruling.id) if check is not None else None
     return {"id": ruling.id, "text": ruling.text, "owner": ruling.owner, "group": ruling.group,
+            "note": group_note(base, ruling, card_id) if card_id else "",
             "cards": [{"id": c, "name": base.cards[c].name, "slug": base.cards[c].slug}
                       for c in ruling.cards if c in base.cards],
             "mentions": ruling.mentions,
-            "references": [reference_data(base, r, corpus) for r in ruling.references],
+            "references": [reference_data(base, r, corpus, ruling.cites) for r in ruling.references],
             "rules": uses_data(base, ruling.rules, corpus),
             "date": ruling_date(base, ruling),
             "stale": stale.to_json() if stale else None,
@@ -140,9 +155,19 @@ def ruling_data(base, ruling, corpus: Corpus, check=None) -> dict:
 def card_data(base, card, corpus: Corpus, check=None) -> dict:
     """`judge card NAME --json`, /api/card/NAME: the card, the rules it relies on, its rulings
     (its own and its groups') and its groups with their other cards."""
+    from judge.cards.query import version_labels, versions_of
     data = card.to_json()
+    versions = versions_of(base, card)
+    labels = version_labels(base, [card.id, *(v.id for v in versions)])
+    data["label"] = labels.get(card.id, card.name)  # a name its versions share carries their marks: "Theo Bell (G6)"
+    data["versions"] = [{"id": v.id, "name": v.name, "slug": v.slug, "label": labels[v.id]} for v in versions]
     data["rules"] = uses_data(base, card.rules, corpus)
-    data["rulings"] = [ruling_data(base, r, corpus, check) for r in base.rulings_of(card.id)]
+    data["rulings"] = [ruling_data(base, r, corpus, check, card.id) for r in base.rulings_of(card.id)]
+    # Its other versions' rulings, under each version's label: a question about "Sascha Vykos" may be answered by
+    # a ruling on the advanced one.
+    data["version_rulings"] = [{"id": v.id, "label": labels[v.id], "slug": v.slug,
+                                "rulings": [ruling_data(base, r, corpus, check, v.id) for r in base.rulings_of(v.id)]}
+                               for v in versions if base.rulings_of(v.id)]
     data["groups"] = [{"id": g, "name": base.groups[g].name,
                        "cards": [{"id": c, "name": base.cards[c].name, "slug": base.cards[c].slug}
                                  for c in base.groups[g].cards if c != card.id and c in base.cards]}
@@ -153,3 +178,52 @@ def card_data(base, card, corpus: Corpus, check=None) -> dict:
 def card_match_data(match) -> dict:
     return {"id": match.card.id, "name": match.card.name, "slug": match.card.slug, "how": match.how,
             "score": round(match.score, 1)}
+
+
+# -- a search: rule paragraphs, the card the question names, the rulings it matches (docs/search.md) -------------
+def ruling_hit_data(base, hit, stems=frozenset()) -> dict:
+    """A ruling found by a question's words, in the shape of a rule hit (`kind: "ruling"`, its `cards` and
+    `references` besides): {id, doc, label, text, score, snippet, snippet_runs, kind, section, section_title,
+    game, in_force, ocr, editions, cards, references}."""
+    from judge.search.snippets import snippet, snippet_html
+    ruling = base.rulings[hit.id]
+    cards = [base.cards[c] for c in ruling.cards if c in base.cards]
+    names = ", ".join(c.name for c in cards[:3]) + (f" and {len(cards) - 3} more" if len(cards) > 3 else "")
+    group = base.groups.get(ruling.group) if ruling.group else None
+    runs = snippet(ruling.text, set(stems))
+    return {"id": ruling.id, "doc": "rulings", "label": f"Ruling on {names}" + (f" ({ruling.references[0]})"
+                                                                               if ruling.references else ""),
+            "text": ruling.text, "score": round(hit.score, 4), "snippet": snippet_html(runs),
+            "snippet_runs": runs, "kind": "ruling", "section": ruling.group or ruling.owner,
+            "section_title": group.name if group else names, "game": "vtes", "in_force": True, "ocr": False,
+            "editions": [], "cards": [{"id": c.id, "name": c.name, "slug": c.slug} for c in cards],
+            "references": list(ruling.references)}
+
+
+def rulings_listed(result, searched, filtered: bool) -> bool:
+    """Whether a search's results list the rulings its words match beside the rule paragraphs: rulings are
+    searched (`in=`), nothing filters the paragraphs by document or kind (`filtered`), and the game searched
+    is V:TES (the rulings' game) or both."""
+    return "rulings" in searched and not filtered and result is not None and result.game in ("vtes", "all")
+
+
+def search_data(result, answer, base, searched: list[str], limit: int, filtered: bool = False) -> dict:
+    """`judge search --json` and /api/search: the rules' result (judge.search), its hits mixed by score with the
+    rulings the question's words match (`kind: "ruling"`, `rulings_listed`), `cards` (the card answer,
+    judge.cards.query.CardAnswer) and `in` (what was searched: rules, cards, rulings)."""
+    data = result.to_json()
+    rule_hits = data["hits"] if "rules" in searched else []
+    if "rules" not in searched:
+        data["total"] = 0
+    ruling_hits = []
+    if answer is not None and base is not None and rulings_listed(result, searched, filtered):
+        stems = {t for u in (result.expansion.units if result.expansion else ()) for a in u.alternatives
+                 if a.kind == "stems" for t in a.tokens}
+        ruling_hits = [ruling_hit_data(base, h, stems) for h in answer.ruling_hits]
+        if ruling_hits:
+            data["facets"].setdefault("kind", {})["ruling"] = len(answer.ruling_hits)
+    from judge.cards.query import mixed_hits
+    data["hits"] = mixed_hits(rule_hits, ruling_hits, limit)
+    data["cards"] = answer.to_json() if answer is not None else None
+    data["in"] = list(searched)
+    return data

@@ -27,6 +27,8 @@ class DocIndex:
     doc: Document
     by_number: dict[str, str] = field(default_factory=dict)  # section or item number -> id
     anchors: dict[str, list[str]] = field(default_factory=dict)  # lowercase anchor -> ids, in book order
+    # Anchors vekn.net gives that the book's headings and labels do not carry literally: anchor -> [(id, why)]
+    derived: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     page_sections: dict[str, str] = field(default_factory=dict)  # vekn.net page slug -> section id
     # section id -> (its title's words, its text's words), and how many sections have each word:
     # what a page reference is matched on (`_section_words`), worked out at the first one
@@ -43,12 +45,24 @@ class DocIndex:
             if sec.level == 1:  # a website page is a chapter
                 for anchor in sec.anchors:
                     index.page_sections.setdefault(anchor.lower(), sec.id)
+            bare = _PARENTHESIS.sub("", sec.title)  # "Leave Torpor (See Torpor)": #leave-torpor
+            if bare != sec.title and bare.strip():
+                index.derived.setdefault(slugify(bare), []).append(
+                    (sec.id, f"the heading '{sec.title}' without its parenthesis"))
         for para in doc.paragraphs:
             # Sections win over list items that share a number.
             if para.number:
                 index.by_number.setdefault(para.number, para.id)
             for anchor in para.anchors:
                 index.anchors.setdefault(anchor.lower(), []).append(para.id)
+            opening = _OPENING_BOLD.match(para.markdown or "")  # "**1. Choose the terms**, if any": #choose-the-terms
+            if opening:
+                phrase = opening.group("phrase").strip()
+                index.derived.setdefault(slugify(ENUMERATOR.sub("", phrase)), []).append(
+                    (para.id, f"the paragraph opening with '{phrase}'"))
+        for anchor in list(index.derived):
+            if anchor in index.anchors:  # a literal anchor is never overridden
+                del index.derived[anchor]
         return index
 
 
@@ -120,6 +134,10 @@ def _resolve_vekn_url(corpus, indexes, doc_id, ref: Reference) -> None:
         where = corpus.section_path(target)[0].title
         notes.append(f"'#{anchor}' is not in the page '{page}' but in '{where}'")
     if target is None:
+        target, why = _derived_anchor(corpus, index, wanted, scope)
+        if target is not None:
+            notes.append(f"no anchor '#{anchor}'; {why}, taken as meant")
+    if target is None:
         candidates = {a: ids[0] for a, ids in index.anchors.items()
                       if scope is None or ids[0] in scope} or {a: ids[0] for a, ids in index.anchors.items()}
         best = process.extractOne(wanted, list(candidates), scorer=fuzz.ratio)
@@ -133,6 +151,60 @@ def _resolve_vekn_url(corpus, indexes, doc_id, ref: Reference) -> None:
                          f"'#{anchor}'{near}")
             return
     _resolved(ref, target, "; ".join(notes) or None)
+
+
+_PARENTHESIS = re.compile(r"\s*\([^()]*\)\s*$")
+_OPENING_BOLD = re.compile(r"^(?:[-*>]\s+)*\*\*(?P<phrase>[^*]{2,80}?)[:.]?\*\*")
+# A step or list number opening a heading or a bold phrase: "1. ", "4.a ", "b. "
+ENUMERATOR = re.compile(r"^\s*(?:\d+(?:\.\d+)*[a-z]?\.?|[a-z]\.|[A-Z]\.|\d+\.[a-z])\s+")
+_ARTICLE = re.compile(r"^(?:the|a|an)-")
+
+
+def _derived_anchor(corpus: Corpus, index: DocIndex, wanted: str, scope: Optional[set[str]]
+                    ) -> tuple[Optional[str], str]:
+    """The one rule an anchor the book does not carry literally names, found by the ways vekn.net anchors what
+    the book's Markdown does not (each general, with its reason); (None, "") when none names one rule:
+
+    * a heading without its parenthesis ("Leave Torpor (See Torpor)": #leave-torpor), a paragraph by its opening
+      bold phrase, its step number dropped ("**1. Choose the terms**": #choose-the-terms);
+    * an anchor beginning with an article, "the", "a" or "an", that is an anchor without it (#the-referendum);
+    * the first words of exactly one anchor (#world-of-darkness: "World of Darkness Glossary");
+    * a heading's anchor followed by words of the heading holding it (#detailed-course-action: "Detailed Course",
+      under "Summary of the Course of an Action")."""
+    def one(ids: list[str]) -> Optional[str]:
+        ids = list(dict.fromkeys(ids))
+        inside = [i for i in ids if scope is None or i in scope]
+        return (inside or ids)[0] if len(inside or ids) == 1 else None
+
+    found = index.derived.get(wanted, [])
+    target = one([i for i, _ in found])
+    if target is not None:
+        return target, f"{found[0][1]} is anchored so on vekn.net"
+    bare = _ARTICLE.sub("", wanted)
+    if bare != wanted and (bare in index.anchors or bare in index.derived):
+        target = one(index.anchors.get(bare) or [i for i, _ in index.derived[bare]])
+        if target is not None:
+            return target, f"'#{bare}' without the article"
+    starting = {a: ids for a, ids in {**index.anchors, **{k: [i for i, _ in v] for k, v in index.derived.items()}}
+                .items() if a.startswith(wanted + "-")}
+    target = one([ids[0] for ids in starting.values()])
+    if target is not None:
+        return target, f"the only anchor beginning with its words is '#{sorted(starting)[0]}'"
+    words = wanted.split("-")
+    fitting = []
+    for sec in index.doc.sections:
+        own = slugify(sec.title).split("-")
+        parent = corpus.sections.get(sec.parent) if sec.parent else None
+        if parent is None or len(words) <= len(own) or words[:len(own)] != own:
+            continue
+        if set(words[len(own):]) <= set(slugify(parent.title).split("-")):
+            fitting.append(sec.id)
+    target = one(fitting)
+    if target is not None:
+        sec = corpus.sections[target]
+        return target, (f"the heading '{sec.title}' under '{corpus.sections[sec.parent].title}', anchored by both "
+                        f"headings' words")
+    return None, ""
 
 
 # -- section numbers: "sec. 6.4", the outline's [6.1.1] ------------------------

@@ -89,9 +89,11 @@ def test_search_in_rules_cards_rulings_as_chips_and_in_the_api(client):
     chips = dict(re.findall(r'<a class="in-chip[^"]*" href="([^"]*)"[^>]*>(Rules|Cards|Rulings)</a>', everything))
     assert set(chips.values()) == {"Rules", "Cards", "Rulings"}
     assert 'class="card-hit"' in everything and 'class="hit' in everything
-    # following the "Rules" chip turns rules off: the card stays, no rule hit (links only, no script)
+    # following the "Rules" chip turns rules off: the card stays, no rule hit, the rulings matched listed (links
+    # only, no script)
     no_rules = page(html.unescape(next(h for h, label in chips.items() if label == "Rules")))
-    assert 'class="card-hit"' in no_rules and 'class="hit' not in no_rules and "Rules not searched" in no_rules
+    assert 'class="card-hit"' in no_rules and "Rules not searched" in no_rules
+    assert 'class="hit kind-ruling"' in no_rules and 'class="hit kind-rule' not in no_rules.replace("kind-ruling", "")
     only_rulings = page("/search?q=Govern+the+Unaligned&in=rulings")
     assert 'class="card-hit"' not in only_rulings and "Rulings on Govern the Unaligned" in only_rulings
     only_rules = page("/search?q=Govern+the+Unaligned&in=rules")
@@ -146,7 +148,7 @@ def test_the_live_results_show_the_card_panel_as_a_submitted_search_does(client)
     assert panel("/search?q=who+may+block+an+action&fragment=1") is None
     live = client.get("/search?q=Govern+the+Unaligned&in=rulings&fragment=1").get_data(as_text=True)
     assert 'class="search-in"' in live and "Rulings on Govern the Unaligned" in live
-    assert '<ol class="hits">' not in live  # in=rulings: no rule hit, live as on the page
+    assert 'class="hit kind-rule' not in live.replace("kind-ruling", "")  # in=rulings: no rule hit, as on the page
     # The page's form keeps the in= facet, so the next query typed (live or submitted) keeps it.
     page = client.get("/search?q=Govern+the+Unaligned&in=cards").get_data(as_text=True)
     assert '<input type="hidden" name="in" value="cards">' in page

@@ -2,6 +2,7 @@
 the look-ups the search, the web and the command line make on it."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Union
 
@@ -42,6 +43,7 @@ class CardBase:
     by_citation: dict[str, list[str]] = field(default_factory=dict, init=False, repr=False)  # rule ID -> rulings
     cards_by_rule: dict[str, list[tuple[str, RuleUse]]] = field(default_factory=dict, init=False, repr=False)
     rulings_by_rule: dict[str, list[tuple[str, RuleUse]]] = field(default_factory=dict, init=False, repr=False)
+    template_users: dict[str, int] = field(default_factory=dict, init=False, repr=False)  # template -> cards using it
 
     def __post_init__(self) -> None:
         self.reindex()
@@ -54,7 +56,7 @@ class CardBase:
                 self.by_exact.setdefault(name, []).append(card.id)
                 self.by_name.setdefault(name_key(name), []).append(card.id)
         self.by_card, self.by_mention, self.by_citation = {}, {}, {}
-        self.rulings_by_rule, self.cards_by_rule = {}, {}
+        self.rulings_by_rule, self.cards_by_rule, self.template_users = {}, {}, {}
         for ruling in self.rulings.values():
             for card in ruling.cards:
                 self.by_card.setdefault(card, []).append(ruling.id)
@@ -63,12 +65,14 @@ class CardBase:
             for ref in ruling.references:
                 target = self.references.get(ref)
                 if target is not None and target.resolves_to:
-                    self.by_citation.setdefault(target.resolves_to, []).append(ruling.id)
+                    # The paragraph the ruling's words picked in the section its reference names, else that.
+                    self.by_citation.setdefault(ruling.cites.get(ref, target.resolves_to), []).append(ruling.id)
             for use in ruling.rules:
                 for rule in self.rules_of(use):
                     self.rulings_by_rule.setdefault(rule, []).append((ruling.id, use))
         for card in self.cards.values():
             for use in card.rules:
+                self.template_users[use.template] = self.template_users.get(use.template, 0) + 1
                 for rule in self.rules_of(use):
                     self.cards_by_rule.setdefault(rule, []).append((card.id, use))
 
@@ -157,6 +161,22 @@ class CardBase:
     def cards_using(self, rule_id: str) -> list[tuple[Card, RuleUse]]:
         """The cards relying on a rule paragraph (or section), with what matched."""
         return [(self.cards[c], use) for c, use in self.cards_by_rule.get(rule_id, [])]
+
+    def cards_using_ranked(self, rule_ids: Iterable[str]) -> list[tuple[Card, RuleUse]]:
+        """The cards relying on any of `rule_ids`, most directly first: a card whose own text says what the rule is
+        about ("(D)", "+1 stealth") before one that uses it by its type alone ("type: Action"), a rule few cards
+        call on before one hundreds do; then the cards most ruled on; then by name."""
+        found: dict[str, tuple[float, Card, RuleUse]] = {}
+        users = self.template_users
+        for rule_id in rule_ids:
+            for card, use in self.cards_using(rule_id):
+                in_text = any(not m.startswith("type:") for m in use.matched)
+                score = (2.0 if in_text else 1.0) / math.log(2 + users.get(use.template, 1))
+                if card.id not in found or score > found[card.id][0]:
+                    found[card.id] = (score, card, use)
+        ranked = sorted(found.values(), key=lambda f: (-f[0], -len(self.by_card.get(f[1].id, ())),
+                                                        f[1].name.casefold()))
+        return [(card, use) for _, card, use in ranked]
 
     def rulings_using(self, rule_id: str) -> list[tuple[Ruling, RuleUse]]:
         return [(self.rulings[r], use) for r, use in self.rulings_by_rule.get(rule_id, [])]

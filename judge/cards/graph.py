@@ -42,8 +42,9 @@ def with_cards(graph: "RuleGraph", base: "CardBase") -> "RuleGraph":
         g.add_node(ruling.id, kind=RULING, label=ruling.id, doc="")
         for ref in ruling.references:
             target = base.references.get(ref)
-            if target is not None and target.resolves_to in g:
-                g.add_edge(ruling.id, target.resolves_to, key=RULING_CITES, kind=RULING_CITES, reference=ref)
+            cited = ruling.cites.get(ref, target.resolves_to) if target is not None else None
+            if cited in g:
+                g.add_edge(ruling.id, cited, key=RULING_CITES, kind=RULING_CITES, reference=ref)
         for card in ruling.cards:
             if card in g:
                 g.add_edge(ruling.id, card, key=RULING_ON, kind=RULING_ON)

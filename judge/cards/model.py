@@ -96,7 +96,11 @@ class Card:
     conviction_cost: Optional[str] = None
     disciplines: list[Discipline] = field(default_factory=list)  # a vampire's, or what a library card requires
     disciplines_all: bool = False  # a library card requiring all its disciplines ("Potence & Presence")
-    clans: list[str] = field(default_factory=list)  # a vampire's clan; the clans a library card requires
+    clans: list[str] = field(default_factory=list)  # a vampire's clan, or those a library card requires (current names)
+    former_clans: list[str] = field(default_factory=list)  # the names the card list gives them that are no more
+    # The text as runs (text, changed by errata), where the card list marks what errata changed ({...}; an empty
+    # run changed marks a passage removed); [] when it marks nothing. `text` is the text read clean.
+    errata: list[tuple[str, bool]] = field(default_factory=list)
     sect: Optional[str] = None  # a crypt card's sect from its text; None where the text states none
     title: Optional[str] = None
     capacity: Optional[str] = None  # a vampire's "6"; a library card's "+1"
@@ -122,7 +126,9 @@ class Card:
             "text": self.text, "aka": self.aka,
             "cost": {"pool": self.pool_cost, "blood": self.blood_cost, "conviction": self.conviction_cost},
             "disciplines": [{"code": d.code, "name": d.name, "level": d.level} for d in self.disciplines],
-            "disciplines_all": self.disciplines_all, "clans": self.clans, "sect": self.sect,
+            "errata": [{"text": t, "changed": changed} for t, changed in self.errata],
+            "disciplines_all": self.disciplines_all, "clans": self.clans, "former_clans": self.former_clans,
+            "sect": self.sect,
             "title": self.title, "capacity": self.capacity, "group": self.group, "path": self.path,
             "advanced": self.advanced, "banned": self.banned,
             "sets": [{"set": p.set, "detail": p.detail} for p in self.sets],
@@ -186,6 +192,9 @@ class Ruling:
     cards: list[str] = field(default_factory=list)  # the cards it applies to (the owner, or the group's)
     mentions: list[str] = field(default_factory=list)  # other cards its text links to
     uses: dict[str, list[str]] = field(default_factory=dict)  # template ID -> what matched
+    # Its rulebook references -> the paragraph each relies on, chosen from the ruling's own words where the reference
+    # names a whole section (judge.cards.resolve.cited_paragraphs); the reference's own target where it names one
+    cites: dict[str, str] = field(default_factory=dict)
 
     @property
     def rules(self) -> list[RuleUse]:

@@ -8,14 +8,27 @@ from typing import Optional
 
 _MARK_RE = re.compile(r"\s*\((?:(?P<adv>adv(?:anced)?)|g(?:roup)?\s*(?P<group>\d+|any))\)\s*$", re.IGNORECASE)
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2014": "-", "\u2013": "-"})
+# Letters Unicode does not decompose into a base letter and an accent: written as their plain letters are typed.
+_LIGATURES = str.maketrans({"œ": "oe", "Œ": "Oe", "æ": "ae", "Æ": "Ae", "ß": "ss", "ø": "o", "Ø": "O", "đ": "d",
+                            "Đ": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i"})
 
 
 def fold(text: str) -> str:
-    """`text` without accents or case: "Rötschreck" -> "rotschreck"."""
+    """`text` without accents, ligatures or case: "Rötschreck" -> "rotschreck", "Sacré-Cœur" -> "sacre-coeur"."""
+    return _folded(text, ligatures=True)
+
+
+def _folded(text: str, ligatures: bool) -> str:
+    return fold_keeping_case(text, ligatures).casefold()
+
+
+def fold_keeping_case(text: str, ligatures: bool = True) -> str:
+    """`fold` but for the case: "Sacré-Cœur" -> "Sacre-Coeur"."""
     if text.isascii():
-        return text.casefold()
-    decomposed = unicodedata.normalize("NFKD", text.translate(_QUOTES))
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+        return text
+    text = text.translate(_QUOTES)
+    decomposed = unicodedata.normalize("NFKD", text.translate(_LIGATURES) if ligatures else text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def display_name(vekn_name: str) -> str:
@@ -52,7 +65,26 @@ def name_key(name: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text))
 
 
+# Clans the current rules call by another name (VEKN's rulebook, 8. Glossaries: "Assamite: see Banu Haqim",
+# "Follower of Set: see Ministry"). The card list still writes the former names; judge shows the current ones and
+# reads both.
+FORMER_CLANS = {"assamite": "Banu Haqim", "assamites": "Banu Haqim", "follower of set": "Ministry",
+                "followers of set": "Ministry", "the ministry": "Ministry"}
+
+
+def current_clan(name: str) -> str:
+    """A clan's name as the current rules give it: "Assamite" -> "Banu Haqim"; any other as written."""
+    return FORMER_CLANS.get(" ".join(name.split()).casefold(), name.strip())
+
+
+def same_clan(a: str, b: str) -> bool:
+    """Whether two clan names name one clan, under its former name or its current one (any case)."""
+    return fold(current_clan(a)) == fold(current_clan(b))
+
+
 def slugify(name: str) -> str:
-    """Lowercase ASCII words joined by "-": "Aaron's Feeding Razor" -> "aarons-feeding-razor"."""
-    text = fold(name).replace("'", "").replace("&", " and ")
+    """Lowercase ASCII words joined by "-": "Aaron's Feeding Razor" -> "aarons-feeding-razor". A slug is a card's
+    permalink: it stays as first made, a ligature cut out as a non-letter ("sacre-c-ur-cathedral-france"), where
+    a name's other forms spell it out (`fold`)."""
+    text = _folded(name, ligatures=False).replace("'", "").replace("&", " and ")
     return "-".join(re.findall(r"[a-z0-9]+", text)) or "card"

@@ -158,6 +158,27 @@ def _read_cards(text: str, name: str, kind: str, problems: list[Problem]) -> lis
     return cards
 
 
+_ERRATA_RE = re.compile(r"\{([^{}]*)\}")
+
+
+def errata_runs(listed: str) -> tuple[str, list[tuple[str, bool]]]:
+    """A card's text as the card list means it: the list marks what errata changed in braces ("{The bearer gets +1
+    hunt.}"; "{}" where a passage was removed). (the text read clean, its runs: (text, changed by errata)); the
+    runs are [] when nothing is marked. A brace left open is read as text."""
+    if "{" not in listed:
+        return listed, []
+    runs: list[tuple[str, bool]] = []
+    pos = 0
+    for m in _ERRATA_RE.finditer(listed):
+        if m.start() > pos:
+            runs.append((listed[pos:m.start()], False))
+        runs.append((m.group(1), True))
+        pos = m.end()
+    if pos < len(listed):
+        runs.append((listed[pos:], False))
+    return "".join(text for text, _ in runs), runs
+
+
 def _card(row: dict, vekn_id: int, vekn_name: str, kind: str, file: str, line: int,
           problems: list[Problem]) -> Card:
     ident = f"card:{vekn_id}"
@@ -168,14 +189,16 @@ def _card(row: dict, vekn_id: int, vekn_name: str, kind: str, file: str, line: i
     def bad(column: str, why: str) -> None:
         problems.append(Problem(file, line, "bad-value", f"{vekn_name}: {column} {value(column)!r} {why}", ident))
 
-    text = value("Card Text")
+    text, errata = errata_runs(value("Card Text"))
     card = Card(id=ident, vekn_id=vekn_id, name=names.display_name(vekn_name), vekn_name=vekn_name, slug="",
                 kind=kind, types=[t.strip() for t in value("Type").split("/") if t.strip()], text=text,
-                file=file, line=line)
+                file=file, line=line, errata=errata)
     if not card.types:
         bad("Type", "is empty")
     card.aka = [a.strip() for a in value("Aka").split(";") if a.strip()]
-    card.clans = [c.strip() for c in value("Clan").split("/") if c.strip()]
+    listed = [c.strip() for c in value("Clan").split("/") if c.strip()]
+    card.clans = [names.current_clan(c) for c in listed]  # "Assamite" is Banu Haqim now, "Follower of Set" Ministry
+    card.former_clans = [c for c in listed if names.current_clan(c) != c]
     card.path = value("Path") or None
     card.artists = [a.strip() for a in value("Artist").split(";") if a.strip()]
     card.sets = [Printing(*(p.strip() for p in item.partition(":")[::2]))
@@ -434,8 +457,9 @@ def parse_ruling(raw: str, owner: str, line: int, problems: list[Problem]) -> Ru
             runs.append(Run(RUN_SYMBOL, f"[{body}]", meaning))
     if pos < len(raw):
         runs.append(Run(RUN_TEXT, raw[pos:]))
-    # The references closing the ruling are its sources, not its text.
-    while runs and (runs[-1].kind == RUN_REFERENCE or (runs[-1].kind == RUN_TEXT and not runs[-1].text.strip())):
+    # The references closing the ruling are its sources, not its text; a stray quote after them (a slip of the
+    # YAML: `... [LSJ 20090324]"`) is neither.
+    while runs and (runs[-1].kind == RUN_REFERENCE or (runs[-1].kind == RUN_TEXT and not runs[-1].text.strip(_STRAY))):
         runs.pop()
     if runs and runs[-1].kind == RUN_TEXT:
         runs[-1].text = runs[-1].text.rstrip()
@@ -445,6 +469,9 @@ def parse_ruling(raw: str, owner: str, line: int, problems: list[Problem]) -> Ru
                                 f"the ruling cites no reference: '{raw[:60]}…'", owner))
     return Ruling(id="", owner=owner, text="".join(r.text for r in runs), raw=raw, file=source.RULINGS_FILE,
                   line=line, parts=runs, references=list(dict.fromkeys(references)))
+
+
+_STRAY = " \t\n\"'"  # what may stand after a ruling's closing references and is no text of it
 
 
 def _merged(runs: list[Run]) -> list[Run]:

@@ -1,29 +1,44 @@
-"""What a search query says about cards: the cards it names, and for "<card> ruling(s) ...",
-that card's rulings. Identified as a section number is (exact, accent-folded, partial,
-fuzzy), never through the rules' search index, so a rules question finds what it found
-before: the answer is empty unless the query names a card.
+"""What a search query says about cards: the cards it names, their rulings best first for what it asks, and the
+rulings its words match among all.
+
+A query that is a card's name (exact, accent-folded, a part of it, misspelt) names that card; one that holds more
+than a name names the cards recognised among its words (judge.cards.mentions: "can Govern the Unaligned be
+blocked", "gtu superior ..."). The card's rulings (its own, its groups', and its other versions' when no version
+was marked) are then ranked by what the question asks besides the name (judge.cards.ruling_search), and every
+ruling the question's words match is a ruling hit, the named card's first, to be shown among the rule paragraphs
+(`mixed_hits`). Never through the rules' search index: a rules question finds what it found before, and the
+answer is empty unless the query names a card or matches a ruling.
 """
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple, Optional
 
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from judge.cards.names import name_key
+from judge.cards.names import name_key, split_marks
 from judge.memo import Memo
 
 if TYPE_CHECKING:
     from judge.cards.base import CardBase, CardMatch
     from judge.cards.load import CardNames
-    from judge.cards.model import Ruling
+    from judge.cards.model import Card, Ruling
+    from judge.cards.ruling_search import RulingHit
 
 MAX_QUERY = 120
 CARDS_SHOWN = 3
-RULINGS_SHOWN = 8
+RULINGS_SHOWN = 8  # the card panel's rulings (best first); all of them are reached from the card's page
+RULING_HITS = 10  # ruling hits a question's words find among all rulings, at most
+# A ruling of a card the question names counts this many times its words' score among the ruling hits.
+NAMED_CARD_BOOST = 1.5
+# A question naming no card (nor a word of the name of the cards a ruling applies to) is a rules question: a ruling
+# its words match counts this share of its score beside the rule paragraphs (the paragraph that states the rule
+# comes first; the rulings relying on it are shown beside it). Chosen on the tuned parts of both question sets
+# (tests/search_gold.yaml, tests/rulings_gold.yaml).
+UNNAMED_RULING_SHARE = 0.25
 # A misspelt whole name is taken when this close (rapidfuzz ratio of the folded names):
 # "govrn the unalined" is 91 from "govern the unaligned"; rules questions sit far below.
 FUZZY_WHOLE = 86
@@ -36,32 +51,52 @@ _ANSWERS: Memo = Memo("cards.search_answers", 2048)
 class CardAnswer:
     query: str
     matches: list["CardMatch"] = field(default_factory=list)
-    rulings: list["Ruling"] = field(default_factory=list)  # the first card's, when rulings were asked for
+    rulings: list["Ruling"] = field(default_factory=list)  # the named cards' rulings, best first (RULINGS_SHOWN)
     asked_rulings: bool = False
     rulings_total: int = 0
     show_cards: bool = True  # false for in=rulings: the matches name whose rulings are shown, nothing more
+    ambiguous: list[tuple[str, list["Card"]]] = field(default_factory=list)  # (as typed, the cards it may name)
+    ruling_hits: list["RulingHit"] = field(default_factory=list)  # rulings the question's words match, best first
+    versions: dict[str, str] = field(default_factory=dict)  # card ID -> the label telling its version apart
+    ruling_card: dict[str, str] = field(default_factory=dict)  # a ruling shown -> the card (or version) it is of
 
     def __bool__(self) -> bool:
         return bool(self.matches)
 
     def to_json(self) -> dict:
         return {"cards": [{"id": m.card.id, "name": m.card.name, "slug": m.card.slug, "types": m.card.types,
-                           "text": m.card.text, "how": m.how, "score": round(m.score, 1)}
+                           "text": m.card.text, "how": m.how, "score": round(m.score, 1),
+                           "label": self.versions.get(m.card.id, m.card.name)}
                           for m in (self.matches if self.show_cards else self.matches[:1])],
-                "rulings": [{"id": r.id, "text": r.text, "references": r.references} for r in self.rulings],
-                "rulings_total": self.rulings_total, "asked_rulings": self.asked_rulings}
+                "rulings": [{"id": r.id, "text": r.text, "references": r.references, "cards": r.cards,
+                             "card": self.ruling_card.get(r.id)} for r in self.rulings],
+                "rulings_total": self.rulings_total, "asked_rulings": self.asked_rulings,
+                "ambiguous": [{"typed": typed, "cards": [{"id": c.id, "name": c.name, "slug": c.slug}
+                                                          for c in cards]} for typed, cards in self.ambiguous]}
 
 
-def card_answer(base: "CardBase", query: str, searched: tuple[str, ...] = ("cards", "rulings")) -> CardAnswer:
+@dataclass
+class Context:
+    """What recognising cards inside a question and ranking rulings by it needs besides the card base: the corpus
+    (its books' words are the everyday words no card is named by alone) and the question as the rules' search
+    reads it (`expansion(query)`: a judge.search.expansion.Expansion, or None)."""
+
+    corpus: object
+    expansion: Callable[[str], object]
+
+
+def card_answer(base: "CardBase", query: str, searched: tuple[str, ...] = ("cards", "rulings"),
+                context: Optional[Context] = None) -> CardAnswer:
     """The cards `query` names, best first (at most CARDS_SHOWN), kept per query. `searched`
-    (the search's `in=` facet): "cards" shows the cards, "rulings" their rulings when the query
-    asks for them, or always when the cards are not searched (in=rulings: the card's rulings)."""
+    (the search's `in=` facet): "cards" shows the cards, "rulings" their rulings, best first for
+    what the query asks, and the ruling hits. Without a `context`, only a query that is a card's
+    name names a card, and its rulings come in the order they are filed."""
     q = " ".join(query.split())[:MAX_QUERY]
     searched = tuple(s for s in ("cards", "rulings") if s in searched)
     if not searched:
         return CardAnswer(q)
-    key = (base.digest or id(base), q, searched)
-    return _ANSWERS.recall_or_compute(key, lambda: _answer(base, q, searched))
+    key = (base.digest or id(base), q, searched, context is not None)
+    return _ANSWERS.recall_or_compute(key, lambda: _answer(base, q, searched, context))
 
 
 def _asked(q: str, searched: tuple[str, ...]) -> tuple[bool, str]:
@@ -97,18 +132,110 @@ def no_card_answer(names: "CardNames", query: str, searched: tuple[str, ...] = (
     return answer
 
 
-def _answer(base: "CardBase", q: str, searched: tuple[str, ...] = ("cards", "rulings")) -> CardAnswer:
+def _answer(base: "CardBase", q: str, searched: tuple[str, ...] = ("cards", "rulings"),
+            context: Optional[Context] = None) -> CardAnswer:
+    from judge.cards import mentions
+    from judge.cards.base import CardMatch
     asked, name = _asked(q, searched)
     answer = CardAnswer(q, asked_rulings=asked)
-    if not name or len(name_key(name)) < 3:
-        return answer
-    answer.matches = _named(base, name)
     answer.show_cards = "cards" in searched
-    if answer.matches and asked:
-        found = base.rulings_of(answer.matches[0].card.id)
-        answer.rulings_total = len(found)
-        answer.rulings = found[:RULINGS_SHOWN]
+    whole = _named(base, name) if name and len(name_key(name)) >= 3 else []
+    if not whole and context is not None and name and len(name_key(name)) >= 3:
+        found = look_up(base, context.corpus, name)  # the query a card's name, as `judge card` reads it
+        whole = [CardMatch(found.card, found.how, 100.0)] if found.card is not None else []
+    named_words: set[str] = set()
+    unmarked: set[str] = set()  # cards named without a version mark: their other versions' rulings count too
+    if whole:
+        answer.matches = whole
+        named_words = set(name_key(name).split())
+        unmarked = {m.card.id for m in whole if not _marked(name)}
+    elif context is not None:
+        found = mentions.find(base, context.corpus, q)
+        seen: set[str] = set()
+        for m in found.mentions:
+            if m.ambiguous:
+                answer.ambiguous.append((m.typed, [base.cards[c] for c in m.cards]))
+            elif m.card not in seen and len(answer.matches) < CARDS_SHOWN:
+                seen.add(m.card)
+                answer.matches.append(CardMatch(base.cards[m.card], m.how, 100.0))
+                if not m.version_marked:
+                    unmarked.add(m.card)
+            named_words.update(m.typed.split())
+    answer.versions = version_labels(base, [m.card.id for m in answer.matches])
+    if "rulings" not in searched:
+        return answer
+    units = _question_units(context, q, named_words) if context is not None else []
+    candidates: list[str] = []
+    for m in answer.matches:
+        of = [(m.card.id, r.id) for r in base.rulings_of(m.card.id)]
+        if m.card.id in unmarked:
+            of += [(v.id, r.id) for v in versions_of(base, m.card) for r in base.rulings_of(v.id)]
+        for card_id, rid in of:
+            answer.ruling_card.setdefault(rid, card_id)
+            candidates.append(rid)
+    answer.versions.update(version_labels(base, set(answer.ruling_card.values())))
+    if candidates:
+        from judge.cards.ruling_search import ruling_index
+        # A question naming two cards asks how they meet: a ruling of one that names the other answers it.
+        named = {m.card.id for m in answer.matches}
+        meeting = {c: NAMED_CARD_BOOST for c in candidates
+                   if (set(base.rulings[c].mentions) & named) - set(base.rulings[c].cards)}
+        ranked = ruling_index(base, context.corpus if context else None).rank(units, candidates, meeting)
+        answer.rulings_total = len(ranked)
+        answer.rulings = [base.rulings[h.id] for h in ranked[:RULINGS_SHOWN]]
+    if context is not None:
+        all_units = _question_units(context, q, set())
+        if all_units:
+            from judge.cards.ruling_search import RulingHit, ruling_index
+            boost = dict.fromkeys(candidates, NAMED_CARD_BOOST)
+            hits = ruling_index(base, context.corpus).top(all_units, RULING_HITS, boost)
+            answer.ruling_hits = [h if answer.matches or h.by_name else RulingHit(h.id, h.score * UNNAMED_RULING_SHARE)
+                                  for h in hits]
     return answer
+
+
+def _marked(name: str) -> bool:
+    """Whether a name was typed with a version's mark: "(ADV)", "(G6)", "adv", "g6"."""
+    _, advanced, group = split_marks(name)
+    return advanced or group is not None or bool(re.search(r"\b(?:adv|advanced|g\d{1,2})$", name.strip(), re.I))
+
+
+def versions_of(base: "CardBase", card: "Card") -> list["Card"]:
+    """The card's other versions: the cards of its name (an advanced vampire, another group's)."""
+    return [base.cards[c] for c in base.by_name.get(name_key(card.name), []) if c != card.id]
+
+
+def _question_units(context: Context, q: str, named_words: set[str]) -> list:
+    """The question's units as the rules' search reads them, but those naming a card (or asking for rulings)."""
+    from judge.cards.ruling_search import units_of
+    expansion = context.expansion(q)
+    if expansion is None:
+        return []
+    kept = [u for u in expansion.units
+            if not set(name_key(u.typed).split()) <= (named_words | {"ruling", "rulings", "ruled", "card"})]
+    return units_of(_Units(kept))
+
+
+class _Units(NamedTuple):
+    units: list
+
+
+def version_labels(base: "CardBase", card_ids: Iterable[str]) -> dict[str, str]:
+    """For each card whose name other cards share (its versions), the label telling it apart: its name with
+    "(ADV)" and its group, "Theo Bell (G2)", "Theo Bell (ADV, G2)", "Theo Bell (G6)"."""
+    out = {}
+    for cid in card_ids:
+        card = base.cards[cid]
+        if len(base.by_name.get(name_key(card.name), ())) > 1:
+            marks = (["ADV"] if card.advanced else []) + ([f"G{card.group}"] if card.group else [])
+            out[cid] = f"{card.name} ({', '.join(marks)})" if marks else card.name
+    return out
+
+
+def mixed_hits(rule_hits: list[dict], ruling_hits: list[dict], limit: int) -> list[dict]:
+    """Rule paragraphs and rulings in one list by score, best first, at most `limit` (their JSON shapes)."""
+    both = sorted([*rule_hits, *ruling_hits], key=lambda h: -h["score"])
+    return both[:limit]
 
 
 def _named(base: "CardBase", name: str) -> list["CardMatch"]:
@@ -248,6 +375,39 @@ def cited_ids(base: "CardBase", corpus, ident: str) -> list[str]:
     ref = base.references.get(ident.strip())
     target = ref.resolves_to if ref is not None and ref.resolves_to else identify(corpus, ident).id
     return [target, *sorted(corpus.ids_inside(target))] if target in corpus.sections else [target]
+
+
+class LookUp(NamedTuple):
+    card: Optional["Card"]  # the card named, None when none is for sure
+    others: list["Card"]  # its other versions; without a card, the cards it may name (`ambiguous`) or the closest
+    ambiguous: bool = False  # the name is one several cards share
+    how: str = ""  # how it was found: "name" (an ID, a slug, the name), a mention's way, or "fuzzy"
+
+
+def look_up(base: "CardBase", corpus, typed: str) -> LookUp:
+    """The card a look-up names (`judge card NAME`, /card/NAME) and its other versions; or no card and the cards
+    it may name (several sharing the form typed) or the closest names, when it names none for sure. An ID, a slug or a name (any case or accents, with "(ADV)"/"(G6)"
+    marks), then any form people type a card's name in (judge.cards.mentions: a part of it that picks one card,
+    the name before the comma, a nickname, "adv"/"G6" after it, a typo), then the closest whole name."""
+    from judge.cards import mentions
+    text = " ".join(typed.split())[:MAX_QUERY]
+    card, how = base.card(text), "name"
+    if card is None:
+        found = mentions.find(base, corpus, text)
+        alone = found.mentions[0] if len(found.mentions) == 1 else None
+        if alone is not None and not alone.ambiguous and found.rest:
+            # What else was typed must be words of that name too ("beast leatherface").
+            alone = alone if set(found.rest.split()) <= set(name_key(base.cards[alone.card].name).split()) else None
+        if alone is not None and alone.ambiguous:
+            return LookUp(None, [base.cards[c] for c in alone.cards], True)
+        if alone is not None:
+            card, how = base.cards[alone.card], alone.how
+        else:
+            whole = _named(base, text)
+            card, how = (whole[0].card, whole[0].how) if whole else (None, "")
+    if card is None:
+        return LookUp(None, [m.card for m in base.find(text, limit=5)])
+    return LookUp(card, versions_of(base, card), how=how)
 
 
 def named_card(base: "CardBase", text: str):

@@ -99,6 +99,10 @@ def resolve(parsed: Parsed, corpus: "Corpus", templates: list[Template],
         ref.status = RESOLVED if outcome.target else BROKEN
         if outcome.target is None:
             problems.append(Problem(ref.file, ref.line, "rbk-unresolved", f"{ref.id}: {outcome.reason}", ref.id))
+    cited = CitedParagraphs(corpus, anchors.book)
+    for ruling in parsed.rulings:
+        ruling.cites = {ref: cited.of(ruling, references[ref].resolves_to) for ref in ruling.references
+                        if ref in references and references[ref].resolves_to}
     problems.extend(template_problems)
     problems.extend(check_types(templates, {t for c in parsed.cards for t in c.types}))
     matcher = Matcher(templates)
@@ -177,3 +181,50 @@ def _owner_keys(parsed: Parsed, cards: dict[str, Card], groups: dict, problems: 
             member = members.get((owner, key))
             if member is not None:
                 member.card = card.id
+
+
+# Paragraphs of a section a ruling's words may pick one of: the rules and the terms they define, not examples,
+# drafts or lore.
+_CITABLE = ("rule", "glossary", "advanced", "tournament", "reminder")
+_PICKED_BY = 1.5  # the paragraph picked scores at least this many times the next one: else the section stands
+
+
+class CitedParagraphs:
+    """The paragraph a ruling relies on where its reference names a whole section ("RBK wording-templates": twelve
+    templates; a chapter heading with no text of its own): the section's rule whose words the ruling's share most,
+    weighed by how rare each word is in the book (idf), when one stands out (`_PICKED_BY`); else the section."""
+
+    def __init__(self, corpus, book):
+        import math
+        from whoosh.analysis import StemmingAnalyzer
+        self.corpus = corpus
+        self.analyzer = StemmingAnalyzer()
+        self.words: dict[str, frozenset[str]] = {}
+        frequency: dict[str, int] = {}
+        paragraphs = book.paragraphs if book is not None else []
+        for para in paragraphs:
+            words = self._words(para.text)
+            self.words[para.id] = words
+            for w in words:
+                frequency[w] = frequency.get(w, 0) + 1
+        count = max(1, len(paragraphs))
+        self.idf = {w: math.log(count / n) + 1 for w, n in frequency.items()}
+
+    def _words(self, text: str) -> frozenset[str]:
+        return frozenset(t.text for t in self.analyzer(text) if len(t.text) > 2)
+
+    def of(self, ruling, target: str) -> str:
+        if target not in self.corpus.sections:
+            return target
+        inside = [p for p in self.corpus.paragraphs_of(target, deep=True)
+                  if p.kind in _CITABLE and p.id in self.words]
+        if not inside:
+            return target
+        said = self._words(ruling.text)
+        scored = sorted(((sum(self.idf.get(w, 0.0) for w in said & self.words[p.id]), p.id) for p in inside),
+                        reverse=True)
+        best = scored[0][0]
+        second = scored[1][0] if len(scored) > 1 else 0.0
+        if best > 0 and (len(inside) == 1 or best >= _PICKED_BY * second):
+            return scored[0][1]
+        return target

@@ -1,21 +1,13 @@
 """Resolve the rulings' rulebook references (`RBK <anchor>`, a vekn.net rulebook URL)
 to a paragraph or section of the corpus's current V:TES book.
 
-First through the corpus's own vekn.net resolution (`judge.lookup.find`, which
-the book's links use). That function rebuilds its look-up tables at each call
-(~7 ms), so an anchor the book holds literally, in lowercase and (for a page
-link) on that page, is looked up here in a copy of the same table built once,
-answered as lookup.find answers it; a test checks that both agree on every
-reference. Where it finds nothing, the anchors vekn.net gives that
-the book's headings and labels do not carry literally are tried, each a general
-rule with the reason it was applied:
-
-* a heading whose title ends with a parenthesis ("Leave Torpor (See Torpor)")
-  is also anchored without it (`#leave-torpor`);
-* a paragraph opening with a bold phrase ("**1. Choose the terms**, if any, …")
-  is anchored by that phrase, its step number dropped (`#choose-the-terms`);
-* an anchor made of the first words of exactly one heading or label of the book
-  (`#world-of-darkness` for "World of Darkness Glossary") means that one.
+Through the corpus's own vekn.net resolution (`judge.lookup.find`, which the
+book's links and `judge show URL` use: the anchors the book carries, then those
+vekn.net gives that it does not carry literally, judge.xref `_derived_anchor`).
+That function rebuilds its look-up tables at each call (~7 ms), so an anchor the
+book holds literally, in lowercase and (for a page link) on that page, is looked
+up here in a copy of the same table built once, answered as lookup.find answers
+it; a test checks that both agree on every reference.
 
 Anything else is broken, with the reason: not a rulebook link, a page the book
 does not have, or an anchor it does not have (with the closest anchor and where
@@ -31,6 +23,7 @@ from rapidfuzz import fuzz, process
 
 from judge import lookup
 from judge.cards.names import fold
+from judge.xref import ENUMERATOR as _ENUMERATOR
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
@@ -38,9 +31,6 @@ if TYPE_CHECKING:
 
 URL_RE = re.compile(r"^https?://(?:www\.)?vekn\.net/rulebook(?:/(?P<page>[\w-]*))?/?(?:#(?P<anchor>[\w-]*))?$",
                     re.IGNORECASE)
-_ENUMERATOR = re.compile(r"^\s*(?:\d+(?:\.\d+)*[a-z]?\.?|[a-z]\.|[A-Z]\.|\d+\.[a-z])\s+")
-_OPENING_BOLD = re.compile(r"^(?:[-*>]\s+)*\*\*(?P<phrase>[^*]{2,80}?)[:.]?\*\*")
-_PARENTHESIS = re.compile(r"\s*\([^()]*\)\s*$")
 
 
 def slug(text: str) -> str:
@@ -69,7 +59,6 @@ class BookAnchors:
         self.literal: dict[str, list[str]] = {}  # anchor -> ids: what the book's headings and labels are anchored by
         self.stored: dict[str, list[str]] = {}  # the part of it lookup.find reads, in its order (sections first)
         self.scopes: dict[str, set[str]] = {}  # page -> the IDs inside its chapter
-        self.derived: dict[str, list[tuple[str, str]]] = {}  # anchor -> [(id, why)]
         self.pages: set[str] = set()
         if self.book is None:
             return
@@ -82,21 +71,10 @@ class BookAnchors:
                 self.pages.update(a.lower() for a in sec.anchors)
                 for anchor in sec.anchors:
                     self.scopes.setdefault(anchor.lower(), corpus.ids_inside(sec.id))
-            bare = _PARENTHESIS.sub("", sec.title)
-            if bare != sec.title and bare.strip():
-                self._derive(slug(_unnumbered(bare)), sec.id, f"the heading '{sec.title}' without its parenthesis")
         for para in self.book.paragraphs:
             for anchor in para.anchors:
                 self.stored.setdefault(anchor.lower(), []).append(para.id)
                 self.literal.setdefault(anchor.lower(), []).append(para.id)
-            m = _OPENING_BOLD.match(para.markdown or "")
-            if m:
-                phrase = m.group("phrase").strip()
-                self._derive(slug(_unnumbered(phrase)), para.id, f"the paragraph opening with '{phrase}'")
-
-    def _derive(self, anchor: str, ident: str, why: str) -> None:
-        if anchor and anchor not in self.literal:
-            self.derived.setdefault(anchor, []).append((ident, why))
 
     def resolve(self, url: Optional[str]) -> Outcome:
         if self.book is None:
@@ -120,25 +98,7 @@ class BookAnchors:
             return Outcome(None, f"no chapter of {short} is published at the page '{page}'")
         if not anchor:
             return Outcome(None, f"the link names no anchor and no page of {short}")
-        return self._derived_target(anchor.lower(), anchor) or self._prefix_target(anchor.lower(), anchor) \
-            or Outcome(None, self._why_not(anchor))
-
-    def _derived_target(self, wanted: str, anchor: str) -> Optional[Outcome]:
-        found = self.derived.get(wanted, [])
-        targets = list(dict.fromkeys(i for i, _ in found))
-        if len(targets) == 1:
-            return Outcome(targets[0], f"no anchor '#{anchor}'; {found[0][1]} is anchored so on vekn.net, taken as meant")
-        return None
-
-    def _prefix_target(self, wanted: str, anchor: str) -> Optional[Outcome]:
-        starting = {a: ids for a, ids in {**self.literal, **{k: [i for i, _ in v] for k, v in self.derived.items()}}
-                    .items() if a.startswith(wanted + "-")}
-        targets = list(dict.fromkeys(ids[0] for ids in starting.values()))
-        if len(targets) == 1:
-            longer = sorted(starting)[0]
-            return Outcome(targets[0], f"no anchor '#{anchor}'; the only anchor beginning with its words is "
-                                       f"'#{longer}', taken as meant")
-        return None
+        return Outcome(None, self._why_not(anchor))
 
     def _why_not(self, anchor: str) -> str:
         short = self.book.meta.short

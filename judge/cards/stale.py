@@ -224,7 +224,7 @@ class StaleCheck:
             target = self.base.references.get(ref)
             if target is None or not target.resolves_to:
                 continue
-            for pid in self._paragraphs(target.resolves_to):
+            for pid in self._paragraphs(ruling.cites.get(ref, target.resolves_to)):
                 out.setdefault(pid, ("cites", []))
         for use in ruling.rules:
             template = self.base.templates.get(use.template)

@@ -52,16 +52,17 @@ def _data_source(source) -> str:
         return "krcg"
 
 
-def card_or_fail(base, name: str):
-    """The card `name` names (ID, slug, name in any case or accents; the closest when
-    misspelt); a UserError (exit 1) with the closest names when none."""
-    from judge.cards.query import named_card
-    card = base.card(name) or named_card(base, name)
-    if card is not None:
-        return card
-    found = base.find(name, limit=5)
-    close = ", ".join(m.card.name for m in found) or "none"
-    raise UserError(f"no card {name[:80]!r}; closest: {close}", 1)
+def card_or_fail(base, corpus, name: str):
+    """The card `name` names and its other versions (judge.cards.query.look_up: an ID, a slug, a name as people
+    type it); a UserError (exit 1) naming the cards it may mean, or the closest names, when none for sure."""
+    from judge.cards.query import look_up
+    found = look_up(base, corpus, name)
+    if found.card is not None:
+        return found.card, found.others
+    names = ", ".join(c.name for c in found.others[:10]) or "none"
+    if found.ambiguous:
+        raise UserError(f"{name[:80]!r} names several cards: {names}; type more of the name", 1)
+    raise UserError(f"no card {name[:80]!r}; closest: {names}", 1)
 
 
 @click.command(name="card")
@@ -72,12 +73,14 @@ def card(name: str, as_json: bool) -> None:
     from judge.cards.stale import get_stale_check
     from judge.shapes import card_data
     corpus, base = _base()
-    found = card_or_fail(base, name)
+    found, _ = card_or_fail(base, corpus, name)
     data = card_data(base, found, corpus, get_stale_check(base, corpus))
     if as_json:
         emit_json(data)
         return
-    click.echo(f"{click.style(found.name, bold=True)}  [{found.id}]  {' / '.join(found.types)}")
+    click.echo(f"{click.style(data['label'], bold=True)}  [{found.id}]  {' / '.join(found.types)}")
+    if data["versions"]:
+        click.echo("other versions: " + ", ".join(f"{v['label']} [{v['id']}]" for v in data["versions"]), err=True)
     facts = [f"{k}: {v}" for k, v in (("pool", found.pool_cost), ("blood", found.blood_cost),
                                        ("conviction", found.conviction_cost), ("capacity", found.capacity),
                                        ("group", found.group), ("clan", ", ".join(found.clans)),
@@ -132,7 +135,7 @@ def rulings(card_name: Optional[str], cites: Optional[str], stale: bool, counts:
         return
     chosen = list(base.rulings.values())
     if card_name:
-        wanted = card_or_fail(base, card_name)
+        wanted, _ = card_or_fail(base, corpus, card_name)
         chosen = base.rulings_of(wanted.id)
     if cites:
         from judge.cards.query import cited_ids
@@ -169,30 +172,34 @@ def lint_rulings(as_json: bool) -> None:
     click.echo(f"{len(problems)} problems in the card data", err=True)
 
 
-def search_answer(corpus, query: str, as_json: bool, searched: tuple[str, ...] = ("cards", "rulings")):
-    """`judge search`'s card answer: printed first in text mode (returning whether it named a
-    card); the `cards` key of --json (judge.cards.query.CardAnswer.to_json). `searched`: "cards",
-    "rulings" or both (`--in`); with rulings only, the card named is the one whose rulings are
-    shown. A card base that fails to load leaves the rules' search alone (a warning)."""
+def search_answer(corpus, query: str, searched: tuple[str, ...] = ("cards", "rulings"), result=None):
+    """`judge search`'s card answer (judge.cards.query.CardAnswer) and the card base it came from: the cards
+    the question names, their rulings best first for what it asks, the rulings its words match. `searched`:
+    "cards", "rulings" or both (`--in`); `result` the rules' search of the same query, whose reading of it
+    ranks the rulings. (None, None) when the card data fails to load: the rules' search goes on (a warning)."""
     from judge.cards import get_cards
-    from judge.cards.load import card_names
-    from judge.cards.query import card_answer, no_card_answer
+    from judge.cards.query import Context, card_answer
     try:
-        names = card_names(corpus)
-        answer = no_card_answer(names, query, searched) if names is not None else None
-        if answer is None:
-            answer = card_answer(get_cards(corpus), query, searched)
+        base = get_cards(corpus)
+        expansion = (lambda q: result.expansion) if result is not None else (lambda q: None)
+        return card_answer(base, query, searched, Context(corpus, expansion)), base
     except Exception as exc:  # the rules must still be searched
         click.echo(f"warning: the card data could not be loaded: {exc}", err=True)
-        return None
-    if as_json:
-        return answer.to_json()
+        return None, None
+
+
+def print_answer(answer) -> bool:
+    """The card answer in text: the cards named, the names several cards share, the rulings best first."""
     for m in answer.matches if answer.show_cards else answer.matches[:1]:
-        click.echo(f"card: {click.style(m.card.name, bold=True)}  [{m.card.id}]  {' / '.join(m.card.types)}"
+        label = answer.versions.get(m.card.id, m.card.name)
+        click.echo(f"card: {click.style(label, bold=True)}  [{m.card.id}]  {' / '.join(m.card.types)}"
                    + ("  (closest name)" if m.how == "fuzzy" else ""))
+    for typed, cards in answer.ambiguous:
+        click.echo(f"'{typed}' names several cards: " + ", ".join(c.name for c in cards[:8])
+                   + (f" and {len(cards) - 8} more" if len(cards) > 8 else ""))
     for r in answer.rulings:
         click.echo(f"  ruling: {r.text} [{', '.join(r.references)}]")
-    if answer.asked_rulings and answer.matches and answer.rulings_total > len(answer.rulings):
-        click.echo(f"  ({answer.rulings_total} rulings, the first {len(answer.rulings)} shown: "
+    if answer.matches and answer.rulings_total > len(answer.rulings):
+        click.echo(f"  ({answer.rulings_total} rulings, the best {len(answer.rulings)} shown: "
                    f"judge rulings --card {answer.matches[0].card.slug})", err=True)
     return bool(answer.matches)

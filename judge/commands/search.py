@@ -45,19 +45,23 @@ def _searched_in(options: tuple[str, ...]) -> list[str]:
     return [s for s in SEARCH_IN if s in given] or list(SEARCH_IN)
 
 
-def _answer(searcher, query: str, limit: int, filters: dict, searched: list[str], as_json: bool):
-    """The rules' result (no hit when the rules are not searched, as /api/search) and the
-    card answer (None when neither cards nor rulings are searched)."""
+def _answer(searcher, query: str, limit: int, filters: dict, searched: list[str]) -> dict:
+    """`judge search --json`'s answer (judge.shapes.search_data): the rules' result (no rule hit when the rules
+    are not searched, as /api/search), mixed with the rulings the question matches, and the card answer (None when
+    neither cards nor rulings are searched)."""
     from judge.commands.cards import search_answer  # the cards the query names (issue 22)
+    from judge.shapes import search_data
     result = searcher.search(query, limit=limit, **filters)
-    if "rules" not in searched:
-        result.hits, result.total = [], 0
-    cards = search_answer(searcher.corpus, query, as_json, tuple(s for s in searched if s != "rules")) \
-        if {"cards", "rulings"} & set(searched) else None
-    return result, cards
+    answer = base = None
+    if {"cards", "rulings"} & set(searched):
+        answer, base = search_answer(searcher.corpus, query, tuple(s for s in searched if s != "rules"), result)
+    filtered = bool(filters.get("doc") or filters.get("kind"))
+    return result, answer, search_data(result, answer, base, searched, limit, filtered)
 
 
-def _print_result(result) -> None:
+def _print_result(result, hits: list[dict]) -> None:
+    """The rules' result in text: its notes and message, then the hits as `search_data` mixed them (rule
+    paragraphs and rulings)."""
     if result.direct is not None:
         also = f" (also {', '.join(result.direct.also)})" if result.direct.also else ""
         click.echo(f"{result.query!r} is {result.direct.id}{also}")
@@ -67,18 +71,18 @@ def _print_result(result) -> None:
         click.echo(result.message, err=True)
     if result.did_you_mean:
         click.echo(f"did you mean: {result.did_you_mean}", err=True)
-    for n, hit in enumerate(result.hits, 1):
-        kind = "" if hit.kind == "rule" else f"  ({hit.kind})"
-        if not hit.in_force:
-            kind += "  (older edition" + (", OCR text)" if hit.ocr else ")")
-        click.echo(f"{n:>2}. {click.style(hit.label, bold=True)}  [{hit.id}]{kind}")
-        click.echo(f"    {_terminal_snippet(hit.snippet)}")
-        if hit.counterparts:
-            click.echo("    also: " + ", ".join(c.label for c in hit.counterparts))
-    if result.other_game and not result.hits:
+    for n, hit in enumerate(hits, 1):
+        kind = "" if hit["kind"] == "rule" else f"  ({hit['kind']})"
+        if not hit["in_force"]:
+            kind += "  (older edition" + (", OCR text)" if hit["ocr"] else ")")
+        click.echo(f"{n:>2}. {click.style(hit['label'], bold=True)}  [{hit['id']}]{kind}")
+        click.echo(f"    {_terminal_snippet(hit['snippet_runs'])}")
+        if hit["editions"]:
+            click.echo("    also: " + ", ".join(c["label"] for c in hit["editions"]))
+    if result.other_game and not hits:
         click.echo(f"(--game {result.other_game['game']} finds {result.other_game['total']})", err=True)
-    if result.hits and result.total > len(result.hits):
-        click.echo(f"{result.total} matching paragraphs, best {len(result.hits)} shown", err=True)
+    if hits and result.total > len(hits):
+        click.echo(f"{result.total} matching paragraphs, best {len(hits)} shown", err=True)
 
 
 @click.command(name="search")
@@ -112,14 +116,16 @@ def search(query: Optional[str], docs, games, kinds, searched, limit: int, as_js
                 click.echo(json.dumps(searcher.search(line.rstrip("\r\n"), limit=limit, **filters).to_json(),
                                       ensure_ascii=False))
                 continue
-            result, cards = _answer(searcher, line.rstrip("\r\n"), limit, filters, searched, True)
-            click.echo(json.dumps({**result.to_json(), "cards": cards, "in": searched}, ensure_ascii=False))
+            _, _, data = _answer(searcher, line.rstrip("\r\n"), limit, filters, searched)
+            click.echo(json.dumps(data, ensure_ascii=False))
         return
-    result, cards = _answer(searcher, query, limit, filters, searched, as_json)
+    result, answer, data = _answer(searcher, query, limit, filters, searched)
     if as_json:
-        click.echo(json.dumps({**result.to_json(), "cards": cards, "in": searched}, ensure_ascii=False, indent=2))
-    elif "rules" in searched:
-        _print_result(result)
-    found_cards = bool(cards and cards.get("cards")) if as_json else bool(cards)
-    if not result.hits and not found_cards:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        from judge.commands.cards import print_answer
+        if answer is not None:
+            print_answer(answer)
+        _print_result(result, data["hits"])
+    if not data["hits"] and not (answer and answer.matches):
         sys.exit(1)

@@ -66,6 +66,7 @@ class CardFacts:
     disciplines: tuple[tuple[str, str, Optional[str]], ...] = ()  # (code, name, level for a crypt card)
     disciplines_all: bool = False
     clans: tuple[str, ...] = ()
+    former_clans: tuple[str, ...] = ()  # the clans' former names ("Assamite" for Banu Haqim): a minion may be given them
     sect: Optional[str] = None
     title: Optional[str] = None
     capacity: Optional[str] = None
@@ -173,7 +174,8 @@ class Catalog:
             id=card.id, name=card.name, kind=card.kind, types=tuple(card.types), text=card.text,
             pool_cost=card.pool_cost, blood_cost=card.blood_cost,
             disciplines=tuple((d.code, d.name, d.level) for d in card.disciplines),
-            disciplines_all=card.disciplines_all, clans=tuple(card.clans), sect=card.sect, title=card.title,
+            disciplines_all=card.disciplines_all, clans=tuple(card.clans),
+            former_clans=tuple(getattr(card, "former_clans", ())), sect=card.sect, title=card.title,
             capacity=card.capacity, group=card.group, requirements=tuple(card.requirements),
             burn_option=card.burn_option, rulings=rulings)
 
@@ -298,7 +300,7 @@ def _meets(d: Draft, card: CardFacts, m: Minion, level: Optional[str]) -> bool:
 def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str]) -> None:
     """Refuse `m` playing `card` at `level` when it does not meet the card's clan, Discipline or text
     requirements."""
-    if card.clans and not any((m.clan or "").casefold() == c.casefold() for c in card.clans):
+    if card.clans and not any((m.clan or "").casefold() == c.casefold() for c in card.clans + card.former_clans):
         raise _refuse(card, f"{m.name} ({m.clan or 'no clan'}) cannot play {card.name}: it requires "
                             f"{' or '.join(card.clans)}", R.CARD_REQUIREMENTS)
     if card.disciplines:

@@ -145,6 +145,9 @@ class SearchResult:
     game: str = "all"  # the game searched: a game id, or "all"
     game_from: str = "default"  # "filter" (asked), "query" (named or used its words) or "default" (V:TES)
     other_game: Optional[dict] = None  # {"game", "total"}: what the other game has, when it is not searched
+    # What the query asked for, as read (None for a section number, an ID or nothing to search): what else is
+    # searched with the same words (the rulings, judge.cards.query) reads it rather than reading the query again.
+    expansion: Optional[Expansion] = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
         direct = None
@@ -485,7 +488,7 @@ class Search:
             return result
         current = self._current
         synonyms = current_synonyms()
-        expansion = expand(parsed, current.vocabulary, synonyms, self._scopes)
+        expansion = result.expansion = expand(parsed, current.vocabulary, synonyms, self._scopes)
         if expansion.empty:
             result.message = ("only common words in this query (such as 'the', 'how', 'what'); "
                               "add the words of the rule you are looking for")

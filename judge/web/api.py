@@ -32,12 +32,13 @@ def search():
     site = current_site()
     p = params.search_params(site.corpus, required=True, default_limit=API_SEARCH_LIMIT)
     from judge.web.cards import search_cards  # the cards the query names (issue 22)
+    from judge.shapes import search_data
     searched = params.searched_in()
-    answer = search_cards(p.q, searched)
-    rules = site.search(p).to_json()
-    if "rules" not in searched:  # in=cards / in=rulings: the same shape, no rule hit
-        rules.update(hits=[], total=0)
-    return jsonify({**rules, "cards": answer.to_json() if answer is not None else None, "in": searched})
+    result = site.search(p)
+    answer = search_cards(p.q, searched, result)
+    # in=cards / in=rulings: the same shape, no rule hit; rulings mixed with the rules by score
+    return jsonify(search_data(result, answer, site.cards if answer is not None else None, searched, p.limit,
+                               filtered=bool(p.docs or p.kinds)))
 
 
 @api.get("/paragraph/<path:ident>")

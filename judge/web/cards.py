@@ -14,6 +14,7 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 from werkzeug.exceptions import NotFound
 
 import judge.web.params as params
+from judge.memo import Memo
 from judge.web.links import search_url
 from judge.web.site import current_site
 
@@ -43,13 +44,13 @@ def stale_check():
 
 
 def card_or_404(ident: str):
-    base = card_base()
-    ident = ident[:200]
-    from judge.cards.query import named_card
-    card = base.card(ident) or named_card(base, ident)
-    if card is None:
-        raise UnknownCard(ident, [m.card for m in base.find(ident, limit=5)])
-    return card
+    """The card a URL names (judge.cards.query.look_up, as `judge card` reads a name); a 404 offering the cards
+    it may mean, or the closest names, when none for sure."""
+    from judge.cards.query import look_up
+    found = look_up(card_base(), current_site().corpus, ident[:200])
+    if found.card is None:
+        raise UnknownCard(ident[:200], found.others[:5])
+    return found.card
 
 
 @cards.errorhandler(UnknownCard)
@@ -192,13 +193,10 @@ def rule_cards(ident: str) -> dict:
     its page (_rule_cards.html). A section's counts include its paragraphs'."""
     base, corpus = card_base(), current_site().corpus
     ids = [ident, *corpus.ids_inside(ident)] if ident in corpus.sections else [ident]
-    using: dict[str, object] = {}
-    for i in ids:
-        for card, _use in base.cards_using(i):
-            using.setdefault(card.id, card)
+    using = _ranked_users(base, ids)
     citing = base.rulings_citing(ids)
     check = stale_check()
-    return {"cards": list(using.values())[:RULE_EXAMPLES], "cards_total": len(using),
+    return {"cards": [c for c, _ in using[:RULE_EXAMPLES]], "cards_total": len(using),
             "rulings": [(r, check.of(r.id), _citation(r.text, [(ref, base.references[ref].url if ref in
                                                                  base.references else None) for ref in r.references]))
                         for r in citing], "ident": ident}
@@ -227,18 +225,32 @@ def search_in_chips(p: params.SearchParams, searched: list[str]) -> list[tuple[s
     return chips
 
 
-def search_cards(query: str, searched=params.SEARCH_IN):
-    """The card answer of a search query (judge.cards.query), None when the card data is absent
-    or neither cards nor rulings are searched (`searched`: the `in=` facet)."""
-    from judge.cards.query import card_answer
+def search_cards(query: str, searched=params.SEARCH_IN, result=None):
+    """The card answer of a search query (judge.cards.query): the cards it names, their rulings best first, the
+    rulings its words match. None when the card data is absent or neither cards nor rulings are searched
+    (`searched`: the `in=` facet). `result`: the rules' search of the same query, whose reading of the query
+    ranks the rulings (else the query is read again)."""
+    from judge.cards.query import Context, card_answer
     if not query.strip() or not {"cards", "rulings"} & set(searched):
         return None
+    site = current_site()
     try:
         base = card_base()
     except Exception:  # the rules' search must answer even when the card data cannot load
         current_app.logger.exception("the card data could not be loaded for a search")
         return None
-    return card_answer(base, query, tuple(searched))
+    if result is not None:
+        expansion = lambda q: result.expansion  # noqa: E731
+    else:
+        expansion = site.searcher.expansion_of
+    return card_answer(base, query, tuple(searched), Context(site.corpus, expansion))
+
+
+@cards.app_template_global()
+def ruling_note(ruling, card_id) -> str:
+    """A group's ruling's note on one of its cards (judge.shapes.group_note): which version it is about."""
+    from judge.shapes import group_note
+    return group_note(card_base(), ruling, card_id) if card_id else ""
 
 
 @cards.app_template_global()
@@ -254,19 +266,24 @@ def uses(ident: str):
     site = current_site()
     target = cited_ids(card_base(), site.corpus, ident[:200])[0]
     ids = [target, *site.corpus.ids_inside(target)] if target in site.corpus.sections else [target]
-    found: dict[str, tuple] = {}
-    for i in ids:
-        for card, use in card_base().cards_using(i):
-            found.setdefault(card.id, (card, use))
-    chosen = sorted(found.values(), key=lambda cu: cu[0].name.casefold())
+    chosen = _ranked_users(card_base(), ids)
     return render_template("cards.html", cards=[c for c, _ in chosen], total=len(chosen), page=1, pages=1,
                            q="", kind=None, ctype=None, clan=None, discipline=None, types=[], clans=[],
                            rule=target)
+
+
+# (card base, rule IDs) -> the cards using them, most directly first: a rule page asks it at each visit.
+_USERS: Memo = Memo("web.rule_card_users", 4096)
+
+
+def _ranked_users(base, ids: list[str]) -> list:
+    key = (base.digest or id(base), tuple(ids))
+    return _USERS.recall_or_compute(key, lambda: base.cards_using_ranked(ids))
 
 
 def warm_cards(site) -> None:
     """Before the first visitor: the card base and the names a search is matched against. A
     ruling's staleness is worked out where a page first shows it (judge.cards.stale: it compares
     older editions with the current one, which grew with the books when done for all here)."""
-    from judge.cards.query import card_answer
-    card_answer(site.cards, "warm up")
+    from judge.cards.query import Context, card_answer
+    card_answer(site.cards, "warm up", context=Context(site.corpus, site.searcher.expansion_of))

@@ -46,7 +46,11 @@ SCHEMAS: dict[str, S] = {
                                      "description": "the snippet as data: its runs of text in order, each [text, "
                                                     "marked], marked when the query matched it; the text as it "
                                                     "is, not escaped"}},
-                   {"kind": {"enum": list(KINDS)}, "section": _STR, "section_title": _STR,
+                   {"kind": {"enum": [*KINDS, "ruling"], "description": "a paragraph's kind, or \"ruling\" for a "
+                                                                     "ruling the query's words match (doc \"rulings\")"},
+                    "cards": _array(_object({"id": _STR, "name": _STR, "slug": _STR})),
+                    "references": {**_array(_STR), "description": "a ruling's sources"},
+                    "section": _STR, "section_title": _STR,
                     "editions": _array(_ref("Edition")), "game": _STR,
                     "in_force": {**_BOOL, "description": "from the book in force of its game, not an older edition"},
                     "ocr": {**_BOOL, "description": "from a text read by OCR"}}),
@@ -145,9 +149,9 @@ def _text(max_length: int, required: bool = False) -> S:
 
 
 def _repeated(values: list[str]) -> S:
-    """A repeated parameter as judge.web.params.choices checks it: each value one of `values`, given at most
-    MAX_VALUES times."""
-    return {"type": "array", "items": {"enum": values}, "maxItems": MAX_VALUES}
+    """A repeated parameter as judge.web.params.choices checks it: each value one of `values` (or empty, which
+    filters nothing: a form's "any"), given at most MAX_VALUES times."""
+    return {"type": "array", "items": {"enum": [*values, ""]}, "maxItems": MAX_VALUES}
 
 
 def openapi_document(corpus=None) -> S:
@@ -423,7 +427,14 @@ def _card_schemas() -> dict[str, S]:
                                                                                 "cards": _array(named)}))}),
         "CardAnswer": _object({"cards": _array(_object({"id": _STR, "name": _STR, "how": _STR},
                                                        {"slug": _STR, "types": _array(_STR), "text": _STR,
-                                                        "score": {"type": "number"}})),
-                               "rulings": _array(_object({"id": _STR, "text": _STR, "references": _array(_STR)}))},
-                              {"rulings_total": _INT, "asked_rulings": {"type": "boolean"}}),
+                                                        "score": {"type": "number"},
+                                                        "label": {**_STR, "description": "the name with its version's "
+                                                                                         "marks when versions share it"}})),
+                               "rulings": {**_array(_object({"id": _STR, "text": _STR, "references": _array(_STR)},
+                                                            {"cards": _array(_STR), "card": _nullable("string")})),
+                                           "description": "the named cards' rulings, best first for what the query "
+                                                          "asks"}},
+                              {"rulings_total": _INT, "asked_rulings": {"type": "boolean"},
+                               "ambiguous": {**_array(_object({"typed": _STR, "cards": _array(named)})),
+                                             "description": "words naming several cards, with them"}}),
     }

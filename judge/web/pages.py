@@ -79,8 +79,10 @@ def search():
     p = params.search_params(site.corpus, required=False, default_limit=SEARCH_LIMIT)
     fragment = request.args.get("fragment") == "1"
     searched = params.searched_in()  # rules, cards, rulings (issue 22)
-    result = site.search(p) if p.q.strip() and "rules" in searched else None
-    if result is not None and result.direct is not None and not result.direct.also and not fragment:
+    # The rules are searched whatever is shown: their reading of the query ranks the rulings too.
+    result = site.search(p) if p.q.strip() else None
+    rules_shown = result is not None and "rules" in searched
+    if rules_shown and result.direct is not None and not result.direct.also and not fragment:
         # A number, ID, label, slug or vekn.net link naming one place: straight there.
         return redirect(site.href(result.direct.id), code=302)
     template = "_live_results.html" if fragment else "search.html"
@@ -94,9 +96,24 @@ def search():
     games = []
     if result is not None and not p.docs:
         games = [(label, search_url(p, game=value), value == result.game) for value, label in GAME_SWITCH]
-    return render_template(template, p=p, result=result, facets=_facets(p, result, site.corpus.documents),
+    answer = search_cards(p.q, searched, result) if p.q.strip() else None
+    from judge.shapes import rulings_listed
+    listed = answer is not None and rulings_listed(result, searched, bool(p.docs or p.kinds))
+    ruling_hits = answer.ruling_hits if listed else []
+    return render_template(template, p=p, result=result,
+                           facets=_facets(p, result, site.corpus.documents) if rules_shown else [],
                            more_url=more_url, corrected_url=corrected_url, games=games,
-                           cards_answer=search_cards(p.q, searched), searched_in=searched)
+                           cards_answer=answer, searched_in=searched,
+                           listed=_listed(result.hits if rules_shown else [], ruling_hits, p.limit),
+                           rules_shown=rules_shown)
+
+
+def _listed(rule_hits: list, ruling_hits: list, limit: int) -> list[tuple[str, object]]:
+    """The results list in order: ("rule", a rule hit) and ("ruling", a ruling hit), by score, at most `limit`
+    (judge.cards.query.mixed_hits, as the JSON API mixes them)."""
+    both = [("rule", h, h.score) for h in rule_hits] + [("ruling", h, h.score) for h in ruling_hits]
+    both.sort(key=lambda item: -item[2])
+    return [(kind, hit) for kind, hit, _ in both[:limit]]
 
 
 GAME_SWITCH = (("vtes", "V:TES"), ("rivals", "Rivals"), ("all", "Both"))  # the results' game switch
@@ -181,18 +198,38 @@ def _render_frame(arguments: tuple) -> _Frame:
 
 
 @pages.app_template_global()
-def hits_html(hits, show_game: bool = False) -> Markup:
-    """The results list's items: each hit's frame (`hit_frame`) around its snippet, as the
+def hits_html(listed, show_game: bool = False, stems=frozenset()) -> Markup:
+    """The results list's items: each rule hit's frame (`hit_frame`) around its snippet, as the
     JSON API gives it (`snippet_html`: the text escaped, the matched runs in <mark>), a line
-    each. Joined here, not looped over run by run in a template (a third of the results
-    list's rendering when it was). `show_game`: both games are shown, each hit says its own."""
+    each; a ruling hit (`listed`: ("rule" | "ruling", hit) in order) as the macro `ruling_hit`
+    renders it, the words `stems` matched marked. Joined here, not looped over run by run in a
+    template (a third of the results list's rendering when it was). `show_game`: both games
+    are shown, each hit says its own."""
     site = current_site()
     frames, links = site.hit_frames, site.edition_links
     out = []
-    for hit in hits:
+    for kind, hit in listed:
+        if kind == "ruling":
+            out.append(_ruling_hit_html(site, hit, stems) + "\n")
+            continue
         start, end = hit_frame(hit, frames, show_game, links)
         out.append(f"{start}{snippet_html(hit.snippet)}{end}\n")
     return Markup("".join(out))
+
+
+def _ruling_hit_html(site, hit, stems) -> str:
+    from judge.shapes import ruling_hit_data
+    data = ruling_hit_data(site.cards, hit, stems)
+    return str(get_template_attribute("_macros.html", "ruling_hit")(data, Markup(data["snippet"])))
+
+
+@pages.app_template_global()
+def query_stems(result) -> frozenset:
+    """The stems a search asked for (its units' stem alternatives): the words a ruling hit marks."""
+    if result is None or result.expansion is None:
+        return frozenset()
+    return frozenset(t for u in result.expansion.units for a in u.alternatives if a.kind == "stems"
+                     for t in a.tokens)
 
 
 def render_hit_frames(searcher) -> int:

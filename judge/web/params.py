@@ -57,9 +57,10 @@ def integer(name: str, default: int, low: int, high: int) -> int:
 
 def choices(name: str, allowed: list[str]) -> list[str]:
     """Repeated parameter (`doc=rb&doc=s6`), each value one of `allowed`; order kept, no duplicates."""
-    values = [v for v in request.args.getlist(name) if v != ""]
-    if len(values) > MAX_VALUES:
-        raise BadParameter(name, f"given {len(values)} times; at most {MAX_VALUES}")
+    given = request.args.getlist(name)
+    if len(given) > MAX_VALUES:  # empty values too: they are given, if they filter nothing
+        raise BadParameter(name, f"given {len(given)} times; at most {MAX_VALUES}")
+    values = [v for v in given if v != ""]
     out = []
     for value in values:
         if value not in allowed:

@@ -1,0 +1,322 @@
+"""The cards a question names, wherever in it: "can Govern the Unaligned be blocked", "gtu superior: do I reveal
+the vampire", "does vykos adv's ability work in torpor".
+
+A card is recognised by any form people type for it (`NameForms`): its whole name in any case, accents and
+ligatures folded ("sacre coeur" for Sacré-Cœur), with or without its article ("An Anarch Manifesto", "Anarch
+Manifesto"), the name before a crypt card's title ("Smiling Jack" for "Smiling Jack, The Anarch"), an abbreviation
+or nickname players use (judge/data/card_nicknames.yaml, "GtU", "KRC"), a part of its name that picks it alone
+("vykos", "heidelberg"), or a typo of one of these. A version is chosen by the marks typed after it ("adv",
+"(ADV)", "G6", "group 6"); unmarked, the first printed.
+
+What a question says besides the card is kept apart (`Found.rest`): it is what the card's rulings are ranked by.
+
+Never a guess: a part of a name, or a word shared by several names, that is an everyday or rules word
+("beast", "theo", "anarch") names a card only when it is the whole query; a form that several cards' names share
+is reported with its candidates (`Mention.ambiguous`), and nothing is chosen for it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, Callable, Iterable, Optional
+
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
+
+from judge.cards.names import name_key
+from judge.memo import Memo
+
+if TYPE_CHECKING:
+    from judge.cards.base import CardBase
+
+MAX_WORDS = 24  # a question longer than this is read up to here
+FUZZY_MIN = 86  # rapidfuzz ratio of a typed run of words to a name form, to be read as that name misspelt
+FUZZY_SHORTEST = 6  # letters: shorter runs are too easily another word misspelt
+RARE_ZIPF = 3.3  # English words at least this common (wordfreq) are everyday words, not parts of a name
+_WORD = re.compile(r"[a-z0-9]+")
+_TOPIC = re.compile(r"\s*([^:?!.,\-\u2013\u2014]{2,60}?)\s*(?::|\s[-\u2013\u2014]\s)")
+_ARTICLES = ("the", "an", "a")
+_ADVANCED = {"adv", "advanced"}
+_GROUP = re.compile(r"g(\d{1,2})")
+_RULING_WORDS = {"ruling", "rulings", "ruled", "card", "cards"}
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A run of the question's words (`start`, `end`: word positions) naming cards: `cards` the versions of the
+    name chosen (the one meant first), or, for an ambiguous form, one card per name it may mean."""
+
+    start: int
+    end: int
+    typed: str
+    cards: tuple[str, ...]
+    how: str  # "name", "nickname", "before-comma", "partial", "fuzzy"
+    ambiguous: bool = False
+    version_marked: bool = False  # the version was chosen by a mark typed ("adv", "G6")
+
+    @property
+    def card(self) -> Optional[str]:
+        """The card meant, None when the form is ambiguous."""
+        return None if self.ambiguous else self.cards[0]
+
+
+@dataclass
+class Found:
+    mentions: list[Mention] = field(default_factory=list)
+    rest: str = ""  # the question's words that name no card (nor ask for "rulings")
+
+    @property
+    def cards(self) -> list[str]:
+        return [m.card for m in self.mentions if m.card]
+
+
+class NameForms:
+    """Every form a card's name is typed in, by its words (folded), to the names ("families": every version of
+    one name, as `name_key` folds it) it may mean."""
+
+    def __init__(self, base: "CardBase", nicknames: dict[str, list[str]], common: Callable[[str], bool]):
+        self.common = common
+        self.families: dict[str, list[str]] = {}  # name key -> card IDs, the first printed base version first
+        for card in base.cards.values():
+            self.families.setdefault(name_key(card.name), []).append(card.id)
+        for key, ids in self.families.items():
+            ids.sort(key=lambda i: (base.cards[i].advanced, base.cards[i].vekn_id))
+        self.cards = base.cards
+        self.exact: dict[tuple[str, ...], dict[str, str]] = {}  # words -> {family: how}
+        self.partial: dict[tuple[str, ...], set[str]] = {}  # a run of a name's words -> the families having it
+        for key, ids in self.families.items():
+            card = base.cards[ids[0]]
+            for name in {card.name, card.vekn_name, *card.aka, *(a for i in ids for a in base.cards[i].aka)}:
+                self._add_name(key, name)
+        for name, nicks in nicknames.items():
+            key = name_key(name)
+            for nick in nicks:
+                self._add(tuple(_WORD.findall(name_key(nick))), key, "nickname")
+        self.longest = max((len(w) for w in self.exact), default=1)
+        self.longest_partial = max((len(w) for w in self.partial), default=1)
+        # The forms fuzzy matching compares typed runs with (the whole names and their before-comma forms).
+        self.fuzzy_forms = sorted({" ".join(w) for w, by in self.exact.items()
+                                   if len(" ".join(w)) >= FUZZY_SHORTEST and any(h != "nickname" for h in by.values())})
+        self.rare_name_words = sorted({w for words in self.exact for w in words
+                                       if len(w) >= FUZZY_SHORTEST and not common(w)})
+
+    def _add_name(self, key: str, name: str) -> None:
+        words = tuple(_WORD.findall(name_key(name)))
+        if not words:
+            return
+        self._add(words, key, "name")
+        if words[0] in _ARTICLES and len(words) > 1:  # "An Anarch Manifesto": "anarch manifesto" too
+            self._add(words[1:], key, "name")
+        for article in _ARTICLES:  # "Anarch Manifesto, An" (the VEKN list's order)
+            if name.endswith(f", {article.capitalize()}") or name.endswith(f", {article}"):
+                self._add((article, *words[:-1]), key, "name")
+                self._add(words[:-1], key, "name")
+        if "," in name:  # "Smiling Jack, The Anarch": "smiling jack"
+            before = tuple(_WORD.findall(name_key(name.split(",", 1)[0])))
+            if before and before != words:
+                self._add(before, key, "before-comma")
+        for n in range(1, len(words)):
+            for start in range(0, len(words) - n + 1):
+                run = words[start:start + n]
+                if all(w in _STOP for w in run):
+                    continue
+                self.partial.setdefault(run, set()).add(key)
+
+    def _add(self, words: tuple[str, ...], family: str, how: str) -> None:
+        if words:
+            self.exact.setdefault(words, {}).setdefault(family, how)
+
+    def find(self, query: str) -> Found:
+        typed = query_words(query)
+        words = [w.lower() for w in typed]
+        # A question's topic set before a colon or a dash ("Ambush - the target unlocks...", "Bonding: ..."): a name
+        # there is a name, even an everyday word's.
+        topic = _TOPIC.match(query)
+        topic_words = len(query_words(topic.group(1))) if topic else 0
+        capitalised = [n > 0 and w[:1].isupper() for n, w in enumerate(typed)]  # a name's capital, mid-sentence
+        taken = [False] * len(words)
+        mentions: list[Mention] = []
+        # The words besides those asking for rulings and the versions' marks: a form that is all of them is the
+        # whole query (a look-up: "helena (ADV)", "beast").
+        whole = sum(1 for n, w in enumerate(words)
+                    if w not in _RULING_WORDS and not _mark(words, n))
+
+        def free(start: int, end: int) -> bool:
+            return not any(taken[start:end])
+
+        def take(mention: Mention) -> None:
+            for i in range(mention.start, mention.end):
+                taken[i] = True
+            mentions.append(mention)
+
+        # Whole forms (names, nicknames, names before the comma), longest first.
+        for n in range(min(self.longest, len(words)), 0, -1):
+            for start in range(0, len(words) - n + 1):
+                run = tuple(words[start:start + n])
+                by = self.exact.get(run)
+                if not by or not free(start, start + n):
+                    continue
+                if not self._usable(run, by, whole, capitalised[start]) and not (start == 0 and n == topic_words):
+                    continue
+                take(self._mention(start, start + n, run, by, words))
+        # Parts of one name ("vykos", "sacre coeur"), when they are no everyday or rules words.
+        for n in range(min(self.longest_partial, len(words)), 0, -1):
+            for start in range(0, len(words) - n + 1):
+                run = tuple(words[start:start + n])
+                families = self.partial.get(run)
+                if not families or not free(start, start + n):
+                    continue
+                if all(self.common(w) for w in run) and not (n == whole and n == len(words) and len(families) == 1):
+                    continue  # everyday words: a name only when they are all that was typed, and of one name
+                if n == 1 and len(run[0]) < 4:
+                    continue
+                take(self._mention(start, start + n, run, {f: "partial" for f in families}, words))
+        if all(m.ambiguous and m.how == "partial" for m in mentions):
+            # No name found whole: a misspelt one ("telepathic misdirecton") is the better reading of the words,
+            # over a part that several names share ("telepathic").
+            fuzzy = self._fuzzy(words, whole)
+            if fuzzy is not None:
+                for m in [m for m in mentions if m.start < fuzzy.end and fuzzy.start < m.end]:
+                    mentions.remove(m)
+                    for i in range(m.start, m.end):
+                        taken[i] = False
+                take(fuzzy)
+        mentions.sort(key=lambda m: m.start)
+        marks = {i for m in mentions for i in range(m.end, min(m.end + 2, len(words)))
+                 if m.version_marked and (words[i] in _ADVANCED or _GROUP.fullmatch(words[i]) or words[i] == "group"
+                                          or (i > m.end and words[i - 1] == "group" and words[i].isdigit()))}
+        rest = [w for i, w in enumerate(words) if not taken[i] and i not in marks and w not in _RULING_WORDS]
+        return Found(mentions, " ".join(rest))
+
+    def _usable(self, run: tuple[str, ...], by: dict[str, str], whole: int, capitalised: bool) -> bool:
+        """Whether a whole form found among the question's words names a card there: one of several words, or
+        everyday words that a name happens to be ("dodge", "beast"), only when it is the whole query, or typed
+        with its capital in mid-sentence ("Is Conditioning limited?"), or the name is printed in two words or
+        more, or is no everyday word."""
+        if len(run) == whole or len(run) >= 2:
+            return True
+        word = run[0]
+        if any(h == "nickname" for h in by.values()):
+            return not self.common(word) or len(word) <= 4 and word.isalpha() and not _english_word(word)
+        return not self.common(word) or (capitalised and any(h == "name" for h in by.values()))
+
+    def _mention(self, start: int, end: int, run: tuple[str, ...], by: dict[str, str], words: list[str]) -> Mention:
+        families = sorted(by, key=lambda f: (f != " ".join(run), f))
+        how = by[families[0]]
+        typed = " ".join(run)
+        if len(families) > 1:
+            return Mention(start, end, typed, tuple(self.families[f][0] for f in families), how, ambiguous=True)
+        versions = self.families[families[0]]
+        chosen, marked = self._version(versions, words[end:end + 2])
+        return Mention(start, end, typed, tuple([chosen] + [v for v in versions if v != chosen]), how,
+                       version_marked=marked)
+
+    def _version(self, versions: list[str], after: list[str]) -> tuple[str, bool]:
+        """The version the words after a name mark ("adv", "advanced", "g6", "group 6"), else the first printed."""
+        advanced = any(w in _ADVANCED for w in after)
+        group = None
+        for i, w in enumerate(after):
+            m = _GROUP.fullmatch(w)
+            if m:
+                group = m.group(1)
+            elif w == "group" and i + 1 < len(after) and after[i + 1].isdigit():
+                group = after[i + 1]
+        if not advanced and group is None:
+            return versions[0], False
+        fitting = [v for v in versions if (not advanced or self.cards[v].advanced)
+                   and (group is None or (self.cards[v].group or "").lstrip("0") == group.lstrip("0"))]
+        return (fitting[0], True) if fitting else (versions[0], False)
+
+    def _fuzzy(self, words: list[str], whole: int) -> Optional[Mention]:
+        """A name misspelt: a run of up to 4 words, one of them no known word (or all of the query: "torn sign
+        post"), as close as FUZZY_MIN to a name form; else one such word one letter off (a letter wrong, missing,
+        added or two swapped; two for a word of 9 letters or more) a rare word of a name. The closest wins."""
+        best = None
+        for n in range(min(4, len(words)), 0, -1):
+            for start in range(0, len(words) - n + 1):
+                run = words[start:start + n]
+                if all(self.common(w) for w in run) and n != whole:
+                    continue
+                typed = " ".join(run)
+                if len(typed) < FUZZY_SHORTEST:
+                    continue
+                found = process.extractOne(typed, self.fuzzy_forms, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN)
+                if found and (best is None or found[1] > best[0]):
+                    best = (found[1], start, start + n, tuple(found[0].split(" ")))
+        if best is not None:
+            _, start, end, form = best
+            return replace(self._mention(start, end, form, self.exact[form], words), how="fuzzy")
+        for i, word in enumerate(words):
+            if len(word) < FUZZY_SHORTEST or self.common(word):
+                continue
+            edits = 1 if len(word) < 9 else 2
+            found = process.extractOne(word, self.rare_name_words, scorer=OSA.distance, score_cutoff=edits)
+            if found:
+                families = self.partial.get((found[0],)) or set(self.exact.get((found[0],), {}))
+                if families:
+                    return self._mention(i, i + 1, (found[0],), {f: "fuzzy" for f in families}, words)
+        return None
+
+
+def _mark(words: list[str], n: int) -> bool:
+    """Whether word `n` marks a version: "adv", "advanced", "g6", or "group" and its number."""
+    w = words[n]
+    return (w in _ADVANCED or bool(_GROUP.fullmatch(w)) or w == "group" and n + 1 < len(words)
+            and words[n + 1].isdigit() or w.isdigit() and n > 0 and words[n - 1] == "group")
+
+
+def query_words(query: str) -> list[str]:
+    """The words of a question as names are compared with them (`name_key`'s tokens: accents and ligatures
+    folded, apostrophes out, "&" as "and"), keeping their case (a capital tells a name)."""
+    from judge.cards.names import fold_keeping_case
+    text = fold_keeping_case(query).replace("'", "").replace("&", " and ")
+    return re.findall(r"[A-Za-z0-9]+", text)[:MAX_WORDS]
+
+
+# Words a run of a name's words is never made of alone ("of the"): function words of card names.
+_STOP = frozenset("a an and as at by for from in into of on or the to with".split())
+
+
+@lru_cache(maxsize=4096)
+def _english_word(word: str) -> bool:
+    from wordfreq import zipf_frequency
+    return zipf_frequency(word, "en") >= RARE_ZIPF
+
+
+def common_words(book_words: Iterable[str]) -> Callable[[str], bool]:
+    """A test of "an everyday or rules word": one of `book_words` (the rulebooks' words, folded), or an English
+    word at least as common as RARE_ZIPF."""
+    known = frozenset(book_words)
+
+    def common(word: str) -> bool:
+        return word in known or word.isdigit() or _english_word(word)
+    return common
+
+
+# -- per card base ------------------------------------------------------------------------------------------------
+_FORMS: Memo = Memo("cards.name_forms", 4)
+
+
+def name_forms(base: "CardBase", corpus) -> NameForms:
+    """The name forms of `base`'s cards, with the nicknames file, and the words of `corpus`'s books as its
+    everyday words (made once per card base)."""
+    from judge.cards.nicknames import load_nicknames
+
+    def make() -> NameForms:
+        return NameForms(base, load_nicknames(base), common_words(book_words(corpus)))
+    return _FORMS.recall_or_compute((base.digest or str(id(base)), corpus.digest or str(id(corpus))), make)
+
+
+_BOOK_WORDS: Memo = Memo("cards.book_words", 4)
+
+
+def book_words(corpus) -> frozenset[str]:
+    """Every word of the corpus's books, folded as names are (made once per corpus)."""
+    return _BOOK_WORDS.recall_or_compute(corpus.digest or str(id(corpus)), lambda: frozenset(
+        w for p in corpus.paragraphs.values() for w in _WORD.findall(name_key(p.text))))
+
+
+def find(base: "CardBase", corpus, query: str) -> Found:
+    """The cards `query` names (see the module's docstring)."""
+    return name_forms(base, corpus).find(query)
