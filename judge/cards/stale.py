@@ -1,11 +1,14 @@
-"""Rulings that may predate a rules change.
+"""Rulings made before a rules change they rely on.
 
 A ruling's date is that of its latest dated reference (the last time a Rules
-Director or the Rules Team stated it). The edition in force then is the latest
-edition of the game whose `in_force_from` (rules/manifest.yaml) is on or before
-that date and which holds the rule at all (the section-6 edition holds only
-section 6: for another rule the edition before it stands); before every dated
-edition, the oldest one stands for it (said so in the note).
+Director or the Rules Team stated it). A rule's change is dated by the editions:
+the newest older edition holding the rule (the section-6 edition holds only
+section 6: for another rule the edition before it stands) whose text differs in
+meaning from the current book's still stated the old rule, so the change came
+after that edition was in force: at the earliest on its `in_force_from`
+(rules/manifest.yaml, itself the earliest date the evidence allows). A ruling is
+flagged only when it is dated before that: made before the change for sure. A
+ruling made since may already follow the current rule, and is never flagged.
 
 Whether an edition holds a rule is the concordance's answer (its counterparts of
 the rule), so that only the edition a ruling stands on is compared in full with
@@ -82,23 +85,25 @@ class Stale:
     edition: str  # the document in force then ("rb")
     edition_title: str
     current: str  # the current edition ("vekn")
-    assumed: bool  # the ruling predates every dated edition: the oldest stands for the one in force
+    changed_after: str  # the earliest date of the change: the older edition still said the old rule from then on
     changes: list[RuleChange] = field(default_factory=list)
 
     @property
     def note(self) -> str:
         first = self.changes[0]
         more = f" (and {len(self.changes) - 1} more rule{'s' * (len(self.changes) > 2)})" if len(self.changes) > 1 else ""
-        edition = f"{self.edition_title}{' or earlier' if self.assumed else ''}"
-        how = ("cited" if first.via == "cites" else
-               f"relied on through the template {first.via.split(':', 1)[1]!r}, about {', '.join(first.keywords)}")
-        return (f"May predate a rules change: made {self.date}, under the {edition}; {first.label} "
-                f"({first.rule}, {how}) changed in meaning since {first.old_label} ({', '.join(first.old)}): "
-                f"{first.words}{more}.")
+        how = ("which it cites" if first.via == "cites" else
+               f"which its words rely on (the template {first.via.split(':', 1)[1]!r}, about "
+               f"{', '.join(first.keywords)})")
+        return (f"Made {self.date}, before a rules change: {first.label} ({first.rule}), {how}, now says "
+                f"{_quoted(first.changed[0][1]) if first.changed else 'otherwise'} where the "
+                f"{self.edition_title} said {_quoted(first.changed[0][0]) if first.changed else 'else'} "
+                f"({', '.join(first.old)}); that book was in force on {self.changed_after} at the earliest, "
+                f"so the change came after this ruling{more}. Read both before applying it.")
 
     def to_json(self) -> dict:
         return {"date": self.date, "edition": self.edition, "edition_title": self.edition_title,
-                "current": self.current, "assumed_edition": self.assumed, "note": self.note,
+                "current": self.current, "changed_after": self.changed_after, "note": self.note,
                 "changes": [c.to_json() for c in self.changes]}
 
 
@@ -186,34 +191,35 @@ class StaleCheck:
         if not books or books[-1].id != current:
             return None  # no dated current edition: nothing can be said (docs/cards.md)
         date = ruling_date(self.base, ruling)
-        if date is None or date >= books[-1].meta.in_force_from:
+        if date is None:
             return None
         older = books[:-1]
-        in_force = [b for b in older if b.meta.in_force_from <= date]
-        assumed = not in_force
-        # The latest edition in force first; one that does not hold the rule (outside its
-        # scope) hands over to the one before it. Before every date, the oldest stands.
-        candidates = list(reversed(in_force)) if in_force else older
         changes: list[tuple[object, RuleChange]] = []
         for rule, via, keywords in self._rules(ruling):
             held = self._held_by(rule)
-            for book in candidates:
+            # The change's date: the newest older edition holding the rule whose text differs in meaning still said
+            # the old thing, so the rule changed after that edition came in force, at the earliest on its date
+            # (`in_force_from`, itself the earliest the evidence allows). Only a ruling made before that is surely
+            # made before the change: one made since may already follow the current rule (issue 35: a 2018 ruling
+            # was read against the 2005 book).
+            for book in reversed(older):
                 if book.id not in held:
-                    continue  # the edition does not hold the rule: no comparison needed
+                    continue  # the edition does not hold the rule: the one before it may
                 comparison = self._comparison(book)
                 found = comparison.pairs.get(rule)
-                # (None: an edition the concordance reaches only through others that a fresh
-                # alignment does not pair the rule in; the ruling stands on it all the same)
                 change = (None if found is None else
-                          _meaning(found, rule, via, keywords, self.corpus, comparison.moved))
-                if change is not None:
+                          _meaning(found, rule, via, keywords, self.corpus, comparison.moved, ruling))
+                if change is None:
+                    continue  # the same rule then: it may have changed before this edition
+                if date < book.meta.in_force_from:
                     changes.append((book, change))
                 break
         if not changes:
             return None
         changes.sort(key=lambda bc: bc[1].via != "cites")  # what it cites before what its words use
         book = changes[0][0]
-        return Stale(ruling.id, date, book.id, book.meta.title, current, assumed, [c for _, c in changes])
+        return Stale(ruling.id, date, book.id, book.meta.title, current, book.meta.in_force_from,
+                     [c for _, c in changes])
 
     def _rules(self, ruling: Ruling) -> list[tuple[str, str, list[str]]]:
         """(current paragraph, how the ruling relies on it, the keywords a change must touch):
@@ -279,7 +285,31 @@ class _ByNew:
 
 
 _LABEL = re.compile(r"^\W*\d+(?:\.[a-z0-9]+)*[.:)]?\s+", re.IGNORECASE)  # a step's number: "4.a "
+STRONG_SIGNALS = {"number", "negation", "modal"}
+DAMAGED_SHARE = 0.1  # an older passage with more of its words damaged than this is OCR noise, not a rule
+_STOP = frozenset("a an and are as at be by can do for from has have he her his if in is it its may of on or "
+                  "she so that the their them then they this to was with you your".split())
+
+
+def section_text(corpus: "Corpus", rule: str) -> str:
+    """The text of the current rule's innermost section, every paragraph of it."""
+    para = corpus.paragraphs[rule]
+    return " ".join(p.text for p in corpus.paragraphs_of(para.section, deep=True)) if para.section else para.text
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in _words(text) if w not in _STOP and len(w) > 2}
+
+
+def _damaged_share(text: str) -> float:
+    """The share of a passage's words that are no words: OCR damage ("combatp", "atteltihat")."""
+    from wordfreq import zipf_frequency
+    words = [w for w in _words(text) if w.isalpha() and len(w) > 2]
+    if not words:
+        return 0.0
+    return sum(zipf_frequency(w, "en") == 0 for w in words) / len(words)
 MOVED_MIN_WORDS = 4
+TELLING_ZIPF = 5.5  # wordfreq's scale: "sect" 3.5, "vampire" 4.0, "some" 6.2, "not" 6.7
 MOVED_SIMILAR = 80  # rapidfuzz partial_ratio of a passage with the other edition's text
 
 
@@ -288,17 +318,37 @@ def _words(text: str) -> list[str]:
 
 
 def _meaning(pair: "PairChange", rule: str, via: str, keywords: list[str], corpus: "Corpus",
-             moved) -> Optional[RuleChange]:
+             moved, ruling: Ruling) -> Optional[RuleChange]:
     """The change of `rule` a ruling relying on it should be told of, None when there is none: the
     pair's passages at the comparer's meaning level that are pinpointed (at most PASSAGE_WORDS a
-    side, words replaced rather than only added or removed), not text that moved (`moved`), and
-    that hold one of `keywords` when there are keywords."""
+    side, words replaced rather than only added or removed), not text that moved (`moved`), and,
+    for a rule the ruling's words use through a template, that hold one of its `keywords` and
+    speak of what the ruling speaks of (`_speaks_to`)."""
     from judge.compare.text import MEANING
     segments = pair.text.segments
     changed, touched, fired = [], set(), set()
+    sides: dict[str, set[str]] = {}  # the content words of each side's paragraphs and of the rule's section
+
+    def words_of(side: str) -> set[str]:  # worked out for a passage that got this far only (most do not)
+        if side not in sides:
+            sides[side] = _content(section_text(corpus, rule) if side == "section" else
+                                   " ".join(p.text for p in getattr(pair, side)))
+        return sides[side]
     for seg in segments:
         if seg.level != MEANING or max(len(seg.old.split()), len(seg.new.split())) > PASSAGE_WORDS:
             continue
+        # The evidence a rule changed, not its wording: a number, a negation or a may/must/cannot that fired in the
+        # passage itself (a quantity's "each" -> "any", a timing's reorder, an actor's pronoun are wording as
+        # often as not); the older side read cleanly (a passage of OCR damage, "combatp @nd combat", is no
+        # evidence of anything); and words of one side the other paragraph has nowhere (a reworded sentence
+        # keeps them all: ". A dodge strike" -> "A dodge is a strike that is effective at any range").
+        strong = {pair.text.signals[n].name for n in seg.signals} & STRONG_SIGNALS
+        if not strong or _damaged_share(seg.old) > DAMAGED_SHARE:
+            continue
+        if not (_content(seg.old) - words_of("new") or _content(seg.new) - words_of("old")):
+            continue
+        if _content(seg.old) <= words_of("section"):
+            continue  # the older words are all in the current rule's section: moved to another paragraph
         shorter, longer = sorted((len(seg.old.split()), len(seg.new.split())))
         if shorter * 4 < longer:
             # words (almost) only added or only removed: in the sample read, the current book's
@@ -311,6 +361,8 @@ def _meaning(pair: "PairChange", rule: str, via: str, keywords: list[str], corpu
             hit = [k for k in keywords if k in seen]
             if not hit:
                 continue
+            if not _speaks_to(ruling, seg, keywords):
+                continue
             touched.update(hit)
         changed.append((seg.old.strip(), seg.new.strip()))
         fired.update(seg.signals)
@@ -321,14 +373,24 @@ def _meaning(pair: "PairChange", rule: str, via: str, keywords: list[str], corpu
                       signals, changed, sorted(touched))
 
 
-def _edge(segments: list, n: int, last: bool) -> str:
-    """The comparer's context of a changed passage: the CONTEXT words of the unchanged run
-    next to it (its last words before the passage, its first after)."""
-    from judge.compare.text import CONTEXT
-    if not 0 <= n < len(segments) or segments[n].level is not None:
-        return ""
-    words = segments[n].new.split()
-    return " ".join(words[-CONTEXT:] if last else words[:CONTEXT])
+def _speaks_to(ruling: Ruling, seg, keywords: list[str]) -> bool:
+    """Does the ruling speak of what a passage changed, beyond the template's keyword that made
+    it use the rule? "Can be equipped by a non-Anarch and would still count as a haven" uses the
+    anarch template, but says nothing of sects, which is what "Anarch is not a sect itself" ->
+    "Some vampires are by default Anarch" changed (the one flag left of the sample read, not outdated)."""
+    own = {_stem(w) for w in _telling(ruling.text)}
+    said = {_stem(w) for w in _telling(f"{seg.old} {seg.new}")} - {_stem(w) for k in keywords for w in _words(k)}
+    return bool(own & said)
+
+
+def _telling(text: str) -> set[str]:
+    """The words of a text that say what it is about: not the common words of English ("not", "some", "would")."""
+    from wordfreq import zipf_frequency
+    return {w for w in _content(text) if zipf_frequency(w, "en") < TELLING_ZIPF}
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
 
 
 # A meaning passage longer than this on either side is a rewrite or a paragraph the comparer

@@ -153,6 +153,9 @@ def rulings(card_name: Optional[str], cites: Optional[str], stale: bool, counts:
             _echo_ruling(r)
     click.echo(f"{len(data)} rulings", err=True)
     if not data:
+        if stale:
+            click.echo("no ruling is dated before a change in meaning of a rule it speaks of (what is checked: "
+                       "docs/cards.md, 'May predate a rules change')", err=True)
         sys.exit(1)
 
 
