@@ -226,4 +226,32 @@ def search_data(result, answer, base, searched: list[str], limit: int, filtered:
     data["hits"] = mixed_hits(rule_hits, ruling_hits, limit)
     data["cards"] = answer.to_json() if answer is not None else None
     data["in"] = list(searched)
+    data["try"] = what_might_answer(data["query"], bool(data["hits"] or data.get("direct")), answer, searched)
     return data
+
+
+ALL_IN = ("rules", "cards", "rulings")
+
+
+def what_might_answer(query: str, found: bool, answer, searched) -> list[dict]:
+    """For a search that found no answer, what might find one: [{say, q, in, cards}]: the words to
+    search instead (`q`, None for the same) and where (`in`, None for the same places), or the card
+    list filtered by `cards` (None: not the card list). Empty when something answers. No answer
+    is rulings asked of a name no card has (the closest cards offered), or nothing found at all
+    (the places left out of the search, the card list)."""
+    out: list[dict] = []
+    if answer is not None and answer.asked_name and not answer.matches:
+        out += [{"say": f"the rulings of {card.name}", "q": f"{card.name} rulings", "in": None, "cards": None}
+                for card in answer.closest]
+        if not answer.closest:
+            out.append({"say": f"the card list, searched for {answer.asked_name!r}", "q": None, "in": None,
+                        "cards": answer.asked_name})
+    elif found or (answer is not None and (answer.matches or answer.ruling_hits)):
+        return []
+    missing = [s for s in ALL_IN if s not in searched]
+    if missing:
+        out.append({"say": f"search the {' and the '.join(missing)} too", "q": None, "in": list(ALL_IN), "cards": None})
+    if "cards" in searched and not any(o["cards"] is not None for o in out):
+        out.append({"say": "the card list, for a card whose name you are unsure of", "q": None, "in": None,
+                    "cards": ""})
+    return out

@@ -153,3 +153,22 @@ def test_the_live_results_show_the_card_panel_as_a_submitted_search_does(client)
     page = client.get("/search?q=Govern+the+Unaligned&in=cards").get_data(as_text=True)
     assert '<input type="hidden" name="in" value="cards">' in page
     assert 'name="in"' not in client.get("/search?q=Govern+the+Unaligned").get_data(as_text=True)
+
+
+def test_a_search_with_no_answer_says_what_might_find_one(client, runner):
+    """Rulings asked of a name no card has offer the closest cards' rulings; nothing found at all offers the
+    places left out and the card list; an answered question offers nothing."""
+    from judge.cli import cli
+    data = client.get("/api/search?q=rulings+of+Blood+Hunter+Zq&in=rulings").get_json()
+    assert data["cards"]["cards"] == [] and [c["name"] for c in data["cards"]["closest"]][:1] == ["Blood Hunt"]
+    assert data["try"][0] == {"say": "the rulings of Blood Hunt", "q": "Blood Hunt rulings", "in": None, "cards": None}
+    assert {"say": "search the rules and the cards too", "q": None, "in": ["rules", "cards", "rulings"],
+            "cards": None} in data["try"]
+    nothing = client.get("/api/search?q=xyzzy+plugh+frobnicate").get_json()
+    assert nothing["hits"] == [] and [t["cards"] for t in nothing["try"]] == [""]  # the card list
+    assert client.get("/api/search?q=can+Govern+the+Unaligned+be+blocked").get_json()["try"] == []
+    page = client.get("/search?q=rulings+of+Blood+Hunter+Zq").get_data(as_text=True)
+    assert "No card is named “Blood Hunter Zq”" in page and "q=Blood+Hunt+rulings" in page
+    result = runner.invoke(cli, ["search", "rulings of Nonexistent Cardname Zzq", "--in", "rulings"])
+    assert result.exit_code == 1
+    assert "no card is named 'Nonexistent Cardname Zzq'" in result.stderr and "try: the card list" in result.stderr

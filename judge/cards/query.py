@@ -42,6 +42,10 @@ UNNAMED_RULING_SHARE = 0.25
 # A misspelt whole name is taken when this close (rapidfuzz ratio of the folded names):
 # "govrn the unalined" is 91 from "govern the unaligned"; rules questions sit far below.
 FUZZY_WHOLE = 86
+# A name offered when rulings are asked of a name no card has: as close as this (rapidfuzz ratio): "bloodhunt"
+# is 95 from "blood hunt"; "nonexistent cardname" 40 from "abuse of power".
+CLOSEST_NAME = 60
+_RULINGS_OF = re.compile(r"^\s*(?:rulings?|ruled)\s+(?:of|on|for|about)\s+", re.IGNORECASE)
 _RULING_WORDS = re.compile(r"\b(?:rulings?|ruled)\b", re.IGNORECASE)
 
 _ANSWERS: Memo = Memo("cards.search_answers", 2048)
@@ -59,6 +63,9 @@ class CardAnswer:
     ruling_hits: list["RulingHit"] = field(default_factory=list)  # rulings the question's words match, best first
     versions: dict[str, str] = field(default_factory=dict)  # card ID -> the label telling its version apart
     ruling_card: dict[str, str] = field(default_factory=dict)  # a ruling shown -> the card (or version) it is of
+    # Rulings were asked of a name no card has ("rulings of Bloodhunt"): the cards closest to it, best first
+    closest: list["Card"] = field(default_factory=list)
+    asked_name: str = ""  # that name as typed
 
     def __bool__(self) -> bool:
         return bool(self.matches)
@@ -72,7 +79,8 @@ class CardAnswer:
                              "card": self.ruling_card.get(r.id)} for r in self.rulings],
                 "rulings_total": self.rulings_total, "asked_rulings": self.asked_rulings,
                 "ambiguous": [{"typed": typed, "cards": [{"id": c.id, "name": c.name, "slug": c.slug}
-                                                          for c in cards]} for typed, cards in self.ambiguous]}
+                                                          for c in cards]} for typed, cards in self.ambiguous],
+                "closest": [{"id": c.id, "name": c.name, "slug": c.slug} for c in self.closest]}
 
 
 @dataclass
@@ -102,6 +110,7 @@ def card_answer(base: "CardBase", query: str, searched: tuple[str, ...] = ("card
 def _asked(q: str, searched: tuple[str, ...]) -> tuple[bool, str]:
     """(whether the query asks for rulings, the name it may hold)."""
     asked = "rulings" in searched and (bool(_RULING_WORDS.search(q)) or "cards" not in searched)
+    q = _RULINGS_OF.sub("", q)  # "rulings of Of Noble Blood": the name is "Of Noble Blood"
     return asked, " ".join(_RULING_WORDS.sub(" ", q).split()).strip(" :-,?")
 
 
@@ -162,6 +171,13 @@ def _answer(base: "CardBase", q: str, searched: tuple[str, ...] = ("cards", "rul
                     unmarked.add(m.card)
             named_words.update(m.typed.split())
     answer.versions = version_labels(base, [m.card.id for m in answer.matches])
+    if asked and _RULING_WORDS.search(q) and not answer.matches and not answer.ambiguous and \
+            len(name_key(name)) >= 3:
+        # "rulings of X" where no card is X: the names spelt most like it, so the judge can pick one
+        answer.asked_name = name
+        key = name_key(name)
+        answer.closest = [m.card for m in base.find(name, limit=CARDS_SHOWN)
+                          if fuzz.ratio(key, name_key(m.card.name)) >= CLOSEST_NAME]
     if "rulings" not in searched:
         return answer
     units = _question_units(context, q, named_words) if context is not None else []
@@ -249,7 +265,6 @@ def _named(base: "CardBase", name: str) -> list["CardMatch"]:
             (name.isdigit() and f"card:{name}" in base.cards) or "(" in name:
         found = base.find(name, limit=CARDS_SHOWN)
         return [m for m in found if m.how in ("id", "slug", "name", "folded")]
-    keys = _keys(base)
     out: list[CardMatch] = []
     seen: set[str] = set()
 

@@ -59,7 +59,7 @@ def _answer(searcher, query: str, limit: int, filters: dict, searched: list[str]
     return result, answer, search_data(result, answer, base, searched, limit, filtered)
 
 
-def _print_result(result, hits: list[dict]) -> None:
+def _print_result(result, hits: list[dict], searched: list[str]) -> None:
     """The rules' result in text: its notes and message, then the hits as `search_data` mixed them (rule
     paragraphs and rulings)."""
     if result.direct is not None:
@@ -79,7 +79,7 @@ def _print_result(result, hits: list[dict]) -> None:
         click.echo(f"    {_terminal_snippet(hit['snippet_runs'])}")
         if hit["editions"]:
             click.echo("    also: " + ", ".join(c["label"] for c in hit["editions"]))
-    if result.other_game and not hits:
+    if result.other_game and not hits and "rules" in searched:
         click.echo(f"(--game {result.other_game['game']} finds {result.other_game['total']})", err=True)
     if hits and result.total > len(hits):
         click.echo(f"{result.total} matching paragraphs, best {len(hits)} shown", err=True)
@@ -126,6 +126,13 @@ def search(query: Optional[str], docs, games, kinds, searched, limit: int, as_js
         from judge.commands.cards import print_answer
         if answer is not None:
             print_answer(answer)
-        _print_result(result, data["hits"])
+        _print_result(result, data["hits"], searched)
+        if answer is not None and answer.asked_name and not answer.matches:
+            click.echo(f"no card is named {answer.asked_name!r}", err=True)
+        for tip in data["try"]:
+            where = f" (judge search {tip['q']!r})" if tip["q"] else (
+                " (--in " + ",".join(tip["in"]) + ")" if tip["in"] else (
+                    f" (judge card {tip['cards']!r} names the closest)" if tip["cards"] else " (judge card NAME)"))
+            click.echo(f"try: {tip['say']}{where}", err=True)
     if not data["hits"] and not (answer and answer.matches):
         sys.exit(1)

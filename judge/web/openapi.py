@@ -69,7 +69,12 @@ SCHEMAS: dict[str, S] = {
          "game_from": {"enum": ["filter", "query", "default"]},
          "other_game": {"oneOf": [{"type": "null"}, _object({"game": _STR, "total": _INT})]},
          "cards": {"oneOf": [{"type": "null"}, _ref("CardAnswer")]},
-         "in": _array({"enum": ["rules", "cards", "rulings"]})}),
+         "in": _array({"enum": ["rules", "cards", "rulings"]}),
+         "try": {**_array(_object({"say": _STR, "q": _nullable("string"),
+                                   "in": {"oneOf": [{"type": "null"}, _array({"enum": ["rules", "cards", "rulings"]})]},
+                                   "cards": _nullable("string")})),
+                 "description": "when nothing answers the question: what might (other words `q`, other places `in`, "
+                                "or the card list searched for `cards`); empty when something answers"}}),
     "Paragraph": _object(
         {"id": _STR, "doc": _STR, "label": _STR, "kind": _STR, "text": _STR,
          "section": _array(_object({"id": _STR, "title": _STR, "label": _STR})),
@@ -436,5 +441,7 @@ def _card_schemas() -> dict[str, S]:
                                                           "asks"}},
                               {"rulings_total": _INT, "asked_rulings": {"type": "boolean"},
                                "ambiguous": {**_array(_object({"typed": _STR, "cards": _array(named)})),
-                                             "description": "words naming several cards, with them"}}),
+                                             "description": "words naming several cards, with them"},
+                               "closest": {**_array(named), "description": "rulings asked of a name no card has: "
+                                                                           "the cards spelt most like it"}}),
     }

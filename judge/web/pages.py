@@ -100,12 +100,31 @@ def search():
     from judge.shapes import rulings_listed
     listed = answer is not None and rulings_listed(result, searched, bool(p.docs or p.kinds))
     ruling_hits = answer.ruling_hits if listed else []
+    shown = _listed(result.hits if rules_shown else [], ruling_hits, p.limit) if result is not None else []
+    tips = []
+    if result is not None:
+        from judge.shapes import what_might_answer
+        found = bool(shown) or (rules_shown and result.direct is not None)
+        tips = _tip_links(p, what_might_answer(result.query, found, answer, searched), searched)
     return render_template(template, p=p, result=result,
                            facets=_facets(p, result, site.corpus.documents) if rules_shown else [],
                            more_url=more_url, corrected_url=corrected_url, games=games,
                            cards_answer=answer, searched_in=searched,
-                           listed=_listed(result.hits if rules_shown else [], ruling_hits, p.limit),
-                           rules_shown=rules_shown)
+                           listed=shown, rules_shown=rules_shown, try_instead=tips)
+
+
+def _tip_links(p, tips: list[dict], searched: list[str]) -> list[tuple[str, str]]:
+    """(what to try, its link) of judge.shapes.what_might_answer's tips: a search with other words or in other
+    places, or the card list."""
+    links = []
+    for tip in tips:
+        if tip["cards"] is not None:
+            links.append((tip["say"], url_for("cards.index", q=tip["cards"]) if tip["cards"] else url_for("cards.index")))
+            continue
+        where = tip["in"] if tip["in"] is not None else searched
+        extra = {} if len(where) == len(params.SEARCH_IN) else {"in": list(where)}
+        links.append((tip["say"], search_url(p, q=tip["q"] or p.q, **extra)))
+    return links
 
 
 def _listed(rule_hits: list, ruling_hits: list, limit: int) -> list[tuple[str, object]]:
