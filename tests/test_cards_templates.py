@@ -105,6 +105,13 @@ def test_the_quick_search_finds_what_a_plain_search_finds(corpus, cards):
         assert quick == {t.id: u.matched for t in plain if (u := t.use_by_card(card))}, card.name
         assert quick == card.uses
     for ruling in rng.sample(list(cards.rulings.values()), 500):
-        quick = {u.template: u.matched for u in matcher.text_uses(ruling.text)}
-        assert quick == {t.id: u.matched for t in plain if (u := t.use_by_text(ruling.text))}, ruling.id
+        quick = {u.template: u.matched for u in matcher.text_uses(ruling.own_words)}
+        assert quick == {t.id: u.matched for t in plain if (u := t.use_by_text(ruling.own_words))}, ruling.id
         assert quick == ruling.uses
+
+
+def test_a_card_a_ruling_names_is_not_a_rule_it_relies_on(cards):
+    """"Delaying Tactics" rulings naming Anarch Revolt say nothing of Anarchs (issue 35's stale sample)."""
+    naming = [r for r in cards.rulings.values() if any(p.kind == "card" and "Anarch" in p.text for p in r.parts)
+              and "Anarch" not in r.own_words]
+    assert naming and not [r.id for r in naming if "anarch" in r.uses]

@@ -116,6 +116,8 @@ class NameForms:
             before = tuple(_WORD.findall(name_key(name.split(",", 1)[0])))
             if before and before != words:
                 self._add(before, key, "before-comma")
+                if before[0] in _ARTICLES and len(before) > 1:  # "The Rumor Mill, Tabloid Newspaper": "rumor mill"
+                    self._add(before[1:], key, "before-comma")
         for n in range(1, len(words)):
             for start in range(0, len(words) - n + 1):
                 run = words[start:start + n]

@@ -201,6 +201,12 @@ class Ruling:
         return [RuleUse(t, m) for t, m in self.uses.items()]
 
     @property
+    def own_words(self) -> str:
+        """Its text with the card names it links left out ("…"): what the rule templates read, as a card it names
+        ("Anarch Revolt") says nothing of the rules the ruling relies on."""
+        return "".join("…" if run.kind == RUN_CARD else run.text for run in self.parts) or self.text
+
+    @property
     def group(self) -> Optional[str]:
         return self.owner if self.owner.startswith("group:") else None
 

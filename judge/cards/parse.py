@@ -158,24 +158,42 @@ def _read_cards(text: str, name: str, kind: str, problems: list[Problem]) -> lis
     return cards
 
 
-_ERRATA_RE = re.compile(r"\{([^{}]*)\}")
-
-
 def errata_runs(listed: str) -> tuple[str, list[tuple[str, bool]]]:
     """A card's text as the card list means it: the list marks what errata changed in braces ("{The bearer gets +1
-    hunt.}"; "{}" where a passage was removed). (the text read clean, its runs: (text, changed by errata)); the
-    runs are [] when nothing is marked. A brace left open is read as text."""
+    hunt.}"; "{}" where a passage was removed; marks may nest: "{at the start ..., you get {+1} transfer}").
+    (the text read clean, its runs: (text, changed by errata)); the runs are [] when nothing is marked. A brace
+    left open, or one closing nothing, is read as text."""
     if "{" not in listed:
         return listed, []
+    opened: list[int] = []
+    pairs: dict[int, int] = {}  # an opening brace's place -> its closing brace's
+    for pos, char in enumerate(listed):
+        if char == "{":
+            opened.append(pos)
+        elif char == "}" and opened:
+            pairs[opened.pop()] = pos
+    closing = set(pairs.values())
     runs: list[tuple[str, bool]] = []
-    pos = 0
-    for m in _ERRATA_RE.finditer(listed):
-        if m.start() > pos:
-            runs.append((listed[pos:m.start()], False))
-        runs.append((m.group(1), True))
-        pos = m.end()
-    if pos < len(listed):
-        runs.append((listed[pos:], False))
+    run: list[str] = []
+    run_changed, depth = False, 0
+    for pos, char in enumerate(listed):
+        if pos in pairs or pos in closing:
+            if pairs.get(pos) == pos + 1:  # "{}": a passage removed
+                if run:
+                    runs.append(("".join(run), run_changed))
+                    run = []
+                runs.append(("", True))
+            depth += 1 if pos in pairs else -1
+            continue
+        if (depth > 0) != run_changed and run:
+            runs.append(("".join(run), run_changed))
+            run = []
+        run_changed = depth > 0
+        run.append(char)
+    if run:
+        runs.append(("".join(run), run_changed))
+    if not any(changed for _, changed in runs):
+        return listed, []
     return "".join(text for text, _ in runs), runs
 
 
@@ -471,7 +489,7 @@ def parse_ruling(raw: str, owner: str, line: int, problems: list[Problem]) -> Ru
                   line=line, parts=runs, references=list(dict.fromkeys(references)))
 
 
-_STRAY = " \t\n\"'"  # what may stand after a ruling's closing references and is no text of it
+_STRAY = " \t\n\"'."  # what may stand after a ruling's closing references and is no text of it (a quote, a full stop)
 
 
 def _merged(runs: list[Run]) -> list[Run]:

@@ -412,7 +412,8 @@ def look_up(base: "CardBase", corpus, typed: str) -> LookUp:
         alone = found.mentions[0] if len(found.mentions) == 1 else None
         if alone is not None and not alone.ambiguous and found.rest:
             # What else was typed must be words of that name too ("beast leatherface").
-            alone = alone if set(found.rest.split()) <= set(name_key(base.cards[alone.card].name).split()) else None
+            rest = set(found.rest.split()) - {"the", "a", "an"}  # "The Rumor Mill": its article is no other word
+            alone = alone if rest <= set(name_key(base.cards[alone.card].name).split()) else None
         if alone is not None and alone.ambiguous:
             return LookUp(None, [base.cards[c] for c in alone.cards], True)
         if alone is not None:

@@ -109,9 +109,7 @@ def resolve(parsed: Parsed, corpus: "Corpus", templates: list[Template],
     for card in parsed.cards:
         card.uses = {u.template: u.matched for u in matcher.card_uses(card)}
     for ruling in parsed.rulings:
-        # Its own words: a card it names ("Anarch Revolt") says nothing of the rules it relies on.
-        own_words = "".join("…" if run.kind == RUN_CARD else run.text for run in ruling.parts) or ruling.text
-        ruling.uses = {u.template: u.matched for u in matcher.text_uses(own_words)}
+        ruling.uses = {u.template: u.matched for u in matcher.text_uses(ruling.own_words)}
     return CardBase(cards=cards, rulings={r.id: r for r in parsed.rulings}, references=references, groups=groups,
                     templates={t.id: t.kept() for t in templates}, sets=parsed.sets, problems=problems,
                     book=anchors.book.id if anchors.book else None)

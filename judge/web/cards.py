@@ -83,7 +83,12 @@ def index():
     types = sorted({t for c in base.cards.values() for t in c.types})
     ctype = params.one_of("type", types)
     clans = sorted({cl for c in base.cards.values() for cl in c.clans})
-    clan = params.one_of("clan", clans)
+    from judge.cards.names import current_clan
+    given = params.text("clan", max_length=40)
+    # a former name ("Assamite", "Follower of Set") is the clan it became
+    clan = params.one_of("clan", clans) if not given or current_clan(given) == given else current_clan(given)
+    if clan is not None and clan not in clans:
+        clan = params.one_of("clan", clans)  # not a clan: refused with the known ones
     disc = (params.text("discipline", max_length=20) or "").lower() or None
     page = params.integer("page", 1, 1, 1000)
     chosen = _filtered(base, q, kind, ctype, clan, disc)
@@ -93,11 +98,11 @@ def index():
 
 
 def _filtered(base, q, kind, ctype, clan, disc) -> list:
-    from judge.cards.names import name_key
+    from judge.cards.names import name_key, same_clan
     key = name_key(q) if q else ""
     out = [c for c in base.cards.values()
            if (not key or key in name_key(c.name)) and (not kind or c.kind == kind)
-           and (not ctype or ctype in c.types) and (not clan or clan in c.clans)
+           and (not ctype or ctype in c.types) and (not clan or any(same_clan(clan, cl) for cl in c.clans))
            and (not disc or any(d.code == disc or d.name.lower() == disc for d in c.disciplines))]
     return sorted(out, key=lambda c: (c.name.casefold(), c.vekn_id))
 
