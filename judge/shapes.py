@@ -216,14 +216,15 @@ def search_data(result, answer, base, searched: list[str], limit: int, filtered:
     if "rules" not in searched:
         data["total"] = 0
     ruling_hits = []
+    stems: set[str] = set()
     if answer is not None and base is not None and rulings_listed(result, searched, filtered):
         stems = {t for u in (result.expansion.units if result.expansion else ()) for a in u.alternatives
                  if a.kind == "stems" for t in a.tokens}
-        ruling_hits = [ruling_hit_data(base, h, stems) for h in answer.ruling_hits]
+        ruling_hits = answer.ruling_hits
         if ruling_hits:
             data["facets"].setdefault("kind", {})["ruling"] = len(answer.ruling_hits)
     from judge.cards.query import mixed_hits
-    data["hits"] = mixed_hits(rule_hits, ruling_hits, limit)
+    data["hits"] = mixed_hits(rule_hits, ruling_hits, limit, lambda h: ruling_hit_data(base, h, stems))
     data["cards"] = answer.to_json() if answer is not None else None
     data["in"] = list(searched)
     data["try"] = what_might_answer(data["query"], bool(data["hits"] or data.get("direct")), answer, searched)

@@ -202,3 +202,30 @@ def test_cards_using_a_rule_come_most_directly_first(base):
     users = base.cards_using_ranked(["vekn:resolve-any-block-attempts/2"])
     assert users and any(not m.startswith("type:") for m in users[0][1].matched)
     assert checked  # some template there is used both ways
+
+
+def test_the_saved_tables_read_back_as_they_were_made(base, corpus):
+    """judge.cards.saved_tables: the name forms and the rulings' index read from their files answer as made."""
+    import numpy as np
+
+    from judge.cards.mentions import NameForms, book_words, common_words
+    from judge.cards.nicknames import load_nicknames
+    from judge.cards.ruling_search import RulingIndex
+    made = NameForms(base, load_nicknames(base), common_words(book_words(corpus)))
+    read = NameForms.from_data(json.loads(json.dumps(made.to_data())), base, book_words(corpus))
+    assert (read.families, read.exact, read.partial) == (made.families, made.exact, made.partial)
+    assert (read.fuzzy_forms, read.rare_name_words) == (made.fuzzy_forms, made.rare_name_words)
+    for q in ("can gtu be blocked", "telepathic misdirecton on a bleed", "sforza", "torn sign post", "13th"):
+        assert read.find(q) == made.find(q) and read.common(q.split()[0]) == made.common(q.split()[0])
+    index = RulingIndex(base, corpus)
+    again = RulingIndex.from_data(json.loads(json.dumps(index.to_data())), base)
+    assert again.telling == index.telling and again.ids == index.ids
+    for name, field in index.postings.items():
+        assert field.keys() == again.postings[name].keys()
+        assert all(np.array_equal(n, again.postings[name][s][0]) and np.array_equal(w, again.postings[name][s][1])
+                   for s, (n, w) in field.items())
+    from judge.cachefile import Mismatch
+    broken = index.to_data()
+    broken["ids"] = broken["ids"][1:]
+    with pytest.raises(Mismatch):
+        RulingIndex.from_data(broken, base)

@@ -68,6 +68,10 @@ CASES = [
     (lambda i: i / "cards.json", directory, ["card", "govern the unaligned"], "Govern the Unaligned"),
     (lambda i: i / "rule-graph.npz", junk, ["graph", "related", "vekn:bleed/2"], "vekn:"),
     (lambda i: i / "parsed-synonyms.json", nested, ["search", "untap phase"], "Unlock Phase"),
+    (lambda i: i / "card-name-forms.json", junk, ["search", "can Govern the Unaligned be blocked"],
+     "card: Govern the Unaligned"),
+    (lambda i: i / "ruling-index.json", nested, ["search", "damage inflicted against a dodge", "--in", "rulings"],
+     "inflicted even against a dodge"),
 ]
 
 

@@ -94,14 +94,11 @@ class CardBase:
         """The card an ID ("card:100001", "100001"), a slug or a name names (any case or
         accents; "(ADV)"/"(G4)" marks read); where versions share the name, the first
         printed. None when nothing is named exactly."""
-        found = self.find(query, limit=1)
-        return found[0].card if found and found[0].how in ("id", "slug", "name", "folded") else None
+        found = self._named_exactly(" ".join(query.split())[:MAX_QUERY], 1)
+        return found[0].card if found else None
 
-    def find(self, query: str, limit: int = 10) -> list[CardMatch]:
-        """Cards for what a person typed, best first: by ID or slug, the exact name,
-        the name with any case, accents and "The", then names holding the words
-        typed (partial), then names spelt alike (fuzzy)."""
-        q = " ".join(query.split())[:MAX_QUERY]
+    def _named_exactly(self, q: str, limit: int) -> list[CardMatch]:
+        """`find`'s first steps: an ID, a slug, the name, the name in any case or accents; [] when none is."""
         if not q:
             return []
         if q in self.cards:
@@ -116,6 +113,19 @@ class CardBase:
             chosen = self._marked(ids, advanced, group)
             if chosen:
                 return [CardMatch(self.cards[c], how) for c in chosen][:limit]
+        return []
+
+    def find(self, query: str, limit: int = 10) -> list[CardMatch]:
+        """Cards for what a person typed, best first: by ID or slug, the exact name,
+        the name with any case, accents and "The", then names holding the words
+        typed (partial), then names spelt alike (fuzzy)."""
+        q = " ".join(query.split())[:MAX_QUERY]
+        if not q:
+            return []
+        exactly = self._named_exactly(q, limit)
+        if exactly:
+            return exactly
+        base, advanced, group = split_marks(q)
         key = name_key(base)
         if not key:
             return []

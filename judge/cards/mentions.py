@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
+import numpy as np
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
@@ -100,6 +101,67 @@ class NameForms:
                                    if len(" ".join(w)) >= FUZZY_SHORTEST and any(h != "nickname" for h in by.values())})
         self.rare_name_words = sorted({w for words in self.exact for w in words
                                        if len(w) >= FUZZY_SHORTEST and not common(w)})
+        self._prepare_near()
+
+    def _forms_near(self, typed: str) -> list[str]:
+        """The fuzzy forms that can reach FUZZY_MIN with `typed`, in their order: fuzz.ratio is 2·LCS/(a+b), so
+        it is out of reach when the lengths differ too much, or when the characters one has and the other lacks
+        (a bit each) outnumber the edits it allows. The same matches as over every form, for a few comparisons
+        where there were thousands (the fuzzy reading was most of a new question's card answer)."""
+        numbers, characters, allowed = self._of_length(len(typed))
+        passing = numbers[np.bitwise_count(characters ^ np.uint64(_characters(typed))) <= allowed]
+        return [self.fuzzy_forms[i] for i in passing.tolist()]
+
+    def _of_length(self, a: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For a run of `a` characters: the forms whose length can reach FUZZY_MIN (their numbers in
+        `fuzzy_forms`, ascending), their characters (`_characters`) and the edits each allows; kept per length
+        (a few dozen lengths: the runs are of at most four words)."""
+        found = self._near.get(a)
+        if found is None:
+            r = 1 - FUZZY_MIN / 100  # the share of a + b the edits may be
+            allowed = r * (self._form_lengths + a) + 1e-9
+            numbers = np.flatnonzero(np.abs(self._form_lengths - a) <= allowed)
+            found = self._near[a] = (numbers, self._form_characters[numbers], allowed[numbers])
+        return found
+
+    def _prepare_near(self) -> None:
+        """`_of_length`'s tables: each fuzzy form's length and characters."""
+        self._form_lengths = np.array([len(f) for f in self.fuzzy_forms], dtype=np.float64)
+        self._form_characters = np.array([_characters(f) for f in self.fuzzy_forms], dtype=np.uint64)
+        self._near: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # written once per length
+
+    def to_data(self) -> dict:
+        """The forms as data (`judge.cards.saved_tables`), with the English words `common` reads."""
+        return {"families": self.families, "exact": [[list(w), by] for w, by in self.exact.items()],
+                "partial": [[list(w), sorted(f)] for w, f in self.partial.items()],
+                "fuzzy_forms": self.fuzzy_forms, "rare_name_words": self.rare_name_words,
+                "english": english_words()}
+
+    @classmethod
+    def from_data(cls, data: Any, base: "CardBase", book: frozenset[str]) -> "NameForms":
+        """The forms `to_data` wrote, checked against `base`: raises cachefile.Mismatch where they do not hold."""
+        from judge.cachefile import Mismatch, decode
+        forms = cls.__new__(cls)
+        if not isinstance(data, dict):
+            raise Mismatch("the name forms are not an object")
+        forms.families = decode(dict[str, list[str]], data.get("families"), "families")
+        if any(i not in base.cards for ids in forms.families.values() for i in ids):
+            raise Mismatch("the name forms name a card that is not there")
+        forms.exact = {tuple(w): by for w, by in decode(list[tuple[list[str], dict[str, str]]], data.get("exact"),
+                                                                 "exact")}
+        forms.partial = {tuple(w): set(f) for w, f in decode(list[tuple[list[str], list[str]]], data.get("partial"),
+                                                                     "partial")}
+        if any(f not in forms.families for by in forms.exact.values() for f in by) or \
+                any(f not in forms.families for fs in forms.partial.values() for f in fs):
+            raise Mismatch("a name form names a name that is not there")
+        forms.fuzzy_forms = decode(list[str], data.get("fuzzy_forms"), "fuzzy_forms")
+        forms.rare_name_words = decode(list[str], data.get("rare_name_words"), "rare_name_words")
+        forms.common = common_words(book, frozenset(decode(list[str], data.get("english"), "english")))
+        forms.cards = base.cards
+        forms.longest = max((len(w) for w in forms.exact), default=1)
+        forms.longest_partial = max((len(w) for w in forms.partial), default=1)
+        forms._prepare_near()
+        return forms
 
     def _add_name(self, key: str, name: str) -> None:
         words = tuple(_WORD.findall(name_key(name)))
@@ -243,7 +305,8 @@ class NameForms:
                 typed = " ".join(run)
                 if len(typed) < FUZZY_SHORTEST:
                     continue
-                found = process.extractOne(typed, self.fuzzy_forms, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN)
+                found = process.extractOne(typed, self._forms_near(typed), scorer=fuzz.ratio,
+                                           score_cutoff=FUZZY_MIN)
                 if found and (best is None or found[1] > best[0]):
                     best = (found[1], start, start + n, tuple(found[0].split(" ")))
         if best is not None:
@@ -282,17 +345,38 @@ _STOP = frozenset("a an and as at by for from in into of on or the to with".spli
 
 @lru_cache(maxsize=4096)
 def _english_word(word: str) -> bool:
-    from wordfreq import zipf_frequency
-    return zipf_frequency(word, "en") >= RARE_ZIPF
+    """Whether wordfreq counts `word` as English at least as common as RARE_ZIPF."""
+    if any(ch.isdigit() for ch in word):  # wordfreq reads digits as a pattern ("13th"): its own look-up
+        from wordfreq import zipf_frequency
+        return zipf_frequency(word, "en") >= RARE_ZIPF
+    return word in _english_set()
 
 
-def common_words(book_words: Iterable[str]) -> Callable[[str], bool]:
+@lru_cache(maxsize=1)
+def english_words() -> list[str]:
+    """The English words of letters at least as common as RARE_ZIPF (~20,000), from wordfreq's frequency table
+    itself: the same answer as zipf_frequency for a word of letters, whose first call also loads a tokenizer."""
+    from wordfreq import get_frequency_dict
+    least = 10 ** (RARE_ZIPF - 9)
+    return sorted(w for w, f in get_frequency_dict("en").items() if f >= least and not any(c.isdigit() for c in w))
+
+
+@lru_cache(maxsize=1)
+def _english_set() -> frozenset[str]:
+    return frozenset(english_words())
+
+
+def common_words(book_words: Iterable[str], english: Optional[frozenset[str]] = None) -> Callable[[str], bool]:
     """A test of "an everyday or rules word": one of `book_words` (the rulebooks' words, folded), or an English
-    word at least as common as RARE_ZIPF."""
+    word at least as common as RARE_ZIPF (`english`, the saved list of them, else wordfreq's)."""
     known = frozenset(book_words)
 
     def common(word: str) -> bool:
-        return word in known or word.isdigit() or _english_word(word)
+        if word in known or word.isdigit():
+            return True
+        if english is not None and not any(ch.isdigit() for ch in word):
+            return word in english
+        return _english_word(word)
     return common
 
 
@@ -305,8 +389,12 @@ def name_forms(base: "CardBase", corpus) -> NameForms:
     everyday words (made once per card base)."""
     from judge.cards.nicknames import load_nicknames
 
+    from judge.cards import saved_tables
+
     def make() -> NameForms:
-        return NameForms(base, load_nicknames(base), common_words(book_words(corpus)))
+        return saved_tables.saved(saved_tables.FORMS_FILE, base, corpus, "the cards' name forms",
+                                  lambda: NameForms(base, load_nicknames(base), common_words(book_words(corpus))),
+                                  NameForms.to_data, lambda data: NameForms.from_data(data, base, book_words(corpus)))
     return _FORMS.recall_or_compute((base.digest or str(id(base)), corpus.digest or str(id(corpus))), make)
 
 
@@ -319,6 +407,19 @@ def book_words(corpus) -> frozenset[str]:
         w for p in corpus.paragraphs.values() for w in _WORD.findall(name_key(p.text))))
 
 
+def _characters(text: str) -> int:
+    """The characters `text` has, a bit each (characters sharing a bit only loosen the bound drawn from them)."""
+    mask = 0
+    for c in set(text):
+        mask |= 1 << (ord(c) % 64)
+    return mask
+
+
+_FOUND: Memo = Memo("cards.mentions_found", 4096)
+
+
 def find(base: "CardBase", corpus, query: str) -> Found:
-    """The cards `query` names (see the module's docstring)."""
-    return name_forms(base, corpus).find(query)
+    """The cards `query` names (see the module's docstring); kept per query (a search asks it of the whole
+    question, then of the question less its "rulings")."""
+    key = (base.digest or str(id(base)), corpus.digest or str(id(corpus)), query)
+    return _FOUND.recall_or_compute(key, lambda: name_forms(base, corpus).find(query))

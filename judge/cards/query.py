@@ -148,10 +148,15 @@ def _answer(base: "CardBase", q: str, searched: tuple[str, ...] = ("cards", "rul
     asked, name = _asked(q, searched)
     answer = CardAnswer(q, asked_rulings=asked)
     answer.show_cards = "cards" in searched
-    whole = _named(base, name) if name and len(name_key(name)) >= 3 else []
-    if not whole and context is not None and name and len(name_key(name)) >= 3:
-        found = look_up(base, context.corpus, name)  # the query a card's name, as `judge card` reads it
-        whole = [CardMatch(found.card, found.how, 100.0)] if found.card is not None else []
+    whole = []
+    if name and len(name_key(name)) >= 3:
+        if context is None:
+            whole = _named(base, name)
+        else:  # the query a card's name, as `judge card` reads it (a version's mark after it: "Victoria Ash G7")
+            card, how, _ = _identified(base, context.corpus, name)
+            whole = [CardMatch(card, how, 100.0)] if card is not None else []
+            if card is not None and not _marked(name):  # "theo bell": every version, told apart by its label
+                whole += [CardMatch(v, how, 100.0) for v in versions_of(base, card)][:CARDS_SHOWN - 1]
     named_words: set[str] = set()
     unmarked: set[str] = set()  # cards named without a version mark: their other versions' rulings count too
     if whole:
@@ -248,10 +253,13 @@ def version_labels(base: "CardBase", card_ids: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def mixed_hits(rule_hits: list[dict], ruling_hits: list[dict], limit: int) -> list[dict]:
-    """Rule paragraphs and rulings in one list by score, best first, at most `limit` (their JSON shapes)."""
-    both = sorted([*rule_hits, *ruling_hits], key=lambda h: -h["score"])
-    return both[:limit]
+def mixed_hits(rule_hits: list[dict], ruling_hits: list["RulingHit"], limit: int,
+               shaped: Callable[["RulingHit"], dict]) -> list[dict]:
+    """Rule paragraphs (their JSON shapes) and rulings in one list by score, best first (a rule before a ruling of
+    the same score), at most `limit`; a ruling shaped (`shaped`) only when it is in the list."""
+    both = sorted([*((h["score"], h) for h in rule_hits), *((round(h.score, 4), h) for h in ruling_hits)],
+                  key=lambda sh: -sh[0])
+    return [h if isinstance(h, dict) else shaped(h) for _, h in both[:limit]]
 
 
 def _named(base: "CardBase", name: str) -> list["CardMatch"]:
@@ -404,8 +412,19 @@ def look_up(base: "CardBase", corpus, typed: str) -> LookUp:
     it may name (several sharing the form typed) or the closest names, when it names none for sure. An ID, a slug or a name (any case or accents, with "(ADV)"/"(G6)"
     marks), then any form people type a card's name in (judge.cards.mentions: a part of it that picks one card,
     the name before the comma, a nickname, "adv"/"G6" after it, a typo), then the closest whole name."""
-    from judge.cards import mentions
     text = " ".join(typed.split())[:MAX_QUERY]
+    card, how, candidates = _identified(base, corpus, text)
+    if candidates:
+        return LookUp(None, candidates, True)
+    if card is None:
+        return LookUp(None, [m.card for m in base.find(text, limit=5)])
+    return LookUp(card, versions_of(base, card), how=how)
+
+
+def _identified(base: "CardBase", corpus, text: str) -> tuple[Optional["Card"], str, list["Card"]]:
+    """`look_up`'s card and how it was found, or the cards a form several share may name; no closest names (their
+    search costs a scan of every name: a question asks it of its whole words, most naming no card)."""
+    from judge.cards import mentions
     card, how = base.card(text), "name"
     if card is None:
         found = mentions.find(base, corpus, text)
@@ -415,15 +434,13 @@ def look_up(base: "CardBase", corpus, typed: str) -> LookUp:
             rest = set(found.rest.split()) - {"the", "a", "an"}  # "The Rumor Mill": its article is no other word
             alone = alone if rest <= set(name_key(base.cards[alone.card].name).split()) else None
         if alone is not None and alone.ambiguous:
-            return LookUp(None, [base.cards[c] for c in alone.cards], True)
+            return None, "", [base.cards[c] for c in alone.cards]
         if alone is not None:
             card, how = base.cards[alone.card], alone.how
         else:
             whole = _named(base, text)
             card, how = (whole[0].card, whole[0].how) if whole else (None, "")
-    if card is None:
-        return LookUp(None, [m.card for m in base.find(text, limit=5)])
-    return LookUp(card, versions_of(base, card), how=how)
+    return card, how, []
 
 
 def named_card(base: "CardBase", text: str):

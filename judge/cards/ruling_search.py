@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Iterable, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -82,6 +82,39 @@ class RulingIndex:
                 words = re.findall(r"[a-z0-9]+", name_key(card.name))
                 telling.update(w for w in words if not common(w) or len(words) == 1 and w not in in_books)
             self.telling = frozenset(t.text for w in telling for t in analyzer(w))
+
+    def to_data(self) -> dict:
+        """The index as data (`judge.cards.saved_tables`): each field's postings, stem -> [ruling numbers, weights]."""
+        return {"ids": self.ids, "telling": sorted(self.telling),
+                "postings": {name: {stem: [numbers.tolist(), weights.tolist()]
+                                    for stem, (numbers, weights) in field.items()}
+                             for name, field in self.postings.items()}}
+
+    @classmethod
+    def from_data(cls, data: Any, base: "CardBase") -> "RulingIndex":
+        """The index `to_data` wrote, checked against `base`: raises cachefile.Mismatch where it does not hold."""
+        from judge.cachefile import Mismatch, decode
+        if not isinstance(data, dict):
+            raise Mismatch("the ruling index is not an object")
+        index = cls.__new__(cls)
+        index.ids = decode(list[str], data.get("ids"), "ids")
+        if index.ids != list(base.rulings):
+            raise Mismatch("the ruling index is not of these rulings")
+        index.number = {rid: n for n, rid in enumerate(index.ids)}
+        index.count = len(index.ids)
+        index.telling = frozenset(decode(list[str], data.get("telling"), "telling"))
+        postings = decode(dict[str, dict[str, tuple[list[int], list[float]]]], data.get("postings"), "postings")
+        if set(postings) != set(FIELD_WEIGHTS):
+            raise Mismatch("the ruling index's fields are not judge's")
+        index.postings = {}
+        for name, field in postings.items():
+            out = {}
+            for stem, (numbers, weights) in field.items():
+                if len(numbers) != len(weights) or (numbers and not 0 <= min(numbers) <= max(numbers) < index.count):
+                    raise Mismatch(f"the postings of {stem!r} in {name} do not fit the rulings")
+                out[stem] = (np.array(numbers, dtype=np.int64), np.array(weights, dtype=np.float64))
+            index.postings[name] = out
+        return index
 
     def scores(self, units: Sequence[Unit]) -> np.ndarray:
         """Every ruling's score for a question's `units` (0 where none matches)."""
@@ -194,8 +227,13 @@ _INDEXES: Memo = Memo("cards.ruling_indexes", 4)
 
 def ruling_index(base: "CardBase", corpus=None) -> RulingIndex:
     """The ruling index of a card base (made once per base: ~0.3 s)."""
+    from judge.cards import saved_tables
     key = (base.digest or str(id(base)), getattr(corpus, "digest", None) or str(id(corpus)))
-    return _INDEXES.recall_or_compute(key, lambda: RulingIndex(base, corpus))
+    if corpus is None:
+        return _INDEXES.recall_or_compute(key, lambda: RulingIndex(base, corpus))
+    return _INDEXES.recall_or_compute(key, lambda: saved_tables.saved(
+        saved_tables.RULINGS_FILE, base, corpus, "the rulings' index", lambda: RulingIndex(base, corpus),
+        RulingIndex.to_data, lambda data: RulingIndex.from_data(data, base)))
 
 
 def units_of(expansion) -> list[list[tuple[tuple[str, ...], float]]]:
