@@ -42,8 +42,10 @@ if TYPE_CHECKING:
 
 # Query-time field weights of a unit's stems (BM25F scores each field). The title
 # field (section title, bold title, citation label) repeats for every paragraph
-# of a section: it says what a passage is about, less surely than its text.
-FIELD_WEIGHTS = {"body": 1.0, "title": 0.6}
+# of a section: it says what a passage is about, less surely than its text. The
+# questions a paragraph answers (judge/data/questions) say what it means in other
+# words: a match there is a match of meaning, which decides between siblings.
+FIELD_WEIGHTS = {"body": 1.0, "title": 0.6, "questions": 0.8}
 # The glossary terms a paragraph uses: asked once per unit (its words as typed),
 # not for every synonym and correction, since they echo the body.
 GLOSSARY_WEIGHT = 0.2
@@ -371,11 +373,11 @@ def _correct(unit: Unit, near: list[tuple[str, int]], analyzer) -> None:
 
 
 def stems_query(stems: tuple[str, ...], weight: float) -> wq.Query:
-    """Stems in every ranked field (a phrase: in the body or the title)."""
+    """Stems in every ranked field of `FIELD_WEIGHTS` (a phrase: as a phrase in each; one leaf
+    per field either way, as `passages._alternative_groups` counts them)."""
     if len(stems) == 1:
         return wq.Or([wq.Term(f, stems[0], boost=weight * w) for f, w in FIELD_WEIGHTS.items()])
-    return wq.Or([wq.Phrase("body", list(stems), boost=weight),
-                  wq.Phrase("title", list(stems), boost=weight * FIELD_WEIGHTS["title"])])
+    return wq.Or([wq.Phrase(f, list(stems), boost=weight * w) for f, w in FIELD_WEIGHTS.items()])
 
 
 LEAVES_KEPT = 20_000

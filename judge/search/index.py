@@ -74,6 +74,7 @@ from whoosh.analysis import (
     StopFilter,
 )
 from whoosh.analysis.filters import STOP_WORDS
+from whoosh.analysis.filters import Filter
 from whoosh.fields import ID, KEYWORD, TEXT, Schema
 from whoosh.lang.porter import stem as porter_stem
 from whoosh.scoring import BM25F, BM25FScorer, bm25
@@ -90,7 +91,7 @@ if TYPE_CHECKING:
     from judge.search.counterparts import RuleGroups
 
 POINTER = paths.SEARCH_POINTER
-RANKED_FIELDS = ("body", "title", "body_plain", "glossary")
+RANKED_FIELDS = ("body", "title", "body_plain", "glossary", "questions")
 PREFIX = "search-"
 COUNTERPARTS_FILE = "counterparts.json"
 CONTENTS_FILE = "contents.json"  # {"files": {name: sha256}, "paragraphs": count}
@@ -102,6 +103,15 @@ PART_FORMAT = 1  # the layout of a part, hashed into its key
 LOCK_FILE = ".search-rebuild.lock"  # held while one process rebuilds (`rebuild_lock`)
 REQUIRED_FILES = frozenset({COUNTERPARTS_FILE, OCR_WORDS_FILE, POSTINGS_FILE, DOCUMENTS_FILE})
 BM25_B = 0.75  # length normalisation (Whoosh's default); K1 is Whoosh's 1.2
+# A field's own length normalisation, where the default does not fit. The questions a paragraph answers
+# (judge/data/questions) are a list, not a text: a paragraph with more of them is asked more ways, not
+# diluted, and only the books in force have them (the average over every paragraph is small).
+FIELD_B = {"questions": 0.5}
+# Between a paragraph's questions in its field: a word the analyzer drops (`QuestionSlots`), moving
+# the next question's words to the next slot of positions.
+QUESTION_MARK = "nextquestion"
+QUESTION_SEPARATOR = f" {QUESTION_MARK} "
+QUESTION_SLOT_BITS = 6  # a question's words are at positions slot << 6 | n: a question has < 64 words
 _NAME = re.compile(r"[0-9a-f]{20}-[0-9a-f]+")  # "<key>-<nonce>"
 
 log = logging.getLogger(__name__)
@@ -137,6 +147,29 @@ def plain_analyzer():
             | StopFilter(stoplist=STOP_WORDS, minsize=2))
 
 
+class QuestionSlots(Filter):
+    """The questions field's positions, one slot per question: the n-th word of the k-th question is at
+    k << QUESTION_SLOT_BITS | n. A phrase never runs from one question into the next, and a search
+    tells which question a word is in (`question_of`)."""
+
+    def __call__(self, tokens):
+        slot, n = 0, 0
+        for t in tokens:
+            if t.text == QUESTION_MARK:
+                slot, n = slot + 1, 0
+                continue
+            if t.positions:
+                t.pos = slot << QUESTION_SLOT_BITS | min(n, (1 << QUESTION_SLOT_BITS) - 1)
+            n += 1
+            yield t
+
+
+def questions_analyzer():
+    """The stemming analyzer, with each question's words in a slot of positions (`QuestionSlots`)."""
+    return (RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
+            | StopFilter(stoplist=STOP_WORDS, minsize=2) | QuestionSlots() | StemFilter())
+
+
 def make_schema() -> Schema:
     stem = stemming_analyzer()
     return Schema(
@@ -155,6 +188,8 @@ def make_schema() -> Schema:
         body_plain=TEXT(analyzer=plain_analyzer()),
         # Glossary terms the paragraph defines or uses (corpus.term_links).
         glossary=TEXT(analyzer=stem),
+        # The questions the paragraph answers, as judges and players ask them (judge.search.questions).
+        questions=TEXT(analyzer=questions_analyzer()),
     )
 
 
@@ -165,25 +200,28 @@ class LengthArrayBM25F(BM25F):
     posting table are this model's."""
 
     def __init__(self, lengths: dict[str, list[int]], B: float = BM25_B):
-        super().__init__(B=B)
+        super().__init__(B=B, **{f"{field}_B": b for field, b in FIELD_B.items()})
         self.lengths = lengths
 
     def scorer(self, searcher, fieldname, text, qf=1):
         lengths = self.lengths.get(fieldname)
         if lengths is None or not searcher.schema[fieldname].scorable:
             return super().scorer(searcher, fieldname, text, qf)
-        scorer = BM25FScorer(searcher, fieldname, text, self.B, self.K1, qf=qf)
+        scorer = BM25FScorer(searcher, fieldname, text, self._field_B.get(fieldname, self.B), self.K1, qf=qf)
         scorer.dfl = lengths.__getitem__
         return scorer
 
 
 def index_key(corpus: "Corpus") -> str:
     """The digest naming a build: the corpus digest, the build code, and what
-    the counterparts depend on."""
+    the counterparts depend on, and the questions files (read as bytes: the key is
+    worked out before any build, and a file is parsed only by a build)."""
+    from judge.search import questions
     from judge.search.counterparts import source_key
 
     h = hashlib.sha256(corpus.digest.encode())
     h.update(source_key().encode())
+    h.update(questions.files_digest().encode())
     here = Path(__file__).resolve().parent
     for name in _BUILD_CODE:
         h.update(name.encode())
@@ -192,7 +230,11 @@ def index_key(corpus: "Corpus") -> str:
 
 
 def _book_documents(corpus: "Corpus", doc) -> list[dict]:
-    """The Whoosh documents of one book's paragraphs (`_documents`' part for `doc`)."""
+    """The Whoosh documents of one book's paragraphs (`_documents`' part for `doc`).
+    Raises SourceError (file and line) when the questions files do not fit the corpus."""
+    from judge.search import questions
+
+    asked = questions.checked_questions(corpus).questions
     meta = doc.meta
     out = []
     for para in doc.paragraphs:
@@ -206,7 +248,8 @@ def _book_documents(corpus: "Corpus", doc) -> list[dict]:
         out.append(dict(id=para.id, doc=meta.id, game=meta.game, edition=meta.edition, kind=para.kind,
                         numbers=" ".join(sorted(n.lower() for n in numbers)),
                         title=title, body=para.text, body_plain=para.text,
-                        glossary=" | ".join(sorted(glossary))))
+                        glossary=" | ".join(sorted(glossary)),
+                        questions=QUESTION_SEPARATOR.join(asked[para.id]) if para.id in asked else None))
     return out
 
 
@@ -250,6 +293,7 @@ class AnalysedBook:
         fields. The stemmed body is the unstemmed body's tokens stemmed (the two
         analyzers differ only by their last filter, `StemFilter`)."""
         plain, stemmed = plain_analyzer(), stemming_analyzer()
+        own = {"questions": schema["questions"].analyzer}  # a ranked field with an analyzer of its own
         stems: dict[str, str] = {}
         postings: dict[str, list] = {}  # table key -> [(document number, weight, positions or None)]
         lengths: dict[str, list[int]] = {field: [] for field in RANKED_FIELDS}
@@ -266,7 +310,7 @@ class AnalysedBook:
                     tokens = [(stems.get(text) or stems.setdefault(text, porter_stem(text)), pos)
                               for text, pos in body]
                 elif name in RANKED_FIELDS:
-                    tokens = [(t.text, t.pos) for t in stemmed(value, positions=True, mode="index")]
+                    tokens = [(t.text, t.pos) for t in own.get(name, stemmed)(value, positions=True, mode="index")]
                 else:  # an ID or keyword field: no positions, not scored by length
                     for tbytes, _freq, weight, _ in schema[name].index(value):
                         postings.setdefault(table_key(name, tbytes.decode("utf-8")), []).append(
@@ -463,7 +507,8 @@ class AnalysedCorpus:
             tf = weights[start:end]
             # Whoosh's `bm25`, operation for operation (so the same float to the last bit):
             # idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * fl / avgfl)))
-            scores[start:end] = idf * ((tf * (k1 + 1)) / (tf + k1 * ((1 - BM25_B) + BM25_B * field_lengths / average)))
+            b = FIELD_B.get(field, BM25_B)
+            scores[start:end] = idf * ((tf * (k1 + 1)) / (tf + k1 * ((1 - b) + b * field_lengths / average)))
         return PostingTable(count, key_list, offsets, docnums.astype(np.int32), scores, position_offsets, positions)
 
     def ocr_only_words(self) -> list[str]:

@@ -160,6 +160,26 @@ class PostingTable:
         end = bisect_left(self._keys, field + chr(ord(_SEPARATOR) + 1), start)
         return [key[len(prefix):] for key in self._keys[start:end]], np.diff(self._offsets[start:end + 1])
 
+    def field_entries(self, field: str) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """Every posting of `field` at once: its terms (lexicon order), and for each posting its
+        term's index among them and its document number (term by term, as stored)."""
+        prefix = field + _SEPARATOR
+        start = bisect_left(self._keys, prefix)
+        end = bisect_left(self._keys, field + chr(ord(_SEPARATOR) + 1), start)
+        offsets = self._offsets[start:end + 1]
+        terms = np.repeat(np.arange(end - start), np.diff(offsets))
+        return [key[len(prefix):] for key in self._keys[start:end]], terms, self._docnums[offsets[0]:offsets[-1]]
+
+    def field_positions(self, field: str) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """Every position of `field` at once: its terms (lexicon order), and for each position key
+        (docnum << POSITION_BITS | position) its term's index among them."""
+        prefix = field + _SEPARATOR
+        start = bisect_left(self._keys, prefix)
+        end = bisect_left(self._keys, field + chr(ord(_SEPARATOR) + 1), start)
+        offsets = self._position_offsets[start:end + 1]
+        terms = np.repeat(np.arange(end - start), np.diff(offsets))
+        return [key[len(prefix):] for key in self._keys[start:end]], terms, self._positions[offsets[0]:offsets[-1]]
+
     # -- one term ---------------------------------------------------------------------
     def postings(self, field: str, term: str) -> tuple[np.ndarray, np.ndarray]:
         """(document numbers, scores) of a term: views into the table, never to be written."""

@@ -141,6 +141,20 @@ def _load_file(corpus: "Corpus", path: Path, out: RuleQuestions) -> None:
         out.questions[pid] = kept
 
 
+_CHECKED: dict[tuple[str, str], RuleQuestions] = {}  # (corpus digest, files digest) -> the files read
+
+
+def checked_questions(corpus: "Corpus") -> RuleQuestions:
+    """`load_questions` of the project's files, read once per corpus and files (a build reads them for
+    every book; a process builds more than once only when something changed)."""
+    key = (corpus.digest, files_digest())
+    found = _CHECKED.get(key)
+    if found is None:
+        _CHECKED.clear()
+        found = _CHECKED[key] = load_questions(corpus)
+    return found
+
+
 def in_scope(corpus: "Corpus") -> list[str]:
     """The paragraphs that must have questions (or, for an outline's step, a restatement)."""
     out = []

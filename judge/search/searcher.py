@@ -16,6 +16,8 @@ from whoosh import query as wq
 
 import judge.search.index as search_index
 import judge.search.passages as passages
+import judge.search.meaning as meaning
+import judge.search.questions as rule_questions
 import judge.search.state as search_state
 from judge import paths
 from judge.lookup import Match, find
@@ -313,6 +315,7 @@ class Search:
             codes = {v: n for n, v in enumerate(values)}
             facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs], dtype=np.intp))
         faces = self._faces(built.counterparts)
+        faces.update(self._faces_by_meaning(built, paragraphs, faces))
         # A paragraph's priors and intents are those of the paragraph shown for it (an older one is
         # shown as its current counterpart): worked out once per paragraph shown, as lore once per section.
         shown_weights: dict[str, tuple] = {}  # shown paragraph -> (prior, definition prior, intents' weights)
@@ -385,6 +388,32 @@ class Search:
                         if known is None or (-confidence, other) < known:
                             best[pid] = (-confidence, other)
         return {pid: face for pid, (_, face) in best.items()}
+
+    def _faces_by_meaning(self, built: search_index.BuiltIndex, paragraphs: list, faces: dict) -> dict[str, str]:
+        """Older paragraphs the alignment gave no face -> the paragraph of the book in force
+        stating the same rule, found by its words and its written questions (`judge.search.meaning`)."""
+        in_force = {doc: self._in_force(doc) for doc in self.corpus.documents}
+        outline = {doc for doc, d in self.corpus.documents.items() if d.meta.format == rule_questions.OUTLINE_FORMAT}
+        older = np.array([n for n, para in enumerate(paragraphs) if not in_force[para.doc] and para.doc not in outline
+                          and para.kind != "draft" and para.id not in faces], np.int64)
+        current = np.array([n for n, para in enumerate(paragraphs)
+                            if in_force[para.doc] and para.kind != "draft"], np.int64)
+        games = sorted(set(self._games.values()))
+        game_codes = np.array([games.index(self._games[para.doc]) for para in paragraphs], np.intp)
+        found = {built.ids[o]: built.ids[p] for o, p in
+                 meaning.faces_by_meaning(built.postings, older, current, game_codes).items()}
+        # An older paragraph surely aligned with one that found its face so (the OCR book's with the
+        # clean one's) stands for the same rule: the same face.
+        groups = built.counterparts
+        for members, links in zip(groups.members, groups.links):
+            for a, b, confidence in links:
+                if round(confidence, 3) < FACE_CONFIDENCE:
+                    continue
+                for pid, other in ((members[a], members[b]), (members[b], members[a])):
+                    if other in found and pid not in faces and pid not in found and not in_force[
+                            self.corpus.paragraphs[pid].doc] and self.corpus.paragraphs[pid].kind != "draft":
+                        found[pid] = found[other]
+        return found
 
     def _prior(self, para, faces: dict, definition: bool) -> float:
         """What a paragraph is worth before the query's words are counted: what it is
