@@ -33,14 +33,36 @@ from judge.corpus import load_corpus  # noqa: E402
 from judge.search import Search  # noqa: E402
 from judge.search import questions as rule_questions  # noqa: E402
 from whoosh.analysis import STOP_WORDS  # noqa: E402
-from bench.search_eval import (FRESH_GOLD_FILE, Fts5Baseline, evaluate, load_gold, near_written,  # noqa: E402
-                               parts, search_ranking)
+from bench.search_eval import (FRESH_GOLD_FILE, Fts5Baseline, GoldQuestion, books_in_force,  # noqa: E402
+                               evaluate, load_gold, near_written, parts, search_ranking)
 
 TARGETS = {"held-out (issue 36)": {"recall_at_5": 0.97, "mrr_at_10": 0.85, "in_force_at_1": 0.95},
            "held-out (issue 36) talk": {"recall_at_5": 0.90, "mrr_at_10": 0.75}}
 NEAR = 0.4  # a written question this near (`near_written`) answers the gold question by itself
 MEASURES = (("R@1", "recall_at_1"), ("R@5", "recall_at_5"), ("MRR@10", "mrr_at_10"),
             ("in force@1", "in_force_at_1"))
+
+
+def citing_rulings(corpus) -> list[GoldQuestion]:
+    """The rulings of the card data (krcg) that cite the rulebook, as questions: the ruling's own words
+    asked, answered by the paragraph its reference resolves to (a section: any paragraph of it)."""
+    from judge.cards.load import get_cards
+
+    base = get_cards(corpus)
+    in_force = books_in_force(corpus)
+    out, seen = [], set()
+    for target, ruling_ids in sorted(base.by_citation.items()):
+        if target in corpus.paragraphs:
+            answers = frozenset({target})
+        else:
+            answers = frozenset(p.id for p in corpus.paragraphs_of(target, deep=True))
+        game = corpus.documents[target.split(":", 1)[0]].meta.game
+        for rid in ruling_ids:
+            words = base.rulings[rid].own_words
+            if answers and words not in seen:
+                seen.add(words)
+                out.append(GoldQuestion(words, "ruling", game, False, True, answers, in_force[game]))
+    return out
 
 
 def main() -> None:
@@ -67,6 +89,8 @@ def main() -> None:
         }
         results = {part: {name: evaluate(questions, rank) for name, rank in engines.items()}
                    for part, questions in groups.items()}
+        citing = citing_rulings(corpus)
+        by_ruling = {name: evaluate(citing, rank) for name, rank in engines.items()}
         split = {}
         for part, questions in groups.items():
             near = [q for q in questions if near_written(q, written.questions, STOP_WORDS) >= NEAR]
@@ -87,6 +111,13 @@ def main() -> None:
                 met = getattr(by_engine["judge.search"], attr) >= target
                 mark = f"   target >= {target:.2f}: {'met' if met else 'NOT met'}"
             print(f"  {label:<12}" + "".join(f"{getattr(by_engine[n], attr):>14.3f}" for n in names) + mark)
+    print(f"\nthe rulings that cite the rulebook, each ruling's words asked ({len(citing)} rulings; "
+          f"the answer: the cited paragraph, or a paragraph of the cited section)")
+    print(f"  {'':<12}" + "".join(f"{n:>14}" for n in names))
+    for label, attr in MEASURES[:3]:
+        print(f"  {label:<12}" + "".join(f"{getattr(by_ruling[n], attr):>14.3f}" for n in names)
+              + ("   target >= 0.80: " + ("met" if by_ruling["judge.search"].recall_at_5 >= 0.8 else "NOT met")
+                 if attr == "recall_at_5" else ""))
     print(f"\njudge.search by whether a question written for the answer says nearly the same "
           f"(content words' Jaccard >= {NEAR}):")
     for part, rows in split.items():
