@@ -127,6 +127,31 @@ def make_corpus(books: int, folder: Path) -> Path:
     return folder
 
 
+def make_data(books: int, code: Path, folder: Path) -> Path:
+    """judge's data files for a corpus of `books` books: the questions each rule answers are written for
+    the books in force (judge.search.questions refuses an older edition's), so the real books' files
+    become the newest copies' (their IDs renamed). Returns the folder."""
+    shutil.copytree(code / "judge" / "data", folder)
+    newest = {"vekn": newest_vekn(books), "rivals": newest_of("rivals", books)}
+    questions = folder / "questions"
+    for path in sorted(questions.glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        for book, copy in newest.items():
+            text = re.sub(rf"(?<![\w-]){book}:", f"{copy}:", text)
+        target = questions / f"{newest.get(path.stem, path.stem)}.yaml"
+        path.unlink()
+        target.write_text(text, encoding="utf-8")
+    return folder
+
+
+def newest_of(book: str, books: int) -> str:
+    """The ID of the last copy of `book` (one of the real five) in a corpus of `books` books."""
+    real = [e["id"] for e in yaml.safe_load((REAL_RULES / "manifest.yaml").read_text(encoding="utf-8"))["documents"]]
+    place = real.index(book)
+    copy = (books - 1 - place) // BOOKS_PER_COPY
+    return f"{book}{'x' + str(copy) if copy else ''}"
+
+
 def newest_vekn(books: int) -> str:
     """The ID of the last copy of `vekn` in a corpus of `books` books: the V:TES book in force."""
     copy = (books - 1) // BOOKS_PER_COPY
@@ -156,8 +181,9 @@ class Run:
     err: str
 
 
-def child_env(code: Path, rules: Path, index: Path) -> dict:
-    return {**os.environ, "PYTHONPATH": str(code), "JUDGE_RULES_DIR": str(rules), "JUDGE_INDEX_DIR": str(index)}
+def child_env(code: Path, rules: Path, index: Path, data: Path) -> dict:
+    return {**os.environ, "PYTHONPATH": str(code), "JUDGE_RULES_DIR": str(rules), "JUDGE_INDEX_DIR": str(index),
+            "JUDGE_DATA_DIR": str(data)}
 
 
 def run(argv: list[str], env: dict, cwd: Path, stdin: str = "") -> Run:
@@ -309,7 +335,7 @@ def du(path: Path) -> int:
 def measure(books: int, work: Path, code: Path, args) -> dict:
     rules, index = make_corpus(books, work / f"rules-{books}"), work / f"index-{books}"
     index.mkdir()
-    env = child_env(code, rules, index)
+    env = child_env(code, rules, index, make_data(books, code, work / f"data-{books}"))
     figures: dict = {"books": books}
     say = lambda text: print(f"  [{books} books] {text}", file=sys.stderr, flush=True)  # noqa: E731
 

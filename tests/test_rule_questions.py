@@ -28,6 +28,26 @@ def test_every_paragraph_in_scope_has_its_questions(corpus, found):
     assert any(p in found.questions for p in flows)  # the steps the book does not state
 
 
+def test_the_projects_files_have_nothing_set_aside(found):
+    assert found.set_aside == []
+
+
+@pytest.mark.parametrize("name, content, words", [
+    ("rb.yaml", "- id: rb:6.4.6/2\n  questions: [who may block]\n", "rb.yaml:1: 'rb' is an older edition"),
+    ("flows.yaml", "- id: flows:introduction/1\n  restates: rb:6.4.6/2\n",
+     "flows.yaml:1: flows:introduction/1 restates rb:6.4.6/2, of a book not in force"),
+])
+def test_what_the_corpus_made_unfit_is_set_aside_with_its_line(corpus, tmp_path, name, content, words):
+    """A file of a book a newer edition replaced, or a restatement of such a book's paragraph, is no
+    fault of the file's words: the search still answers, without them, and says where they are."""
+    folder = tmp_path / "q"
+    folder.mkdir()
+    (folder / name).write_text(content, encoding="utf-8")
+    found = load_questions(corpus, folder)
+    assert not found.questions and not found.restates
+    assert [why for why in found.set_aside if why.startswith(words)], found.set_aside
+
+
 def test_questions_are_short_and_distinct(found):
     for pid, questions in found.questions.items():
         assert len({q.casefold() for q in questions}) == len(questions), pid
@@ -57,11 +77,10 @@ def test_a_stale_id_is_refused_with_its_file_and_line(corpus, tmp_path):
 
 
 @pytest.mark.parametrize("name, content, words", [
-    ("rb.yaml", "- id: rb:6.4.6/2\n  questions: [who may block]\n", "older edition"),
     ("vekn.yaml", "- id: vekn:master-phase/2\n  questions: [a]\n- id: vekn:master-phase/2\n  questions: [b]\n",
      "given again"),
     ("vekn.yaml", "- id: rivals:glossary/4\n  questions: [a]\n", "must be a paragraph of vekn"),
-    ("flows.yaml", "- id: flows:introduction/1\n  restates: rb:6.4.6/2\n", "book in force"),
+    ("flows.yaml", "- id: flows:introduction/1\n  restates: vekn:no-such-section\n", "book in force"),
     ("vekn.yaml", "- id: vekn:master-phase/2\n  questions: []\n", "one or more"),
     ("vekn.yaml", "- id: vekn:master-phase/2\n  questions: [a]\n  restates: vekn:bleed/2\n", "one of the two"),
     ("nosuchbook.yaml", "[]\n", "no document"),

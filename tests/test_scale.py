@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from bench.scale import make_corpus
+from bench.scale import ROOT, make_corpus, make_data
 from judge.cli import cli
 from tests.conftest import start_judge_serve
 
@@ -22,6 +22,8 @@ def ten_books(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("JUDGE_RULES_DIR", str(rules))
         mp.setenv("JUDGE_INDEX_DIR", str(index))
+        # the questions each rule answers, moved to the newest copies (the books in force)
+        mp.setenv("JUDGE_DATA_DIR", str(make_data(BOOKS, ROOT, rules.parent / "data")))
         yield rules
 
 

@@ -13,15 +13,20 @@ it is in force beside the book). Each entry is
 or, for a flows step the book states already, `restates: <the book's paragraph or section>` (no questions: the
 book's paragraph carries them; the entry says the step was read and where its rule is).
 
-Checked at load and at the index's build: the file parses, every ID is a paragraph of that document, the
-document is in force (or the outline), no ID twice, each entry has questions or a restatement of a paragraph or
-section in force; a fault is a SourceError naming the file and line. `coverage` lists the paragraphs in scope
+Checked at load and at the index's build: the file parses, every ID is a paragraph of that document, no ID
+twice, each entry has questions or a restatement of a paragraph or section; a fault is a SourceError naming the
+file and line. What the corpus, not the file, made unfit is set aside instead (`RuleQuestions.set_aside`, each
+with its file, line and reason; logged at a build), so that the search still answers from the books that load:
+a file of a document that did not load (a damaged book) or that is no longer in force (a newer edition was
+added), an entry restating a paragraph of such a book. The project's own files have nothing set aside
+(tests/test_rule_questions.py). `coverage` lists the paragraphs in scope
 without questions: every rule, glossary, advanced and tournament paragraph of the current V:TES book, every
 rule and glossary paragraph of the Rivals book, every step of the flows (questions or a restatement).
 """
 from __future__ import annotations
 
 import hashlib
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -32,6 +37,8 @@ from judge.errors import SourceError
 
 if TYPE_CHECKING:
     from judge.model import Corpus
+
+log = logging.getLogger(__name__)
 
 FOLDER = "questions"
 MAX_QUESTION = 200  # characters: a question, not a paragraph
@@ -53,6 +60,7 @@ class RuleQuestions:
     restates: dict[str, str] = field(default_factory=dict)
     where: dict[str, tuple[str, int]] = field(default_factory=dict)
     digest: str = ""  # of the files' bytes: the index is rebuilt when they change
+    set_aside: list[str] = field(default_factory=list)  # "file:line: why", left out (see the module)
 
     def count(self, doc: Optional[str] = None) -> int:
         return sum(len(q) for pid, q in self.questions.items() if doc is None or pid.split(":", 1)[0] == doc)
@@ -95,10 +103,15 @@ def _load_file(corpus: "Corpus", path: Path, out: RuleQuestions) -> None:
     doc = path.stem
     data, _ = read_yaml(path, "the questions of the rules", with_lines=True)
     if doc not in corpus.documents:
+        if doc in {e.doc for e in corpus.errors}:
+            out.set_aside.append(f"{path.name}:1: {doc!r} did not load: its questions are left out")
+            return
         raise SourceError(path.name, 1, f"{doc!r} is no document of the corpus (a file is named after its "
                                         f"document: {', '.join(sorted(corpus.documents))})")
     if not in_force(corpus, doc):
-        raise SourceError(path.name, 1, f"{doc!r} is an older edition: questions are written for the book in force")
+        out.set_aside.append(f"{path.name}:1: {doc!r} is an older edition (questions are written for the book "
+                             f"in force): its questions are left out")
+        return
     if data is None:
         return
     if not isinstance(data, list):
@@ -120,8 +133,14 @@ def _load_file(corpus: "Corpus", path: Path, out: RuleQuestions) -> None:
         if (questions is None) == (restates is None):
             raise SourceError(path.name, line, f"{pid}: give 'questions' or 'restates', one of the two")
         if restates is not None:
+            target_doc = restates.split(":", 1)[0] if isinstance(restates, str) else ""
+            if target_doc in corpus.documents and target_doc != doc and not in_force(corpus, target_doc) or \
+                    target_doc in {e.doc for e in corpus.errors}:
+                out.set_aside.append(f"{path.name}:{line}: {pid} restates {restates}, of a book not in force or "
+                                     f"not loaded: left out")
+                continue
             target = corpus.get(restates) if isinstance(restates, str) else None
-            if target is None or not in_force(corpus, restates.split(":", 1)[0]) or restates.startswith(f"{doc}:"):
+            if target is None or restates.startswith(f"{doc}:"):
                 raise SourceError(path.name, line, f"{pid}: 'restates' must name a paragraph or section of a book "
                                                    f"in force, not {restates!r}")
             out.restates[pid] = restates
@@ -152,6 +171,8 @@ def checked_questions(corpus: "Corpus") -> RuleQuestions:
     if found is None:
         _CHECKED.clear()
         found = _CHECKED[key] = load_questions(corpus)
+        for why in found.set_aside:
+            log.warning("the questions of the rules: %s", why)
     return found
 
 
