@@ -3,7 +3,6 @@ not use finds it, the questions file is part of what a build is made from (a cha
 stops the build with its file and line), and the issue's cases on the real corpus."""
 from __future__ import annotations
 
-import json
 
 import pytest
 from judge.cli import cli
@@ -96,3 +95,27 @@ def test_what_ousting_the_prey_gives(searcher):
 def test_two_vampires_with_the_same_title(searcher):
     """Before: "the title is contested" #2."""
     assert "vekn:unlock-phase/7" in ids(searcher, "two vampires with the same title", 5)[:2]
+
+
+def test_a_ruling_citing_a_rule_is_evidence_of_it(searcher, corpus):
+    """Each ruling's words are in the `rulings` field of the rule it cites: asked as a question, they find
+    that rule in the top 5 (without the field, 20 of 39: bench/search_quality.py)."""
+    from judge.cards.load import get_cards
+
+    base = get_cards(corpus)
+    asked = found = 0
+    for target, ruling_ids in base.by_citation.items():
+        answers = {target} if target in corpus.paragraphs else {
+            p.id for p in corpus.paragraphs_of(target, deep=True)}
+        for rid in ruling_ids:
+            asked += 1
+            found += bool(answers & set(ids(searcher, base.rulings[rid].own_words, 5)))
+    assert asked >= 30 and found / asked >= 0.8, (found, asked)
+
+
+def test_without_the_card_data_the_rules_are_searched_as_before(corpus, tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("JUDGE_CARDS_DIR", str(tmp_path / "no-cards"))
+    (tmp_path / "index").mkdir()
+    searcher = Search(corpus, root=tmp_path / "index")
+    assert "vekn:master-phase/2" in ids(searcher, "how many master phase actions do I get", 5)
+    assert any("not searched as evidence" in r.getMessage() for r in caplog.records)

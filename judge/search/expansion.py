@@ -45,7 +45,8 @@ if TYPE_CHECKING:
 # of a section: it says what a passage is about, less surely than its text. The
 # questions a paragraph answers (judge/data/questions) say what it means in other
 # words: a match there is a match of meaning, which decides between siblings.
-FIELD_WEIGHTS = {"body": 1.0, "title": 0.6, "questions": 0.8}
+# The words of the rulings citing a paragraph (judge.search.evidence) are weak evidence of it.
+FIELD_WEIGHTS = {"body": 1.0, "title": 0.6, "questions": 0.8, "rulings": 0.3}
 # The glossary terms a paragraph uses: asked once per unit (its words as typed),
 # not for every synonym and correction, since they echo the body.
 GLOSSARY_WEIGHT = 0.2
@@ -132,7 +133,9 @@ class Vocabulary:
         for word in self.words:
             if word.isalpha():
                 self.by_initial.setdefault(word[0], []).append(word)
-        self.stems = {stem for name in (*FIELD_WEIGHTS, "glossary") for stem in postings.lexicon(name)[0]}
+        # (the rulings' words are evidence about the rules, not words of the books: a typo is not one of them)
+        self.stems = {stem for name in (*FIELD_WEIGHTS, "glossary") if name != "rulings"
+                      for stem in postings.lexicon(name)[0]}
         # A vocabulary never changes, so neither does what is worked out from it:
         # (word, distance) -> [(near word, its distance)]
         self._near: Memo = Memo("search.near_words", NEAR_KEPT)

@@ -91,7 +91,7 @@ if TYPE_CHECKING:
     from judge.search.counterparts import RuleGroups
 
 POINTER = paths.SEARCH_POINTER
-RANKED_FIELDS = ("body", "title", "body_plain", "glossary", "questions")
+RANKED_FIELDS = ("body", "title", "body_plain", "glossary", "questions", "rulings")
 PREFIX = "search-"
 COUNTERPARTS_FILE = "counterparts.json"
 CONTENTS_FILE = "contents.json"  # {"files": {name: sha256}, "paragraphs": count}
@@ -106,12 +106,13 @@ BM25_B = 0.75  # length normalisation (Whoosh's default); K1 is Whoosh's 1.2
 # A field's own length normalisation, where the default does not fit. The questions a paragraph answers
 # (judge/data/questions) are a list, not a text: a paragraph with more of them is asked more ways, not
 # diluted, and only the books in force have them (the average over every paragraph is small).
-FIELD_B = {"questions": 0.5}
+FIELD_B = {"questions": 0.5, "rulings": 0.5}
 # Between a paragraph's questions in its field: a word the analyzer drops (`QuestionSlots`), moving
 # the next question's words to the next slot of positions.
 QUESTION_MARK = "nextquestion"
 QUESTION_SEPARATOR = f" {QUESTION_MARK} "
 QUESTION_SLOT_BITS = 6  # a question's words are at positions slot << 6 | n: a question has < 64 words
+RULING_SLOT_BITS = 9  # the same for the rulings field (`judge.search.evidence`): a ruling has < 512 words
 _NAME = re.compile(r"[0-9a-f]{20}-[0-9a-f]+")  # "<key>-<nonce>"
 
 log = logging.getLogger(__name__)
@@ -148,26 +149,32 @@ def plain_analyzer():
 
 
 class QuestionSlots(Filter):
-    """The questions field's positions, one slot per question: the n-th word of the k-th question is at
-    k << QUESTION_SLOT_BITS | n. A phrase never runs from one question into the next, and a search
-    tells which question a word is in (`question_of`)."""
+    """A list field's positions, one slot per item (a question, a ruling), items parted by QUESTION_MARK:
+    the n-th word of the k-th item is at k << bits | n (words past the slot's size share its last
+    position). A phrase never runs from one item into the next."""
+
+    def __init__(self, bits: int = QUESTION_SLOT_BITS):
+        self.bits = bits
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other.bits == self.bits
 
     def __call__(self, tokens):
-        slot, n = 0, 0
+        slot, n, last = 0, 0, (1 << self.bits) - 1
         for t in tokens:
             if t.text == QUESTION_MARK:
                 slot, n = slot + 1, 0
                 continue
             if t.positions:
-                t.pos = slot << QUESTION_SLOT_BITS | min(n, (1 << QUESTION_SLOT_BITS) - 1)
+                t.pos = slot << self.bits | min(n, last)
             n += 1
             yield t
 
 
-def questions_analyzer():
-    """The stemming analyzer, with each question's words in a slot of positions (`QuestionSlots`)."""
+def questions_analyzer(bits: int = QUESTION_SLOT_BITS):
+    """The stemming analyzer, with each item's words in a slot of positions (`QuestionSlots`)."""
     return (RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
-            | StopFilter(stoplist=STOP_WORDS, minsize=2) | QuestionSlots() | StemFilter())
+            | StopFilter(stoplist=STOP_WORDS, minsize=2) | QuestionSlots(bits) | StemFilter())
 
 
 def make_schema() -> Schema:
@@ -190,6 +197,8 @@ def make_schema() -> Schema:
         glossary=TEXT(analyzer=stem),
         # The questions the paragraph answers, as judges and players ask them (judge.search.questions).
         questions=TEXT(analyzer=questions_analyzer()),
+        # The words of the rulings that cite the paragraph (judge.search.evidence), a ruling a slot.
+        rulings=TEXT(analyzer=questions_analyzer(RULING_SLOT_BITS)),
     )
 
 
@@ -216,12 +225,13 @@ def index_key(corpus: "Corpus") -> str:
     """The digest naming a build: the corpus digest, the build code, and what
     the counterparts depend on, and the questions files (read as bytes: the key is
     worked out before any build, and a file is parsed only by a build)."""
-    from judge.search import questions
+    from judge.search import evidence, questions
     from judge.search.counterparts import source_key
 
     h = hashlib.sha256(corpus.digest.encode())
     h.update(source_key().encode())
     h.update(questions.files_digest().encode())
+    h.update(evidence.evidence_key().encode())
     here = Path(__file__).resolve().parent
     for name in _BUILD_CODE:
         h.update(name.encode())
@@ -232,9 +242,10 @@ def index_key(corpus: "Corpus") -> str:
 def _book_documents(corpus: "Corpus", doc) -> list[dict]:
     """The Whoosh documents of one book's paragraphs (`_documents`' part for `doc`).
     Raises SourceError (file and line) when the questions files do not fit the corpus."""
-    from judge.search import questions
+    from judge.search import evidence, questions
 
     asked = questions.checked_questions(corpus).questions
+    cited = evidence.ruling_evidence(corpus)
     meta = doc.meta
     out = []
     for para in doc.paragraphs:
@@ -249,7 +260,8 @@ def _book_documents(corpus: "Corpus", doc) -> list[dict]:
                         numbers=" ".join(sorted(n.lower() for n in numbers)),
                         title=title, body=para.text, body_plain=para.text,
                         glossary=" | ".join(sorted(glossary)),
-                        questions=QUESTION_SEPARATOR.join(asked[para.id]) if para.id in asked else None))
+                        questions=QUESTION_SEPARATOR.join(asked[para.id]) if para.id in asked else None,
+                        rulings=QUESTION_SEPARATOR.join(cited[para.id]) if para.id in cited else None))
     return out
 
 
@@ -293,7 +305,7 @@ class AnalysedBook:
         fields. The stemmed body is the unstemmed body's tokens stemmed (the two
         analyzers differ only by their last filter, `StemFilter`)."""
         plain, stemmed = plain_analyzer(), stemming_analyzer()
-        own = {"questions": schema["questions"].analyzer}  # a ranked field with an analyzer of its own
+        own = {name: schema[name].analyzer for name in ("questions", "rulings")}  # ranked fields' own analyzers
         stems: dict[str, str] = {}
         postings: dict[str, list] = {}  # table key -> [(document number, weight, positions or None)]
         lengths: dict[str, list[int]] = {field: [] for field in RANKED_FIELDS}
