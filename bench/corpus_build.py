@@ -80,10 +80,10 @@ def main() -> None:
 def question_tables(corpus, base) -> None:
     """What a question about cards is read with, made from scratch (issue 35): the forms of the cards' names
     and the rulings' index (judge.cards.saved_tables: read from the index directory after the first build)."""
-    from judge.cards.mentions import NameForms, book_words, common_words
+    from judge.cards.mentions import NameForms, book_words
     from judge.cards.nicknames import load_nicknames
     from judge.cards.ruling_search import RulingIndex
-    NameForms(base, load_nicknames(base), common_words(book_words(corpus)))
+    NameForms(base, load_nicknames(base), book_words(corpus))
     RulingIndex(base, corpus)
 
 
@@ -154,13 +154,13 @@ def build(root, cards):
     if cards:
         base = build_cards(corpus)
         try:  # issue 35's tables, in a checkout that has them
-            from judge.cards.mentions import NameForms, book_words, common_words
+            from judge.cards.mentions import NameForms, book_words
             from judge.cards.nicknames import load_nicknames
             from judge.cards.ruling_search import RulingIndex
         except ImportError:
             pass
         else:
-            NameForms(base, load_nicknames(base), common_words(book_words(corpus)))
+            NameForms(base, load_nicknames(base), book_words(corpus))
             RulingIndex(base, corpus)
 with tempfile.TemporaryDirectory() as tmp:
     build(os.path.join(tmp, "warm"), True)

@@ -208,11 +208,11 @@ def test_the_saved_tables_read_back_as_they_were_made(base, corpus):
     """judge.cards.saved_tables: the name forms and the rulings' index read from their files answer as made."""
     import numpy as np
 
-    from judge.cards.mentions import NameForms, book_words, common_words
+    from judge.cards.mentions import NameForms, book_words
     from judge.cards.nicknames import load_nicknames
     from judge.cards.ruling_search import RulingIndex
-    made = NameForms(base, load_nicknames(base), common_words(book_words(corpus)))
-    read = NameForms.from_data(json.loads(json.dumps(made.to_data())), base, book_words(corpus))
+    made = NameForms(base, load_nicknames(base), book_words(corpus))
+    read = NameForms.from_data(json.loads(json.dumps(made.to_data())), base)
     assert (read.families, read.exact, read.partial) == (made.families, made.exact, made.partial)
     assert (read.fuzzy_forms, read.rare_name_words) == (made.fuzzy_forms, made.rare_name_words)
     for q in ("can gtu be blocked", "telepathic misdirecton on a bleed", "sforza", "torn sign post", "13th"):

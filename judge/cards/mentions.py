@@ -76,8 +76,9 @@ class NameForms:
     """Every form a card's name is typed in, by its words (folded), to the names ("families": every version of
     one name, as `name_key` folds it) it may mean."""
 
-    def __init__(self, base: "CardBase", nicknames: dict[str, list[str]], common: Callable[[str], bool]):
-        self.common = common
+    def __init__(self, base: "CardBase", nicknames: dict[str, list[str]], book: frozenset[str]):
+        self.book = book  # the rulebooks' words, folded (`book_words`): saved with the forms
+        self.common = common_words(book)
         self.families: dict[str, list[str]] = {}  # name key -> card IDs, the first printed base version first
         for card in base.cards.values():
             self.families.setdefault(name_key(card.name), []).append(card.id)
@@ -100,7 +101,7 @@ class NameForms:
         self.fuzzy_forms = sorted({" ".join(w) for w, by in self.exact.items()
                                    if len(" ".join(w)) >= FUZZY_SHORTEST and any(h != "nickname" for h in by.values())})
         self.rare_name_words = sorted({w for words in self.exact for w in words
-                                       if len(w) >= FUZZY_SHORTEST and not common(w)})
+                                       if len(w) >= FUZZY_SHORTEST and not self.common(w)})
         self._prepare_near()
 
     def _forms_near(self, typed: str) -> list[str]:
@@ -135,11 +136,13 @@ class NameForms:
         return {"families": self.families, "exact": [[list(w), by] for w, by in self.exact.items()],
                 "partial": [[list(w), sorted(f)] for w, f in self.partial.items()],
                 "fuzzy_forms": self.fuzzy_forms, "rare_name_words": self.rare_name_words,
-                "english": english_words()}
+                "english": english_words(), "book": sorted(self.book)}
 
     @classmethod
-    def from_data(cls, data: Any, base: "CardBase", book: frozenset[str]) -> "NameForms":
-        """The forms `to_data` wrote, checked against `base`: raises cachefile.Mismatch where they do not hold."""
+    def from_data(cls, data: Any, base: "CardBase") -> "NameForms":
+        """The forms `to_data` wrote, checked against `base`: raises cachefile.Mismatch where they do not hold.
+        (The rulebooks' words are read from them: working them out again read every paragraph, 2.4 s of a
+        command at 100 books.)"""
         from judge.cachefile import Mismatch, decode
         forms = cls.__new__(cls)
         if not isinstance(data, dict):
@@ -156,7 +159,8 @@ class NameForms:
             raise Mismatch("a name form names a name that is not there")
         forms.fuzzy_forms = decode(list[str], data.get("fuzzy_forms"), "fuzzy_forms")
         forms.rare_name_words = decode(list[str], data.get("rare_name_words"), "rare_name_words")
-        forms.common = common_words(book, frozenset(decode(list[str], data.get("english"), "english")))
+        forms.book = frozenset(decode(list[str], data.get("book"), "book"))
+        forms.common = common_words(forms.book, frozenset(decode(list[str], data.get("english"), "english")))
         forms.cards = base.cards
         forms.longest = max((len(w) for w in forms.exact), default=1)
         forms.longest_partial = max((len(w) for w in forms.partial), default=1)
@@ -393,8 +397,8 @@ def name_forms(base: "CardBase", corpus) -> NameForms:
 
     def make() -> NameForms:
         return saved_tables.saved(saved_tables.FORMS_FILE, base, corpus, "the cards' name forms",
-                                  lambda: NameForms(base, load_nicknames(base), common_words(book_words(corpus))),
-                                  NameForms.to_data, lambda data: NameForms.from_data(data, base, book_words(corpus)))
+                                  lambda: NameForms(base, load_nicknames(base), book_words(corpus)),
+                                  NameForms.to_data, lambda data: NameForms.from_data(data, base))
     return _FORMS.recall_or_compute((base.digest or str(id(base)), corpus.digest or str(id(corpus))), make)
 
 

@@ -75,8 +75,9 @@ class RulingIndex:
         # or a one-word name the rulebooks never use ("Ambush", "Vessel": an everyday word, but no rule's).
         self.telling: frozenset[str] = frozenset()
         if corpus is not None:
-            from judge.cards.mentions import book_words, name_forms
-            common, in_books = name_forms(base, corpus).common, book_words(corpus)
+            from judge.cards.mentions import name_forms
+            forms = name_forms(base, corpus)
+            common, in_books = forms.common, forms.book
             telling = set()
             for card in base.cards.values():
                 words = re.findall(r"[a-z0-9]+", name_key(card.name))

@@ -21,7 +21,7 @@ from judge.datafile import bytes_for_digest
 if TYPE_CHECKING:
     from judge.cards.base import CardBase
 
-FORMAT = 1
+FORMAT = 2  # 2: the name forms hold the rulebooks' words
 FORMS_FILE = "card-name-forms.json"
 RULINGS_FILE = "ruling-index.json"
 log = logging.getLogger(__name__)
