@@ -26,7 +26,7 @@ from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, D
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
 from judge.engine.helpers import (Log, announce, apply_card_effect, blood, burn_dead_ally, check_actor, check_cost,
                                   block_order, cost_words, drain_excess, minion, names, play_from_hand, pool,
-                                  require_seated, rule_exists, who_blocks)
+                                  require_seated, rule_exists, text_unread, who_blocks)
 from judge.engine.state import ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion, Retainer
 
 
@@ -201,7 +201,8 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
         politics.no_cards(d, "an action modifier")
     a = _current(d, "an action modifier")
     m = minion(d, e.minion)
-    if m.name != a.actor:
+    text_unread(m, "plays an action modifier")
+    if m.name != a.actor and not (e.by_other and m.controller == a.player and m.ready):
         raise Refusal(f"only the acting minion ({a.actor}) plays action modifiers; {m.name} cannot",
                       [R.MODIFIER_WHO])
     if e.card and (m.name, e.card) in a.modifiers:
@@ -215,6 +216,8 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
                      if a.attempt else "no block attempt is in progress")
             raise Refusal(f"stealth can be added only when needed, and {state}", [R.STEALTH_WHEN_NEEDED])
     rules = [R.MODIFIERS_ANY_TIME]
+    if m.name != a.actor:  # a card another vampire plays, as the card allows: the card over Minion Cards ¶6
+        rules += [R.MODIFIER_WHO, R.GOLDEN_RULE]
     limited = e.limited if e.limited is not None else True
     second_bleed = bool(e.bleed) and limited and a.bleed_modified
     if e.bleed and a.kind != "bleed":
@@ -256,6 +259,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
         politics.no_cards(d, "a reaction card")
     a = _current(d, "a reaction")
     m = minion(d, e.minion)
+    text_unread(m, "plays a reaction")
     if m.controller == a.player:
         raise Refusal(f"{m.name} is {a.player}'s minion: only other Methuselahs' minions play reactions to "
                       f"{a.player}'s actions", [R.REACTION_WHO])
@@ -284,7 +288,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
                           f"meets the stealth {a.stealth}", [R.INTERCEPT_WHEN_NEEDED])
     what = e.card or "a reaction"
     paid = _pay_now(d, m, e.cost, what, log)
-    play_from_hand(d, m.controller, log, what)
+    play_from_hand(d, m.controller, log, what, replaced=e.replaced)
     if e.card:
         a = d.put_action(reactions=a.reactions + ((m.name, e.card),))
     text = f"{m.name} plays {what}{paid} (a reaction does not lock its minion)"
@@ -297,6 +301,8 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
         a = d.put_action(woken=a.woken + (m.name,))
         text += f"; {m.name} wakes: it may block and play reactions as though unlocked for the rest of this action"
         rules.append(R.WAKE)
+        if m.locked:  # the card allows what the rule of reactions forbids: the card wins
+            rules.append(R.GOLDEN_RULE)
     if e.bleed:
         a = d.put_action(bleed=max(0, a.bleed + e.bleed))
         text += f": the bleed is reduced to {a.bleed}"
@@ -343,6 +349,7 @@ def _check_bleed_reaction(d: Draft, a: Action, e: Reaction) -> None:
 def block(d: Draft, e: Block, log: Log) -> None:
     a = _current(d, "a block attempt")
     b = minion(d, e.blocker)
+    text_unread(b, "attempts to block")
     player = b.controller
     if player == a.player:
         raise Refusal(f"{b.name} is {a.player}'s minion: a Methuselah's minions cannot block that Methuselah's "

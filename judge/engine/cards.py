@@ -43,6 +43,7 @@ from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrik
                                  Modifier, PlayCard, Political, Reaction)
 from judge.engine.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
+from judge.engine.card_text import read_crypt_text
 from judge.engine.state import ALLY, Draft, Minion
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
@@ -147,7 +148,7 @@ class Catalog:
             card = self._base.card(name)
             if card is None:
                 return None
-            found = self._facts.remember(key, self._facts_of(card))
+            found = self._facts.remember(key, self.facts_of(card))
         return found
 
     def closest(self, name: str, limit: int = 3) -> list[str]:
@@ -168,7 +169,7 @@ class Catalog:
             raise ScenarioError(f"unknown {what} {name!r}: the card base has no card of that name{hint}", line)
         return found
 
-    def _facts_of(self, card: Any) -> CardFacts:
+    def facts_of(self, card: Any) -> CardFacts:
         rulings = tuple((r.id, r.text) for r in self._base.rulings_of(card.id))
         return CardFacts(
             id=card.id, name=card.name, kind=card.kind, types=tuple(card.types), text=card.text,
@@ -191,7 +192,8 @@ def rulings_text(card: CardFacts) -> str:
 
 # -- a minion named by its crypt card ------------------------------------------------------------------
 # The fields a crypt card fixes; a scenario giving one of them differently must say it `changed:` in play.
-CARD_FIELDS = ("capacity", "clan", "sect", "title", "disciplines", "group")
+CARD_FIELDS = ("capacity", "clan", "sect", "title", "disciplines", "group", "bleed", "strength", "stealth", "intercept")
+_BASE = {"bleed": 1, "strength": 1, "stealth": 0, "intercept": 0}  # a minion's own, before its card text
 
 
 def crypt_fields(card: CardFacts) -> dict:
@@ -240,6 +242,20 @@ def fill_minion(raw: dict, card: CardFacts, line_of) -> dict:
                                 f"({value!r}); list it under changed: [{key}] if a card in play changed it",
                                 line_of(key))
         out.setdefault(key, value)
+    read = read_crypt_text(card.text, out.get("sect"), out.get("title") or card.title)
+    for key, n in read.bonus.items():
+        value = _BASE[key] + n
+        if key in raw and key not in changed and int(raw[key]) != value:
+            raise ScenarioError(f"{raw['name']}: {key} {raw[key]!r} is not what {card.name}'s card says ({value}: "
+                                f"\"+{n} {key}\"); list it under changed: [{key}] if a card in play changed it",
+                                line_of(key))
+        out.setdefault(key, value)
+    if read.traits:
+        out["traits"] = list(dict.fromkeys([*(str(t).lower() for t in raw.get("traits") or ()), *read.traits]))
+    if read.master_actions:
+        out["extra_master"], out["extra_master_when"] = read.master_actions, read.master_when
+    if read.unread and not raw.get("ignore_text"):
+        out["unread"] = read.unread
     return out
 
 
@@ -387,6 +403,12 @@ class Modelled:
     action_bleed: bool = False  # "(D) Bleed"
     any_target: bool = False
     bleed_only: bool = False  # "Only usable during a bleed action."
+    locked_only: bool = False  # "Only usable by a locked vampire."
+    wake: bool = False  # "This vampire wakes"
+    not_replaced: bool = False  # "Do not replace until your next unlock phase."
+    # "Only usable by a ready vampire other than the acting minion": an action modifier another of the acting
+    # Methuselah's ready vampires plays (the card over Minion Cards ¶6).
+    other_than_acting: bool = False
     rest: list[str] = field(default_factory=list)
 
 
@@ -403,6 +425,22 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             continue
         if s == "Only usable during a bleed action":
             out.bleed_only = True
+            continue
+        if s == "Only usable by a locked vampire":
+            out.locked_only = True
+            continue
+        if re.match(r"This (?:reacting )?vampire wakes\b", s):
+            out.wake = True
+            continue
+        if s == "Do not replace until your next unlock phase":
+            out.not_replaced = True
+            continue
+        if s == "Only usable by a ready vampire other than the acting minion":
+            out.other_than_acting = True
+            continue
+        m = re.fullmatch(r"The acting minion gets \+(\d) stealth", s)
+        if m:
+            out.stealth += int(m.group(1))
             continue
         m = re.fullmatch(r"\+1 stealth action", s)
         if m:
@@ -480,16 +518,17 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
 def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type) -> None:
     """Whether `m` may play a card of this type now, before its requirements and cost are looked at."""
     if kind is Modifier:
-        a = d.action_()
-        if a is None or a.actor != m.name:
-            who = f"the acting minion is {a.actor}" if a else "no action is in progress"
-            raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, an action modifier: {who}",
-                          R.CARD_MODIFIER_WHO, R.MODIFIER_WHO)
+        _modifier_who(d, e, m, modelled(e.card, e.level))
     elif kind is Reaction:
         if d.action_() is None:
             raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a reaction: no action is in progress",
                           R.CARD_REACTION_WHO)
-        _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name), d, None, R.CARD_REACTION_WHO)
+        what = modelled(e.card, e.level)
+        if what.locked_only and not m.locked:
+            raise _refuse(e.card, f"{m.name} is not locked: {e.card.name} is only usable by a locked vampire",
+                          R.CARD_REQUIREMENTS)
+        _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, wake=what.wake), d, None,
+                  R.CARD_REACTION_WHO)
     elif kind in (ActionCard, Political):
         _delegate(e, lambda d_, e_, log_: check_actor(d_, m.name, "political" if kind is Political else "card"),
                   e, d, None, R.CARD_ACTION_WHO if kind is ActionCard else R.CARD_POLITICAL_WHO)
@@ -542,12 +581,32 @@ def _cancelled(d: Draft, e: PlayCard, m: Optional[Minion], player: str, cost: Co
             + (f", but its cost is paid ({', '.join(paid)})" if paid else "") + ".", R.CARD_CANCELLED, rule)
 
 
-def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
+def _modifier_who(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
+    """Who may play an action modifier: the acting minion; or, for a card "only usable by a ready vampire
+    other than the acting minion", another ready vampire of the acting minion's Methuselah (the card over the
+    rule: the acting Methuselah's, as the rulings on such cards say)."""
     a = d.action_()
-    if a is None or a.actor != m.name:
-        who = f"the acting minion is {a.actor}" if a else "no action is in progress"
-        raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, an action modifier: {who}",
+    if a is None:
+        raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, an action modifier: no action is in progress",
                       R.CARD_MODIFIER_WHO, R.MODIFIER_WHO)
+    if not what.other_than_acting:
+        if a.actor != m.name:
+            raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, an action modifier: the acting minion is "
+                                  f"{a.actor}", R.CARD_MODIFIER_WHO, R.MODIFIER_WHO)
+        return
+    if a.actor == m.name:
+        raise _refuse(e.card, f"{m.name} is the acting minion: {e.card.name} is only usable by a ready vampire "
+                              f"other than the acting minion", R.CARD_REQUIREMENTS)
+    if m.controller != a.player or not m.ready or m.kind == ALLY:
+        why = (f"{m.name} is {m.controller}'s, not the acting Methuselah's ({a.player})" if m.controller != a.player
+               else f"{m.name} is not a ready vampire")
+        raise _refuse(e.card, f"{why}: {e.card.name} is only usable by a ready vampire other than the acting "
+                              f"minion, of the acting minion's Methuselah", R.CARD_REQUIREMENTS, R.MODIFIER_WHO)
+
+
+def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
+    _modifier_who(d, e, m, what)
+    a = d.action_()
     if what.bleed_only and a.kind != "bleed":
         raise _refuse(e.card, f"{e.card.name} is \"Only usable during a bleed action\"; {a.summary} is not one",
                       R.CARD_REQUIREMENTS)
@@ -562,7 +621,7 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _says(e, log)
         return
     event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=what.bleed, limited=what.limited,
-                     cost=cost, effect=e.effect, line=e.line, text=e.text)
+                     cost=cost, effect=e.effect, by_other=what.other_than_acting, line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
     _says(e, log)
 
@@ -579,10 +638,10 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         return
     _unmodelled_rest(e, what, [R.CARD_REACTION_WHO])
     event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=e.effect,
-                     line=e.line, text=e.text)
-    if not (what.intercept or e.effect) and e.says is not None:
+                     wake=what.wake, replaced=not what.not_replaced, line=e.line, text=e.text)
+    if not (what.intercept or e.effect or what.wake) and e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
-        play_from_hand(d, m.controller, log, e.card.name)
+        play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced)
         _pay(d, m, cost)
         log.add(f"{m.name} plays {e.card.name}{_at(e)} (a reaction does not lock its minion).", R.REACTION_WHO)
         _says(e, log)
@@ -598,7 +657,7 @@ def _reaction_check(d: Draft, e: Reaction, log: Log) -> None:
     if m.controller == a.player:
         raise Refusal(f"{m.name} is {a.player}'s minion: only other Methuselahs' minions play reactions to "
                       f"{a.player}'s actions", [R.REACTION_WHO])
-    if not m.ready or m.locked:
+    if not m.ready or (m.locked and not (e.wake or m.name in a.woken)):
         raise Refusal(f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions",
                       [R.REACTION_WHO])
 

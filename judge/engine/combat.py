@@ -25,7 +25,7 @@ from typing import Optional
 from judge.engine import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine import damage as dmg
-from judge.engine.helpers import Log, blood, drain_excess, minion, names, play_from_hand, pool
+from judge.engine.helpers import Log, blood, drain_excess, minion, names, play_from_hand, pool, text_unread
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
@@ -49,6 +49,8 @@ def check_can_fight(d: Draft, a: Minion, b: Minion) -> None:
 def start(d: Draft, log: Log, acting: str, opposing: str, action: Optional[Action] = None, cause: str = "") -> None:
     a, b = minion(d, acting), minion(d, opposing)
     check_can_fight(d, a, b)
+    for m in (a, b):
+        text_unread(m, "enters combat")
     for who in (a.controller, b.controller):
         if d.players[who].withdrawing:
             d.put_player(who, withdrawal_broken=True)

@@ -193,6 +193,7 @@ class Modifier(Event):
     limited: Optional[bool] = None  # None: +bleed modifiers are limited unless said otherwise
     cost: Cost = field(default_factory=Cost)
     effect: Optional[CardEffect] = None
+    by_other: bool = False  # a card another ready vampire of the acting Methuselah plays (the card says so)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -206,6 +207,7 @@ class Reaction(Event):
     bleed: int = 0  # a reduction of the bleed (negative)
     redirect: Optional[str] = None  # the Methuselah the bleed is redirected to
     wake: bool = False  # the minion wakes: blocks and reacts as though unlocked for the rest of the action
+    replaced: bool = True  # False: the card is not replaced until its player's next unlock phase (the card says so)
 
 
 @dataclass(frozen=True, kw_only=True)

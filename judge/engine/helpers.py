@@ -143,11 +143,18 @@ def remove_minion(d: Draft, name: str) -> int:
     return m.counters
 
 
-def play_from_hand(d: Draft, player: str, log: Log, what: str) -> None:
-    """Play a card from the hand and draw its replacement, unless the library is empty."""
+def play_from_hand(d: Draft, player: str, log: Log, what: str, replaced: bool = True) -> None:
+    """Play a card from the hand and draw its replacement, unless the library is empty, or the card says
+    not to replace it until the next unlock phase (`replaced` False: drawn then, `phases._enter_unlock`)."""
     p = d.players[player]
     if p.hand <= 0:
         raise Refusal(f"{player} has no card in hand to play {what}", [R.DRAW_REPLACE])
+    if not replaced:
+        d.put_player(player, hand=p.hand - 1, owed_draws=p.owed_draws + 1)
+        if log is not None:
+            log.add(f"{what} is not replaced until {player}'s next unlock phase, as the card says ({player} now has "
+                    f"{p.hand - 1} in hand).", R.GOLDEN_RULE, R.DRAW_REPLACE)
+        return
     hand, library = p.hand - 1, p.library
     if library is None or library > 0:
         hand += 1
@@ -200,6 +207,16 @@ def pending_mandatory(d: Draft, player: str) -> list[tuple[Minion, str]]:
     return out
 
 
+def text_unread(m: Minion, when: str) -> None:
+    """Stop as not modelled when `m`'s crypt text has sentences the engine does not read (judge.engine.card_text):
+    `when` is the step where they could matter ("acts", "blocks", ...). Never a silent default."""
+    if m.unread:
+        said = " ".join(m.unread)
+        raise NotModelled(f"{m.name}'s card text \"{said}\" is not read by the engine, and it could matter as "
+                          f"{m.name} {when}; give what it does as the minion's fields (bleed:, stealth:, ...), or "
+                          f"ignore_text: true on the minion if it does not apply here", [R.GOLDEN_RULE])
+
+
 def check_actor(d: Draft, name: str, kind: str) -> Minion:
     """Who may act now: the turn's Methuselah's ready unlocked minion, mandatory actions first."""
     m = minion(d, name)
@@ -245,6 +262,7 @@ def check_actor(d: Draft, name: str, kind: str) -> Minion:
                           [R.MANDATORY, rule])
     if kind in m.cannot:
         raise Refusal(f"a card effect forbids {m.name} to {kind}", [R.GOLDEN_RULE])
+    text_unread(m, "acts")
     return m
 
 

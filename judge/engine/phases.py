@@ -14,7 +14,7 @@ from typing import Callable, NamedTuple
 from judge.engine import rules as R
 from judge.engine import ending, situations, traits
 from judge.engine.helpers import (Log, blood, drain_excess, minion, move_blood, names, pending_mandatory, play_from_hand,
-                                  pool, remove_minion, require_seated, rule_exists)
+                                  pool, remove_minion, require_seated, rule_exists, text_unread)
 from judge.engine.errors import Refusal
 from judge.engine.events import (ContestCard, ContestTitle, CryptDraw, Discard, EdgePool, EndTurn, GoToPhase,
                                  Influence, MasterCard, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw)
@@ -135,6 +135,15 @@ def _enter_unlock(d: Draft, log: Log) -> None:
     text = f"{player}'s turn {d.turn_number} begins with the unlock phase"
     text += f": {names(unlocked)} unlock." if unlocked else "; nothing to unlock."
     log.add(text, R.TURN_SEQUENCE, R.UNLOCK_ALL)
+    owed = d.players[player].owed_draws
+    if owed:
+        p = d.players[player]
+        drawn = owed if p.library is None else min(owed, p.library)
+        d.put_player(player, hand=p.hand + drawn, owed_draws=0,
+                     library=None if p.library is None else p.library - drawn)
+        log.add(f"{player} draws the {owed} card{'s' if owed > 1 else ''} not replaced until this unlock phase"
+                + (f" ({owed - drawn} not drawn: the library is empty)" if drawn < owed else "")
+                + f" ({player} now has {p.hand + drawn} in hand).", R.GOLDEN_RULE, R.DRAW_REPLACE)
     if infernal:
         log.add(f"{names(infernal)} {'is' if len(infernal) == 1 else 'are'} infernal and stay locked unless "
                 f"{player} burns 1 pool for each.", R.INFERNAL)
@@ -302,11 +311,20 @@ def withdraw(d: Draft, e: Withdraw, log: Log) -> None:
 # -- master phase ----------------------------------------------------------------------------
 def _enter_master(d: Draft, log: Log) -> None:
     p = d.players[d.turn]
-    actions = max(0, 1 - p.oot_debt + p.oot_credit)
+    own = [m for m in d.minions.values() if m.controller == d.turn and m.controlled and m.ready]
+    for m in own:
+        if any("master phase" in s for s in m.unread):
+            text_unread(m, "is ready as its controller's master phase begins")
+    giving = [m for m in own if m.extra_master and (m.extra_master_when == "ready" or not m.locked)]
+    extra = sum(m.extra_master for m in giving)
+    actions = max(0, 1 + extra - p.oot_debt + p.oot_credit)
     d.put_player(d.turn, oot_played=False, oot_debt=0, oot_credit=0)
     d.put_phase(master_actions=actions)
     rules = [R.MASTER_ACTIONS]
     text = f"{d.turn}'s master phase: {actions} master phase action{'s' if actions != 1 else ''}"
+    if giving:
+        rules.append(R.GOLDEN_RULE)
+        text += f" ({names([m.name for m in giving])}'s card text gives {extra} more)"
     if p.oot_debt:
         rules.append(R.OUT_OF_TURN_DEBT)
         text += f" (an out-of-turn master card already used one{', and its trifle gave one back' if p.oot_credit else ''})"

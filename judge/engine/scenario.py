@@ -247,6 +247,8 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         immune=tuple(" ".join(str(x).split()).lower() for x in raw.get("immune") or ()),
         owner=owner if owner != controller else None,
         votes=int(raw["votes"]) if raw.get("votes") is not None else None,
+        unread=tuple(raw.get("unread") or ()), extra_master=int(raw.get("extra_master", 0)),
+        extra_master_when=str(raw.get("extra_master_when", "ready")),
     )
 
 

@@ -52,6 +52,8 @@ class Player:
     oot_played: bool = False  # one played since this player's last master phase
     oot_debt: int = 0  # master phase actions already used from the next master phase
     oot_credit: int = 0  # master phase actions an out-of-turn trifle adds to it
+    # Cards played whose replacement waits for this player's next unlock phase ("Do not replace until ...").
+    owed_draws: int = 0
     withdrawing: bool = False  # withdrawal announced, conditions being watched
     withdrawal_broken: bool = False
 
@@ -96,6 +98,10 @@ class Minion:
     votes: Optional[int] = None  # votes its card text gives it (added to a title's)
     immune: tuple[str, ...] = ()  # sources of damage it is immune to, lower case, from its card text
     owner: Optional[str] = None  # the Methuselah who owns the card when another controls it (None: its controller)
+    # Its crypt text the engine does not read (judge.engine.card_text): a stop as not modelled where it could matter.
+    unread: tuple[str, ...] = ()
+    extra_master: int = 0  # master phase actions its text adds to its controller's master phase
+    extra_master_when: str = "ready"  # ... while it is "ready" or "unlocked" as the master phase begins
 
     @property
     def is_vampire(self) -> bool:

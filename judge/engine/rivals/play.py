@@ -75,7 +75,11 @@ def player(st: GameState, name: str):
     return p
 
 
-def need_step(st: GameState, step: str, rule, what: str) -> None:
+def need_step(st: GameState, step: str, rule, what: str, card: bool = False) -> None:
+    """`what` only in `step`; a card (`card`) in the End Phase is refused for the End Phase's own reason."""
+    if card and st.phase == "end":
+        raise Refusal(f"no cards are played in the End Phase ({what}); it is {st.turn}'s "
+                      f"{st.step.replace('_', ' ')} step", [R.END_PHASE])
     if st.step != step:
         raise Refusal(f"{what} only in the {step.replace('_', ' ')} step; it is {st.turn}'s "
                       f"{st.step.replace('_', ' ')} step", [rule])
@@ -141,12 +145,17 @@ def play_card(st: GameState, who: str, card: str) -> None:
     p.hand -= 1
 
 
-def draw(st: GameState, log: Log, who: str, source: Optional[str], n: int, rule) -> None:
+def draw(st: GameState, log: Log, who: str, source: Optional[str], n: int, rule, as_many: bool = False) -> None:
     p = st.players[who]
-    for _ in range(n):
+    for i in range(n):
         deck = source or ("library" if p.library is None or p.library > 0 else "faction")
         left = getattr(p, deck)
         if left is not None and left <= 0:
+            if as_many:  # the Draw step: nothing happens when out of cards
+                log.add(f"{who}'s Library and Faction Deck are empty: {n - i} card(s) not drawn; nothing happens.",
+                        R.OUT_OF_CARDS_NOTHING)
+                n = i
+                break
             raise Refusal(f"{who}'s {'Library' if deck == 'library' else 'Faction Deck'} is empty", [R.OUT_OF_CARDS])
         if left is not None:
             setattr(p, deck, left - 1)
@@ -355,7 +364,7 @@ def leave_step(st: GameState, log: Log) -> None:
                       f"({st.sad_assigned} assigned) before the Draw step", [R.ANTAGONIST])
     elif st.step == "draw" and st.drawn_in_step < 2:
         n = 2 - st.drawn_in_step
-        draw(st, log, me, None, n, R.DRAW_STEP)
+        draw(st, log, me, None, n, R.DRAW_STEP, as_many=True)
         st.drawn_in_step = 2
 
 
@@ -549,7 +558,7 @@ def h_recruit(st: GameState, ev: Event, log: Log) -> None:
 def h_action_card(st: GameState, ev: Event, log: Log) -> None:
     a = ev.args
     by, card = a["action_card"], a.get("card", "an Action card")
-    need_step(st, "actions", R.ACTION_CARD, "an Action card")
+    need_step(st, "actions", R.ACTION_CARD, "an Action card", card=True)
     unhosted = bool(a.get("unhosted", False))
     if by in st.players:
         if not unhosted:
@@ -612,6 +621,10 @@ def h_attack(st: GameState, ev: Event, log: Log) -> None:
     if target_name is None:
         raise Refusal("an attack names its target (target: ...)", [R.ATTACK])
     intel = 0
+    holder = next((v.name for v in st.vampires.values() for c in v.attachments if c.name == target_name), None)
+    if target_name not in st.mortals and target_name not in st.vampires and holder:
+        raise Refusal(f"{target_name} is attached to {holder}: only City Deck Mortals in The Streets, not attached "
+                      f"to a vampire, can be attacked", [R.ATTACK_TARGET])
     if target_name not in st.mortals:  # the checks below are those of an attack on a vampire
         t = vampire(st, target_name)
         if t.controller == attacker.controller:
@@ -994,7 +1007,7 @@ def exert(st: GameState, log: Log, who: str, names: list, what: str) -> int:
 def h_scheme(st: GameState, ev: Event, log: Log) -> None:
     a = ev.args
     v = own_ready(st, a["scheme"], R.SCHEME, "playing a Scheme")
-    need_step(st, "actions", R.SCHEME, "a Scheme")
+    need_step(st, "actions", R.SCHEME, "a Scheme", card=True)
     check_bp(v, a.get("card", "the Scheme"), int(a.get("bp", 0)))
     spend_action(st, log)
     play_card(st, v.controller, a.get("card", "a Scheme"))
@@ -1097,7 +1110,7 @@ def h_title(st: GameState, ev: Event, log: Log) -> None:
     a = ev.args
     card = a.get("card", "a Title")
     v = own_ready(st, a["title"], R.TITLE, f"taking the Title {card}")
-    need_step(st, "actions", R.TITLE, "playing a Title")
+    need_step(st, "actions", R.TITLE, "playing a Title", card=True)
     who = v.controller
     check_bp(v, card, int(a.get("bp", 0)))
     if v.title is not None:
@@ -1146,7 +1159,7 @@ def _conspiracy(st: GameState, name: str) -> Conspiracy:
 def h_conspiracy(st: GameState, ev: Event, log: Log) -> None:
     a = ev.args
     v = own_ready(st, a["conspiracy"], R.CONSPIRACY, "playing a Conspiracy")
-    need_step(st, "actions", R.CONSPIRACY, "a Conspiracy")
+    need_step(st, "actions", R.CONSPIRACY, "a Conspiracy", card=True)
     card = a.get("card", "a Conspiracy")
     if card in st.conspiracies:
         raise Refusal(f"{card} is already in play; name the second copy differently", [R.CONSPIRACY])

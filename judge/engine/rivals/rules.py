@@ -90,6 +90,9 @@ BP_LIMIT = _rule("BP_LIMIT", "a vampire plays only cards with BP at most its own
 ATTACK = _rule("ATTACK", "exhaust a ready vampire in The Streets to attack a vampire or a mortal in The Streets",
                ("action-attack", "Exhaust a vampire in your coterie in The Streets. They are now an Attacker"),
                ("action-attack", "against an opposing vampire or a City Deck Mortal in The Streets"))
+ATTACK_TARGET = _rule("ATTACK_TARGET", "a City Deck Mortal attached to a vampire (a Retainer) cannot be attacked",
+                      ("action-attack", "a City Deck Mortal in The Streets (not attached to a vampire)"),
+                      ("mortals-and-retainers", "As long as they are not attached to a vampire"))
 ATTACK_FIRST_TURN = _rule("ATTACK_FIRST_TURN", "no attack on the vampires of a foe who has not taken a turn",
                           ("action-attack", "You cannot attack vampires controlled by a foe who has yet"))
 SECRECY = _rule("SECRECY", "a vampire in its Haven has +1 Secrecy; Intel at least the Secrecy to attack it there",
@@ -213,6 +216,8 @@ ONGOING = _rule("ONGOING", "an Ongoing card stays in play", ("ongoing-cards", "C
 DISCARD = _rule("DISCARD", "a discard is from the hand", ("discarding-cards", "it means from your hand as the default"))
 OUT_OF_CARDS = _rule("OUT_OF_CARDS", "an empty Library or Faction Deck cannot be drawn from",
                      ("running-out-of-cards", "you cannot draw from that deck anymore"))
+OUT_OF_CARDS_NOTHING = _rule("OUT_OF_CARDS_NOTHING", "nothing happens when you run out of cards",
+                             ("running-out-of-cards", "Nothing happens if you run out of cards"))
 UNIQUE_VAMPIRE = _rule("UNIQUE_VAMPIRE", "no recruit of a vampire named as an active one; the one in torpor is burned",
                        ("vampire-uniqueness", "you cannot recruit a vampire with the same name as one that is active"),
                        ("vampire-uniqueness", "the obvious fraud in torpor is burned"))

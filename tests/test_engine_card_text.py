@@ -1,0 +1,92 @@
+"""Cards played as printed (issue 37): crypt texts read into the minion, what is not read never silently
+defaulted, a card's permission over a rule's prohibition citing both; on the real card list."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from card_catalog import card_catalog
+
+from judge.engine import citations as C
+from judge.engine import scenario as sc
+from judge.engine.card_text import read_crypt_text
+
+ROOT = Path(__file__).resolve().parents[1] / "scenarios" / "cards"
+
+
+@pytest.fixture(scope="module")
+def locator(corpus):
+    return C.CiteLocator(corpus)
+
+
+def text_of(name: str):
+    card = card_catalog().lookup(name)  # the engine's facts of the card, as a scenario naming it gets them
+    assert card is not None, name
+    return read_crypt_text(card.text, card.sect, card.title)
+
+
+def test_a_crypt_texts_bonuses_traits_and_master_phase_actions_are_read():
+    assert text_of("Sheila Mezarin").bonus == {"bleed": 1} and not text_of("Sheila Mezarin").unread
+    anson = text_of("Anson")
+    assert (anson.master_actions, anson.master_when, anson.unread) == (1, "ready", [])
+    cybele = text_of("Cybele")
+    assert (cybele.master_actions, cybele.master_when) == (1, "unlocked") and "infernal" in cybele.traits
+    assert any("(D) action" in s for s in cybele.unread)  # her bleed action is not read: it is named
+
+
+def test_a_sentence_not_read_is_kept_as_printed():
+    lille = text_of("Lille Haake")
+    assert lille.bonus == {} and any("+1 bleed when bleeding a Methuselah" in s for s in lille.unread)
+
+
+def steps_citing(result, locator, pid):
+    return [s.text for s in result.steps if pid in sc.cite_ids(s.rules, C.CURRENT, locator)]
+
+
+@pytest.mark.parametrize("stem, step_words", [
+    ("wake_locked_vampire_blocks", "wakes"),
+    ("cloak_the_gathering_by_another_vampire", "Cloak the Gathering"),
+    ("crypt_text_two_master_phase_actions", "card text gives 1 more"),
+])
+def test_a_card_over_a_rule_cites_the_golden_rule_at_its_step(stem, step_words, locator):
+    result = sc.run(sc.load(ROOT / f"{stem}.yaml", cards=card_catalog()), C.CURRENT, locator)
+    assert result.ok and result.stop is None
+    assert any(step_words in text for text in steps_citing(result, locator, "vekn:the-golden-rule-for-cards/1"))
+
+
+def test_no_vampire_named_by_card_bleeds_by_a_silent_default(locator):
+    """Every vampire of the card list whose text says more than the engine reads stops as not modelled
+    where it acts, naming its text; one whose text is all read acts (sampled: 40 of each, across the list)."""
+    from judge.cards import get_cards
+    from judge.corpus import get_corpus
+
+    catalog = card_catalog()
+    unread, read = [], []
+    for card in get_cards(get_corpus()).cards.values():
+        if card.kind != "crypt" or "Vampire" not in card.types or '"' in card.name:
+            continue
+        facts = catalog.lookup(card.name)
+        text = read_crypt_text(facts.text, facts.sect, facts.title)
+        (unread if text.unread else read).append((facts, text))
+    assert len(read) > 200 and len(unread) > 200
+    for facts, text in unread[::len(unread) // 40][:40] + read[::len(read) // 40][:40]:
+        result = sc.run(sc.parse(BLEED.format(name=facts.name), cards=catalog), C.CURRENT, locator)
+        if text.unread:
+            assert result.stop is not None and result.stop.kind == "not-modelled", facts.name
+            assert text.unread[0][:30] in result.stop.message, (facts.name, result.stop.message)
+        else:
+            assert result.stop is None or result.stop.kind == "refused", (facts.name, result.stop)
+
+
+BLEED = """title: a bleed
+rules: current
+players: [Sarah, Alexis, Bob]
+turn: Sarah
+phase: minion
+minions:
+  - {{name: "{name}", controller: Sarah, blood: 1}}
+events:
+  - "{name} bleeds Alexis"
+expect:
+  phase: minion
+"""
