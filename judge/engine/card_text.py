@@ -92,3 +92,146 @@ def _read_sentence(s: str, out: CryptText, sect: Optional[str], title: Optional[
         out.master_when = master.group("state")
         return True
     return False
+
+
+# -- "Only usable ..." conditions of library cards ----------------------------------------------------------------
+# Each form the engine checks: a pattern of the sentence (after "Only usable "), and what it asks of the moment
+# (the draft `d`) and of the minion `m` playing the card, as the reason it is not met (None: met). A form not
+# listed is not read: the card stops as not modelled, naming it (`cards.modelled` keeps it in `rest`).
+def _action(d):
+    return d.action_()
+
+
+def _combat(d):
+    return getattr(d, "combat", None)
+
+
+def _announced(d, m):
+    a = _action(d)
+    if a is None:
+        return "no action is in progress"
+    if a.attempt is not None or a.declined:
+        return "the action was announced already: blocks are being decided"
+    return None
+
+
+def _polling(d, m, political: bool = True, before_votes: bool = False):
+    r = getattr(d, "referendum", None)
+    if r is None:
+        return "no referendum is in progress"
+    if political and r.kind != "political":
+        return f"the referendum is a {r.kind}'s, not a political action's"
+    if political and r.step != "polling":
+        return f"the referendum is in its {r.step} step, not polling"
+    if before_votes and r.votes:
+        return "votes and ballots were cast already"
+    return None
+
+
+def _range(d, m, which=None, before_strikes=False, step=None, first=False):
+    c = _combat(d)
+    if c is None:
+        return "no combat is in progress"
+    if step and c.step != step:
+        return f"the combat is at its {c.step} step"
+    if which and (c.range or "close") != which:
+        return f"the range is {c.range or 'close'}"
+    if which and c.step == "before range":
+        return "the range is not determined yet"
+    if before_strikes and c.step not in ("before range", "range", "before strikes"):
+        return "strikes are chosen already"
+    if first and c.round != 1:
+        return f"it is round {c.round} of the combat"
+    return None
+
+
+def _attempting(d, m):
+    a = _action(d)
+    return None if a is not None and a.attempt is not None else "no block attempt is in progress"
+
+
+def _directed_at(d, m):
+    a = _action(d)
+    if a is None:
+        return "no action is in progress"
+    return None if a.directed and m.controller in a.targets else f"the action is not directed at {m.controller}"
+
+
+def _bled_declined(d, m):
+    a = _action(d)
+    if a is None or a.kind != "bleed" or m.controller not in a.targets:
+        return f"no minion is bleeding {m.controller}"
+    return None if m.controller in a.declined else f"{m.controller} has not declined to block"
+
+
+def _blocks(d, m):
+    a = _action(d)
+    return None if a is not None and a.attempt is not None and a.attempt.blocker == m.name else \
+        f"{m.name} is not attempting to block"
+
+
+def _is_blocked(d, m):
+    a = _action(d)
+    return None if a is not None and a.actor == m.name and a.attempt is not None else \
+        f"{m.name} is not the acting minion facing a block attempt"
+
+
+def _torpor(d, m):
+    return None if m.region == "torpor" else f"{m.name} is not in torpor"
+
+
+def _against(d, m, younger: bool):
+    c = _combat(d)
+    if c is None or m.name not in (c.acting, c.opposing):
+        return f"{m.name} is not in combat"
+    other = d.minions.get(c.opposing if m.name == c.acting else c.acting)
+    if other is None:
+        return "the opposing minion is gone"
+    if other.kind == "ally" or younger and other.kind != "ally" and other.capacity < m.capacity:
+        return None
+    return f"{other.name} is not an ally" + (" nor a younger vampire" if younger else "")
+
+
+def _combat_from_block(d, m):
+    c = _combat(d)
+    return None if c is not None and c.action is not None else "no action was blocked"
+
+
+CONDITIONS: list[tuple[re.Pattern, object]] = [(re.compile(p + r"\.?", re.I), f) for p, f in [
+    (r"(?:as|when) the action is announced", _announced),
+    (r"during the polling step of a political action", lambda d, m: _polling(d, m)),
+    (r"during the polling step of a political action,? before (?:any )?votes (?:and|or) ballots are cast",
+     lambda d, m: _polling(d, m, before_votes=True)),
+    (r"during a referendum", lambda d, m: _polling(d, m, political=False)),
+    (r"during a referendum,? before (?:any )?votes (?:and|or) ballots are cast",
+     lambda d, m: _polling(d, m, political=False, before_votes=True)),
+    (r"at long range", lambda d, m: _range(d, m, "long")),
+    (r"at close range", lambda d, m: _range(d, m, "close")),
+    (r"at close range,? before strikes are chosen", lambda d, m: _range(d, m, "close", before_strikes=True)),
+    (r"before range is (?:determined|chosen)", lambda d, m: _range(d, m, step="before range")),
+    (r"before range is (?:determined|chosen),? (?:on|during) the first round(?: of combat)?",
+     lambda d, m: _range(d, m, step="before range", first=True)),
+    (r"on the first round of combat", lambda d, m: _range(d, m, first=True)),
+    (r"if a minion attempts to block", _attempting),
+    (r"during an action directed at you \(or a card you control\)", _directed_at),
+    (r"if a minion is bleeding you,? after blocks are declined", _bled_declined),
+    (r"by a blocking vampire", _blocks),
+    (r"if this (?:vampire|minion) blocks,? before block resolution", _blocks),
+    (r"if this (?:vampire|minion) is blocked,? before block resolution", _is_blocked),
+    (r"by a vampire in torpor", _torpor),
+    (r"in combat with an ally", lambda d, m: _against(d, m, younger=False)),
+    (r"in combat with an ally or younger vampire", lambda d, m: _against(d, m, younger=True)),
+    (r"when an action is blocked", _combat_from_block),
+]]
+
+
+def condition_of(sentence: str):
+    """The check of an "Only usable ..." sentence the engine reads (a function of the draft and the playing
+    minion giving the reason it is not met, or None), or None when it does not read that form."""
+    rest = re.sub(r"^Only usable\s+", "", sentence.strip(), flags=re.I)
+    if rest == sentence.strip():
+        return None
+    for pattern, check in CONDITIONS:
+        if pattern.fullmatch(rest):
+            return check
+    return None

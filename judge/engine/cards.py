@@ -43,7 +43,7 @@ from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrik
                                  Modifier, PlayCard, Political, Reaction)
 from judge.engine.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
-from judge.engine.card_text import read_crypt_text
+from judge.engine.card_text import condition_of, read_crypt_text
 from judge.engine.state import ALLY, Draft, Minion
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
@@ -409,6 +409,8 @@ class Modelled:
     # "Only usable by a ready vampire other than the acting minion": an action modifier another of the acting
     # Methuselah's ready vampires plays (the card over Minion Cards ¶6).
     other_than_acting: bool = False
+    # "Only usable ..." conditions the engine checks (judge.engine.card_text.CONDITIONS): (sentence, check)
+    conditions: list = field(default_factory=list)
     rest: list[str] = field(default_factory=list)
 
 
@@ -437,6 +439,10 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             continue
         if s == "Only usable by a ready vampire other than the acting minion":
             out.other_than_acting = True
+            continue
+        check = condition_of(s)
+        if check is not None:
+            out.conditions.append((sentence, check))
             continue
         m = re.fullmatch(r"The acting minion gets \+(\d) stealth", s)
         if m:
@@ -492,6 +498,10 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         raise _refuse(card, f"{card.name} is a {'/'.join(card.types)} card: a minion plays it (name the minion: "
                             f"'Belinde plays {card.name}')", R.CARD_MASTER_WHO)
     m = minion(d, e.minion)
+    for sentence, check in modelled(card, e.level).conditions:
+        reason = check(d, m)
+        if reason:
+            raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
     if kind is ChooseStrike or (COMBAT in card.types and kind is PlayCard):
         _combat_card(d, e, m, log)
         return
