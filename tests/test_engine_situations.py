@@ -190,14 +190,18 @@ def test_cards_and_titles_entering_play_are_contested_or_not_as_the_books_say():
             "  - {name: Carna 2, card: Carna, controller: Sarah, capacity: 4, blood: 4, region: uncontrolled}\n"
             "  - {name: Belinde 2, card: Belinde, controller: Sarah, capacity: 5, blood: 5, region: uncontrolled}\n")
     run = replay(["Sarah influences Anastasz", "Sarah influences Lucinde", "Sarah influences Ezra",
-                  "Sarah influences Carna 2", "Sarah influences Belinde 2"], phase="influence", more=more)
+                  "Sarah influences Carna 2"], phase="influence", more=more)
     assert run.stop is None, run.stop.message
     m = run.state.minions
     assert m["Anastasz"].title_contested and m["Karl"].title_contested
     assert m["Lucinde"].title_contested and m["Blaise"].title_contested  # a baron against a prince of Paris
     assert not m["Ezra"].title_contested and not m["Primo"].title_contested
     assert m["Carna"].contested and m["Carna 2"].contested
-    assert "Belinde 2" not in m and not m["Belinde"].contested  # Sarah's own second copy is burned
+    # Sarah's own second copy: influencing it out is a voluntary contest with herself, refused (issue 37);
+    # an effect forcing it burns the incoming copy (scenarios/situations/own_second_copy_by_an_effect_burned.yaml).
+    again = replay(["Sarah influences Belinde 2"], phase="influence", more=more)
+    assert again.stop is not None and again.stop.kind == "refused" and "voluntarily" in again.stop.message
+    assert "Belinde 2" in again.state.minions and not again.state.minions["Belinde"].contested
 
 
 def test_a_vampire_gaining_a_title_yields_its_contested_one_and_its_rival_acquires_it():

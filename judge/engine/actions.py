@@ -26,7 +26,8 @@ from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, D
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
 from judge.engine.helpers import (Log, announce, apply_card_effect, blood, burn_dead_ally, check_actor, check_cost,
                                   block_order, cost_words, drain_excess, minion, names, play_from_hand, pool,
-                                  require_seated, rule_exists, text_unread, who_blocks)
+                                  check_redirect, redirect_bleed, require_seated, rule_exists, text_unread,
+                                  who_blocks)
 from judge.engine.state import ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion, Retainer
 
 
@@ -308,12 +309,8 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
         text += f": the bleed is reduced to {a.bleed}"
         rules += [R.GOLDEN_RULE, R.BLEED_AMOUNT]
     if e.redirect:
-        old = a.targets[0]
-        order = block_order(d, a.player, True, (e.redirect,))
-        a = d.put_action(targets=(e.redirect,), order=order, declined=(),
-                         summary=f"{a.actor} bleeds {e.redirect} (redirected from {old})")
-        text += (f": the bleed is redirected from {old} to {e.redirect}, which reopens block attempts: "
-                 f"{who_blocks(order, True, d, a.player).rstrip('.')}")
+        text += ": " + redirect_bleed(d, e.redirect)
+        a = d.action_()
         rules += [R.GOLDEN_RULE, R.REDIRECT_REOPENS]
     if e.cost.blood or e.cost.pool:
         rules.append(R.COST_AT_ONCE)
@@ -332,18 +329,7 @@ def _check_bleed_reaction(d: Draft, a: Action, e: Reaction) -> None:
     if e.bleed > 0:
         raise NotModelled("a reaction that increases the bleed", [R.REACTION_WHO, R.GOLDEN_RULE])
     if e.redirect:
-        if not R.REDIRECT_REOPENS.exists_in(d.edition):
-            raise NotModelled("a redirected bleed under the older book, which does not say who may block the new "
-                              "target's bleed", [R.GOLDEN_RULE, R.BLOCK_DIRECTED])
-        require_seated(d, e.redirect)
-        if e.redirect == a.player:
-            raise Refusal(f"{a.player} cannot be bled by {a.player}'s own minion: a Methuselah can never bleed "
-                          f"themselves", [R.BLEED_SELF])
-        if e.redirect in a.targets:
-            raise Refusal(f"the bleed is already directed at {e.redirect}", [R.REDIRECT_REOPENS])
-        if a.attempt is not None:
-            raise Refusal(f"{a.attempt.blocker}'s block attempt is open: it resolves before the bleed is redirected",
-                          [R.BLOCK_ONE_AT_A_TIME, R.REDIRECT_REOPENS])
+        check_redirect(d, e.redirect)
 
 
 def block(d: Draft, e: Block, log: Log) -> None:

@@ -27,6 +27,7 @@ replay stops as not modelled, listing the card's rulings. Never guessed.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -357,6 +358,19 @@ def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str
             raise _refuse(card, f"{m.name} cannot play {card.name}: it requires {req}", R.CARD_REQUIREMENTS)
 
 
+_OTHER_REQUIREMENTS = ("titled", "non-titled", "non-sterile", "non-red list", "infernal", "red list", "black hand",
+                       "seraph", "slave")
+
+
+def requirements_checked(card: CardFacts) -> bool:
+    """Whether the engine checks every requirement of the card data (`check_requirements`): its "Requires ..."
+    sentences are then read."""
+    reqs = [r.casefold() for r in card.requirements]
+    return bool(reqs or card.clans) and all(
+        r in TITLES or r in SECTS or r in _OTHER_REQUIREMENTS or re.fullmatch(r"capacity \d+ or (more|less)", r)
+        or r.startswith("non-") and r[4:] in SECTS for r in reqs)
+
+
 def _other_requirement(m: Minion, req: str) -> Optional[bool]:
     """Whether `m` meets a requirement of the card data other than a title or sect; None: not checked here."""
     cap = re.fullmatch(r"capacity (\d+) or (more|less)", req)
@@ -411,15 +425,35 @@ class Modelled:
     other_than_acting: bool = False
     # "Only usable ..." conditions the engine checks (judge.engine.card_text.CONDITIONS): (sentence, check)
     conditions: list = field(default_factory=list)
+    lock_self: bool = False  # "Lock this reacting vampire."
+    redirect: bool = False  # "Change the target of the bleed to another Methuselah ...": the scenario says whom
     rest: list[str] = field(default_factory=list)
 
 
 _SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z(+\[])")
+# A level written from the other ("[DOM] As above, but do not lock this vampire."): what "but" changes, as the
+# sentences of the other level it drops; a change not listed is not read.
+_AS_ABOVE = re.compile(r"As above, but (?P<but>.+?)\.?$")
+_BUT_DROPS = {"do not lock this vampire": re.compile(r"Lock this (?:reacting |acting )?vampire\.?$"),
+              "do not lock this reacting vampire": re.compile(r"Lock this (?:reacting )?vampire\.?$")}
+
+
+def _level_line(card: CardFacts, level: Optional[str]) -> Optional[str]:
+    """The text of the level played, with an "As above, but ..." level written out from the other level's."""
+    line = card.level_text(level)
+    m = _AS_ABOVE.fullmatch(line or "")
+    other = card.level_text("inferior" if level == "superior" else "superior") if m else None
+    if not m or not other or _AS_ABOVE.fullmatch(other):
+        return line
+    drop = _BUT_DROPS.get(m.group("but").strip().casefold())
+    if drop is None:
+        return line
+    return " ".join(s for s in _SENTENCE.split(other) if not drop.match(s.strip()))
 
 
 def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
     out = Modelled()
-    line = card.level_text(level)
+    line = _level_line(card, level)
     text = " ".join(card.preamble + ([line] if line else []))
     for sentence in (s.strip() for s in _SENTENCE.split(text) if s.strip()):
         s = sentence.rstrip(".")
@@ -437,6 +471,13 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
         if s == "Do not replace until your next unlock phase":
             out.not_replaced = True
             continue
+        if s == "Lock this reacting vampire":
+            out.lock_self = True
+            continue
+        if re.fullmatch(r"Change the target of the bleed to another Methuselah(?: other than the acting minion's "
+                        r"controller)?(?: \(that Methuselah can attempt to block\))?", s):
+            out.redirect = True
+            continue
         if s == "Only usable by a ready vampire other than the acting minion":
             out.other_than_acting = True
             continue
@@ -448,10 +489,12 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
         if m:
             out.stealth += int(m.group(1))
             continue
-        m = re.fullmatch(r"\+1 stealth action", s)
+        m = re.fullmatch(r"\+(\d) stealth action", s)
         if m:
-            out.stealth += 1
+            out.stealth += int(m.group(1))
             continue
+        if s.startswith("Requires ") and requirements_checked(card):
+            continue  # the card data's requirements, which `check_requirements` checks
         m = re.fullmatch(r"\(D\) Bleed( any Methuselah)?(?: with \+(\d) bleed)?", s)
         if m:
             out.action_bleed, out.any_target = True, bool(m.group(1))
@@ -647,9 +690,21 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_REACTION_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_REACTION_WHO])
-    event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=e.effect,
-                     wake=what.wake, replaced=not what.not_replaced, line=e.line, text=e.text)
-    if not (what.intercept or e.effect or what.wake) and e.says is not None:
+    effect, redirect = e.effect, None
+    if what.redirect:  # the card's redirect, to the Methuselah the scenario names
+        redirect = effect.redirect if effect is not None else None
+        if redirect is None:
+            raise NotModelled(f"{e.card.name} changes the target of the bleed: say to whom ('{m.name} plays "
+                              f"{e.card.name}: the bleed is redirected to Bob'). {e.card.quote()}",
+                              [R.REDIRECT_REOPENS, R.GOLDEN_RULE])
+        effect = dataclasses.replace(effect, redirect=None)
+    if what.lock_self and (effect is None or m.name not in effect.lock):
+        effect = dataclasses.replace(effect or CardEffect(), lock=(*(effect.lock if effect else ()), m.name))
+    if effect == CardEffect():
+        effect = None
+    event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=effect,
+                     wake=what.wake, redirect=redirect, replaced=not what.not_replaced, line=e.line, text=e.text)
+    if not (what.intercept or effect or what.wake or redirect) and e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced)
         _pay(d, m, cost)

@@ -20,8 +20,10 @@ def check_ousting(d: Draft, log: Log) -> None:
     out = [p for p in d.seated() if d.players[p].pool <= 0]
     if not out:
         return
-    if d.action_() is not None:
-        raise NotModelled(f"{names(out)} would be ousted in the middle of {d.action_().summary}",
+    action = d.action_()
+    if action is not None and (out != [action.player] or d.combat is not None or d.referendum is not None):
+        # Another Methuselah ousted mid-action (a target, a blocker's): what becomes of the action is not said.
+        raise NotModelled(f"{names(out)} would be ousted in the middle of {action.summary}",
                           [R.OUSTED, R.ACTION_SUCCEEDS])
     if d.edge in out:
         raise NotModelled(f"{d.edge} holds the Edge and is ousted: the books do not say what becomes of the Edge",
@@ -56,6 +58,10 @@ def check_ousting(d: Draft, log: Log) -> None:
             pool(d, pred, OUST_POOL)
             log.add(f"{p} was {pred}'s prey: {pred} gains 1 victory point ({_vp(vp)}) and 6 pool from the blood "
                     f"bank ({d.players[pred].pool} pool).", R.OUST_REWARD)
+    if action is not None:  # the acting Methuselah, ousted paying a cost: the acting minion left the game with them
+        d.set(action=None)
+        log.add(f"{action.actor} has left the game with {action.player}'s cards: {action.summary} ends, without "
+                f"effect.", R.OUSTED)
     _announce_succession(d, log, predators)
     check_game_end(d, log)
 

@@ -37,6 +37,7 @@ class CardEffect:
     lock: tuple[str, ...] = ()
     unlock: tuple[str, ...] = ()
     hand_size: tuple[tuple[str, int], ...] = ()
+    redirect: Optional[str] = None  # the Methuselah the bleed in progress is redirected to
 
 
 # -- the turn, its phases and the actions -----------------------------------------------------------

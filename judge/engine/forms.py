@@ -352,12 +352,14 @@ def cost_of(data: dict) -> Cost:
 
 
 def effect_of(data: Any, names: Names, line: int) -> CardEffect:
-    """The `effect:` of a structured form (pool, blood, life, lock, unlock, hand_size); ValueError if not one."""
+    """The `effect:` of a structured form (pool, blood, life, lock, unlock, hand_size, redirect); ValueError if not
+    one."""
     if not isinstance(data, dict):
-        raise ValueError("an effect must be a mapping with pool, blood, life, lock, unlock or hand_size")
-    unknown = set(data) - {"pool", "blood", "life", "lock", "unlock", "hand_size"}
+        raise ValueError("an effect must be a mapping with pool, blood, life, lock, unlock, hand_size or redirect")
+    unknown = set(data) - {"pool", "blood", "life", "lock", "unlock", "hand_size", "redirect"}
     if unknown:
-        raise ValueError(f"unknown effect keys {sorted(unknown)}; expected pool, blood, life, lock, unlock, hand_size")
+        raise ValueError(f"unknown effect keys {sorted(unknown)}; expected pool, blood, life, lock, unlock, hand_size, "
+                         f"redirect")
 
     def deltas(mapping, canon):
         out = []
@@ -376,4 +378,5 @@ def effect_of(data: Any, names: Names, line: int) -> CardEffect:
     return CardEffect(pool=deltas(data.get("pool"), names.canon_player),
                       blood=deltas({**(data.get("blood") or {}), **(data.get("life") or {})}, names.canon_minion),
                       lock=listed(data.get("lock")), unlock=listed(data.get("unlock")),
-                      hand_size=tuple((names.canon_player(k, line), int(v)) for k, v in (data.get("hand_size") or {}).items()))
+                      hand_size=tuple((names.canon_player(k, line), int(v)) for k, v in (data.get("hand_size") or {}).items()),
+                      redirect=names.canon_player(data["redirect"], line) if data.get("redirect") is not None else None)

@@ -40,18 +40,23 @@ _CLAUSES = (
     (re.compile(rf"(?P<who>.+?) (?P<verb>burns|loses|pays|gains|gets) (?P<n>{NUM}) (?:blood|life)", re.I), "blood"),
     (re.compile(r"(?:an effect |it )?(?P<verb>locks|unlocks) (?P<who>.+)", re.I), "lock"),
     (re.compile(r"(?P<who>.+?) is (?P<verb>locked|unlocked)", re.I), "lock"),
+    (re.compile(r"(?:the )?(?:bleed|action) is (?P<verb>redirected) to (?P<who>.+)|(?P<verb2>redirects?|changes) "
+                r"(?:the (?:bleed|target)|it) to (?P<who2>.+)", re.I), "redirect"),
 )
 
 
 def effects(text: str, names: Names, line: int) -> CardEffect:
     """What a card did, as a sentence's tail says it: clauses such as "Alexis burns 3 pool", "Belinde gains 1
     blood", "an effect unlocks Carna", separated by ";" or "and"."""
-    pools, bloods, lock, unlock = [], [], [], []
+    pools, bloods, lock, unlock, redirect = [], [], [], [], None
     for clause in (c.strip() for c in re.split(r"\s*;\s*|\s+and\s+", text.strip().rstrip(".")) if c.strip()):
         for rx, kind in _CLAUSES:
             m = rx.fullmatch(clause)
             if not m:
                 continue
+            if kind == "redirect":
+                redirect = names.canon_player(m.group("who") or m.group("who2"), line)
+                break
             verb = m.group("verb").lower()
             if kind == "lock":
                 (lock if verb.startswith("lock") else unlock).append(names.canon_minion(m.group("who"), line))
@@ -64,9 +69,9 @@ def effects(text: str, names: Names, line: int) -> CardEffect:
             break
         else:
             raise ScenarioError(f"cannot read the card's effect {clause!r}; expected clauses like 'Alexis burns 3 "
-                                f"pool', 'Belinde gains 1 blood', 'an effect unlocks Carna' (or use the structured "
-                                f"form with effect:)", line)
-    return CardEffect(pool=tuple(pools), blood=tuple(bloods), lock=tuple(lock), unlock=tuple(unlock))
+                                f"pool', 'Belinde gains 1 blood', 'an effect unlocks Carna', 'the bleed is "
+                                f"redirected to Bob' (or use the structured form with effect:)", line)
+    return CardEffect(pool=tuple(pools), blood=tuple(bloods), lock=tuple(lock), unlock=tuple(unlock), redirect=redirect)
 
 
 def _level(value: Optional[str], line: int) -> Optional[str]:

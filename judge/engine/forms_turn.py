@@ -286,8 +286,17 @@ def _hand_size(m, names, line, text):
     return Effect(effect=CardEffect(hand_size=((player_of(m, names, line), number(m.group("n"))),)), line=line, text=text)
 
 
+@FORMS.wording(r"(?:an effect redirects the bleed|the bleed is redirected|a card redirects the bleed) to {P}",
+               "the bleed is redirected to Bob")
+def _redirected(m, names, line, text):
+    """A bleed redirected by an effect the scenario does not name: block attempts reopen for the new target."""
+    return Effect(effect=CardEffect(redirect=player_of(m, names, line)), source="a card's effect", line=line,
+                  text=text)
+
+
 # Covered by the rules, not by this engine
-@FORMS.wording(r"(?:.+ )?(?:redirects|is redirected|changes the target).*", "the bleed is redirected to Bob")
+@FORMS.wording(r"(?!.*\bplays\b)(?:.+ )?(?:redirects|is redirected|changes the target).*",
+               "the action is redirected to Carna")
 def _redirect(m, names, line, text):
     return Unmodelled(what="changing the target of an action (redirection reopens block attempts)",
                       rules=("BLOCK_DECLINE_FINAL",), line=line, text=text)

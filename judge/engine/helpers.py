@@ -385,6 +385,43 @@ def apply_card_effect(d: Draft, log: Log, eff: CardEffect, source: str) -> None:
         log.add(f"{name} is unlocked by {source}.", R.GOLDEN_RULE)
     for player, size in eff.hand_size:
         _set_hand_size(d, log, player, size)
+    if eff.redirect:
+        done = redirect_bleed(d, eff.redirect)
+        log.add(f"{source.capitalize() if source[0].islower() else source}: {done}.", R.GOLDEN_RULE,
+                R.REDIRECT_REOPENS)
+
+
+def check_redirect(d: Draft, to: str) -> Action:
+    """A bleed redirected to `to` (a card's effect): only during a bleed, while no block attempt is open, to a
+    seated Methuselah other than the bleeder and its target; the older book does not say who may block then."""
+    a = d.action_()
+    if a is None or a.kind != "bleed":
+        raise Refusal(f"a redirect changes the target of a bleed; {a.summary if a else 'no action'} is not one",
+                      [R.BLEED_AMOUNT])
+    if not R.REDIRECT_REOPENS.exists_in(d.edition):
+        raise NotModelled("a redirected bleed under the older book, which does not say who may block the new "
+                          "target's bleed", [R.GOLDEN_RULE, R.BLOCK_DIRECTED])
+    require_seated(d, to)
+    if to == a.player:
+        raise Refusal(f"{a.player} cannot be bled by {a.player}'s own minion: a Methuselah can never bleed "
+                      f"themselves", [R.BLEED_SELF])
+    if to in a.targets:
+        raise Refusal(f"the bleed is already directed at {to}", [R.REDIRECT_REOPENS])
+    if a.attempt is not None:
+        raise Refusal(f"{a.attempt.blocker}'s block attempt is open: it resolves before the bleed is redirected",
+                      [R.BLOCK_ONE_AT_A_TIME, R.REDIRECT_REOPENS])
+    return a
+
+
+def redirect_bleed(d: Draft, to: str) -> str:
+    """Redirect the bleed in progress to `to` (checked by `check_redirect`): block attempts reopen for the new
+    target. Returns what happened, for the step's text (its rules: GOLDEN_RULE, REDIRECT_REOPENS)."""
+    a = check_redirect(d, to)
+    old = a.targets[0]
+    order = block_order(d, a.player, True, (to,))
+    a = d.put_action(targets=(to,), order=order, declined=(), summary=f"{a.actor} bleeds {to} (redirected from {old})")
+    return (f"the bleed is redirected from {old} to {to}, which reopens block attempts: "
+            f"{who_blocks(order, True, d, a.player).rstrip('.')}")
 
 
 def _set_hand_size(d: Draft, log: Log, player: str, size: int) -> None:

@@ -489,6 +489,11 @@ def influence(d: Draft, e: Influence, log: Log) -> None:
     rule = R.INFLUENCE_ANY_TIME if rule_exists(d, R.INFLUENCE_ANY_TIME) else R.INFLUENCE_AT_END
     if m.blood < m.capacity:
         raise Refusal(f"{m.name} has {m.blood} blood, less than capacity {m.capacity}: not yet", [rule])
+    own = [o for o in d.minions.values() if o.name != m.name and o.card == m.card and o.controlled
+           and o.controller == player]
+    if own:  # influencing is a choice: a contest it would start with oneself is refused, not burned
+        raise Refusal(f"{player} already controls {m.card} ({own[0].name}): a Methuselah cannot voluntarily contest "
+                      f"a card with themself", [R.CONTEST_SELF])
     if not rule_exists(d, R.INFLUENCE_ANY_TIME):
         log.add(f"{m.name} has {m.blood} blood for capacity {m.capacity}: under this book, {m.name} becomes "
                 f"controlled only at the end of the influence phase.", R.INFLUENCE_AT_END)
