@@ -43,6 +43,22 @@ def test_rivals_scenario_passes(path, locator):
     assert result.checks, f"{path.name} has no expectations: a scenario is also a test"
 
 
+def test_every_rivals_stop_quotes_first_the_sentence_that_decides_it(locator):
+    """Issue 37: a refusal's first quote is the paragraph its scenario names first under `cites:` (the rule
+    that decides, never a paragraph of context before it)."""
+    checked = 0
+    for path in FILES:
+        expect = yaml.safe_load(path.read_text(encoding="utf-8")).get("expect") or {}
+        spec = expect.get("refused") or expect.get("not_modelled")
+        if not isinstance(spec, dict) or not spec.get("cites"):
+            continue
+        result = sc.run(sc.load(path), locator=locator)
+        quotes = trace.quotes_json(result.stop.rules, result.edition, locator)
+        assert quotes and quotes[0]["id"] == spec["cites"][0], (path.name, [q["id"] for q in quotes])
+        checked += 1
+    assert checked >= 50
+
+
 def test_the_worked_examples_of_the_rivals_book_are_scenarios():
     names = {p.stem for p in (FOLDER / "examples").glob("*.yaml")}
     assert {"typical_attack_muhammad_hydra", "skunk_lixue_attack_sequence", "free_money_scheme",

@@ -118,7 +118,7 @@ def pay_prestige(st: GameState, who: str, n: int, what: str) -> None:
         return
     if p.prestige - n < 1:
         raise Refusal(f"{who} has {p.prestige} Prestige and cannot spend {n} on {what}: never the last point",
-                      [R.LAST_BLOOD])
+                      [R.LAST_PRESTIGE])
     p.prestige -= n
 
 
@@ -435,7 +435,7 @@ def h_city(st: GameState, ev: Event, log: Log) -> None:
         st.first_turn_city else 1
     if st.city_placed >= allowed:
         raise Refusal(f"{st.turn} places {allowed} City Deck card{'s' if allowed > 1 else ''} this step",
-                      [R.CITY_STEP, R.CITY_FIRST_TURN])
+                      [R.CITY_FIRST_TURN if allowed > 1 else R.CITY_STEP])
     if st.city_deck == 0 and st.city_discard == 0:
         raise Refusal("the City Deck and its discard pile are empty", [R.CITY_EMPTY])
     _take_city_card(st, log)
@@ -629,7 +629,7 @@ def h_attack(st: GameState, ev: Event, log: Log) -> None:
         t = vampire(st, target_name)
         if t.controller == attacker.controller:
             raise Refusal(f"{t.name} is {t.controller}'s own vampire: an attack is against an opposing vampire",
-                          [R.ATTACK])
+                          [R.ATTACK_OPPONENT])
         if not t.active:
             raise Refusal(f"{t.name} is in torpor and cannot be attacked", [R.TORPOR_INACTIVE])
         if not st.players[t.controller].played_first_turn:
@@ -643,7 +643,7 @@ def h_attack(st: GameState, ev: Event, log: Log) -> None:
         intel += int(a.get("intel_bonus", 0))
         if intel < need:
             raise Refusal(f"{t.name} has {need} Secrecy in the Haven and the attack has {intel} Intel",
-                          [R.SECRECY] + ([R.PRINCE_SECRECY] if st.prince == t.name else []))
+                          [R.HAVEN_INTEL] + ([R.PRINCE_SECRECY] if st.prince == t.name else []))
     spend_action(st, log)
     attacker.exhausted = True
     card = a.get("card")
@@ -674,7 +674,7 @@ def h_block(st: GameState, ev: Event, log: Log) -> None:
     if b.exhausted or not b.active:
         raise Refusal(f"{b.name} is not ready and cannot block", [R.BLOCK])
     if at.kind == "ranged" and not b.guard:
-        raise Refusal(f"a Ranged attack is blocked only by a Guard; {b.name} is not one", [R.RANGED])
+        raise Refusal(f"a Ranged attack is blocked only by a Guard; {b.name} is not one", [R.RANGED_BLOCK])
     b.exhausted = True
     at.blocker, at.target, at.step = b.name, b.name, 7
     log.add(f"{b.name} exhausts to block and becomes the target of the attack.", R.BLOCK, R.PARTY_HAVEN)
@@ -933,7 +933,7 @@ def h_claim(st: GameState, ev: Event, log: Log) -> None:
     if st.prince != "streets":
         raise Refusal("the Prince of the City is not in The Streets unattached" + (
             f" (it is attached to {st.prince})" if st.prince != "deck" else " (it has not emerged from the City Deck)"),
-            [R.CLAIM_PRINCE])
+            [R.CLAIM_PRINCE_EMERGED])
     if v.location != STREETS:
         raise Refusal(f"{v.name} is in the Haven: the claimant is a vampire in The Streets", [R.CLAIM_PRINCE])
     spend_action(st, log)
@@ -995,10 +995,10 @@ def exert(st: GameState, log: Log, who: str, names: list, what: str) -> int:
         if v.controller != who:
             raise Refusal(f"{name} is not {who}'s", [R.INFLUENCE])
         if not v.active:
-            raise Refusal(f"{name} is in torpor and cannot exert Influence", [R.INFLUENCE])
+            raise Refusal(f"{name} is in torpor and cannot exert Influence", [R.INFLUENCE_TORPOR])
         if v.no_influence or v.total_influence() == 0:
             raise Refusal(f"{name} has no Influence to exert" + (" (a 'No Influence' token is on it)"
-                                                                 if v.no_influence else ""), [R.INFLUENCE])
+                                                                 if v.no_influence else ""), [R.INFLUENCE_ALL])
         total += v.total_influence()
         v.no_influence = True
     return total
@@ -1066,7 +1066,7 @@ def h_exert(st: GameState, ev: Event, log: Log) -> None:
     if hidden:
         if st.players[who].prestige - hidden < 1:
             raise Refusal(f"{who} has {st.players[who].prestige} Prestige and cannot hold {hidden} for Influence: "
-                          f"never the last point", [R.LAST_BLOOD, R.PRESTIGE_INFLUENCE])
+                          f"never the last point", [R.LAST_PRESTIGE, R.PRESTIGE_INFLUENCE])
     sc.declared.append({"player": who, "side": side, "visible": visible, "modifier": secret,
                         "modifier_card": (mod or {}).get("name"), "prestige": hidden})
     log.add(f"{who} announces {visible} visible Influence for {side.upper()}" + (

@@ -74,6 +74,9 @@ RECRUIT = _rule("RECRUIT", "unhosted action: a vampire from the hand into your H
 CLAIM_PRINCE = _rule("CLAIM_PRINCE", "exhaust a vampire in The Streets to claim the Prince of the City in The Streets",
                      ("action-claim-the-prince-of-the-city-title", "Exhaust a vampire in your coterie in The Streets"),
                      ("action-claim-the-prince-of-the-city-title", "has emerged from the City Deck and is not attached"))
+CLAIM_PRINCE_EMERGED = _rule("CLAIM_PRINCE_EMERGED", "a claim needs the Prince of the City emerged and unattached",
+                             ("action-claim-the-prince-of-the-city-title",
+                              "has emerged from the City Deck and is not attached"))
 CLAIM_ATTACKS = _rule("CLAIM_ATTACKS", "foes in turn order may each attack the claimant once; no blocks or "
                       "reactions, no Secrecy; only the claimant's Rival-holder may play an Attack card",
                       ("action-claim-the-prince-of-the-city-title", "These Attacks cannot be Blocked or reacted to"))
@@ -90,6 +93,8 @@ BP_LIMIT = _rule("BP_LIMIT", "a vampire plays only cards with BP at most its own
 ATTACK = _rule("ATTACK", "exhaust a ready vampire in The Streets to attack a vampire or a mortal in The Streets",
                ("action-attack", "Exhaust a vampire in your coterie in The Streets. They are now an Attacker"),
                ("action-attack", "against an opposing vampire or a City Deck Mortal in The Streets"))
+ATTACK_OPPONENT = _rule("ATTACK_OPPONENT", "an attack is against an opposing vampire or a City Deck Mortal in The Streets",
+                        ("action-attack", "against an opposing vampire or a City Deck Mortal in The Streets"))
 ATTACK_TARGET = _rule("ATTACK_TARGET", "a City Deck Mortal attached to a vampire (a Retainer) cannot be attacked",
                       ("action-attack", "a City Deck Mortal in The Streets (not attached to a vampire)"),
                       ("mortals-and-retainers", "As long as they are not attached to a vampire"))
@@ -98,6 +103,9 @@ ATTACK_FIRST_TURN = _rule("ATTACK_FIRST_TURN", "no attack on the vampires of a f
 SECRECY = _rule("SECRECY", "a vampire in its Haven has +1 Secrecy; Intel at least the Secrecy to attack it there",
                 ("havens", "Haven cards grant +1 Secrecy to each vampire in your Haven"),
                 ("action-attack", "you must have Intel equal to or greater than their Secrecy"))
+HAVEN_INTEL = _rule("HAVEN_INTEL", "to attack a vampire in its Haven, Intel at least its Secrecy",
+                    ("action-attack", "you must have Intel equal to or greater than their Secrecy"),
+                    ("havens", "Haven cards grant +1 Secrecy to each vampire in your Haven"))
 INTEL_DISCARD = _rule("INTEL_DISCARD", "any player may discard X cards for +X Intel to the active player",
                       ("action-attack", "The active player has +X Intel vs their target during this action"))
 ATTACK_CARD = _rule("ATTACK_CARD", "one Attack card of the announced type, face down, BP at most the attacker's",
@@ -111,6 +119,8 @@ ATTACK_DAMAGE = _rule("ATTACK_DAMAGE", "the card's damage plus the attacker's at
 RANGED = _rule("RANGED", "no attribute adds to Ranged damage; only Guards block it; Physical reduces it",
                ("ranged-attacks", "There is no Ranged attribute"),
                ("ranged-attacks", "Ranged attacks cannot be blocked, except by vampires"))
+RANGED_BLOCK = _rule("RANGED_BLOCK", "only a vampire able to block Ranged attacks (a Guard) blocks one",
+                     ("ranged-attacks", "Ranged attacks cannot be blocked, except by vampires"))
 BLOCK = _rule("BLOCK", "another ready vampire of the target's party may exhaust to block and become the target",
               ("blocking-an-attack", "one of them may exhaust to block the attack"))
 BLOCK_SELF = _rule("BLOCK_SELF", "a vampire cannot block an attack targeting itself",
@@ -156,6 +166,9 @@ ABILITY_FOE_TURN = _rule("ABILITY_FOE_TURN", "not during a foe's turn, unless de
 LAST_BLOOD = _rule("LAST_BLOOD", "never spend a vampire's last Blood or your last Prestige on a cost",
                    ("activated-abilities-and-costs", "You cannot spend the last Blood on a vampire"),
                    ("beware-of-low-prestige", "You cannot voluntarily spend your last point of Prestige"))
+LAST_PRESTIGE = _rule("LAST_PRESTIGE", "never spend your last Prestige voluntarily (on a cost, or held for Influence)",
+                      ("beware-of-low-prestige", "You cannot voluntarily spend your last point of Prestige"),
+                      ("activated-abilities-and-costs", "spend your last point of Prestige to pay a cost"))
 EXHAUST_ABILITY = _rule("EXHAUST_ABILITY", "an exhaust cost needs that card ready; your own turn unless it says",
                         ("exhaust-abilities", "the card must be ready to be able to pay the exhaust cost"))
 COST_NOT_DAMAGE = _rule("COST_NOT_DAMAGE", "Blood costs and Blood loss are not damage",
@@ -175,6 +188,10 @@ INFLUENCE = _rule("INFLUENCE", "a vampire exerts all its Influence or none; a 'N
                   "next turn; not from torpor",
                   ("influence", "they must use all of their Influence or none of it"),
                   ("influence", "Vampires in torpor cannot exert their Influence"))
+INFLUENCE_ALL = _rule("INFLUENCE_ALL", "a vampire exerts all its Influence or none",
+                      ("influence", "they must use all of their Influence or none of it"))
+INFLUENCE_TORPOR = _rule("INFLUENCE_TORPOR", "a vampire in torpor exerts no Influence",
+                         ("influence", "Vampires in torpor cannot exert their Influence"))
 INFLUENCE_MODIFIER = _rule("INFLUENCE_MODIFIER", "one Influence Modifier per action or event",
                            ("influence-modifiers", "you may only play 1 of these cards during an action"))
 PRESTIGE_INFLUENCE = _rule("PRESTIGE_INFLUENCE", "1 Influence for each Prestige spent",
