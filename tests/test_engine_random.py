@@ -85,3 +85,32 @@ def test_invariants_detect_a_broken_combat_and_referendum():
     hunt = Referendum(kind="blood hunt", caller=a.name, player=a.controller, step="polling",
                       votes=(Vote(b.controller, "the Edge", "edge", "for", 1),))
     assert any("blood hunt" in v for v in randomplay.transition_violations(evolve(state, referendum=hunt), state))
+
+
+def test_random_games_naming_real_cards_keep_the_invariants():
+    """Issue 37: random play naming real modifiers and reactions of the card list keeps the book's invariants.
+    The pool: the cards whose text the engine reads whole at a level (conditions, levels, wakes, redirects,
+    stealth, intercept, bleed), of the Disciplines random minions have; the engine judges every play."""
+    from card_catalog import card_catalog
+
+    from judge.cards import get_cards
+    from judge.corpus import get_corpus
+    from judge.engine.cards import modelled
+
+    catalog = card_catalog()
+    pool = randomplay.CardPool()
+    have = {code.lower() for codes in randomplay.DISCIPLINES for code in codes}
+    for card in get_cards(get_corpus()).cards.values():
+        if card.kind != "library" or len(card.types) != 1 or card.types[0] not in ("Action Modifier", "Reaction"):
+            continue
+        facts = catalog.facts_of(card)
+        if any(modelled(facts, level).rest for level in (None, "superior")) or \
+                not {code.lower() for code, _, _ in facts.disciplines} <= have:
+            continue
+        (pool.modifiers if card.types[0] == "Action Modifier" else pool.reactions).append(facts)
+    assert len(pool.modifiers) >= 4 and len(pool.reactions) >= 8, (len(pool.modifiers), len(pool.reactions))
+    reports = randomplay.play_many(400, seed=37, max_events=120, pool=pool)
+    violations = [v for r in reports for v in r.violations]
+    assert not violations, violations[:10]
+    assert sum(r.pool_cards for r in reports) >= 10  # played, not only named: the engine refuses the others
+    assert sum(r.events for r in reports) > 10_000

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Optional
 
 from judge.engine import core, phases
 from judge.engine.cards import CardFacts
@@ -130,8 +130,9 @@ def random_table(rng: random.Random) -> GameState:
 
 
 class _Namer:
-    def __init__(self):
+    def __init__(self, pool: "Optional[CardPool]" = None):
         self.n = 0
+        self.pool = pool  # real cards to name (`CardPool`), or None: the written-out CARDS
 
     def __call__(self, prefix: str) -> str:
         self.n += 1
@@ -175,7 +176,7 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
             add(lambda: Reaction(minion=pick(others).name, card=pick([None, "Deflection"]), **pick(changes)))
         add(lambda: Pass())
         add(lambda: MasterCard(player=pick(seated), out_of_turn=True, trifle=rng.random() < 0.3))
-        add(lambda: _named_in_action(a, state, seated, rng))  # one candidate: the others keep their odds
+        add(lambda: _named_in_action(a, state, seated, rng, new_name.pool))  # one candidate: the others keep their odds
         return out
     if state.phase == "unlock":
         add(lambda: EdgePool(player=turn))
@@ -281,10 +282,27 @@ def _political(m, state, seated, rng, new_name):
                      effect=CardEffect(pool=((target, -rng.randint(1, 3)),)) if rng.random() < 0.7 else None)
 
 
-def _named_in_action(a, state, seated, rng):
-    """A card named from the card base during an action: the acting minion's modifier, the blocker's reaction,
-    an out-of-turn master card."""
+@dataclass
+class CardPool:
+    """Real cards of the card base to name in random play (issue 37), by what plays them during an action: the
+    engine reads their texts (conditions, levels, redirects, wakes) and judges each play."""
+
+    modifiers: list = field(default_factory=list)
+    reactions: list = field(default_factory=list)
+
+
+def _named_in_action(a, state, seated, rng, pool: "Optional[CardPool]" = None):
+    """A card named from the card base during an action: the acting minion's modifier, a reaction (the blocker's,
+    or any other Methuselah's minion's), an out-of-turn master card; from `pool` when given, half the time."""
     pick = rng.choice
+    if pool is not None and rng.random() < 0.5:
+        others = [m.name for m in state.minions.values() if m.controller != a.player and m.controlled]
+        if pool.reactions and others and rng.random() < 0.5:
+            return PlayCard(card=pick(pool.reactions), minion=a.attempt.blocker if a.attempt else pick(others),
+                            level=pick((None, "superior")),
+                            effect=CardEffect(redirect=pick(seated)) if rng.random() < 0.3 else None)
+        if pool.modifiers:
+            return PlayCard(card=pick(pool.modifiers), minion=a.actor, level=pick((None, "superior")))
     kind = pick(("modifier", "reaction", "master") if a.attempt else ("modifier", "master"))
     if kind == "modifier":
         return PlayCard(card=CARDS[pick(("bleed modifier", "stealth modifier"))], minion=a.actor,
@@ -552,15 +570,17 @@ class GameReport:
     diableries: int = 0
     stopped_by: str = ""  # the not-modelled message that ended the game
     named_cards: int = 0  # cards named from the card base that were played (cards.py)
+    pool_cards: int = 0  # of them, real cards of the card base (`CardPool`) the engine played
     rules: Counter = field(default_factory=Counter)  # rules applied or refusing, by name: what the games reached
 
 
-def play(rng: random.Random, max_events: int = 150, max_tries: int = 25) -> GameReport:
+def play(rng: random.Random, max_events: int = 150, max_tries: int = 25,
+         pool: "Optional[CardPool]" = None) -> GameReport:
     state = random_table(rng)
     total = counters_in_play(state) + state.bank
     report = GameReport()
     report.violations += invariant_violations(state, total)
-    namer = _Namer()
+    namer = _Namer(pool)
     while report.events < max_events:
         if state.result.over:
             report.ended_by = "game over"
@@ -578,6 +598,7 @@ def play(rng: random.Random, max_events: int = 150, max_tries: int = 25) -> Game
                     break  # the situation changed: draw new candidates
                 state, entries = core.apply(state, event)
                 report.named_cards += isinstance(event, (PlayCard, BurnOption))
+                report.pool_cards += isinstance(event, PlayCard) and not event.card.id.startswith("random:")
             except Refusal as stop:
                 report.refused += 1
                 report.rules.update(r.name for r in stop.rules)
@@ -615,6 +636,7 @@ def _check(report: GameReport, before: GameState, state: GameState, entries, tot
         report.diableries += R.DIABLERIE_STEPS in e.rules and e.text.startswith("Diablerie, step 1")
 
 
-def play_many(games: int, seed: int = 0, max_events: int = 150) -> list[GameReport]:
+def play_many(games: int, seed: int = 0, max_events: int = 150,
+              pool: "Optional[CardPool]" = None) -> list[GameReport]:
     rng = random.Random(seed)
-    return [play(rng, max_events) for _ in range(games)]
+    return [play(rng, max_events, pool=pool) for _ in range(games)]
