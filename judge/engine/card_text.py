@@ -134,10 +134,10 @@ def _range(d, m, which=None, before_strikes=False, step=None, first=False):
         return "no combat is in progress"
     if step and c.step != step:
         return f"the combat is at its {c.step} step"
-    if which and (c.range or "close") != which:
-        return f"the range is {c.range or 'close'}"
     if which and c.step == "before range":
         return "the range is not determined yet"
+    if which and (c.range or "close") != which:
+        return f"the range is {c.range or 'close'}"
     if before_strikes and c.step not in ("before range", "range", "before strikes"):
         return "strikes are chosen already"
     if first and c.round != 1:
