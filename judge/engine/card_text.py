@@ -49,6 +49,10 @@ def read_crypt_text(text: str, sect: Optional[str], title: Optional[str]) -> Cry
     m = _SECT_PREFIX.match(body)
     if m and _is_sect_head(m.group("head"), sect, title):
         body = body[m.end():]
+        slave = re.search(r"(?P<clan>\w[\w ]*?) slave$", m.group("head"), re.I)
+        if slave:  # "Camarilla Tremere Slave:": the heading names the slave clan
+            clan = slave.group("clan").split(" ", 1)[-1] if " " in slave.group("clan") else slave.group("clan")
+            out.traits.append(f"slave ({clan.lower()})")
     for sentence in (s.strip() for s in _SENTENCE.split(body) if s.strip()):
         if not _read_sentence(sentence.rstrip("."), out, sect, title):
             out.unread.append(sentence)
