@@ -239,3 +239,24 @@ def condition_of(sentence: str):
         if pattern.fullmatch(rest):
             return check
     return None
+
+
+# -- a strike card's strike ----------------------------------------------------------------------------------------
+_STRIKE = re.compile(r"Strike: (?:(?P<n>\d+)(?P<r>R)? (?P<agg>aggravated )?damage|(?P<dodge>dodge)|(?P<ends>combat ends)"
+                     r"|steal (?P<steal>\d+) blood(?: or life)?)(?P<first>, with first strike| \(first strike\))?\.?")
+
+
+def strike_of(sentence: str):
+    """The strike a combat card's sentence states ("Strike: 2R damage.", "Strike: dodge.", "Strike: combat
+    ends.", "Strike: steal 1 blood.", "..., with first strike"), as (kind, amount, ranged, aggravated, first); None
+    for another sentence."""
+    m = _STRIKE.fullmatch(sentence.strip())
+    if m is None:
+        return None
+    if m.group("dodge"):
+        return ("dodge", None, False, False, bool(m.group("first")))
+    if m.group("ends"):
+        return ("combat ends", None, False, False, bool(m.group("first")))
+    if m.group("steal"):
+        return ("steal blood", int(m.group("steal")), False, False, bool(m.group("first")))
+    return ("damage", int(m.group("n")), bool(m.group("r")), bool(m.group("agg")), bool(m.group("first")))

@@ -41,10 +41,10 @@ from judge.engine import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal, ScenarioError
 from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Equip, Event, MasterCard,
-                                 Modifier, PlayCard, Political, Reaction)
+                                 Modifier, PlayCard, Political, Reaction, StrikeSpec)
 from judge.engine.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
-from judge.engine.card_text import condition_of, read_crypt_text
+from judge.engine.card_text import condition_of, read_crypt_text, strike_of
 from judge.engine.state import ALLY, Draft, Minion
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
@@ -427,6 +427,7 @@ class Modelled:
     conditions: list = field(default_factory=list)
     lock_self: bool = False  # "Lock this reacting vampire."
     redirect: bool = False  # "Change the target of the bleed to another Methuselah ...": the scenario says whom
+    strike: Optional[tuple] = None  # a combat card's "Strike: ..." (card_text.strike_of)
     rest: list[str] = field(default_factory=list)
 
 
@@ -473,6 +474,10 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             continue
         if s == "Lock this reacting vampire":
             out.lock_self = True
+            continue
+        struck = strike_of(sentence)
+        if struck is not None and out.strike is None and COMBAT in card.types:
+            out.strike = struck
             continue
         if re.fullmatch(r"Change the target of the bleed to another Methuselah(?: other than the acting minion's "
                         r"controller)?(?: \(that Methuselah can attempt to block\))?", s):
@@ -787,6 +792,15 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, log: Log) -> None:
     check_cost(d, e.card, m, m.controller, cost)
     if e.cancelled:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_COMBAT_WHO)
+        return
+    what = modelled(e.card, e.level)
+    if e.effect is None and e.says is None and what.strike is not None and not what.rest:
+        # A strike card whose text the engine reads whole: played as its strike, as printed.
+        kind, amount, ranged, aggravated, first = what.strike
+        event = ChooseStrike(minion=m.name, spec=StrikeSpec(kind=kind, amount=amount, ranged=ranged,
+                                                            aggravated=aggravated, first=first),
+                             source=e.card.name, via="card", cost=cost, line=e.line, text=e.text)
+        _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
         return
     if e.effect is None and e.says is None:
         text = e.card.level_text(e.level) or e.card.text
