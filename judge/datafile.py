@@ -67,14 +67,18 @@ def bytes_for_digest(path: Path) -> bytes:
 
 # PyYAML is imported when a file is parsed, not with this module: a search reads the
 # synonyms as kept parsed (judge.search.synonyms) and needs no YAML.
-@lru_cache(maxsize=2)
-def _loader(with_lines: bool):
+@lru_cache(maxsize=4)
+def _loader(with_lines: bool, fast: bool = False):
     """A SafeLoader whose values' own failures are YAML errors at their node (a 5,000-digit integer, which
     Python refuses to convert; a date like 2024-13-45): PyYAML lets them out as bare ValueErrors, with no line.
-    With `with_lines`, mappings remember their line as `__line__` (1-based)."""
+    With `with_lines`, mappings remember their line as `__line__` (1-based). `fast`: on libyaml's parser where
+    PyYAML has it (a large file, read at every build: the questions of the rules, 0.6 s in Python); its
+    messages for a malformed file differ a little, its lines are the same."""
     import yaml
 
-    class CheckedLoader(yaml.SafeLoader):
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader) if fast else yaml.SafeLoader
+
+    class CheckedLoader(base):
         def construct_object(self, node, deep=False):
             try:
                 return super().construct_object(node, deep)
@@ -96,13 +100,13 @@ def _loader(with_lines: bool):
     return CheckedLoader
 
 
-def read_yaml(path: Path, what: str, with_lines: bool = False):
+def read_yaml(path: Path, what: str, with_lines: bool = False, fast: bool = False):
     """The parsed YAML of `path` and its text; `what` names the file in errors
-    ("the search synonyms"). With `with_lines`, mappings carry `__line__`."""
-    return parse_yaml(read_regular(path, what), path.name, what, with_lines)
+    ("the search synonyms"). With `with_lines`, mappings carry `__line__`; `fast`: see `_loader`."""
+    return parse_yaml(read_regular(path, what), path.name, what, with_lines, fast)
 
 
-def parse_yaml(data: bytes, name: str, what: str, with_lines: bool = False):
+def parse_yaml(data: bytes, name: str, what: str, with_lines: bool = False, fast: bool = False):
     """`read_yaml` on the bytes of file `name` already read."""
     try:
         text = data.decode("utf-8")
@@ -113,7 +117,7 @@ def parse_yaml(data: bytes, name: str, what: str, with_lines: bool = False):
     import yaml
 
     try:
-        parsed = yaml.load(text, Loader=_loader(with_lines))
+        parsed = yaml.load(text, Loader=_loader(with_lines, fast))
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow (a control character): no mark
         line = text.count("\n", 0, exc.position) + 1
         raise SourceError(name, line, f"{what} is not valid YAML: the character U+{exc.character:04X} is not "

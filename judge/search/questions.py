@@ -101,7 +101,7 @@ def load_questions(corpus: "Corpus", folder: Optional[Path] = None) -> RuleQuest
 
 def _load_file(corpus: "Corpus", path: Path, out: RuleQuestions) -> None:
     doc = path.stem
-    data, _ = read_yaml(path, "the questions of the rules", with_lines=True)
+    data, _ = read_yaml(path, "the questions of the rules", with_lines=True, fast=True)
     if doc not in corpus.documents:
         if doc in {e.doc for e in corpus.errors}:
             out.set_aside.append(f"{path.name}:1: {doc!r} did not load: its questions are left out")
