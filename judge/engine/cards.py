@@ -428,6 +428,7 @@ class Modelled:
     lock_self: bool = False  # "Lock this reacting vampire."
     redirect: bool = False  # "Change the target of the bleed to another Methuselah ...": the scenario says whom
     strike: Optional[tuple] = None  # a combat card's "Strike: ..." (card_text.strike_of)
+    bleed_reduced: int = 0  # "Reduce a bleed against you by N."
     rest: list[str] = field(default_factory=list)
 
 
@@ -474,6 +475,10 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             continue
         if s == "Lock this reacting vampire":
             out.lock_self = True
+            continue
+        m = re.fullmatch(r"Reduce a bleed against you by (\d)", s)
+        if m:
+            out.bleed_reduced += int(m.group(1))
             continue
         struck = strike_of(sentence)
         if struck is not None and out.strike is None and COMBAT in card.types:
@@ -707,9 +712,13 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         effect = dataclasses.replace(effect or CardEffect(), lock=(*(effect.lock if effect else ()), m.name))
     if effect == CardEffect():
         effect = None
+    if what.bleed_reduced and (a.kind != "bleed" or m.controller not in a.targets):
+        raise _refuse(e.card, f"{e.card.name} reduces a bleed against its player: {a.summary} is not a bleed of "
+                              f"{m.controller}", R.CARD_REQUIREMENTS, R.BLEED_AMOUNT)
     event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=effect,
-                     wake=what.wake, redirect=redirect, replaced=not what.not_replaced, line=e.line, text=e.text)
-    if not (what.intercept or effect or what.wake or redirect) and e.says is not None:
+                     wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
+                     line=e.line, text=e.text)
+    if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced) and e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced)
         _pay(d, m, cost)
