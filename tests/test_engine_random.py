@@ -109,7 +109,7 @@ def test_random_games_naming_real_cards_keep_the_invariants():
             continue
         (pool.modifiers if card.types[0] == "Action Modifier" else pool.reactions).append(facts)
     assert len(pool.modifiers) >= 4 and len(pool.reactions) >= 8, (len(pool.modifiers), len(pool.reactions))
-    reports = randomplay.play_many(400, seed=37, max_events=120, pool=pool)
+    reports = randomplay.play_many(600, seed=37, max_events=120, pool=pool)
     violations = [v for r in reports for v in r.violations]
     assert not violations, violations[:10]
     assert sum(r.pool_cards for r in reports) >= 10  # played, not only named: the engine refuses the others
