@@ -41,7 +41,7 @@ from judge.engine import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal, ScenarioError
 from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Equip, Event, MasterCard,
-                                 Modifier, PlayCard, Political, Reaction, StrikeSpec)
+                                 Maneuver, Modifier, PlayCard, Political, Prevent, Reaction, StrikeSpec)
 from judge.engine.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
 from judge.engine.card_text import condition_of, read_crypt_text, strike_of
@@ -429,6 +429,8 @@ class Modelled:
     redirect: bool = False  # "Change the target of the bleed to another Methuselah ...": the scenario says whom
     strike: Optional[tuple] = None  # a combat card's "Strike: ..." (card_text.strike_of)
     bleed_reduced: int = 0  # "Reduce a bleed against you by N."
+    maneuver: bool = False  # a combat card's "Maneuver."
+    prevent: int = 0  # a combat card's "Prevent N damage."
     rest: list[str] = field(default_factory=list)
 
 
@@ -479,6 +481,13 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
         m = re.fullmatch(r"Reduce a bleed against you by (\d)", s)
         if m:
             out.bleed_reduced += int(m.group(1))
+            continue
+        if COMBAT in card.types and s == "Maneuver" and not out.maneuver:
+            out.maneuver = True
+            continue
+        m = re.fullmatch(r"Prevent (\d) damage", s)
+        if m and COMBAT in card.types and not out.prevent:
+            out.prevent = int(m.group(1))
             continue
         struck = strike_of(sentence)
         if struck is not None and out.strike is None and COMBAT in card.types:
@@ -810,6 +819,14 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, log: Log) -> None:
                                                             aggravated=aggravated, first=first),
                              source=e.card.name, via="card", cost=cost, line=e.line, text=e.text)
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
+        return
+    if e.effect is None and e.says is None and not what.rest and (what.maneuver or what.prevent) and \
+            not (what.maneuver and what.prevent) and what.strike is None:
+        # A maneuver card or a prevention card read whole: the engine's own maneuver or prevention, as printed.
+        event = (Maneuver(minion=m.name, source=e.card.name, via="card", cost=cost, line=e.line, text=e.text)
+                 if what.maneuver else
+                 Prevent(minion=m.name, amount=what.prevent, source=e.card.name, cost=cost, line=e.line, text=e.text))
+        _delegate(e, combat.maneuver if what.maneuver else combat.prevent, event, d, log, R.CARD_COMBAT_WHO)
         return
     if e.effect is None and e.says is None:
         text = e.card.level_text(e.level) or e.card.text
