@@ -154,8 +154,7 @@ def newest_of(book: str, books: int) -> str:
 
 def newest_vekn(books: int) -> str:
     """The ID of the last copy of `vekn` in a corpus of `books` books: the V:TES book in force."""
-    copy = (books - 1) // BOOKS_PER_COPY
-    return f"vekn{'x' + str(copy) if copy else ''}"
+    return newest_of("vekn", books)
 
 
 def edit_one_book(folder: Path) -> str:

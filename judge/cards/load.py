@@ -44,6 +44,12 @@ def templates_path() -> Path:
 def cards_digest(files: source.DataFiles, corpus: "Corpus") -> str:
     h = hashlib.sha256()
     h.update(f"{sys.version}\0{CACHE_FORMAT}\0{files.digest}\0{corpus.digest}\0".encode())
+    hash_card_code(h)
+    return h.hexdigest()
+
+
+def hash_card_code(h) -> None:
+    """Feed `h` what shapes a card base besides its data and corpus: the rule templates and judge's card code."""
     code = []
     for name in _CODE:
         path = paths.PACKAGE_DIR / name
@@ -51,7 +57,6 @@ def cards_digest(files: source.DataFiles, corpus: "Corpus") -> str:
     for path in [templates_path(), *code]:
         h.update(path.name.encode() + b"\0")
         h.update(bytes_for_digest(path))
-    return h.hexdigest()
 
 
 def build_cards(corpus: "Corpus", folder: Optional[Path] = None,

@@ -435,6 +435,14 @@ class Modelled:
 
 
 _SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z(+\[])")
+# Sentences read whole as one flag of `Modelled` (the sentence without its full stop -> the flag).
+_FLAGS = {
+    "Only usable during a bleed action": "bleed_only",
+    "Only usable by a locked vampire": "locked_only",
+    "Do not replace until your next unlock phase": "not_replaced",
+    "Lock this reacting vampire": "lock_self",
+    "Only usable by a ready vampire other than the acting minion": "other_than_acting",
+}
 # A level written from the other ("[DOM] As above, but do not lock this vampire."): what "but" changes, as the
 # sentences of the other level it drops; a change not listed is not read.
 _AS_ABOVE = re.compile(r"As above, but (?P<but>.+?)\.?$")
@@ -463,20 +471,11 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
         s = sentence.rstrip(".")
         if s.casefold() in ("unique", "trifle", "master", "out-of-turn", "master: out-of-turn", "master: trifle"):
             continue
-        if s == "Only usable during a bleed action":
-            out.bleed_only = True
-            continue
-        if s == "Only usable by a locked vampire":
-            out.locked_only = True
+        if s in _FLAGS:
+            setattr(out, _FLAGS[s], True)
             continue
         if re.match(r"This (?:reacting )?vampire wakes\b", s):
             out.wake = True
-            continue
-        if s == "Do not replace until your next unlock phase":
-            out.not_replaced = True
-            continue
-        if s == "Lock this reacting vampire":
-            out.lock_self = True
             continue
         m = re.fullmatch(r"Reduce a bleed against you by (\d)", s)
         if m:
@@ -497,20 +496,13 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
                         r"controller)?(?: \(that Methuselah can attempt to block\))?", s):
             out.redirect = True
             continue
-        if s == "Only usable by a ready vampire other than the acting minion":
-            out.other_than_acting = True
-            continue
         check = condition_of(s)
         if check is not None:
             out.conditions.append((sentence, check))
             continue
-        m = re.fullmatch(r"The acting minion gets \+(\d) stealth", s)
+        m = re.fullmatch(r"The acting minion gets \+(\d) stealth|\+(\d) stealth action", s)
         if m:
-            out.stealth += int(m.group(1))
-            continue
-        m = re.fullmatch(r"\+(\d) stealth action", s)
-        if m:
-            out.stealth += int(m.group(1))
+            out.stealth += int(m.group(1) or m.group(2))
             continue
         if s.startswith("Requires ") and requirements_checked(card):
             continue  # the card data's requirements, which `check_requirements` checks
@@ -560,21 +552,21 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         raise _refuse(card, f"{card.name} is a {'/'.join(card.types)} card: a minion plays it (name the minion: "
                             f"'Belinde plays {card.name}')", R.CARD_MASTER_WHO)
     m = minion(d, e.minion)
-    for sentence, check in modelled(card, e.level).conditions:
+    what = modelled(card, e.level)
+    for sentence, check in what.conditions:
         reason = check(d, m)
         if reason:
             raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
     if kind is ChooseStrike or (COMBAT in card.types and kind is PlayCard):
-        _combat_card(d, e, m, log)
+        _combat_card(d, e, m, what, log)
         return
     if kind is PlayCard:
         raise NotModelled(f"playing a {'/'.join(card.types)} card by name ({card.name}); describe what it does "
                           f"with the engine's other forms. {card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
-    _who_and_when(d, e, m, kind)
+    _who_and_when(d, e, m, kind, what)
     check_requirements(d, card, m, e.level)
     cost = e.cost or card.costs()
     check_cost(d, card, m, m.controller, cost)
-    what = modelled(card, e.level)
     if kind is Modifier:
         _modifier(d, e, m, cost, what, log)
     elif kind is Reaction:
@@ -587,15 +579,14 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         _equip(d, e, m, cost, what, log)
 
 
-def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type) -> None:
+def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) -> None:
     """Whether `m` may play a card of this type now, before its requirements and cost are looked at."""
     if kind is Modifier:
-        _modifier_who(d, e, m, modelled(e.card, e.level))
+        _modifier_who(d, e, m, what)
     elif kind is Reaction:
         if d.action_() is None:
             raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a reaction: no action is in progress",
                           R.CARD_REACTION_WHO)
-        what = modelled(e.card, e.level)
         if what.locked_only and not m.locked:
             raise _refuse(e.card, f"{m.name} is not locked: {e.card.name} is only usable by a locked vampire",
                           R.CARD_REQUIREMENTS)
@@ -677,8 +668,7 @@ def _modifier_who(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
 
 
 def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
-    _modifier_who(d, e, m, what)
-    a = d.action_()
+    a = d.action_()  # (who may play it: `_who_and_when`, before its requirements)
     if what.bleed_only and a.kind != "bleed":
         raise _refuse(e.card, f"{e.card.name} is \"Only usable during a bleed action\"; {a.summary} is not one",
                       R.CARD_REQUIREMENTS)
@@ -800,7 +790,7 @@ def _equip(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Lo
     _delegate(e, actions.equip_action, event, d, log, R.CARD_ACTION_WHO)
 
 
-def _combat_card(d: Draft, e: PlayCard, m: Minion, log: Log) -> None:
+def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> None:
     c = d.combat
     if c is None or c.ended or m.name not in (c.acting, c.opposing):
         where = "no combat is in progress" if c is None or c.ended else f"{m.name} is not in the combat"
@@ -811,7 +801,6 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, log: Log) -> None:
     if e.cancelled:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_COMBAT_WHO)
         return
-    what = modelled(e.card, e.level)
     if e.effect is None and e.says is None and what.strike is not None and not what.rest:
         # A strike card whose text the engine reads whole: played as its strike, as printed.
         kind, amount, ranged, aggravated, first = what.strike

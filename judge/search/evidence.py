@@ -19,9 +19,6 @@ import hashlib
 import logging
 from typing import TYPE_CHECKING
 
-from judge import paths
-from judge.datafile import bytes_for_digest
-
 if TYPE_CHECKING:
     from judge.model import Corpus
 
@@ -37,7 +34,7 @@ _FOUND: dict[tuple, dict[str, list[str]]] = {}
 def evidence_key() -> str:
     """What the rulings field is made from, as a digest (see the module)."""
     from judge.cards import source
-    from judge.cards.load import _CODE, templates_path
+    from judge.cards.load import hash_card_code
 
     h = hashlib.sha256(",".join(sorted(LEFT_OUT)).encode())
     folder = source.default_folder()
@@ -48,16 +45,7 @@ def evidence_key() -> str:
         except OSError:
             stat = None
         h.update(f"{name}:{stat.st_size if stat else -1}:{stat.st_mtime_ns if stat else -1}\0".encode())
-    code = []
-    for name in _CODE:
-        path = paths.PACKAGE_DIR / name
-        code.extend(sorted(path.rglob("*.py")) if path.is_dir() else [path])
-    for path in [templates_path(), *code]:
-        h.update(path.name.encode() + b"\0")
-        try:
-            h.update(bytes_for_digest(path))
-        except OSError:
-            h.update(b"-")
+    hash_card_code(h)
     return h.hexdigest()
 
 

@@ -156,9 +156,6 @@ class QuestionSlots(Filter):
     def __init__(self, bits: int = QUESTION_SLOT_BITS):
         self.bits = bits
 
-    def __eq__(self, other):
-        return type(other) is type(self) and other.bits == self.bits
-
     def __call__(self, tokens):
         slot, n, last = 0, 0, (1 << self.bits) - 1
         for t in tokens:
@@ -491,9 +488,9 @@ class AnalysedCorpus:
         slot = {key: n for n, key in enumerate(key_list)}
         entry_key = np.fromiter((slot[key] for keys in part_keys for key in keys), np.int64, len(counts))
         order = np.argsort(entry_key, kind="stable")  # by key, then by part: ascending document numbers
-        docnums = docnums[_segments(counts, order)]
-        weights = weights[_segments(counts, order)]
-        positions = positions[_segments(position_counts, order)]
+        docnums = docnums[segments(counts, order)]
+        weights = weights[segments(counts, order)]
+        positions = positions[segments(position_counts, order)]
         key_counts = np.bincount(entry_key, weights=counts, minlength=len(key_list)).astype(np.int64)
         key_position_counts = np.bincount(entry_key, weights=position_counts, minlength=len(key_list)).astype(np.int64)
         offsets = np.concatenate([[0], np.cumsum(key_counts)]).astype(np.int64)
@@ -550,7 +547,7 @@ def _unpacked(data: np.ndarray, ends: np.ndarray) -> list[str]:
     return out
 
 
-def _segments(lengths: np.ndarray, order: np.ndarray) -> np.ndarray:
+def segments(lengths: np.ndarray, order: np.ndarray) -> np.ndarray:
     """The indexes of the concatenated segments (the n-th `lengths[n]` long, laid end
     to end), taken in `order`: a gather of whole segments."""
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from judge.search.index import QUESTION_SLOT_BITS
+from judge.search.index import QUESTION_SLOT_BITS, segments
 from judge.search.postings import POSITION_BITS, PostingTable
 
 SAME_WORDS = 0.5
@@ -37,7 +37,7 @@ def faces_by_meaning(table: PostingTable, older: np.ndarray, current: np.ndarray
     n = table.doc_count
     body_terms, terms, docs = table.field_entries("body")
     is_current = np.zeros(n, bool)
-    asked = _questions_by_document(table, n)
+    asked = _questions_by_document(table, body_terms)
     is_current[[d for d in current.tolist() if d in asked]] = True
     if not is_current.any():
         return {}
@@ -45,7 +45,7 @@ def faces_by_meaning(table: PostingTable, older: np.ndarray, current: np.ndarray
     # The current paragraphs' postings by term: for a term, the current paragraphs having it.
     keep = is_current[docs]
     cur_terms, cur_docs = terms[keep], docs[keep]
-    cur_offsets = np.searchsorted(cur_terms, np.arange(len(body_terms) + 1))
+    cur_lengths = np.diff(np.searchsorted(cur_terms, np.arange(len(body_terms) + 1)))
     # Each older paragraph's stems (document-major).
     order = np.argsort(docs, kind="stable")
     by_doc_terms, by_doc = terms[order], docs[order]
@@ -55,11 +55,9 @@ def faces_by_meaning(table: PostingTable, older: np.ndarray, current: np.ndarray
         own = by_doc_terms[doc_offsets[o]:doc_offsets[o + 1]]
         if not len(own):
             continue
-        starts, ends = cur_offsets[own], cur_offsets[own + 1]
-        lengths = ends - starts
-        if not lengths.sum():
+        index = segments(cur_lengths, own)  # the current paragraphs' postings of the older one's stems
+        if not len(index):
             continue
-        index = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths) + np.arange(lengths.sum())
         shared = np.bincount(cur_docs[index], minlength=n)
         candidates = np.flatnonzero(shared)
         candidates = candidates[game_codes[candidates] == game_codes[o]]
@@ -77,10 +75,9 @@ def faces_by_meaning(table: PostingTable, older: np.ndarray, current: np.ndarray
     return faces
 
 
-def _questions_by_document(table: PostingTable, n: int) -> dict[int, list[set[int]]]:
-    """Each paragraph with written questions -> each question's stems, as indexes of the body's terms
-    (a stem the body never uses can't be held by an older paragraph: left out, it counts against)."""
-    body_terms, _, _ = table.field_entries("body")
+def _questions_by_document(table: PostingTable, body_terms: list[str]) -> dict[int, list[set[int]]]:
+    """Each paragraph with written questions -> each question's stems, as indexes of `body_terms` (a stem the
+    body never uses can't be held by an older paragraph: it counts against)."""
     index = {t: i for i, t in enumerate(body_terms)}
     q_terms, term_of, positions = table.field_positions("questions")
     code = np.array([index.get(t, -1 - k) for k, t in enumerate(q_terms)], np.int64)

@@ -163,22 +163,23 @@ class PostingTable:
     def field_entries(self, field: str) -> tuple[list[str], np.ndarray, np.ndarray]:
         """Every posting of `field` at once: its terms (lexicon order), and for each posting its
         term's index among them and its document number (term by term, as stored)."""
-        prefix = field + _SEPARATOR
-        start = bisect_left(self._keys, prefix)
-        end = bisect_left(self._keys, field + chr(ord(_SEPARATOR) + 1), start)
-        offsets = self._offsets[start:end + 1]
-        terms = np.repeat(np.arange(end - start), np.diff(offsets))
-        return [key[len(prefix):] for key in self._keys[start:end]], terms, self._docnums[offsets[0]:offsets[-1]]
+        return self._whole_field(field, self._offsets, self._docnums)
 
     def field_positions(self, field: str) -> tuple[list[str], np.ndarray, np.ndarray]:
         """Every position of `field` at once: its terms (lexicon order), and for each position key
         (docnum << POSITION_BITS | position) its term's index among them."""
+        return self._whole_field(field, self._position_offsets, self._positions)
+
+    def _whole_field(self, field: str, offsets: np.ndarray, values: np.ndarray) -> tuple[list[str], np.ndarray,
+                                                                                         np.ndarray]:
+        """`field`'s terms, and each of its `values` (postings or positions, laid out by `offsets`) with
+        its term's index."""
         prefix = field + _SEPARATOR
         start = bisect_left(self._keys, prefix)
         end = bisect_left(self._keys, field + chr(ord(_SEPARATOR) + 1), start)
-        offsets = self._position_offsets[start:end + 1]
+        offsets = offsets[start:end + 1]
         terms = np.repeat(np.arange(end - start), np.diff(offsets))
-        return [key[len(prefix):] for key in self._keys[start:end]], terms, self._positions[offsets[0]:offsets[-1]]
+        return [key[len(prefix):] for key in self._keys[start:end]], terms, values[offsets[0]:offsets[-1]]
 
     # -- one term ---------------------------------------------------------------------
     def postings(self, field: str, term: str) -> tuple[np.ndarray, np.ndarray]:

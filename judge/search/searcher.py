@@ -314,8 +314,10 @@ class Search:
             values = sorted({value_of(para) for para in paragraphs})
             codes = {v: n for n, v in enumerate(values)}
             facet_codes[facet] = (values, np.array([codes[value_of(para)] for para in paragraphs], dtype=np.intp))
+        games = sorted(set(self._games.values()))
+        game_codes = np.array([games.index(self._games[para.doc]) for para in paragraphs], dtype=np.intp)
         faces = self._faces(built.counterparts)
-        faces.update(self._faces_by_meaning(built, paragraphs, faces))
+        faces.update(self._faces_by_meaning(built, paragraphs, faces, game_codes))
         # A paragraph's priors and intents are those of the paragraph shown for it (an older one is
         # shown as its current counterpart): worked out once per paragraph shown, as lore once per section.
         shown_weights: dict[str, tuple] = {}  # shown paragraph -> (prior, definition prior, intents' weights)
@@ -342,8 +344,6 @@ class Search:
         definition_prior = np.array([row[1] for row in rows], dtype=np.float64)
         term_prior = np.array([row[1] * (LORE_PRIOR if lore(para) else 1.0) for row, para in zip(rows, paragraphs)],
                               dtype=np.float64)
-        games = sorted(set(self._games.values()))
-        game_codes = np.array([games.index(self._games[para.doc]) for para in paragraphs], dtype=np.intp)
         states = {intent: np.array([row[2][n] for row in rows]) for n, intent in enumerate(_STATES)}
         number = {pid: n for n, pid in enumerate(built.ids)}
         face_numbers = np.array([number[faces[pid]] if pid in faces else -1 for pid in built.ids], dtype=np.int64)
@@ -376,20 +376,15 @@ class Search:
             return found
 
         best: dict[str, tuple[float, str]] = {}  # older paragraph -> (-confidence, its face)
-        for members, links in zip(groups.members, groups.links):
-            for a, b, confidence in links:
-                confidence = round(confidence, 3)
-                if confidence < FACE_CONFIDENCE:
-                    continue
-                for pid, other in ((members[a], members[b]), (members[b], members[a])):
-                    if pid != other and stands_in(other) and not stands_in(pid) and \
-                            self.corpus.paragraphs[other].kind != "draft":
-                        known = best.get(pid)
-                        if known is None or (-confidence, other) < known:
-                            best[pid] = (-confidence, other)
+        for pid, other, confidence in _sure_links(groups):
+            if stands_in(other) and not stands_in(pid) and self.corpus.paragraphs[other].kind != "draft":
+                known = best.get(pid)
+                if known is None or (-confidence, other) < known:
+                    best[pid] = (-confidence, other)
         return {pid: face for pid, (_, face) in best.items()}
 
-    def _faces_by_meaning(self, built: search_index.BuiltIndex, paragraphs: list, faces: dict) -> dict[str, str]:
+    def _faces_by_meaning(self, built: search_index.BuiltIndex, paragraphs: list, faces: dict,
+                          game_codes: np.ndarray) -> dict[str, str]:
         """Older paragraphs the alignment gave no face -> the paragraph of the book in force
         stating the same rule, found by its words and its written questions (`judge.search.meaning`)."""
         in_force = {doc: self._in_force(doc) for doc in self.corpus.documents}
@@ -398,21 +393,14 @@ class Search:
                           and para.kind != "draft" and para.id not in faces], np.int64)
         current = np.array([n for n, para in enumerate(paragraphs)
                             if in_force[para.doc] and para.kind != "draft"], np.int64)
-        games = sorted(set(self._games.values()))
-        game_codes = np.array([games.index(self._games[para.doc]) for para in paragraphs], np.intp)
         found = {built.ids[o]: built.ids[p] for o, p in
                  meaning.faces_by_meaning(built.postings, older, current, game_codes).items()}
         # An older paragraph surely aligned with one that found its face so (the OCR book's with the
         # clean one's) stands for the same rule: the same face.
-        groups = built.counterparts
-        for members, links in zip(groups.members, groups.links):
-            for a, b, confidence in links:
-                if round(confidence, 3) < FACE_CONFIDENCE:
-                    continue
-                for pid, other in ((members[a], members[b]), (members[b], members[a])):
-                    if other in found and pid not in faces and pid not in found and not in_force[
-                            self.corpus.paragraphs[pid].doc] and self.corpus.paragraphs[pid].kind != "draft":
-                        found[pid] = found[other]
+        for pid, other, _ in _sure_links(built.counterparts):
+            if other in found and pid not in faces and pid not in found and not in_force[
+                    self.corpus.paragraphs[pid].doc] and self.corpus.paragraphs[pid].kind != "draft":
+                found[pid] = found[other]
         return found
 
     def _prior(self, para, faces: dict, definition: bool) -> float:
@@ -833,6 +821,17 @@ class Search:
                     continue
             words.append(word)
         return " ".join(words) if changed else None
+
+
+def _sure_links(groups):
+    """The rule groups' links sure enough to make a face (FACE_CONFIDENCE, at the 3 decimals the links are
+    compared at), each both ways: (paragraph, its counterpart, confidence)."""
+    for members, links in zip(groups.members, groups.links):
+        for a, b, confidence in links:
+            confidence = round(confidence, 3)
+            if confidence >= FACE_CONFIDENCE and members[a] != members[b]:
+                yield members[a], members[b], confidence
+                yield members[b], members[a], confidence
 
 
 def filter_query(filters: dict[str, list[str]]) -> Optional[wq.Query]:
