@@ -1,6 +1,7 @@
 """The reference browser on the web: a Flask app (`judge.web.app.create_app`)
 with its pages (`pages`: HTML), its JSON API under /api/ (`api`, described by
-/api/openapi.json) and its tools (`tools`: the diff and the scenario check),
+/api/openapi.json), the editor's desk (`editions`: the diff, a rule's history,
+a draft's lint) and the table's scenario check with its builder (`check`),
 templates from the checkout's top-level templates/ folder (or the copy bundled
 in the wheel), CSS and JS from judge/web/static/.
 

@@ -20,7 +20,8 @@ from judge.web.cards import cards
 from judge.web.links import STATIC_DIR, site_links
 from judge.web.pages import pages
 from judge.web.site import Site
-from judge.web.tools import check_pages, diff_pages
+from judge.web.check import check_pages
+from judge.web.editions import diff_pages
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
@@ -54,7 +55,7 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
     app.config["PUBLIC_URL"] = (checked_public_url(app.config["PUBLIC_URL"]) if app.config.get("PUBLIC_URL")
                                 else public_url_from_environment())
     # The largest body read: one byte over what the longest scenario allowed needs, so that a longer one sent
-    # without its length (chunked) is seen to be longer and refused, not cut (judge.web.tools._read_body).
+    # without its length (chunked) is seen to be longer and refused, not cut (judge.web.bodies.read_body).
     max_upload = app.config["SCENARIO_LIMITS"].body_bytes() + 1
     app.config.update(MAX_CONTENT_LENGTH=max_upload, MAX_FORM_MEMORY_SIZE=max_upload)
     for blueprint in (pages, api, diff_pages, check_pages, cards):

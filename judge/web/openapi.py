@@ -225,7 +225,7 @@ def _tool_paths(corpus=None) -> dict[str, S]:
     """Routes of the tools pages: the editions diff and the scenario check."""
     out: dict[str, S] = {}
     if corpus is not None:
-        from judge.web.tools import comparable_ids
+        from judge.web.editions import comparable_ids
         edition = {"enum": comparable_ids(corpus)}
     else:
         edition = _STR
