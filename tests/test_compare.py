@@ -10,7 +10,7 @@ import pytest
 from judge import paths
 from judge.compare.comparison import compare, compare_draft, history, load_draft
 from judge.compare.render import render_html, render_markdown, render_text
-from judge.compare.text import MEANING, TERMINOLOGY, UNCHANGED, WORDING
+from judge.compare.text import MEANING, SCAN, TERMINOLOGY, UNCHANGED, WORDING
 from judge.errors import JudgeError, SourceError, UnknownIdError
 from judge.compare.terminology import normalise
 
@@ -144,7 +144,7 @@ def test_excerpt_edition_leaves_the_rest_outside(rb_s6, corpus):
 
 
 def test_pairs_are_sorted_meaning_first_and_diffs_rebuild_both_texts(rb_vekn):
-    order = {MEANING: 0, WORDING: 1, TERMINOLOGY: 2, UNCHANGED: 3}
+    order = {MEANING: 0, WORDING: 1, TERMINOLOGY: 2, SCAN: 3, UNCHANGED: 4}
     ranks = [order[p.change] for p in rb_vekn.pairs]
     assert ranks == sorted(ranks)
     for p in rb_vekn.pairs:
@@ -202,8 +202,10 @@ def test_a_draft_with_three_edits_reports_exactly_those_three(corpus, tmp_path):
 
     comparison = compare_draft(corpus, "vekn", vekn_draft(corpus, tmp_path, edit))
     changed = [p for p in comparison.pairs if p.change != UNCHANGED]
-    assert [p.old[0].id for p in changed] == ["vekn:crypt-cards/3", "vekn:ending-the-game/12"]
-    link, number = changed
+    # The amount first (what it changes ranks above where a link leads), whatever the book's order.
+    assert [p.old[0].id for p in changed] == ["vekn:ending-the-game/12", "vekn:crypt-cards/3"]
+    number, link = changed
+    assert (number.importance.what, link.importance.what) == ("amount", "reference")
     assert [s.name for s in number.signals] == ["number"]
     assert number.signals[0].explain().startswith('number: "0.5 victory points" -> "1 victory points"')
     assert [s.name for s in link.signals] == ["reference"] and "now broken" in link.signals[0].note
@@ -317,7 +319,7 @@ def test_history_of_a_rule_unchanged_then_moved(corpus):
         ("s6", "unchanged", ["s6:6.2.2/9"]),
         ("vekn", "moved", ["vekn:stealth-and-intercept/8"])]
     s6, vekn = found.entries[1:]
-    assert (s6.since, s6.change, s6.moved) == ("rb", UNCHANGED, None)
+    assert (s6.since, s6.change, s6.moved) == ("rb", SCAN, None)  # the older book's scan damage only
     assert (vekn.since, vekn.change) == ("s6", UNCHANGED)
     assert vekn.to_json()["moved"] == {"why": "section", "from": "s6:6.2.2", "to": "vekn:stealth-and-intercept"}
 
@@ -329,7 +331,7 @@ def test_history_moved_across_an_excerpt_it_is_outside(corpus):
     assert [(e.doc.id, e.event) for e in found.entries] == [("rb", "created"), ("s6", "outside"), ("vekn", "moved")]
     vekn = found.entries[-1]
     assert [p.id for p in vekn.paragraphs] == ["vekn:influence-phase/14"]
-    assert (vekn.since, vekn.change, vekn.text.ocr_noise > 0) == ("rb", UNCHANGED, True)
+    assert (vekn.since, vekn.change, vekn.text.ocr_noise > 0) == ("rb", SCAN, True)
     assert (vekn.moved.why, vekn.moved.old_section, vekn.moved.new_section) == ("section", "rb:1.5",
                                                                                 "vekn:influence-phase")
 
@@ -355,7 +357,7 @@ def test_json_shape(rb_vekn, corpus):
     assert (data["old"], data["new"]) == ("rb", "vekn")
     for pair in data["pairs"]:
         assert pair["old"] in corpus.paragraphs and pair["new"] in corpus.paragraphs
-        assert pair["change"] in (MEANING, WORDING, TERMINOLOGY, UNCHANGED)
+        assert pair["change"] in (MEANING, WORDING, TERMINOLOGY, SCAN, UNCHANGED)
         assert isinstance(pair["signals"], list) and isinstance(pair["diff"], list)
     assert data["summary"]["meaning"] == sum(p["change"] == MEANING for p in data["pairs"])
     assert {m["old"] for m in data["moved"]} <= {p["old"] for p in data["pairs"]}
@@ -397,3 +399,24 @@ def test_the_referendum_rule_split_by_the_current_book_loses_no_negation(corpus)
     pairs = [p for p in comparison.pairs if any(q.id == "s6:6.3.3/1" for q in p.old)]
     assert pairs and any(q.id == "vekn:resolving-a-referendum/8" for p in pairs for q in p.new)
     assert not [s.explain() for p in pairs for s in p.signals if s.name == "negation"]
+
+
+def test_no_meaning_change_rests_on_a_pairing_below_the_threshold(corpus, rb_vekn):
+    from judge.compare.comparison import PAIRING_MIN
+    s6_vekn = compare(corpus, "s6", "vekn")
+    for comparison in (rb_vekn, s6_vekn):
+        weak = [p for p in comparison.pairs if p.method == "text" and p.confidence < PAIRING_MIN]
+        assert weak == []
+    # "a ready minion can perform one of two actions: bleed or hunt" was paired, at 0.505, with "A minion cannot
+    # perform more than one bleed action" and reported as "can -> cannot": now removed and added, no change.
+    assert not any(p.old[0].id == "s6:6.1/1" and p.new[0].id == "vekn:non-repeat-rules/2" for p in s6_vekn.pairs)
+    assert "s6:6.1/1" in {p.id for p in s6_vekn.removed}
+    assert "vekn:non-repeat-rules/2" in {p.id for p in s6_vekn.added}
+
+
+def test_differences_that_are_only_scan_damage_are_kept_apart(rb_vekn, rb_s6):
+    for comparison in (rb_vekn, rb_s6):
+        scan = comparison.of(SCAN)
+        assert scan and all(p.text.ocr_noise > 0 and not p.signals for p in scan)
+        assert all(p.text.ocr_noise == 0 for p in comparison.of(UNCHANGED))
+        assert comparison.summary()[SCAN] == len(scan)

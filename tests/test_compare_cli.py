@@ -107,3 +107,30 @@ def test_history_text_of_an_unchanged_then_moved_rule(runner):
 def test_history_unknown_id(runner):
     result = history(runner, "rb:99.9/9")
     assert result.exit_code == 1 and "no such paragraph" in result.output
+
+
+def test_diff_ranks_meaning_changes_by_what_they_change_in_one_order_everywhere(runner, client):
+    """Withdrawal's one victory point -> 0.5 (an amount, in the tournament rules) is among the first 10 meaning
+    changes of RB -> VEKN, in `judge diff --json`, the API and the web page alike."""
+    data = json.loads(diff(runner, "rb", "vekn", "--json").output)
+    meaning = [p for p in data["pairs"] if p["change"] == "meaning"]
+    first = [p["old"] for p in meaning[:10]]
+    assert "rb:9.2/6" in first
+    withdrawal = meaning[first.index("rb:9.2/6")]
+    assert withdrawal["importance"]["what"] == "amount" and "1 -> 0.5" in withdrawal["importance"]["why"]
+    # Ranked: the first ten change amounts or permissions; a rewording comes after them all.
+    assert {p["importance"]["what"] for p in meaning[:10]} <= {"amount", "permission"}
+    assert meaning[-1]["importance"]["what"] == "rewording"
+    api = client.get("/api/diff?old=rb&new=vekn").get_json()
+    assert [(p["old"], p["new"]) for p in api["pairs"]] == [(p["old"], p["new"]) for p in data["pairs"]]
+    html = client.get("/diff?old=rb&new=vekn&change=meaning").get_data(as_text=True)
+    shown = [m for m in (line.split('id="pair-', 1)[1].split('"', 1)[0] for line in html.splitlines()
+                         if 'id="pair-' in line and "<article" in line)]
+    assert shown == [p["old"] for p in meaning][:len(shown)] and len(shown) >= 10
+
+
+def test_the_diff_text_says_what_each_meaning_change_changes(runner):
+    output = diff(runner, "rb", "vekn").output
+    head = output[:output.index("WORDING CHANGES")]
+    assert "changes numbers and amounts (number: \"one vigtpoint\" -> \"0.5 victory points\" (1 -> 0.5))" in head
+    assert head.index("[rb:9.2/6 -> vekn:ending-the-game/12]") < head.index("changes rewording")

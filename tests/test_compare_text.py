@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.compare.text import (LEVEL_OCR, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, compare_texts,
+from judge.compare.text import (LEVEL_OCR, MEANING, SCAN, TERMINOLOGY, UNCHANGED, WORDING, Side, compare_texts,
                                 tokenize, vocabulary_of)
 
 
@@ -139,7 +139,7 @@ def test_garbled_ocr_passages_are_noise_not_edits():
     new = Side("If you successfully withdraw, you receive 0.5 victory points to add to any victory points you "
                "have already gained.")
     result = compare_texts(old, new, vocabulary=VOCABULARY)
-    assert result.change == UNCHANGED and result.ocr_noise == 1
+    assert result.change == SCAN and result.ocr_noise == 1  # only scan damage: kept apart from unchanged
     assert [s.level for s in result.segments if s.op != "equal"] == [LEVEL_OCR]
     # Without knowing the side is OCR text, the same difference is an edit.
     assert compare_texts(old.text, new.text, vocabulary=VOCABULARY).change == WORDING
@@ -151,7 +151,7 @@ def test_damage_that_swallowed_a_number_is_no_evidence():
     new = Side("Each Methuselah can gain no more than 1 vote from political action cards.")
     result = compare_texts(old, new, vocabulary=VOCABULARY)
     assert result.signals == []
-    assert result.change == UNCHANGED
+    assert result.change == SCAN
 
 
 def test_a_number_changed_next_to_damage_is_still_a_meaning_change():

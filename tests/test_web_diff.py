@@ -86,4 +86,30 @@ def test_the_diff_has_a_table_of_contents_and_links_each_change_to_both_rules(cl
         hrefs = links(change.find_all("p", class_="change-links")[0])
         assert len([h for h in hrefs if h.startswith("/p/rb:")]) == 1
         assert len([h for h in hrefs if h.startswith("/p/vekn:")]) == 1
-        assert "judge history vekn:" in change.full_text()
+        assert len([h for h in hrefs if h.startswith("/history/vekn:")]) == 1
+
+
+def test_history_page_follows_a_rule_through_three_editions(client):
+    tree = page(client.get("/history/s6:6.2.2/9"))
+    entries = tree.find_all("li", class_="history-entry")
+    assert [e.attrs["id"] for e in entries] == ["edition-rb", "edition-s6", "edition-vekn"]
+    hrefs = [links(e) for e in entries]
+    assert item_url("rb:6.2.2/9") in hrefs[0] and item_url("s6:6.2.2/9") in hrefs[1]
+    assert item_url("vekn:stealth-and-intercept/8") in hrefs[2]
+    assert "only by scan damage" in entries[1].full_text()  # rb -> s6: the scan's damage, not an edit
+    # Linked from the rule's page and from the diff; a label or number leads to the rule's own history.
+    assert "/history/s6:6.2.2/9" in links(page(client.get(item_url("s6:6.2.2/9"))))
+    moved = client.get("/history/RB 6.2.2")
+    assert moved.status_code in (302, 404)
+    assert client.get("/history/no-such-rule").status_code == 404
+    assert client.get("/history/" + "x" * 5000).status_code == 404
+    edited = page(client.get("/history/vekn:ending-the-game/12"))
+    vekn = edited.find_all("li", class_="history-entry")[-1]
+    assert vekn.find_all("del") and vekn.find_all("ins") and "1 -> 0.5" in vekn.full_text()
+    api = client.get("/api/history/vekn:ending-the-game/12").get_json()
+    assert [e["doc"] for e in api["editions"]] == ["rb", "s6", "vekn"]
+
+
+def test_history_of_a_rule_of_a_single_edition_game_is_not_offered(client):
+    tree = page(client.get(item_url("rivals:glossary/1")))
+    assert not [h for h in links(tree) if h.startswith("/history/")]

@@ -25,6 +25,7 @@ import re
 import bisect
 import dataclasses
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Optional, Union
 
@@ -32,7 +33,8 @@ from rapidfuzz import fuzz
 
 from judge import lookup, paths
 from judge.compare.signals import Signal, reference_signal
-from judge.compare.text import (CHANGES, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Side, TextChange,
+from judge.compare.importance import Importance, importance as importance_of
+from judge.compare.text import (CHANGES, MEANING, SCAN, TERMINOLOGY, UNCHANGED, WORDING, Side, TextChange,
                                 compare_texts, squash, vocabulary_of)
 from judge.compare.alignment import Alignment, align
 from judge.compare.concordance import editions, get_concordance
@@ -47,6 +49,12 @@ from judge.compare.terminology import normalise
 # A draft's paragraph keeps its original's ID unless an edit earlier in its section
 # shifted it; an ID match is trusted only when the two texts are still this alike.
 DRAFT_ID_MIN_SIMILARITY = 60
+# A pair the concordance found by text alone, below this confidence, is not one the comparer can stand behind:
+# it is shown as a removed and an added paragraph, never as a change. Measured on RB -> VEKN and S6 -> VEKN
+# (docs/compare.md): below 0.55, 13 of 15 such pairs join two different rules ("a ready minion can perform one
+# of two actions: bleed or hunt" with "A minion cannot perform more than one bleed action", 0.505); from 0.55 to
+# 0.65, 5 of 26 do.
+PAIRING_MIN = 0.55
 MOVED_SECTION, MOVED_ORDER = "section", "order"
 
 
@@ -89,7 +97,14 @@ class PairChange:
 
     @property
     def pure_move(self) -> bool:
-        return self.moved is not None and self.change in (UNCHANGED, TERMINOLOGY)
+        return self.moved is not None and self.change in (UNCHANGED, SCAN, TERMINOLOGY)
+
+    @cached_property
+    def importance(self) -> Optional[Importance]:
+        """What a meaning change changes (judge/compare/importance.py); None for the other kinds."""
+        if self.change != MEANING:
+            return None
+        return importance_of(self.signals, self.text.segments)
 
     def to_json(self) -> dict:
         out = {
@@ -104,6 +119,9 @@ class PairChange:
             "method": self.method, "confidence": self.confidence,
             "old_kind": self.old[0].kind, "new_kind": self.new[0].kind,
         }
+        found = self.importance
+        if found is not None:
+            out["importance"] = found.to_json(self.signals)
         if len(self.old) > 1:
             out["old_parts"] = [p.id for p in self.old]
         if len(self.new) > 1:
@@ -115,7 +133,7 @@ class PairChange:
 class Comparison:
     old: Document
     new: Document
-    pairs: list[PairChange]  # meaning first, then wording, terminology, unchanged
+    pairs: list[PairChange]  # meaning (most important first: _ranked), then wording, terminology, scan, unchanged
     added: list[Paragraph] = field(default_factory=list)
     removed: list[Paragraph] = field(default_factory=list)
     added_sections: list[Section] = field(default_factory=list)
@@ -212,7 +230,7 @@ KIND_IMPORTANCE = {"rule": 0, "advanced": 0, "tournament": 1, "elder-format": 1,
 _PREFACE = re.compile(r"introduction|preface|credits|foreword", re.IGNORECASE)
 
 
-def _importance(corpus: Corpus, doc: Document) -> dict[str, int]:
+def _kind_rank(corpus: Corpus, doc: Document) -> dict[str, int]:
     """Each paragraph's rank for the diff's order: its kind's, and after every rule when it stands in a book's
     introduction (or credits), which tells no one how to play."""
     out = {}
@@ -221,6 +239,21 @@ def _importance(corpus: Corpus, doc: Document) -> dict[str, int]:
         preface = bool(path) and bool(_PREFACE.search(path[0].title))
         out[para.id] = KIND_IMPORTANCE.get(para.kind, 1) + (4 if preface else 0)
     return out
+
+
+def _ranked(changes: list[PairChange], order: dict[str, int], kind_rank: dict[str, int]) -> list[PairChange]:
+    """The diff's order: by kind of change (meaning first); a meaning change by what it changes plus its
+    paragraph's kind (judge/compare/importance.py: an amount in a rule before one in an example), the shorter
+    edit first; then the newer book's order."""
+    rank = {c: n for n, c in enumerate(CHANGES)}
+
+    def key(change: PairChange) -> tuple:
+        kind = min(kind_rank[p.id] for p in change.new)
+        found = change.importance
+        if found is None:
+            return rank[change.change], kind, 0, order[change.new[0].id]
+        return rank[change.change], found.rank + kind, found.edit_words, order[change.new[0].id]
+    return sorted(changes, key=key)
 
 
 def _alignment(corpus: Corpus, old_doc: Document, new_doc: Document) -> Alignment:
@@ -232,8 +265,14 @@ def _alignment(corpus: Corpus, old_doc: Document, new_doc: Document) -> Alignmen
     return align(corpus, old_doc, new_doc)
 
 
+def trusted(pair) -> bool:
+    """Can the comparer stand behind this pair of the concordance (PAIRING_MIN)?"""
+    return pair.method != "text" or pair.confidence >= PAIRING_MIN
+
+
 def _compare(corpus: Corpus, old_doc: Document, new_doc: Document, pairs, section_pairs,
              alignment: Optional[Alignment]) -> Comparison:
+    pairs = [p for p in pairs if trusted(p)]
     groups = _groups(pairs, old_doc, new_doc)
     mapping = _TargetMap(pairs, section_pairs, old_doc, new_doc)
     moves = find_moves(groups, section_pairs, old_doc, new_doc)
@@ -249,10 +288,7 @@ def _compare(corpus: Corpus, old_doc: Document, new_doc: Document, pairs, sectio
     outside = set(alignment.outside) if alignment else set()
     added = [p for p in new_doc.paragraphs if p.id not in paired_new and p.id not in outside]
     removed = [p for p in old_doc.paragraphs if p.id not in paired_old and p.id not in outside]
-    order = _order(new_doc)
-    rank = {c: n for n, c in enumerate(CHANGES)}
-    importance = _importance(corpus, new_doc)
-    changes.sort(key=lambda c: (rank[c.change], min(importance[p.id] for p in c.new), order[c.new[0].id]))
+    changes = _ranked(changes, _order(new_doc), _kind_rank(corpus, new_doc))
     sec_old = {s.id: s for s in old_doc.sections}
     sec_new = {s.id: s for s in new_doc.sections}
     paired_sec_old = {p.old for p in section_pairs}
@@ -592,7 +628,8 @@ def history(corpus: Corpus, ident: str) -> History:
         if book.id == home.id:
             continue
         alignment = _alignment(corpus, home, book)
-        found = sorted({p.new for p in alignment.pairs if p.old == para.id}, key=_order(book).__getitem__)
+        found = sorted({p.new for p in alignment.pairs if p.old == para.id and trusted(p)},
+                       key=_order(book).__getitem__)
         if found:
             versions[book.id] = [corpus.paragraphs[i] for i in found]
         elif para.id in alignment.outside:

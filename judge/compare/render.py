@@ -17,13 +17,15 @@ import click
 
 from judge import paths
 from judge.compare.comparison import Comparison, History, PairChange
-from judge.compare.text import LEVEL_OCR, MEANING, TERMINOLOGY, UNCHANGED, WORDING, Segment
+from judge.compare.importance import WHAT_LABELS
+from judge.compare.text import LEVEL_OCR, MEANING, SCAN, TERMINOLOGY, UNCHANGED, WORDING, Segment
 
 HTML_TEMPLATE = "diff_report.html.j2"
 _EXCERPT = 160  # characters of an added or removed paragraph shown in a list
 
-_HEADINGS = {MEANING: "Meaning changes", WORDING: "Wording changes", TERMINOLOGY: "Terminology only",
-             UNCHANGED: "Unchanged"}
+_HEADINGS = {MEANING: "Meaning changes, most important first", WORDING: "Wording changes",
+             TERMINOLOGY: "Terminology only", SCAN: "Scan damage only (the older book's OCR)", UNCHANGED: "Unchanged"}
+_COMPACT = (TERMINOLOGY, SCAN, UNCHANGED)  # listed by their headings only
 _EVENTS = {"created": "created", "unchanged": "unchanged", "edited": "edited", "moved": "moved",
            "moved+edited": "moved and edited", "removed": "removed", "absent": "not in this edition",
            "outside": "outside this edition (an excerpt that does not cover it)"}
@@ -32,7 +34,7 @@ _EVENTS = {"created": "created", "unchanged": "unchanged", "edited": "edited", "
 def summary_line(comparison: Comparison) -> str:
     s = comparison.summary()
     parts = [f"{s[MEANING]} meaning", f"{s[WORDING]} wording", f"{s[TERMINOLOGY]} terminology",
-             f"{s[UNCHANGED]} unchanged", f"{s['added']} added", f"{s['removed']} removed",
+             f"{s[SCAN]} scan damage only", f"{s[UNCHANGED]} unchanged", f"{s['added']} added", f"{s['removed']} removed",
              f"{s['moved']} moved ({s['pure_moves']} pure)"]
     if s["outside"]:
         parts.append(f"{s['outside']} beyond the excerpt")
@@ -71,13 +73,22 @@ def _ocr_note(count: int) -> str:
     return f"{count} {passages} only by OCR damage, shown as the newer text"
 
 
+def importance_note(pair: PairChange) -> Optional[str]:
+    """What a meaning change changes, in words: "changes numbers and amounts: number: ... (1 -> 0.5)"."""
+    found = pair.importance
+    if found is None:
+        return None
+    why = pair.signals[found.signal].explain() if found.signal >= 0 else ""
+    return f"changes {WHAT_LABELS[found.what]}" + (f" ({why})" if why and found.what != "rewording" else "")
+
+
 def _excerpt(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= _EXCERPT else text[:_EXCERPT - 1].rstrip() + "…"
 
 
 def _sections(comparison: Comparison, show_unchanged: bool) -> list[str]:
-    wanted = [MEANING, WORDING, TERMINOLOGY] + ([UNCHANGED] if show_unchanged else [])
+    wanted = [MEANING, WORDING, TERMINOLOGY] + ([SCAN, UNCHANGED] if show_unchanged else [])
     return [c for c in wanted if comparison.of(c)]
 
 
@@ -125,13 +136,13 @@ def render_text(comparison: Comparison, color: bool = False, show_unchanged: boo
         pairs = comparison.of(change)
         lines += ["", heading(f"{_HEADINGS[change]} ({len(pairs)})")]
         for pair in pairs:
-            if change in (TERMINOLOGY, UNCHANGED):
+            if change in _COMPACT:
                 terms = f"  ({', '.join(pair.text.terminology)})" if pair.text.terminology else ""
                 move = f"  {_move_note(pair)}" if pair.moved else ""
                 lines.append(f"  {_pair_heading(pair)}{terms}{move}")
                 continue
             lines += ["", "  " + (click.style(_pair_heading(pair), bold=True) if color else _pair_heading(pair))]
-            for note in filter(None, (_move_note(pair), _kind_note(pair))):
+            for note in filter(None, (importance_note(pair), _move_note(pair), _kind_note(pair))):
                 lines.append(f"    {note}")
             for signal in pair.signals:
                 text = signal.explain()
@@ -190,12 +201,12 @@ def render_markdown(comparison: Comparison, show_unchanged: bool = False) -> str
         pairs = comparison.of(change)
         out += ["", f"## {_HEADINGS[change]} ({len(pairs)})", ""]
         for pair in pairs:
-            if change in (TERMINOLOGY, UNCHANGED):
+            if change in _COMPACT:
                 terms = f" ({', '.join(pair.text.terminology)})" if pair.text.terminology else ""
                 out.append(f"- {md_escape(_pair_heading(pair))}{md_escape(terms)}")
                 continue
             out += [f"### {md_escape(_pair_heading(pair))}", ""]
-            notes = [n for n in (_move_note(pair), _kind_note(pair)) if n]
+            notes = [n for n in (importance_note(pair), _move_note(pair), _kind_note(pair)) if n]
             notes += [s.explain() for s in pair.signals]
             if pair.text.terminology:
                 notes.append(f"terminology: {', '.join(pair.text.terminology)}")
@@ -235,14 +246,14 @@ def render_html(comparison: Comparison, show_unchanged: bool = False) -> str:
     for change in _sections(comparison, show_unchanged):
         groups.append({"change": change, "title": _HEADINGS[change], "pairs": [
             {"heading": _pair_heading(p), "old": p.old[0].id, "new": p.new[0].id,
-             "notes": [n for n in (_move_note(p), _kind_note(p)) if n],
+             "notes": [n for n in (importance_note(p), _move_note(p), _kind_note(p)) if n],
              "signals": [s.explain() for s in p.signals], "terms": p.text.terminology,
              "ocr_note": _ocr_note(p.text.ocr_noise) if p.text.ocr_noise else "",
              "segments": [{"op": s.op, "old": s.old, "new": s.new, "level": s.level or ""} for s in p.text.segments]}
             for p in comparison.of(change)]})
     return template.render(
         title=title_line(comparison), summary=summary_line(comparison), groups=groups,
-        compact={TERMINOLOGY, UNCHANGED},
+        compact=set(_COMPACT),
         pure_moves=[{"heading": _pair_heading(p), "note": _move_note(p)} for p in comparison.moved if p.pure_move],
         added=[{"id": p.id, "label": p.label, "text": p.text} for p in comparison.added],
         removed=[{"id": p.id, "label": p.label, "text": p.text} for p in comparison.removed],

@@ -10,7 +10,9 @@ It returns a `TextChange`:
   `level` of that change: `meaning`, `wording` or `ocr`.
 * `signals`: the meaning signals that fired (`judge.compare.signals`).
 * `change`: the verdict for the pair, the highest level present:
-  `unchanged` < `terminology` < `wording` < `meaning`.
+  `unchanged` < `scan` < `terminology` < `wording` < `meaning`; `scan` is a pair
+  whose only differences are OCR damage (below), kept apart from `unchanged` so
+  that an editor sees where the older book's scan, not its rules, differs.
 
 How it works. Both texts are cut into tokens (words, numbers, punctuation, and the
 terminology map's multi-word forms such as "he or she"); each token has a
@@ -44,10 +46,10 @@ from rapidfuzz import fuzz
 from judge.compare.signals import Signal, Word, detect, is_number_word, opens_negative
 from judge.compare.terminology import get_terminology
 
-UNCHANGED, TERMINOLOGY, WORDING, MEANING = "unchanged", "terminology", "wording", "meaning"
-CHANGES = (MEANING, WORDING, TERMINOLOGY, UNCHANGED)  # most important first
+UNCHANGED, SCAN, TERMINOLOGY, WORDING, MEANING = "unchanged", "scan", "terminology", "wording", "meaning"
+CHANGES = (MEANING, WORDING, TERMINOLOGY, SCAN, UNCHANGED)  # most important first
 LEVEL_OCR = "ocr"
-_RANK = {UNCHANGED: 0, TERMINOLOGY: 1, WORDING: 2, MEANING: 3}
+_RANK = {UNCHANGED: 0, SCAN: 1, TERMINOLOGY: 2, WORDING: 3, MEANING: 4}
 
 MERGE_GAP = 2  # changed passages this few equal tokens apart are one passage
 CONTEXT = 4  # words either side of a passage that its detectors see
@@ -222,6 +224,8 @@ def compare_texts(old: str | Side, new: str | Side, game: Optional[str] = "vtes"
             ocr_noise += 1
         else:
             level = _max(level, hunk_level)
+    if level == UNCHANGED and ocr_noise:
+        level = SCAN
     return TextChange(level, segments, signals, terminology, ocr_noise)
 
 

@@ -1,9 +1,11 @@
-"""The editor's desk on the web: the editions diff (judge/compare/, docs/compare.md), /diff and /api/diff."""
+"""The editor's desk on the web (judge/compare/, docs/compare.md): the editions diff (/diff, /api/diff) and a
+rule's history through every edition (/history/<id>, /api/history/<id>)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, jsonify, render_template, request, url_for
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import NotFound
 
 import judge.web.params as params
 from judge.web.site import current_site
@@ -12,7 +14,16 @@ diff_pages = Blueprint("diff", __name__)
 
 PAIRS_PER_PAGE = 40
 DEFAULT_CHANGES = ["meaning", "wording"]
+HISTORY_ID_CHARS = 200  # /history/<id>: an ID, a label or a vekn.net address
 
+@diff_pages.app_template_filter("what_label")
+def what_label(what: str) -> str:
+    """What a meaning change changes, as the diff's badge says it (judge/compare/importance.py)."""
+    from judge.compare.importance import WHAT_LABELS
+    return WHAT_LABELS.get(what, what)
+
+
+# -- the editions diff ---------------------------------------------------------------------------
 def _comparable(corpus) -> list:
     """The documents that are editions of a game's rules (outlines are not)."""
     from judge.compare.concordance import editions
@@ -169,3 +180,33 @@ def diff_api():
     if old is None:
         raise params.BadParameter("old", "is required (and new): the two editions to compare")
     return jsonify(current_site().comparison(old, new).to_json())
+
+
+# -- a rule's history --------------------------------------------------------------------------------
+def _history(ident: str):
+    """The history of a paragraph of an edition; 404 naming why for an unknown ID, a section or an outline."""
+    from judge.errors import JudgeError
+    if len(ident) > HISTORY_ID_CHARS:
+        raise NotFound(f"no paragraph {ident[:40]!r}…: an ID, a label or a section number is at most "
+                       f"{HISTORY_ID_CHARS} characters")
+    try:
+        return current_site().history(ident)
+    except JudgeError as exc:
+        raise NotFound(str(exc)) from None
+
+
+@diff_pages.get("/history/<path:ident>", endpoint="history")
+def history_page(ident: str):
+    """One rule through every edition of its game, oldest first, each edited edition with its word diff
+    against the previous one that has the rule."""
+    found = _history(ident)
+    if found.id != ident:  # a label, a number or a vekn.net address: the rule's own address
+        return redirect(url_for("diff.history", ident=found.id))
+    entries = [(entry, *(_sides(entry.text.segments) if entry.text and entry.event in ("edited", "moved+edited")
+                        else (None, None))) for entry in found.entries]
+    return render_template("history.html", history=found, entries=entries)
+
+
+@diff_pages.get("/api/history/<path:ident>", endpoint="api_history")
+def history_api(ident: str):
+    return jsonify(_history(ident).to_json())

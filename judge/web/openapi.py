@@ -233,7 +233,13 @@ def _tool_paths(corpus=None) -> dict[str, S]:
         "What changed between two editions, as `judge diff --json`", _ref("Diff"),
         [_param("old", "query", "The older document id (an edition of the same game as new).", edition,
                 required=True),
-         _param("new", "query", "The newer document id.", edition, required=True)])
+         _param("new", "query", "The newer document id.", edition, required=True)],
+        description="Pairs come meaning first, each meaning change ranked by what it changes (`importance`: "
+                    "amounts, then permission, then who and when, ahead of rewording); pairs the comparer cannot "
+                    "stand behind are listed as removed and added.")
+    out["/api/history/{ident}"] = _get(
+        "One paragraph through every edition of its game, oldest first, as `judge history --json`",
+        _ref("History"), [_ID])
     limits = _scenario_limits()
     out["/api/check"] = {"post": {
         "summary": "Replay a scenario and return its cited trace, as `judge check --json`",
@@ -286,6 +292,8 @@ def _tool_paths(corpus=None) -> dict[str, S]:
 
 
 def _tool_schemas() -> dict[str, S]:
+    from judge.compare.importance import WHAT_RANK
+    from judge.compare.text import CHANGES
     out: dict[str, S] = {}
     para = _object({"id": _STR, "label": _STR, "kind": _STR, "section": _STR, "text": _STR})
     out["Diff"] = _object({
@@ -293,14 +301,21 @@ def _tool_schemas() -> dict[str, S]:
         "summary": {"type": "object", "additionalProperties": _INT},
         "pairs": _array(_object({
             "old": _STR, "new": _STR, "old_label": _STR, "new_label": _STR,
-            "change": {"enum": ["meaning", "wording", "terminology", "unchanged"]},
+            "change": {"enum": list(CHANGES)},
             "signals": _array(_object({"signal": _STR, "old": _array(_STR), "new": _array(_STR),
                                        "explain": _STR})),
             "diff": _array(_object({"op": _STR, "old": _STR, "new": _STR})),
             "moved": {"oneOf": [{"type": "null"}, {"type": "object"}]},
-            "method": _STR, "confidence": _NUM})),
+            "method": _STR, "confidence": _NUM},
+            {"importance": _object({"what": {"enum": list(WHAT_RANK)}, "label": _STR, "rank": _INT,
+                                    "why": _nullable("string"), "edit_words": _INT})})),
         "added": _array(para), "removed": _array(para), "moved": _array({"type": "object"}),
         "sections": _object({"added": _array({"type": "object"}), "removed": _array({"type": "object"})})})
+    out["History"] = _object({"id": _STR, "label": _STR, "editions": _array(_object({
+        "doc": _STR, "edition": _STR, "edition_order": _INT, "event": _STR, "ids": _array(_STR),
+        "labels": _array(_STR), "text": _nullable("string"), "since": _nullable("string"),
+        "change": {"enum": [None, *CHANGES]}, "signals": _array({"type": "object"}),
+        "diff": _array({"type": "object"}), "moved": {"oneOf": [{"type": "null"}, {"type": "object"}]}}))})
     out["CheckRun"] = _object({
         "file": _STR, "game": {"enum": ["vtes", "rivals"]}, "rules": _nullable("string"), "ok": _BOOL,
         "verdict": {"enum": ["as expected", "not as expected", "replayed", "stopped", "not read"]},

@@ -222,6 +222,24 @@ class Site:
         return self._comparisons.recall_or_compute((old, new), lambda: compare(self.corpus, old, new))
 
     @cached_property
+    def _with_history(self) -> frozenset[str]:
+        """The documents whose paragraphs have a history: editions of a game that has more than one."""
+        from judge.compare.concordance import editions
+        games = {d.meta.game for d in self.corpus.documents.values()}
+        return frozenset(d.id for g in games if len(books := editions(self.corpus, g)) > 1 for d in books)
+
+    def has_history(self, ident: str) -> bool:
+        """Is `ident` a paragraph that /history/<id> follows through its game's editions?"""
+        para = self.corpus.paragraphs.get(ident)
+        return para is not None and para.doc in self._with_history
+
+    def history(self, ident: str):
+        """judge.compare.comparison.history(ident): one rule through every edition of its game (JudgeError for
+        an ID that is not a paragraph of an edition)."""
+        from judge.compare.comparison import history
+        return history(self.corpus, ident)
+
+    @cached_property
     def scenario_cards(self):
         """The card catalog the scenario reader resolves the cards a scenario names with (judge.engine.cards), on
         this corpus's card base: a pasted scenario reads as `judge check` reads it."""
