@@ -8,7 +8,7 @@ from judge import lookup
 from judge.web.app import create_app
 from judge.web.citations import BadPublicUrl, checked_public_url
 
-from web_pages import page
+from web_pages import links, page
 
 
 @pytest.fixture(scope="module")
@@ -34,9 +34,23 @@ def test_every_copied_form_names_the_public_address_not_the_visitor_s_host(publi
     assert "127.0.0.1" not in response.get_data(as_text=True)
 
 
-def test_without_a_public_address_the_visitor_s_is_used(client):
+def test_without_a_public_address_the_visitor_s_is_used_and_named_local(client):
     tree = page(client.get("/p/rb:6.4.6/2", headers={"Host": "judge.lan:8080"}))
-    assert _copies(tree)["plain"].endswith(" — http://judge.lan:8080/p/rb:6.4.6/2")
+    assert _copies(tree)["plain"] == "RB §6.4.6 ¶2 — http://judge.lan:8080/p/rb:6.4.6/2 (local copy)"
+
+
+def test_without_a_public_address_the_current_book_s_citation_leads_with_vekn_net(client):
+    tree = page(client.get("/p/vekn:bleed/2", headers={"Host": "127.0.0.1:8080"}))
+    vekn = "https://www.vekn.net/rulebook/4-detailed-turn-sequence#bleed"
+    local = "http://127.0.0.1:8080/p/vekn:bleed/2"
+    copies = _copies(tree)
+    assert copies["plain"].split(" — ", 1)[1] == f"{vekn} (local copy: {local})"
+    assert copies["markdown"].endswith(f"]({vekn}) ([local copy]({local}))")
+    assert f"<{vekn}> · local copy: <{local}>" in copies["chat"]
+    shown = tree.find_all("p", class_="cite-text")[0]
+    assert links(shown) == [vekn, local] and "local copy" in shown.full_text()
+    data = client.get("/api/paragraph/vekn:bleed/2").get_json()["citation"]
+    assert data["local"] is True and data["plain"].startswith("VEKN") and vekn in data["plain"].split("(")[0]
 
 
 def test_the_current_book_s_rules_carry_their_vekn_net_address(public_client, corpus):

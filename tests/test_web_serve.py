@@ -115,3 +115,21 @@ def children_of(pid: int) -> list[int]:
         except (OSError, ValueError, IndexError):
             pass
     return found
+
+
+def test_serve_says_where_phones_at_the_table_can_open_it():
+    """On loopback it says how to let the phones in; on every interface it names this machine's network
+    addresses, each one a phone on the same network can open."""
+    from judge.web.serving import _local_network_addresses, reach_lines
+    local = reach_lines("127.0.0.1", 8080)
+    assert local[0].split()[-1] == "http://127.0.0.1:8080/"
+    assert "judge serve --host 0.0.0.0" in local[1] and "--port" not in local[1]
+    assert "--host 0.0.0.0 --port 9000" in reach_lines("127.0.0.1", 9000)[1]
+    everywhere = reach_lines("0.0.0.0", 8080)
+    assert everywhere[0].split()[-1] == "http://127.0.0.1:8080/"
+    addresses = _local_network_addresses()
+    assert [line.split()[-1] for line in everywhere[1:]] == [f"http://{a}:8080/" for a in addresses] or \
+        (not addresses and "no network address" in everywhere[1])
+    for address in addresses:  # each is this machine's: a socket can listen there
+        with socket.create_server((address, 0)):
+            pass

@@ -26,6 +26,7 @@ from judge.web.serving import (
     CannotListen,
     default_workers,
     listen,
+    reach_lines,
     run_granian,
     shown_address,
 )
@@ -95,7 +96,8 @@ def serve(host: str, port: int, workers: int | None, threads: int, body_timeout:
         raise ServeError(f"judge serve cannot start: {exc}") from None
     address, port = sock.getsockname()[:2]
     how = f"{workers} process{'es' if workers > 1 else ''} × {threads} thread{'s' if threads > 1 else ''}"
-    announce = f"judge: serving on http://{shown_address(host, port)}/  ({how}; Ctrl-C to stop)"
+    announce = "\n".join([f"judge: serving on http://{shown_address(host, port)}/  ({how}; Ctrl-C to stop)",
+                           *reach_lines(host, port)])
     sock.close()  # kept until now so that nothing else takes the port while the app warmed
     run_granian(app, address, port, workers, threads, lambda: click.echo(announce, err=True), body_timeout)
 

@@ -134,14 +134,17 @@ def vekn_url(corpus: Corpus, item: Paragraph | Section, index: DocIndex | None) 
 
 
 class Citation(NamedTuple):
-    """A rule's citation in each form the copy buttons offer."""
+    """A rule's citation in each form the copy buttons offer. Without a configured public address (`local`),
+    the site's own link is this server's, which someone elsewhere may not reach: a rule of the current book then
+    leads with its vekn.net address, which anyone can open, and the server's link is named as local."""
 
     label: str
-    url: str  # the permalink at the public address
+    url: str  # the permalink at the public address (or, `local`, at the address this visitor used)
     vekn_url: str | None
     plain: str
     markdown: str
     chat: str
+    local: bool = False  # no public address is configured: `url` is this server's own
 
     def to_json(self) -> dict:
         return self._asdict()
@@ -151,15 +154,26 @@ def citation(item: Paragraph | Section, path: str, vekn: str | None, text: str) 
     """`path` is the item's permalink on this site (/p/<id>), `vekn` its vekn.net address if any (`vekn_url`),
     `text` the rule's text (quoted in chat)."""
     url = public_base() + path
-    plain = f"{item.label} — {url}" + (f" (vekn.net: {vekn})" if vekn else "")
-    markdown = f"[{_markdown_escaped(item.label)}]({url})" + (f" ([vekn.net]({vekn}))" if vekn else "")
+    local = not current_app.config.get("PUBLIC_URL")
+    label = _markdown_escaped(item.label)
     quoted = " ".join(text.split())
     if len(quoted) > CHAT_QUOTE_CHARS:
         quoted = quoted[:CHAT_QUOTE_CHARS].rsplit(" ", 1)[0] + " …"
+    quote = f"> {quoted}\n" if quoted else ""
     # Discord: a quote block, the label in bold, links in <> so that no preview card covers the quote.
-    chat = (f"> {quoted}\n" if quoted else "") + f"— **{_markdown_escaped(item.label)}** <{url}>" + \
-        (f" · vekn.net: <{vekn}>" if vekn else "")
-    return Citation(item.label, url, vekn, plain, markdown, chat)
+    if local and vekn:
+        plain = f"{item.label} — {vekn} (local copy: {url})"
+        markdown = f"[{label}]({vekn}) ([local copy]({url}))"
+        chat = quote + f"— **{label}** <{vekn}> · local copy: <{url}>"
+    elif local:
+        plain = f"{item.label} — {url} (local copy)"
+        markdown = f"[{label}]({url}) (local copy)"
+        chat = quote + f"— **{label}** <{url}> (local copy)"
+    else:
+        plain = f"{item.label} — {url}" + (f" (vekn.net: {vekn})" if vekn else "")
+        markdown = f"[{label}]({url})" + (f" ([vekn.net]({vekn}))" if vekn else "")
+        chat = quote + f"— **{label}** <{url}>" + (f" · vekn.net: <{vekn}>" if vekn else "")
+    return Citation(item.label, url, vekn, plain, markdown, chat, local)
 
 
 def _markdown_escaped(text: str) -> str:

@@ -89,7 +89,10 @@ SCHEMAS: dict[str, S] = {
                                                      "address (judge serve --public-url)"},
                               "vekn_url": {**_nullable("string"), "description": "the rule on vekn.net (the "
                                                                                  "current book only)"},
-                              "plain": _STR, "markdown": _STR, "chat": _STR})}),
+                              "plain": _STR, "markdown": _STR, "chat": _STR,
+                              "local": {**_BOOL, "description": "no public address is configured: `url` is this "
+                                                                "server's own, and the copied forms of a current "
+                                                                "rule lead with vekn.net"}})}),
     "Document": _object({"id": _STR, "title": _STR, "game": _STR, "edition": _STR, "source": _STR,
                          "sections": _INT, "paragraphs": _INT}),
     "TocEntry": _object({"id": _STR, "number": _nullable("string"), "title": _STR, "label": _STR,

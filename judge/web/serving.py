@@ -49,6 +49,60 @@ def shown_address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+def _is_any(host: str) -> bool:
+    """Does `host` listen on every interface (0.0.0.0, ::, or an empty host)?"""
+    return host in ("", "0.0.0.0", "::", "[::]")
+
+
+def _local_network_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its networks, as a phone on the same network would reach it: the
+    address of the interface that routes outward (a UDP socket "connected" to a public address sends nothing,
+    it only picks the route), then any other its host name resolves to. Loopback and link-local are left out."""
+    import ipaddress
+    found: list[str] = []
+
+    def keep(address: str) -> None:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return
+        if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified) and address not in found:
+            found.append(address)
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, nothing is sent
+            keep(probe.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for *_, address in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            keep(address[0])
+    except (OSError, UnicodeError):
+        pass
+    return found
+
+
+def reach_lines(host: str, port: int) -> list[str]:
+    """What `judge serve` prints once it listens: the addresses to open, and how to let the phones at the table
+    in when it listens on loopback only."""
+    if _is_any(host):
+        lines = [f"  on this machine:     http://{shown_address('127.0.0.1', port)}/"]
+        lines += [f"  on your network:     http://{shown_address(a, port)}/" for a in _local_network_addresses()]
+        if len(lines) == 1:
+            lines.append("  (no network address found: is this machine on a network?)")
+        return lines
+    lines = [f"  open:                http://{shown_address(host, port)}/"]
+    try:
+        import ipaddress
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if loopback:
+        lines.append(f"  this machine only; for phones on the same network: judge serve --host 0.0.0.0"
+                     f"{'' if port == 8080 else f' --port {port}'}")
+    return lines
+
+
 def listen(host: str, port: int) -> socket.socket:
     """A listening TCP socket on host:port; CannotListen saying why if there can be none."""
     where = shown_address(host, port)
