@@ -4,14 +4,16 @@ replayed, and its permalink opened in a new page showing the same trace. (The bu
 tests/test_web_builder.py.)"""
 from __future__ import annotations
 
-import base64
 import json
 import urllib.request
+from urllib.parse import unquote
 
 import yaml
 from playwright.sync_api import expect
 
 from test_browser import PHONE, browser, no_sideways_scroll, open_page, server, shot  # noqa: F401 (fixtures)
+from judge.engine.limits import DEFAULT as DEFAULT_LIMITS
+from judge.web.permalinks import decode_permalink
 from web_pages import ROOT
 
 EXAMPLE = ROOT / "scenarios/examples/sarah_belinde_dowager.yaml"
@@ -61,7 +63,7 @@ def test_phone_builds_the_sarah_belinde_example_and_its_permalink_shows_the_same
 
     # The built scenario is the worked example: with the file's expectations added, it replays as expected.
     link = page.locator("#permalink").get_attribute("href")
-    built = yaml.safe_load(base64.urlsafe_b64decode(link.split("s=", 1)[1] + "==").decode("utf-8"))
+    built = yaml.safe_load(decode_permalink(unquote(link.split("s=", 1)[1]), DEFAULT_LIMITS))
     built["expect"] = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))["expect"]
     request = urllib.request.Request(server + "/api/check", data=yaml.safe_dump(built).encode("utf-8"),
                                      headers={"Content-Type": "text/yaml"})

@@ -6,11 +6,13 @@ from __future__ import annotations
 import base64
 import json
 import re
+import zlib
 
 from click.testing import CliRunner
 
 from judge.engine import grammar
-from judge.web.builder import MAX_PERMALINK
+from judge.engine.limits import DEFAULT as DEFAULT_LIMITS
+from judge.web.permalinks import MAX_PERMALINK, decode_permalink, permalink, plain_permalink
 from judge.web.errors import MAX_TARGET
 from web_pages import ROOT, page, schema_validator
 
@@ -87,7 +89,11 @@ def test_a_two_player_table_built_step_by_step_then_its_permalink(client):
     again = client.get(link)
     assert again.status_code == 200 and trace_of(again) == trace and state_of(again) == state_of(r)
     s = link.split("s=", 1)[1]
-    text = base64.urlsafe_b64decode(s + "=" * (-len(s) % 4)).decode("utf-8")
+    assert s.startswith("~1")  # the compact form
+    text = decode_permalink(s, DEFAULT_LIMITS)
+    # The plain form of the same scenario, as links made before the compact form, still replays the same.
+    plain = client.get(f"/check?s={plain_permalink(text)}")
+    assert plain.status_code == 200 and trace_of(plain) == trace
     got = client.get(f"/api/check?s={s}")
     posted = client.post("/api/check", data=text, content_type="text/yaml")
     assert got.status_code == posted.status_code == 200 and got.get_json() == posted.get_json()
@@ -128,6 +134,14 @@ def test_bad_permalinks_are_clear_errors_never_500(client):
              ("x" * 700_000, 414, f"judge reads addresses of at most {MAX_TARGET:,}"),
              (encoded(crowded), 422, "the limit 'players' is 10"),
              (encoded("players: [A]\n"), 400, "players")]
+    # The compact form: cut, changed, of an unknown version, or inflating beyond the longest body read.
+    good = permalink("players: [Sarah, Alexis]\nturn: Sarah\nphase: minion\nevents: [Sarah's turn]\n")
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    bomb = "~1" + base64.urlsafe_b64encode(packer.compress(b"#" * 20_000_000) + packer.flush()).decode().rstrip("=")
+    assert len(bomb) < 40_000
+    cases += [(good[:len(good) // 2], 400, "was the link cut"),
+              ("~1", 400, "is not a compact permalink"), ("~2" + good[2:], 400, "is not a compact permalink"),
+              ("~1*x", 400, "is not a compact permalink"), (bomb, 414, "the most judge reads")]
     for value, status, words in cases:
         shown = client.get(f"/check?s={value}")
         assert shown.status_code == status and words in " ".join(page(shown).full_text().split()), value[:20]

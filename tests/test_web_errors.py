@@ -3,6 +3,8 @@ URL reaching the file system, the security headers, only the app's own assets, 5
 without tracebacks (faults of the server's own files: tests/test_web_faults.py)."""
 from __future__ import annotations
 
+import random
+import string
 from urllib.parse import quote
 
 import pytest
@@ -117,10 +119,12 @@ def test_a_method_not_allowed_says_which_are_in_allow(client, method, url, allow
 def test_a_scenario_too_long_for_a_link_is_offered_as_a_download_not_a_permalink(client):
     """A permalink longer than the server reads in an address (judge.web.errors.MAX_TARGET) is not offered: the
     scenario's YAML is downloaded by a POST instead."""
-    from judge.web.builder import MAX_PERMALINK
-    events = "".join(f"  - Sarah's turn # {'x' * 600}\n" for _ in range(50))
+    from judge.web.permalinks import MAX_PERMALINK
+    from judge.web.permalinks import permalink
+    noise = random.Random(38)  # comments that do not compress: the compact link stays as long as the text
+    events = "".join(f"  - Sarah's turn # {''.join(noise.choices(string.ascii_letters, k=600))}\n" for _ in range(60))
     text = f"players: [Sarah, Alexis]\nturn: Sarah\nphase: minion\nevents:\n{events}"
-    assert len(text) * 4 // 3 > MAX_PERMALINK
+    assert len(permalink(text)) > MAX_PERMALINK
     shown = client.post("/check", data={"scenario": text, "rules": "file"}, content_type="multipart/form-data")
     html = shown.data.decode()
     assert shown.status_code == 200 and 'id="permalink"' not in html and 'id="no-permalink"' in html

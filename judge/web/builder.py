@@ -6,13 +6,10 @@ it works with JavaScript off; judge/web/static/builder.js only makes the steps q
 offered from the engine's own tables of forms (`judge.engine.grammar.STRUCTURED`, joined from the
 forms modules' `FormTable`s): a form added to the engine appears in the builder without a change here.
 
-A scenario also travels as a permalink, `/check?s=<url-safe base64 of its YAML>`, reloading it and its
-replay for anyone (`decode_permalink`, `permalink`).
+A scenario also travels as a permalink (judge/web/permalinks.py), reloading it and its replay for anyone.
 """
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,7 +19,6 @@ from typing import Any, Optional
 import yaml
 
 from judge.engine.limits import TEXT_CHARS, Limits
-from judge.web.errors import MAX_TARGET
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 _CHECKOUT = PACKAGE_DIR.parent
@@ -51,10 +47,6 @@ class BuilderError(ValueError):
     def __init__(self, field: str, message: str):
         super().__init__(message)
         self.field, self.message = field, message
-
-
-class PermalinkTooLong(BuilderError):
-    """A permalink's `s=` longer than any permalink judge offers (MAX_PERMALINK): a 414."""
 
 
 # -- where the examples and the format guide are ----------------------------------------------------------
@@ -101,51 +93,6 @@ def example_text(rel: str) -> str:
 
 
 # -- permalinks ----------------------------------------------------------------------------------------
-def permalink(text: str) -> str:
-    """The `s=` value of a scenario: its YAML, UTF-8, in url-safe base64 without padding."""
-    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
-
-
-# The longest `s=` a permalink carries: what fits, with the route and another parameter, in the longest address the
-# app reads (judge.web.errors.MAX_TARGET). A scenario whose link would be longer is offered as a download and sent
-# with the form (a POST) instead: ~24,000 characters of YAML, ten times the longest of scenarios/.
-MAX_PERMALINK = MAX_TARGET - 256
-
-
-def permalink_characters(limits: Limits) -> int:
-    """The longest `s=` read: MAX_PERMALINK, or the base64 of the longest body the limits allow if shorter."""
-    return min(MAX_PERMALINK, -(-limits.body_bytes() * 4 // 3))
-
-
-def permalink_fits(text: str) -> bool:
-    """Whether `text`'s permalink is short enough to be offered as a link (MAX_PERMALINK)."""
-    return -(-len(text.encode("utf-8")) * 4 // 3) <= MAX_PERMALINK
-
-
-def decode_permalink(value: str, limits: Limits) -> str:
-    """The scenario text a permalink's `s=` carries; BuilderError saying what is wrong (too long, not base64,
-    not UTF-8, empty). The length is checked before anything is decoded."""
-    value = value.strip()
-    longest = permalink_characters(limits)
-    if len(value) > longest:
-        raise PermalinkTooLong("s", f"is {len(value):,} characters long; a permalink carries at most {longest:,} "
-                                    f"(a longer scenario is sent with the form, or as a file)")
-    if not re.fullmatch(r"[A-Za-z0-9_-]*={0,2}", value):
-        raise BuilderError("s", "is not url-safe base64 (letters, digits, '-' and '_'): was the link cut or "
-                                "changed?")
-    try:
-        data = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
-    except (binascii.Error, ValueError):
-        raise BuilderError("s", "is not valid base64: was the link cut?") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BuilderError("s", "does not hold UTF-8 text (a scenario is YAML text)") from None
-    if not text.strip():
-        raise BuilderError("s", "holds an empty scenario")
-    return text
-
-
 # -- the state -----------------------------------------------------------------------------------------
 def new_state() -> dict:
     return {"rules": "current", "players": [], "turn": None, "phase": "minion", "minions": [], "events": []}

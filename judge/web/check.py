@@ -14,6 +14,7 @@ from werkzeug.exceptions import (BadRequest, HTTPException, NotFound, RequestEnt
                                  UnsupportedMediaType)
 
 import judge.web.params as params
+from judge.web import permalinks
 from judge.web.bodies import BodyTooLarge, limits as _limits, read_body as _read_body
 from judge.web.site import current_site
 
@@ -98,7 +99,7 @@ def _page(text: str = "", rules: str = "file", result: Optional[dict] = None, er
     state = state if state is not None else builder.new_state()
     state_yaml = state_yaml if state_yaml is not None else builder.dump(state)
     yaml_text = text if text.strip() else (state_yaml if builder.players(state) else "")
-    linked = bool(yaml_text.strip()) and builder.permalink_fits(yaml_text)
+    linked = bool(yaml_text.strip()) and permalinks.permalink_fits(yaml_text)
     forms = builder.event_forms()
     groups: dict[str, list] = {}
     for form in forms:
@@ -109,7 +110,7 @@ def _page(text: str = "", rules: str = "file", result: Optional[dict] = None, er
                 phases=builder.PHASES, regions=builder.REGIONS, form_groups=groups,
                 chosen=builder.event_form(chosen_form), builder_error=builder_error,
                 examples=builder.examples(),
-                link=builder.permalink(yaml_text) if linked else None,
+                link=permalinks.permalink(yaml_text) if linked else None,
                 too_long_for_link=bool(yaml_text.strip()) and not linked,
                 card_names=_card_names(), card_keys=builder.CARD_KEYS, builder_assets=_builder_assets())
     if result:
@@ -284,12 +285,12 @@ def check_page():
     if request.method == "GET":
         try:
             if request.args.get("s") is not None:
-                return _shown_scenario(builder.decode_permalink(request.args["s"], _limits()),
+                return _shown_scenario(permalinks.decode_permalink(request.args["s"], _limits()),
                                        request.args.get("rules", "file"))
             if request.args.get("example"):
                 return _shown_scenario(builder.example_text(request.args["example"]))
         except builder.BuilderError as exc:
-            status = 414 if isinstance(exc, builder.PermalinkTooLong) else 400
+            status = 414 if isinstance(exc, permalinks.PermalinkTooLong) else 400
             return _page(error=f"The link's {exc.field}= {exc.message}", status=status)
         except params.BadParameter as exc:
             return _page(error=exc.description, status=400)
@@ -313,9 +314,9 @@ def check_download():
     """A permalink's scenario as a YAML file to save."""
     from judge.web import builder
     try:
-        text = builder.decode_permalink(request.args.get("s", ""), _limits())
+        text = permalinks.decode_permalink(request.args.get("s", ""), _limits())
     except builder.BuilderError as exc:
-        if isinstance(exc, builder.PermalinkTooLong):
+        if isinstance(exc, permalinks.PermalinkTooLong):
             raise RequestURITooLarge(f"s: {exc.message}") from None
         raise BadRequest(f"s: {exc.message}") from None
     return Response(text, mimetype="text/yaml", headers={"Content-Disposition": 'attachment; filename="scenario.yaml"'})
@@ -396,9 +397,9 @@ def check_api_permalink():
     """A permalink's replay (`/api/check?s=...`): the same JSON as POSTing the scenario it carries."""
     from judge.web import builder
     try:
-        text = builder.decode_permalink(params.text("s", required=True, max_length=10**7), _limits())
+        text = permalinks.decode_permalink(params.text("s", required=True, max_length=10**7), _limits())
     except builder.BuilderError as exc:
-        if isinstance(exc, builder.PermalinkTooLong):
+        if isinstance(exc, permalinks.PermalinkTooLong):
             raise RequestURITooLarge(f"s: {exc.message}") from None
         raise BadRequest(f"s: {exc.message}") from None
     return _api_answer(text, _rules_choice(request.args.get("rules", "")))

@@ -89,7 +89,7 @@ def handle_unexpected(exc: Exception):
 
 
 # The longest request target (path and query) the app reads: its longest link is a scenario's permalink, which
-# is offered only up to this length (judge.web.builder.MAX_PERMALINK); Granian's HTTP side refuses a request
+# is offered only up to this length (judge.web.permalinks.MAX_PERMALINK); Granian's HTTP side refuses a request
 # line somewhat longer itself, with an empty 414 (docs/web.md, "Limits").
 MAX_TARGET = 32 * 1024
 _TRANSPORT_FAULTS = {408: RequestTimeout}

@@ -11,7 +11,7 @@ from typing import Any
 from judge.engine.limits import DEFAULT as DEFAULT_LIMITS
 from judge.lookup import MAX_QUERY
 from judge.model import KINDS
-from judge.web.builder import permalink_characters
+from judge.web.permalinks import permalink_characters
 from judge.web.params import MAX_VALUES, PATH_END_CHARS
 
 S = dict[str, Any]
@@ -275,11 +275,12 @@ def _tool_paths(corpus=None) -> dict[str, S]:
                     "content": {"application/json": {"schema": _ref("CheckError")}}}}}}
     out["/api/check"]["get"] = {
         "summary": "Replay a permalink's scenario, as POSTing its YAML does",
-        "description": "`s` is the scenario's YAML, UTF-8, in url-safe base64 (padding optional): the `s=` of its "
-                       "permalink, /check?s=... (docs/scenarios.md, Permalinks). The same limits apply.",
-        "parameters": [_param("s", "query", "The scenario's YAML in url-safe base64.",
+        "description": "`s` is the `s=` of the scenario's permalink, /check?s=... (docs/scenarios.md, Permalinks): "
+                       "compact (`~1` then its YAML deflated with judge's dictionary, in url-safe base64) or plain "
+                       "(its YAML, UTF-8, in url-safe base64, padding optional). The same limits apply.",
+        "parameters": [_param("s", "query", "The scenario's permalink value, compact or plain.",
                               {"type": "string", "minLength": 1, "maxLength": permalink_characters(DEFAULT_LIMITS),
-                               "pattern": "^\\s*[A-Za-z0-9_-]*[A-Za-z0-9_-]={0,2}\\s*$"}, required=True),
+                               "pattern": "^\\s*(~1[A-Za-z0-9_-]+|[A-Za-z0-9_-]*[A-Za-z0-9_-]={0,2})\\s*$"}, required=True),
                        _param("rules", "query", "Replay under this edition instead of the scenario's own.",
                               {"enum": list(_editions())})],
         "responses": {"200": {"description": "The replay", "content": {"application/json": {
