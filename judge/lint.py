@@ -35,11 +35,15 @@ class Finding:
     message: str
     paragraph: Optional[str] = None
     file: Optional[str] = None  # the source file the line is in (rules/, the manifest's `source`)
+    section: Optional[str] = None  # the innermost section the line is in
+    section_label: Optional[str] = None  # its label, book first: "VEKN › 4. Turn Sequence › Bleed"
 
     def location(self) -> str:
-        """Where to look, said so that it reads as a place in a file, never as a paragraph ID."""
+        """Where to look: the book and section the line is in, then the line of the source file (never a
+        paragraph ID, and never the file's name alone, which in rules/ is a hash)."""
         where = self.file or self.doc
-        return f"line {self.line} of {where}" if self.line else where
+        line = f"line {self.line} of {where}" if self.line else where
+        return f"{self.section_label}, {line}" if self.section_label else line
 
     def to_json(self) -> dict:
         return {**asdict(self), "location": self.location()}
@@ -70,14 +74,40 @@ def lint_document(corpus: Corpus, doc: Document) -> list[Finding]:
     out += _numbering_gaps(doc)
     out += _empty_sections(doc)
     seen, unique = set(), []
+    place = _section_locator(doc)
     for f in out:
         f.file = f.file or doc.meta.source
+        f.section, f.section_label = place(f)
     for f in sorted(out, key=lambda f: (f.line, f.code)):
         key = (f.code, f.line, f.paragraph, f.message)
         if key not in seen:
             seen.add(key)
             unique.append(f)
     return unique
+
+
+def _section_locator(doc: Document):
+    """A finding -> (the ID and label of the innermost section it is in): its paragraph's section, else the
+    section of the last paragraph or heading starting at or before its line."""
+    import bisect
+    sections = {s.id: s for s in doc.sections}
+    paragraphs = {p.id: p for p in doc.paragraphs}
+    starts = sorted([(p.lines[0], p.section) for p in doc.paragraphs] +
+                    [(s.lines[0], s.id) for s in doc.sections if s.lines[0]])
+    lines = [line for line, _ in starts]
+
+    def locate(f: Finding) -> tuple[Optional[str], Optional[str]]:
+        sid = None
+        if f.paragraph in paragraphs:
+            sid = paragraphs[f.paragraph].section
+        elif f.paragraph in sections:
+            sid = f.paragraph
+        elif f.line:
+            at = bisect.bisect_right(lines, f.line) - 1
+            sid = starts[at][1] if at >= 0 else None
+        section = sections.get(sid)
+        return (section.id, section.label) if section else (None, None)
+    return locate
 
 
 def _broken_references(doc: Document) -> list[Finding]:

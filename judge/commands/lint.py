@@ -24,6 +24,6 @@ def lint_command(docs: tuple[str, ...], as_json: bool) -> None:
         emit_json([f.to_json() for f in findings])
         return
     for f in findings:
-        where = f"{f.doc} {f.location()}"
+        where = f.location() if f.section_label else f"{f.doc} {f.location()}"
         click.echo(f"{where:<36} {f.severity:<7} {f.code:<17} {f.message}" + (f"  [{f.paragraph}]" if f.paragraph else ""))
     click.echo(f"{len(findings)} findings", err=True)

@@ -21,7 +21,7 @@ from judge.web.links import STATIC_DIR, site_links
 from judge.web.pages import pages
 from judge.web.site import Site
 from judge.web.check import check_pages
-from judge.web.editions import diff_pages
+from judge.web.editions import DRAFT_UPLOAD_BYTES, editions_pages
 
 if TYPE_CHECKING:
     from judge.corpus import Corpus
@@ -56,9 +56,11 @@ def create_app(corpus: Corpus | None = None, config: dict | None = None) -> Flas
                                 else public_url_from_environment())
     # The largest body read: one byte over what the longest scenario allowed needs, so that a longer one sent
     # without its length (chunked) is seen to be longer and refused, not cut (judge.web.bodies.read_body).
-    max_upload = app.config["SCENARIO_LIMITS"].body_bytes() + 1
+    # A draft sent to /lint may be longer than a scenario: each route bounds its own body below this
+    # (judge.web.bodies.read_body, judge.web.editions.DRAFT_UPLOAD_BYTES).
+    max_upload = max(app.config["SCENARIO_LIMITS"].body_bytes(), DRAFT_UPLOAD_BYTES + 64 * 1024) + 1
     app.config.update(MAX_CONTENT_LENGTH=max_upload, MAX_FORM_MEMORY_SIZE=max_upload)
-    for blueprint in (pages, api, diff_pages, check_pages, cards):
+    for blueprint in (pages, api, editions_pages, check_pages, cards):
         app.register_blueprint(blueprint)
     errors.install(app)
     app.after_request(_mark_cacheable)

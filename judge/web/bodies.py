@@ -24,7 +24,7 @@ class BodyTooLarge(RequestEntityTooLarge):
 def read_body() -> bytes:
     """The request's body, read whole and kept for the form parser; 413 beyond limits().body_bytes(), whether the
     client gave its length or streamed it (chunked). Werkzeug stops reading a stream at the app's maximum without
-    saying that it went on, so that maximum is one byte over ours (judge.web.app.create_app): a body that reaches it
+    saying that it went on, so that maximum is at least one byte over ours (judge.web.app.create_app): a body over ours
     is longer than allowed, and refused, never cut."""
     try:
         data = request.get_data(cache=True)

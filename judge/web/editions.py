@@ -1,22 +1,25 @@
-"""The editor's desk on the web (judge/compare/, docs/compare.md): the editions diff (/diff, /api/diff) and a
-rule's history through every edition (/history/<id>, /api/history/<id>)."""
+"""The editor's desk on the web (judge/compare/, docs/compare.md): the editions diff (/diff, /api/diff), a
+rule's history through every edition (/history/<id>, /api/history/<id>), and the lint report (/lint), with a
+draft pasted or uploaded there compared with its book and linted."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
 
 from flask import Blueprint, jsonify, redirect, render_template, request, url_for
-from werkzeug.exceptions import NotFound
+from werkzeug.exceptions import NotFound, RequestEntityTooLarge
 
 import judge.web.params as params
 from judge.web.site import current_site
 
-diff_pages = Blueprint("diff", __name__)
+editions_pages = Blueprint("editions", __name__)
 
 PAIRS_PER_PAGE = 40
 DEFAULT_CHANGES = ["meaning", "wording"]
 HISTORY_ID_CHARS = 200  # /history/<id>: an ID, a label or a vekn.net address
 
-@diff_pages.app_template_filter("what_label")
+@editions_pages.app_template_filter("what_label")
 def what_label(what: str) -> str:
     """What a meaning change changes, as the diff's badge says it (judge/compare/importance.py)."""
     from judge.compare.importance import WHAT_LABELS
@@ -85,7 +88,7 @@ def _sides(segments) -> tuple[MarkedRuns, MarkedRuns]:
     return MarkedRuns(old), MarkedRuns(new)
 
 
-@diff_pages.get("/diff", endpoint="page")
+@editions_pages.get("/diff", endpoint="page")
 def diff_page():
     from judge.compare.text import CHANGES
     site = current_site()
@@ -141,7 +144,7 @@ def _contents(corpus, new_doc, pairs: list, old: str, new: str, shown: list[str]
         if key not in rows:
             on = n // PAIRS_PER_PAGE + 1
             rows[key] = ContentsRow(section_title(chapter) if chapter else new_doc.meta.short, {},
-                                    url_for("diff.page", old=old, new=new, change=shown, page=on)
+                                    url_for("editions.page", old=old, new=new, change=shown, page=on)
                                     + f"#pair-{pair.old[0].id}", on == page)
         rows[key].counts[pair.change] = rows[key].counts.get(pair.change, 0) + 1
     return list(rows.values())
@@ -169,12 +172,12 @@ def _moves(comparison, shown_pairs: list, old: str, new: str, shown: list[str]) 
         page = page_of.get(id(pair))
         url = None
         if page is not None and not pair.pure_move:
-            url = url_for("diff.page", old=old, new=new, change=shown, page=page) + f"#pair-{pair.old[0].id}"
+            url = url_for("editions.page", old=old, new=new, change=shown, page=page) + f"#pair-{pair.old[0].id}"
         rows.append(MoveRow(pair, url))
     return rows
 
 
-@diff_pages.get("/api/diff", endpoint="api")
+@editions_pages.get("/api/diff", endpoint="api")
 def diff_api():
     old, new = _diff_params()
     if old is None:
@@ -195,18 +198,135 @@ def _history(ident: str):
         raise NotFound(str(exc)) from None
 
 
-@diff_pages.get("/history/<path:ident>", endpoint="history")
+@editions_pages.get("/history/<path:ident>", endpoint="history")
 def history_page(ident: str):
     """One rule through every edition of its game, oldest first, each edited edition with its word diff
     against the previous one that has the rule."""
     found = _history(ident)
     if found.id != ident:  # a label, a number or a vekn.net address: the rule's own address
-        return redirect(url_for("diff.history", ident=found.id))
+        return redirect(url_for("editions.history", ident=found.id))
     entries = [(entry, *(_sides(entry.text.segments) if entry.text and entry.event in ("edited", "moved+edited")
                         else (None, None))) for entry in found.entries]
     return render_template("history.html", history=found, entries=entries)
 
 
-@diff_pages.get("/api/history/<path:ident>", endpoint="api_history")
+@editions_pages.get("/api/history/<path:ident>", endpoint="api_history")
 def history_api(ident: str):
     return jsonify(_history(ident).to_json())
+
+
+# -- the lint report, and a draft linted -------------------------------------------------------------
+# A draft sent to /lint is read up to this many bytes (pasted or uploaded), and then up to its book's own bound
+# (judge.compare.comparison.draft_bytes: 4 times the book, at least 256 KB). The current book is 569,468 bytes:
+# a whole revised book fits; comparing one takes about a second (docs/compare.md).
+DRAFT_UPLOAD_BYTES = 1024 * 1024
+
+
+@dataclass
+class DraftReport:
+    """A draft linted on the web: which book it drafts, its name, its comparison with the corpus version (the
+    changes most important first, each with its two sides marked) and its lint findings."""
+
+    doc: object  # the judge.model.Document drafted
+    name: str
+    comparison: object  # judge.compare.comparison.Comparison, with .lint
+    changes: list  # (pair, old side, new side), meaning and wording changes, most important first
+
+
+def _counts(findings: list) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for f in findings:
+        counts[f.severity] = counts.get(f.severity, 0) + 1
+    return counts
+
+
+def _lint_page(chosen=None, draft: Optional[DraftReport] = None, error: Optional[str] = None, status: int = 200,
+               pasted: str = "", draft_doc: str = ""):
+    site = current_site()
+    findings = draft.comparison.lint if draft else site.lint((chosen,) if chosen else ())
+    return render_template("lint.html", findings=findings, chosen=chosen, counts=_counts(findings), draft=draft,
+                           draftable=_comparable(site.corpus), error=error, pasted=pasted,
+                           draft_doc=draft_doc or (draft.doc.id if draft else ""),
+                           upload_bytes=DRAFT_UPLOAD_BYTES), status
+
+
+@editions_pages.get("/lint", endpoint="lint")
+def lint_page():
+    """The corpus's lint report, all books or one; and the form to lint a draft."""
+    chosen = params.one_of("doc", list(current_site().corpus.documents))
+    return _lint_page(chosen)
+
+
+class DraftTooLarge(RequestEntityTooLarge):
+    def __init__(self, size: str):
+        super().__init__(f"the draft is {size} bytes; /lint reads a draft of at most {DRAFT_UPLOAD_BYTES:,} bytes "
+                         f"(the current book is about 570 KB): for a longer one, `judge diff DOC --draft FILE`")
+
+
+def _draft_text() -> tuple[str, str]:
+    """The draft sent (an uploaded file, else the pasted text) and its name; 413 beyond DRAFT_UPLOAD_BYTES,
+    400 for an empty draft or one that is not UTF-8 text."""
+    length = request.content_length
+    if length is not None and length > DRAFT_UPLOAD_BYTES + 64 * 1024:
+        raise DraftTooLarge(f"{length:,}")
+    try:
+        data = request.get_data(cache=True)
+        upload = request.files.get("file")
+        pasted = request.form.get("draft", "")
+    except RequestEntityTooLarge:
+        raise DraftTooLarge(f"more than {DRAFT_UPLOAD_BYTES:,}") from None
+    if len(data) > DRAFT_UPLOAD_BYTES + 64 * 1024:
+        raise DraftTooLarge(f"{len(data):,}")
+    if upload is not None and upload.filename:
+        raw = upload.read(DRAFT_UPLOAD_BYTES + 1)
+        name = Path(upload.filename).name[:100] or "draft"
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise params.BadParameter("file", f"{name}: byte {exc.start:,} is not UTF-8: a draft is a text file, "
+                                              f"saved as UTF-8") from None
+    else:
+        text, name = pasted, "the pasted draft"
+    if len(text.encode("utf-8")) > DRAFT_UPLOAD_BYTES:
+        raise DraftTooLarge(f"{len(text.encode('utf-8')):,}")
+    if not text.strip():
+        raise params.BadParameter("draft", "is empty: paste a draft of a book, or choose its file")
+    if "\x00" in text:
+        raise params.BadParameter("draft", f"{name} holds a NUL character: is it really a text file?")
+    return text, name
+
+
+@editions_pages.post("/lint", endpoint="lint_draft")
+def lint_draft():
+    """A draft of one of the books (pasted or uploaded), compared with the corpus version and linted: the same
+    as `judge diff DOC --draft FILE`."""
+    import tempfile
+
+    from judge.compare.comparison import compare_draft
+    from judge.errors import JudgeError
+    site = current_site()
+    draftable = {d.id: d for d in _comparable(site.corpus)}
+    pasted, doc_id = "", request.args.get("doc", "")
+    try:
+        text, name = _draft_text()
+        pasted = request.form.get("draft", "") if name == "the pasted draft" else ""
+        doc_id = request.form.get("doc", "")
+        if doc_id not in draftable:
+            raise params.BadParameter("doc", f"choose the book the draft is of ({', '.join(draftable)}), not "
+                                             f"{doc_id[:40]!r}")
+        doc = draftable[doc_id]
+        with tempfile.TemporaryDirectory(prefix="judge-draft-") as folder:
+            path = Path(folder) / f"draft{Path(doc.meta.source).suffix or '.txt'}"
+            path.write_text(text, encoding="utf-8")
+            try:
+                comparison = compare_draft(site.corpus, doc_id, path)
+            except JudgeError as exc:
+                message = str(exc).replace(str(path), name).replace(path.name, name)
+                raise params.BadParameter("draft", f"cannot read it as a draft of {doc.meta.short}: {message}") from None
+    except (params.BadParameter, RequestEntityTooLarge) as exc:
+        status = 413 if isinstance(exc, RequestEntityTooLarge) else 400
+        return _lint_page(error=exc.description, status=status, pasted=pasted[:DRAFT_UPLOAD_BYTES],
+                          draft_doc=doc_id if doc_id in draftable else "")
+    comparison.draft = name
+    changes = [(p, *_sides(p.text.segments)) for p in comparison.pairs if p.change in ("meaning", "wording")]
+    return _lint_page(draft=DraftReport(doc, name, comparison, changes), pasted=pasted)

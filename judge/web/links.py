@@ -35,8 +35,8 @@ def site_links() -> SimpleNamespace:
             return url_for(endpoint) if endpoint in current_app.view_functions else None
         return SimpleNamespace(css=_asset_url("judge.css"), icon=_asset_url("favicon.svg"), js=_asset_url("judge.js"),
                                home=page("pages.home"), search=page("pages.search"), glossary=page("pages.glossary"),
-                               cards=page("cards.index"), compare=page("diff.page"), scenario=page("check.page"),
-                               lint=page("pages.lint"), graph=page("pages.graph_entry"), api=page("api.openapi"))
+                               cards=page("cards.index"), compare=page("editions.page"), scenario=page("check.page"),
+                               lint=page("editions.lint"), graph=page("pages.graph_entry"), api=page("api.openapi"))
     return _URLS.recall_or_compute((request.script_root, "links"), build)
 
 

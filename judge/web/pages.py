@@ -506,7 +506,7 @@ def _child_sections(section: Section) -> list[Section]:
     return [corpus.sections[c] for c in section.children]
 
 
-# -- glossary and lint -------------------------------------------------------------------
+# -- glossary --------------------------------------------------------------------------
 @pages.get("/glossary")
 def glossary():
     site = current_site()
@@ -531,17 +531,6 @@ def _glossary_entry(term: str, para: Paragraph) -> tuple[str, Paragraph, Markup]
         return term, para, renderer.render(para).html
     head, rendered = split
     return head, para, rendered.html
-
-
-@pages.get("/lint")
-def lint():
-    site = current_site()
-    chosen = params.one_of("doc", list(site.corpus.documents))
-    findings = site.lint((chosen,) if chosen else ())
-    counts: dict[str, int] = {}
-    for f in findings:
-        counts[f.severity] = counts.get(f.severity, 0) + 1
-    return render_template("lint.html", findings=findings, chosen=chosen, counts=counts)
 
 
 # -- the rule graph ------------------------------------------------------------------------
