@@ -55,10 +55,22 @@ def _code_files() -> list[Path]:
     return [f for f in files if f.exists()]
 
 
+def _repair_data_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        spelling = version("symspellpy")
+    except PackageNotFoundError:
+        spelling = "none"
+    terms = paths.data_dir() / "terminology.yaml"
+    return f"symspellpy {spelling}; terminology {hashlib.sha256(terms.read_bytes()).hexdigest() if terms.is_file() else '-'}"
+
+
 def corpus_digest(rules_dir: Path) -> str:
     """A digest of everything the built corpus depends on."""
     h = hashlib.sha256()
     h.update(sys.version.encode())
+    # The scans' repairs read the spelling library's dictionary and the terminology map (judge/ingest/ocr_repair.py).
+    h.update(_repair_data_version().encode())
     manifest = rules_dir / "manifest.yaml"
     for path in [manifest, *sorted(p for p in rules_dir.iterdir() if p.is_file() and p != manifest),
                  *_code_files()]:
@@ -146,8 +158,9 @@ def _read_book(path: Path, key: str, meta: DocMeta) -> Optional[Document]:
 
 
 def assemble_corpus(documents: dict[str, Document], errors: Optional[list[LoadError]] = None,
-                    terms_dir: Optional[Path] = None) -> Corpus:
-    """A corpus of parsed documents with its second phase done: every pending
+                    terms_dir: Optional[Path] = None, repair_scans: bool = True) -> Corpus:
+    """A corpus of parsed documents with its second phase done: the OCR'd books'
+    damaged words repaired (judge/ingest/ocr_repair.py), every pending
     reference resolved, then the glossary terms linked (both `judge.xref`).
     Every corpus is made here: the manifest's, and one with an
     editor's draft in place of the document it drafts. With `terms_dir`, a
@@ -155,7 +168,12 @@ def assemble_corpus(documents: dict[str, Document], errors: Optional[list[LoadEr
     it sees are those they were found in (`term_links_key`), else found and
     stored there; the files of books not in `documents` are removed."""
     from judge import xref  # here, as the parsers: not needed for a corpus read from its cache
+    from judge.ingest.ocr_repair import repair_documents
 
+    # The scans' damaged words repaired from the clean books (judge/ingest/ocr_repair.py), before any
+    # reference or term is found in their text.
+    if repair_scans:  # False: the scans as they are (bench/ocr_repair.py measures the repair against it)
+        documents = repair_documents(documents)
     corpus = Corpus(documents=documents, errors=list(errors or ()))
     xref.resolve(corpus)
     if terms_dir is None:
@@ -264,6 +282,8 @@ def _cache_text(corpus: Corpus, rules_dir: Path, written_dir: Optional[Path]) ->
     for doc in corpus.documents.values():
         resolutions = [(ref.status, ref.target, ref.reason) for sec in doc.sections for ref in sec.refs]
         resolutions += [(ref.status, ref.target, ref.reason) for para in doc.paragraphs for ref in para.refs]
+        # An OCR'd book's repairs come from the other books (judge/ingest/ocr_repair.py): they are part of the key.
+        resolutions += [(para.id, r.start, r.original, r.how) for para in doc.paragraphs for r in para.repairs]
         h = hashlib.sha256(book_key(doc.meta, rules_dir).encode())
         h.update(cachefile.dumps([cachefile.encode(doc.meta), resolutions]).encode("utf-8"))
         key = h.hexdigest()

@@ -73,6 +73,20 @@ class Reference:
 
 
 @dataclass
+class Repair:
+    """A word of an OCR'd text repaired (judge/ingest/ocr_repair.py): its place in the repaired text, the
+    scan's original, and how the repair was found (aligned, split, spelling)."""
+
+    start: int
+    end: int
+    original: str
+    how: str
+
+    def to_json(self) -> dict:
+        return {"start": self.start, "end": self.end, "original": self.original, "how": self.how}
+
+
+@dataclass
 class Paragraph:
     id: str
     doc: str
@@ -89,6 +103,15 @@ class Paragraph:
     term: Optional[str] = None  # glossary term this paragraph defines
     refs: list[Reference] = field(default_factory=list)
     images: list[str] = field(default_factory=list)
+    repairs: list[Repair] = field(default_factory=list)  # the scan's damaged words this text repairs
+
+    @property
+    def scanned_text(self) -> str:
+        """The text as the scan has it: its repairs undone (the text itself when none was made)."""
+        text = self.text
+        for repair in reversed(self.repairs):
+            text = text[:repair.start] + repair.original + text[repair.end:]
+        return text
 
     def to_json(self) -> dict:
         return {

@@ -37,6 +37,8 @@ def show_data(corpus: Corpus, ident: str) -> dict:
     if isinstance(item, Paragraph):
         refs_out = item.refs
         data = {"id": item.id, "doc": item.doc, "label": item.label, "kind": item.kind, "text": item.text}
+        if item.repairs:  # the older book's scan, repaired word by word (judge/ingest/ocr_repair.py)
+            data["scan"] = scan_data(item)
     else:
         paras = corpus.paragraphs_of(item.id, deep=False)
         refs_out = [r for p in paras for r in p.refs]
@@ -51,6 +53,14 @@ def show_data(corpus: Corpus, ident: str) -> dict:
     data["resolved_from"] = {"query": ident, "how": match.how, "note": match.note, "also": list(match.also)}
     data["in_force"] = in_force_counterparts(corpus, item.id)
     return data
+
+
+def scan_data(para: Paragraph) -> dict:
+    """A repaired paragraph's scan: its text as scanned and each repair (what the scan had, what it reads now,
+    how it was found)."""
+    return {"text": para.scanned_text,
+            "repairs": [{"original": r.original, "repaired": para.text[r.start:r.end], "how": r.how}
+                        for r in para.repairs]}
 
 
 IN_FORCE_CONFIDENCE = 0.5  # a counterpart less sure than this is not offered as the same rule

@@ -44,7 +44,7 @@ def test_bleed_aligns_across_the_three_editions(concordance):
 def test_bleed_paragraphs_follow_their_sections(corpus, concordance):
     # "If the action is successful, the target Methuselah burns pool": the same rule in
     # each book, though the OCR damaged the older one and the current one rewrote it.
-    rb = _paragraph_starting(corpus, "rb", "To beed a Methuselah")
+    rb = _paragraph_starting(corpus, "rb", "To bleed a Methuselah")
     others = {c.id for c in concordance.counterparts(rb.id)}
     assert "s6:6.1.1/3" in others
     assert any(corpus.paragraphs[o].section == "vekn:bleed" and "burns an amount of pool" in corpus.paragraphs[o].text
@@ -255,7 +255,7 @@ def test_text_similarity_equals_scikit_learns_tf_idf_on_the_corpus(corpus):
 
 
 def test_ocr_damage_costs_little_similarity(corpus):
-    damaged = _paragraph_starting(corpus, "rb", "To beed a Methuselah")  # sic: the scan's "beed"
+    damaged = _paragraph_starting(corpus, "rb", "To bleed a Methuselah")  # the scan's "beed", repaired from the section-6 book
     same = corpus.paragraphs["s6:6.1.1/3"]
     other = corpus.paragraphs["s6:6.4.6/1"]
     sim = text_similarity([damaged.text.lower()], [same.text.lower(), other.text.lower()])

@@ -41,9 +41,9 @@ def test_one_changed_book_is_parsed_and_aligned_again_alone(rules_copy):
     terms, written = _stamps(index / BOOKS_DIR / TERMS_DIR), _stamps(index / BOOKS_DIR / WRITTEN_DIR)
     assert set(terms) == set(written) == set(books)
 
-    _edit(rules_copy, "rb", "To beed a Methuselah", "To bleed a Methuselah")  # the scan's typo mended
+    _edit(rules_copy, "rb", "To beed a Methuselah", "To bleed another Methuselah")  # an editor's change
     edited = load_corpus()
-    assert any(p.text.startswith("To bleed a Methuselah") for p in edited.documents["rb"].paragraphs)
+    assert any(p.text.startswith("To bleed another Methuselah") for p in edited.documents["rb"].paragraphs)
     after = _stamps(index / BOOKS_DIR)
     assert {name for name in books if after[name] != books[name]} == {"rb.json"}
     after = _stamps(index / BOOKS_DIR / TERMS_DIR)
@@ -120,7 +120,7 @@ def test_the_search_index_after_a_changed_book_is_byte_for_byte_the_one_built_fr
     parts = _stamps(index / search_index.PARTS_DIR, "*.npz")
     assert len(parts) == 5
 
-    _edit(rules_copy, "rb", "To beed a Methuselah", "To bleed a Methuselah")
+    _edit(rules_copy, "rb", "To beed a Methuselah", "To bleed another Methuselah")
     edited = load_corpus()
     second = search_index.build(edited)
     after = _stamps(index / search_index.PARTS_DIR, "*.npz")

@@ -71,16 +71,16 @@ def test_typos_are_corrected(searcher):
     assert searcher.search("diablery", limit=3).hits  # one letter from "diablerie"
 
 
-def test_ocr_damaged_words_are_still_found(searcher, corpus):
+def test_ocr_damaged_words_repaired_are_found_as_spelt(searcher, corpus):
     # The older book's OCR turned "magaji" into "magaiji" in the one paragraph of
-    # that book saying the magaji title is not unique (RB §10.3 ¶2). Asked with
-    # the right spelling, inside that book, it comes first, found by the
-    # damaged word (marked in the snippet), not only by "title" and "unique".
-    damaged = [p for p in corpus.documents["rb"].paragraphs if "magaiji title is not unique" in p.text]
-    assert len(damaged) == 1 and "magaji" not in damaged[0].text.lower()
+    # that book saying the magaji title is not unique (RB §10.3 ¶2); the repair
+    # (judge/ingest/ocr_repair.py) spells it again. Asked with the right spelling,
+    # inside that book, it comes first, found by that word (marked in the snippet).
+    damaged = [p for p in corpus.documents["rb"].paragraphs if "magaiji title is not unique" in p.scanned_text]
+    assert len(damaged) == 1 and "magaji title is not unique" in damaged[0].text
     result = searcher.search("is the magaji title unique", doc="rb", limit=5)
     assert result.hits[0].id == damaged[0].id
-    assert ("magaiji", True) in result.hits[0].snippet
+    assert ("magaji", True) in result.hits[0].snippet
 
 
 def test_a_section_number_goes_straight_to_the_section(searcher):

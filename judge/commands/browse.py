@@ -50,7 +50,9 @@ def toc(doc: str, as_json: bool) -> None:
 @click.command()
 @click.argument("ident", metavar="ID")
 @click.option("--json", "as_json", is_flag=True)
-def show(ident: str, as_json: bool) -> None:
+@click.option("--as-scanned", is_flag=True,
+              help="The older book's text as its scan has it, before its damaged words were repaired.")
+def show(ident: str, as_json: bool, as_scanned: bool) -> None:
     """Show a paragraph or section: by ID, label, vekn.net URL, section or outline number."""
     data = show_data(load_served(), ident)
     if as_json:
@@ -65,7 +67,14 @@ def show(ident: str, as_json: bool) -> None:
         click.echo("in the book in force: " + ", ".join(f"{c['label']} [{c['id']}]" for c in data["in_force"]))
     click.echo(" › ".join(s["title"] for s in data["section"]))
     click.echo(f"{data['label']}  [{data['id']}]  ({data['kind']})\n")
-    click.echo(data["text"])
+    scan = data.get("scan")
+    click.echo(scan["text"] if scan and as_scanned else data["text"])
+    if scan:
+        words = len(scan["repairs"])
+        click.echo(f"\n(as scanned, before {words} damaged word{'s were' if words != 1 else ' was'} repaired)" if as_scanned
+                   else f"\n({words} word{'s' if words != 1 else ''} of the scan repaired: "
+                        + "; ".join(f"{r['original']!r} -> {r['repaired']!r}" for r in scan["repairs"][:6])
+                        + ("; …" if words > 6 else "") + f". The scan's text: judge show {data['id']} --as-scanned)")
     if data["refs_out"]:
         click.echo("\nReferences:")
         for r in data["refs_out"]:

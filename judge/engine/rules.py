@@ -151,7 +151,7 @@ FIZZLE = rule("FIZZLE", "a successful action whose cost cannot be paid fizzles: 
 
 BLEED_WHO = rule("BLEED_WHO", "any ready minion can bleed",
                  [V("bleed", "Who can bleed: Any ready minion")],
-                 [RB("6.1.1", "To beed a Methuselah, announce the action")])
+                 [RB("6.1.1", "To bleed a Methuselah, announce the action")])
 BLEED_TARGET = rule("BLEED_TARGET", "a bleed is directed at your prey by default; never at yourself",
                     [V("bleed", "Your prey. Directed action")],
                     [RB("6.1.1", "can be directed only at your prey")])
@@ -385,7 +385,7 @@ BEFORE_RANGE = rule("BEFORE_RANGE", "cards played before range is determined com
                     [RB("6.4.2", "be played before the acting minion decides whether or not to play a")])
 RANGE_CLOSE = rule("RANGE_CLOSE", "each round is at close range unless maneuvers change it; no maneuver by default",
                    [V("detailed-course-of-combat", "Close range is the default for each round")],
-                   [RB("6.4.2", "Close range is the defaul each round")])
+                   [RB("6.4.2", "Close range is the default for each round")])
 MANEUVER = rule("MANEUVER", "a maneuver moves to long range, or back to close, offsetting the opponent's last maneuver",
                 [V("combat-overview", "Use maneuvers to change the range to close or long"),
                  V("detailed-course-of-combat", "continue playing maneuvers to keep offsetting")],

@@ -201,6 +201,20 @@ def set_table(state: dict, form) -> None:
 
 
 def add_player(state: dict, form) -> None:
+    """A Methuselah, or several in seat order at once ("Sarah, Alexis"): the pool, VP and Edge fields apply to
+    the first."""
+    typed = [n.strip() for n in form.get("player", "").split(",") if n.strip()]
+    if len(typed) > 1:
+        taken = {str(n).lower() for n in players(state) + minion_names(state)}
+        for n, name in enumerate(typed):
+            if name.lower() in taken:
+                raise BuilderError("player", f"the name {name!r} is already at the table")
+            taken.add(name.lower())
+        for n, name in enumerate(typed):
+            one = {"player": name} if n else {**{k: form.get(k, "") for k in ("player_pool", "player_vp",
+                                                                             "player_edge")}, "player": name}
+            add_player(state, one)
+        return
     name = _name("player", form.get("player", ""))
     seated = _list(state, "players")
     if name.lower() in {str(n).lower() for n in seated + minion_names(state)}:
@@ -247,6 +261,8 @@ def add_minion(state: dict, form, crypt_card=None) -> None:
     if kind == "ally":
         minion["type"] = "ally"
     card = crypt_card(name) if crypt_card is not None and kind == "vampire" else None
+    if card is not None and card.name != name:  # "Lodin": the card is Lodin (Olaf Holte), the table says Lodin
+        minion["card"] = card.name
     for key in MINION_NUMBERS:
         value = _number(f"minion_{key}", form.get(f"minion_{key}", ""))
         if value is None and key == "capacity" and kind == "vampire":
@@ -308,6 +324,11 @@ class EventForm:
     def fields(self) -> tuple[str, ...]:
         return (self.key,) + self.allowed
 
+    @property
+    def example_words(self) -> str:
+        """The example in words, as the builder lists events ("bleed Belinde, target Alexis")."""
+        return event_words(self.hints) if self.hints else self.example
+
     def parts(self, key: str) -> tuple[str, ...]:
         """The parts of a field whose value is a small mapping, each a field of its own so that nothing is
         typed in braces: a cost's blood and pool; the keys of a mapping of numbers in the example."""
@@ -367,9 +388,10 @@ def field_value(field: str, raw: str, limits: Limits) -> Any:
     return raw
 
 
-def add_event(state: dict, form, limits: Limits) -> None:
-    """The event the chosen form's fields describe, appended to the events; each field read under `limits`."""
-    chosen = event_form(form.get("event_form", ""))
+def add_event(state: dict, form, limits: Limits, forms=None) -> None:
+    """The event the chosen form's fields describe, appended to the events; each field read under `limits`.
+    `forms` looks a form up by its key (the game's: V:TES's `event_form` unless given)."""
+    chosen = (forms or event_form)(form.get("event_form", ""))
     if chosen is None:
         raise BuilderError("event_form", "choose the kind of event first")
     event: dict[str, Any] = {}
@@ -396,3 +418,99 @@ def add_sentence(state: dict, form) -> None:
     if not sentence:
         raise BuilderError("sentence", "write the event, e.g. “Belinde bleeds Alexis”")
     _list(state, "events").append(sentence)
+
+
+# -- the table's words ------------------------------------------------------------------------------------------
+def resolve_table_name(names: list[str], typed: str) -> str:
+    """A name as the table spells it when `typed` is one in any case, or the start of exactly one ("Bel" for
+    Belinde); else `typed` as it is (the engine then says what it knows)."""
+    t = " ".join(str(typed).split())
+    low = t.lower()
+    if not low:
+        return t
+    exact = [n for n in names if n.lower() == low]
+    if exact:
+        return exact[0]
+    starting = [n for n in names if n.lower().startswith(low)]
+    return starting[0] if len(starting) == 1 else t
+
+
+def event_words(event: Any) -> str:
+    """An event as the builder lists it before its replay reaches it: a sentence as written; a structured event
+    as its form and values in words ("bleed Belinde, target Alexis, amount 1"), never in braces."""
+    if isinstance(event, str):
+        return event
+    if not isinstance(event, dict) or not event:
+        return str(event)
+
+    def words(value: Any) -> str:
+        if isinstance(value, dict):
+            return ", ".join(f"{k} {words(v)}" for k, v in value.items())
+        if isinstance(value, list):
+            return ", ".join(words(v) for v in value)
+        if value is True:
+            return ""
+        return str(value)
+    (key, head), *rest = event.items()
+    out = f"{str(key).replace('_', ' ')} {words(head)}".strip()
+    more = ", ".join(f"{str(k).replace('_', ' ')} {words(v)}".strip() for k, v in rest if k != "text")
+    return f"{out}, {more}" if more else out
+
+
+_SLOT_GROUPS = {"{P}": "p", "{P2}": "p2", "{M}": "m", "{M2}": "m2"}
+
+
+@lru_cache(maxsize=1)
+def _wording_shapes() -> tuple[tuple[re.Pattern, str], ...]:
+    """Each sentence form of the engine (grammar.WORDING) as a pattern matching its own documented example, with
+    the example: where the example names a player or a minion, the table's names can stand instead."""
+    from judge.engine import grammar
+    shapes = []
+    for pattern in grammar.WORDING:
+        rx = pattern.template.replace("{N}", rf"(?P<n>{grammar.NUM})").replace("{PRON}", grammar.PRON)
+        for slot, group in _SLOT_GROUPS.items():
+            rx = rx.replace(slot, rf"(?:the )?(?P<{group}>[A-Z][^,;:]*?)")
+        try:
+            compiled = re.compile(rx, re.IGNORECASE)
+        except re.error:
+            continue
+        if compiled.fullmatch(pattern.example.rstrip(".")):
+            shapes.append((compiled, pattern.example.rstrip(".")))
+    return tuple(shapes)
+
+
+def suggestions(state: dict, limit: int = 30) -> list[str]:
+    """Sentences the engine reads, in the table's names: each of its sentence forms' examples with the table's
+    minions and players in place of the example's (a minion of the player whose turn it is, their prey), kept
+    only when the engine reads the result at this table."""
+    from judge.engine import grammar
+    from judge.engine.errors import ScenarioError
+    from judge.engine.forms import Names
+    seats, minions = players(state), [m for m in minion_names(state)]
+    if not seats or not minions:
+        return []
+    turn = state.get("turn") if state.get("turn") in seats else seats[0]
+    controllers = {m.get("name"): m.get("controller") for m in state.get("minions") or () if isinstance(m, dict)}
+    acting = next((m for m in minions if controllers.get(m) == turn), minions[0])
+    prey = seats[(seats.index(turn) + 1) % len(seats)] if len(seats) > 1 else turn
+    other = next((m for m in minions if controllers.get(m) == prey), next((m for m in minions if m != acting), acting))
+    fill = {"m": acting, "m2": other, "p": prey, "p2": turn}
+    names = Names(seats, minions)
+    out: list[str] = []
+    for compiled, example in _wording_shapes():
+        m = compiled.fullmatch(example)
+        text, cursor = [], 0
+        for group in sorted((g for g in fill if m.groupdict().get(g)), key=m.start):
+            before = example[cursor:m.start(group)]
+            text += [before[:-4] if before.endswith("The ") else before, fill[group]]
+            cursor = m.end(group)
+        sentence = "".join(text) + example[cursor:]
+        if sentence in out:
+            continue
+        try:
+            grammar.parse_wording(sentence, names, 0)
+        except ScenarioError:
+            continue
+        out.append(sentence)
+    # The acting minion's sentences first (what a table most often describes), in the engine's order.
+    return sorted(out, key=lambda s: acting not in s)[:limit]

@@ -4,6 +4,7 @@ scenario too long, 422 for a scenario over another limit, each naming what and w
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -92,31 +93,110 @@ def _status(exc) -> int:
 
 
 def _page(text: str = "", rules: str = "file", result: Optional[dict] = None, error=None, status: int = 200,
-          state: Optional[dict] = None, builder_error=None, chosen_form: str = "", state_yaml: Optional[str] = None):
-    """The /check page: the builder (its state, the event form chosen; `state_yaml` is its YAML when already
-    written), the raw YAML editor, and the replay of `text` with its permalink when there is one."""
-    from judge.web import builder
-    state = state if state is not None else builder.new_state()
-    state_yaml = state_yaml if state_yaml is not None else builder.dump(state)
-    yaml_text = text if text.strip() else (state_yaml if builder.players(state) else "")
+          state: Optional[dict] = None, builder_error=None, chosen_form: str = "", state_yaml: Optional[str] = None,
+          game: str = ""):
+    """The /check page: the builder of the scenario's game (its state, the event form chosen; `state_yaml` is its
+    YAML when already written), the raw YAML editor, and the replay of `text` with its permalink when there is
+    one. An error of a scenario the builder made names the event it is in, never a line of the hidden YAML."""
+    from judge.web import builder, builder_rivals
+    if state is None:
+        state = builder_rivals.new_state() if game == builder_rivals.GAME else builder.new_state()
+    rivals = builder_rivals.is_rivals(state)
+    table = builder_rivals if rivals else builder
+    state_yaml = state_yaml if state_yaml is not None else table.dump(state)
+    yaml_text = text if text.strip() else (state_yaml if table.players(state) else "")
     linked = bool(yaml_text.strip()) and permalinks.permalink_fits(yaml_text)
-    forms = builder.event_forms()
     groups: dict[str, list] = {}
-    for form in forms:
+    for form in table.event_forms():
         groups.setdefault(form.group, []).append(form)
+    events = state.get("events") or []
     view = dict(editions=_editions(), text=text, rules=rules, result=result, error=error, status=status,
-                state=state, state_yaml=state_yaml, yaml_text=yaml_text,
-                players=builder.players(state), minions=builder.minion_names(state),
+                state=state, state_yaml=state_yaml, yaml_text=yaml_text, game="rivals" if rivals else "vtes",
+                players=table.players(state),
+                minions=builder_rivals.names(state) if rivals else builder.minion_names(state),
                 phases=builder.PHASES, regions=builder.REGIONS, form_groups=groups,
-                chosen=builder.event_form(chosen_form), builder_error=builder_error,
+                rivals_players=builder_rivals.player_rows(state) if rivals else [],
+                rivals_phases=builder_rivals.PHASES, rivals_locations=builder_rivals.LOCATIONS,
+                rivals_mortal_kinds=builder_rivals.MORTAL_KINDS,
+                chosen=table.event_form(chosen_form), builder_error=builder_error,
                 examples=builder.examples(),
                 link=permalinks.permalink(yaml_text) if linked else None,
                 too_long_for_link=bool(yaml_text.strip()) and not linked,
-                card_names=_card_names(), card_keys=builder.CARD_KEYS, builder_assets=_builder_assets())
+                card_names=_card_names(), card_keys=builder_rivals.CARD_KEYS if rivals else builder.CARD_KEYS,
+                builder_assets=_builder_assets(),
+                event_sentences=_event_sentences(events, result),
+                suggestions=_rivals_suggestions(state) if rivals else builder.suggestions(state))
+    if error is not None and yaml_text == state_yaml and getattr(error, "line", None):
+        view["error_event"] = _event_at_line(state_yaml, error.line)
     if result:
         view.update(_trace_view(result))
         view["trace_numbers"] = [event.n for event in view["trace"]]
     return render_template("check.html", **view), status
+
+
+def _event_sentences(events: list, result: Optional[dict]) -> list[str]:
+    """Each event of the builder's list in words: a sentence as written; a structured event as the replay's first
+    words about it (the engine's own sentence), cut at its first full stop; an event the replay did not reach in
+    its form's words."""
+    from judge.web import builder
+    said: dict[int, str] = {}
+    for step in (result or {}).get("steps") or ():
+        said.setdefault(step["n"], step["text"])
+    out = []
+    for n, event in enumerate(events, 1):
+        text = said.get(n)
+        if isinstance(event, str) or not text:
+            out.append(builder.event_words(event))
+            continue
+        text = text.removeprefix("Announced: ")
+        first = re.split(r"(?<=[.;])\s", text, maxsplit=1)[0].rstrip(".;")
+        out.append(first if len(first) <= 160 else first[:159].rstrip() + "…")
+    return out
+
+
+def _event_at_line(yaml_text: str, line: int) -> Optional[dict]:
+    """Where a line of the builder's YAML is, in the builder's words: {"event": n, "text": ...} for a line of
+    its events, {"part": "players" | "minions" | ...} for a line of the table."""
+    lines = yaml_text.splitlines()
+    part, event = None, 0
+    for n, row in enumerate(lines[:max(0, line)], 1):
+        if row and not row.startswith((" ", "-")):
+            part, event = row.split(":", 1)[0], 0
+        elif part == "events" and row.startswith(("- ", "  - ")):
+            event += 1
+        if n == line:
+            break
+    if part == "events" and event:
+        return {"event": event}
+    return {"part": part} if part else None
+
+
+def _rivals_suggestions(state: dict) -> list[str]:
+    """Rivals sentences the engine reads, in the table's names (judge.engine.rivals.scenario.SENTENCES)."""
+    from judge.engine.errors import ScenarioError
+    from judge.engine.rivals.scenario import parse_sentence
+    from judge.web import builder_rivals
+    seats = builder_rivals.players(state)
+    if not seats:
+        return []
+    turn = state.get("turn") if state.get("turn") in seats else seats[0]
+    mine = next((str(v["name"]) for v in state.get("vampires") or () if v.get("controller") == turn), None)
+    theirs = next((str(v["name"]) for v in state.get("vampires") or () if v.get("controller") != turn), None)
+    shapes = ["{v} moves to the streets", "{p} draws 1 card", "{p} draws 1 card from the faction deck",
+              "{w} blocks", "{w} exhausts to block", "{v} claims the Prince", "{v} mends", "{p} passes",
+              "nobody reacts", "{p} ends their turn", "action phase", "end phase", "{q}'s turn"]
+    nxt = seats[(seats.index(turn) + 1) % len(seats)]
+    out = []
+    for shape in shapes:
+        if ("{v}" in shape and not mine) or ("{w}" in shape and not theirs):
+            continue
+        sentence = shape.format(v=mine, w=theirs, p=turn, q=nxt)
+        try:
+            parse_sentence(sentence)
+        except ScenarioError:
+            continue
+        out.append(sentence)
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -159,8 +239,11 @@ def _names_of(site) -> dict:
 
 
 def _crypt_card(name: str):
+    """The crypt card a minion's name names: the card's name, or that name without its title, or its unique
+    start ("Lodin" is Lodin (Olaf Holte))."""
+    full = _card_named(name)
     try:
-        card = current_site().cards.card(name)
+        card = current_site().cards.card(full) if full else None
     except Exception:  # noqa: BLE001 - a name not in the card list is simply not looked up
         return None
     return card if card is not None and card.kind.lower() == "crypt" else None
@@ -177,7 +260,7 @@ def _builder_step():
     state as it was and says why."""
     from judge.engine.errors import ScenarioError
     from judge.web import builder
-    form = request.form
+    form = request.form.copy()  # the event fields' names are resolved in place (_resolve_names)
     step = form.get("do", "")
     step, _, index = step.partition(":")
     chosen = form.get("event_form", "")
@@ -190,32 +273,45 @@ def _builder_step():
             return _page(status=400, builder_error=builder.BuilderError(
                 key[:40], f"the field {key[:40]!r} is {len(value):,} characters long; a field of the builder holds "
                           f"at most {builder.FIELD_CHARS:,}"))
+    from judge.web import builder_rivals
+    game = form.get("game", "")
+    fresh = builder_rivals.new_state() if game == builder_rivals.GAME else builder.new_state()
     try:
-        state = builder.read_state(form.get("state", "") or builder.dump(builder.new_state()), _limits())
+        state = builder.read_state(form.get("state", "") or builder.dump(fresh), _limits())
     except ScenarioError as exc:
-        return _page(error=exc, status=_status(exc), builder_error=builder.BuilderError("state", exc.message))
-    if not builder.buildable(state):
-        return _page(status=400, builder_error=builder.BuilderError("state", "the builder's state is not a scenario "
-                                                                             "it can extend; start again"))
-    before = builder.dump(state)
+        return _page(error=exc, status=_status(exc), builder_error=builder.BuilderError("state", exc.message),
+                     game=game)
+    rivals = builder_rivals.is_rivals(state)
+    table = builder_rivals if rivals else builder
+    if not table.buildable(state):
+        return _page(status=400, game=game, builder_error=builder.BuilderError(
+            "state", "the builder's state is not a scenario it can extend; start again"))
+    before = table.dump(state)
     try:
-        builder.set_table(state, form)
+        table.set_table(state, form)
+        _resolve_names(state, form, table)
         if step == "add_player":
-            builder.add_player(state, form)
+            (builder_rivals.add_players if rivals else builder.add_player)(state, form)
         elif step == "remove_player":
-            builder.remove_player(state, int(index or -1))
-        elif step == "add_minion":
+            table.remove_player(state, int(index or -1))
+        elif step == "add_minion" and not rivals:
             builder.add_minion(state, form, _crypt_card)
-        elif step == "remove_minion":
-            builder.remove_item(state, "minions", int(index or -1))
+        elif step == "add_vampire" and rivals:
+            builder_rivals.add_vampire(state, form)
+        elif step == "add_mortal" and rivals:
+            builder_rivals.add_mortal(state, form)
+        elif step == "add_conspiracy" and rivals:
+            builder_rivals.add_conspiracy(state, form)
+        elif step in ("remove_minion", "remove_vampire", "remove_mortal", "remove_conspiracy", "remove_event"):
+            key = {"remove_minion": "minions", "remove_vampire": "vampires", "remove_mortal": "mortals",
+                   "remove_conspiracy": "conspiracies", "remove_event": "events"}[step]
+            table.remove_item(state, key, int(index or -1))
         elif step == "add_event":
-            builder.add_event(state, form, _limits())
+            builder.add_event(state, form, _limits(), table.event_form)
         elif step == "add_sentence":
             builder.add_sentence(state, form)
-        elif step == "remove_event":
-            builder.remove_item(state, "events", int(index or -1))
         elif step == "new":
-            state = builder.new_state()
+            state = builder_rivals.new_state() if rivals else builder.new_state()
         elif step not in ("table", "choose_form"):
             raise builder.BuilderError("do", f"unknown step {step[:40]!r}")
     except builder.BuilderError as exc:
@@ -224,18 +320,61 @@ def _builder_step():
     except ValueError:
         return _page(state=state, builder_error=builder.BuilderError("do", "no such item to remove"), status=400,
                      chosen_form=chosen)
-    text = builder.dump(state)
-    if not (builder.players(state) and state.get("events")):
+    text = table.dump(state)
+    if not (table.players(state) and state.get("events")):
         return _page(state=state, chosen_form=chosen)
     try:
         result = _replay(text, None)
     except ScenarioError as exc:
         if step in ("add_event", "add_sentence"):  # the event just added is not kept: say why
+            where = "sentence" if step == "add_sentence" else "event_form"
             return _page(state=builder.read_state(before, _limits()), chosen_form=chosen, status=400,
-                         builder_error=builder.BuilderError("event", f"this event was not added: {exc.message}"))
+                         builder_error=builder.BuilderError(where, f"this event was not added: {exc.message}"))
         return _page(text=text, state=state, error=exc, status=_status(exc), chosen_form=chosen, state_yaml=text)
     return _page(text=text, state=state, result=result, chosen_form="" if step == "add_event" else chosen,
                  state_yaml=text)
+
+
+def _resolve_names(state: dict, form, table) -> None:
+    """The names typed in the event fields as the table spells them: a player's, a minion's or a Mortal's name
+    in any case or its unique start ("bel" -> Belinde); a card field's card by its name without its title or its
+    unique start (judge.cards: "Govern" -> Govern the Unaligned)."""
+    from judge.web import builder, builder_rivals
+    names = table.players(state) + (builder.minion_names(state) if table is builder else builder_rivals.names(state))
+    card_keys = getattr(table, "CARD_KEYS", builder.CARD_KEYS)
+    chosen = table.event_form(form.get("event_form", ""))
+    if chosen is None:
+        return
+    for key in chosen.fields:
+        field = f"ev_{key}"
+        raw = form.get(field, "")
+        if not raw.strip() or chosen.parts(key):
+            continue
+        if key in card_keys:
+            found = _card_named(raw)
+            if found:
+                form[field] = found
+        else:
+            form[field] = builder.resolve_table_name(names, raw)
+
+
+def _card_named(typed: str) -> Optional[str]:
+    """The card list's name for what was typed: the name itself, the name without its title ("Lodin" for "Lodin
+    (Olaf Holte)", "Smiling Jack" for "Smiling Jack, The Anarch") or the unique start of one; None otherwise."""
+    try:
+        base = current_site().cards
+    except Exception:  # noqa: BLE001 - no card list: names are taken as typed
+        return None
+    exact = base.card(typed)
+    if exact is not None:
+        return exact.name
+    low = " ".join(typed.split()).casefold()
+    found = {m.card.name for m in base.find(typed, limit=20) if m.how == "partial"
+             and (m.card.name.casefold().startswith(low)
+                  or re.split(r"\s*[(,]", m.card.name, maxsplit=1)[0].casefold() == low)}
+    untitled = {n for n in found if re.split(r"\s*[(,]", n, maxsplit=1)[0].casefold() == low}
+    chosen = untitled if len(untitled) == 1 else found
+    return next(iter(chosen)) if len(chosen) == 1 else None
 
 
 def _step_entered(form) -> str:
@@ -245,6 +384,9 @@ def _step_entered(form) -> str:
         return "add_player"
     if form.get("minion", "").strip():
         return "add_minion"
+    for part in ("vampire", "mortal", "conspiracy"):
+        if form.get(part, "").strip():
+            return f"add_{part}"
     if form.get("sentence", "").strip():
         return "add_sentence"
     if form.get("event_form") and any(v.strip() for k, v in form.items() if k.startswith("ev_")):
@@ -258,11 +400,13 @@ def _state_of(text: str) -> Optional[dict]:
     from judge.web import builder
     if len(text) > builder.BUILDER_CHARACTERS:
         return None
+    from judge.web import builder_rivals
     try:
         state = builder.read_state(text, _limits())
     except ScenarioError:
         return None
-    return state if builder.buildable(state) else None
+    table = builder_rivals if builder_rivals.is_rivals(state) else builder
+    return state if table.buildable(state) else None
 
 
 def _shown_scenario(text: str, rules: str = "file"):
@@ -294,7 +438,7 @@ def check_page():
             return _page(error=f"The link's {exc.field}= {exc.message}", status=status)
         except params.BadParameter as exc:
             return _page(error=exc.description, status=400)
-        return _page()
+        return _page(game=params.one_of("game", ["vtes", "rivals"]) or "")
     text, rules = "", "file"
     try:
         _read_body()

@@ -1,0 +1,346 @@
+"""The scans repaired: words an OCR'd book garbled, corrected where the evidence is sure, every repair recorded.
+
+The older book (`rb`, `ocr: true`) was scanned from a two-column print: words fused where the columns met
+("hasa" for "has a"), letters misread ("availabte"), debris inside words ("sé#ments"). judge quoted that damage
+to its users (`judge show rb:6.4.6/2` printed "damageemtégon"), and the version comparer flagged it as edits.
+
+This step runs when a corpus is assembled (judge.corpus.assemble_corpus), before references are resolved, on
+every paragraph of an OCR document. A word is **damaged** when it is in no English dictionary (symspellpy's
+frequency dictionary, read from the installed package) and in no clean book of its game (the `Lexicon`). Each
+damaged word is repaired by the first of these that is sure, and otherwise kept as it is:
+
+1. **aligned**: the paragraph's twin in a clean edition (the section-6 book keeps the older book's numbering:
+   `rb:6.2.2/9` is `s6:6.2.2/9`), when the two texts are alike. The word diff of the two puts the damaged words
+   against the clean words that stand in their place; those are taken when their letters match the damage
+   (rapidfuzz ratio >= ALIGNED_MIN_RATIO), mapped back to the older book's terms ("locks" -> "taps", from
+   judge/data/terminology.yaml), never across a pronoun the older book wrote otherwise ("they" for "he").
+2. **split**: a fused word cut into words of the game's books ("hasa" -> "has a"), by SymSpell's word
+   segmentation without any edit, every piece a known word.
+3. **spelling**: the one word of the game's books within one edit (two for a word of 8 letters or more), by
+   SymSpell's look-up; a tie leaves the word as it is.
+
+Nothing else changes: a word inside a reference, a number, a known word, punctuation and spacing stay as the
+scan has them. Each repair is a `Repair` on its paragraph (its place in the repaired text, the original, and
+which of the three made it), so the original text is always there (`Paragraph.scanned_text`), shown on
+request (`judge show ID --as-scanned`, `scan` in its JSON, the rule page's "As scanned"). `scan_figures` counts the words found in no dictionary
+and in no book's vocabulary, per book, before and after: the figures `bench/ocr_repair.py` prints.
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import importlib.resources
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Optional
+
+from judge.model import Document, Paragraph, Repair
+
+ALIGNED_MIN_SIMILARITY = 60  # a twin paragraph this alike (rapidfuzz ratio of the texts) is the same text
+ALIGNED_MIN_RATIO = 55  # the clean words taken for damaged ones must match their letters this well
+ALIGNED_MAX_WORDS = 4  # a damaged passage longer than this is not repaired from the twin
+MAX_SPLIT_PIECES = 3
+SPLIT_MIN_USES = 3  # each piece of a split word is one the clean books write in lower case this often
+_TOKEN = re.compile(r"\S+")
+_EDGE = "\"'“”‘’()[].,;:!?-–—/*"
+_LETTERS = re.compile(r"[^\W\d_]", re.UNICODE)
+_PLAIN_WORD = re.compile(r"[A-Za-z]+")
+_NUMBERISH = re.compile(r"[\d.,/%+±×x-]+")
+
+
+@dataclass
+class Lexicon:
+    """What counts as a word: the English dictionary, and the words of the game's clean books (and the older
+    terms the terminology map knows, "untap" among them); `game_words` are the only repairs offered."""
+
+    dictionary: frozenset[str]
+    game_words: dict[str, int]  # lowercase word -> how often the clean books use it
+    # The game's words a repair may write: those the books write in lower case at least once (a name such as
+    # "Ryan" is no repair of "ryantap").
+    common_words: dict[str, int]
+    to_older: dict[str, str]  # a current term -> the older book's ("locks" -> "taps")
+    to_newer: dict[str, str]  # an older term -> the current one, word for word ("tapped" -> "locked")
+    pronouns: frozenset[str]  # current forms the older book wrote otherwise ("they": he or she)
+
+    def known(self, word: str) -> bool:
+        """Is `word` (as written, edge punctuation stripped) a word, not damage?"""
+        parts = [p for p in re.split(r"['’/().-]", word.lower()) if p]
+        if not parts:
+            return True
+        for part in parts:
+            if part in self.game_words or part in self.dictionary:
+                continue
+            if part in ("s", "t", "ll", "re", "ve", "d", "m"):  # the end of "don't", "player's"
+                continue
+            return False
+        return True
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """symspellpy's English frequency dictionary (82,765 words), as a set: read from the installed package."""
+    data = importlib.resources.files("symspellpy") / "frequency_dictionary_en_82_765.txt"
+    with data.open("r", encoding="utf-8") as fh:
+        return frozenset(line.split(" ", 1)[0] for line in fh if line.strip())
+
+
+@lru_cache(maxsize=1)
+def _terminology_forms() -> tuple[tuple[str, str, str, str], ...]:
+    """(game, kind, older form, current form) of every entry of judge/data/terminology.yaml. Read here, not
+    through judge.compare.terminology: ingest comes before the services (tests/test_layout.py)."""
+    from judge import paths
+    from judge.datafile import read_yaml
+    data, _ = read_yaml(paths.data_dir() / "terminology.yaml", "the edition terminology")
+    out = []
+    for entry in (data or {}).get("entries") or ():
+        if isinstance(entry, dict) and isinstance(entry.get("forms"), dict):
+            for old, new in entry["forms"].items():
+                out.append((str(entry.get("game", "")), str(entry.get("kind", "")), str(old).lower(),
+                            str(new).lower()))
+    return tuple(out)
+
+
+def lexicon_of(documents: Iterable[Document], game: str, leave_out: str = "") -> Lexicon:
+    """The lexicon of `game` from its clean (non-OCR) books among `documents` (but `leave_out`)."""
+    counts: dict[str, int] = {}
+    common: dict[str, int] = {}
+    for doc in documents:
+        if doc.meta.game != game or doc.meta.ocr or doc.id == leave_out:
+            continue
+        for para in doc.paragraphs:
+            for word in _PLAIN_WORD.findall(para.text):
+                key = word.lower()
+                counts[key] = counts.get(key, 0) + 1
+                if word[0].islower():
+                    common[key] = common.get(key, 0) + 1
+    to_older: dict[str, str] = {}
+    to_newer: dict[str, str] = {}
+    pronouns: set[str] = set()
+    for entry_game, kind, old, new in _terminology_forms():
+        if entry_game != game:
+            continue
+        for word in old.split():
+            counts.setdefault(word, 1)  # "untap" is the older book's word, not damage
+            common.setdefault(word, 1)
+        if kind == "pronoun":
+            pronouns.update(new.split())
+        elif " " not in old and " " not in new:
+            to_older.setdefault(new, old)
+            to_newer.setdefault(old, new)
+    return Lexicon(english_words(), counts, common, to_older, to_newer, frozenset(pronouns))
+
+
+# -- finding the damage --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Token:
+    start: int  # of the word, edge punctuation excluded
+    end: int
+    word: str
+
+
+def _tokens(text: str) -> list[_Token]:
+    out = []
+    for m in _TOKEN.finditer(text):
+        raw = m.group()
+        lead = len(raw) - len(raw.lstrip(_EDGE))
+        core = raw.strip(_EDGE)
+        if core:
+            out.append(_Token(m.start() + lead, m.start() + lead + len(core), core))
+    return out
+
+
+def is_damaged(word: str, lexicon: Lexicon) -> bool:
+    """A word no dictionary and no book of the game knows (numbers and symbols aside)."""
+    if not _LETTERS.search(word) or _NUMBERISH.fullmatch(word):
+        return False
+    return not lexicon.known(word)
+
+
+def damaged_words(text: str, lexicon: Lexicon) -> list[str]:
+    return [t.word for t in _tokens(text) if is_damaged(t.word, lexicon)]
+
+
+# -- repairing ------------------------------------------------------------------------------------------------
+class _Speller:
+    """SymSpell over the game's words: segmentation of fused words, and look-up of misread ones."""
+
+    def __init__(self, lexicon: Lexicon):
+        from symspellpy import SymSpell
+        self.lexicon = lexicon
+        self.sym = SymSpell(max_dictionary_edit_distance=2, prefix_length=7)
+        for word, count in lexicon.common_words.items():
+            self.sym.create_dictionary_entry(word, count)
+
+    def split(self, word: str) -> Optional[str]:
+        if not _PLAIN_WORD.fullmatch(word) or len(word) < 3:
+            return None
+        found = self.sym.word_segmentation(word.lower(), max_edit_distance=0)
+        pieces = found.corrected_string.split()
+        if not 1 < len(pieces) <= MAX_SPLIT_PIECES or "".join(pieces) != word.lower():
+            return None
+        if any(self.lexicon.common_words.get(p, 0) < SPLIT_MIN_USES or (len(p) == 1 and p not in ("a", "i"))
+               for p in pieces):
+            return None
+        out, at = [], 0  # the scan's own letters, cut: "aRed" -> "a Red"
+        for piece in pieces:
+            out.append(word[at:at + len(piece)])
+            at += len(piece)
+        return " ".join(out)
+
+    def spell(self, word: str) -> Optional[str]:
+        from symspellpy import Verbosity
+        letters = re.sub(r"[^A-Za-z]", "", word)
+        if len(letters) < 4:
+            return None
+        distance = 2 if len(letters) >= 8 else 1
+        found = self.sym.lookup(word.lower(), Verbosity.CLOSEST, max_edit_distance=distance,
+                                transfer_casing=False)
+        if not found or (len(found) > 1 and found[0].distance == found[1].distance):
+            return None
+        return _case_like(word, found[0].term)
+
+
+def _case_like(original: str, word: str) -> str:
+    if original[:1].isupper():
+        return word[:1].upper() + word[1:]
+    return word
+
+
+def _twin(para: Paragraph, clean: dict[str, Paragraph], books: list[str]) -> Optional[Paragraph]:
+    """The same paragraph in a clean edition that kept the older book's numbering (`books`), when its text is
+    alike."""
+    from rapidfuzz import fuzz
+    tail = para.id.split(":", 1)[1]
+    for book in books:
+        other = clean.get(f"{book}:{tail}")
+        if other is not None and fuzz.ratio(para.text.lower(), other.text.lower()) >= ALIGNED_MIN_SIMILARITY:
+            return other
+    return None
+
+
+def _aligned(tokens: list[_Token], damaged: list[bool], twin: Paragraph, lexicon: Lexicon) -> dict[int, tuple[int, str]]:
+    """Repairs from the twin: {first token index: (tokens replaced, the words)}."""
+    from rapidfuzz import fuzz
+    theirs = _tokens(twin.text)
+    mine_keys = [lexicon.to_newer.get(t.word.lower(), t.word.lower()) for t in tokens]
+    their_keys = [t.word.lower() for t in theirs]
+    out: dict[int, tuple[int, str]] = {}
+    matcher = difflib.SequenceMatcher(None, mine_keys, their_keys, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op != "replace" or i2 - i1 > ALIGNED_MAX_WORDS or j2 - j1 > ALIGNED_MAX_WORDS + 2:
+            continue
+        if not all(damaged[i1:i2]):
+            continue
+        words = [t.word for t in theirs[j1:j2]]
+        if any(w.lower() in lexicon.pronouns for w in _PLAIN_WORD.findall(" ".join(words))):
+            continue
+        # The clean text as written between its first and last word (its commas and brackets too), each word
+        # in the older book's terms.
+        span = _PLAIN_WORD.sub(lambda m: _older(m.group(), lexicon), twin.text[theirs[j1].start:theirs[j2 - 1].end])
+        damage = " ".join(t.word for t in tokens[i1:i2])
+        if fuzz.ratio(_letters_of(damage), _letters_of(span)) < ALIGNED_MIN_RATIO:
+            continue
+        out[i1] = (i2 - i1, span)
+    return out
+
+
+def _older(word: str, lexicon: Lexicon) -> str:
+    older = lexicon.to_older.get(word.lower())
+    return word if older is None else _case_like(word, older)
+
+
+def _letters_of(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalpha() or ch == " ")
+
+
+def repair_paragraph(para: Paragraph, lexicon: Lexicon, speller: _Speller,
+                     twin: Optional[Paragraph] = None) -> Paragraph:
+    """`para` with its damaged words repaired (a new Paragraph; `para` itself unchanged), its references'
+    places moved with the text; the same paragraph when nothing is repaired."""
+    if para.markdown and para.markdown != para.text:
+        return para  # its rendering is not the text: repairs would have to be made twice
+    tokens = _tokens(para.text)
+    damaged = [is_damaged(t.word, lexicon) for t in tokens]
+    if not any(damaged):
+        return para
+    protected = [r.span for r in para.refs]
+    inside_ref = [any(s <= t.start < e or s < t.end <= e for s, e in protected) for t in tokens]
+    plans: dict[int, tuple[int, str, str]] = {}  # first token -> (tokens, replacement, how)
+    if twin is not None:
+        for first, (count, words) in _aligned(tokens, damaged, twin, lexicon).items():
+            plans[first] = (count, words, "aligned")
+    covered = {i for first, (count, _, _) in plans.items() for i in range(first, first + count)}
+    # Where the same rule is there in clean text, a guess must be words it uses ("Maga" is "Mazz", not "Mage").
+    twin_words = {w.lower() for w in _PLAIN_WORD.findall(twin.text)} if twin is not None else None
+    for i, token in enumerate(tokens):
+        if not damaged[i] or i in covered:
+            continue
+        fixed = speller.split(token.word)
+        how = "split"
+        if fixed is None:
+            fixed, how = speller.spell(token.word), "spelling"
+        if fixed is None or fixed == token.word:
+            continue
+        if twin_words is not None and not all(w.lower() in twin_words for w in fixed.split()):
+            continue
+        plans[i] = (1, fixed, how)
+    plans = {i: p for i, p in plans.items() if not any(inside_ref[i:i + p[0]])}
+    if not plans:
+        return para
+    text, repairs, cursor, shift = [], [], 0, []
+    out_len = 0
+    for first in sorted(plans):
+        count, words, how = plans[first]
+        start, end = tokens[first].start, tokens[first + count - 1].end
+        text.append(para.text[cursor:start])
+        out_len += start - cursor
+        repairs.append(Repair(out_len, out_len + len(words), para.text[start:end], how))
+        text.append(words)
+        out_len += len(words)
+        shift.append((end, len(words) - (end - start)))
+        cursor = end
+    text.append(para.text[cursor:])
+    new_text = "".join(text)
+
+    def moved(position: int) -> int:
+        return position + sum(delta for end, delta in shift if end <= position)
+    refs = [dataclasses.replace(r, span=(moved(r.span[0]), moved(r.span[1]))) for r in para.refs]
+    return dataclasses.replace(para, text=new_text, markdown=new_text if para.markdown else "", refs=refs,
+                               repairs=repairs)
+
+
+def repair_documents(documents: dict[str, Document]) -> dict[str, Document]:
+    """Every OCR document of `documents` with its paragraphs repaired (the others as they are)."""
+    ocr = [d for d in documents.values() if d.meta.ocr]
+    if not ocr:
+        return documents
+    out = dict(documents)
+    for doc in ocr:
+        lexicon = lexicon_of(documents.values(), doc.meta.game)
+        speller = _Speller(lexicon)
+        books = [d for d in documents.values() if d.meta.game == doc.meta.game and not d.meta.ocr
+                 and d.meta.format != "outline"]
+        clean = {p.id: p for d in books for p in d.paragraphs}
+        ids = sorted(d.id for d in books)
+        paragraphs = [repair_paragraph(p, lexicon, speller, _twin(p, clean, ids)) for p in doc.paragraphs]
+        out[doc.id] = dataclasses.replace(doc, paragraphs=paragraphs)
+    return out
+
+
+def scan_figures(documents: dict[str, Document]) -> dict[str, dict[str, int]]:
+    """Per book: its words, and those found in no dictionary and in no book's vocabulary, as the corpus has
+    them (`unknown`) and as the source had them before repair (`unknown_before`); the repairs made."""
+    out = {}
+    for doc in documents.values():
+        lexicon = lexicon_of(documents.values(), doc.meta.game, leave_out=doc.id)  # a book does not vouch for itself
+        words = unknown = before = 0
+        for para in doc.paragraphs:
+            tokens = _tokens(para.text)
+            words += len(tokens)
+            unknown += sum(1 for t in tokens if is_damaged(t.word, lexicon))
+            before += len(damaged_words(para.scanned_text, lexicon)) if para.repairs else \
+                sum(1 for t in tokens if is_damaged(t.word, lexicon))
+        out[doc.id] = {"words": words, "unknown_before": before, "unknown": unknown,
+                       "repairs": sum(len(p.repairs) for p in doc.paragraphs)}
+    return out
