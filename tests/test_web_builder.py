@@ -78,7 +78,7 @@ def test_a_two_player_table_built_step_by_step_then_its_permalink(client):
     assert [h for h, _ in trace] == ["1. {bleed: Belinde, target: Alexis}", "2. Alexis declines to block",
                                      "3. Belinde bleeds Alexis"]
     assert "Alexis burns 1 pool (29 left)" in trace[1][1] and "burns" not in trace[2][1]
-    assert "Not allowed (line" in trace[2][1] and "Belinde is locked" in trace[2][1]
+    assert "Not allowed (event 3)" in trace[2][1] and "Belinde is locked" in trace[2][1]  # the event, not a line
     quotes = page(r).find_all("ol", class_="trace")[0].find_all("ul", class_="quotes")
     assert quotes and all(q.find_all("q") and q.find_all("a") for q in quotes)
     refusal = quotes[-1].find_all("li")[0]

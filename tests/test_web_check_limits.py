@@ -180,7 +180,13 @@ def test_a_chunked_body_is_read_whole_or_refused_never_cut(server):
     status, data = chunked(server, "/api/check", b"#" * (BODY_BYTES + 1), "text/yaml")
     assert status == 413 and json.loads(data)["error"].startswith(f"the request's body is {BODY_BYTES + 1:,} "
                                                                   f"bytes; judge reads at most {BODY_BYTES:,} bytes")
+    # longer, but within what the app reads of any route (a draft sent to /lint is longer than a scenario): read,
+    # then refused by its exact size
     status, data = chunked(server, "/api/check", b"#" * (BODY_BYTES + 100_000), "text/yaml")
+    assert status == 413 and json.loads(data)["error"].startswith(f"the request's body is {BODY_BYTES + 100_000:,} "
+                                                                  f"bytes; judge reads at most {BODY_BYTES:,} bytes")
+    # longer than the app reads at all: cut where its maximum ends, never read further, and refused
+    status, data = chunked(server, "/api/check", b"#" * (2 * 1024 * 1024), "text/yaml")
     assert status == 413 and json.loads(data)["error"].startswith(f"the request's body is more than {BODY_BYTES:,} "
                                                                   f"bytes; judge reads at most {BODY_BYTES:,} bytes")
     status, data = chunked(server, "/api/check", padded(DEFAULT.characters + 1).encode(), "text/yaml")

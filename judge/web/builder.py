@@ -262,7 +262,11 @@ def add_minion(state: dict, form, crypt_card=None) -> None:
         minion["type"] = "ally"
     card = crypt_card(name) if crypt_card is not None and kind == "vampire" else None
     if card is not None and card.name != name:  # "Lodin": the card is Lodin (Olaf Holte), the table says Lodin
-        minion["card"] = card.name
+        typed = _number("minion_capacity", form.get("minion_capacity", ""))
+        if typed is not None and str(typed) != str(getattr(card, "capacity", "")):
+            card = None  # a vampire of the table's own (the rulebook's Carna), not the card its name begins
+        else:
+            minion["card"] = card.name
     for key in MINION_NUMBERS:
         value = _number(f"minion_{key}", form.get(f"minion_{key}", ""))
         if value is None and key == "capacity" and kind == "vampire":

@@ -94,10 +94,11 @@ def _status(exc) -> int:
 
 def _page(text: str = "", rules: str = "file", result: Optional[dict] = None, error=None, status: int = 200,
           state: Optional[dict] = None, builder_error=None, chosen_form: str = "", state_yaml: Optional[str] = None,
-          game: str = ""):
+          game: str = "", built: bool = False):
     """The /check page: the builder of the scenario's game (its state, the event form chosen; `state_yaml` is its
     YAML when already written), the raw YAML editor, and the replay of `text` with its permalink when there is
-    one. An error of a scenario the builder made names the event it is in, never a line of the hidden YAML."""
+    one. An error of a scenario the builder made (`built`) names the event it is in, never a line of the YAML the
+    player never saw."""
     from judge.web import builder, builder_rivals
     if state is None:
         state = builder_rivals.new_state() if game == builder_rivals.GAME else builder.new_state()
@@ -112,6 +113,8 @@ def _page(text: str = "", rules: str = "file", result: Optional[dict] = None, er
     events = state.get("events") or []
     view = dict(editions=_editions(), text=text, rules=rules, result=result, error=error, status=status,
                 state=state, state_yaml=state_yaml, yaml_text=yaml_text, game="rivals" if rivals else "vtes",
+                # The builder lists the scenario's events: a stop names its event there, not a line of YAML.
+                in_builder=built or bool(table.players(state) and events),
                 players=table.players(state),
                 minions=builder_rivals.names(state) if rivals else builder.minion_names(state),
                 phases=builder.PHASES, regions=builder.REGIONS, form_groups=groups,
@@ -126,7 +129,7 @@ def _page(text: str = "", rules: str = "file", result: Optional[dict] = None, er
                 builder_assets=_builder_assets(),
                 event_sentences=_event_sentences(events, result),
                 suggestions=_rivals_suggestions(state) if rivals else builder.suggestions(state))
-    if error is not None and yaml_text == state_yaml and getattr(error, "line", None):
+    if built and error is not None and getattr(error, "line", None):
         view["error_event"] = _event_at_line(state_yaml, error.line)
     if result:
         view.update(_trace_view(result))
@@ -330,9 +333,10 @@ def _builder_step():
             where = "sentence" if step == "add_sentence" else "event_form"
             return _page(state=builder.read_state(before, _limits()), chosen_form=chosen, status=400,
                          builder_error=builder.BuilderError(where, f"this event was not added: {exc.message}"))
-        return _page(text=text, state=state, error=exc, status=_status(exc), chosen_form=chosen, state_yaml=text)
+        return _page(text=text, state=state, error=exc, status=_status(exc), chosen_form=chosen, state_yaml=text,
+                     built=True)
     return _page(text=text, state=state, result=result, chosen_form="" if step == "add_event" else chosen,
-                 state_yaml=text)
+                 state_yaml=text, built=True)
 
 
 def _resolve_names(state: dict, form, table) -> None:
