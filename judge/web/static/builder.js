@@ -15,6 +15,7 @@
         var main = document.querySelector("main");
         if (!next || !main) { form.removeAttribute("aria-busy"); return; }
         main.innerHTML = next.innerHTML;
+        if (window.judgeCopyButtons) window.judgeCopyButtons(main);
         var builder = document.getElementById("builder");
         var focus = document.getElementById("builder-error") ? null : pickFocus(submitter && submitter.value);
         if (builder) builder.scrollIntoView({ block: "start" });

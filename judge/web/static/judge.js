@@ -154,4 +154,8 @@
 
   document.querySelectorAll("input[data-live]").forEach(liveSearch);
   document.querySelectorAll("button[data-copy]").forEach(copyButton);
+  // Parts of a page replaced by a script (the builder's steps, builder.js) get their copy buttons too.
+  window.judgeCopyButtons = function (root) {
+    root.querySelectorAll("button[data-copy][hidden]").forEach(copyButton);
+  };
 })();
