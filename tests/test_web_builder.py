@@ -8,6 +8,8 @@ import json
 import re
 import zlib
 
+import pytest
+
 from click.testing import CliRunner
 
 from judge.engine import grammar
@@ -231,3 +233,49 @@ def test_a_sentence_longer_than_an_event_is_refused_with_its_field(client):
     assert r.status_code == 400 and "an event's sentence is at most 1,000" in builder_error_of(r)
     r = step(client, BLEED_TABLE, do="add_sentence", sentence="Belinde bleeds Alexis " * 100)
     assert r.status_code == 400 and "the field 'sentence' is 2,200 characters long" in builder_error_of(r)
+
+
+# -- issue 38: the Rivals builder, and the table's words -----------------------------------------------------------
+def test_rivals_builder_builds_a_table_and_an_event_from_the_forms(client):
+    r = client.get("/check?game=rivals")
+    assert r.status_code == 200 and 'name="game" value="rivals"' in r.get_data(as_text=True)
+    r = step(client, "", do="add_player", game="rivals", player="Brujah, Toreador", player_prestige="18")
+    state = state_of(r)
+    assert "game: rivals" in state and "{name: Brujah, prestige: 18}" in state and "{name: Toreador}" in state
+    for name, controller, bp in (("Skunk", "Brujah", "4"), ("Lixue Chen", "Toreador", "6")):
+        r = step(client, state_of(r), do="add_vampire", vampire=name, controller=controller, vampire_bp=bp,
+                 vampire_location="streets", vampire_leader="1")
+        assert r.status_code == 200
+    r = step(client, state_of(r), do="add_conspiracy", conspiracy="Lost Glory", conspiracy_controller="Brujah",
+             conspiracy_required="4")
+    r = step(client, state_of(r), do="add_event", event_form="attack", ev_attack="Sk", ev_target="lixue",
+             ev_type="physical")
+    assert r.status_code == 200 and verdict_of(r) == "replayed"
+    assert "{attack: Skunk, target: Lixue Chen, type: physical}" in state_of(r)  # names resolved as typed
+    assert "Skunk exhausts and attacks Lixue Chen" in page(r).find_all("ol", class_="built-list")[-1].full_text()
+
+
+@pytest.mark.parametrize("fields, field, words", [
+    ({"do": "add_vampire", "vampire": "Skunk", "controller": "Brujah", "vampire_bp": "abc"}, "vampire_bp", "number"),
+    ({"do": "add_vampire", "vampire": "Skunk", "controller": "Brujah"}, "vampire_bp", "Blood Potency"),
+    ({"do": "add_vampire", "vampire": "Skunk", "controller": "Brujah", "vampire_bp": "4", "vampire_blood": "9"},
+     "vampire_blood", "from 0 to its Blood Potency"),
+    ({"do": "add_vampire", "vampire": "Skunk", "controller": "Nobody", "vampire_bp": "4"}, "controller", "choose"),
+    ({"do": "add_vampire", "vampire": "Skunk", "controller": "Brujah", "vampire_bp": "4",
+      "vampire_location": "moon"}, "vampire_location", "haven, the streets or torpor"),
+    ({"do": "add_mortal", "mortal": "Vagrant", "mortal_blood": "0"}, "mortal_blood", "at least 1"),
+    ({"do": "add_mortal", "mortal": "Vagrant", "mortal_blood": "2", "mortal_kind": "<script>"}, "mortal_kind", "Mortal"),
+    ({"do": "add_conspiracy", "conspiracy": "", "conspiracy_controller": "Brujah"}, "conspiracy", "name"),
+    ({"do": "add_player", "player": "Brujah"}, "player", "already at the table"),
+    ({"do": "add_player", "player": "X", "player_agenda": "40"}, "player_agenda", "0 to 12"),
+    ({"do": "remove_vampire:7"}, "vampires", "no such"),
+    ({"do": "add_event", "event_form": "attack", "ev_target": "Skunk"}, "ev_attack", "needs its 'attack'"),
+    ({"do": "add_vampire", "vampire": "x" * 5000, "controller": "Brujah", "vampire_bp": "4"}, "vampire", "at most"),
+])
+def test_rivals_builder_fields_refuse_bad_values_saying_which(client, fields, field, words):
+    base = state_of(step(client, "", do="add_player", game="rivals", player="Brujah, Toreador"))
+    r = step(client, base, **fields)
+    assert r.status_code == 400, fields
+    error = page(r).find_all("p", class_="notice")[0].full_text()
+    assert words in error, (fields, error)
+    assert state_of(r) == base  # the state as it was

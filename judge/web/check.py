@@ -269,13 +269,6 @@ def _builder_step():
     chosen = form.get("event_form", "")
     if step == "enter":  # Enter pressed in a field: the step whose field was filled in
         step = _step_entered(form)
-    # Every field but the state (a whole scenario, read under the scenario's limits) holds one name, number or
-    # short value: one longer is refused before any of it is read.
-    for key, value in form.items(multi=True):
-        if key != "state" and len(value) > builder.FIELD_CHARS:
-            return _page(status=400, builder_error=builder.BuilderError(
-                key[:40], f"the field {key[:40]!r} is {len(value):,} characters long; a field of the builder holds "
-                          f"at most {builder.FIELD_CHARS:,}"))
     from judge.web import builder_rivals
     game = form.get("game", "")
     fresh = builder_rivals.new_state() if game == builder_rivals.GAME else builder.new_state()
@@ -289,6 +282,13 @@ def _builder_step():
     if not table.buildable(state):
         return _page(status=400, game=game, builder_error=builder.BuilderError(
             "state", "the builder's state is not a scenario it can extend; start again"))
+    # Every field but the state (a whole scenario, read under the scenario's limits) holds one name, number or
+    # short value: one longer is refused before any of it is read.
+    for key, value in form.items(multi=True):
+        if key != "state" and len(value) > builder.FIELD_CHARS:
+            return _page(state=state, status=400, builder_error=builder.BuilderError(
+                key[:40], f"the field {key[:40]!r} is {len(value):,} characters long; a field of the builder holds "
+                          f"at most {builder.FIELD_CHARS:,}"))
     before = table.dump(state)
     try:
         table.set_table(state, form)
