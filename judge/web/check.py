@@ -35,6 +35,20 @@ def plain(value) -> str:
     return str(value)
 
 
+_FIELD_WORDS = {"bp": "Blood Potency", "vp": "VP", "ev": "", "minion": "minion", "player": "Methuselah or player",
+                "mortal": "Mortal", "conspiracy": "Conspiracy", "required": "Prestige required", "do": "step"}
+
+
+@check_pages.app_template_filter("field_label")
+def field_label(field: str) -> str:
+    """A builder field's name as its label says it: "vampire_bp" -> "Vampire: Blood Potency", "ev_target" ->
+    "Target"."""
+    parts = [_FIELD_WORDS.get(p, p) for p in str(field).replace(".", "_").split("_")]
+    parts = [p for p in parts if p]
+    words = (parts[0] + (": " + " ".join(parts[1:]) if len(parts) > 1 else "")) if parts else str(field)
+    return words[:1].upper() + words[1:]
+
+
 @check_pages.app_template_filter("stop_message")
 def stop_message(message: str) -> str:
     """The stop's message without the "refused: " the heading above it already says."""

@@ -17,11 +17,23 @@
         main.innerHTML = next.innerHTML;
         if (window.judgeCopyButtons) window.judgeCopyButtons(main);
         var builder = document.getElementById("builder");
-        var focus = document.getElementById("builder-error") ? null : pickFocus(submitter && submitter.value);
+        var invalid = markError(main);
+        var focus = invalid || (document.getElementById("builder-error") ? null : pickFocus(submitter && submitter.value));
         if (builder) builder.scrollIntoView({ block: "start" });
         if (focus) focus.focus({ preventScroll: true });
       })
       .catch(function () { form.removeAttribute("aria-busy"); form.submit(); });
+  }
+
+  // The field a refused step names is marked and focused (the error says what is wrong with it).
+  function markError(root) {
+    var error = root.querySelector("#builder-error[data-field]");
+    if (!error) return null;
+    var field = root.querySelector('[name="' + error.getAttribute("data-field").replace(/"/g, "") + '"]');
+    if (!field || field.type === "hidden") return null;
+    field.setAttribute("aria-invalid", "true");
+    field.setAttribute("aria-describedby", "builder-error");
+    return field;
   }
 
   function pickFocus(step) {
@@ -31,6 +43,8 @@
     if (el && el.id === "event-fields") el = el.querySelector("input");
     return el;
   }
+
+  markError(document);
 
   document.addEventListener("submit", function (e) {
     var form = e.target;
