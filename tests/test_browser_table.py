@@ -139,7 +139,8 @@ def test_a_rivals_situation_built_from_the_forms_replayed_and_cited(local_server
     page.goto(local_server + "check?example=rivals/examples/lost_glory_conspiracy.yaml")
     expect(page.locator("#built-vampires li")).to_have_count(4)
     expect(page.locator("#player_prestige")).to_be_visible()
-    assert not errors, errors
+    # The one console error is the refused step's answer: a 400, as the refusal is.
+    assert [e for e in errors if "status of 400" not in e] == [] and len(errors) <= 1, errors
     context.close()
 
 
