@@ -50,11 +50,11 @@ from judge.compare.terminology import normalise
 # shifted it; an ID match is trusted only when the two texts are still this alike.
 DRAFT_ID_MIN_SIMILARITY = 60
 # A pair the concordance found by text alone, below this confidence, is not one the comparer can stand behind:
-# it is shown as a removed and an added paragraph, never as a change. Measured on RB -> VEKN and S6 -> VEKN
-# (docs/compare.md): below 0.55, 13 of 15 such pairs join two different rules ("a ready minion can perform one
-# of two actions: bleed or hunt" with "A minion cannot perform more than one bleed action", 0.505); from 0.55 to
-# 0.65, 5 of 26 do.
-PAIRING_MIN = 0.55
+# it is shown as a removed and an added paragraph, never as a change. Read on RB -> VEKN and S6 -> VEKN (the scans
+# repaired, docs/compare.md): below 0.55, 13 of 15 such pairs joined two different rules; from 0.55 to 0.60, 8 of
+# 16 ("a ready minion can perform one of two actions: bleed or hunt" with "A minion cannot perform more than one
+# bleed action", reported as "can -> cannot"); from 0.60 to 0.66, 3 of 16.
+PAIRING_MIN = 0.60
 MOVED_SECTION, MOVED_ORDER = "section", "order"
 
 
@@ -265,14 +265,15 @@ def _alignment(corpus: Corpus, old_doc: Document, new_doc: Document) -> Alignmen
     return align(corpus, old_doc, new_doc)
 
 
-def trusted(pair) -> bool:
-    """Can the comparer stand behind this pair of the concordance (PAIRING_MIN)?"""
-    return pair.method != "text" or pair.confidence >= PAIRING_MIN
+def weak(method: str, confidence: float) -> bool:
+    """Is this a pairing the comparer cannot stand behind (PAIRING_MIN)? Such a pair is shown as a change of
+    wording when it is one (the rulebook's worked examples renamed their characters: Kurt -> Wauneka pairs at
+    0.56), never as a change of meaning: it is then a removed and an added paragraph."""
+    return method == "text" and confidence < PAIRING_MIN
 
 
 def _compare(corpus: Corpus, old_doc: Document, new_doc: Document, pairs, section_pairs,
              alignment: Optional[Alignment]) -> Comparison:
-    pairs = [p for p in pairs if trusted(p)]
     groups = _groups(pairs, old_doc, new_doc)
     mapping = _TargetMap(pairs, section_pairs, old_doc, new_doc)
     moves = find_moves(groups, section_pairs, old_doc, new_doc)
@@ -281,8 +282,10 @@ def _compare(corpus: Corpus, old_doc: Document, new_doc: Document, pairs, sectio
     for olds, news, method, confidence in groups:
         text = compare_texts(_side(olds, old_doc), _side(news, new_doc), old_doc.meta.game, vocabulary)
         reference = reference_signal(_refs(olds), _refs(news), mapping.same_target)
-        changes.append(PairChange(olds, news, text, method, confidence, reference,
-                                  moves.get((olds[0].id, news[0].id))))
+        change = PairChange(olds, news, text, method, confidence, reference, moves.get((olds[0].id, news[0].id)))
+        if weak(method, confidence) and change.change == MEANING:
+            continue  # its paragraphs are listed as removed and added
+        changes.append(change)
     paired_old = {p.id for c in changes for p in c.old}
     paired_new = {p.id for c in changes for p in c.new}
     outside = set(alignment.outside) if alignment else set()
@@ -607,6 +610,17 @@ class History:
         return {"id": self.id, "label": self.label, "editions": [e.to_json() for e in self.entries]}
 
 
+def _meaning_between(para: Paragraph, other: str, home: Document, book: Document, corpus: Corpus) -> bool:
+    """Would `para` and its counterpart `other` be reported as a change of meaning (a weak pairing of which is
+    not followed: `weak`)?"""
+    first, second = (para, corpus.paragraphs[other])
+    if book.meta.edition_order < home.meta.edition_order:
+        first, second = second, first
+    text = compare_texts(_side([first], corpus.documents[first.doc]), _side([second], corpus.documents[second.doc]),
+                         home.meta.game, game_vocabulary(corpus, home.meta.game))
+    return text.change == MEANING
+
+
 def history(corpus: Corpus, ident: str) -> History:
     """One paragraph (an ID, or anything `judge show` accepts) through every edition of
     its game, oldest first: where it was created, and in each later edition whether it
@@ -628,7 +642,8 @@ def history(corpus: Corpus, ident: str) -> History:
         if book.id == home.id:
             continue
         alignment = _alignment(corpus, home, book)
-        found = sorted({p.new for p in alignment.pairs if p.old == para.id and trusted(p)},
+        found = sorted({p.new for p in alignment.pairs if p.old == para.id
+                        and not (weak(p.method, p.confidence) and _meaning_between(para, p.new, home, book, corpus))},
                        key=_order(book).__getitem__)
         if found:
             versions[book.id] = [corpus.paragraphs[i] for i in found]
