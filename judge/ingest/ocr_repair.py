@@ -19,6 +19,9 @@ damaged word is repaired by the first of these that is sure, and otherwise kept 
 3. **spelling**: the one word of the game's books within one edit (two for a word of 8 letters or more), by
    SymSpell's look-up; a tie leaves the word as it is.
 
+Where the paragraph has a twin, only the twin repairs it: a word it does not put in the damaged word's place is a
+guess ("actidg" read as "acting" where the twin says "action only").
+
 Nothing else changes: a word inside a reference, a number, a known word, punctuation and spacing stay as the
 scan has them. Each repair is a `Repair` on its paragraph (its place in the repaired text, the original, and
 which of the three made it), so the original text is always there (`Paragraph.scanned_text`), shown on
@@ -271,18 +274,16 @@ def repair_paragraph(para: Paragraph, lexicon: Lexicon, speller: _Speller,
         for first, (count, words) in _aligned(tokens, damaged, twin, lexicon).items():
             plans[first] = (count, words, "aligned")
     covered = {i for first, (count, _, _) in plans.items() for i in range(first, first + count)}
-    # Where the same rule is there in clean text, a guess must be words it uses ("Maga" is "Mazz", not "Mage").
-    twin_words = {w.lower() for w in _PLAIN_WORD.findall(twin.text)} if twin is not None else None
+    # Where the same rule is there in clean text, the twin is the evidence: a word it does not put in the damaged
+    # word's place is no repair ("Maga" is "Mazz", not "Mage"; "actidg" is "action only", not "acting").
     for i, token in enumerate(tokens):
-        if not damaged[i] or i in covered:
+        if twin is not None or not damaged[i] or i in covered:
             continue
         fixed = speller.split(token.word)
         how = "split"
         if fixed is None:
             fixed, how = speller.spell(token.word), "spelling"
         if fixed is None or fixed == token.word:
-            continue
-        if twin_words is not None and not all(w.lower() in twin_words for w in fixed.split()):
             continue
         plans[i] = (1, fixed, how)
     plans = {i: p for i, p in plans.items() if not any(inside_ref[i:i + p[0]])}
