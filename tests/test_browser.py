@@ -255,11 +255,13 @@ def test_check_page_labels_sit_above_their_controls_and_results_read_as_words(se
 def test_diff_lists_moved_paragraphs(server, browser):
     context, page, errors = open_page(browser, PHONE)
     page.goto(server + "diff?old=rb&new=vekn")
-    page.locator("a[href='#moved']").click()
+    summary = page.locator("a[href='#moved']")
+    said = int(summary.inner_text().split()[0])  # "58 moved"
+    summary.click()
     moved = page.locator("details#moved")
     moved.locator("summary").click()
     expect(moved.locator("li").first).to_be_visible()
-    assert moved.locator("li").count() >= 60
+    assert moved.locator("li").count() == said >= 50
     no_sideways_scroll(page)
     moved.locator("summary").scroll_into_view_if_needed()
     shot(page, "phone-diff-moved")

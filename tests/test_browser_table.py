@@ -98,14 +98,14 @@ def test_a_rivals_situation_built_from_the_forms_replayed_and_cited(local_server
     page.fill("#player", "Brujah, Toreador")
     page.click("#add-player")
     expect(page.locator("#built-players li")).to_have_count(2)
-    for name, controller, bp in (("Skunk", "Brujah", "4"), ("Lixue Chen", "Toreador", "6")):
+    for n, (name, controller, bp) in enumerate((("Skunk", "Brujah", "4"), ("Lixue Chen", "Toreador", "6")), 1):
         page.fill("#vampire", name)
         page.select_option("#controller", controller)
         page.fill("#vampire_bp", bp)
         page.select_option("#vampire_location", "streets")
         page.check("#vampire_leader")
         page.click("#add-vampire")
-    expect(page.locator("#built-vampires li")).to_have_count(2)
+        expect(page.locator("#built-vampires li")).to_have_count(n)  # the step's answer in, before the next
     # A bad value is refused there, at its field: marked, focused, and the error says why.
     page.fill("#vampire", "Brother")
     page.fill("#vampire_bp", "many")
