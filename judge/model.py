@@ -75,7 +75,7 @@ class Reference:
 @dataclass
 class Repair:
     """A word of an OCR'd text repaired (judge/ingest/ocr_repair.py): its place in the repaired text, the
-    scan's original, and how the repair was found (aligned, split, spelling)."""
+    scan's original, and how the repair was found (aligned, current, split, spelling)."""
 
     start: int
     end: int

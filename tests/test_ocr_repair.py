@@ -44,7 +44,7 @@ def test_every_repair_is_recorded_and_nothing_else_changes(corpus):
             assert old[cursor_old:cursor_old + len(kept)] == kept, para.id
             cursor_old += len(kept) + len(repair.original)
             cursor_new = repair.end
-            assert repair.how in ("aligned", "split", "spelling")
+            assert repair.how in ("aligned", "current", "split", "spelling")
             assert repair.original.strip() and para.text[repair.start:repair.end].strip()
         assert para.text[cursor_new:] == old[cursor_old:], para.id
         for ref in para.refs:  # references keep their words and their place

@@ -713,7 +713,7 @@ TITLE_CITY = rule("TITLE_CITY", "a prince (or archbishop) is contested by any ti
 TITLE_CLAN_UNIQUE = rule("TITLE_CLAN_UNIQUE", "each clan's justicar, Inner Circle member and kholo is unique; the regent is unique",
                          [V("vampire-sects", "justicar and Inner Circle titles are unique"),
                           V("other-vampire-sects", "regent is unique")],
-                         [RB("10.1", "justicaddnner Circle titles are unique"), RB("10.2", "The title of regent is unique")])
+                         [RB("10.1", "justicar and Inner Circle titles are unique"), RB("10.2", "The title of regent is unique")])
 TITLE_NOT_UNIQUE = rule("TITLE_NOT_UNIQUE", "primogen, bishop, cardinal, priscus and magaji are not unique and are never contested",
                         [V("vampire-sects", "The title of primogen is not unique"),
                          V("other-vampire-sects", "The other Sabbat titles are not unique")],

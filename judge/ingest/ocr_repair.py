@@ -6,7 +6,8 @@ to its users (`judge show rb:6.4.6/2` printed "damageemtégon"), and the version
 
 This step runs when a corpus is assembled (judge.corpus.assemble_corpus), before references are resolved, on
 every paragraph of an OCR document. A word is **damaged** when it is in no English dictionary (symspellpy's
-frequency dictionary, read from the installed package) and in no clean book of its game (the `Lexicon`). Each
+frequency dictionary, read from the installed package), in no clean book of its game, and not one the book itself
+writes whole three times or more (the `Lexicon`). Each
 damaged word is repaired by the first of these that is sure, and otherwise kept as it is:
 
 1. **aligned**: the paragraph's twin in a clean edition (the section-6 book keeps the older book's numbering:
@@ -14,6 +15,9 @@ damaged word is repaired by the first of these that is sure, and otherwise kept 
    against the clean words that stand in their place; those are taken when their letters match the damage
    (rapidfuzz ratio >= ALIGNED_MIN_RATIO), mapped back to the older book's terms ("locks" -> "taps", from
    judge/data/terminology.yaml), never across a pronoun the older book wrote otherwise ("they" for "he").
+   When the paragraph has no twin of its number, its **current** counterpart stands in: the current book's
+   paragraph most alike by its words (rapidfuzz ratio >= NEAREST_MIN_SIMILARITY), whose words are taken only
+   when they match the damage's letters closer (CURRENT_MIN_RATIO): the current book was reworded since.
 2. **split**: a fused word cut into words of the game's books ("hasa" -> "has a"), by SymSpell's word
    segmentation without any edit, every piece a known word.
 3. **spelling**: the one word of the game's books within one edit (two for a word of 8 letters or more), by
@@ -41,14 +45,22 @@ from typing import Iterable, Optional
 from judge.model import Document, Paragraph, Repair
 
 ALIGNED_MIN_SIMILARITY = 60  # a twin paragraph this alike (rapidfuzz ratio of the texts) is the same text
+NEAREST_MIN_SIMILARITY = 75  # a current paragraph this alike, found by its words alone, is the same text
 ALIGNED_MIN_RATIO = 55  # the clean words taken for damaged ones must match their letters this well
+# ... and when the clean text is the current book's (reworded since): damage hiding a real edit ("mxy" for a
+# "may" the current book made "must") must not take the current words.
+CURRENT_MIN_RATIO = 70
 ALIGNED_MAX_WORDS = 4  # a damaged passage longer than this is not repaired from the twin
 MAX_SPLIT_PIECES = 3
-SPLIT_MIN_USES = 3  # each piece of a split word is one the clean books write in lower case this often
+SPLIT_MIN_USES = 3
+OWN_MIN_USES = 3
+SPELL_PREFIX = 5  # SymSpell's prefix length: the books' 1,700 words take a third of the time of 7, same repairs  # an OCR'd book's own word, written whole this often, is a word (its vocabulary)  # each piece of a split word is one the clean books write in lower case this often
 _TOKEN = re.compile(r"\S+")
 _EDGE = "\"'“”‘’()[].,;:!?-–—/*"
 _LETTERS = re.compile(r"[^\W\d_]", re.UNICODE)
 _PLAIN_WORD = re.compile(r"[A-Za-z]+")
+# A run of non-spaces that is one plain word between edge punctuation ("(untap," but not "un@tap").
+_WHOLE_PLAIN_WORD = re.compile(r"(?<!\S)[\"'“”‘’(\[]*([A-Za-z]+)[\"'“”‘’)\].,;:!?]*(?!\S)")
 _NUMBERISH = re.compile(r"[\d.,/%+±×x-]+")
 
 
@@ -104,19 +116,27 @@ def _terminology_forms() -> tuple[tuple[str, str, str, str], ...]:
     return tuple(out)
 
 
-def lexicon_of(documents: Iterable[Document], game: str, leave_out: str = "") -> Lexicon:
-    """The lexicon of `game` from its clean (non-OCR) books among `documents` (but `leave_out`)."""
-    counts: dict[str, int] = {}
-    common: dict[str, int] = {}
+def lexicon_of(documents: Iterable[Document], game: str, leave_out: str = "",
+               own: Optional[Document] = None) -> Lexicon:
+    """The lexicon of `game` from its clean (non-OCR) books among `documents` (but `leave_out`); with `own`, an
+    OCR'd book, also the words it writes whole at least OWN_MIN_USES times (its own vocabulary: damage is rarely
+    the same twice)."""
+    from collections import Counter
+    written: Counter = Counter()  # each word as written, of the clean books (one C pass per book)
     for doc in documents:
         if doc.meta.game != game or doc.meta.ocr or doc.id == leave_out:
             continue
-        for para in doc.paragraphs:
-            for word in _PLAIN_WORD.findall(para.text):
-                key = word.lower()
-                counts[key] = counts.get(key, 0) + 1
-                if word[0].islower():
-                    common[key] = common.get(key, 0) + 1
+        written.update(_PLAIN_WORD.findall("\n".join(p.text for p in doc.paragraphs)))
+    if own is not None:
+        whole = Counter(_WHOLE_PLAIN_WORD.findall("\n".join(p.text for p in own.paragraphs)))
+        written.update({word: uses for word, uses in whole.items() if uses >= OWN_MIN_USES})
+    counts: dict[str, int] = {}
+    common: dict[str, int] = {}
+    for word, uses in written.items():
+        key = word.lower()
+        counts[key] = counts.get(key, 0) + uses
+        if word[0].islower():
+            common[key] = common.get(key, 0) + uses
     to_older: dict[str, str] = {}
     to_newer: dict[str, str] = {}
     pronouns: set[str] = set()
@@ -142,15 +162,14 @@ class _Token:
     word: str
 
 
+_EDGE_CLASS = "[" + re.escape(_EDGE) + "]"
+# A run of non-spaces: its edge punctuation either side, and the word between (group 1).
+_WORD_IN_TOKEN = re.compile(rf"{_EDGE_CLASS}*((?:(?!{_EDGE_CLASS}*(?:\s|$))\S)+){_EDGE_CLASS}*")
+
+
 def _tokens(text: str) -> list[_Token]:
-    out = []
-    for m in _TOKEN.finditer(text):
-        raw = m.group()
-        lead = len(raw) - len(raw.lstrip(_EDGE))
-        core = raw.strip(_EDGE)
-        if core:
-            out.append(_Token(m.start() + lead, m.start() + lead + len(core), core))
-    return out
+    """Each run of non-spaces of `text` as its word without edge punctuation (a run of punctuation alone is none)."""
+    return [_Token(m.start(1), m.end(1), m.group(1)) for m in _WORD_IN_TOKEN.finditer(text)]
 
 
 def is_damaged(word: str, lexicon: Lexicon) -> bool:
@@ -171,7 +190,7 @@ class _Speller:
     def __init__(self, lexicon: Lexicon):
         from symspellpy import SymSpell
         self.lexicon = lexicon
-        self.sym = SymSpell(max_dictionary_edit_distance=2, prefix_length=7)
+        self.sym = SymSpell(max_dictionary_edit_distance=2, prefix_length=SPELL_PREFIX)
         for word, count in lexicon.common_words.items():
             self.sym.create_dictionary_entry(word, count)
 
@@ -222,7 +241,25 @@ def _twin(para: Paragraph, clean: dict[str, Paragraph], books: list[str]) -> Opt
     return None
 
 
-def _aligned(tokens: list[_Token], damaged: list[bool], twin: Paragraph, lexicon: Lexicon) -> dict[int, tuple[int, str]]:
+def _nearest(paragraphs: list[Paragraph], current: Document, lexicon: Lexicon) -> dict[str, Paragraph]:
+    """For paragraphs with no twin of the same number, the current book's paragraph that says the same, when one
+    is as alike as a twin must be (NEAREST_MIN_SIMILARITY, on the texts in the current terms): the aligned current
+    text the damage is read against."""
+    from rapidfuzz import fuzz, process
+
+    def key(text: str) -> str:
+        return " ".join(lexicon.to_newer.get(w, w) for w in _PLAIN_WORD.findall(text.lower()))
+    choices = [key(p.text) for p in current.paragraphs]
+    out = {}
+    for para in paragraphs:
+        found = process.extractOne(key(para.text), choices, scorer=fuzz.ratio, score_cutoff=NEAREST_MIN_SIMILARITY)
+        if found is not None:
+            out[para.id] = current.paragraphs[found[2]]
+    return out
+
+
+def _aligned(tokens: list[_Token], damaged: list[bool], twin: Paragraph, lexicon: Lexicon,
+             min_ratio: int = ALIGNED_MIN_RATIO) -> dict[int, tuple[int, str]]:
     """Repairs from the twin: {first token index: (tokens replaced, the words)}."""
     from rapidfuzz import fuzz
     theirs = _tokens(twin.text)
@@ -242,7 +279,7 @@ def _aligned(tokens: list[_Token], damaged: list[bool], twin: Paragraph, lexicon
         # in the older book's terms.
         span = _PLAIN_WORD.sub(lambda m: _older(m.group(), lexicon), twin.text[theirs[j1].start:theirs[j2 - 1].end])
         damage = " ".join(t.word for t in tokens[i1:i2])
-        if fuzz.ratio(_letters_of(damage), _letters_of(span)) < ALIGNED_MIN_RATIO:
+        if fuzz.ratio(_letters_of(damage), _letters_of(span)) < min_ratio:
             continue
         out[i1] = (i2 - i1, span)
     return out
@@ -270,14 +307,18 @@ def repair_paragraph(para: Paragraph, lexicon: Lexicon, speller: _Speller,
     protected = [r.span for r in para.refs]
     inside_ref = [any(s <= t.start < e or s < t.end <= e for s, e in protected) for t in tokens]
     plans: dict[int, tuple[int, str, str]] = {}  # first token -> (tokens, replacement, how)
+    # A twin of the same number (the section-6 book) is the same text: it alone repairs. The current book's
+    # paragraph found by its words is reworded: it repairs what it surely says, the spelling the rest.
+    current = twin is not None and twin.id.split(":", 1)[1] != para.id.split(":", 1)[1]
     if twin is not None:
-        for first, (count, words) in _aligned(tokens, damaged, twin, lexicon).items():
-            plans[first] = (count, words, "aligned")
+        found = _aligned(tokens, damaged, twin, lexicon, CURRENT_MIN_RATIO if current else ALIGNED_MIN_RATIO)
+        for first, (count, words) in found.items():
+            plans[first] = (count, words, "current" if current else "aligned")
     covered = {i for first, (count, _, _) in plans.items() for i in range(first, first + count)}
     # Where the same rule is there in clean text, the twin is the evidence: a word it does not put in the damaged
     # word's place is no repair ("Maga" is "Mazz", not "Mage"; "actidg" is "action only", not "acting").
     for i, token in enumerate(tokens):
-        if twin is not None or not damaged[i] or i in covered:
+        if (twin is not None and not current) or not damaged[i] or i in covered:
             continue
         fixed = speller.split(token.word)
         how = "split"
@@ -318,13 +359,17 @@ def repair_documents(documents: dict[str, Document]) -> dict[str, Document]:
         return documents
     out = dict(documents)
     for doc in ocr:
-        lexicon = lexicon_of(documents.values(), doc.meta.game)
+        lexicon = lexicon_of(documents.values(), doc.meta.game, own=doc)
         speller = _Speller(lexicon)
         books = [d for d in documents.values() if d.meta.game == doc.meta.game and not d.meta.ocr
                  and d.meta.format != "outline"]
         clean = {p.id: p for d in books for p in d.paragraphs}
         ids = sorted(d.id for d in books)
-        paragraphs = [repair_paragraph(p, lexicon, speller, _twin(p, clean, ids)) for p in doc.paragraphs]
+        twins = {p.id: _twin(p, clean, ids) for p in doc.paragraphs}
+        current = max(books, key=lambda d: d.meta.edition_order, default=None)
+        if current is not None:
+            twins.update(_nearest([p for p in doc.paragraphs if twins[p.id] is None], current, lexicon))
+        paragraphs = [repair_paragraph(p, lexicon, speller, twins[p.id]) for p in doc.paragraphs]
         out[doc.id] = dataclasses.replace(doc, paragraphs=paragraphs)
     return out
 

@@ -86,7 +86,7 @@ SCHEMAS: dict[str, S] = {
         {"title": _STR, "paragraphs": _array(_STR), "subsections": _array(_STR),
          "in_force": _array(_object({"id": _STR, "label": _STR, "confidence": _NUM})),
          "scan": _object({"text": _STR, "repairs": _array(_object({"original": _STR, "repaired": _STR,
-                                                                     "how": {"enum": ["aligned", "split", "spelling"]}}))}),
+                                                                     "how": {"enum": ["aligned", "current", "split", "spelling"]}}))}),
          "citation": _object({"label": _STR, "url": {**_STR, "description": "the permalink at the site's public "
                                                      "address (judge serve --public-url)"},
                               "vekn_url": {**_nullable("string"), "description": "the rule on vekn.net (the "
