@@ -41,7 +41,7 @@ from judge.engine import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal, ScenarioError
 from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Equip, Event, MasterCard,
-                                 Maneuver, Modifier, PlayCard, Political, Prevent, Reaction, StrikeSpec)
+                                 Maneuver, Modifier, PlayCard, Political, Press, Prevent, Reaction, StrikeSpec)
 from judge.engine.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
 from judge.engine.card_text import condition_of, read_crypt_text, strike_of
@@ -431,6 +431,7 @@ class Modelled:
     bleed_reduced: int = 0  # "Reduce a bleed against you by N."
     maneuver: bool = False  # a combat card's "Maneuver."
     prevent: int = 0  # a combat card's "Prevent N damage."
+    press: Optional[str] = None  # a combat card's "Press." (continue), "Press, only usable to end combat." (end)
     rest: list[str] = field(default_factory=list)
 
 
@@ -483,6 +484,10 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             continue
         if COMBAT in card.types and s == "Maneuver" and not out.maneuver:
             out.maneuver = True
+            continue
+        m = re.fullmatch(r"Press(?:, only usable to (continue|end) combat)?", s)
+        if m and COMBAT in card.types and out.press is None:
+            out.press = m.group(1) or "continue"
             continue
         m = re.fullmatch(r"Prevent (\d) damage", s)
         if m and COMBAT in card.types and not out.prevent:
@@ -808,6 +813,13 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
                                                             aggravated=aggravated, first=first),
                              source=e.card.name, via="card", cost=cost, line=e.line, text=e.text)
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
+        return
+    if e.effect is None and e.says is None and not what.rest and what.press and what.strike is None and \
+            not (what.maneuver or what.prevent):
+        # A press card read whole ("Press.", "Press, only usable to end combat."): the engine's own press.
+        event = Press(minion=m.name, to_continue=what.press == "continue", source=e.card.name, cost=cost,
+                      line=e.line, text=e.text)
+        _delegate(e, combat.press, event, d, log, R.CARD_COMBAT_WHO)
         return
     if e.effect is None and e.says is None and not what.rest and (what.maneuver or what.prevent) and \
             not (what.maneuver and what.prevent) and what.strike is None:
