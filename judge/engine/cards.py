@@ -40,7 +40,8 @@ from judge.memo import Memo
 from judge.engine import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal, ScenarioError
-from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Equip, Event, MasterCard,
+from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Equip, Event, GainStrikes,
+                                 MasterCard,
                                  Maneuver, Modifier, PlayCard, Political, Press, Prevent, Reaction, StrikeSpec)
 from judge.engine.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
@@ -432,6 +433,7 @@ class Modelled:
     maneuver: bool = False  # a combat card's "Maneuver."
     prevent: int = 0  # a combat card's "Prevent N damage."
     press: Optional[str] = None  # a combat card's "Press." (continue), "Press, only usable to end combat." (end)
+    extra_strikes: int = 0  # a combat card's "Additional strike (limited)." / "N additional strikes."
     rest: list[str] = field(default_factory=list)
 
 
@@ -484,6 +486,10 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             continue
         if COMBAT in card.types and s == "Maneuver" and not out.maneuver:
             out.maneuver = True
+            continue
+        m = re.fullmatch(r"(?:(\d) a|A)dditional strikes?(?: \(limited\))?", s)
+        if m and COMBAT in card.types and not out.extra_strikes:
+            out.extra_strikes = int(m.group(1) or 1)  # "(limited)": one source a round, as the engine holds all
             continue
         m = re.fullmatch(r"Press(?:, only usable to (continue|end) combat)?", s)
         if m and COMBAT in card.types and out.press is None:
@@ -813,6 +819,13 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
                                                             aggravated=aggravated, first=first),
                              source=e.card.name, via="card", cost=cost, line=e.line, text=e.text)
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
+        return
+    if e.effect is None and e.says is None and not what.rest and what.extra_strikes and what.strike is None and \
+            not (what.press or what.maneuver or what.prevent):
+        # An additional strike card read whole (Blur): the engine's own additional strikes, its cost paid.
+        event = GainStrikes(minion=m.name, count=what.extra_strikes, source=e.card.name, cost=cost, line=e.line,
+                            text=e.text)
+        _delegate(e, combat.gain_strikes, event, d, log, R.CARD_COMBAT_WHO)
         return
     if e.effect is None and e.says is None and not what.rest and what.press and what.strike is None and \
             not (what.maneuver or what.prevent):

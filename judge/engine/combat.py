@@ -649,13 +649,14 @@ def gain_strikes(d: Draft, e: GainStrikes, log: Log) -> None:
         raise Refusal(f"{m.name} already gained additional strikes from {used[0]} this round: a minion cannot use more "
                       f"than one card or effect to gain additional strikes per round", [R.ADDITIONAL_STRIKES_LIMIT])
     source = e.source or "a card"
+    paid = _pay(d, m, e.cost, source)
     if e.source:
         play_from_hand(d, m.controller, log, e.source)
     extra = dict(c.extra)
     extra[m.name] = extra.get(m.name, 0) + e.count
     c = d.put_combat(extra=tuple(extra.items()), extra_sources=c.extra_sources + ((m.name, source),))
-    log.add(f"{m.name} gains {e.count} additional strike{'s' if e.count > 1 else ''} from {source} (one source per "
-            f"round); they are resolved after the normal pair, at the same {c.range} range.",
+    log.add(f"{m.name} gains {e.count} additional strike{'s' if e.count > 1 else ''} from {source}{paid} (one source "
+            f"per round); they are resolved after the normal pair, at the same {c.range} range.",
             R.ADDITIONAL_STRIKES, R.ADDITIONAL_STRIKES_LIMIT, *([R.COMBAT_ACTING_FIRST] if m.name == c.acting else []))
 
 

@@ -316,6 +316,7 @@ class GainStrikes(Event):
     minion: str
     count: int
     source: Optional[str] = None
+    cost: Cost = field(default_factory=Cost)  # a card's (Blur's 1 blood), paid as it is played
 
 
 @dataclass(frozen=True, kw_only=True)
