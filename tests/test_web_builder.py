@@ -279,3 +279,15 @@ def test_rivals_builder_fields_refuse_bad_values_saying_which(client, fields, fi
     error = page(r).find_all("p", class_="notice")[0].full_text()
     assert words in error, (fields, error)
     assert state_of(r) == base  # the state as it was
+
+
+@pytest.mark.parametrize("text", [
+    "game: rivals\nplayers: [A, B]\nturn: A\nvampires:\n- {nam-1001e: X, controller: A, bp: 3}\nevents: [A passes]\n",
+    "game: rivals\nplayers: [A, B]\nvampires:\n- {controller: A}\nmortals: [{}]\n",
+    "players: [A, B]\nturn: A\nphase: minion\nminions:\n- {controller: A}\nevents: [A passes]\n",
+])
+def test_a_malformed_table_pasted_is_a_clear_error_not_a_fault(client, text):
+    # Found by tests/test_fuzz_scenarios.py: a Rivals vampire without its name was taken into the builder, whose
+    # suggestions then failed (a 500).
+    r = client.post("/check", data={"scenario": text, "rules": "file"})
+    assert r.status_code == 400 and "cannot be read" in page(r).full_text()

@@ -50,8 +50,10 @@ def buildable(state: dict) -> bool:
         return value is None or (isinstance(value, list) and (kind is None or all(isinstance(v, kind) for v in value)))
     players_ok = a_list("players") and all(isinstance(p, (str, int)) or (isinstance(p, dict) and "name" in p)
                                            for p in state.get("players") or ())
+    named = all(isinstance(v.get("name"), (str, int)) for key in ("vampires", "mortals")
+                for v in state.get(key) or () if isinstance(v, dict))
     return (players_ok and a_list("vampires", dict) and a_list("mortals", dict) and a_list("conspiracies", dict)
-            and a_list("events") and not state.get("setup"))
+            and a_list("events") and named and not state.get("setup"))
 
 
 def players(state: dict) -> list[str]:

@@ -197,8 +197,9 @@ def _rivals_suggestions(state: dict) -> list[str]:
     if not seats:
         return []
     turn = state.get("turn") if state.get("turn") in seats else seats[0]
-    mine = next((str(v["name"]) for v in state.get("vampires") or () if v.get("controller") == turn), None)
-    theirs = next((str(v["name"]) for v in state.get("vampires") or () if v.get("controller") != turn), None)
+    named = [v for v in state.get("vampires") or () if isinstance(v, dict) and v.get("name")]
+    mine = next((str(v["name"]) for v in named if v.get("controller") == turn), None)
+    theirs = next((str(v["name"]) for v in named if v.get("controller") != turn), None)
     shapes = ["{v} moves to the streets", "{p} draws 1 card", "{p} draws 1 card from the faction deck",
               "{w} blocks", "{w} exhausts to block", "{v} claims the Prince", "{v} mends", "{p} passes",
               "nobody reacts", "{p} ends their turn", "action phase", "end phase", "{q}'s turn"]
