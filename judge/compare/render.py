@@ -17,7 +17,6 @@ import click
 
 from judge import paths
 from judge.compare.comparison import Comparison, History, PairChange
-from judge.compare.importance import WHAT_LABELS
 from judge.compare.text import LEVEL_OCR, MEANING, SCAN, TERMINOLOGY, UNCHANGED, WORDING, Segment
 
 HTML_TEMPLATE = "diff_report.html.j2"
@@ -78,8 +77,8 @@ def importance_note(pair: PairChange) -> Optional[str]:
     found = pair.importance
     if found is None:
         return None
-    why = pair.signals[found.signal].explain() if found.signal >= 0 else ""
-    return f"changes {WHAT_LABELS[found.what]}" + (f" ({why})" if why and found.what != "rewording" else "")
+    said = found.to_json(pair.signals)
+    return f"changes {said['label']}" + (f" ({said['why']})" if said["why"] and found.what != "rewording" else "")
 
 
 def _excerpt(text: str) -> str:

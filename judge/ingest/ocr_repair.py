@@ -295,9 +295,11 @@ def _letters_of(text: str) -> str:
 
 
 def repair_paragraph(para: Paragraph, lexicon: Lexicon, speller: _Speller,
-                     twin: Optional[Paragraph] = None) -> Paragraph:
+                     twin: Optional[Paragraph] = None, current: bool = False) -> Paragraph:
     """`para` with its damaged words repaired (a new Paragraph; `para` itself unchanged), its references'
-    places moved with the text; the same paragraph when nothing is repaired."""
+    places moved with the text; the same paragraph when nothing is repaired. `twin` is the clean text it is read
+    against: the same rule in an edition that kept its number, or (`current`) the current book's paragraph most
+    alike."""
     if para.markdown and para.markdown != para.text:
         return para  # its rendering is not the text: repairs would have to be made twice
     tokens = _tokens(para.text)
@@ -309,7 +311,6 @@ def repair_paragraph(para: Paragraph, lexicon: Lexicon, speller: _Speller,
     plans: dict[int, tuple[int, str, str]] = {}  # first token -> (tokens, replacement, how)
     # A twin of the same number (the section-6 book) is the same text: it alone repairs. The current book's
     # paragraph found by its words is reworded: it repairs what it surely says, the spelling the rest.
-    current = twin is not None and twin.id.split(":", 1)[1] != para.id.split(":", 1)[1]
     if twin is not None:
         found = _aligned(tokens, damaged, twin, lexicon, CURRENT_MIN_RATIO if current else ALIGNED_MIN_RATIO)
         for first, (count, words) in found.items():
@@ -366,10 +367,10 @@ def repair_documents(documents: dict[str, Document]) -> dict[str, Document]:
         clean = {p.id: p for d in books for p in d.paragraphs}
         ids = sorted(d.id for d in books)
         twins = {p.id: _twin(p, clean, ids) for p in doc.paragraphs}
-        current = max(books, key=lambda d: d.meta.edition_order, default=None)
-        if current is not None:
-            twins.update(_nearest([p for p in doc.paragraphs if twins[p.id] is None], current, lexicon))
-        paragraphs = [repair_paragraph(p, lexicon, speller, twins[p.id]) for p in doc.paragraphs]
+        newest = max(books, key=lambda d: d.meta.edition_order, default=None)
+        nearest = _nearest([p for p in doc.paragraphs if twins[p.id] is None], newest, lexicon) if newest else {}
+        paragraphs = [repair_paragraph(p, lexicon, speller, twins[p.id] or nearest.get(p.id), p.id in nearest)
+                      for p in doc.paragraphs]
         out[doc.id] = dataclasses.replace(doc, paragraphs=paragraphs)
     return out
 

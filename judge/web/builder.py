@@ -112,25 +112,28 @@ def read_state(text: str, limits: Limits) -> dict:
     return data
 
 
+def a_list(state: dict, key: str, kind=None) -> bool:
+    """Is `state[key]` absent, or a list (of `kind`, when given)? What the builder can show of a table's part."""
+    value = state.get(key)
+    return value is None or (isinstance(value, list) and (kind is None or all(isinstance(v, kind) for v in value)))
+
+
 def buildable(state: dict) -> bool:
     """Whether the builder can show and extend this scenario: its players a list of names, its minions a list
     of mappings, its events a list, its pool and VP mappings (a malformed file stays in the YAML editor)."""
-    def a_list(key, kind=None):
-        value = state.get(key)
-        return value is None or (isinstance(value, list) and (kind is None or all(isinstance(v, kind) for v in value)))
-    return (a_list("players", (str, int)) and a_list("minions", dict) and a_list("events")
+    return (a_list(state, "players", (str, int)) and a_list(state, "minions", dict) and a_list(state, "events")
             and all(state.get(k) is None or isinstance(state.get(k), dict) for k in ("pool", "vp"))
             and state.get("game", "vtes") == "vtes")
 
 
-def dump(state: dict) -> str:
-    """The state as the scenario's YAML: the table's keys first, then the minions, the events and the rest."""
-    ordered = {k: state[k] for k in TOP_KEYS if state.get(k) not in (None, [], {})}
-    for key in ("minions", "events"):
+def dump(state: dict, top_keys: tuple = TOP_KEYS, lists: tuple = ("minions", "events")) -> str:
+    """The state as the scenario's YAML: the table's keys first (`top_keys`), then its lists (the minions, the
+    events) and the rest. The Rivals table gives its own (judge/web/builder_rivals.py)."""
+    ordered = {k: state[k] for k in top_keys if state.get(k) not in (None, [], {})}
+    for key in lists:
         if state.get(key):
             ordered[key] = state[key]
-    ordered.update({k: v for k, v in state.items() if k not in ordered and k not in ("minions", "events")
-                    and v is not None})
+    ordered.update({k: v for k, v in state.items() if k not in ordered and k not in lists and v is not None})
     return yaml.dump(ordered, Dumper=_DUMPER, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
 
 
@@ -181,6 +184,22 @@ def _name(field: str, raw: str) -> str:
     return name
 
 
+def new_name(field: str, raw: str, taken: list) -> str:
+    """The name typed in `field`, refused when someone or something at the table (`taken`) already has it."""
+    name = _name(field, raw)
+    if name.lower() in {str(n).lower() for n in taken}:
+        raise BuilderError(field, f"the name {name!r} is already at the table")
+    return name
+
+
+def new_names(field: str, raw: str, taken: list) -> list[str]:
+    """One name or several at once, in order ("Sarah, Alexis": players are seated so), each a `new_name`."""
+    out: list[str] = []
+    for item in [n for n in (raw or "").split(",") if n.strip()] or [""]:
+        out.append(new_name(field, item, list(taken) + out))
+    return out
+
+
 def set_table(state: dict, form) -> None:
     """The edition, whose turn, the phase and the Edge, as the table's fields say (each when given)."""
     if form.get("rules") in ("current", "older"):
@@ -203,25 +222,11 @@ def set_table(state: dict, form) -> None:
 def add_player(state: dict, form) -> None:
     """A Methuselah, or several in seat order at once ("Sarah, Alexis"): the pool, VP and Edge fields apply to
     the first."""
-    typed = [n.strip() for n in form.get("player", "").split(",") if n.strip()]
-    if len(typed) > 1:
-        taken = {str(n).lower() for n in players(state) + minion_names(state)}
-        for n, name in enumerate(typed):
-            if name.lower() in taken:
-                raise BuilderError("player", f"the name {name!r} is already at the table")
-            taken.add(name.lower())
-        for n, name in enumerate(typed):
-            one = {"player": name} if n else {**{k: form.get(k, "") for k in ("player_pool", "player_vp",
-                                                                             "player_edge")}, "player": name}
-            add_player(state, one)
-        return
-    name = _name("player", form.get("player", ""))
-    seated = _list(state, "players")
-    if name.lower() in {str(n).lower() for n in seated + minion_names(state)}:
-        raise BuilderError("player", f"the name {name!r} is already at the table")
+    names = new_names("player", form.get("player", ""), players(state) + minion_names(state))
     pool = _number("player_pool", form.get("player_pool", ""), DEFAULT_POOL)
     vp = _number("player_vp", form.get("player_vp", ""), 0)
-    seated.append(name)
+    _list(state, "players").extend(names)
+    name = names[0]
     if pool != DEFAULT_POOL:
         _mapping(state, "pool")[name] = pool
     if vp:
@@ -250,9 +255,7 @@ def remove_player(state: dict, index: int) -> None:
 def add_minion(state: dict, form, crypt_card=None) -> None:
     """A minion from the minion fields; `crypt_card` looks a name up in the card list (a vampire's capacity,
     clan, sect and disciplines then come from its card where the fields leave them blank)."""
-    name = _name("minion", form.get("minion", ""))
-    if name.lower() in {n.lower() for n in players(state) + minion_names(state)}:
-        raise BuilderError("minion", f"the name {name!r} is already at the table")
+    name = new_name("minion", form.get("minion", ""), players(state) + minion_names(state))
     controller = form.get("controller", "")
     if controller not in players(state):
         raise BuilderError("controller", "choose the Methuselah who controls it (add the Methuselahs first)")

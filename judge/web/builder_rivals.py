@@ -11,7 +11,8 @@ from typing import Any
 
 import yaml
 
-from judge.web.builder import BuilderError, EventForm, _list, _name, _number
+from judge.web import builder as vtes
+from judge.web.builder import BuilderError, EventForm, _list, _number, a_list, new_name, new_names
 
 GAME = "rivals"
 PHASES = ("beginning", "action", "end")
@@ -45,15 +46,12 @@ def is_rivals(state: dict) -> bool:
 def buildable(state: dict) -> bool:
     """Whether the builder can show and extend this Rivals scenario (its players names or mappings with a name,
     its vampires, mortals and conspiracies mappings, its events a list)."""
-    def a_list(key, kind=None):
-        value = state.get(key)
-        return value is None or (isinstance(value, list) and (kind is None or all(isinstance(v, kind) for v in value)))
-    players_ok = a_list("players") and all(isinstance(p, (str, int)) or (isinstance(p, dict) and "name" in p)
+    players_ok = a_list(state, "players") and all(isinstance(p, (str, int)) or (isinstance(p, dict) and "name" in p)
                                            for p in state.get("players") or ())
     named = all(isinstance(v.get("name"), (str, int)) for key in ("vampires", "mortals")
                 for v in state.get(key) or () if isinstance(v, dict))
-    return (players_ok and a_list("vampires", dict) and a_list("mortals", dict) and a_list("conspiracies", dict)
-            and a_list("events") and named and not state.get("setup"))
+    return (players_ok and a_list(state, "vampires", dict) and a_list(state, "mortals", dict)
+            and a_list(state, "conspiracies", dict) and a_list(state, "events") and named and not state.get("setup"))
 
 
 def players(state: dict) -> list[str]:
@@ -71,15 +69,7 @@ def names(state: dict) -> list[str]:
 
 
 def dump(state: dict) -> str:
-    ordered = {k: state[k] for k in TOP_KEYS if state.get(k) not in (None, [], {})}
-    for key in ("vampires", "mortals", "conspiracies", "events"):
-        if state.get(key):
-            ordered[key] = state[key]
-    for key, value in state.items():
-        if key not in ordered and value not in (None, [], {}):
-            ordered[key] = value
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return yaml.dump(ordered, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+    return vtes.dump(state, TOP_KEYS, ("vampires", "mortals", "conspiracies", "events"))
 
 
 def set_table(state: dict, form) -> None:
@@ -99,14 +89,7 @@ def set_table(state: dict, form) -> None:
 def add_players(state: dict, form) -> None:
     """One player, or several at once ("Brujah, Toreador"), with the Prestige, Agenda and Rival fields applying
     to the first."""
-    raw = form.get("player", "")
-    wanted = [n.strip() for n in raw.split(",") if n.strip()] or [""]
-    taken = {n.lower() for n in players(state) + names(state)}
-    for n, item in enumerate(wanted):
-        name = _name("player", item)
-        if name.lower() in taken:
-            raise BuilderError("player", f"the name {name!r} is already at the table")
-        taken.add(name.lower())
+    for n, name in enumerate(new_names("player", form.get("player", ""), players(state) + names(state))):
         row: dict[str, Any] = {"name": name}
         if n == 0:
             prestige = _number("player_prestige", form.get("player_prestige", ""))
@@ -143,9 +126,7 @@ def remove_player(state: dict, index: int) -> None:
 
 
 def add_vampire(state: dict, form) -> None:
-    name = _name("vampire", form.get("vampire", ""))
-    if name.lower() in {n.lower() for n in players(state) + names(state)}:
-        raise BuilderError("vampire", f"the name {name!r} is already at the table")
+    name = new_name("vampire", form.get("vampire", ""), players(state) + names(state))
     controller = form.get("controller", "")
     if controller not in players(state):
         raise BuilderError("controller", "choose the player who controls it (add the players first)")
@@ -176,9 +157,7 @@ def add_vampire(state: dict, form) -> None:
 
 
 def add_mortal(state: dict, form) -> None:
-    name = _name("mortal", form.get("mortal", ""))
-    if name.lower() in {n.lower() for n in players(state) + names(state)}:
-        raise BuilderError("mortal", f"the name {name!r} is already at the table")
+    name = new_name("mortal", form.get("mortal", ""), players(state) + names(state))
     blood = _number("mortal_blood", form.get("mortal_blood", ""))
     if blood is None or blood < 1:
         raise BuilderError("mortal_blood", "a City Deck Mortal needs its Blood (at least 1)")
@@ -205,13 +184,6 @@ def add_conspiracy(state: dict, form) -> None:
     if required is None or required < 1:
         raise BuilderError("conspiracy_required", "a Conspiracy needs the Prestige it requires (on its card)")
     _list(state, "conspiracies").append({"card": card, "controller": controller, "required": required})
-
-
-def remove_item(state: dict, key: str, index: int) -> None:
-    items = state.get(key)
-    if not isinstance(items, list) or not 0 <= index < len(items):
-        raise BuilderError(key, f"no such item of {key} to remove")
-    del items[index]
 
 
 @lru_cache(maxsize=1)

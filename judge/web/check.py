@@ -139,7 +139,7 @@ def _page(text: str = "", rules: str = "file", result: Optional[dict] = None, er
                 examples=builder.examples(),
                 link=permalinks.permalink(yaml_text) if linked else None,
                 too_long_for_link=bool(yaml_text.strip()) and not linked,
-                card_names=_card_names(), card_keys=builder_rivals.CARD_KEYS if rivals else builder.CARD_KEYS,
+                card_names=_card_names(), card_keys=table.CARD_KEYS,
                 builder_assets=_builder_assets(),
                 event_sentences=_event_sentences(events, result),
                 suggestions=_rivals_suggestions(state) if rivals else builder.suggestions(state))
@@ -323,7 +323,7 @@ def _builder_step():
         elif step in ("remove_minion", "remove_vampire", "remove_mortal", "remove_conspiracy", "remove_event"):
             key = {"remove_minion": "minions", "remove_vampire": "vampires", "remove_mortal": "mortals",
                    "remove_conspiracy": "conspiracies", "remove_event": "events"}[step]
-            table.remove_item(state, key, int(index or -1))
+            builder.remove_item(state, key, int(index or -1))
         elif step == "add_event":
             builder.add_event(state, form, _limits(), table.event_form)
         elif step == "add_sentence":
@@ -360,7 +360,7 @@ def _resolve_names(state: dict, form, table) -> None:
     unique start (judge.cards: "Govern" -> Govern the Unaligned)."""
     from judge.web import builder, builder_rivals
     names = table.players(state) + (builder.minion_names(state) if table is builder else builder_rivals.names(state))
-    card_keys = getattr(table, "CARD_KEYS", builder.CARD_KEYS)
+    card_keys = table.CARD_KEYS
     chosen = table.event_form(form.get("event_form", ""))
     if chosen is None:
         return
