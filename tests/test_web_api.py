@@ -83,6 +83,26 @@ def test_api_errors_are_json_with_a_message(client, url, status):
     schema_validator(client, "Error").validate(body)
 
 
+@pytest.mark.parametrize("url, parameter", [
+    ("/api/search?q=dodge&limit=", "limit"), ("/api/search?q=dodge&game=", "game"),
+    ("/api/graph/related/rb:6.4.6/2?k=", "k"), ("/api/graph/neighbourhood/rb:6.4.6/2?radius=", "radius"),
+    ("/api/cards?limit=", "limit"), ("/api/check?s=AA&rules=", "rules"),
+])
+def test_an_api_parameter_given_empty_is_refused_by_name(client, url, parameter):
+    """The OpenAPI document says these are integers or one of a list: `limit=` sent empty by a program is a 400
+    naming the parameter, not the default (the pages' forms may send a field empty, and there it means "not
+    given")."""
+    response = client.get(url)
+    assert response.status_code == 400, url
+    assert f"parameter {parameter!r}: is empty" in response.get_json()["error"]
+
+
+def test_a_page_form_sending_a_field_empty_means_not_given(client):
+    response = client.get("/search?q=dodge&limit=&game=")
+    assert response.status_code == 200
+    assert "Dodge" in response.get_data(as_text=True)
+
+
 def test_json_answers_are_json_even_for_hostile_input(client):
     response = client.get("/api/paragraph/" + quote(XSS))
     assert response.status_code == 404 and response.mimetype == "application/json"

@@ -30,7 +30,7 @@ def openapi():
 @api.get("/search")
 def search():
     site = current_site()
-    p = params.search_params(site.corpus, required=True, default_limit=API_SEARCH_LIMIT)
+    p = params.search_params(site.corpus, required=True, default_limit=API_SEARCH_LIMIT, api=True)
     from judge.web.cards import search_cards  # the cards the query names (issue 22)
     from judge.shapes import search_data
     searched = params.searched_in()
@@ -97,7 +97,7 @@ def graph_backlinks(ident: str):
 @api.get("/graph/related/<path:ident>")
 def graph_related(ident: str):
     from judge import graph
-    k = params.integer("k", RELATED_DEFAULT, 1, RELATED_MAX)
+    k = params.integer("k", RELATED_DEFAULT, 1, RELATED_MAX, api=True)
     return jsonify(graph.related(current_site().graph, _node(ident), k=k))
 
 
@@ -108,7 +108,7 @@ def graph_editions(ident: str):
 
 @api.get("/graph/neighbourhood/<path:ident>")
 def graph_neighbourhood(ident: str):
-    radius = params.integer("radius", 1, 0, 3)
+    radius = params.integer("radius", 1, 0, 3, api=True)
     return jsonify(current_site().neighbourhood(_node(ident), radius))
 
 

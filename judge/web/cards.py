@@ -157,10 +157,10 @@ def api_card(ident: str):
 def api_cards():
     base = card_base()
     q = params.text("q", max_length=100) or ""
-    _refuse_empty("kind")
+    params.refuse_empty("kind")
     kind = params.one_of("kind", ["crypt", "library"])
-    limit = _api_integer("limit", 100, 1, API_MAX)
-    offset = _api_integer("offset", 0, 0, 100_000)
+    limit = params.integer("limit", 100, 1, API_MAX, api=True)
+    offset = params.integer("offset", 0, 0, 100_000, api=True)
     chosen = _filtered(base, q, kind, params.text("type", max_length=40), params.text("clan", max_length=40),
                        (params.text("discipline", max_length=20) or "").lower() or None)
     return jsonify({"total": len(chosen), "offset": offset,
@@ -173,22 +173,10 @@ def api_rulings():
     from judge.shapes import ruling_data
     base, corpus = card_base(), current_site().corpus
     chosen = _chosen_rulings(False)
-    limit = _api_integer("limit", API_MAX, 1, API_MAX)
-    offset = _api_integer("offset", 0, 0, 100_000)
+    limit = params.integer("limit", API_MAX, 1, API_MAX, api=True)
+    offset = params.integer("offset", 0, 0, 100_000, api=True)
     return jsonify({"total": len(chosen), "offset": offset,
                     "rulings": [ruling_data(base, r, corpus, stale_check()) for r in chosen[offset: offset + limit]]})
-
-
-def _api_integer(name: str, default: int, low: int, high: int) -> int:
-    """params.integer, but `limit=` given empty is a 400 as the OpenAPI document says (an integer),
-    not the default: a program that sent it meant something (the pages' forms may send it empty)."""
-    _refuse_empty(name, f"a whole number between {low} and {high}")
-    return params.integer(name, default, low, high)
-
-
-def _refuse_empty(name: str, wanted: str = "one of the values the API lists") -> None:
-    if request.args.get(name) == "":
-        raise params.BadParameter(name, f"is empty; give {wanted}, or leave it out")
 
 
 # -- for other pages -----------------------------------------------------------------------------

@@ -98,6 +98,12 @@ def _rules_choice(value: str) -> str | None:
     return value
 
 
+def _api_rules_choice() -> str | None:
+    """The API's `rules=`: as the page's, but given empty it is refused (params.refuse_empty)."""
+    params.refuse_empty("rules", f"an edition ({', '.join(_editions())})")
+    return _rules_choice(request.args.get("rules", ""))
+
+
 def _status(exc) -> int:
     """400 for a malformed scenario; 413 for one over the character limit; 422 for one over another limit."""
     from judge.engine.limits import OverLimit
@@ -559,13 +565,14 @@ def _trace_view(result: dict) -> dict:
 def check_api_permalink():
     """A permalink's replay (`/api/check?s=...`): the same JSON as POSTing the scenario it carries."""
     from judge.web import builder
+    rules = _api_rules_choice()
     try:
         text = permalinks.decode_permalink(params.text("s", required=True, max_length=10**7), _limits())
     except builder.BuilderError as exc:
         if isinstance(exc, permalinks.PermalinkTooLong):
             raise RequestURITooLarge(f"s: {exc.message}") from None
         raise BadRequest(f"s: {exc.message}") from None
-    return _api_answer(text, _rules_choice(request.args.get("rules", "")))
+    return _api_answer(text, rules)
 
 
 def _api_answer(text: str, rules: Optional[str]):
@@ -602,4 +609,4 @@ def check_api():
         return _scenario_error_json(exc)
     if not text.strip():
         raise BadRequest("the body is empty: send a scenario (YAML or JSON)")
-    return _api_answer(text, _rules_choice(request.args.get("rules", "")))
+    return _api_answer(text, _api_rules_choice())

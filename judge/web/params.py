@@ -42,7 +42,19 @@ def text(name: str, required: bool = False, max_length: int = MAX_QUERY) -> str:
     return value
 
 
-def integer(name: str, default: int, low: int, high: int) -> int:
+def refuse_empty(name: str, wanted: str = "one of the values the API lists") -> None:
+    """An API's parameter given empty (`limit=`) is a 400, as its OpenAPI document says (an integer, one of an
+    enumeration): a program that sent it meant something. The pages' forms may send a field empty, meaning
+    "not given", so the pages do not call this."""
+    if request.args.get(name) == "":
+        raise BadParameter(name, f"is empty; give {wanted}, or leave it out")
+
+
+def integer(name: str, default: int, low: int, high: int, api: bool = False) -> int:
+    """`name` as a whole number in [low, high]; `default` when not given (or given empty, on a page: with `api`,
+    empty is refused)."""
+    if api:
+        refuse_empty(name, f"a whole number between {low} and {high}")
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
@@ -70,7 +82,12 @@ def choices(name: str, allowed: list[str]) -> list[str]:
     return out
 
 
-def one_of(name: str, allowed: list[str], default: str | None = None, required: bool = False) -> str | None:
+def one_of(name: str, allowed: list[str], default: str | None = None, required: bool = False,
+           api: bool = False) -> str | None:
+    """`name` as one of `allowed`; `default` when not given (or given empty, on a page: with `api`, empty is
+    refused)."""
+    if api and not required:
+        refuse_empty(name)
     value = request.args.get(name, "")
     if value == "":
         if required:
@@ -112,7 +129,8 @@ def searched_in() -> list[str]:
 _FILTER_VALUES: Memo = Memo("web.search_filter_values", 8)
 
 
-def search_params(corpus: Corpus, required: bool, default_limit: int) -> SearchParams:
+def search_params(corpus: Corpus, required: bool, default_limit: int, api: bool = False) -> SearchParams:
+    """The search's parameters; with `api`, a parameter given empty is refused (refuse_empty)."""
     known = _FILTER_VALUES.recall(corpus.digest)  # once per corpus: every search asks
     if known is None:
         known = _FILTER_VALUES.remember(corpus.digest, (list(corpus.documents),
@@ -125,6 +143,6 @@ def search_params(corpus: Corpus, required: bool, default_limit: int) -> SearchP
         q=text("q", required=required),
         docs=choices("doc", documents),
         kinds=choices("kind", _KINDS),
-        game=one_of("game", [*games, ALL_GAMES]),
-        limit=integer("limit", default_limit, 1, 100),
+        game=one_of("game", [*games, ALL_GAMES], api=api),
+        limit=integer("limit", default_limit, 1, 100, api=api),
     )
