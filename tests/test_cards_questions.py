@@ -62,6 +62,46 @@ def test_names_as_people_type_them(base, corpus, runner, typed, name):
     assert search_json(runner, f"{typed} rulings")["cards"]["cards"][0]["name"] == name
 
 
+@pytest.mark.parametrize("question, names", [
+    ("does ground fighting stop a maneuver", ["Groundfighting"]),  # a name printed as one word, typed as two
+    ("can I call delaying tactic on my own referendum", ["Delaying Tactics"]),  # everyday words, a letter off
+    ("is Smiling Jack's damage aggravated", ["Smiling Jack, The Anarch"]),  # a possessive
+    ("petra's resonance against an imbued", ["Petra Resonance"]),  # a possessive inside the name
+    ("Govern the Unaligned then Telepathic Misdirecton", ["Govern the Unaligned", "Telepathic Misdirection"]),
+])
+def test_names_inside_questions_as_people_type_them(runner, question, names):
+    """A name typed loosely among a question's words: split or joined, a letter off though every word is an
+    everyday one, as a possessive, or misspelt beside another name found whole."""
+    assert [c["name"] for c in search_json(runner, question)["cards"]["cards"]] == names
+
+
+@pytest.mark.parametrize("question", [
+    "where do I place the shared deck", "the part of a referendum where ballots go in",
+    "torpor vampire at full blood returns to haven ready",
+])
+def test_everyday_words_near_a_name_stay_words(runner, question):
+    """"the shared" is a letter from The Shard, "the part of" from The Art of Love: a rules question names no
+    card."""
+    assert search_json(runner, question)["cards"]["cards"] == []
+
+
+def test_a_question_naming_two_cards_leads_with_the_ruling_where_they_meet(runner, base):
+    """A ruling of one card that names the other answers how they meet, even when the question says nothing
+    more."""
+    data = search_json(runner, "Illusions of the Kindred against Telepathic Tracking")["cards"]
+    first = base.rulings[data["rulings"][0]["id"]]
+    named = {c["id"] for c in data["cards"]}
+    assert len(named) == 2
+    assert set(first.mentions) & named and set(first.cards) & named
+
+
+def test_the_panel_puts_the_card_s_own_ruling_before_its_groups(runner, base):
+    """White Lily's one ruling of her own ("only when she is in combat herself") comes before the rulings of the
+    groups she is in (equipping outside an action) for a question on her ability."""
+    data = search_json(runner, "can White Lily use her ability to equip during another minion's combat")["cards"]
+    assert data["rulings"][0]["id"] == "ruling:201467/ank-20221021"
+
+
 def test_a_version_mark_typed_after_the_name_picks_that_version_and_versions_are_told_apart(base, corpus, runner):
     assert look_up(base, corpus, "Theo Bell adv").card.advanced
     data = json.loads(runner.invoke(cli, ["card", "theo bell", "--json"]).stdout)

@@ -34,6 +34,11 @@ if TYPE_CHECKING:
 MAX_WORDS = 24  # a question longer than this is read up to here
 FUZZY_MIN = 86  # rapidfuzz ratio of a typed run of words to a name form, to be read as that name misspelt
 FUZZY_SHORTEST = 6  # letters: shorter runs are too easily another word misspelt
+# A run of two everyday words or more (neither ending a function word) read as a name misspelt must be this close:
+# a name printed in everyday words is read when typed whole ("delaying tactics"), and so it is a letter off
+# ("delaying tactic", 97) or split ("ground fighting" for Groundfighting, 97); words merely near a name stay words
+# ("the shared" is not The Shard).
+FUZZY_EVERYDAY = 94
 RARE_ZIPF = 3.3  # English words at least this common (wordfreq) are everyday words, not parts of a name
 _WORD = re.compile(r"[a-z0-9]+")
 _TOPIC = re.compile(r"\s*([^:?!.,\-\u2013\u2014]{2,60}?)\s*(?::|\s[-\u2013\u2014]\s)")
@@ -196,8 +201,11 @@ class NameForms:
             self.exact.setdefault(words, {}).setdefault(family, how)
 
     def find(self, query: str) -> Found:
-        typed = query_words(query)
+        typed_words = _typed_words(query)
+        typed = [w for w, _ in typed_words]
         words = [w.lower() for w in typed]
+        # A possessive's name ("vidal's": "vidal"), tried when the word as typed ends no form
+        owner = {n: w[:-1].lower() for n, (w, possessive) in enumerate(typed_words) if possessive and len(w) > 2}
         # A question's topic set before a colon or a dash ("Ambush - the target unlocks...", "Bonding: ..."): a name
         # there is a name, even an everyday word's.
         topic = _TOPIC.match(query)
@@ -218,11 +226,20 @@ class NameForms:
                 taken[i] = True
             mentions.append(mention)
 
+        def lookup(table: dict, start: int, n: int) -> tuple[tuple[str, ...], Any]:
+            """The run of `n` words from `start` and what `table` holds for it, or for it with its possessives'
+            names ("petra's resonance": Petra Resonance)."""
+            run = tuple(words[start:start + n])
+            found = table.get(run)
+            if not found and any(i in owner for i in range(start, start + n)):
+                run = tuple(owner.get(i, w) for i, w in enumerate(run, start))
+                found = table.get(run)
+            return run, found
+
         # Whole forms (names, nicknames, names before the comma), longest first.
         for n in range(min(self.longest, len(words)), 0, -1):
             for start in range(0, len(words) - n + 1):
-                run = tuple(words[start:start + n])
-                by = self.exact.get(run)
+                run, by = lookup(self.exact, start, n)
                 if not by or not free(start, start + n):
                     continue
                 if not self._usable(run, by, whole, capitalised[start]) and not (start == 0 and n == topic_words):
@@ -231,8 +248,7 @@ class NameForms:
         # Parts of one name ("vykos", "sacre coeur"), when they are no everyday or rules words.
         for n in range(min(self.longest_partial, len(words)), 0, -1):
             for start in range(0, len(words) - n + 1):
-                run = tuple(words[start:start + n])
-                families = self.partial.get(run)
+                run, families = lookup(self.partial, start, n)
                 if not families or not free(start, start + n):
                     continue
                 if all(self.common(w) for w in run) and not (n == whole and n == len(words) and len(families) == 1):
@@ -240,16 +256,16 @@ class NameForms:
                 if n == 1 and len(run[0]) < 4:
                     continue
                 take(self._mention(start, start + n, run, {f: "partial" for f in families}, words))
-        if all(m.ambiguous and m.how == "partial" for m in mentions):
-            # No name found whole: a misspelt one ("telepathic misdirecton") is the better reading of the words,
-            # over a part that several names share ("telepathic").
-            fuzzy = self._fuzzy(words, whole)
-            if fuzzy is not None:
-                for m in [m for m in mentions if m.start < fuzzy.end and fuzzy.start < m.end]:
-                    mentions.remove(m)
-                    for i in range(m.start, m.end):
-                        taken[i] = False
-                take(fuzzy)
+        # A name misspelt among the words no name was found in ("parity shfit ... a life boon"): the better
+        # reading of its words over a part that several names share ("telepathic misdirecton": not "telepathic").
+        found = [m for m in mentions if not (m.ambiguous and m.how == "partial")]
+        fuzzy = self._fuzzy(words, whole, lambda start, end: not any(m.start < end and start < m.end for m in found))
+        if fuzzy is not None:
+            for m in [m for m in mentions if m.start < fuzzy.end and fuzzy.start < m.end]:
+                mentions.remove(m)
+                for i in range(m.start, m.end):
+                    taken[i] = False
+            take(fuzzy)
         mentions.sort(key=lambda m: m.start)
         marks = {i for m in mentions for i in range(m.end, min(m.end + 2, len(words)))
                  if m.version_marked and (words[i] in _ADVANCED or _GROUP.fullmatch(words[i]) or words[i] == "group"
@@ -296,28 +312,35 @@ class NameForms:
                    and (group is None or (self.cards[v].group or "").lstrip("0") == group.lstrip("0"))]
         return (fitting[0], True) if fitting else (versions[0], False)
 
-    def _fuzzy(self, words: list[str], whole: int) -> Optional[Mention]:
+    def _fuzzy(self, words: list[str], whole: int,
+               free: Callable[[int, int], bool] = lambda start, end: True) -> Optional[Mention]:
         """A name misspelt: a run of up to 4 words, one of them no known word (or all of the query: "torn sign
-        post"), as close as FUZZY_MIN to a name form; else one such word one letter off (a letter wrong, missing,
-        added or two swapped; two for a word of 9 letters or more) a rare word of a name. The closest wins."""
+        post"), as close as FUZZY_MIN to a name form, or two words or more of everyday words as close as
+        FUZZY_EVERYDAY; else one such word one letter off (a letter wrong, missing, added or two swapped; two for a
+        word of 9 letters or more) a rare word of a name. The closest wins; only among the words `free` leaves."""
         best = None
         for n in range(min(4, len(words)), 0, -1):
             for start in range(0, len(words) - n + 1):
-                run = words[start:start + n]
-                if all(self.common(w) for w in run) and n != whole:
+                if not free(start, start + n):
                     continue
+                run = words[start:start + n]
+                cutoff = FUZZY_MIN
+                if all(self.common(w) for w in run) and n != whole:
+                    if run[0] in _STOP or run[-1] in _STOP or sum(w not in _STOP for w in run) < 2:
+                        continue  # "the shared" is no misspelt "The Shard"
+                    cutoff = FUZZY_EVERYDAY
                 typed = " ".join(run)
                 if len(typed) < FUZZY_SHORTEST:
                     continue
                 found = process.extractOne(typed, self._forms_near(typed), scorer=fuzz.ratio,
-                                           score_cutoff=FUZZY_MIN)
+                                           score_cutoff=cutoff)
                 if found and (best is None or found[1] > best[0]):
                     best = (found[1], start, start + n, tuple(found[0].split(" ")))
         if best is not None:
             _, start, end, form = best
             return replace(self._mention(start, end, form, self.exact[form], words), how="fuzzy")
         for i, word in enumerate(words):
-            if len(word) < FUZZY_SHORTEST or self.common(word):
+            if len(word) < FUZZY_SHORTEST or self.common(word) or not free(i, i + 1):
                 continue
             edits = 1 if len(word) < 9 else 2
             found = process.extractOne(word, self.rare_name_words, scorer=OSA.distance, score_cutoff=edits)
@@ -338,9 +361,19 @@ def _mark(words: list[str], n: int) -> bool:
 def query_words(query: str) -> list[str]:
     """The words of a question as names are compared with them (`name_key`'s tokens: accents and ligatures
     folded, apostrophes out, "&" as "and"), keeping their case (a capital tells a name)."""
+    return [w for w, _ in _typed_words(query)]
+
+
+def _typed_words(query: str) -> list[tuple[str, bool]]:
+    """`query_words`, each with whether it was typed as a possessive ("vidal's", "Vykos's"): its name may be the
+    word without its s ("Dragon's Breath Rounds" keeps it, as names are folded). ("Vykos'" is its name as typed.)"""
     from judge.cards.names import fold_keeping_case
-    text = fold_keeping_case(query).replace("'", "").replace("&", " and ")
-    return re.findall(r"[A-Za-z0-9]+", text)[:MAX_WORDS]
+    text = fold_keeping_case(query).replace("&", " and ")
+    tokens = _TOKEN.findall(text)[:MAX_WORDS]
+    return [(t.replace("'", ""), t.endswith(("'s", "'S"))) for t in tokens]
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z0-9]+)*'?")
 
 
 # Words a run of a name's words is never made of alone ("of the"): function words of card names.

@@ -34,6 +34,10 @@ RULINGS_SHOWN = 8  # the card panel's rulings (best first); all of them are reac
 RULING_HITS = 10  # ruling hits a question's words find among all rulings, at most
 # A ruling of a card the question names counts this many times its words' score among the ruling hits.
 NAMED_CARD_BOOST = 1.5
+# Among a named card's rulings, one filed under the card itself counts this many times its words' score beside its
+# groups' (a group's ruling is about what many cards share; a question about the card asks of what it alone does).
+# Chosen on the tuned part of tests/rulings_gold.yaml.
+OWN_RULING_BOOST = 2.0
 # A question naming no card (nor a word of the name of the cards a ruling applies to) is a rules question: a ruling
 # its words match counts this share of its score beside the rule paragraphs (the paragraph that states the rule
 # comes first; the rulings relying on it are shown beside it). Chosen on the tuned parts of both question sets
@@ -197,11 +201,15 @@ def _answer(base: "CardBase", q: str, searched: tuple[str, ...] = ("cards", "rul
     answer.versions.update(version_labels(base, set(answer.ruling_card.values())))
     if candidates:
         from judge.cards.ruling_search import ruling_index
-        # A question naming two cards asks how they meet: a ruling of one that names the other answers it.
+        # A question naming two cards asks how they meet: a ruling of one that names the other answers it, and
+        # comes first (its words may be the other card's name and nothing more: "Lucian, the Perfect - Target
+        # Retainer on his retainer?").
         named = {m.card.id for m in answer.matches}
-        meeting = {c: NAMED_CARD_BOOST for c in candidates
-                   if (set(base.rulings[c].mentions) & named) - set(base.rulings[c].cards)}
-        ranked = ruling_index(base, context.corpus if context else None).rank(units, candidates, meeting)
+        meeting = {c for c in candidates if (set(base.rulings[c].mentions) & named) - set(base.rulings[c].cards)}
+        boost = {c: OWN_RULING_BOOST for c in candidates  # a ruling filed under the card itself, not a group's
+                 if base.rulings[c].owner.startswith("card:")}
+        ranked = ruling_index(base, context.corpus if context else None).rank(units, candidates, boost)
+        ranked = [h for h in ranked if h.id in meeting] + [h for h in ranked if h.id not in meeting]
         answer.rulings_total = len(ranked)
         answer.rulings = [base.rulings[h.id] for h in ranked[:RULINGS_SHOWN]]
     if context is not None:
