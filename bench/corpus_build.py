@@ -83,8 +83,8 @@ def question_tables(corpus, base) -> None:
     from judge.cards.mentions import NameForms, book_words
     from judge.cards.nicknames import load_nicknames
     from judge.cards.ruling_search import RulingIndex
-    NameForms(base, load_nicknames(base), book_words(corpus))
-    RulingIndex(base, corpus)
+    forms = NameForms(base, load_nicknames(base), book_words(corpus))
+    RulingIndex(base, corpus, forms)  # the forms made once, as a build makes them (judge.cards.saved_tables)
 
 
 def with_cards(runs: int) -> None:
@@ -164,7 +164,10 @@ def build(root, cards):
             if "common" in NameForms.__init__.__code__.co_varnames:  # a checkout whose forms take the test of
                 from judge.cards.mentions import common_words        # everyday words, not the words
                 words = common_words(words)
-            NameForms(base, load_nicknames(base), words)
+            forms = NameForms(base, load_nicknames(base), words)
+            # the rulings' index asks for the forms: the ones just made, as a build makes them once
+            import judge.cards.mentions
+            judge.cards.mentions.name_forms = lambda base, corpus: forms
             RulingIndex(base, corpus)
 with tempfile.TemporaryDirectory() as tmp:
     build(os.path.join(tmp, "warm"), True)

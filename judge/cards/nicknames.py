@@ -26,7 +26,7 @@ def load_nicknames(base: "CardBase", path: Optional[Path] = None) -> dict[str, l
     """{card name (as the card list writes it): its nicknames}, checked against `base` (see the module's
     docstring)."""
     path = Path(path or nicknames_file())
-    data, text = read_yaml(path, "the card nicknames", with_lines=True)
+    data, text = read_yaml(path, "the card nicknames", with_lines=True, fast=True)
     if not isinstance(data, list):
         raise SourceError(path.name, 1, "the card nicknames: expected a list of entries with 'name' and 'aka'")
     own_names = {name_key(n) for c in base.cards.values() for n in (c.name, c.vekn_name)}

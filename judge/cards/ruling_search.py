@@ -44,7 +44,8 @@ class RulingHit(NamedTuple):
 class RulingIndex:
     """The rulings of a card base, analysed once (see the module's docstring)."""
 
-    def __init__(self, base: "CardBase", corpus=None):
+    def __init__(self, base: "CardBase", corpus=None, forms=None):
+        """`forms`: the cards' name forms (`judge.cards.mentions.name_forms`, which is asked when not given)."""
         from judge.search.index import stemming_analyzer
         analyzer = stemming_analyzer()
         self.ids: list[str] = list(base.rulings)
@@ -54,9 +55,12 @@ class RulingIndex:
         for name in FIELD_WEIGHTS:
             terms: dict[str, dict[int, int]] = {}
             lengths = np.zeros(count, dtype=np.float64)
+            analysed: dict[str, list[str]] = {}  # a group's rulings share their cards' names, cited titles repeat
             for n, rid in enumerate(self.ids):
                 text = _field_text(base, base.rulings[rid], name, corpus)
-                stems = [t.text for t in analyzer(text)]
+                stems = analysed.get(text)
+                if stems is None:
+                    stems = analysed[text] = [t.text for t in analyzer(text)]
                 lengths[n] = len(stems)
                 for stem in stems:
                     docs = terms.setdefault(stem, {})
@@ -75,8 +79,9 @@ class RulingIndex:
         # or a one-word name the rulebooks never use ("Ambush", "Vessel": an everyday word, but no rule's).
         self.telling: frozenset[str] = frozenset()
         if corpus is not None:
-            from judge.cards.mentions import name_forms
-            forms = name_forms(base, corpus)
+            if forms is None:
+                from judge.cards.mentions import name_forms
+                forms = name_forms(base, corpus)
             common, in_books = forms.common, forms.book
             telling = set()
             for card in base.cards.values():

@@ -154,7 +154,7 @@ def load_templates(path: Path, corpus: "Corpus") -> tuple[list[Template], list[P
     is reported; one left with no rule or nothing to match is dropped."""
     problems: list[Problem] = []
     try:
-        data, _ = datafile.read_yaml(path, "the card templates", with_lines=True)
+        data, _ = datafile.read_yaml(path, "the card templates", with_lines=True, fast=True)
     except SourceError as exc:
         return [], [Problem(FILE, exc.line, "template", f"{exc.message}; no card relies on any template")]
     entries = data.get("templates") if isinstance(data, dict) else None
