@@ -191,3 +191,24 @@ def test_the_web_reads_named_cards_as_judge_check_does(client, runner, tmp_path)
             assert api.status_code == 200 and body["error"] == cli["error"], body
         else:
             assert api.status_code == 400 and body["line"] == 11 and "Govern the Unaligned" in body["error"], body
+
+
+@pytest.mark.parametrize("card, level, strike", [
+    ("Roundhouse", "inferior", ("hand", 2, False, False, False)),
+    ("Roundhouse", "superior", ("hand", 3, False, False, False)),
+    ("Burning Wrath", "superior", ("hand", 2, False, True, False)),  # "at +2 damage, aggravated"
+])
+def test_a_hand_strike_at_more_damage_is_read_as_printed(card, level, strike):
+    """"Strike: hand strike at +N damage." is a hand strike (close range only) of the striker's strength and N
+    more; read whole, the card is played as that strike."""
+    from judge.engine.cards import modelled
+    read = modelled(card_catalog().card(card, None), level)
+    assert read.strike == strike and read.rest == []
+
+
+def test_a_hand_strike_card_with_more_text_is_not_played_as_its_strike_alone():
+    """Blood Rage's hand strike comes with what it does to Fortitude and weapons: the replay stops, quoting it."""
+    text = TABLE.format(rules="current", turn="Sarah", phase="minion").replace("[dom, obf, pot]", "[tha]")
+    stop = sc.run(sc.parse(text + "  - Belinde bleeds Alexis\n  - Carna blocks\n  - the range is set to close\n"
+                                  "  - Belinde plays Blood Rage\n", "t.yaml", cards=card_catalog())).stop
+    assert stop.kind == "not-modelled" and "cannot be prevented by cards requiring Fortitude" in stop.message

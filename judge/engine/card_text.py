@@ -243,13 +243,16 @@ def condition_of(sentence: str):
 
 # -- a strike card's strike ----------------------------------------------------------------------------------------
 _STRIKE = re.compile(r"Strike: (?:(?P<n>\d+)(?P<r>R)? (?P<agg>aggravated )?damage|(?P<dodge>dodge)|(?P<ends>combat ends)"
-                     r"|steal (?P<steal>\d+) blood(?: or life)?)(?P<first>, with first strike| \(first strike\))?\.?")
+                     r"|steal (?P<steal>\d+) blood(?: or life)?"
+                     r"|(?P<hand>hand strike)(?: at \+(?P<bonus>\d+) damage)?(?P<handagg>, aggravated)?)"
+                     r"(?P<first>, with first strike| \(first strike\))?\.?")
 
 
 def strike_of(sentence: str):
     """The strike a combat card's sentence states ("Strike: 2R damage.", "Strike: dodge.", "Strike: combat
-    ends.", "Strike: steal 1 blood.", "..., with first strike"), as (kind, amount, ranged, aggravated, first); None
-    for another sentence."""
+    ends.", "Strike: steal 1 blood.", "Strike: hand strike at +1 damage.", "..., with first strike"), as (kind,
+    amount, ranged, aggravated, first), a hand strike's amount being its damage beyond the striker's strength;
+    None for another sentence."""
     m = _STRIKE.fullmatch(sentence.strip())
     if m is None:
         return None
@@ -259,4 +262,6 @@ def strike_of(sentence: str):
         return ("combat ends", None, False, False, bool(m.group("first")))
     if m.group("steal"):
         return ("steal blood", int(m.group("steal")), False, False, bool(m.group("first")))
+    if m.group("hand"):  # the amount: the damage beyond the striker's strength
+        return ("hand", int(m.group("bonus") or 0), False, bool(m.group("handagg")), bool(m.group("first")))
     return ("damage", int(m.group("n")), bool(m.group("r")), bool(m.group("agg")), bool(m.group("first")))

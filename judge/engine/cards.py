@@ -815,8 +815,9 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
     if e.effect is None and e.says is None and what.strike is not None and not what.rest:
         # A strike card whose text the engine reads whole: played as its strike, as printed.
         kind, amount, ranged, aggravated, first = what.strike
-        event = ChooseStrike(minion=m.name, spec=StrikeSpec(kind=kind, amount=amount, ranged=ranged,
-                                                            aggravated=aggravated, first=first),
+        spec = (StrikeSpec(kind="hand", bonus=amount, aggravated=aggravated, first=first) if kind == "hand" else
+                StrikeSpec(kind=kind, amount=amount, ranged=ranged, aggravated=aggravated, first=first))
+        event = ChooseStrike(minion=m.name, spec=spec,
                              source=e.card.name, via="card", cost=cost, line=e.line, text=e.text)
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
         return

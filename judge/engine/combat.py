@@ -342,7 +342,7 @@ def _strike_from(m: Minion, spec: StrikeSpec, source: Optional[str], via: str,
         kind = spec.kind or "damage"
     amount = spec.amount
     if kind == "hand":
-        amount = m.strength
+        amount = m.strength + spec.bonus
     if amount is None and kind not in ("damage", "steal blood"):
         amount = 0
     return Strike(minion=m.name, kind=kind, amount=amount, ranged=spec.ranged,
@@ -438,6 +438,8 @@ def _strike_words(s: Strike, article: bool = True) -> str:
     """'a hand strike (strength 1)', or without the article: 'hand strike (strength 1)'."""
     src = f" with {s.source}" if s.source else ""
     a = "a " if article else ""
+    if s.kind == "hand" and s.source:  # a strike card's hand strike ("hand strike at +1 damage"): strength and more
+        return f"{a}hand strike{src} ({s.amount}{' aggravated' if s.aggravated else ''} damage)"
     if s.kind == "hand":
         return f"{a}hand strike (strength {s.amount})"
     if s.kind == "dodge":

@@ -274,6 +274,7 @@ class StrikeSpec:
     aggravated: bool = False
     first: bool = False
     equipment: Optional[str] = None
+    bonus: int = 0  # a hand strike's damage beyond the striker's strength ("Strike: hand strike at +1 damage.")
 
 
 @dataclass(frozen=True, kw_only=True)
