@@ -212,3 +212,18 @@ def test_a_hand_strike_card_with_more_text_is_not_played_as_its_strike_alone():
     stop = sc.run(sc.parse(text + "  - Belinde bleeds Alexis\n  - Carna blocks\n  - the range is set to close\n"
                                   "  - Belinde plays Blood Rage\n", "t.yaml", cards=card_catalog())).stop
     assert stop.kind == "not-modelled" and "cannot be prevented by cards requiring Fortitude" in stop.message
+
+
+def test_a_reaction_usable_by_a_locked_vampire_is_played_locked_and_others_are_refused():
+    """"Usable by a locked vampire." (Their Master's Voice) is the card over the rule that only unlocked minions
+    react: played, citing both, and the vampire stays locked; a reaction without it is refused as before."""
+    text = TABLE.format(rules="current", turn="Sarah", phase="minion").replace(
+        "disciplines: [aus]}", "disciplines: [aus], clan: Tremere, locked: true}")
+    played = sc.run(sc.parse(text + "  - Belinde bleeds Alexis\n  - \"Carna plays Their Master's Voice: an effect "
+                                    "unlocks Gus\"\n", "t.yaml", cards=card_catalog()), locator=None)
+    assert played.stop is None and played.state.minions["Carna"].locked and not played.state.minions["Gus"].locked
+    said = next(step for step in played.steps if "Their Master's Voice, as the card allows" in step.text)
+    assert {"GOLDEN_RULE", "REACTION_WHO"} <= {r.name for r in said.rules}
+    refused = sc.run(sc.parse(text + "  - Belinde bleeds Alexis\n  - Carna plays Eagle's Sight\n", "t.yaml",
+                              cards=card_catalog()), locator=None)
+    assert refused.stop.kind == "refused" and "only ready unlocked minions play reactions" in refused.stop.message

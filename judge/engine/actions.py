@@ -267,7 +267,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     if m.region == TORPOR:
         raise Refusal(f"{m.name} is in torpor and cannot play reaction cards", [R.TORPOR_REGION])
     awake = m.name in a.woken or e.wake  # a wake effect is played even by a locked vampire
-    if not m.ready or (m.locked and not awake):
+    if not m.ready or (m.locked and not awake and not e.locked_ok):
         raise Refusal(f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions",
                       [R.REACTION_WHO, *([R.ALLY_OLDER_REGION] if m.recruited else []), *([R.WAKE] if m.locked else [])])
     if e.card and (m.name, e.card) in a.reactions:
@@ -293,6 +293,9 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     if e.card:
         a = d.put_action(reactions=a.reactions + ((m.name, e.card),))
     text = f"{m.name} plays {what}{paid} (a reaction does not lock its minion)"
+    if m.locked and e.locked_ok and not awake:
+        text = f"{m.name}, locked, plays {what}{paid}, as the card allows (\"Usable by a locked vampire\")"
+        rules.append(R.GOLDEN_RULE)
     if e.intercept:
         att = a.attempt
         a = d.put_action(attempt=BlockAttempt(att.blocker, att.player, att.intercept + e.intercept))

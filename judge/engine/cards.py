@@ -421,6 +421,7 @@ class Modelled:
     locked_only: bool = False  # "Only usable by a locked vampire."
     wake: bool = False  # "This vampire wakes"
     not_replaced: bool = False  # "Do not replace until your next unlock phase."
+    locked_ok: bool = False  # a reaction's "Usable by a locked vampire." (the rules want it unlocked)
     # "Only usable by a ready vampire other than the acting minion": an action modifier another of the acting
     # Methuselah's ready vampires plays (the card over Minion Cards ¶6).
     other_than_acting: bool = False
@@ -476,6 +477,9 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             continue
         if s in _FLAGS:
             setattr(out, _FLAGS[s], True)
+            continue
+        if s == "Usable by a locked vampire" and tuple(card.types) == (REACTION,):
+            out.locked_ok = True  # read for a reaction alone: a modifier or combat card's use of it is not modelled
             continue
         if re.match(r"This (?:reacting )?vampire wakes\b", s):
             out.wake = True
@@ -601,8 +605,8 @@ def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) 
         if what.locked_only and not m.locked:
             raise _refuse(e.card, f"{m.name} is not locked: {e.card.name} is only usable by a locked vampire",
                           R.CARD_REQUIREMENTS)
-        _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, wake=what.wake), d, None,
-                  R.CARD_REACTION_WHO)
+        _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, wake=what.wake,
+                                               locked_ok=what.locked_ok), d, None, R.CARD_REACTION_WHO)
     elif kind in (ActionCard, Political):
         _delegate(e, lambda d_, e_, log_: check_actor(d_, m.name, "political" if kind is Political else "card"),
                   e, d, None, R.CARD_ACTION_WHO if kind is ActionCard else R.CARD_POLITICAL_WHO)
@@ -705,8 +709,8 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a reaction: no action is in progress",
                       R.CARD_REACTION_WHO)
     if e.cancelled:
-        _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, intercept=0), d, log,
-                  R.CARD_REACTION_WHO)
+        _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, intercept=0,
+                                               locked_ok=what.locked_ok), d, log, R.CARD_REACTION_WHO)
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_REACTION_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_REACTION_WHO])
@@ -727,12 +731,16 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
                               f"{m.controller}", R.CARD_REQUIREMENTS, R.BLEED_AMOUNT)
     event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=effect,
                      wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
-                     line=e.line, text=e.text)
+                     locked_ok=what.locked_ok, line=e.line, text=e.text)
     if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced) and e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced)
         _pay(d, m, cost)
-        log.add(f"{m.name} plays {e.card.name}{_at(e)} (a reaction does not lock its minion).", R.REACTION_WHO)
+        if m.locked and what.locked_ok and m.name not in a.woken:
+            log.add(f"{m.name}, locked, plays {e.card.name}{_at(e)}, as the card allows (\"Usable by a locked "
+                    f"vampire\").", R.REACTION_WHO, R.GOLDEN_RULE)
+        else:
+            log.add(f"{m.name} plays {e.card.name}{_at(e)} (a reaction does not lock its minion).", R.REACTION_WHO)
         _says(e, log)
         return
     _delegate(e, actions.reaction, event, d, log, R.CARD_REACTION_WHO)
@@ -746,7 +754,7 @@ def _reaction_check(d: Draft, e: Reaction, log: Log) -> None:
     if m.controller == a.player:
         raise Refusal(f"{m.name} is {a.player}'s minion: only other Methuselahs' minions play reactions to "
                       f"{a.player}'s actions", [R.REACTION_WHO])
-    if not m.ready or (m.locked and not (e.wake or m.name in a.woken)):
+    if not m.ready or (m.locked and not (e.wake or m.name in a.woken or e.locked_ok)):
         raise Refusal(f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions",
                       [R.REACTION_WHO])
 

@@ -209,6 +209,7 @@ class Reaction(Event):
     redirect: Optional[str] = None  # the Methuselah the bleed is redirected to
     wake: bool = False  # the minion wakes: blocks and reacts as though unlocked for the rest of the action
     replaced: bool = True  # False: the card is not replaced until its player's next unlock phase (the card says so)
+    locked_ok: bool = False  # the card is "Usable by a locked vampire": played while locked, the minion stays locked
 
 
 @dataclass(frozen=True, kw_only=True)
