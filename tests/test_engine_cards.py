@@ -227,3 +227,23 @@ def test_a_reaction_usable_by_a_locked_vampire_is_played_locked_and_others_are_r
     refused = sc.run(sc.parse(text + "  - Belinde bleeds Alexis\n  - Carna plays Eagle's Sight\n", "t.yaml",
                               cards=card_catalog()), locator=None)
     assert refused.stop.kind == "refused" and "only ready unlocked minions play reactions" in refused.stop.message
+
+
+@pytest.mark.parametrize("library, drawn", [(20, 1), (0, 0)])
+def test_a_combat_card_not_replaced_until_after_combat_is_drawn_as_the_combat_ends(library, drawn):
+    """Dodge: "Do not replace until after combat." The hand is one short while the combat lasts; the card is
+    drawn as it ends, as far as the library goes."""
+    text = TABLE.format(rules="current", turn="Sarah", phase="minion").replace(
+        "pool: {Alexis: 12, Bob: 1}", f"pool: {{Alexis: 12, Bob: 1}}\nhand: {{Alexis: 7}}\nlibrary: {{Alexis: {library}}}"
+    ).replace("name: Carna, controller: Alexis, capacity: 4, blood: 0", "name: Carna, controller: Alexis, capacity: 4, "
+              "blood: 2")
+    events = ["Belinde bleeds Alexis", "Carna blocks", "the range is set to close", "Belinde uses her hand strike",
+              "Carna plays Dodge"]
+    during = sc.run(sc.parse(text + "".join(f"  - {e}\n" for e in events), "t.yaml", cards=card_catalog()),
+                    locator=None)
+    assert during.stop is None and during.state.combat is not None and during.state.players["Alexis"].hand == 6
+    after = sc.run(sc.parse(text + "".join(f"  - {e}\n" for e in [*events, "nobody presses"]), "t.yaml",
+                            cards=card_catalog()), locator=None)
+    assert after.stop is None and after.state.combat is None
+    assert after.state.players["Alexis"].hand == 6 + drawn
+    assert any("not replaced until after combat" in step.text for step in after.steps)

@@ -422,6 +422,7 @@ class Modelled:
     wake: bool = False  # "This vampire wakes"
     not_replaced: bool = False  # "Do not replace until your next unlock phase."
     locked_ok: bool = False  # a reaction's "Usable by a locked vampire." (the rules want it unlocked)
+    after_combat: bool = False  # a combat card's "Do not replace until after combat."
     # "Only usable by a ready vampire other than the acting minion": an action modifier another of the acting
     # Methuselah's ready vampires plays (the card over Minion Cards ¶6).
     other_than_acting: bool = False
@@ -477,6 +478,9 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             continue
         if s in _FLAGS:
             setattr(out, _FLAGS[s], True)
+            continue
+        if s == "Do not replace until after combat" and COMBAT in card.types:
+            out.after_combat = True
             continue
         if s == "Usable by a locked vampire" and tuple(card.types) == (REACTION,):
             out.locked_ok = True  # read for a reaction alone: a modifier or combat card's use of it is not modelled
@@ -825,14 +829,15 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         kind, amount, ranged, aggravated, first = what.strike
         spec = (StrikeSpec(kind="hand", bonus=amount, aggravated=aggravated, first=first) if kind == "hand" else
                 StrikeSpec(kind=kind, amount=amount, ranged=ranged, aggravated=aggravated, first=first))
-        event = ChooseStrike(minion=m.name, spec=spec,
-                             source=e.card.name, via="card", cost=cost, line=e.line, text=e.text)
+        event = ChooseStrike(minion=m.name, spec=spec, source=e.card.name, via="card", cost=cost,
+                             unreplaced=what.after_combat, line=e.line, text=e.text)
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
         return
     if e.effect is None and e.says is None and not what.rest and what.extra_strikes and what.strike is None and \
             not (what.press or what.maneuver or what.prevent):
         # An additional strike card read whole (Blur): the engine's own additional strikes, its cost paid.
-        event = GainStrikes(minion=m.name, count=what.extra_strikes, source=e.card.name, cost=cost, line=e.line,
+        event = GainStrikes(minion=m.name, count=what.extra_strikes, source=e.card.name, cost=cost,
+                            unreplaced=what.after_combat, line=e.line,
                             text=e.text)
         _delegate(e, combat.gain_strikes, event, d, log, R.CARD_COMBAT_WHO)
         return
@@ -840,15 +845,18 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
             not (what.maneuver or what.prevent):
         # A press card read whole ("Press.", "Press, only usable to end combat."): the engine's own press.
         event = Press(minion=m.name, to_continue=what.press == "continue", source=e.card.name, cost=cost,
+                      unreplaced=what.after_combat,
                       line=e.line, text=e.text)
         _delegate(e, combat.press, event, d, log, R.CARD_COMBAT_WHO)
         return
     if e.effect is None and e.says is None and not what.rest and (what.maneuver or what.prevent) and \
             not (what.maneuver and what.prevent) and what.strike is None:
         # A maneuver card or a prevention card read whole: the engine's own maneuver or prevention, as printed.
-        event = (Maneuver(minion=m.name, source=e.card.name, via="card", cost=cost, line=e.line, text=e.text)
+        event = (Maneuver(minion=m.name, source=e.card.name, via="card", cost=cost, unreplaced=what.after_combat,
+                          line=e.line, text=e.text)
                  if what.maneuver else
-                 Prevent(minion=m.name, amount=what.prevent, source=e.card.name, cost=cost, line=e.line, text=e.text))
+                 Prevent(minion=m.name, amount=what.prevent, source=e.card.name, cost=cost,
+                         unreplaced=what.after_combat, line=e.line, text=e.text))
         _delegate(e, combat.maneuver if what.maneuver else combat.prevent, event, d, log, R.CARD_COMBAT_WHO)
         return
     if e.effect is None and e.says is None:
@@ -857,7 +865,7 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
                           f"the combat forms ('{m.name} plays {e.card.name}, a strike card: 2 damage') or say what "
                           f"it does (effect: or says:). {rulings_text(e.card)}", [R.CARD_COMBAT_WHO, R.GOLDEN_RULE])
     _pay(d, m, cost)
-    play_from_hand(d, m.controller, log, e.card.name)
+    play_from_hand(d, m.controller, log, e.card.name, after_combat=what.after_combat)
     log.add(f"{m.name} plays {e.card.name}{_at(e)} in combat" + (f", paying {_cost_text(cost)}" if cost != Cost()
                                                                   else "") + ".", R.CARD_COMBAT_WHO,
             R.CARD_REQUIREMENTS)

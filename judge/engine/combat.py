@@ -25,7 +25,8 @@ from typing import Optional
 from judge.engine import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine import damage as dmg
-from judge.engine.helpers import Log, blood, drain_excess, minion, names, play_from_hand, pool, text_unread
+from judge.engine.helpers import (Log, blood, drain_excess, draw_after_combat, minion, names, play_from_hand, pool,
+                                  text_unread)
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
@@ -208,6 +209,8 @@ def end(d: Draft, log: Log) -> None:
     rules = [R.COMBAT] + ([R.END_OF_ROUND] if d.edition == CURRENT else [])
     log.add(f"The combat between {c.acting} and {c.opposing} is over after {c.round} round"
             f"{'s' if c.round > 1 else ''} ({taken}).", *rules)
+    if c.unreplaced:
+        draw_after_combat(d, log, c.unreplaced)
     dmg.apply_statuses(d, log, c.wounded, c.burning, after_combat=True)
 
 
@@ -299,13 +302,13 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
             _check_weapon(c, m, e.source)
         else:
             paid = _pay(d, m, e.cost, e.source or "the strike card")
-            play_from_hand(d, m.controller, log, e.source or "a strike card")
+            play_from_hand(d, m.controller, log, e.source or "a strike card", after_combat=e.unreplaced)
         strike = _strike_from(m, e.strike or StrikeSpec(), e.source, "weapon" if via == "weapon" else "card")
         committed = committed + (strike,)
         rules.append(R.MANEUVER_CHOOSES_STRIKE)
     elif via == "card":
         paid = _pay(d, m, e.cost, e.source or "the maneuver card")
-        play_from_hand(d, m.controller, log, e.source or "a maneuver card")
+        play_from_hand(d, m.controller, log, e.source or "a maneuver card", after_combat=e.unreplaced)
     c = d.put_combat(range=there, last_maneuver=m.name, maneuvered=c.maneuvered + (m.name,), committed=committed)
     src = f" with {e.source}" if e.source else ""
     chose = f"; using the maneuver of {e.source} chooses it as {m.name}'s strike this round" \
@@ -403,7 +406,7 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
         paid = ""
         if via == "card" and e.source:
             paid = _pay(d, m, e.cost, e.source)
-            play_from_hand(d, m.controller, log, e.source)
+            play_from_hand(d, m.controller, log, e.source, after_combat=e.unreplaced)
         elif e.cost.blood or e.cost.pool:
             paid = _pay(d, m, e.cost, e.source or "the strike")
         strike = _strike_from(m, e.spec, e.source, via)
@@ -653,7 +656,7 @@ def gain_strikes(d: Draft, e: GainStrikes, log: Log) -> None:
     source = e.source or "a card"
     paid = _pay(d, m, e.cost, source)
     if e.source:
-        play_from_hand(d, m.controller, log, e.source)
+        play_from_hand(d, m.controller, log, e.source, after_combat=e.unreplaced)
     extra = dict(c.extra)
     extra[m.name] = extra.get(m.name, 0) + e.count
     c = d.put_combat(extra=tuple(extra.items()), extra_sources=c.extra_sources + ((m.name, source),))
@@ -673,7 +676,7 @@ def prevent(d: Draft, e: Prevent, log: Log) -> None:
                       [R.PREVENT_DAMAGE])
     paid = _pay(d, m, e.cost, e.source or "the prevention")
     if e.source and not _uses_weapon(m, e.source):
-        play_from_hand(d, m.controller, log, e.source)
+        play_from_hand(d, m.controller, log, e.source, after_combat=e.unreplaced)
     dmg.prevent(d, log, m.name, e.amount, e.aggravated, e.source, paid)
     c = d.combat
     if not still_preventing(c):
@@ -692,7 +695,7 @@ def press(d: Draft, e: Press, log: Log) -> None:
         raise Refusal("a press to end combat cancels a press to continue, and there is none to cancel", [R.PRESS])
     paid = _pay(d, m, e.cost, e.source or "the press")
     if e.source and not _uses_weapon(m, e.source):
-        play_from_hand(d, m.controller, log, e.source)
+        play_from_hand(d, m.controller, log, e.source, after_combat=e.unreplaced)
     src = f" with {e.source}" if e.source else ""
     if e.to_continue:
         d.put_combat(press=m.name, last_press=m.name, press_done=())

@@ -295,6 +295,7 @@ class Maneuver(Event):
     via: Optional[str] = None  # weapon | card | strike card | ability; None: decided from the source
     strike: Optional[StrikeSpec] = None  # what the strike card or weapon strikes for, if said
     cost: Cost = field(default_factory=Cost)
+    unreplaced: bool = False  # a card that says "Do not replace until after combat."
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -311,6 +312,7 @@ class ChooseStrike(Event):
     via: Optional[str] = None  # None: a weapon if the minion has it, else a card from the hand
     retainer: Optional[str] = None  # a retainer of the opposing minion, struck instead of it
     cost: Cost = field(default_factory=Cost)
+    unreplaced: bool = False  # a card that says "Do not replace until after combat."
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -319,6 +321,7 @@ class GainStrikes(Event):
     count: int
     source: Optional[str] = None
     cost: Cost = field(default_factory=Cost)  # a card's (Blur's 1 blood), paid as it is played
+    unreplaced: bool = False  # a card that says "Do not replace until after combat."
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -328,6 +331,7 @@ class Prevent(Event):
     aggravated: Optional[bool] = None  # which damage it prevents when both kinds are pending
     source: Optional[str] = None
     cost: Cost = field(default_factory=Cost)
+    unreplaced: bool = False  # a card that says "Do not replace until after combat."
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -336,6 +340,7 @@ class Press(Event):
     to_continue: bool = True  # False: a press to end combat
     source: Optional[str] = None
     cost: Cost = field(default_factory=Cost)
+    unreplaced: bool = False  # a card that says "Do not replace until after combat."
 
 
 @dataclass(frozen=True, kw_only=True)

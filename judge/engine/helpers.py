@@ -143,12 +143,21 @@ def remove_minion(d: Draft, name: str) -> int:
     return m.counters
 
 
-def play_from_hand(d: Draft, player: str, log: Log, what: str, replaced: bool = True) -> None:
+def play_from_hand(d: Draft, player: str, log: Log, what: str, replaced: bool = True,
+                   after_combat: bool = False) -> None:
     """Play a card from the hand and draw its replacement, unless the library is empty, or the card says
-    not to replace it until the next unlock phase (`replaced` False: drawn then, `phases._enter_unlock`)."""
+    not to replace it until the next unlock phase (`replaced` False: drawn then, `phases._enter_unlock`) or
+    until after combat (`after_combat`: drawn as the combat ends, `draw_after_combat`)."""
     p = d.players[player]
     if p.hand <= 0:
         raise Refusal(f"{player} has no card in hand to play {what}", [R.DRAW_REPLACE])
+    if after_combat and d.combat is not None:
+        d.put_player(player, hand=p.hand - 1)
+        d.put_combat(unreplaced=d.combat.unreplaced + (player,))
+        if log is not None:
+            log.add(f"{what} is not replaced until after combat, as the card says ({player} now has {p.hand - 1} in "
+                    f"hand).", R.GOLDEN_RULE, R.DRAW_REPLACE)
+        return
     if not replaced:
         d.put_player(player, hand=p.hand - 1, owed_draws=p.owed_draws + 1)
         if log is not None:
@@ -163,6 +172,19 @@ def play_from_hand(d: Draft, player: str, log: Log, what: str, replaced: bool = 
         log.add(f"{player}'s library is empty: no card replaces {what} ({player} now has {hand} in hand).",
                 R.DRAW_REPLACE)
     d.put_player(player, hand=hand, library=library)
+
+
+def draw_after_combat(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:
+    """The combat is over: each card not replaced until after combat (`Combat.unreplaced`, a player per card) is
+    replaced now, as far as the library goes."""
+    for player in dict.fromkeys(unreplaced):
+        owed = list(unreplaced).count(player)
+        p = d.players[player]
+        drawn = owed if p.library is None else min(owed, p.library)
+        d.put_player(player, hand=p.hand + drawn, library=None if p.library is None else p.library - drawn)
+        log.add(f"{player} draws the {owed} card{'s' if owed > 1 else ''} not replaced until after combat"
+                + (f" ({owed - drawn} not drawn: the library is empty)" if drawn < owed else "")
+                + f" ({player} now has {p.hand + drawn} in hand).", R.GOLDEN_RULE, R.DRAW_REPLACE)
 
 
 def names(items: Sequence[str]) -> str:

@@ -15,7 +15,8 @@ from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, ContestCard, Cost, GainTitle, MarkRedList,
                                  RedListHunt, SlaveTakesOver)
-from judge.engine.helpers import Log, announce, check_actor, minion, names, pool, remove_minion, require_seated
+from judge.engine.helpers import (Log, announce, check_actor, draw_after_combat, minion, names, pool, remove_minion,
+                                  require_seated)
 from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Card, Draft, Minion
 
 SECTS = ("camarilla", "sabbat", "anarch", "independent", "laibon")
@@ -413,6 +414,8 @@ def slave_takes_over(d: Draft, e: SlaveTakesOver, log: Log) -> None:
     d.put_minion(s.name, locked=True)
     d.put_minion(blocked.name, locked=False)
     d.set(combat=None)
+    if c.unreplaced:  # the cancelled combat is over: its cards not replaced until after combat are
+        draw_after_combat(d, log, c.unreplaced)
     log.add(f"{s.controller} locks {s.name}, a slave to the {master.title()}: the combat between {blocked.name} and "
             f"{c.opposing} is cancelled, {blocked.name} unlocks, and {s.name} enters combat with {c.opposing} "
             f"instead.", R.SLAVE_COMBAT)

@@ -242,6 +242,7 @@ class Combat:
     press_done: tuple[str, ...] = ()  # minions that declined to press since the last press
     stolen: tuple[tuple[str, str], ...] = ()  # (minion, equipment) stolen this round: not usable by it this round
     taken: tuple[tuple[str, int], ...] = ()  # damage successfully inflicted on each minion in this combat
+    unreplaced: tuple[str, ...] = ()  # a player per card played "Do not replace until after combat"
 
     def extra_of(self, name: str) -> int:
         return dict(self.extra).get(name, 0)
