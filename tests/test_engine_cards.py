@@ -247,3 +247,16 @@ def test_a_combat_card_not_replaced_until_after_combat_is_drawn_as_the_combat_en
     assert after.stop is None and after.state.combat is None
     assert after.state.players["Alexis"].hand == 6 + drawn
     assert any("not replaced until after combat" in step.text for step in after.steps)
+    # A press to continue: the second round still owes the card, drawn when that combat ends
+    pressed = [*events, "Belinde presses to continue", "nobody presses"]
+    second = sc.run(sc.parse(text + "".join(f"  - {e}\n" for e in pressed), "t.yaml", cards=card_catalog()),
+                    locator=None)
+    assert second.stop is None and second.state.combat is not None and second.state.combat.round == 2
+    assert second.state.players["Alexis"].hand == 6
+    ended = sc.run(sc.parse(text + "".join(f"  - {e}\n" for e in [*pressed, "the range is set to close",
+                                                                     "Belinde uses her hand strike",
+                                                                     "Carna uses her hand strike",
+                                                                     "nobody prevents damage", "nobody presses"]),
+                            "t.yaml", cards=card_catalog()), locator=None)
+    assert ended.stop is None and ended.state.combat is None, ended.stop
+    assert ended.state.players["Alexis"].hand == 6 + drawn
