@@ -260,3 +260,22 @@ def test_a_combat_card_not_replaced_until_after_combat_is_drawn_as_the_combat_en
                             "t.yaml", cards=card_catalog()), locator=None)
     assert ended.stop is None and ended.state.combat is None, ended.stop
     assert ended.state.players["Alexis"].hand == 6 + drawn
+
+
+def test_a_strike_card_s_optional_press_is_played_without_the_card_again_and_as_limited():
+    """Vampiric Speed at superior, "Strike: dodge, with an optional press.": the press it gives this round plays no
+    card (the hand is as after the one card); Amria's, "only usable to end combat", cannot continue it."""
+    text = TABLE.format(rules="current", turn="Sarah", phase="minion").replace(
+        "pool: {Alexis: 12, Bob: 1}", "pool: {Alexis: 12, Bob: 1}\nhand: {Alexis: 7}\nlibrary: {Alexis: 20}").replace(
+        "capacity: 4, blood: 0, disciplines: [aus]", "capacity: 4, blood: 2, disciplines: [CEL, CHI]")
+    events = ["Belinde bleeds Alexis", "Carna blocks", "the range is set to close", "Belinde uses her hand strike"]
+
+    def run(*more):
+        return sc.run(sc.parse(text + "".join(f"  - {e}\n" for e in [*events, *more]), "t.yaml",
+                               cards=card_catalog()), locator=None)
+    pressed = run("Carna plays Vampiric Speed at superior", "Carna presses to continue with Vampiric Speed")
+    assert pressed.stop is None and pressed.state.combat.press == "Carna"
+    assert pressed.state.players["Alexis"].hand == 7 and pressed.state.players["Alexis"].library == 19
+    limited = run("Carna plays Amria at superior", "Carna presses to continue with Amria")
+    assert limited.stop.kind == "refused" and "only usable to end combat" in limited.stop.message
+    assert 'Amria: "Strike: dodge, with 1 optional press, only usable to end combat."' in limited.stop.message

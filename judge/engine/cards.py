@@ -423,6 +423,9 @@ class Modelled:
     not_replaced: bool = False  # "Do not replace until your next unlock phase."
     locked_ok: bool = False  # a reaction's "Usable by a locked vampire." (the rules want it unlocked)
     after_combat: bool = False  # a combat card's "Do not replace until after combat."
+    # a strike's ", with an optional press" ("continue", "end" when only usable to end or continue, else "any")
+    granted_press: Optional[str] = None
+    granted_by: str = ""  # the sentence that gives it
     # "Only usable by a ready vampire other than the acting minion": an action modifier another of the acting
     # Methuselah's ready vampires plays (the card over Minion Cards ¶6).
     other_than_acting: bool = False
@@ -440,6 +443,10 @@ class Modelled:
 
 
 _SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z(+\[])")
+# A strike that also gives a press this round: "Strike: dodge, with an optional press." (the press may be only usable
+# to end or to continue combat)
+_WITH_PRESS = re.compile(r"(?P<strike>Strike: .+?),? with (?:an|1|one) optional press(?:, only usable to "
+                         r"(?P<to>continue|end) combat)?")
 # Sentences read whole as one flag of `Modelled` (the sentence without its full stop -> the flag).
 _FLAGS = {
     "Only usable during a bleed action": "bleed_only",
@@ -506,6 +513,11 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
         m = re.fullmatch(r"Prevent (\d) damage", s)
         if m and COMBAT in card.types and not out.prevent:
             out.prevent = int(m.group(1))
+            continue
+        m = _WITH_PRESS.fullmatch(s)
+        if m and COMBAT in card.types and out.strike is None and strike_of(m.group("strike")) is not None:
+            out.strike, out.granted_press = strike_of(m.group("strike")), m.group("to") or "any"
+            out.granted_by = sentence
             continue
         struck = strike_of(sentence)
         if struck is not None and out.strike is None and COMBAT in card.types:
@@ -832,6 +844,13 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         event = ChooseStrike(minion=m.name, spec=spec, source=e.card.name, via="card", cost=cost,
                              unreplaced=what.after_combat, line=e.line, text=e.text)
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
+        c = d.combat
+        if what.granted_press and c is not None and not c.ended:
+            d.put_combat(granted=c.granted + ((m.name, e.card.name, what.granted_press, what.granted_by),))
+            only = "" if what.granted_press == "any" else f", only usable to {what.granted_press} combat"
+            to = "end combat" if what.granted_press == "end" else "continue"
+            log.add(f"{e.card.name} also gives {m.name} an optional press this round{only} (\"{m.name} presses to "
+                    f"{to} with {e.card.name}\"): the card is not played again for it.", R.PRESS, R.GOLDEN_RULE)
         return
     if e.effect is None and e.says is None and not what.rest and what.extra_strikes and what.strike is None and \
             not (what.press or what.maneuver or what.prevent):

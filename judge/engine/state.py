@@ -243,6 +243,9 @@ class Combat:
     stolen: tuple[tuple[str, str], ...] = ()  # (minion, equipment) stolen this round: not usable by it this round
     taken: tuple[tuple[str, int], ...] = ()  # damage successfully inflicted on each minion in this combat
     unreplaced: tuple[str, ...] = ()  # a player per card played "Do not replace until after combat"
+    # presses strike cards gave this round ("Strike: dodge, with an optional press."): (minion, card, "continue",
+    # "end" or "any", the sentence giving it); a new round starts without them
+    granted: tuple[tuple[str, str, str, str], ...] = ()
 
     def extra_of(self, name: str) -> int:
         return dict(self.extra).get(name, 0)
