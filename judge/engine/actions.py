@@ -255,6 +255,14 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     burn_dead_ally(d, log, m.name)
 
 
+def reaction_played(name: str, played: str, locked_by_card: bool) -> tuple[str, list]:
+    """The words of a reaction played (`played`: the card and what was paid) and the rules they add:
+    `locked_by_card`, by a locked minion its card lets play it ("Usable by a locked vampire")."""
+    if locked_by_card:
+        return f"{name}, locked, plays {played}, as the card allows (\"Usable by a locked vampire\")", [R.GOLDEN_RULE]
+    return f"{name} plays {played} (a reaction does not lock its minion)", []
+
+
 def reaction(d: Draft, e: Reaction, log: Log) -> None:
     if d.referendum is not None:
         politics.no_cards(d, "a reaction card")
@@ -292,10 +300,8 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     play_from_hand(d, m.controller, log, what, replaced=e.replaced)
     if e.card:
         a = d.put_action(reactions=a.reactions + ((m.name, e.card),))
-    text = f"{m.name} plays {what}{paid} (a reaction does not lock its minion)"
-    if m.locked and e.locked_ok and not awake:
-        text = f"{m.name}, locked, plays {what}{paid}, as the card allows (\"Usable by a locked vampire\")"
-        rules.append(R.GOLDEN_RULE)
+    text, card_rules = reaction_played(m.name, f"{what}{paid}", m.locked and e.locked_ok and not awake)
+    rules += card_rules
     if e.intercept:
         att = a.attempt
         a = d.put_action(attempt=BlockAttempt(att.blocker, att.player, att.intercept + e.intercept))

@@ -46,7 +46,7 @@ from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrik
 from judge.engine.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
 from judge.engine.card_text import condition_of, read_crypt_text, strike_of
-from judge.engine.state import ALLY, Draft, Minion
+from judge.engine.state import ALLY, Draft, GrantedPress, Minion
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
 MASTER, ACTION, MODIFIER, REACTION, COMBAT, POLITICAL, EQUIPMENT = (
@@ -515,9 +515,9 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             out.prevent = int(m.group(1))
             continue
         m = _WITH_PRESS.fullmatch(s)
-        if m and COMBAT in card.types and out.strike is None and strike_of(m.group("strike")) is not None:
-            out.strike, out.granted_press = strike_of(m.group("strike")), m.group("to") or "any"
-            out.granted_by = sentence
+        struck = strike_of(m.group("strike")) if m and COMBAT in card.types and out.strike is None else None
+        if struck is not None:
+            out.strike, out.granted_press, out.granted_by = struck, m.group("to") or "any", sentence
             continue
         struck = strike_of(sentence)
         if struck is not None and out.strike is None and COMBAT in card.types:
@@ -752,11 +752,9 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced)
         _pay(d, m, cost)
-        if m.locked and what.locked_ok and m.name not in a.woken:
-            log.add(f"{m.name}, locked, plays {e.card.name}{_at(e)}, as the card allows (\"Usable by a locked "
-                    f"vampire\").", R.REACTION_WHO, R.GOLDEN_RULE)
-        else:
-            log.add(f"{m.name} plays {e.card.name}{_at(e)} (a reaction does not lock its minion).", R.REACTION_WHO)
+        text, rules = actions.reaction_played(m.name, f"{e.card.name}{_at(e)}",
+                                              m.locked and what.locked_ok and m.name not in a.woken)
+        log.add(f"{text}.", R.REACTION_WHO, *rules)
         _says(e, log)
         return
     _delegate(e, actions.reaction, event, d, log, R.CARD_REACTION_WHO)
@@ -846,7 +844,8 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
         c = d.combat
         if what.granted_press and c is not None and not c.ended:
-            d.put_combat(granted=c.granted + ((m.name, e.card.name, what.granted_press, what.granted_by),))
+            grant = GrantedPress(m.name, e.card.name, what.granted_press, what.granted_by)
+            d.put_combat(granted=c.granted + (grant,))
             only = "" if what.granted_press == "any" else f", only usable to {what.granted_press} combat"
             to = "end combat" if what.granted_press == "end" else "continue"
             log.add(f"{e.card.name} also gives {m.name} an optional press this round{only} (\"{m.name} presses to "

@@ -694,13 +694,13 @@ def press(d: Draft, e: Press, log: Log) -> None:
         raise Refusal(f"{m.name} played the last press: a minion cannot play two presses in a row", [R.PRESS_TWICE])
     if not e.to_continue and not c.press:
         raise Refusal("a press to end combat cancels a press to continue, and there is none to cancel", [R.PRESS])
-    grant = next((g for g in c.granted if g[0] == m.name and e.source and _same_source(g[1], e.source)), None)
+    grant = next((g for g in c.granted if g.minion == m.name and e.source and _same_source(g.card, e.source)), None)
     if grant is not None:  # the optional press a strike card gave this round: the card is not played again
-        if grant[2] != "any" and (grant[2] == "continue") != e.to_continue:
-            raise Refusal(f"the optional press {grant[1]} gave {m.name} is only usable to {grant[2]} combat. "
-                          f"{grant[1]}: \"{grant[3]}\"", [R.PRESS, R.GOLDEN_RULE])
+        if grant.use != "any" and (grant.use == "continue") != e.to_continue:
+            raise Refusal(f"the optional press {grant.card} gave {m.name} is only usable to {grant.use} combat. "
+                          f"{grant.card}: \"{grant.sentence}\"", [R.PRESS, R.GOLDEN_RULE])
         c = d.put_combat(granted=tuple(g for g in c.granted if g is not grant))
-        paid, src = "", f" with the optional press {grant[1]} gave"
+        paid, src = "", f" with the optional press {grant.card} gave"
     else:
         paid = _pay(d, m, e.cost, e.source or "the press")
         if e.source and not _uses_weapon(m, e.source):

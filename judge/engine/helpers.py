@@ -174,17 +174,22 @@ def play_from_hand(d: Draft, player: str, log: Log, what: str, replaced: bool = 
     d.put_player(player, hand=hand, library=library)
 
 
+def draw_owed(d: Draft, log: Log, player: str, owed: int, until: str) -> None:
+    """`player` draws the `owed` cards a card said not to replace until now (`until`: "this unlock phase", "after
+    combat"), as far as the library goes."""
+    p = d.players[player]
+    drawn = owed if p.library is None else min(owed, p.library)
+    d.put_player(player, hand=p.hand + drawn, library=None if p.library is None else p.library - drawn)
+    log.add(f"{player} draws the {owed} card{'s' if owed > 1 else ''} not replaced until {until}"
+            + (f" ({owed - drawn} not drawn: the library is empty)" if drawn < owed else "")
+            + f" ({player} now has {p.hand + drawn} in hand).", R.GOLDEN_RULE, R.DRAW_REPLACE)
+
+
 def draw_after_combat(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:
     """The combat is over: each card not replaced until after combat (`Combat.unreplaced`, a player per card) is
-    replaced now, as far as the library goes."""
+    replaced now."""
     for player in dict.fromkeys(unreplaced):
-        owed = list(unreplaced).count(player)
-        p = d.players[player]
-        drawn = owed if p.library is None else min(owed, p.library)
-        d.put_player(player, hand=p.hand + drawn, library=None if p.library is None else p.library - drawn)
-        log.add(f"{player} draws the {owed} card{'s' if owed > 1 else ''} not replaced until after combat"
-                + (f" ({owed - drawn} not drawn: the library is empty)" if drawn < owed else "")
-                + f" ({player} now has {p.hand + drawn} in hand).", R.GOLDEN_RULE, R.DRAW_REPLACE)
+        draw_owed(d, log, player, list(unreplaced).count(player), "after combat")
 
 
 def names(items: Sequence[str]) -> str:

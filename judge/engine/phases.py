@@ -13,7 +13,8 @@ from typing import Callable, NamedTuple
 
 from judge.engine import rules as R
 from judge.engine import ending, situations, traits
-from judge.engine.helpers import (Log, blood, drain_excess, minion, move_blood, names, pending_mandatory, play_from_hand,
+from judge.engine.helpers import (Log, blood, drain_excess, draw_owed, minion, move_blood, names, pending_mandatory,
+                                  play_from_hand,
                                   pool, remove_minion, require_seated, rule_exists, text_unread)
 from judge.engine.errors import Refusal
 from judge.engine.events import (ContestCard, ContestTitle, CryptDraw, Discard, EdgePool, EndTurn, GoToPhase,
@@ -137,13 +138,8 @@ def _enter_unlock(d: Draft, log: Log) -> None:
     log.add(text, R.TURN_SEQUENCE, R.UNLOCK_ALL)
     owed = d.players[player].owed_draws
     if owed:
-        p = d.players[player]
-        drawn = owed if p.library is None else min(owed, p.library)
-        d.put_player(player, hand=p.hand + drawn, owed_draws=0,
-                     library=None if p.library is None else p.library - drawn)
-        log.add(f"{player} draws the {owed} card{'s' if owed > 1 else ''} not replaced until this unlock phase"
-                + (f" ({owed - drawn} not drawn: the library is empty)" if drawn < owed else "")
-                + f" ({player} now has {p.hand + drawn} in hand).", R.GOLDEN_RULE, R.DRAW_REPLACE)
+        d.put_player(player, owed_draws=0)
+        draw_owed(d, log, player, owed, "this unlock phase")
     if infernal:
         log.add(f"{names(infernal)} {'is' if len(infernal) == 1 else 'are'} infernal and stay locked unless "
                 f"{player} burns 1 pool for each.", R.INFERNAL)

@@ -20,7 +20,7 @@ it into the next state; the state they were given is never touched.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 PHASES = ("unlock", "master", "minion", "influence", "discard")
 READY, TORPOR, UNCONTROLLED = "ready", "torpor", "uncontrolled"
@@ -212,6 +212,15 @@ class Damage:
     retainer: Optional[str] = None  # the victim's retainer that takes it instead
 
 
+class GrantedPress(NamedTuple):
+    """A press a strike card gave its minion this round ("Strike: dodge, with an optional press.")."""
+
+    minion: str
+    card: str
+    use: str  # "continue", "end" (only usable to continue or to end combat) or "any"
+    sentence: str  # the card's sentence giving it, quoted when it is refused
+
+
 @dataclass(frozen=True)
 class Combat:
     """A combat between two minions, round by round and step by step (COMBAT_STEPS)."""
@@ -243,9 +252,7 @@ class Combat:
     stolen: tuple[tuple[str, str], ...] = ()  # (minion, equipment) stolen this round: not usable by it this round
     taken: tuple[tuple[str, int], ...] = ()  # damage successfully inflicted on each minion in this combat
     unreplaced: tuple[str, ...] = ()  # a player per card played "Do not replace until after combat"
-    # presses strike cards gave this round ("Strike: dodge, with an optional press."): (minion, card, "continue",
-    # "end" or "any", the sentence giving it); a new round starts without them
-    granted: tuple[tuple[str, str, str, str], ...] = ()
+    granted: tuple[GrantedPress, ...] = ()  # presses strike cards gave this round (a new round starts without)
 
     def extra_of(self, name: str) -> int:
         return dict(self.extra).get(name, 0)

@@ -157,8 +157,7 @@ def api_card(ident: str):
 def api_cards():
     base = card_base()
     q = params.text("q", max_length=100) or ""
-    params.refuse_empty("kind")
-    kind = params.one_of("kind", ["crypt", "library"])
+    kind = params.one_of("kind", ["crypt", "library"], api=True)
     limit = params.integer("limit", 100, 1, API_MAX, api=True)
     offset = params.integer("offset", 0, 0, 100_000, api=True)
     chosen = _filtered(base, q, kind, params.text("type", max_length=40), params.text("clan", max_length=40),
