@@ -172,3 +172,24 @@ def test_a_search_with_no_answer_says_what_might_find_one(client, runner):
     result = runner.invoke(cli, ["search", "rulings of Nonexistent Cardname Zzq", "--in", "rulings"])
     assert result.exit_code == 1
     assert "no card is named 'Nonexistent Cardname Zzq'" in result.stderr and "try: the card list" in result.stderr
+
+
+def test_a_ruling_hit_marks_each_search_s_own_words_around_the_same_link(client):
+    """A ruling hit's HTML is kept once per ruling around its snippet (judge.web.pages.ruling_frame): the same
+    ruling found by two searches links to its card page at its anchor both times, each with its own snippet (the
+    API's, marking that search's words), never the other search's."""
+    import re
+
+    def shown(q):
+        r = client.get("/search", query_string={"q": q, "in": "rulings"})
+        assert r.status_code == 200
+        page = dict(re.findall(r'<li class="hit kind-ruling">\s*<a class="hit-label" href="/card/[^"#]+#([^"]+)">'
+                               r'.*?<p class="snippet">(.*?)</p>', r.get_data(as_text=True), re.S))
+        api = client.get("/api/search", query_string={"q": q, "in": "rulings"}).get_json()
+        return page, {h["id"]: h["snippet"] for h in api["hits"] if h["kind"] == "ruling"}
+
+    (damage, damage_api), (strike, strike_api) = shown("dodge damage"), shown("dodge strike")
+    assert damage == damage_api and strike == strike_api
+    both = set(damage) & set(strike)
+    assert any(damage[rid] != strike[rid] for rid in both), "a ruling should answer both, marked differently"
+    assert all("<mark>strike" not in damage[rid].lower() for rid in both)

@@ -237,9 +237,34 @@ def hits_html(listed, show_game: bool = False, stems=frozenset()) -> Markup:
 
 
 def _ruling_hit_html(site, hit, stems) -> str:
-    from judge.shapes import ruling_hit_data
-    data = ruling_hit_data(site.cards, hit, stems)
-    return str(get_template_attribute("_macros.html", "ruling_hit")(data, Markup(data["snippet"])))
+    """A ruling hit as the macro `ruling_hit` renders it: its frame (`ruling_frame`) around its snippet."""
+    from judge.search.snippets import snippet
+    start, end = ruling_frame(site, hit.id)
+    return f"{start}{snippet_html(snippet(site.cards.rulings[hit.id].text, stems))}{end}"
+
+
+def ruling_frame(site, ruling_id: str) -> tuple[str, str]:
+    """A ruling hit's HTML before and after its snippet: the macro `ruling_hit` given the ruling's shape
+    (judge.shapes.ruling_hit_data), rendered once per ruling and kept (`Site.ruling_frames`). The macro reads
+    the ruling's ID, label and first card, all the ruling's own: a template wanting what a hit adds (its score)
+    must be keyed on it."""
+    found = site.ruling_frames.recall(ruling_id)
+    if found is None:
+        from judge.shapes import ruling_hit_data
+        data = ruling_hit_data(site.cards, _RulingOf(ruling_id))
+        html = str(get_template_attribute("_macros.html", "ruling_hit")(data, Markup(_SNIPPET_SLOT)))
+        if html.count(_SNIPPET_SLOT) != 1:
+            raise RuntimeError("the ruling_hit macro of _macros.html must show its snippet once")
+        start, _, end = html.partition(_SNIPPET_SLOT)
+        found = site.ruling_frames.remember(ruling_id, (start, end))
+    return found
+
+
+class _RulingOf(NamedTuple):
+    """What `ruling_hit_data` reads of a ruling hit but its score, for the frame alone."""
+
+    id: str
+    score: float = 0.0
 
 
 @pages.app_template_global()

@@ -41,6 +41,7 @@ SEARCHES_KEPT = 64
 # it, matched or not: two a paragraph of each, ~4,000 on the five books (at least this many,
 # as above).
 HIT_FRAMES_KEPT = 16384
+RULING_FRAMES_KEPT = 8192  # more than the card base has rulings (~2,300)
 COMPARISONS_KEPT = 6  # two editions compared: slow to compute, a few MB to keep
 
 
@@ -76,6 +77,8 @@ class Site:
         frames = max(HIT_FRAMES_KEPT, 4 * len(corpus.paragraphs))
         self.hit_frames: Memo = Memo("web.hit_frames", frames)  # a search hit around its snippet and links
         self.edition_links: Memo = Memo("web.edition_links", frames)  # a counterpart's link in a hit
+        # a ruling hit around its snippet (judge.web.pages.ruling_frame), one a ruling of the card base
+        self.ruling_frames: Memo = Memo("web.ruling_frames", RULING_FRAMES_KEPT)
 
     # -- services, opened on first use -------------------------------------------------
     @property
