@@ -158,6 +158,12 @@ class RulingIndex:
             parts = [field.get(s) for s in stems]
             if not parts or any(p is None for p in parts):
                 continue
+            if len(parts) == 1:  # one word (most alternatives): its postings are its scores, no phrase to check
+                numbers, values = parts[0]
+                if found is None:
+                    found = np.zeros(self.count)
+                found[numbers] += weight * values  # (a ruling is once in a word's postings)
+                continue
             score = np.zeros(self.count)
             present = np.ones(self.count, dtype=bool)
             for numbers, values in parts:
