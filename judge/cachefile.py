@@ -17,6 +17,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -230,15 +231,20 @@ def read_cache(path: Path, what: str, form: int, key_field: str, key: str, decod
 
 def _written_for_another_key(path: Path, form: int, key_field: str, key: str) -> bool:
     """Whether `path` opens as `write_json` writes a cache of format `form` whose
-    `key_field` (its second field) is not `key`. False when it opens otherwise (or
-    cannot be read): `read_cache` then reads it whole and says what it is."""
+    `key_field` (its second field) is not `key`, or as it writes a cache of another
+    format (another version of judge wrote it: as stale as another key's). False when
+    it opens otherwise (or cannot be read): `read_cache` then reads it whole and says
+    what it is."""
     opening = f'{{"format":{form},"{key_field}":"'.encode()
     try:
         with open_regular(path) as fh:
-            head = fh.read(len(opening) + len(key) + 1)
+            head = fh.read(len(opening) + len(key) + 24)
     except OSError:
         return False
-    return head.startswith(opening) and head[len(opening):] != f'{key}"'.encode()
+    other = re.match(rb'\{"format":(\d{1,9}),"' + re.escape(key_field.encode()) + rb'":"', head)
+    if other is not None and int(other.group(1)) != form:
+        return True
+    return head.startswith(opening) and head[len(opening):len(opening) + len(key) + 1] != f'{key}"'.encode()
 
 
 def _refuse_constant(name: str):

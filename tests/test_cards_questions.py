@@ -252,7 +252,7 @@ def test_the_saved_tables_read_back_as_they_were_made(base, corpus):
     from judge.cards.nicknames import load_nicknames
     from judge.cards.ruling_search import RulingIndex
     made = NameForms(base, load_nicknames(base), book_words(corpus))
-    read = NameForms.from_data(json.loads(json.dumps(made.to_data())), base)
+    read = NameForms.from_data(json.loads(json.dumps(made.to_data())), base.cards)
     assert (read.families, read.exact, read.partial) == (made.families, made.exact, made.partial)
     assert (read.fuzzy_forms, read.rare_name_words) == (made.fuzzy_forms, made.rare_name_words)
     for q in ("can gtu be blocked", "telepathic misdirecton on a bleed", "sforza", "torn sign post", "13th"):
@@ -260,6 +260,14 @@ def test_the_saved_tables_read_back_as_they_were_made(base, corpus):
     index = RulingIndex(base, corpus)
     again = RulingIndex.from_data(json.loads(json.dumps(index.to_data())), base)
     assert again.telling == index.telling and again.ids == index.ids
+    # what its hits show, read without the card base (judge.cards.quick), as the card base has it
+    alone = RulingIndex.from_data(json.loads(json.dumps(index.to_data())), None)
+    assert alone.shown.rulings == index.shown.rulings and alone.shown.cards == index.shown.cards
+    assert alone.shown.groups == index.shown.groups and len(alone.shown.rulings) == len(base.rulings)
+    for rid in list(base.rulings)[::97]:
+        ruling, shown = base.rulings[rid], alone.shown.rulings[rid]
+        assert (shown.text, shown.cards, shown.group, shown.references) == \
+            (ruling.text, ruling.cards, ruling.group, ruling.references)
     for name, field in index.postings.items():
         assert field.keys() == again.postings[name].keys()
         assert all(np.array_equal(n, again.postings[name][s][0]) and np.array_equal(w, again.postings[name][s][1])
@@ -269,3 +277,11 @@ def test_the_saved_tables_read_back_as_they_were_made(base, corpus):
     broken["ids"] = broken["ids"][1:]
     with pytest.raises(Mismatch):
         RulingIndex.from_data(broken, base)
+    with pytest.raises(Mismatch):
+        RulingIndex.from_data(broken, None)
+    for part, damage in (("offsets", lambda v: v[:-1] + [v[-1] + 1]), ("numbers", lambda v: [len(base.rulings), *v[1:]]),
+                         ("weights", lambda v: ["x", *v[1:]]), ("offsets", lambda v: [v[1], v[0], *v[2:]])):
+        broken = index.to_data()
+        broken["postings"]["text"][part] = damage(broken["postings"]["text"][part])
+        with pytest.raises(Mismatch):
+            RulingIndex.from_data(broken, base)

@@ -144,8 +144,9 @@ class NameForms:
                 "english": english_words(), "book": sorted(self.book)}
 
     @classmethod
-    def from_data(cls, data: Any, base: "CardBase") -> "NameForms":
-        """The forms `to_data` wrote, checked against `base`: raises cachefile.Mismatch where they do not hold.
+    def from_data(cls, data: Any, cards) -> "NameForms":
+        """The forms `to_data` wrote, checked against `cards` (a card base's, or any mapping of card ID -> card that
+        answers `in`): raises cachefile.Mismatch where they do not hold.
         (The rulebooks' words are read from them: working them out again read every paragraph, 2.4 s of a
         command at 100 books.)"""
         from judge.cachefile import Mismatch, decode
@@ -153,7 +154,7 @@ class NameForms:
         if not isinstance(data, dict):
             raise Mismatch("the name forms are not an object")
         forms.families = decode(dict[str, list[str]], data.get("families"), "families")
-        if any(i not in base.cards for ids in forms.families.values() for i in ids):
+        if any(i not in cards for ids in forms.families.values() for i in ids):
             raise Mismatch("the name forms name a card that is not there")
         forms.exact = {tuple(w): by for w, by in decode(list[tuple[list[str], dict[str, str]]], data.get("exact"),
                                                                  "exact")}
@@ -166,7 +167,7 @@ class NameForms:
         forms.rare_name_words = decode(list[str], data.get("rare_name_words"), "rare_name_words")
         forms.book = frozenset(decode(list[str], data.get("book"), "book"))
         forms.common = common_words(forms.book, frozenset(decode(list[str], data.get("english"), "english")))
-        forms.cards = base.cards
+        forms.cards = cards
         forms.longest = max((len(w) for w in forms.exact), default=1)
         forms.longest_partial = max((len(w) for w in forms.partial), default=1)
         forms._prepare_near()
@@ -431,8 +432,14 @@ def name_forms(base: "CardBase", corpus) -> NameForms:
     def make() -> NameForms:
         return saved_tables.saved(saved_tables.FORMS_FILE, base, corpus, "the cards' name forms",
                                   lambda: NameForms(base, load_nicknames(base), book_words(corpus)),
-                                  NameForms.to_data, lambda data: NameForms.from_data(data, base))
+                                  NameForms.to_data, lambda data: NameForms.from_data(data, base.cards))
     return _FORMS.recall_or_compute((base.digest or str(id(base)), corpus.digest or str(id(corpus))), make)
+
+
+def keep_name_forms(digest: str, corpus, forms: NameForms) -> None:
+    """Keep `forms`, read from their saved table without the card base (judge.cards.quick), as `name_forms` of the
+    card base of `digest` and `corpus`: a question the card base then answers does not read them again."""
+    _FORMS.remember((digest, corpus.digest or str(id(corpus))), forms)
 
 
 _BOOK_WORDS: Memo = Memo("cards.book_words", 4)

@@ -75,6 +75,7 @@ class RulingIndex:
                 field[stem] = (numbers, idf * tf * (K1 + 1) / (tf + norm[numbers]))
             self.postings[name] = field
         self.count = count
+        self.shown = RulingsShown.of(base)
         # The stems of the words of cards' names that tell a card: no everyday or rules word (judge.cards.mentions),
         # or a one-word name the rulebooks never use ("Ambush", "Vessel": an everyday word, but no rule's).
         self.telling: frozenset[str] = frozenset()
@@ -90,36 +91,37 @@ class RulingIndex:
             self.telling = frozenset(t.text for w in telling for t in analyzer(w))
 
     def to_data(self) -> dict:
-        """The index as data (`judge.cards.saved_tables`): each field's postings, stem -> [ruling numbers, weights]."""
-        return {"ids": self.ids, "telling": sorted(self.telling),
-                "postings": {name: {stem: [numbers.tolist(), weights.tolist()]
-                                    for stem, (numbers, weights) in field.items()}
-                             for name, field in self.postings.items()}}
+        """The index as data (`judge.cards.saved_tables`): each field's postings as its stems, and the ruling numbers
+        and weights of all of them in a row, each stem's from its offset to the next (flat lists of numbers read back
+        as arrays at once: a list a stem was most of a command's read of the index)."""
+        postings = {}
+        for name, field in self.postings.items():
+            stems = list(field)
+            lengths = [len(field[s][0]) for s in stems]
+            postings[name] = {"stems": stems, "offsets": np.cumsum([0, *lengths]).tolist(),
+                              "numbers": np.concatenate([field[s][0] for s in stems] or [np.zeros(0, np.int64)]).tolist(),
+                              "weights": np.concatenate([field[s][1] for s in stems] or [np.zeros(0)]).tolist()}
+        return {"ids": self.ids, "telling": sorted(self.telling), "shown": self.shown.to_data(), "postings": postings}
 
     @classmethod
-    def from_data(cls, data: Any, base: "CardBase") -> "RulingIndex":
-        """The index `to_data` wrote, checked against `base`: raises cachefile.Mismatch where it does not hold."""
+    def from_data(cls, data: Any, base: Optional["CardBase"]) -> "RulingIndex":
+        """The index `to_data` wrote, checked against `base` (without one, against what it shows of the rulings):
+        raises cachefile.Mismatch where it does not hold."""
         from judge.cachefile import Mismatch, decode
         if not isinstance(data, dict):
             raise Mismatch("the ruling index is not an object")
         index = cls.__new__(cls)
         index.ids = decode(list[str], data.get("ids"), "ids")
-        if index.ids != list(base.rulings):
+        index.shown = RulingsShown.from_data(data.get("shown"), index.ids)
+        if base is not None and index.ids != list(base.rulings):
             raise Mismatch("the ruling index is not of these rulings")
         index.number = {rid: n for n, rid in enumerate(index.ids)}
         index.count = len(index.ids)
         index.telling = frozenset(decode(list[str], data.get("telling"), "telling"))
-        postings = decode(dict[str, dict[str, tuple[list[int], list[float]]]], data.get("postings"), "postings")
-        if set(postings) != set(FIELD_WEIGHTS):
+        postings = data.get("postings")
+        if not isinstance(postings, dict) or set(postings) != set(FIELD_WEIGHTS):
             raise Mismatch("the ruling index's fields are not judge's")
-        index.postings = {}
-        for name, field in postings.items():
-            out = {}
-            for stem, (numbers, weights) in field.items():
-                if len(numbers) != len(weights) or (numbers and not 0 <= min(numbers) <= max(numbers) < index.count):
-                    raise Mismatch(f"the postings of {stem!r} in {name} do not fit the rulings")
-                out[stem] = (np.array(numbers, dtype=np.int64), np.array(weights, dtype=np.float64))
-            index.postings[name] = out
+        index.postings = {name: _postings_of(postings[name], index.count, name) for name in FIELD_WEIGHTS}
         return index
 
     def scores(self, units: Sequence[Unit]) -> np.ndarray:
@@ -234,6 +236,93 @@ def _field_text(base: "CardBase", ruling, name: str, corpus) -> str:
     return " | ".join(t for t in titles if t)
 
 
+def _postings_of(data: Any, count: int, name: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """A field's postings as `RulingIndex.to_data` wrote them, checked: the offsets rise from 0 to the end of the
+    numbers, the numbers are rulings' (0 <= n < `count`), the weights numbers; raises cachefile.Mismatch."""
+    from judge.cachefile import Mismatch, decode
+    if not isinstance(data, dict):
+        raise Mismatch(f"the postings of {name} are not an object")
+    stems = decode(list[str], data.get("stems"), f"postings.{name}.stems")
+    arrays = []
+    for part, kind in (("offsets", "i"), ("numbers", "i"), ("weights", "if")):
+        values = data.get(part)
+        array = np.array(values) if isinstance(values, list) else None
+        if array is None or array.ndim != 1 or (array.size and array.dtype.kind not in kind):
+            raise Mismatch(f"the postings of {name}: {part} are not a list of numbers")
+        arrays.append(array)
+    offsets, numbers, weights = arrays[0].astype(np.int64), arrays[1].astype(np.int64), arrays[2].astype(np.float64)
+    if len(offsets) != len(stems) + 1 or offsets[0] != 0 or offsets[-1] != len(numbers) or \
+            len(weights) != len(numbers) or np.any(np.diff(offsets) < 0) or \
+            (numbers.size and not 0 <= numbers.min() <= numbers.max() < count):
+        raise Mismatch(f"the postings of {name} do not fit the rulings")
+    bounds = offsets.tolist()
+    return {stem: (numbers[bounds[i]:bounds[i + 1]], weights[bounds[i]:bounds[i + 1]]) for i, stem in enumerate(stems)}
+
+
+class ShownRuling(NamedTuple):
+    """What a ruling hit shows of a ruling (judge.shapes.ruling_hit_data reads these of a judge.cards.model.Ruling)."""
+
+    id: str
+    text: str
+    cards: list[str]
+    owner: str
+    references: list[str]
+
+    @property
+    def group(self) -> Optional[str]:
+        return self.owner if self.owner.startswith("group:") else None
+
+
+class ShownCard(NamedTuple):
+    id: str
+    name: str
+    slug: str
+
+
+class ShownGroup(NamedTuple):
+    id: str
+    name: str
+
+
+class RulingsShown:
+    """What ruling hits show, saved with the index: each ruling's text, cards, owner and references, the names and
+    slugs of those cards, the names of their groups. It answers `rulings`, `cards` and `groups` as a card base does
+    for judge.shapes.ruling_hit_data, so that a question naming no card shows its ruling hits without reading the
+    card base (judge.cards.quick)."""
+
+    def __init__(self, rulings: dict[str, ShownRuling], cards: dict[str, ShownCard], groups: dict[str, ShownGroup]):
+        self.rulings, self.cards, self.groups = rulings, cards, groups
+
+    @classmethod
+    def of(cls, base: "CardBase") -> "RulingsShown":
+        rulings = {r.id: ShownRuling(r.id, r.text, list(r.cards), r.owner, list(r.references))
+                   for r in base.rulings.values()}
+        cards = {c: ShownCard(c, base.cards[c].name, base.cards[c].slug)
+                 for r in rulings.values() for c in r.cards if c in base.cards}
+        groups = {r.group: ShownGroup(r.group, base.groups[r.group].name)
+                  for r in rulings.values() if r.group in base.groups}
+        return cls(rulings, cards, groups)
+
+    def to_data(self) -> dict:
+        return {"rulings": [[r.text, r.cards, r.owner, r.references] for r in self.rulings.values()],
+                "cards": {c.id: [c.name, c.slug] for c in self.cards.values()},
+                "groups": {g.id: g.name for g in self.groups.values()}}
+
+    @classmethod
+    def from_data(cls, data: Any, ids: list[str]) -> "RulingsShown":
+        """What `to_data` wrote for the rulings `ids`, checked: raises cachefile.Mismatch where it does not hold."""
+        from judge.cachefile import Mismatch, decode
+        if not isinstance(data, dict):
+            raise Mismatch("what the ruling hits show is not an object")
+        rows = decode(list[tuple[str, list[str], str, list[str]]], data.get("rulings"), "shown rulings")
+        if len(rows) != len(ids):
+            raise Mismatch("what the ruling hits show is not of the index's rulings")
+        cards = {c: ShownCard(c, name, slug) for c, (name, slug)
+                 in decode(dict[str, tuple[str, str]], data.get("cards"), "shown cards").items()}
+        groups = {g: ShownGroup(g, name) for g, name in decode(dict[str, str], data.get("groups"), "shown groups").items()}
+        return cls({rid: ShownRuling(rid, *row) for rid, row in zip(ids, rows)}, cards, groups)
+
+
 _INDEXES: Memo = Memo("cards.ruling_indexes", 4)
 
 
@@ -246,6 +335,12 @@ def ruling_index(base: "CardBase", corpus=None) -> RulingIndex:
     return _INDEXES.recall_or_compute(key, lambda: saved_tables.saved(
         saved_tables.RULINGS_FILE, base, corpus, "the rulings' index", lambda: RulingIndex(base, corpus),
         RulingIndex.to_data, lambda data: RulingIndex.from_data(data, base)))
+
+
+def keep_ruling_index(digest: str, corpus, index: RulingIndex) -> None:
+    """Keep `index`, read from its saved table without the card base (judge.cards.quick), as `ruling_index` of the
+    card base of `digest` (which names its rulings) and `corpus`: the card base, read next, does not read it again."""
+    _INDEXES.remember((digest, getattr(corpus, "digest", None) or str(id(corpus))), index)
 
 
 def units_of(expansion) -> list[list[tuple[tuple[str, ...], float]]]:

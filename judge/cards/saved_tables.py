@@ -21,20 +21,20 @@ from judge.datafile import bytes_for_digest
 if TYPE_CHECKING:
     from judge.cards.base import CardBase
 
-FORMAT = 2  # 2: the name forms hold the rulebooks' words
+FORMAT = 3  # 2: the name forms hold the rulebooks' words; 3: the ruling index holds what its hits show
 FORMS_FILE = "card-name-forms.json"
 RULINGS_FILE = "ruling-index.json"
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def _key(base: "CardBase", corpus) -> Optional[str]:
-    """What the tables are made from; None for a card base or corpus built without their caches (no digest):
-    nothing is saved for them."""
-    if not base.digest or not getattr(corpus, "digest", None):
+def _key(digest: Optional[str], corpus) -> Optional[str]:
+    """What the tables are made from (the card base's `digest`, the corpus ...); None for a card base or corpus built
+    without their caches (no digest): nothing is saved for them."""
+    if not digest or not getattr(corpus, "digest", None):
         return None
     from judge.cards.nicknames import nicknames_file
-    h = hashlib.sha256(f"{FORMAT}\0{base.digest}\0{corpus.digest}\0".encode())
+    h = hashlib.sha256(f"{FORMAT}\0{digest}\0{corpus.digest}\0".encode())
     h.update(bytes_for_digest(nicknames_file()))
     try:
         h.update(importlib.metadata.version("wordfreq").encode())
@@ -47,7 +47,7 @@ def saved(name: str, base: "CardBase", corpus, what: str, make: Callable[[], T],
           from_data: Callable[[Any], T]) -> T:
     """The table `name` of `base` and `corpus`, read from the index directory when it was saved from the same
     sources, else made (`make`) and saved. `from_data` raises cachefile.Mismatch on data that does not check."""
-    key = _key(base, corpus)
+    key = _key(base.digest, corpus)
     if key is None:
         return make()
     path = paths.index_dir() / name
@@ -58,3 +58,14 @@ def saved(name: str, base: "CardBase", corpus, what: str, make: Callable[[], T],
         made = make()
         cachefile.write_json(path, {"format": FORMAT, "key": key, "table": to_data(made)})
     return made
+
+
+def read_saved(name: str, digest: str, corpus, what: str, from_data: Callable[[Any], T]) -> Optional[T]:
+    """The table `name` saved for the card base of `digest` and `corpus`, without the card base: None when it is not
+    there, is of other sources, or is damaged (logged). Never made here (`saved` makes it, with the card base)."""
+    key = _key(digest, corpus)
+    if key is None:
+        return None
+    with cachefile.collector_paused():
+        return cachefile.read_cache(paths.index_dir() / name, what, FORMAT, "key", key,
+                                    lambda data: from_data(data.get("table")), log)

@@ -176,15 +176,22 @@ def lint_rulings(as_json: bool) -> None:
 
 
 def search_answer(corpus, query: str, searched: tuple[str, ...] = ("cards", "rulings"), result=None):
-    """`judge search`'s card answer (judge.cards.query.CardAnswer) and the card base it came from: the cards
+    """`judge search`'s card answer (judge.cards.query.CardAnswer) and the card base it came from (or, for a
+    question naming no card, what its ruling hits show: judge.cards.ruling_search.RulingsShown): the cards
     the question names, their rulings best first for what it asks, the rulings its words match. `searched`:
     "cards", "rulings" or both (`--in`); `result` the rules' search of the same query, whose reading of it
     ranks the rulings. (None, None) when the card data fails to load: the rules' search goes on (a warning)."""
     from judge.cards import get_cards
     from judge.cards.query import Context, card_answer
+    from judge.cards.quick import quick_answer
     try:
-        base = get_cards(corpus)
         expansion = (lambda q: result.expansion) if result is not None else (lambda q: None)
+        # A question surely naming no card is answered from the saved tables, without reading the card base: what
+        # its ruling hits show stands in for it (judge.cards.quick)
+        quick = quick_answer(corpus, query, searched, expansion)
+        if quick is not None:
+            return quick
+        base = get_cards(corpus)
         return card_answer(base, query, searched, Context(corpus, expansion)), base
     except Exception as exc:  # the rules must still be searched
         click.echo(f"warning: the card data could not be loaded: {exc}", err=True)
