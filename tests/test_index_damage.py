@@ -51,6 +51,14 @@ def junk(path: Path) -> None:
     path.write_bytes(os.urandom(500))
 
 
+def other_rulings(path: Path) -> None:
+    """The rulings' index, well formed but of rulings the card base does not have (each ID changed)."""
+    import json
+    data = json.loads(path.read_text("utf-8"))
+    data["table"]["ids"] = ["x" + rid for rid in data["table"]["ids"]]
+    path.write_text(json.dumps(data, separators=(",", ":"), ensure_ascii=False), "utf-8")
+
+
 def the_build(index: Path) -> Path:
     return next(p for p in index.iterdir() if p.name.startswith("search-") and p.is_dir())
 
@@ -72,6 +80,9 @@ CASES = [
      "card: Govern the Unaligned"),
     (lambda i: i / "ruling-index.json", nested, ["search", "damage inflicted against a dodge", "--in", "rulings"],
      "inflicted even against a dodge"),
+    # read first without the card base (a question naming no card is answered so), then with it: a card named
+    (lambda i: i / "ruling-index.json", other_rulings, ["search", "can Govern the Unaligned be blocked"],
+     "ruling:100845/lsj-20010108"),
 ]
 
 

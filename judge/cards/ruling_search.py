@@ -324,6 +324,9 @@ class RulingsShown:
 
 
 _INDEXES: Memo = Memo("cards.ruling_indexes", 4)
+# (card base digest, corpus digest) -> an index read without the card base (judge.cards.quick), not yet checked
+# against the card base's rulings
+_READ_ALONE: Memo = Memo("cards.ruling_indexes_read_alone", 4)
 
 
 def ruling_index(base: "CardBase", corpus=None) -> RulingIndex:
@@ -332,15 +335,22 @@ def ruling_index(base: "CardBase", corpus=None) -> RulingIndex:
     key = (base.digest or str(id(base)), getattr(corpus, "digest", None) or str(id(corpus)))
     if corpus is None:
         return _INDEXES.recall_or_compute(key, lambda: RulingIndex(base, corpus))
-    return _INDEXES.recall_or_compute(key, lambda: saved_tables.saved(
-        saved_tables.RULINGS_FILE, base, corpus, "the rulings' index", lambda: RulingIndex(base, corpus),
-        RulingIndex.to_data, lambda data: RulingIndex.from_data(data, base)))
+
+    def read_or_make() -> RulingIndex:
+        alone = _READ_ALONE.recall(key)
+        if alone is not None and alone.ids == list(base.rulings):  # as `from_data` checks it against the base
+            return alone
+        return saved_tables.saved(saved_tables.RULINGS_FILE, base, corpus, "the rulings' index",
+                                  lambda: RulingIndex(base, corpus), RulingIndex.to_data,
+                                  lambda data: RulingIndex.from_data(data, base))
+    return _INDEXES.recall_or_compute(key, read_or_make)
 
 
 def keep_ruling_index(digest: str, corpus, index: RulingIndex) -> None:
-    """Keep `index`, read from its saved table without the card base (judge.cards.quick), as `ruling_index` of the
-    card base of `digest` (which names its rulings) and `corpus`: the card base, read next, does not read it again."""
-    _INDEXES.remember((digest, getattr(corpus, "digest", None) or str(id(corpus))), index)
+    """Keep `index`, read from its saved table without the card base (judge.cards.quick), for `ruling_index` of the
+    card base of `digest` and `corpus`: the card base, read next, takes it once its rulings are the index's, and
+    otherwise reads the file as damaged (logged, rebuilt)."""
+    _READ_ALONE.remember((digest, getattr(corpus, "digest", None) or str(id(corpus))), index)
 
 
 def units_of(expansion) -> list[list[tuple[tuple[str, ...], float]]]:

@@ -245,10 +245,11 @@ def _ruling_hit_html(site, hit, stems) -> str:
 
 def ruling_frame(site, ruling_id: str) -> tuple[str, str]:
     """A ruling hit's HTML before and after its snippet: the macro `ruling_hit` given the ruling's shape
-    (judge.shapes.ruling_hit_data), rendered once per ruling and kept (`Site.ruling_frames`). The macro reads
-    the ruling's ID, label and first card, all the ruling's own: a template wanting what a hit adds (its score)
-    must be keyed on it."""
-    found = site.ruling_frames.recall(ruling_id)
+    (judge.shapes.ruling_hit_data), rendered once per ruling (and mount point) and kept (`Site.ruling_frames`). The
+    macro reads the ruling's ID, label and first card, all the ruling's own: a template wanting what a hit adds (its
+    score) must be keyed on it."""
+    key = (request.script_root, ruling_id)  # (its link to the card's page is under the app's mount point)
+    found = site.ruling_frames.recall(key)
     if found is None:
         from judge.shapes import ruling_hit_data
         data = ruling_hit_data(site.cards, _RulingOf(ruling_id))
@@ -256,7 +257,7 @@ def ruling_frame(site, ruling_id: str) -> tuple[str, str]:
         if html.count(_SNIPPET_SLOT) != 1:
             raise RuntimeError("the ruling_hit macro of _macros.html must show its snippet once")
         start, _, end = html.partition(_SNIPPET_SLOT)
-        found = site.ruling_frames.remember(ruling_id, (start, end))
+        found = site.ruling_frames.remember(key, (start, end))
     return found
 
 
