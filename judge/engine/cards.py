@@ -35,7 +35,7 @@ from typing import Any, Optional
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
-from judge.engine import actions, combat, phases
+from judge.engine import actions, combat, phases, politics
 from judge.memo import Memo
 from judge.engine import rules as R
 from judge.engine.citations import OLDER
@@ -439,6 +439,7 @@ class Modelled:
     prevent: int = 0  # a combat card's "Prevent N damage."
     press: Optional[str] = None  # a combat card's "Press." (continue), "Press, only usable to end combat." (end)
     extra_strikes: int = 0  # a combat card's "Additional strike (limited)." / "N additional strikes."
+    votes: int = 0  # an action modifier's or reaction's "This vampire gets +N votes." (in the referendum polled)
     rest: list[str] = field(default_factory=list)
 
 
@@ -494,6 +495,10 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             continue
         if re.match(r"This (?:reacting )?vampire wakes\b", s):
             out.wake = True
+            continue
+        m = re.fullmatch(r"This vampire gets \+(\d) votes?", s)
+        if m and (MODIFIER in card.types or REACTION in card.types) and not out.votes:
+            out.votes = int(m.group(1))
             continue
         m = re.fullmatch(r"Reduce a bleed against you by (\d)", s)
         if m:
@@ -594,10 +599,21 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     if kind is PlayCard:
         raise NotModelled(f"playing a {'/'.join(card.types)} card by name ({card.name}); describe what it does "
                           f"with the engine's other forms. {card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
+    polled = bool(what.votes) and d.action_() is None and d.referendum is not None  # a card granting votes, now
+    if polled and {MODIFIER, REACTION} <= set(card.types):  # both: played as its player may play it
+        kind = Modifier if m.name == d.referendum.caller else Reaction
     _who_and_when(d, e, m, kind, what)
     check_requirements(d, card, m, e.level)
     cost = e.cost or card.costs()
     check_cost(d, card, m, m.controller, cost)
+    if polled and kind in (Modifier, Reaction):
+        rule = R.CARD_MODIFIER_WHO if kind is Modifier else R.CARD_REACTION_WHO
+        if e.cancelled:
+            _cancelled(d, e, m, m.controller, cost, log, False, rule)
+            return
+        _unmodelled_rest(e, what, [rule])
+        _votes_card(d, e, m, cost, what, log, rule)
+        return
     if kind is Modifier:
         _modifier(d, e, m, cost, what, log)
     elif kind is Reaction:
@@ -612,6 +628,9 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
 
 def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) -> None:
     """Whether `m` may play a card of this type now, before its requirements and cost are looked at."""
+    if what.votes and kind in (Modifier, Reaction) and d.action_() is None and d.referendum is not None:
+        _referendum_who(d, e, m, kind, what)
+        return
     if kind is Modifier:
         _modifier_who(d, e, m, what)
     elif kind is Reaction:
@@ -707,6 +726,9 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
+    if what.votes:
+        _votes_card(d, e, m, cost, what, log, R.CARD_MODIFIER_WHO)
+        return
     if not (what.stealth or what.bleed or e.effect) and e.says is not None:  # described only: played, not applied
         _pay(d, m, cost)
         play_from_hand(d, m.controller, log, e.card.name)
@@ -730,6 +752,9 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_REACTION_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_REACTION_WHO])
+    if what.votes:
+        _votes_card(d, e, m, cost, what, log, R.CARD_REACTION_WHO)
+        return
     effect, redirect = e.effect, None
     if what.redirect:  # the card's redirect, to the Methuselah the scenario names
         redirect = effect.redirect if effect is not None else None
@@ -758,6 +783,44 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _says(e, log)
         return
     _delegate(e, actions.reaction, event, d, log, R.CARD_REACTION_WHO)
+    _says(e, log)
+
+
+def _referendum_who(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) -> None:
+    """Who may play a card granting votes in a referendum, which is part of the political action's resolution: an
+    action modifier by the acting vampire (the one that called it), a reaction by another Methuselah's ready
+    unlocked minion (or locked, when the card says it is usable by one); none in a blood hunt."""
+    r = d.referendum
+    if r.kind == "blood hunt":
+        raise _refuse(e.card, f"{e.card.name} cannot be played in a blood hunt referendum", R.BLOOD_HUNT_NO_CARDS)
+    if kind is Modifier and m.name != r.caller:
+        raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, an action modifier: the referendum is part of "
+                              f"{r.caller}'s action, and only the acting minion plays action modifiers",
+                      R.CARD_MODIFIER_WHO, R.MODIFIER_WHO, R.REFERENDUM)
+    if kind is Reaction:
+        if m.controller == r.player:
+            raise _refuse(e.card, f"{m.name} is {r.player}'s minion: only other Methuselahs' minions play reactions "
+                                  f"to {r.player}'s action, whose referendum this is", R.REACTION_WHO, R.REFERENDUM)
+        if not m.ready or (m.locked and not what.locked_ok):
+            raise _refuse(e.card, f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions",
+                          R.REACTION_WHO)
+
+
+def _votes_card(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log, rule) -> None:
+    """A card's "This vampire gets +N votes.": votes of the vampire in the referendum being polled, cast with its
+    other votes (politics.card_votes); the card played and paid for once the referendum takes them."""
+    if what.stealth or what.bleed or what.intercept or what.wake or what.redirect or what.bleed_reduced or \
+            e.effect is not None:
+        raise NotModelled(f"{e.card.name}{_at(e)} grants votes and does more: describe the votes as votes from a card "
+                          f"('Sarah casts {what.votes} votes for from {e.card.name}') and the rest with says:. "
+                          f"{e.card.quote()}", [rule, R.CARD_VOTES, R.GOLDEN_RULE])
+
+    def played() -> None:
+        _pay(d, m, cost)
+        play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced)
+    who = (rule, R.REFERENDUM) if d.referendum is not None and d.action_() is None else (rule,)
+    _delegate(e, lambda d_, e_, log_: politics.card_votes(d_, m.name, e.card.name, _at(e), what.votes, played,
+                                                          log_, who), e, d, log, rule)
     _says(e, log)
 
 

@@ -77,6 +77,11 @@ def votes_of(d: Draft, m: Minion) -> tuple[int, list, str]:
         total += m.votes
         rules.append(R.CARD_TEXT_VOTES)
         parts.append(f"{m.votes} from its card text")
+    for who, card, n in (d.referendum.granted if d.referendum is not None else ()):
+        if who == m.name:
+            total += n
+            rules += [R.CARD_VOTES, R.GOLDEN_RULE]
+            parts.append(f"{n} from {card}")
     return total, rules, "; ".join(parts)
 
 
@@ -193,6 +198,31 @@ def cast_vote(d: Draft, e: CastVote, log: Log) -> None:
     else:
         raise NotModelled(f"votes of the kind {kind}", [R.POLLING])
     _record(d, log, vote, words, rules)
+
+
+def card_votes(d: Draft, name: str, card: str, level: str, count: int, played, log: Log, rules: tuple = ()) -> None:
+    """A card played by vampire `name` (at `level`: " at superior", or "") that gives it `count` votes ("This vampire
+    gets +2 votes."): votes of that vampire in the referendum being polled, cast with its other votes as one group
+    (`votes_of`). `played()` pays for the card and plays it from the hand, once the referendum takes the votes;
+    `rules`: who may play it (cited beside the votes' rules)."""
+    r = _referendum(d, f"{card}'s votes")
+    if r.kind == "blood hunt":
+        raise Refusal(f"{card} cannot be played in a blood hunt referendum", [R.BLOOD_HUNT_NO_CARDS])
+    m = minion(d, name)
+    if m.kind != VAMPIRE:
+        raise Refusal(f"{m.name} is an ally: {card} gives votes to the vampire playing it", [R.CARD_VOTES])
+    if any(who == m.name and given == card for who, given, _ in r.granted):
+        raise Refusal(f"{m.name} already played {card} during this action (its referendum is part of it)",
+                      [R.SAME_CARD_ONCE, R.REFERENDUM])
+    if _already(r, m.name, "vampire") is not None:
+        raise NotModelled(f"{m.name} already cast its votes before {card} gave it {count} more: whether those are "
+                          f"cast apart is not modelled; describe them as votes from a card ('{m.controller} casts "
+                          f"{count} votes for from {card}')", [R.VOTES_AS_GROUP, R.CARD_VOTES])
+    r = _begin_polling(d, log)
+    played()
+    d.put_referendum(granted=r.granted + ((m.name, card, count),))
+    log.add(f"{m.name} plays {card}{level}: {m.name} gets +{count} vote{'s' if count > 1 else ''} in this referendum, "
+            f"cast with its other votes, all for or all against.", *rules, R.CARD_VOTES, R.GOLDEN_RULE, R.VOTES_AS_GROUP)
 
 
 def _vampire_vote(d: Draft, log: Log, r: Referendum, e: CastVote, name: str, kind: str) -> None:

@@ -283,6 +283,8 @@ class Referendum:
     says: Optional[str] = None  # what passing does, described and not applied
     votes: tuple[Vote, ...] = ()
     card_voters: tuple[str, ...] = ()  # Methuselahs whose vote from political action cards is used
+    # votes cards gave vampires in this referendum ("This vampire gets +2 votes."): (vampire, card, votes)
+    granted: tuple[tuple[str, str, int], ...] = ()
 
     def total(self, side: str) -> int:
         return sum(v.count for v in self.votes if v.side == side and v.kind != "ballot")
