@@ -255,11 +255,12 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     burn_dead_ally(d, log, m.name)
 
 
-def reaction_played(name: str, played: str, locked_by_card: bool) -> tuple[str, list]:
+def reaction_played(name: str, played: str, locked_by_card: bool,
+                    allows: str = "Usable by a locked vampire") -> tuple[str, list]:
     """The words of a reaction played (`played`: the card and what was paid) and the rules they add:
-    `locked_by_card`, by a locked minion its card lets play it ("Usable by a locked vampire")."""
+    `locked_by_card`, by a locked minion its card lets play it (what it says: `allows`)."""
     if locked_by_card:
-        return f"{name}, locked, plays {played}, as the card allows (\"Usable by a locked vampire\")", [R.GOLDEN_RULE]
+        return f"{name}, locked, plays {played}, as the card allows (\"{allows}\")", [R.GOLDEN_RULE]
     return f"{name} plays {played} (a reaction does not lock its minion)", []
 
 
@@ -275,13 +276,14 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     if m.region == TORPOR:
         raise Refusal(f"{m.name} is in torpor and cannot play reaction cards", [R.TORPOR_REGION])
     awake = m.name in a.woken or e.wake  # a wake effect is played even by a locked vampire
-    if not m.ready or (m.locked and not awake and not e.locked_ok):
+    if not m.ready or (m.locked and not awake and not e.locked_ok and not e.unlock_block):
         raise Refusal(f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions",
                       [R.REACTION_WHO, *([R.ALLY_OLDER_REGION] if m.recruited else []), *([R.WAKE] if m.locked else [])])
     if e.card and (m.name, e.card) in a.reactions:
         raise Refusal(f"{m.name} already played {e.card} during this action", [R.SAME_CARD_ONCE])
-    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake):
-        raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake or a described effect",
+    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block):
+        raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake, unlocking to block or "
+                          "a described effect",
                           [R.REACTION_WHO, R.GOLDEN_RULE])
     if e.bleed or e.redirect:
         _check_bleed_reaction(d, a, e)
@@ -300,7 +302,9 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     play_from_hand(d, m.controller, log, what, replaced=e.replaced)
     if e.card:
         a = d.put_action(reactions=a.reactions + ((m.name, e.card),))
-    text, card_rules = reaction_played(m.name, f"{what}{paid}", m.locked and e.locked_ok and not awake)
+    allows = "This vampire unlocks and attempts to block" if e.unlock_block else "Usable by a locked vampire"
+    text, card_rules = reaction_played(m.name, f"{what}{paid}",
+                                       m.locked and (e.locked_ok or e.unlock_block) and not awake, allows)
     rules += card_rules
     if e.intercept:
         att = a.attempt
@@ -321,11 +325,17 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
         text += ": " + redirect_bleed(d, e.redirect)
         a = d.action_()
         rules += [R.GOLDEN_RULE, R.REDIRECT_REOPENS]
+    if e.unlock_block:
+        # the card over the rule that only unlocked minions react; the block attempt is then the engine's own
+        d.put_minion(m.name, locked=False)
+        text += f": {m.name} unlocks and attempts to block"
     if e.cost.blood or e.cost.pool:
         rules.append(R.COST_AT_ONCE)
     log.add(text + ".", *rules)
     if e.effect:
         apply_card_effect(d, log, e.effect, what)
+    if e.unlock_block:
+        block(d, Block(blocker=m.name), log)
     burn_dead_ally(d, log, m.name)
 
 

@@ -440,6 +440,7 @@ class Modelled:
     press: Optional[str] = None  # a combat card's "Press." (continue), "Press, only usable to end combat." (end)
     extra_strikes: int = 0  # a combat card's "Additional strike (limited)." / "N additional strikes."
     votes: int = 0  # an action modifier's or reaction's "This vampire gets +N votes." (in the referendum polled)
+    unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
     rest: list[str] = field(default_factory=list)
 
 
@@ -495,6 +496,9 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             continue
         if re.match(r"This (?:reacting )?vampire wakes\b", s):
             out.wake = True
+            continue
+        if s == "This vampire unlocks and attempts to block" and tuple(card.types) == (REACTION,):
+            out.unlock_block = True  # read for a reaction alone, as "Usable by a locked vampire"
             continue
         m = re.fullmatch(r"This vampire gets \+(\d) votes?", s)
         if m and (MODIFIER in card.types or REACTION in card.types) and not out.votes:
@@ -641,7 +645,8 @@ def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) 
             raise _refuse(e.card, f"{m.name} is not locked: {e.card.name} is only usable by a locked vampire",
                           R.CARD_REQUIREMENTS)
         _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, wake=what.wake,
-                                               locked_ok=what.locked_ok), d, None, R.CARD_REACTION_WHO)
+                                               locked_ok=what.locked_ok, unlock_block=what.unlock_block), d, None,
+                  R.CARD_REACTION_WHO)
     elif kind in (ActionCard, Political):
         _delegate(e, lambda d_, e_, log_: check_actor(d_, m.name, "political" if kind is Political else "card"),
                   e, d, None, R.CARD_ACTION_WHO if kind is ActionCard else R.CARD_POLITICAL_WHO)
@@ -668,7 +673,7 @@ def _delegate(e: PlayCard, handler, event: Event, d: Draft, log: Log, rule) -> N
     except Refusal as exc:
         if e.card.name in exc.message and '"' in exc.message:
             raise
-        raise Refusal(f"{exc.message}. {e.card.quote()}", [*exc.rules, rule]) from None
+        raise Refusal(f"{exc.message.rstrip('.')}. {e.card.quote()}", [*exc.rules, rule]) from None
 
 
 def _cancelled(d: Draft, e: PlayCard, m: Optional[Minion], player: str, cost: Cost, log: Log, action: bool,
@@ -772,8 +777,9 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
                               f"{m.controller}", R.CARD_REQUIREMENTS, R.BLEED_AMOUNT)
     event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=effect,
                      wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
-                     locked_ok=what.locked_ok, line=e.line, text=e.text)
-    if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced) and e.says is not None:
+                     locked_ok=what.locked_ok, unlock_block=what.unlock_block, line=e.line, text=e.text)
+    if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block) and \
+            e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced)
         _pay(d, m, cost)
@@ -831,7 +837,7 @@ def _reaction_check(d: Draft, e: Reaction, log: Log) -> None:
     if m.controller == a.player:
         raise Refusal(f"{m.name} is {a.player}'s minion: only other Methuselahs' minions play reactions to "
                       f"{a.player}'s actions", [R.REACTION_WHO])
-    if not m.ready or (m.locked and not (e.wake or m.name in a.woken or e.locked_ok)):
+    if not m.ready or (m.locked and not (e.wake or m.name in a.woken or e.locked_ok or e.unlock_block)):
         raise Refusal(f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions",
                       [R.REACTION_WHO])
 
