@@ -441,6 +441,7 @@ class Modelled:
     extra_strikes: int = 0  # a combat card's "Additional strike (limited)." / "N additional strikes."
     votes: int = 0  # an action modifier's or reaction's "This vampire gets +N votes." (in the referendum polled)
     unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
+    gain_pool: int = 0  # an action card's or master card's "Gain N pool." (its player's, as the card takes effect)
     rest: list[str] = field(default_factory=list)
 
 
@@ -496,6 +497,10 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             continue
         if re.match(r"This (?:reacting )?vampire wakes\b", s):
             out.wake = True
+            continue
+        m = re.fullmatch(r"Gain (\d) pool", s)
+        if m and tuple(card.types) in ((ACTION,), (MASTER,)) and not out.gain_pool:
+            out.gain_pool = int(m.group(1))
             continue
         if s == "This vampire unlocks and attempts to block" and tuple(card.types) == (REACTION,):
             out.unlock_block = True  # read for a reaction alone, as "Usable by a locked vampire"
@@ -859,7 +864,7 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
     event = ActionCard(actor=m.name, card=e.card.name, as_="bleed" if what.action_bleed else None, targets=targets,
                        directed=True if ("(D)" in (e.card.level_text(e.level) or e.card.text)) else None,
                        stealth=what.stealth, bleed=what.bleed, any_target=what.any_target, cost=cost,
-                       effect=e.effect, says=e.says, line=e.line, text=e.text)
+                       effect=_with_pool_gained(e, what, m.controller), says=e.says, line=e.line, text=e.text)
     if event.directed and not targets and not what.action_bleed:
         raise _refuse(e.card, f"{e.card.name} is a directed action (D): say whom it is directed at "
                               f"('directed at Alexis', or target:)", R.BLOCK_DIRECTED)
@@ -1011,9 +1016,22 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
                 f"master phase action used" + (", and no action gained from the trifle" if card.trifle else "")
                 + ").", R.CARD_CANCELLED, *([R.TRIFLE] if card.trifle else []))
         return
-    if e.effect is not None:
-        apply_card_effect(d, log, e.effect, card.name)
+    effect = _with_pool_gained(e, what, player)
+    if effect is not None:
+        apply_card_effect(d, log, effect, card.name)
     _says(e, log)
+
+
+def _with_pool_gained(e: PlayCard, what: Modelled, player: str) -> Optional[CardEffect]:
+    """The card's effect: the scenario's (`effect:`), with the pool the card's "Gain N pool." gives its player. A
+    scenario describing that pool too is refused: it would be gained twice."""
+    if not what.gain_pool:
+        return e.effect
+    if e.effect is not None and any(p == player for p, _ in e.effect.pool):
+        raise _refuse(e.card, f"{e.card.name} gains {player} {what.gain_pool} pool itself: the scenario's effect gives "
+                              f"{player} pool too; describe only what else happens", R.GOLDEN_RULE)
+    effect = e.effect or CardEffect()
+    return dataclasses.replace(effect, pool=(*effect.pool, (player, what.gain_pool)))
 
 
 def burn_option(d: Draft, e: BurnOption, log: Log) -> None:

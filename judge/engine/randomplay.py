@@ -199,8 +199,9 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         if others:
             add(lambda: MarkRedList(player=turn, minion=pick(others).name))
         add(lambda: MasterCard(player=pick(seated), out_of_turn=True, trifle=rng.random() < 0.3))
-        add(lambda: PlayCard(card=CARDS["trifle"], player=turn, cancelled=rng.random() < 0.1 and state.edition == CURRENT,
-                             effect=CardEffect(pool=((turn, 1),))))
+        # (its "Gain 1 pool." is read: the engine gains it, no effect to describe)
+        add(lambda: PlayCard(card=CARDS["trifle"], player=turn,
+                             cancelled=rng.random() < 0.1 and state.edition == CURRENT))
     elif state.phase == "minion" and mine:
         # A vampire with no blood must hunt first: offer it, or the turn cannot go on.
         must_hunt = False
