@@ -208,8 +208,8 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
                       [R.MODIFIER_WHO])
     if e.card and (m.name, e.card) in a.modifiers:
         raise Refusal(f"{m.name} already played {e.card} during this action", [R.SAME_CARD_ONCE])
-    if not (e.stealth or e.bleed or e.hunt or e.effect):
-        raise NotModelled("action modifiers other than +stealth, +bleed, +hunt or a described effect",
+    if not (e.stealth or e.bleed or e.hunt or e.effect or e.unblockable):
+        raise NotModelled("action modifiers other than +stealth, +bleed, +hunt, unblockable or a described effect",
                           [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
     if e.stealth > 0:
         if a.attempt is None or a.attempt.intercept < a.stealth:
@@ -229,6 +229,10 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
         rules.append(R.SAME_CARD_ONCE)
     if e.hunt and a.kind != "hunt":
         raise Refusal(f"+hunt modifies a hunt action; {a.summary} is not one", [R.HUNT_EFFECT])
+    if e.unblockable and (a.attempt is not None or a.declined):
+        # (the cards saying so are "Only usable as the action is announced": what one played later does is not read)
+        raise NotModelled(f"an action made unblockable after block attempts began ({e.card or 'a modifier'})",
+                          [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
     what = e.card or "an action modifier"
     paid = _pay_now(d, m, e.cost, what, log)
     play_from_hand(d, m.controller, log, what)
@@ -246,6 +250,10 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
             rules.append(R.BLEED_LIMITED)
     if e.hunt:
         changes.append(f"hunt {a.hunt}")
+    if e.unblockable:
+        a = d.put_action(unblockable=what)
+        changes.append("the action is unblockable (no block can be attempted)")
+        rules.append(R.GOLDEN_RULE)
     note = " (this book has no 'limited' rule: only playing the same card twice is forbidden)" if second_bleed else ""
     if e.cost.blood or e.cost.pool:
         rules.append(R.COST_AT_ONCE)
@@ -363,6 +371,9 @@ def block(d: Draft, e: Block, log: Log) -> None:
         raise Refusal(f"{a.attempt.blocker} is already attempting to block: one attempt at a time",
                       [R.BLOCK_ONE_AT_A_TIME])
     block_rule = R.BLOCK_DIRECTED if a.directed else R.BLOCK_UNDIRECTED
+    if a.unblockable:
+        raise Refusal(f"{a.summary} is unblockable ({a.unblockable}): no minion can attempt to block it",
+                      [R.GOLDEN_RULE, block_rule])
     if player not in a.order:
         raise Refusal(f"{player} may not block {a.summary}: {who_blocks(a.order, a.directed, d, a.player)}",
                       [block_rule])

@@ -442,6 +442,7 @@ class Modelled:
     votes: int = 0  # an action modifier's or reaction's "This vampire gets +N votes." (in the referendum polled)
     unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
     gain_pool: int = 0  # an action card's or master card's "Gain N pool." (its player's, as the card takes effect)
+    unblockable: bool = False  # an action modifier's "This action is unblockable."
     rest: list[str] = field(default_factory=list)
 
 
@@ -497,6 +498,9 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             continue
         if re.match(r"This (?:reacting )?vampire wakes\b", s):
             out.wake = True
+            continue
+        if s == "This action is unblockable" and tuple(card.types) == (MODIFIER,):
+            out.unblockable = True
             continue
         m = re.fullmatch(r"Gain (\d) pool", s)
         if m and tuple(card.types) in ((ACTION,), (MASTER,)) and not out.gain_pool:
@@ -739,14 +743,15 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     if what.votes:
         _votes_card(d, e, m, cost, what, log, R.CARD_MODIFIER_WHO)
         return
-    if not (what.stealth or what.bleed or e.effect) and e.says is not None:  # described only: played, not applied
+    if not (what.stealth or what.bleed or e.effect or what.unblockable) and e.says is not None:  # described only
         _pay(d, m, cost)
         play_from_hand(d, m.controller, log, e.card.name)
         log.add(f"{m.name} plays {e.card.name}{_at(e)}.", R.CARD_MODIFIER_WHO, R.MODIFIERS_ANY_TIME)
         _says(e, log)
         return
     event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=what.bleed, limited=what.limited,
-                     cost=cost, effect=e.effect, by_other=what.other_than_acting, line=e.line, text=e.text)
+                     cost=cost, effect=e.effect, by_other=what.other_than_acting, unblockable=what.unblockable,
+                     line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
     _says(e, log)
 

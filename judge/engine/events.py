@@ -195,6 +195,7 @@ class Modifier(Event):
     cost: Cost = field(default_factory=Cost)
     effect: Optional[CardEffect] = None
     by_other: bool = False  # a card another ready vampire of the acting Methuselah plays (the card says so)
+    unblockable: bool = False  # "This action is unblockable."
 
 
 @dataclass(frozen=True, kw_only=True)

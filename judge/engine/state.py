@@ -167,6 +167,7 @@ class Action:
     effects: tuple = ()  # described card effects applied on success
     says: Optional[str] = None  # card text given but not modelled
     woken: tuple[str, ...] = ()  # minions that woke during this action: they block and react as though unlocked
+    unblockable: Optional[str] = None  # the card that made the action unblockable ("This action is unblockable.")
 
     @property
     def undeclined(self) -> tuple[str, ...]:
