@@ -614,6 +614,11 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
                           f"with the engine's other forms. {card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
     polled = bool(what.votes) and d.action_() is None and d.referendum is not None  # a card granting votes, now
     if polled and {MODIFIER, REACTION} <= set(card.types):  # both: played as its player may play it
+        if "[REACTION]" in card.text or "[ACTION MODIFIER]" in card.text:
+            raise NotModelled(f"{card.name}: a line of it is usable only as a reaction or only as an action modifier; "
+                              f"which one {m.name} plays is not read. Describe its votes as votes from a card "
+                              f"('{m.controller} casts {what.votes} votes for from {card.name}'). {card.quote()}",
+                              [R.CARD_VOTES, R.GOLDEN_RULE])
         kind = Modifier if m.name == d.referendum.caller else Reaction
     _who_and_when(d, e, m, kind, what)
     check_requirements(d, card, m, e.level)
@@ -762,8 +767,9 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a reaction: no action is in progress",
                       R.CARD_REACTION_WHO)
     if e.cancelled:
-        _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, intercept=0,
-                                               locked_ok=what.locked_ok), d, log, R.CARD_REACTION_WHO)
+        _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, intercept=0, wake=what.wake,
+                                               locked_ok=what.locked_ok, unlock_block=what.unlock_block), d, log,
+                  R.CARD_REACTION_WHO)
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_REACTION_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_REACTION_WHO])

@@ -192,6 +192,10 @@ def cast_vote(d: Draft, e: CastVote, log: Log) -> None:
                           [R.CARD_VOTES])
         if _already(d.referendum, source, "card"):
             raise Refusal(f"the votes from {source} were already cast, and cast votes cannot change", [R.POLLING])
+        given = [who for who, card, _ in r.granted if card.lower() == (source or "").lower()]
+        if given:
+            raise Refusal(f"{source} gave its votes to {given[0]}, who casts them with its other votes: they are not "
+                          f"cast again apart", [R.VOTES_AS_GROUP, R.CARD_VOTES])
         vote = Vote(player=player, source=source, kind="card", side=e.side, count=e.count)
         words = f"{player} casts {e.count} vote{'s' if e.count > 1 else ''} {e.side} from {source}"
         rules += [R.CARD_VOTES, R.GOLDEN_RULE]
@@ -211,6 +215,9 @@ def card_votes(d: Draft, name: str, card: str, level: str, count: int, played, l
     m = minion(d, name)
     if m.kind != VAMPIRE:
         raise Refusal(f"{m.name} is an ally: {card} gives votes to the vampire playing it", [R.CARD_VOTES])
+    if _already(r, card, "card") is not None:
+        raise Refusal(f"votes from {card} were already cast, described as a card's votes: its votes are not given "
+                      f"again to {m.name}", [R.POLLING, R.CARD_VOTES])
     if any(who == m.name and given == card for who, given, _ in r.granted):
         raise Refusal(f"{m.name} already played {card} during this action (its referendum is part of it)",
                       [R.SAME_CARD_ONCE, R.REFERENDUM])
