@@ -158,16 +158,16 @@ def _read_names(path: Path, digest: str) -> Optional[CardNames]:
     return cachefile.read_cache(path, "a list of card names", CACHE_FORMAT, "digest", digest, decode, log)
 
 
-def card_names(corpus: "Corpus") -> Optional[CardNames]:
+def card_names(corpus: "Corpus", digest: Optional[str] = None) -> Optional[CardNames]:
     """The card names of the card base `get_cards(corpus)` would give, read from their file
     alone; None when that file is not there or not of the current card data, corpus and code
-    (`get_cards` writes it)."""
+    (`get_cards` writes it). `digest`: the card base's (`cards_digest`), when the caller has it."""
     key = (corpus.digest or str(id(corpus)), str(source.default_folder()))
     if key in _LOADED:
         return CardNames.of(_LOADED[key])
     if not corpus.digest:
         return None
-    return _read_names(paths.index_dir() / NAMES_NAME, cards_digest(source.read_files(), corpus))
+    return _read_names(paths.index_dir() / NAMES_NAME, digest or cards_digest(source.read_files(), corpus))
 
 
 # -- the cache ---------------------------------------------------------------------------

@@ -51,10 +51,10 @@ def _tables(corpus):
     found = _TABLES.recall(key)
     if found is not None:
         return found
-    names = load.card_names(corpus)
+    digest = load.cards_digest(source.read_files(), corpus)  # (reading the card data's files: once)
+    names = load.card_names(corpus, digest)
     if names is None:
         return None
-    digest = load.cards_digest(source.read_files(), corpus)
     forms = saved_tables.read_saved(saved_tables.FORMS_FILE, digest, corpus, "the cards' name forms",
                                     lambda data: NameForms.from_data(data, _CardsOnDemand(names.ids, corpus)))
     if forms is None:

@@ -98,9 +98,10 @@ class RulingIndex:
         for name, field in self.postings.items():
             stems = list(field)
             lengths = [len(field[s][0]) for s in stems]
+            numbers = np.concatenate([field[s][0] for s in stems] or [np.zeros(0, np.int64)])
+            weights = np.concatenate([field[s][1] for s in stems] or [np.zeros(0)])
             postings[name] = {"stems": stems, "offsets": np.cumsum([0, *lengths]).tolist(),
-                              "numbers": np.concatenate([field[s][0] for s in stems] or [np.zeros(0, np.int64)]).tolist(),
-                              "weights": np.concatenate([field[s][1] for s in stems] or [np.zeros(0)]).tolist()}
+                              "numbers": numbers.tolist(), "weights": weights.tolist()}
         return {"ids": self.ids, "telling": sorted(self.telling), "shown": self.shown.to_data(), "postings": postings}
 
     @classmethod
@@ -319,7 +320,8 @@ class RulingsShown:
             raise Mismatch("what the ruling hits show is not of the index's rulings")
         cards = {c: ShownCard(c, name, slug) for c, (name, slug)
                  in decode(dict[str, tuple[str, str]], data.get("cards"), "shown cards").items()}
-        groups = {g: ShownGroup(g, name) for g, name in decode(dict[str, str], data.get("groups"), "shown groups").items()}
+        groups = {g: ShownGroup(g, name)
+                  for g, name in decode(dict[str, str], data.get("groups"), "shown groups").items()}
         return cls({rid: ShownRuling(rid, *row) for rid, row in zip(ids, rows)}, cards, groups)
 
 

@@ -620,11 +620,15 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
                               f"('{m.controller} casts {what.votes} votes for from {card.name}'). {card.quote()}",
                               [R.CARD_VOTES, R.GOLDEN_RULE])
         kind = Modifier if m.name == d.referendum.caller else Reaction
-    _who_and_when(d, e, m, kind, what)
+    if polled and kind in (Modifier, Reaction):
+        _referendum_who(d, e, m, kind, what)
+    else:
+        _who_and_when(d, e, m, kind, what)
     check_requirements(d, card, m, e.level)
     cost = e.cost or card.costs()
     check_cost(d, card, m, m.controller, cost)
-    if polled and kind in (Modifier, Reaction):
+    if what.votes and kind in (Modifier, Reaction):
+        # Its votes belong to a referendum being polled: outside one, politics.card_votes says which is missing
         rule = R.CARD_MODIFIER_WHO if kind is Modifier else R.CARD_REACTION_WHO
         if e.cancelled:
             _cancelled(d, e, m, m.controller, cost, log, False, rule)
@@ -646,9 +650,6 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
 
 def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) -> None:
     """Whether `m` may play a card of this type now, before its requirements and cost are looked at."""
-    if what.votes and kind in (Modifier, Reaction) and d.action_() is None and d.referendum is not None:
-        _referendum_who(d, e, m, kind, what)
-        return
     if kind is Modifier:
         _modifier_who(d, e, m, what)
     elif kind is Reaction:
@@ -745,9 +746,6 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
-    if what.votes:
-        _votes_card(d, e, m, cost, what, log, R.CARD_MODIFIER_WHO)
-        return
     if not (what.stealth or what.bleed or e.effect or what.unblockable) and e.says is not None:  # described only
         _pay(d, m, cost)
         play_from_hand(d, m.controller, log, e.card.name)
@@ -773,9 +771,6 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_REACTION_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_REACTION_WHO])
-    if what.votes:
-        _votes_card(d, e, m, cost, what, log, R.CARD_REACTION_WHO)
-        return
     effect, redirect = e.effect, None
     if what.redirect:  # the card's redirect, to the Methuselah the scenario names
         redirect = effect.redirect if effect is not None else None

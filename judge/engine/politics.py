@@ -229,7 +229,8 @@ def card_votes(d: Draft, name: str, card: str, level: str, count: int, played, l
     played()
     d.put_referendum(granted=r.granted + ((m.name, card, count),))
     log.add(f"{m.name} plays {card}{level}: {m.name} gets +{count} vote{'s' if count > 1 else ''} in this referendum, "
-            f"cast with its other votes, all for or all against.", *rules, R.CARD_VOTES, R.GOLDEN_RULE, R.VOTES_AS_GROUP)
+            f"cast with its other votes, all for or all against.", *rules, R.CARD_VOTES, R.GOLDEN_RULE,
+            R.VOTES_AS_GROUP)
 
 
 def _vampire_vote(d: Draft, log: Log, r: Referendum, e: CastVote, name: str, kind: str) -> None:
