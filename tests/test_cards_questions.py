@@ -257,6 +257,17 @@ def test_the_saved_tables_read_back_as_they_were_made(base, corpus):
     assert (read.fuzzy_forms, read.rare_name_words) == (made.fuzzy_forms, made.rare_name_words)
     for q in ("can gtu be blocked", "telepathic misdirecton on a bleed", "sforza", "torn sign post", "13th"):
         assert read.find(q) == made.find(q) and read.common(q.split()[0]) == made.common(q.split()[0])
+    assert list(read.exact) == list(made.exact) and list(read.families) == list(made.families)
+    from judge.cachefile import Mismatch
+    for name, damage in (("exact_hows", lambda v: v[:-1]), ("family_cards", lambda v: ["card:0", *v[1:]]),
+                         ("exact_families", lambda v: ["no such name", *v[1:]]),
+                         ("partial_families", lambda v: [*v[:-1], "no such name"]),
+                         ("exact_hows", lambda v: ["typo", *v[1:]]), ("partial_forms", lambda v: ["", *v[1:]]),
+                         ("book", lambda v: [1, *v[1:]])):
+        broken = made.to_data()
+        broken[name] = damage(broken[name])
+        with pytest.raises(Mismatch):
+            NameForms.from_data(broken, base.cards)
     index = RulingIndex(base, corpus)
     again = RulingIndex.from_data(json.loads(json.dumps(index.to_data())), base)
     assert again.telling == index.telling and again.ids == index.ids

@@ -55,10 +55,10 @@ def test_judge_search_reads_the_card_base_only_for_a_question_that_may_name_a_ca
     """In a process of its own, as a shell runs it: a rules question reads no card base; naming a card reads it."""
     base = get_cards(corpus)
     name_forms(base, corpus), ruling_index(base, corpus)
-    script = ("import sys, judge.cards.load as load\n"
+    script = ("import atexit, sys, judge.cards.load as load\n"
+              "atexit.register(lambda: print('card base read:', bool(load._LOADED), file=sys.stderr))\n"
               "from judge.cli import main\n"
-              "try:\n    main()\nexcept SystemExit:\n    pass\n"
-              "print('card base read:', bool(load._LOADED), file=sys.stderr)\n")
+              "main()\n")
 
     def run(q: str, *more: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-c", script, "search", q, "--json", *more], capture_output=True,

@@ -41,6 +41,7 @@ FUZZY_SHORTEST = 6  # letters: shorter runs are too easily another word misspelt
 FUZZY_EVERYDAY = 94
 RARE_ZIPF = 3.3  # English words at least this common (wordfreq) are everyday words, not parts of a name
 _WORD = re.compile(r"[a-z0-9]+")
+_HOWS_SAVED = frozenset({"name", "nickname", "before-comma"})  # how an exact form names its name (`_add`)
 _TOPIC = re.compile(r"\s*([^:?!.,\-\u2013\u2014]{2,60}?)\s*(?::|\s[-\u2013\u2014]\s)")
 _ARTICLES = ("the", "an", "a")
 _ADVANCED = {"adv", "advanced"}
@@ -137,9 +138,16 @@ class NameForms:
         self._near: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # written once per length
 
     def to_data(self) -> dict:
-        """The forms as data (`judge.cards.saved_tables`), with the English words `common` reads."""
-        return {"families": self.families, "exact": [[list(w), by] for w, by in self.exact.items()],
-                "partial": [[list(w), sorted(f)] for w, f in self.partial.items()],
+        """The forms as data (`judge.cards.saved_tables`), with the English words `common` reads. Laid out as
+        parallel lists of strings (a form's words joined by spaces: a word holds none), which are checked in one
+        pass each when read back: as lists of pairs, checking them item by item was most of the reading."""
+        families = [(key, card_id) for key, ids in self.families.items() for card_id in ids]
+        exact = [(" ".join(w), family, how) for w, by in self.exact.items() for family, how in by.items()]
+        partial = [(" ".join(w), family) for w, fs in self.partial.items() for family in sorted(fs)]
+        return {"family_keys": [k for k, _ in families], "family_cards": [c for _, c in families],
+                "exact_forms": [w for w, _, _ in exact], "exact_families": [f for _, f, _ in exact],
+                "exact_hows": [h for _, _, h in exact],
+                "partial_forms": [w for w, _ in partial], "partial_families": [f for _, f in partial],
                 "fuzzy_forms": self.fuzzy_forms, "rare_name_words": self.rare_name_words,
                 "english": english_words(), "book": sorted(self.book)}
 
@@ -153,20 +161,36 @@ class NameForms:
         forms = cls.__new__(cls)
         if not isinstance(data, dict):
             raise Mismatch("the name forms are not an object")
-        forms.families = decode(dict[str, list[str]], data.get("families"), "families")
-        if any(i not in cards for ids in forms.families.values() for i in ids):
+        column = {name: decode(list[str], data.get(name), name)
+                  for name in ("family_keys", "family_cards", "exact_forms", "exact_families", "exact_hows",
+                               "partial_forms", "partial_families", "fuzzy_forms", "rare_name_words", "english",
+                               "book")}
+        for columns in (("family_keys", "family_cards"), ("exact_forms", "exact_families", "exact_hows"),
+                        ("partial_forms", "partial_families")):
+            if len({len(column[name]) for name in columns}) != 1:
+                raise Mismatch(f"the name forms' {' and '.join(columns)} are not of one length")
+        forms.families = {}
+        for key, card_id in zip(column["family_keys"], column["family_cards"]):
+            forms.families.setdefault(key, []).append(card_id)
+        if not all(map(cards.__contains__, column["family_cards"])):
             raise Mismatch("the name forms name a card that is not there")
-        forms.exact = {tuple(w): by for w, by in decode(list[tuple[list[str], dict[str, str]]], data.get("exact"),
-                                                                 "exact")}
-        forms.partial = {tuple(w): set(f) for w, f in decode(list[tuple[list[str], list[str]]], data.get("partial"),
-                                                                     "partial")}
-        if any(f not in forms.families for by in forms.exact.values() for f in by) or \
-                any(f not in forms.families for fs in forms.partial.values() for f in fs):
+        if not (forms.families.keys() >= set(column["exact_families"])
+                and forms.families.keys() >= set(column["partial_families"])):
             raise Mismatch("a name form names a name that is not there")
-        forms.fuzzy_forms = decode(list[str], data.get("fuzzy_forms"), "fuzzy_forms")
-        forms.rare_name_words = decode(list[str], data.get("rare_name_words"), "rare_name_words")
-        forms.book = frozenset(decode(list[str], data.get("book"), "book"))
-        forms.common = common_words(forms.book, frozenset(decode(list[str], data.get("english"), "english")))
+        if not set(column["exact_hows"]) <= _HOWS_SAVED:
+            raise Mismatch("a name form is of a kind the forms do not have")
+        if "" in column["exact_forms"] or "" in column["partial_forms"]:
+            raise Mismatch("a name form has no words")
+        forms.exact = {}
+        for words, family, how in zip(column["exact_forms"], column["exact_families"], column["exact_hows"]):
+            forms.exact.setdefault(tuple(words.split(" ")), {})[family] = how
+        forms.partial = {}
+        for words, family in zip(column["partial_forms"], column["partial_families"]):
+            forms.partial.setdefault(tuple(words.split(" ")), set()).add(family)
+        forms.fuzzy_forms = column["fuzzy_forms"]
+        forms.rare_name_words = column["rare_name_words"]
+        forms.book = frozenset(column["book"])
+        forms.common = common_words(forms.book, frozenset(column["english"]))
         forms.cards = cards
         forms.longest = max((len(w) for w in forms.exact), default=1)
         forms.longest_partial = max((len(w) for w in forms.partial), default=1)

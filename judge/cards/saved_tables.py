@@ -21,7 +21,8 @@ from judge.datafile import bytes_for_digest
 if TYPE_CHECKING:
     from judge.cards.base import CardBase
 
-FORMAT = 3  # 2: the name forms hold the rulebooks' words; 3: the ruling index holds what its hits show
+FORMAT = 4  # 2: the name forms hold the rulebooks' words; 3: the ruling index holds what its hits show; 4: the name
+# forms are parallel lists of strings
 FORMS_FILE = "card-name-forms.json"
 RULINGS_FILE = "ruling-index.json"
 log = logging.getLogger(__name__)

@@ -848,7 +848,8 @@ def discard(name: str, root: Optional[Path] = None) -> None:
     shutil.rmtree(root / f"{PREFIX}{name}", ignore_errors=True)
 
 
-def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] = None) -> BuiltIndex:
+def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] = None,
+                    key: Optional[str] = None) -> BuiltIndex:
     """Open build `name` of `corpus`; when there is none or it is damaged, the
     build the pointer names now if it has the same key (the same corpus, built by
     the same code), else build the index anew (atomically, as `build` does) and
@@ -857,7 +858,7 @@ def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] 
     One process rebuilds at a time (`rebuild_lock`): the others wait for it, then
     open the build it made instead of making their own."""
     root = root or paths.index_dir()
-    key, tried = index_key(corpus), set()
+    key, tried = key or index_key(corpus), set()  # (`key`: index_key(corpus) as the caller just worked it out)
     ids = functools.cache(lambda: set(corpus.paragraphs))  # read only when a build's check needs them
     built = _open_good(name, key, root, ids, tried)
     if built is not None:

@@ -233,7 +233,7 @@ class Search:
         self._filter_values["doc"].update({d.meta.short.lower(): d.id for d in corpus.documents.values()})
         self._current: Optional[_Installed] = None
         self._follower: Optional[threading.Thread] = None  # opening (or rebuilding) a new build
-        self._install(search_index.open_or_rebuild(corpus, self._usable_name(), self.root))
+        self._install(search_index.open_or_rebuild(corpus, self._usable_name(), self.root, self.key))
 
     @property
     def built(self) -> Optional[search_index.BuiltIndex]:
