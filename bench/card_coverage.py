@@ -3,8 +3,8 @@ sentence of its text is read (applied or checked by the engine), or which senten
 
     python bench/card_coverage.py [--unread N]
 
-A library card's text is read as a scenario playing it reads it (`judge.engine.cards.modelled`), at each
-of its levels (a card with Discipline lines is fully read when every level is); a crypt card's as a
+A library card's text is read as a scenario playing it reads it (`judge.engine.cards.modelled`), line by
+line (a card with Discipline lines is fully read when every line is, at its level); a crypt card's as a
 vampire named by it gets it (`judge.engine.card_text.read_crypt_text`). Figures by card type, for the
 300 cards with the most rulings, and for the "Only usable ..." conditions across the pool. `--unread N`
 lists the N commonest sentences not read (digits as N): where the next forms to read are.
@@ -34,12 +34,11 @@ def unread_of(facts) -> list[str]:
     """The sentences of a card's text the engine does not read (empty: fully read)."""
     if facts.kind == "crypt":
         return read_crypt_text(facts.text, facts.sect, facts.title).unread
-    levels = [None]
-    if any(ln.lstrip().startswith("[") for ln in facts.text.splitlines()):
-        levels = [lvl for lvl in ("inferior", "superior") if facts.level_text(lvl) is not None] or [None]
+    # every Discipline line, each at its level (a card whose lines name other Disciplines is read line by line)
+    lines = [(line.level, n) for n, line in enumerate(facts.discipline_lines())] or [(None, None)]
     out: list[str] = []
-    for level in levels:
-        for sentence in modelled(facts, level).rest:
+    for level, number in lines:
+        for sentence in modelled(facts, level, number).rest:
             if sentence not in out:
                 out.append(sentence)
     return out

@@ -50,7 +50,7 @@ REFUSALS = [
      "Eagle's Sight"),
     (["Belinde bleeds Alexis", "Carna plays Cloak the Gathering"], 2, "the acting minion is Belinde",
      "CARD_MODIFIER_WHO", "Cloak the Gathering"),
-    (["Belinde hunts", "Belinde plays Conditioning"], 2, "is \"Only usable during a bleed action\"",
+    (["Belinde hunts", "Belinde plays Conditioning"], 2, "is \"Only usable during a bleed action.\": Belinde hunts",
      "CARD_REQUIREMENTS", "Conditioning"),
     (["Alexis plays Minion Tap: Carna burns 1 blood"], 1, "regular master cards are played in one's own master "
      "phase", "MASTER_IN_PHASE", "Minion Tap"),

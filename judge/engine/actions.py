@@ -310,7 +310,8 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     play_from_hand(d, m.controller, log, what, replaced=e.replaced)
     if e.card:
         a = d.put_action(reactions=a.reactions + ((m.name, e.card),))
-    allows = "This vampire unlocks and attempts to block" if e.unlock_block else "Usable by a locked vampire"
+    allows = "This vampire unlocks and attempts to block" if e.unlock_block else \
+        e.locked_by.rstrip(".") or "Usable by a locked vampire"
     text, card_rules = reaction_played(m.name, f"{what}{paid}",
                                        m.locked and (e.locked_ok or e.unlock_block) and not awake, allows)
     rules += card_rules

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Callable, Optional
+
+from judge.engine.state import ALLY, TORPOR, VAMPIRE
 
 # "Sabbat: ...", "Camarilla Prince of Seattle: ...", "Independent. 2 votes (titled): ..."
 _SECT_PREFIX = re.compile(r"^(?P<head>[A-Z][^:.]*?(?:\. \d+ votes? \(titled\))?):\s*")
@@ -99,15 +101,60 @@ def _read_sentence(s: str, out: CryptText, sect: Optional[str], title: Optional[
 
 
 # -- "Only usable ..." conditions of library cards ----------------------------------------------------------------
-# Each form the engine checks: a pattern of the sentence (after "Only usable "), and what it asks of the moment
-# (the draft `d`) and of the minion `m` playing the card, as the reason it is not met (None: met). A form not
-# listed is not read: the card stops as not modelled, naming it (`cards.modelled` keeps it in `rest`).
+# A condition is read clause by clause: "Only usable by a ready unlocked vampire other than the acting minion, during
+# a bleed action directed at you, after blocks are declined." is three clauses, each one of the forms below, in any
+# order, joined by commas, "and" or ";". Each form is a pattern and what it asks of the moment (the draft `d`) and of
+# the minion `m` playing the card, as the reason it is not met (None: met). A sentence is read when every one of its
+# clauses is; otherwise it is not read at all, and the card stops as not modelled, naming it (`cards.modelled` keeps
+# it in `rest`). Who is "younger" is told against the minion playing the card, as the cards mean it ("an ally or
+# younger vampire is bleeding you": younger than the vampire reacting).
+Check = Callable[[Any, Any], Optional[str]]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """An "Only usable ..." sentence read: its clauses' checks, every one to be met, and what its "by ..." clause says
+    of who plays the card beyond its type's rule."""
+
+    clauses: tuple[tuple[str, Check], ...]  # (the clause as printed, its check)
+    locked: bool = False  # "by a locked ...": played by a locked minion (the card over who plays reactions)
+    other_than_acting: bool = False  # "by a ... other than the acting minion"
+    # a clause speaks of the minion playing the card ("by a ...", "this vampire", "younger" than it); the others
+    # speak of its Methuselah ("you") or of the moment, and are checked for a master card too
+    minion: bool = False
+    outside_combat: bool = False  # "by a ... not involved in the combat"
+
+    def reason(self, d, m) -> Optional[str]:
+        """Why the condition is not met as `m` plays the card now; None when it is."""
+        for _, check in self.clauses:
+            why = check(d, m)
+            if why:
+                return why
+        return None
+
+
+@dataclass(frozen=True)
+class Methuselah:
+    """The Methuselah playing a master card, as the one a condition's "you" is (its clauses of the minion playing
+    the card are not read for a master card: `Condition.minion`)."""
+
+    name: str
+
+    @property
+    def controller(self) -> str:
+        return self.name
+
+
 def _action(d):
     return d.action_()
 
 
 def _combat(d):
     return getattr(d, "combat", None)
+
+
+def _no_action(d) -> Optional[str]:
+    return "no action is in progress" if _action(d) is None else None
 
 
 def _announced(d, m):
@@ -119,7 +166,24 @@ def _announced(d, m):
     return None
 
 
-def _polling(d, m, political: bool = True, before_votes: bool = False):
+def _declined(d, m):
+    """After blocks are declined: every Methuselah who may block the action has declined, and no attempt is on."""
+    a = _action(d)
+    if a is None:
+        return "no action is in progress"
+    if a.attempt is not None:
+        return f"{a.attempt.blocker} is attempting to block"
+    waiting = [p for p in a.order if p not in a.declined]
+    return f"{' and '.join(waiting)} {'has' if len(waiting) == 1 else 'have'} not declined to block" if waiting \
+        else None
+
+
+def _before_block_resolution(d, m):
+    a = _action(d)
+    return None if a is not None and a.attempt is not None else "no block attempt is in progress"
+
+
+def _polling(d, m, political: bool = True):
     r = getattr(d, "referendum", None)
     if r is None:
         return "no referendum is in progress"
@@ -127,9 +191,14 @@ def _polling(d, m, political: bool = True, before_votes: bool = False):
         return f"the referendum is a {r.kind}'s, not a political action's"
     if political and r.step != "polling":
         return f"the referendum is in its {r.step} step, not polling"
-    if before_votes and r.votes:
-        return "votes and ballots were cast already"
     return None
+
+
+def _before_votes(d, m):
+    r = getattr(d, "referendum", None)
+    if r is None:
+        return "no referendum is in progress"
+    return "votes and ballots were cast already" if r.votes else None
 
 
 def _range(d, m, which=None, before_strikes=False, step=None, first=False):
@@ -149,51 +218,145 @@ def _range(d, m, which=None, before_strikes=False, step=None, first=False):
     return None
 
 
-def _attempting(d, m):
-    a = _action(d)
-    return None if a is not None and a.attempt is not None else "no block attempt is in progress"
+def _both_ready(d, m):
+    c = _combat(d)
+    if c is None:
+        return "no combat is in progress"
+    down = [n for n in (c.acting, c.opposing) if n not in d.minions or not d.minions[n].ready]
+    return f"{' and '.join(down)} {'is' if len(down) == 1 else 'are'} no longer ready" if down else None
 
 
-def _directed_at(d, m):
-    a = _action(d)
-    if a is None:
-        return "no action is in progress"
-    return None if a.directed and m.controller in a.targets else f"the action is not directed at {m.controller}"
+def _is_kind(who: str) -> Callable[[Any, Any, Any], Optional[str]]:
+    """A test of another minion `o` by the words the card names it with ("a minion", "an ally or younger vampire",
+    "a younger vampire", "an ally", "a vampire", "a minion controlled by your predator"), `m` playing the card:
+    the reason `o` is not such a minion, or None."""
+    who = " ".join(who.split()).removeprefix("an ").removeprefix("a ")
+
+    def younger(o, m) -> bool:
+        return o.kind == VAMPIRE and m.kind == VAMPIRE and o.capacity < m.capacity
+
+    def test(d, o, m) -> Optional[str]:
+        if who == "minion":
+            return None
+        if who == "ally":
+            return None if o.kind == ALLY else f"{o.name} is not an ally"
+        if who == "vampire":
+            return None if o.kind == VAMPIRE else f"{o.name} is not a vampire"
+        if who == "younger vampire":
+            return None if younger(o, m) else f"{o.name} is not a vampire younger than {m.name}"
+        if who in ("ally or younger vampire", "ally or a younger vampire"):
+            return None if o.kind == ALLY or younger(o, m) else \
+                f"{o.name} is neither an ally nor a vampire younger than {m.name}"
+        if who == "minion controlled by your predator":
+            return None if o.controller == d.predator(m.controller) else \
+                f"{o.name} is not controlled by {m.controller}'s predator ({d.predator(m.controller)})"
+        raise AssertionError(who)  # only the words _OTHER matches
+    return test
 
 
-def _bled_declined(d, m):
-    a = _action(d)
-    if a is None or a.kind != "bleed" or m.controller not in a.targets:
-        return f"no minion is bleeding {m.controller}"
-    return None if m.controller in a.declined else f"{m.controller} has not declined to block"
+_OTHER = (r"(?:a minion controlled by your predator|a minion|an ally or (?:a )?younger vampire|a younger vampire"
+          r"|an ally|a vampire)")
 
 
-def _blocks(d, m):
-    a = _action(d)
-    return None if a is not None and a.attempt is not None and a.attempt.blocker == m.name else \
-        f"{m.name} is not attempting to block"
+def _acting_is(who: str) -> Check:
+    test = _is_kind(who)
+
+    def check(d, m):
+        a = _action(d)
+        if a is None:
+            return "no action is in progress"
+        o = d.minions.get(a.actor)
+        return f"the acting minion {a.actor} is not in play" if o is None else test(d, o, m)
+    return check
 
 
-def _is_blocked(d, m):
+def _bleeding_you(who: str, at_least: Optional[int]) -> Check:
+    test = _is_kind(who)
+
+    def check(d, m):
+        a = _action(d)
+        if a is None or a.kind != "bleed" or m.controller not in a.targets:
+            return f"no minion is bleeding {m.controller}"
+        if at_least is not None and a.bleed < at_least:
+            return f"the bleed is for {a.bleed}, not {at_least} or more"
+        o = d.minions.get(a.actor)
+        return None if o is None else test(d, o, m)
+    return check
+
+
+def _bleed_amount(at_least: int) -> Check:
+    def check(d, m):
+        a = _action(d)
+        if a is None or a.kind != "bleed":
+            return "no bleed is in progress"
+        return None if a.bleed >= at_least else f"the bleed is for {a.bleed}, not {at_least} or more"
+    return check
+
+
+def _attempting(who: str) -> Check:
+    test = _is_kind(who)
+
+    def check(d, m):
+        a = _action(d)
+        if a is None or a.attempt is None:
+            return "no block attempt is in progress"
+        o = d.minions.get(a.attempt.blocker)
+        return None if o is None else test(d, o, m)
+    return check
+
+
+def _this_blocks(who: Optional[str]) -> Check:
+    test = _is_kind(who) if who else None
+
+    def check(d, m):
+        a = _action(d)
+        if a is None or a.attempt is None or a.attempt.blocker != m.name:
+            return f"{m.name} is not attempting to block"
+        o = d.minions.get(a.actor)
+        return None if test is None or o is None else test(d, o, m)
+    return check
+
+
+def _this_blocked(d, m):
     a = _action(d)
     return None if a is not None and a.actor == m.name and a.attempt is not None else \
         f"{m.name} is not the acting minion facing a block attempt"
 
 
-def _torpor(d, m):
-    return None if m.region == "torpor" else f"{m.name} is not in torpor"
+_KINDS = {"bleed": "bleed", "hunt": "hunt", "equip": "equip", "political": "political", "recruit ally": "recruit",
+          "employ retainer": "employ"}
+_KIND = r"(?:bleed|hunt|equip|political|recruit ally|employ retainer|directed|undirected)"
 
 
-def _against(d, m, younger: bool):
-    c = _combat(d)
-    if c is None or m.name not in (c.acting, c.opposing):
-        return f"{m.name} is not in combat"
-    other = d.minions.get(c.opposing if m.name == c.acting else c.acting)
-    if other is None:
-        return "the opposing minion is gone"
-    if other.kind == "ally" or younger and other.kind != "ally" and other.capacity < m.capacity:
+def _during_action(kinds: list[str], at_you: bool) -> Check:
+    def check(d, m):
+        a = _action(d)
+        if a is None:
+            return "no action is in progress"
+        fits = [k for k in kinds if (k == "directed" and a.directed) or (k == "undirected" and not a.directed)
+                or _KINDS.get(k) == a.kind]
+        if kinds and not fits:
+            return f"{a.summary} is not {' or '.join(_a(k) + ' action' for k in kinds)}"
+        if at_you and not (a.directed and m.controller in a.targets):
+            return f"the action is not directed at {m.controller}"
         return None
-    return f"{other.name} is not an ally" + (" nor a younger vampire" if younger else "")
+    return check
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def _in_combat_with(who: str) -> Check:
+    test = _is_kind(who)
+
+    def check(d, m):
+        c = _combat(d)
+        if c is None or m.name not in (c.acting, c.opposing):
+            return f"{m.name} is not in combat"
+        other = d.minions.get(c.opposing if m.name == c.acting else c.acting)
+        return "the opposing minion is gone" if other is None else test(d, other, m)
+    return check
 
 
 def _combat_from_block(d, m):
@@ -201,44 +364,162 @@ def _combat_from_block(d, m):
     return None if c is not None and c.action is not None else "no action was blocked"
 
 
-CONDITIONS: list[tuple[re.Pattern, object]] = [(re.compile(p + r"\.?", re.I), f) for p, f in [
-    (r"(?:as|when) the action is announced", _announced),
-    (r"during the polling step of a political action", lambda d, m: _polling(d, m)),
-    (r"during the polling step of a political action,? before (?:any )?votes (?:and|or) ballots are cast",
-     lambda d, m: _polling(d, m, before_votes=True)),
-    (r"during a referendum", lambda d, m: _polling(d, m, political=False)),
-    (r"during a referendum,? before (?:any )?votes (?:and|or) ballots are cast",
-     lambda d, m: _polling(d, m, political=False, before_votes=True)),
-    (r"at long range", lambda d, m: _range(d, m, "long")),
-    (r"at close range", lambda d, m: _range(d, m, "close")),
-    (r"at close range,? before strikes are chosen", lambda d, m: _range(d, m, "close", before_strikes=True)),
-    (r"before range is (?:determined|chosen)", lambda d, m: _range(d, m, step="before range")),
-    (r"before range is (?:determined|chosen),? (?:on|during) the first round(?: of combat)?",
-     lambda d, m: _range(d, m, step="before range", first=True)),
-    (r"on the first round of combat", lambda d, m: _range(d, m, first=True)),
-    (r"if a minion attempts to block", _attempting),
-    (r"during an action directed at you \(or a card you control\)", _directed_at),
-    (r"if a minion is bleeding you,? after blocks are declined", _bled_declined),
-    (r"by a blocking vampire", _blocks),
-    (r"if this (?:vampire|minion) blocks,? before block resolution", _blocks),
-    (r"if this (?:vampire|minion) is blocked,? before block resolution", _is_blocked),
-    (r"by a vampire in torpor", _torpor),
-    (r"in combat with an ally", lambda d, m: _against(d, m, younger=False)),
-    (r"in combat with an ally or younger vampire", lambda d, m: _against(d, m, younger=True)),
-    (r"when an action is blocked", _combat_from_block),
-]]
+def _victory_points(at_least: int) -> Check:
+    def check(d, m):
+        vp = d.players[m.controller].vp
+        return None if vp >= at_least else f"{m.controller} has {vp:g} victory points, not {at_least} or more"
+    return check
 
 
-def condition_of(sentence: str):
-    """The check of an "Only usable ..." sentence the engine reads (a function of the draft and the playing
-    minion giving the reason it is not met, or None), or None when it does not read that form."""
-    rest = re.sub(r"^Only usable\s+", "", sentence.strip(), flags=re.I)
-    if rest == sentence.strip():
+def _edge(whose: str) -> Check:
+    def check(d, m):
+        holder = m.controller if whose == "you" else d.prey(m.controller)
+        if d.edge == holder:
+            return None
+        return (f"the Edge is {d.edge}'s" if d.edge else "no one has the Edge") + f", not {holder}'s"
+    return check
+
+
+def _who(adjectives: str, noun: str, other_than_acting: bool, outside_combat: bool, torpor: bool,
+         capacity: Optional[tuple[str, int]]) -> Check:
+    """"by a [ready] [unlocked|locked] [non-acting] vampire|minion|ally|anarch|<clan>|<sect> vampire [other than the
+    acting minion] [not involved in the combat] [in torpor] [with capacity ...]": the minion playing the card."""
+    adjs = set(re.findall(r"[\w-]+", adjectives.casefold()))
+    noun = " ".join(noun.split())
+
+    def check(d, m):
+        a = _action(d)
+        if ("non-acting" in adjs or other_than_acting) and (a is None or a.actor == m.name):
+            return f"{m.name} is the acting minion" if a is not None else "no action is in progress"
+        if "ready" in adjs and not m.ready:
+            return f"{m.name} is not ready"
+        if "unlocked" in adjs and m.locked:
+            return f"{m.name} is locked"
+        if "locked" in adjs and not m.locked:
+            return f"{m.name} is not locked"
+        folded = noun.casefold()
+        if folded == "vampire" and m.kind != VAMPIRE:
+            return f"{m.name} is not a vampire"
+        if folded == "ally" and m.kind != ALLY:
+            return f"{m.name} is not an ally"
+        if folded == "anarch" and not (m.anarch or (m.sect or "").casefold() == "anarch"):
+            return f"{m.name} is not an anarch"
+        sect = re.fullmatch(r"(camarilla|sabbat|laibon|independent) vampire", folded)
+        if sect and (m.kind != VAMPIRE or (m.sect or "").casefold() != sect.group(1)):
+            return f"{m.name} is not {_a(sect.group(1).capitalize())} vampire"
+        if folded not in ("vampire", "minion", "ally", "anarch") and not sect and not _same_clan(m.clan or "", noun):
+            return f"{m.name} is not {_a(noun)} ({m.clan or 'no clan'})"
+        if outside_combat:
+            c = _combat(d)
+            if c is None:
+                return "no combat is in progress"
+            if m.name in (c.acting, c.opposing):
+                return f"{m.name} is in the combat"
+        if torpor and m.region != TORPOR:
+            return f"{m.name} is not in torpor"
+        if capacity:
+            how, n = capacity
+            fits = {"more": m.capacity >= n, "less": m.capacity <= n, "above": m.capacity > n}[how]
+            if m.kind != VAMPIRE or not fits:
+                return f"{m.name} is not a vampire of capacity {'above ' + str(n) if how == 'above' else f'{n} or {how}'}"
         return None
-    for pattern, check in CONDITIONS:
-        if pattern.fullmatch(rest):
-            return check
-    return None
+    return check
+
+
+_CLAN_NAMES = r"(?-i:[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?: antitribu)?)"  # a clan as printed, capitalised
+# The clans the current book names otherwise (8. Glossaries: "Assamite: see Banu Haqim", "Follower of Set: see
+# Ministry"): a card printed with the former name means the clan under either.
+_RENAMED_CLANS = {"assamite": "banu haqim", "follower of set": "ministry"}
+
+
+def _same_clan(a: str, b: str) -> bool:
+    def fold(name: str) -> str:
+        name = " ".join(name.casefold().split())
+        return _RENAMED_CLANS.get(name, name)
+    return bool(a) and fold(a) == fold(b)
+_WHO = re.compile(
+    r"by (?:a |an |the )?(?P<adjs>(?:(?:ready|unlocked|locked|non-acting),? (?:and )?)*)"
+    r"(?P<noun>vampire|minion|ally|anarch|(?:Camarilla|Sabbat|Laibon|Independent) vampire|" + _CLAN_NAMES + r")"
+    r"(?P<other>,? other than the acting (?:minion|vampire))?"
+    r"(?P<outside> not involved in (?:the |the current )?combat)?"
+    r"(?P<torpor> in torpor)?"
+    r"(?: with capacity (?:(?P<above>above) (?P<n1>\d+)|(?P<n2>\d+) or (?P<moreless>more|less)))?")
+
+# (a clause's pattern, matched at its place in the sentence -> its check, and the Condition's flags it sets)
+_CLAUSES: list[tuple[re.Pattern, Callable[[re.Match], tuple[Check, dict]]]] = [(re.compile(p, re.I), f) for p, f in [
+    (r"(?:as|when) (?:the|an) action is announced", lambda g: (_announced, {})),
+    (r"after blocks are declined", lambda g: (_declined, {})),
+    (r"before block resolution", lambda g: (_before_block_resolution, {})),
+    (r"during the polling step of a political action", lambda g: (_polling, {})),
+    (r"during the referendum of a political action", lambda g: (_polling, {})),
+    (r"during a referendum", lambda g: (lambda d, m: _polling(d, m, political=False), {})),
+    (r"before (?:any )?votes (?:and|or) ballots are cast", lambda g: (_before_votes, {})),
+    (r"at (?P<which>long|close) range", lambda g: (lambda d, m: _range(d, m, g["which"].casefold()), {})),
+    (r"before strikes are chosen", lambda g: (lambda d, m: _range(d, m, before_strikes=True), {})),
+    (r"before range is (?:determined|chosen)", lambda g: (lambda d, m: _range(d, m, step="before range"), {})),
+    (r"(?:on|during) the first round(?: of combat)?", lambda g: (lambda d, m: _range(d, m, first=True), {})),
+    (r"if both combatants are still ready", lambda g: (_both_ready, {})),
+    (r"(?:if|when) (?P<who>" + _OTHER + r") (?:attempts|is attempting) to block",
+     lambda g: (_attempting(g["who"]), _younger(g))),
+    (r"(?:during|on) (?:a|an) (?:(?P<kinds>" + _KIND + r"(?:, " + _KIND + r")*(?:,? or " + _KIND + r")?) )?"
+     r"(?:action|(?P<bleed>bleed))(?: (?:directed at|against) (?P<you>you)(?: \(or a card you control\))?)?",
+     lambda g: (_during_action(re.split(r",? or |, ", g["kinds"]) if g["kinds"] else (["bleed"] if g["bleed"] else []),
+                               bool(g["you"])), {})),
+    (r"(?:if|when) (?P<who>" + _OTHER + r") is bleeding you(?: for (?P<n>\d+) or more)?",
+     lambda g: (_bleeding_you(g["who"], int(g["n"]) if g["n"] else None), _younger(g))),
+    (r"the bleed amount is (?P<n>\d+) or more", lambda g: (_bleed_amount(int(g["n"])), {})),
+    (r"(?:if|when) (?P<who>" + _OTHER + r") is acting", lambda g: (_acting_is(g["who"]), _younger(g))),
+    (r"(?:if|when) this (?:vampire|minion) blocks(?: (?P<who>" + _OTHER + r"))?",
+     lambda g: (_this_blocks(g["who"]), {"minion": True})),
+    (r"by a blocking (?:vampire|minion)", lambda g: (_this_blocks(None), {"minion": True})),
+    (r"(?:if|when) this (?:vampire|minion) is blocked", lambda g: (_this_blocked, {"minion": True})),
+    (r"(?:in|during) combat with (?P<who>" + _OTHER + r")",
+     lambda g: (_in_combat_with(g["who"]), {"minion": True})),
+    (r"when an action is blocked", lambda g: (_combat_from_block, {})),
+    (r"if you have (?:at least (?P<n>\d+)|(?P<one>one) or more) victory points?",
+     lambda g: (_victory_points(int(g["n"] or 1)), {})),
+    (r"if (?P<whose>you) control the Edge|if (?P<prey>your prey) (?:has|controls) the Edge",
+     lambda g: (_edge("you" if g["whose"] else "prey"), {})),
+    (_WHO.pattern, lambda g: (_who(g["adjs"] or "", g["noun"], bool(g["other"]), bool(g["outside"]), bool(g["torpor"]),
+                                   ("above", int(g["n1"])) if g["above"] else
+                                   (g["moreless"].casefold(), int(g["n2"])) if g["n2"] else None),
+                              {"locked": "locked" in (g["adjs"] or "").casefold().replace("unlocked", ""),
+                               "other_than_acting": bool(g["other"]) or "non-acting" in (g["adjs"] or "").casefold(),
+                               "outside_combat": bool(g["outside"]), "minion": True})),
+]]
+def _younger(g: dict) -> dict:
+    """A clause naming a "younger vampire" speaks of the minion playing the card: younger than it."""
+    return {"minion": "younger" in (g.get("who") or "")}
+
+
+_JOIN = re.compile(r"(?:,\s*|;\s*|\s+)(?:and\s+|only usable\s+)?", re.I)
+
+
+def condition_of(sentence: str) -> Optional[Condition]:
+    """The "Only usable ..." sentence read into its clauses' checks, or None when a part of it is not one of the
+    forms the engine reads (or it is not such a sentence)."""
+    text = sentence.strip().rstrip(".")
+    start = re.match(r"Only usable\s+", text, re.I)
+    if start is None:
+        return None
+    clauses, at = [], start.end()
+    flags = {"locked": False, "other_than_acting": False, "minion": False, "outside_combat": False}
+    while at < len(text):
+        found = max((m for m in (pattern.match(text, at) for pattern, _ in _CLAUSES) if m), key=lambda m: m.end(),
+                    default=None)
+        if found is None or found.end() == at:
+            return None
+        builder = next(b for pattern, b in _CLAUSES if pattern is found.re)
+        check, sets = builder(found.groupdict())
+        clauses.append((found.group(0), check))
+        flags.update({k: flags[k] or v for k, v in sets.items()})
+        at = found.end()
+        if at < len(text):
+            join = _JOIN.match(text, at)
+            if join is None or join.end() == at:
+                return None
+            at = join.end()
+    return Condition(tuple(clauses), **flags) if clauses else None
 
 
 # -- a strike card's strike ----------------------------------------------------------------------------------------

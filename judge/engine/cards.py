@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
@@ -45,7 +45,7 @@ from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrik
                                  Maneuver, Modifier, PlayCard, Political, Press, Prevent, Reaction, StrikeSpec)
 from judge.engine.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
-from judge.engine.card_text import condition_of, read_crypt_text, strike_of
+from judge.engine.card_text import Methuselah, condition_of, read_crypt_text, strike_of
 from judge.engine.state import ALLY, Draft, GrantedPress, Minion
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
@@ -53,6 +53,20 @@ MASTER, ACTION, MODIFIER, REACTION, COMBAT, POLITICAL, EQUIPMENT = (
     "Master", "Action", "Action Modifier", "Reaction", "Combat", "Political Action", "Equipment")
 LEVELS = ("inferior", "superior")
 RULINGS_SHOWN = 5  # a not-modelled stop lists this many rulings, and says how many more there are
+
+
+class DisciplineLine(NamedTuple):
+    """One Discipline line of a library card: its level, Disciplines, type marks and text."""
+
+    level: str  # "inferior" (lower-case symbols) or "superior"
+    codes: tuple[str, ...]  # its Disciplines' codes, folded
+    any_of: bool  # "[pot] or [pre]": one of them; else every one ("[aus][obe]")
+    marks: frozenset[str]  # "REACTION", "ACTION MODIFIER": the type a card of two types is played as, on this line
+    text: str
+
+
+# A Discipline line's head: its symbols, joined by "or", "and", "&" or nothing ("[pot] or [pre] ", "[dom] [REACTION] ")
+_LINE_HEAD = re.compile(r"(?:\[[A-Za-z ]+\]\s*(?:(?:or|and)\s+|&\s*)?)+")
 
 
 @dataclass(frozen=True)
@@ -99,17 +113,31 @@ class CardFacts:
     def out_of_turn(self) -> bool:
         return "out-of-turn" in self.heading()
 
-    def level_text(self, level: Optional[str]) -> Optional[str]:
+    def discipline_lines(self) -> list["DisciplineLine"]:
+        """The card's Discipline lines, in the order printed ("[dom] ...", "[pot] or [pre] ...", "[DOM] [REACTION]
+        ...")."""
+        out = []
+        for raw in self.text.splitlines():
+            head = _LINE_HEAD.match(raw.strip())
+            if head is None or not re.match(r"\[[a-z]{3}\]", head.group(0), re.I):
+                continue
+            symbols = re.findall(r"\[([A-Za-z ]+)\]", head.group(0))
+            codes = tuple(c.casefold() for c in symbols if len(c) == 3 and c.isalpha())
+            marks = frozenset(c.upper() for c in symbols if not (len(c) == 3 and c.isalpha()))
+            out.append(DisciplineLine("superior" if symbols[0].isupper() else "inferior", codes,
+                                      bool(re.search(r"\]\s*or\s*\[", head.group(0))), marks,
+                                      raw.strip()[head.end():].strip()))
+        return out
+
+    def level_text(self, level: Optional[str], line: Optional[int] = None) -> Optional[str]:
         """The text of the Discipline line played at `level` (inferior: lower-case symbols, superior: upper
-        case), or None when the card has no such lines."""
-        lines = [ln.strip() for ln in self.text.splitlines() if ln.lstrip().startswith("[")]
-        disc = [ln for ln in lines if re.match(r"^\[[a-z]{3}\]", ln, re.I)]
-        if not disc:
-            return None
-        want = [ln for ln in disc if (ln[1:4].isupper()) == (level == "superior")]
-        if not want:
-            return None
-        return re.sub(r"^(\[[A-Za-z ]+\]\s*)+", "", want[0]).strip()
+        case): line `line` of `discipline_lines()` when given, else the first at that level; None when the card
+        has no such line. (Its Disciplines and marks come off: the card data's requirements.)"""
+        lines = self.discipline_lines()
+        if line is not None:
+            return lines[line].text
+        want = [ln for ln in lines if ln.level == ("superior" if level == "superior" else "inferior")]
+        return want[0].text if want else None
 
     def quote(self) -> str:
         return f'{self.name}: "{" / ".join(ln.strip() for ln in self.text.splitlines() if ln.strip())}"'
@@ -417,8 +445,7 @@ class Modelled:
     limited: Optional[bool] = None
     action_bleed: bool = False  # "(D) Bleed"
     any_target: bool = False
-    bleed_only: bool = False  # "Only usable during a bleed action."
-    locked_only: bool = False  # "Only usable by a locked vampire."
+    locked_only: bool = False  # an "Only usable by a locked ..." condition (checked with the conditions)
     wake: bool = False  # "This vampire wakes"
     not_replaced: bool = False  # "Do not replace until your next unlock phase."
     locked_ok: bool = False  # a reaction's "Usable by a locked vampire." (the rules want it unlocked)
@@ -429,9 +456,11 @@ class Modelled:
     # "Only usable by a ready vampire other than the acting minion": an action modifier another of the acting
     # Methuselah's ready vampires plays (the card over Minion Cards ¶6).
     other_than_acting: bool = False
-    # "Only usable ..." conditions the engine checks (judge.engine.card_text.CONDITIONS): (sentence, check)
+    # "Only usable ..." conditions the engine checks as the card is played (card_text.Condition): (sentence, it)
     conditions: list = field(default_factory=list)
     lock_self: bool = False  # "Lock this reacting vampire."
+    unlock_self: bool = False  # a reaction's "Unlock this vampire." (as it is played)
+    locked_by: str = ""  # the sentence that lets a locked vampire play the reaction ("Usable by a locked vampire.")
     redirect: bool = False  # "Change the target of the bleed to another Methuselah ...": the scenario says whom
     strike: Optional[tuple] = None  # a combat card's "Strike: ..." (card_text.strike_of)
     bleed_reduced: int = 0  # "Reduce a bleed against you by N."
@@ -444,20 +473,22 @@ class Modelled:
     gain_pool: int = 0  # an action card's or master card's "Gain N pool." (its player's, as the card takes effect)
     unblockable: bool = False  # an action modifier's "This action is unblockable."
     rest: list[str] = field(default_factory=list)
+    line_text: Optional[str] = None  # the Discipline line read (written out from the one above for "As above")
 
 
 _SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z(+\[])")
+# The cards whose "Only usable ..." sentences say when and by whom they are played, checked then; on a card in play
+# (equipment, an ally, a retainer, an event) they may speak of using it later ("Only usable at long range."), and
+# stay unread.
+_PLAYED_UNDER_CONDITIONS = {MODIFIER, REACTION, COMBAT, ACTION, POLITICAL, MASTER}
 # A strike that also gives a press this round: "Strike: dodge, with an optional press." (the press may be only usable
 # to end or to continue combat)
 _WITH_PRESS = re.compile(r"(?P<strike>Strike: .+?),? with (?:an|1|one) optional press(?:, only usable to "
                          r"(?P<to>continue|end) combat)?")
 # Sentences read whole as one flag of `Modelled` (the sentence without its full stop -> the flag).
 _FLAGS = {
-    "Only usable during a bleed action": "bleed_only",
-    "Only usable by a locked vampire": "locked_only",
     "Do not replace until your next unlock phase": "not_replaced",
     "Lock this reacting vampire": "lock_self",
-    "Only usable by a ready vampire other than the acting minion": "other_than_acting",
 }
 # A level written from the other ("[DOM] As above, but do not lock this vampire."): what "but" changes, as the
 # sentences of the other level it drops; a change not listed is not read.
@@ -466,22 +497,63 @@ _BUT_DROPS = {"do not lock this vampire": re.compile(r"Lock this (?:reacting |ac
               "do not lock this reacting vampire": re.compile(r"Lock this (?:reacting )?vampire\.?$")}
 
 
-def _level_line(card: CardFacts, level: Optional[str]) -> Optional[str]:
-    """The text of the level played, with an "As above, but ..." level written out from the other level's."""
-    line = card.level_text(level)
-    m = _AS_ABOVE.fullmatch(line or "")
-    other = card.level_text("inferior" if level == "superior" else "superior") if m else None
-    if not m or not other or _AS_ABOVE.fullmatch(other):
-        return line
+def _level_line(card: CardFacts, level: Optional[str], line: Optional[int] = None) -> Optional[str]:
+    """The text of the line played (`line`, else the first at `level`), with an "As above, but ..." line written out
+    from the line above it: the other level's line of the same Disciplines, else the line printed before it."""
+    lines = card.discipline_lines()
+    if line is None:
+        line = next((n for n, ln in enumerate(lines) if ln.level == ("superior" if level == "superior" else
+                                                                     "inferior")), None)
+    if line is None:
+        return None
+    text = lines[line].text
+    m = _AS_ABOVE.fullmatch(text)
+    if not m:
+        return text
+    above = next((ln for ln in lines if ln.level != lines[line].level and ln.codes == lines[line].codes),
+                 lines[line - 1] if line > 0 else None)
+    if above is None or _AS_ABOVE.fullmatch(above.text):
+        return text
     drop = _BUT_DROPS.get(m.group("but").strip().casefold())
     if drop is None:
-        return line
-    return " ".join(s for s in _SENTENCE.split(other) if not drop.match(s.strip()))
+        return text
+    return " ".join(s for s in _SENTENCE.split(above.text) if not drop.match(s.strip()))
 
 
-def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
+def _lines_fitting(card: CardFacts, level: Optional[str], m: Minion) -> tuple[list[int], list[int]]:
+    """(the Discipline lines at `level`, those of them whose Disciplines `m` has), as indexes in
+    `card.discipline_lines()`."""
+    lines = card.discipline_lines()
+    at = [n for n, ln in enumerate(lines) if ln.level == ("superior" if level == "superior" else "inferior")]
+    names = {code.casefold(): name for code, name, _ in card.disciplines}
+
+    def has(code: str) -> bool:
+        return discipline_level(m, code, names.get(code, code)) is not None
+    return at, [n for n in at if (any if lines[n].any_of else all)(has(c) for c in lines[n].codes)]
+
+
+def line_played(card: CardFacts, level: Optional[str], m: Minion) -> Optional[int]:
+    """The Discipline line `m` plays the card by at `level` (an index in `card.discipline_lines()`): of the lines at
+    that level, the one whose Disciplines `m` has; None when the card has no such line, or when `m` has none of
+    them (its requirements refuse it). Raises NotModelled when `m` has the Disciplines of two lines that say
+    different things: which one it plays is not read."""
+    at, fits = _lines_fitting(card, level, m)
+    if len(at) <= 1:
+        return at[0] if at else None
+    lines = card.discipline_lines()
+    if len({lines[n].text for n in fits}) > 1:
+        raise NotModelled(f"{m.name} has the Disciplines of more than one line of {card.name} at {level or 'inferior'}"
+                          f" ({'; '.join(lines[n].text for n in fits)}): which one {m.name} plays is not read. "
+                          f"{card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
+    return fits[0] if fits else None
+
+
+def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] = None) -> Modelled:
+    """What the engine reads of the card played at `level` by its line `line_number` (`line_played`; the first at
+    that level when None)."""
     out = Modelled()
-    line = _level_line(card, level)
+    line = _level_line(card, level, line_number)
+    out.line_text = line
     text = " ".join(card.preamble + ([line] if line else []))
     for sentence in (s.strip() for s in _SENTENCE.split(text) if s.strip()):
         s = sentence.rstrip(".")
@@ -494,7 +566,8 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
             out.after_combat = True
             continue
         if s == "Usable by a locked vampire" and tuple(card.types) == (REACTION,):
-            out.locked_ok = True  # read for a reaction alone: a modifier or combat card's use of it is not modelled
+            out.locked_ok, out.locked_by = True, sentence  # read for a reaction alone: a modifier or combat card's
+            # use of it is not modelled
             continue
         if re.match(r"This (?:reacting )?vampire wakes\b", s):
             out.wake = True
@@ -505,6 +578,9 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
         m = re.fullmatch(r"Gain (\d) pool", s)
         if m and tuple(card.types) in ((ACTION,), (MASTER,)) and not out.gain_pool:
             out.gain_pool = int(m.group(1))
+            continue
+        if s in ("Unlock this vampire", "Unlock this reacting vampire") and tuple(card.types) == (REACTION,):
+            out.unlock_self = True
             continue
         if s == "This vampire unlocks and attempts to block" and tuple(card.types) == (REACTION,):
             out.unlock_block = True  # read for a reaction alone, as "Usable by a locked vampire"
@@ -541,13 +617,18 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
         if struck is not None and out.strike is None and COMBAT in card.types:
             out.strike = struck
             continue
-        if re.fullmatch(r"Change the target of the bleed to another Methuselah(?: other than the acting minion's "
-                        r"controller)?(?: \(that Methuselah can attempt to block\))?", s):
+        if re.fullmatch(r"Change the target of the bleed to another Methuselah(?: other than the acting "
+                        r"(?:minion|vampire)'s controller)?(?: \(that Methuselah can attempt to block\))?", s):
             out.redirect = True
             continue
-        check = condition_of(s)
-        if check is not None:
-            out.conditions.append((sentence, check))
+        condition = condition_of(s) if set(card.types) & _PLAYED_UNDER_CONDITIONS else None
+        if condition is not None and condition.outside_combat and COMBAT in card.types:
+            condition = None  # a combat card played from outside the combat: the engine plays them by combatants
+        if condition is not None:
+            out.conditions.append((sentence, condition))
+            out.locked_only = out.locked_only or condition.locked
+            # "by a ready vampire other than the acting minion": an action modifier played by another vampire
+            out.other_than_acting = out.other_than_acting or (condition.other_than_acting and MODIFIER in card.types)
             continue
         m = re.fullmatch(r"The acting minion gets \+(\d) stealth|\+(\d) stealth action", s)
         if m:
@@ -569,6 +650,9 @@ def modelled(card: CardFacts, level: Optional[str]) -> Modelled:
                 out.limited = bool(m.group(3))
             continue
         out.rest.append(sentence)
+    if out.locked_only and tuple(card.types) == (REACTION,) and not (out.wake or out.unlock_block):
+        out.locked_ok = True  # "Only usable by a locked ...": played locked, as "Usable by a locked vampire." is
+        out.locked_by = next(s for s, c in out.conditions if c.locked)
     return out
 
 
@@ -601,9 +685,12 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         raise _refuse(card, f"{card.name} is a {'/'.join(card.types)} card: a minion plays it (name the minion: "
                             f"'Belinde plays {card.name}')", R.CARD_MASTER_WHO)
     m = minion(d, e.minion)
-    what = modelled(card, e.level)
-    for sentence, check in what.conditions:
-        reason = check(d, m)
+    number = line_played(card, e.level, m)
+    what = modelled(card, e.level, number)
+    if {MODIFIER, REACTION} <= set(card.types) and kind is Modifier:
+        kind = _played_as(d, card, number, m)
+    for sentence, condition in what.conditions:
+        reason = condition.reason(d, m)
         if reason:
             raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
     if kind is ChooseStrike or (COMBAT in card.types and kind is PlayCard):
@@ -613,13 +700,6 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         raise NotModelled(f"playing a {'/'.join(card.types)} card by name ({card.name}); describe what it does "
                           f"with the engine's other forms. {card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
     polled = bool(what.votes) and d.action_() is None and d.referendum is not None  # a card granting votes, now
-    if polled and {MODIFIER, REACTION} <= set(card.types):  # both: played as its player may play it
-        if "[REACTION]" in card.text or "[ACTION MODIFIER]" in card.text:
-            raise NotModelled(f"{card.name}: a line of it is usable only as a reaction or only as an action modifier; "
-                              f"which one {m.name} plays is not read. Describe its votes as votes from a card "
-                              f"('{m.controller} casts {what.votes} votes for from {card.name}'). {card.quote()}",
-                              [R.CARD_VOTES, R.GOLDEN_RULE])
-        kind = Modifier if m.name == d.referendum.caller else Reaction
     if polled and kind in (Modifier, Reaction):
         _referendum_who(d, e, m, kind, what)
     else:
@@ -648,6 +728,25 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         _equip(d, e, m, cost, what, log)
 
 
+def _played_as(d: Draft, card: CardFacts, number: Optional[int], m: Minion) -> type:
+    """A card both action modifier and reaction: the type its line is marked as ("[DOM] [REACTION] ..."), else the
+    one its player may play it as: an action modifier by the acting Methuselah's vampire (the referendum's caller's,
+    in a referendum), a reaction by another Methuselah's."""
+    lines = card.discipline_lines()
+    # (the marks of every line saying the same that `m` may play it by: "[pre] [REACTION]" and "[mel] [ACTION
+    # MODIFIER][REACTION]" alike, a vampire with both plays it as either)
+    fits = [n for n in _lines_fitting(card, lines[number].level, m)[1] if lines[n].text == lines[number].text] \
+        if number is not None else []
+    marks = frozenset().union(*(lines[n].marks for n in fits or ([number] if number is not None else [])))
+    if marks & {"REACTION", "ACTION MODIFIER"} == {"REACTION"}:
+        return Reaction
+    if marks & {"REACTION", "ACTION MODIFIER"} == {"ACTION MODIFIER"}:
+        return Modifier
+    a = d.action_()
+    acting = a.player if a is not None else d.referendum.player if d.referendum is not None else None
+    return Modifier if m.controller == acting else Reaction
+
+
 def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) -> None:
     """Whether `m` may play a card of this type now, before its requirements and cost are looked at."""
     if kind is Modifier:
@@ -656,9 +755,6 @@ def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) 
         if d.action_() is None:
             raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a reaction: no action is in progress",
                           R.CARD_REACTION_WHO)
-        if what.locked_only and not m.locked:
-            raise _refuse(e.card, f"{m.name} is not locked: {e.card.name} is only usable by a locked vampire",
-                          R.CARD_REQUIREMENTS)
         _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, wake=what.wake,
                                                locked_ok=what.locked_ok, unlock_block=what.unlock_block), d, None,
                   R.CARD_REACTION_WHO)
@@ -739,9 +835,6 @@ def _modifier_who(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
 
 def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
     a = d.action_()  # (who may play it: `_who_and_when`, before its requirements)
-    if what.bleed_only and a.kind != "bleed":
-        raise _refuse(e.card, f"{e.card.name} is \"Only usable during a bleed action\"; {a.summary} is not one",
-                      R.CARD_REQUIREMENTS)
     if e.cancelled:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO)
         return
@@ -781,6 +874,8 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         effect = dataclasses.replace(effect, redirect=None)
     if what.lock_self and (effect is None or m.name not in effect.lock):
         effect = dataclasses.replace(effect or CardEffect(), lock=(*(effect.lock if effect else ()), m.name))
+    if what.unlock_self and (effect is None or m.name not in effect.unlock):
+        effect = dataclasses.replace(effect or CardEffect(), unlock=(*(effect.unlock if effect else ()), m.name))
     if effect == CardEffect():
         effect = None
     if what.bleed_reduced and (a.kind != "bleed" or m.controller not in a.targets):
@@ -788,14 +883,16 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
                               f"{m.controller}", R.CARD_REQUIREMENTS, R.BLEED_AMOUNT)
     event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=effect,
                      wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
-                     locked_ok=what.locked_ok, unlock_block=what.unlock_block, line=e.line, text=e.text)
+                     locked_ok=what.locked_ok, locked_by=what.locked_by, unlock_block=what.unlock_block,
+                     line=e.line, text=e.text)
     if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block) and \
             e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced)
         _pay(d, m, cost)
         text, rules = actions.reaction_played(m.name, f"{e.card.name}{_at(e)}",
-                                              m.locked and what.locked_ok and m.name not in a.woken)
+                                              m.locked and what.locked_ok and m.name not in a.woken,
+                                              what.locked_by.rstrip(".") or "Usable by a locked vampire")
         log.add(f"{text}.", R.REACTION_WHO, *rules)
         _says(e, log)
         return
@@ -868,7 +965,7 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
     _unmodelled_rest(e, what, [R.CARD_ACTION_WHO])
     targets = tuple(t for t in (e.target,) if t)
     event = ActionCard(actor=m.name, card=e.card.name, as_="bleed" if what.action_bleed else None, targets=targets,
-                       directed=True if ("(D)" in (e.card.level_text(e.level) or e.card.text)) else None,
+                       directed=True if ("(D)" in (what.line_text or e.card.text)) else None,
                        stealth=what.stealth, bleed=what.bleed, any_target=what.any_target, cost=cost,
                        effect=_with_pool_gained(e, what, m.controller), says=e.says, line=e.line, text=e.text)
     if event.directed and not targets and not what.action_bleed:
@@ -958,7 +1055,7 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         _delegate(e, combat.maneuver if what.maneuver else combat.prevent, event, d, log, R.CARD_COMBAT_WHO)
         return
     if e.effect is None and e.says is None:
-        text = e.card.level_text(e.level) or e.card.text
+        text = what.line_text or e.card.text
         raise NotModelled(f"{e.card.name}{_at(e)}: \"{text}\" is not modelled as a named card; describe it with "
                           f"the combat forms ('{m.name} plays {e.card.name}, a strike card: 2 damage') or say what "
                           f"it does (effect: or says:). {rulings_text(e.card)}", [R.CARD_COMBAT_WHO, R.GOLDEN_RULE])
@@ -1011,6 +1108,13 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         raise _refuse(card, f"{player} cannot play {card.name} in {d.turn}'s {d.phase} phase: regular master cards "
                             f"are played in one's own master phase (out-of-turn ones say so)", R.MASTER_IN_PHASE)
     what = modelled(card, e.level)
+    for sentence, condition in what.conditions:  # of the Methuselah ("you") or of the moment: a master card's
+        if condition.minion:
+            raise NotModelled(f"{card.name}: \"{sentence}\" speaks of a minion, and a Methuselah plays a master card: "
+                              f"which minion it means is not read. {card.quote()}", [R.CARD_MASTER_WHO, R.GOLDEN_RULE])
+        reason = condition.reason(d, Methuselah(player))
+        if reason:
+            raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
     if not e.cancelled:
         _unmodelled_rest(e, what, [R.CARD_MASTER_WHO])
     trifle = card.trifle and not e.cancelled

@@ -1,0 +1,94 @@
+"""A card's "Only usable ..." sentence read clause by clause (judge.engine.card_text.condition_of), and a card's
+Discipline lines told apart (judge.engine.cards.line_played), over the real card list: a sentence is read only when
+every part of it is a clause the engine checks, each clause is where the card prints it, and the line a minion plays
+is the one its Disciplines give."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from card_catalog import card_catalog
+
+from judge.cards import get_cards
+from judge.engine.card_text import condition_of
+from judge.engine.cards import line_played, modelled
+from judge.engine.errors import NotModelled
+from judge.engine.state import Minion
+
+_JOINS = re.compile(r"(?:,\s*|;\s*|\s+)(?:and\s+|only usable\s+)?", re.I)
+
+
+def _conditions_of_the_pool(corpus) -> list[str]:
+    found = set()
+    for card in get_cards(corpus).cards.values():
+        found.update(re.findall(r"Only usable[^.]*\.", card.text or ""))
+    return sorted(found)
+
+
+def test_a_read_sentence_is_its_clauses_and_nothing_else(corpus):
+    """Over every "Only usable ..." sentence of the card list: where one is read, its clauses, in the order printed,
+    with the joins between them ("," "and" ";"), are the whole sentence: no word of it is passed over."""
+    read = 0
+    for sentence in _conditions_of_the_pool(corpus):
+        condition = condition_of(sentence)
+        if condition is None:
+            continue
+        read += 1
+        rest = sentence.rstrip(".")[len("Only usable "):]
+        for clause, _ in condition.clauses:
+            assert rest.startswith(clause), (sentence, clause)
+            rest = rest[len(clause):]
+            rest = rest[_JOINS.match(rest).end():] if rest else rest
+        assert rest == "", sentence
+    assert read >= 80  # distinct sentences (91 when written; 384 of the pool's 610 "Only usable" sentences)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Only usable after resolution of a successful action.",  # no moment after resolution in the engine
+    "Only usable by a ready, unlocked vampire other than the acting minion who is capable of performing the action.",
+    "Only usable by a vampire being burned; he or she is sent into torpor instead.",
+    "Only usable if a Camarilla or Sabbat vampire is bleeding you.",
+    "Only usable by a non-acting Guruhi when an acting Laibon you control is blocked (before combat).",
+])
+def test_a_sentence_with_a_part_the_engine_does_not_check_is_not_read(sentence):
+    assert condition_of(sentence) is None
+
+
+def test_clauses_say_who_plays_the_card_and_whether_a_master_card_can_be_checked():
+    who = condition_of("Only usable by a ready unlocked vampire other than the acting minion.")
+    assert who.other_than_acting and who.minion and not who.locked
+    locked = condition_of("Only usable by a locked vampire during a bleed action directed at you.")
+    assert locked.locked and [c for c, _ in locked.clauses] == ["by a locked vampire",
+                                                                 "during a bleed action directed at you"]
+    yours = condition_of("Only usable if a minion is bleeding you and the bleed amount is 4 or more, after blocks "
+                         "are declined.")
+    assert not yours.minion and len(yours.clauses) == 3  # of "you" and the moment: a master card's too
+    assert condition_of("Only usable if a younger vampire is bleeding you, after blocks are declined.").minion
+
+
+def test_a_combat_card_played_from_outside_the_combat_is_not_read():
+    """Shared Strength is played by a vampire not in the combat: the engine plays combat cards by combatants, so
+    the sentence stays unread (the card is not modelled) rather than refused by the rule the card overrides."""
+    read = modelled(card_catalog().card("Shared Strength", None), "inferior")
+    assert read.conditions == [] and "Only usable by a ready vampire not involved in combat." in read.rest
+
+
+def test_a_minion_plays_the_line_of_the_discipline_it_has():
+    aversion = card_catalog().card("Aversion", None)
+    lines = aversion.discipline_lines()
+    by_cel = line_played(aversion, None, Minion(name="Carna", controller="Alexis", disciplines=("cel",)))
+    by_val = line_played(aversion, None, Minion(name="Carna", controller="Alexis", disciplines=("val",)))
+    assert lines[by_cel].codes == ("cel",) and lines[by_val].codes == ("val",)
+    assert modelled(aversion, None, by_cel).bleed_reduced == 1
+    assert modelled(aversion, None, by_val).bleed_reduced == 0  # "Burn X pool to ...": not read, never the [cel] one
+    with pytest.raises(NotModelled, match="which one Carna plays is not read"):
+        line_played(aversion, None, Minion(name="Carna", controller="Alexis", disciplines=("cel", "val")))
+
+
+def test_a_line_of_two_disciplines_joined_by_or_is_read_without_them():
+    """"[ani] or [tha] Only usable by a locked vampire. ..." (Sentry Signal): the line's Disciplines come off, and
+    either of them plays it."""
+    signal = card_catalog().card("Sentry Signal", None)
+    first = signal.discipline_lines()[0]
+    assert first.any_of and first.codes == ("ani", "tha") and first.text.startswith("Only usable by a locked vampire")
+    assert line_played(signal, None, Minion(name="Carna", controller="Alexis", disciplines=("tha",))) == 0
