@@ -44,7 +44,7 @@ def test_a_read_sentence_is_its_clauses_and_nothing_else(corpus):
 
 
 @pytest.mark.parametrize("sentence", [
-    "Only usable after resolution of a successful action.",  # no moment after resolution in the engine
+    "Only usable if combat would end.",  # no moment "as combat would end" in the engine
     "Only usable by a ready, unlocked vampire other than the acting minion who is capable of performing the action.",
     "Only usable by a vampire being burned; he or she is sent into torpor instead.",
     "Only usable if a Camarilla or Sabbat vampire is bleeding you.",
@@ -92,3 +92,25 @@ def test_a_line_of_two_disciplines_joined_by_or_is_read_without_them():
     first = signal.discipline_lines()[0]
     assert first.any_of and first.codes == ("ani", "tha") and first.text.startswith("Only usable by a locked vampire")
     assert line_played(signal, None, Minion(name="Carna", controller="Alexis", disciplines=("tha",))) == 0
+
+
+def test_a_reflex_line_is_never_the_line_a_card_is_played_by():
+    """Predator's Communion: "[abo] [REFLEX] Cancel a frenzy card ..." is played only as a reflex; a vampire with
+    Abombwe and Animalism plays the card by its [ani] line, not a choice between the two."""
+    card = card_catalog().card("Predator's Communion", None)
+    lines = card.discipline_lines()
+    assert any("REFLEX" in ln.marks for ln in lines)
+    played = line_played(card, None, Minion(name="Carna", controller="Alexis", disciplines=("abo", "ani")))
+    assert played is not None and lines[played].played and "REFLEX" not in lines[played].marks
+
+
+def test_after_resolution_and_who_acts_conditions_are_read_only_where_the_engine_can_honour_them():
+    """"after resolution" clauses are read on an action modifier alone (played once its action resolved); "by a
+    locked vampire" on an action card and "in torpor" anywhere stay unread: the engine's rules of who acts would
+    refuse what the card allows."""
+    freak = modelled(card_catalog().card("Freak Drive", None), None)
+    assert [c.after_resolution for _, c in freak.conditions] == [True, True] and freak.unlock_self and not freak.rest
+    force = modelled(card_catalog().card("Force of Will", None), None)
+    assert force.conditions == [] and "Only usable by a locked vampire." in force.rest
+    slow = modelled(card_catalog().card("Movement of the Slow Body", None), None)
+    assert "Only usable by a locked vampire in torpor." in slow.rest

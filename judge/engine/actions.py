@@ -28,7 +28,7 @@ from judge.engine.helpers import (Log, announce, apply_card_effect, blood, burn_
                                   block_order, cost_words, drain_excess, minion, names, play_from_hand, pool,
                                   check_redirect, redirect_bleed, require_seated, rule_exists, text_unread,
                                   who_blocks)
-from judge.engine.state import ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion, Retainer
+from judge.engine.state import ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion, Resolved, Retainer
 
 
 # -- announcing ---------------------------------------------------------------------------------
@@ -485,7 +485,8 @@ def settle(d: Draft, log: Log) -> None:
 
 def succeed(d: Draft, log: Log) -> None:
     a = d.action_()
-    d.set(action=None)
+    # (a political action resolves once its referendum does: politics.close_polling)
+    d.set(action=None, resolved=None if a.kind == "political" else Resolved.of(a, successful=True))
     actor = d.minions.get(a.actor)
     if actor is None:
         raise NotModelled(f"the acting minion {a.actor} left play during the action", [R.ACTION_SUCCEEDS])

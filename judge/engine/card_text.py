@@ -123,6 +123,8 @@ class Condition:
     # speak of its Methuselah ("you") or of the moment, and are checked for a master card too
     minion: bool = False
     outside_combat: bool = False  # "by a ... not involved in the combat"
+    torpor: bool = False  # "by a ... in torpor"
+    after_resolution: bool = False  # "after resolution of a successful action": played once the action resolved
 
     def reason(self, d, m) -> Optional[str]:
         """Why the condition is not met as `m` plays the card now; None when it is."""
@@ -153,8 +155,40 @@ def _combat(d):
     return getattr(d, "combat", None)
 
 
-def _no_action(d) -> Optional[str]:
-    return "no action is in progress" if _action(d) is None else None
+@dataclass(frozen=True)
+class _InReferendum:
+    """A political action whose referendum is running, as the clauses about "the action" read it: the referendum is
+    part of the action's resolution (the book), so its acting vampire is the one that called it, it is political and
+    undirected, and its blocks were declined (it succeeded)."""
+
+    actor: str
+    player: str
+    summary: str
+    kind: str = "political"
+    directed: bool = False
+    targets: tuple = ()
+    attempt: None = None
+    order: tuple = ()
+    declined: tuple = ()
+
+
+def _action_or_referendum(d):
+    """The action in progress, or the political action whose referendum is running (`_InReferendum`), or None."""
+    a = _action(d)
+    if a is not None:
+        return a
+    r = getattr(d, "referendum", None)
+    if r is not None and r.kind == "political":
+        return _InReferendum(r.caller, r.player, f"{r.caller}'s political action")
+    return None
+
+
+def _political_referendum(d, m):
+    """During the referendum of a political action: any of its steps (choosing the terms, polling)."""
+    r = getattr(d, "referendum", None)
+    if r is None:
+        return "no referendum is in progress"
+    return None if r.kind == "political" else f"the referendum is a {r.kind}'s, not a political action's"
 
 
 def _announced(d, m):
@@ -168,7 +202,7 @@ def _announced(d, m):
 
 def _declined(d, m):
     """After blocks are declined: every Methuselah who may block the action has declined, and no attempt is on."""
-    a = _action(d)
+    a = _action_or_referendum(d)
     if a is None:
         return "no action is in progress"
     if a.attempt is not None:
@@ -262,7 +296,7 @@ def _acting_is(who: str) -> Check:
     test = _is_kind(who)
 
     def check(d, m):
-        a = _action(d)
+        a = _action_or_referendum(d)
         if a is None:
             return "no action is in progress"
         o = d.minions.get(a.actor)
@@ -306,13 +340,17 @@ def _attempting(who: str) -> Check:
 
 
 def _this_blocks(who: Optional[str]) -> Check:
+    """This minion is attempting to block, or (a combat card) is the blocker in the combat its block began."""
     test = _is_kind(who) if who else None
 
     def check(d, m):
-        a = _action(d)
-        if a is None or a.attempt is None or a.attempt.blocker != m.name:
-            return f"{m.name} is not attempting to block"
-        o = d.minions.get(a.actor)
+        a, c = _action(d), _combat(d)
+        if a is None and c is not None and c.action is not None and c.opposing == m.name:
+            o = d.minions.get(c.acting)
+        elif a is None or a.attempt is None or a.attempt.blocker != m.name:
+            return f"{m.name} is not attempting to block" + (", nor the blocker in this combat" if c else "")
+        else:
+            o = d.minions.get(a.actor)
         return None if test is None or o is None else test(d, o, m)
     return check
 
@@ -330,7 +368,7 @@ _KIND = r"(?:bleed|hunt|equip|political|recruit ally|employ retainer|directed|un
 
 def _during_action(kinds: list[str], at_you: bool) -> Check:
     def check(d, m):
-        a = _action(d)
+        a = _action_or_referendum(d)
         if a is None:
             return "no action is in progress"
         fits = [k for k in kinds if (k == "directed" and a.directed) or (k == "undirected" and not a.directed)
@@ -364,6 +402,31 @@ def _combat_from_block(d, m):
     return None if c is not None and c.action is not None else "no action was blocked"
 
 
+def _resolved(how: Optional[str], directed: bool, kind: Optional[str], passed: bool) -> Check:
+    """After the action resolved (`state.Resolved`): successful, unsuccessful or blocked, directed, of a kind, a
+    political action whose referendum passed."""
+    kind = {"bleed action": "bleed", "hunt action": "hunt", "political action": "political"}.get(kind or "", kind)
+
+    def check(d, m):
+        if _action(d) is not None:
+            return "the action has not resolved yet"
+        r = getattr(d, "resolved", None)
+        if r is None:
+            return "no action has just resolved"
+        if how == "successful" and not r.successful or how == "unsuccessful" and r.successful:
+            return f"{r.summary} was {'not ' if how == 'successful' else ''}successful"
+        if how == "blocked" and not r.blocked:
+            return f"{r.summary} was not blocked"
+        if directed and not r.directed:
+            return f"{r.summary} was not directed"
+        if kind not in (None, "action") and r.kind != kind:
+            return f"{r.summary} was not {_a(kind)} action"
+        if passed and not r.passed:
+            return f"the referendum of {r.summary} did not pass"
+        return None
+    return check
+
+
 def _victory_points(at_least: int) -> Check:
     def check(d, m):
         vp = d.players[m.controller].vp
@@ -388,7 +451,7 @@ def _who(adjectives: str, noun: str, other_than_acting: bool, outside_combat: bo
     noun = " ".join(noun.split())
 
     def check(d, m):
-        a = _action(d)
+        a = _action_or_referendum(d)
         if ("non-acting" in adjs or other_than_acting) and (a is None or a.actor == m.name):
             return f"{m.name} is the acting minion" if a is not None else "no action is in progress"
         if "ready" in adjs and not m.ready:
@@ -451,7 +514,7 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[re.Match], tuple[Check, dict]]]] = [(
     (r"after blocks are declined", lambda g: (_declined, {})),
     (r"before block resolution", lambda g: (_before_block_resolution, {})),
     (r"during the polling step of a political action", lambda g: (_polling, {})),
-    (r"during the referendum of a political action", lambda g: (_polling, {})),
+    (r"during the referendum of a political action", lambda g: (_political_referendum, {})),
     (r"during a referendum", lambda g: (lambda d, m: _polling(d, m, political=False), {})),
     (r"before (?:any )?votes (?:and|or) ballots are cast", lambda g: (_before_votes, {})),
     (r"at (?P<which>long|close) range", lambda g: (lambda d, m: _range(d, m, g["which"].casefold()), {})),
@@ -459,6 +522,13 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[re.Match], tuple[Check, dict]]]] = [(
     (r"before range is (?:determined|chosen)", lambda g: (lambda d, m: _range(d, m, step="before range"), {})),
     (r"(?:on|during) the first round(?: of combat)?", lambda g: (lambda d, m: _range(d, m, first=True), {})),
     (r"if both combatants are still ready", lambda g: (_both_ready, {})),
+    (r"after (?:action )?resolution(?: \(successful or not\))?",
+     lambda g: (_resolved(None, False, None, False), {"after_resolution": True})),
+    (r"after resolution of (?:a|an) (?:(?P<how>successful|unsuccessful|blocked) )?(?:(?P<directed>directed) )?"
+     r"(?P<kind>bleed action|bleed|hunt action|hunt|political action|action)(?P<passed> whose referendum passed)?",
+     lambda g: (_resolved(g["how"], bool(g["directed"]), g["kind"], bool(g["passed"])), {"after_resolution": True})),
+    (r"if the action was (?P<how>successful|blocked)",
+     lambda g: (_resolved(g["how"], False, None, False), {"after_resolution": True})),
     (r"(?:if|when) (?P<who>" + _OTHER + r") (?:attempts|is attempting) to block",
      lambda g: (_attempting(g["who"]), _younger(g))),
     (r"(?:during|on) (?:a|an) (?:(?P<kinds>" + _KIND + r"(?:, " + _KIND + r")*(?:,? or " + _KIND + r")?) )?"
@@ -485,7 +555,7 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[re.Match], tuple[Check, dict]]]] = [(
                                    (g["moreless"].casefold(), int(g["n2"])) if g["n2"] else None),
                               {"locked": "locked" in (g["adjs"] or "").casefold().replace("unlocked", ""),
                                "other_than_acting": bool(g["other"]) or "non-acting" in (g["adjs"] or "").casefold(),
-                               "outside_combat": bool(g["outside"]), "minion": True})),
+                               "outside_combat": bool(g["outside"]), "torpor": bool(g["torpor"]), "minion": True})),
 ]]
 def _younger(g: dict) -> dict:
     """A clause naming a "younger vampire" speaks of the minion playing the card: younger than it."""
@@ -503,7 +573,8 @@ def condition_of(sentence: str) -> Optional[Condition]:
     if start is None:
         return None
     clauses, at = [], start.end()
-    flags = {"locked": False, "other_than_acting": False, "minion": False, "outside_combat": False}
+    flags = {"locked": False, "other_than_acting": False, "minion": False, "outside_combat": False, "torpor": False,
+             "after_resolution": False}
     while at < len(text):
         found = max((m for m in (pattern.match(text, at) for pattern, _ in _CLAUSES) if m), key=lambda m: m.end(),
                     default=None)

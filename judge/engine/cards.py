@@ -64,6 +64,12 @@ class DisciplineLine(NamedTuple):
     marks: frozenset[str]  # "REACTION", "ACTION MODIFIER": the type a card of two types is played as, on this line
     text: str
 
+    @property
+    def played(self) -> bool:
+        """Played as the card itself: a "[REFLEX]" line is played only as a reflex, which the engine does not
+        model (Predator's Communion: "[ani] [REFLEX] Cancel a frenzy card ..." beside "[ani] +1 intercept ...")."""
+        return "REFLEX" not in self.marks
+
 
 # A Discipline line's head: its symbols, joined by "or", "and", "&" or nothing ("[pot] or [pre] ", "[dom] [REACTION] ")
 _LINE_HEAD = re.compile(r"(?:\[[A-Za-z ]+\]\s*(?:(?:or|and)\s+|&\s*)?)+")
@@ -136,7 +142,7 @@ class CardFacts:
         lines = self.discipline_lines()
         if line is not None:
             return lines[line].text
-        want = [ln for ln in lines if ln.level == ("superior" if level == "superior" else "inferior")]
+        want = [ln for ln in lines if ln.level == ("superior" if level == "superior" else "inferior") and ln.played]
         return want[0].text if want else None
 
     def quote(self) -> str:
@@ -459,7 +465,8 @@ class Modelled:
     # "Only usable ..." conditions the engine checks as the card is played (card_text.Condition): (sentence, it)
     conditions: list = field(default_factory=list)
     lock_self: bool = False  # "Lock this reacting vampire."
-    unlock_self: bool = False  # a reaction's "Unlock this vampire." (as it is played)
+    unlock_self: bool = False  # "Unlock this vampire.": a reaction's as it is played; an "after resolution" modifier's
+    unlock_sentence: str = ""
     locked_by: str = ""  # the sentence that lets a locked vampire play the reaction ("Usable by a locked vampire.")
     redirect: bool = False  # "Change the target of the bleed to another Methuselah ...": the scenario says whom
     strike: Optional[tuple] = None  # a combat card's "Strike: ..." (card_text.strike_of)
@@ -503,15 +510,15 @@ def _level_line(card: CardFacts, level: Optional[str], line: Optional[int] = Non
     lines = card.discipline_lines()
     if line is None:
         line = next((n for n, ln in enumerate(lines) if ln.level == ("superior" if level == "superior" else
-                                                                     "inferior")), None)
+                                                                     "inferior") and ln.played), None)
     if line is None:
         return None
     text = lines[line].text
     m = _AS_ABOVE.fullmatch(text)
     if not m:
         return text
-    above = next((ln for ln in lines if ln.level != lines[line].level and ln.codes == lines[line].codes),
-                 lines[line - 1] if line > 0 else None)
+    above = next((ln for ln in lines if ln.level != lines[line].level and ln.codes == lines[line].codes
+                  and ln.played), next((ln for ln in reversed(lines[:line]) if ln.played), None))
     if above is None or _AS_ABOVE.fullmatch(above.text):
         return text
     drop = _BUT_DROPS.get(m.group("but").strip().casefold())
@@ -524,7 +531,8 @@ def _lines_fitting(card: CardFacts, level: Optional[str], m: Minion) -> tuple[li
     """(the Discipline lines at `level`, those of them whose Disciplines `m` has), as indexes in
     `card.discipline_lines()`."""
     lines = card.discipline_lines()
-    at = [n for n, ln in enumerate(lines) if ln.level == ("superior" if level == "superior" else "inferior")]
+    at = [n for n, ln in enumerate(lines) if ln.level == ("superior" if level == "superior" else "inferior")
+          and ln.played]
     names = {code.casefold(): name for code, name, _ in card.disciplines}
 
     def has(code: str) -> bool:
@@ -579,8 +587,9 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if m and tuple(card.types) in ((ACTION,), (MASTER,)) and not out.gain_pool:
             out.gain_pool = int(m.group(1))
             continue
-        if s in ("Unlock this vampire", "Unlock this reacting vampire") and tuple(card.types) == (REACTION,):
-            out.unlock_self = True
+        if s in ("Unlock this vampire", "Unlock this reacting vampire") and tuple(card.types) == (REACTION,) or \
+                s in ("Unlock this vampire", "Unlock this minion") and tuple(card.types) == (MODIFIER,):
+            out.unlock_self, out.unlock_sentence = True, sentence  # (a modifier's: once its action has resolved)
             continue
         if s == "This vampire unlocks and attempts to block" and tuple(card.types) == (REACTION,):
             out.unlock_block = True  # read for a reaction alone, as "Usable by a locked vampire"
@@ -624,6 +633,12 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         condition = condition_of(s) if set(card.types) & _PLAYED_UNDER_CONDITIONS else None
         if condition is not None and condition.outside_combat and COMBAT in card.types:
             condition = None  # a combat card played from outside the combat: the engine plays them by combatants
+        if condition is not None and condition.after_resolution and tuple(card.types) != (MODIFIER,):
+            condition = None  # played once the action resolved: read for an action modifier alone
+        if condition is not None and (condition.torpor or condition.locked and ACTION in card.types):
+            # an action by a locked vampire (Force of Will), a card played in torpor: the engine's rules of who acts
+            # and reacts would refuse what the card allows, so the sentence stays unread
+            condition = None
         if condition is not None:
             out.conditions.append((sentence, condition))
             out.locked_only = out.locked_only or condition.locked
@@ -650,6 +665,9 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
                 out.limited = bool(m.group(3))
             continue
         out.rest.append(sentence)
+    if out.unlock_self and tuple(card.types) == (MODIFIER,) and not any(c.after_resolution for _, c in out.conditions):
+        out.unlock_self = False  # a modifier unlocking its vampire during the action: not read
+        out.rest.append(out.unlock_sentence)
     if out.locked_only and tuple(card.types) == (REACTION,) and not (out.wake or out.unlock_block):
         out.locked_ok = True  # "Only usable by a locked ...": played locked, as "Usable by a locked vampire." is
         out.locked_by = next(s for s, c in out.conditions if c.locked)
@@ -659,8 +677,11 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
 # -- playing a named card ---------------------------------------------------------------------------------
 def stage_kind(e: PlayCard, table) -> type:
     """The engine event a named card is played as, for the stages (stages.py): an action modifier or a
-    reaction belongs to the open action, a combat card to the combat."""
+    reaction belongs to the open action, a combat card to the combat; an action modifier "only usable after
+    resolution" to none of them (the action, and a blocked action's combat, are played out first)."""
     types = e.card.types
+    if types == (MODIFIER,) and any(c.after_resolution for _, c in modelled(e.card, e.level).conditions):
+        return PlayCard
     if COMBAT in types and (table.combat is not None or len(types) == 1):
         return ChooseStrike
     if MODIFIER in types and table.action is not None:
@@ -696,10 +717,20 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     if kind is ChooseStrike or (COMBAT in card.types and kind is PlayCard):
         _combat_card(d, e, m, what, log)
         return
+    if tuple(card.types) == (MODIFIER,) and any(c.after_resolution for _, c in what.conditions):
+        _after_resolution(d, e, m, what, log)  # (its conditions met: an action has just resolved)
+        return
     if kind is PlayCard:
         raise NotModelled(f"playing a {'/'.join(card.types)} card by name ({card.name}); describe what it does "
                           f"with the engine's other forms. {card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
+    unread_when = [s for s in what.rest if re.match(r"(?:Only usable|Usable|Not usable)\b", s)]
+    if unread_when:  # it may allow what the rules of who plays a card and when forbid: no refusal can be trusted
+        raise NotModelled(f"{card.name}{_at(e)}: \"{unread_when[0]}\" (who may play it, or when) is not read. "
+                          f"{card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
     polled = bool(what.votes) and d.action_() is None and d.referendum is not None  # a card granting votes, now
+    if kind in (Modifier, Reaction) and not polled and d.action_() is None and d.referendum is not None:
+        # the referendum is part of the political action's resolution: a card played there other than for its votes
+        politics.no_cards(d, f"{card.name}, {'an action modifier' if kind is Modifier else 'a reaction'},")
     if polled and kind in (Modifier, Reaction):
         _referendum_who(d, e, m, kind, what)
     else:
@@ -726,6 +757,38 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         _political(d, e, m, cost, what, log)
     elif kind is Equip:
         _equip(d, e, m, cost, what, log)
+
+
+def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> None:
+    """An action modifier "only usable after resolution" of the action (its conditions met: one has just resolved,
+    `state.Resolved`): played by the minion that acted, as the card allows once its action is over (the Golden Rule:
+    action modifiers are otherwise played during the action); "Unlock this vampire." unlocks it."""
+    r, card = d.resolved, e.card
+    if m.name != r.actor:
+        raise _refuse(card, f"{m.name} cannot play {card.name}, an action modifier: the action that resolved, "
+                            f"{r.summary}, was {r.actor}'s", R.CARD_MODIFIER_WHO, R.MODIFIER_WHO)
+    check_requirements(d, card, m, e.level)
+    cost = e.cost or card.costs()
+    check_cost(d, card, m, m.controller, cost)
+    if e.cancelled:
+        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO)
+        return
+    _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
+    _pay(d, m, cost)
+    play_from_hand(d, m.controller, log, card.name, replaced=not what.not_replaced)
+    paid = f", paying {_cost_text(cost)}" if cost != Cost() else ""
+    log.add(f"{m.name} plays {card.name}{_at(e)} after {r.summary} resolved ("
+            f"{'successful' if r.successful else 'blocked' if r.blocked else 'not successful'}){paid}, as the card "
+            f"allows.", R.CARD_MODIFIER_WHO, R.GOLDEN_RULE)
+    if what.unlock_self:
+        if m.locked:
+            d.put_minion(m.name, locked=False)
+            log.add(f"{m.name} unlocks (\"{what.unlock_sentence}\").", R.GOLDEN_RULE)
+        else:
+            log.add(f"{m.name} is unlocked already: \"{what.unlock_sentence}\" changes nothing.", R.GOLDEN_RULE)
+    if e.effect is not None:
+        apply_card_effect(d, log, e.effect, card.name)
+    _says(e, log)
 
 
 def _played_as(d: Draft, card: CardFacts, number: Optional[int], m: Minion) -> type:
@@ -907,7 +970,11 @@ def _referendum_who(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled
     r = d.referendum
     if r.kind == "blood hunt":
         raise _refuse(e.card, f"{e.card.name} cannot be played in a blood hunt referendum", R.BLOOD_HUNT_NO_CARDS)
-    if kind is Modifier and m.name != r.caller:
+    if kind is Modifier and what.other_than_acting and m.controller != r.player:  # (its own clause: not the caller)
+        raise _refuse(e.card, f"{m.name} is {m.controller}'s, not the acting Methuselah's ({r.player}): "
+                              f"{e.card.name} is played by another vampire of the acting Methuselah",
+                      R.CARD_REQUIREMENTS, R.MODIFIER_WHO, R.REFERENDUM)
+    if kind is Modifier and m.name != r.caller and not what.other_than_acting:
         raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, an action modifier: the referendum is part of "
                               f"{r.caller}'s action, and only the acting minion plays action modifiers",
                       R.CARD_MODIFIER_WHO, R.MODIFIER_WHO, R.REFERENDUM)

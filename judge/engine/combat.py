@@ -31,7 +31,7 @@ from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
 from judge.engine.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Combat, Damage, Draft, Minion,
-                                Strike, evolve)
+                                Resolved, Strike, evolve)
 
 STEP = {s: i for i, s in enumerate(COMBAT_STEPS)}
 
@@ -206,6 +206,8 @@ def end(d: Draft, log: Log) -> None:
     """The combat is over: what was going to torpor or being burned now does so."""
     c = d.combat
     d.set(combat=None)
+    if c.action is not None:  # the blocked action resolves as the combat ends
+        d.set(resolved=Resolved.of(c.action, successful=False, blocked=True))
     taken = ", ".join(f"{_victim_words(m)} {n} damage" for m, n in c.taken if n) or "no damage was inflicted"
     rules = [R.COMBAT] + ([R.END_OF_ROUND] if d.edition == CURRENT else [])
     log.add(f"The combat between {c.acting} and {c.opposing} is over after {c.round} round"

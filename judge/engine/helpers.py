@@ -362,7 +362,8 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
     d.set(action=Action(actor=m.name, player=m.controller, kind=kind, summary=summary, directed=directed,
                         targets=targets, stealth=stealth, bleed=bleed, hunt=hunt, cost_blood=cost.blood,
                         cost_pool=cost.pool, card=card, via=via, order=order, payload=payload,
-                        effects=(effect,) if effect else (), says=says))
+                        effects=(effect,) if effect else (), says=says),
+          resolved=None)  # (the last action's "after resolution" moment is over)
     costs = cost_words(cost)
     text = (f"Announced: {summary} ({m.name} locks): {'directed' if directed else 'undirected'}, "
             f"{stealth} stealth{detail}"

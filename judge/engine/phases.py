@@ -64,7 +64,7 @@ def turn_of(d: Draft, e: TurnOf, log: Log) -> None:
 def _next_phase(d: Draft, log: Log) -> None:
     PHASE[d.phase].end(d, log)
     nxt = PHASES[PHASES.index(d.phase) + 1]
-    d.set(phase=nxt, phase_state=PhaseState())
+    d.set(phase=nxt, phase_state=PhaseState(), resolved=None)
     PHASE[nxt].begin(d, log)
 
 
@@ -117,7 +117,7 @@ def _start_turn(d: Draft, log: Log, player: str) -> bool:
         else:
             ending.withdraw(d, log, player)  # the turn never begins
             return False
-    d.set(turn=player, phase="unlock", turn_number=d.turn_number + 1, phase_state=PhaseState())
+    d.set(turn=player, phase="unlock", turn_number=d.turn_number + 1, phase_state=PhaseState(), resolved=None)
     _enter_unlock(d, log)
     return True
 

@@ -19,7 +19,7 @@ from judge.engine import rules as R
 from judge.engine.helpers import Log, apply_card_effect, minion, play_from_hand, remove_minion, require_seated
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import CastVote, ClosePolling, Terms
-from judge.engine.state import READY, TORPOR, VAMPIRE, Action, Draft, Minion, Referendum, Vote
+from judge.engine.state import READY, TORPOR, VAMPIRE, Action, Draft, Minion, Referendum, Resolved, Vote
 
 # title: (votes, sect that holds it, the rule that gives the votes); "baron" is checked against anarch
 TITLES = {
@@ -301,6 +301,9 @@ def close_polling(d: Draft, log: Log) -> None:
     r = d.referendum
     yes, no, prisci = _tally(r)
     d.set(referendum=None)
+    if r.kind == "political":  # the political action resolves with its referendum
+        d.set(resolved=Resolved(r.caller, r.player, "political", f"{r.caller}'s political action", False, True,
+                                passed=yes > no))
     card = f" ({r.card})" if r.card else ""
     what = "the blood hunt" if r.kind == "blood hunt" else f"{r.caller}'s referendum{card}"
     rules = [R.REFERENDUM_RESULT] + ([R.PRISCI] if any(v.kind == "ballot" for v in r.votes) else [])

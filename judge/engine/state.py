@@ -328,6 +328,26 @@ class Result:
 
 
 @dataclass(frozen=True)
+class Resolved:
+    """The action that has just resolved, while cards "only usable after resolution" of it may be played (As the
+    Crow, Freak Drive): from its resolution (a blocked action's once its combat is over, a political action's once
+    its referendum's polling closes) until the next action is announced or the phase ends."""
+
+    actor: str
+    player: str
+    kind: str  # as Action.kind
+    summary: str
+    directed: bool
+    successful: bool
+    blocked: bool = False
+    passed: Optional[bool] = None  # a political action: whether its referendum passed
+
+    @classmethod
+    def of(cls, a: "Action", successful: bool, blocked: bool = False, passed: Optional[bool] = None) -> "Resolved":
+        return cls(a.actor, a.player, a.kind, a.summary, a.directed, successful, blocked, passed)
+
+
+@dataclass(frozen=True)
 class GameState:
     edition: str  # the rules edition replayed under: citations.CURRENT or citations.OLDER
     seating: tuple[str, ...]  # clockwise, everyone who sat down
@@ -347,6 +367,7 @@ class GameState:
     ousted_order: tuple[str, ...] = ()
     red_list: tuple[tuple[str, int], ...] = ()  # (minion, turn number) marked by a master phase action
     cards: tuple[Card, ...] = ()  # locations in play, and contested equipment (situations.py)
+    resolved: Optional[Resolved] = None  # the action that has just resolved (cards usable after resolution)
 
     # -- the table ---------------------------------------------------------
     def seated(self) -> list[str]:
