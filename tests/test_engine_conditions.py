@@ -114,3 +114,21 @@ def test_after_resolution_and_who_acts_conditions_are_read_only_where_the_engine
     assert force.conditions == [] and "Only usable by a locked vampire." in force.rest
     slow = modelled(card_catalog().card("Movement of the Slow Body", None), None)
     assert "Only usable by a locked vampire in torpor." in slow.rest
+
+
+def test_no_line_of_a_card_is_passed_over(corpus):
+    """Every line of every library card is read as a Discipline line or with the lines every level plays: a line
+    marked with a type alone ("[COMBAT] ...": Angel's Gift) or Flight's ("[FLIGHT] Unlock this minion.": As the
+    Crow) was once neither, and its text silently went unread."""
+    catalog = card_catalog()
+    for card in get_cards(corpus).cards.values():
+        if card.kind != "library" or not card.text:
+            continue
+        facts = catalog.facts_of(card)
+        kept = [line.text for line in facts.discipline_lines()] + facts.preamble
+        for raw in (ln.strip() for ln in card.text.splitlines() if ln.strip()):
+            assert any(raw.endswith(text) for text in kept), (card.name, raw)
+    crow = card_catalog().card("As the Crow", None)
+    assert [(ln.codes, ln.text) for ln in crow.discipline_lines()] == [(("flight",), "Unlock this minion.")]
+    gift = modelled(card_catalog().card("Angel's Gift", None), None)
+    assert any(s.startswith("[COMBAT] This round") for s in gift.rest)

@@ -75,6 +75,16 @@ class DisciplineLine(NamedTuple):
 _LINE_HEAD = re.compile(r"(?:\[[A-Za-z ]+\]\s*(?:(?:or|and)\s+|&\s*)?)+")
 
 
+def _is_discipline(symbol: str) -> bool:
+    """A Discipline's symbol: its three-letter code ("dom", "DOM"), or Flight's ("FLIGHT"); a type's mark is not."""
+    return len(symbol) == 3 and symbol.isalpha() or symbol.casefold() == "flight"
+
+
+def _is_discipline_line(raw: str) -> bool:
+    head = _LINE_HEAD.match(raw.strip())
+    return head is not None and _is_discipline(re.match(r"\[([A-Za-z ]+)\]", head.group(0)).group(1))
+
+
 @dataclass(frozen=True)
 class CardFacts:
     """One card as the card base describes it: what the engine checks and quotes."""
@@ -100,8 +110,10 @@ class CardFacts:
 
     @property
     def preamble(self) -> list[str]:
-        """The sentences before the Discipline lines ("Unique.", "Only usable during a bleed action.")."""
-        return [ln.strip() for ln in self.text.splitlines() if ln.strip() and not ln.lstrip().startswith("[")]
+        """The lines that are not Discipline lines ("Unique.", "Only usable during a bleed action."), a line marked
+        with a type alone among them, its mark kept ("[COMBAT] This round, this vampire gets 1 optional maneuver."):
+        read with every line played, so that none is passed over."""
+        return [ln.strip() for ln in self.text.splitlines() if ln.strip() and not _is_discipline_line(ln)]
 
     def heading(self) -> str:
         first = self.text.splitlines()[0] if self.text else ""
@@ -124,13 +136,14 @@ class CardFacts:
         ...")."""
         out = []
         for raw in self.text.splitlines():
-            head = _LINE_HEAD.match(raw.strip())
-            if head is None or not re.match(r"\[[a-z]{3}\]", head.group(0), re.I):
+            if not _is_discipline_line(raw):
                 continue
+            head = _LINE_HEAD.match(raw.strip())
             symbols = re.findall(r"\[([A-Za-z ]+)\]", head.group(0))
-            codes = tuple(c.casefold() for c in symbols if len(c) == 3 and c.isalpha())
-            marks = frozenset(c.upper() for c in symbols if not (len(c) == 3 and c.isalpha()))
-            out.append(DisciplineLine("superior" if symbols[0].isupper() else "inferior", codes,
+            codes = tuple(c.casefold() for c in symbols if _is_discipline(c))
+            marks = frozenset(c.upper() for c in symbols if not _is_discipline(c))
+            # (Flight has one level: its line is played at the basic level)
+            out.append(DisciplineLine("superior" if symbols[0].isupper() and len(symbols[0]) == 3 else "inferior", codes,
                                       bool(re.search(r"\]\s*or\s*\[", head.group(0))), marks,
                                       raw.strip()[head.end():].strip()))
         return out
@@ -479,6 +492,8 @@ class Modelled:
     unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
     gain_pool: int = 0  # an action card's or master card's "Gain N pool." (its player's, as the card takes effect)
     unblockable: bool = False  # an action modifier's "This action is unblockable."
+    # "A vampire can play only one <this card> [at superior] each combat|round|turn.": (per, level or None, sentence)
+    only_one: Optional[tuple[str, Optional[str], str]] = None
     rest: list[str] = field(default_factory=list)
     line_text: Optional[str] = None  # the Discipline line read (written out from the one above for "As above")
 
@@ -499,6 +514,9 @@ _FLAGS = {
 }
 # A level written from the other ("[DOM] As above, but do not lock this vampire."): what "but" changes, as the
 # sentences of the other level it drops; a change not listed is not read.
+# "A vampire can play only one Dodge each round.", "... Instantaneous Transformation at superior each turn."
+_ONLY_ONE = re.compile(r"A (?:vampire|minion) can play only one (?P<name>.+?)(?: at (?P<level>superior|basic))? "
+                       r"each (?P<per>combat|round|turn)")
 _AS_ABOVE = re.compile(r"As above, but (?P<but>.+?)\.?$")
 _BUT_DROPS = {"do not lock this vampire": re.compile(r"Lock this (?:reacting |acting )?vampire\.?$"),
               "do not lock this reacting vampire": re.compile(r"Lock this (?:reacting )?vampire\.?$")}
@@ -582,6 +600,11 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         if s == "This action is unblockable" and tuple(card.types) == (MODIFIER,):
             out.unblockable = True
+            continue
+        m = _ONLY_ONE.fullmatch(s)
+        if m and m.group("name") == card.name and out.only_one is None:
+            out.only_one = (m.group("per"), {"superior": "superior", "basic": "inferior"}.get(m.group("level") or ""),
+                            sentence)
             continue
         m = re.fullmatch(r"Gain (\d) pool", s)
         if m and tuple(card.types) in ((ACTION,), (MASTER,)) and not out.gain_pool:
@@ -714,6 +737,7 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         reason = condition.reason(d, m)
         if reason:
             raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
+    _only_one(d, e, m, what)
     if kind is ChooseStrike or (COMBAT in card.types and kind is PlayCard):
         _combat_card(d, e, m, what, log)
         return
@@ -789,6 +813,29 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
     if e.effect is not None:
         apply_card_effect(d, log, e.effect, card.name)
     _says(e, log)
+
+
+def _only_one(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
+    """"A vampire can play only one <this card> [at superior] each combat|round|turn.": a second play by the same
+    minion in that span is refused, quoting it; the play is recorded (a refused step leaves the state as it was, so
+    a play refused later is not). Outside a combat, a limit per combat or round has nothing to count."""
+    if what.only_one is None:
+        return
+    per, level, sentence = what.only_one
+    if level and (e.level or "inferior") != level:
+        return  # "at superior": the basic level is not limited
+    key = e.card.name + (f" at {e.level}" if level else "")
+    if per == "turn":
+        if key in m.once:
+            raise _refuse(e.card, f"{m.name} has played {key} this turn already: \"{sentence}\"", R.CARD_REQUIREMENTS)
+        d.put_minion(m.name, once=m.once + (key,))
+        return
+    c = d.combat
+    if c is None:
+        return
+    if any(who == m.name and k == key and (per == "combat" or r == c.round) for who, k, r in c.limited):
+        raise _refuse(e.card, f"{m.name} has played {key} this {per} already: \"{sentence}\"", R.CARD_REQUIREMENTS)
+    d.put_combat(limited=c.limited + ((m.name, key, c.round),))
 
 
 def _played_as(d: Draft, card: CardFacts, number: Optional[int], m: Minion) -> type:

@@ -194,7 +194,7 @@ def _finish_round(d: Draft, log: Log) -> None:
     if c.press and not c.ended:
         d.set(combat=Combat(acting=c.acting, opposing=c.opposing, action=c.action, round=c.round + 1,
                             cause=c.cause, wounded=c.wounded, burning=c.burning, taken=c.taken,
-                            unreplaced=c.unreplaced))
+                            unreplaced=c.unreplaced, limited=c.limited))
         where = "the end of round step, then " if d.edition == CURRENT else ""
         log.add(f"End of round {c.round}: {where}round {c.round + 1} begins, at close range unless a maneuver "
                 f"changes it.", *([R.END_OF_ROUND] if d.edition == CURRENT else []), R.PRESS, R.RANGE_CLOSE)

@@ -99,8 +99,8 @@ def _end_of_turn_effects(d: Draft, log: Log) -> None:
         if m.kind == ALLY and m.recruited and m.region == UNCONTROLLED:
             d.put_minion(m.name, region=READY)  # older book: recruited allies wait there until now
             moved.append(m.name)
-        if m.recruited or m.bled or m.political or m.used:
-            d.put_minion(m.name, recruited=False, bled=False, political=False, used=())
+        if m.recruited or m.bled or m.political or m.used or m.once:
+            d.put_minion(m.name, recruited=False, bled=False, political=False, used=(), once=())
     if moved:
         log.add(f"End of {d.turn}'s turn: {names(moved)} move from the uncontrolled region to the ready region.",
                 R.ALLY_OLDER_REGION)

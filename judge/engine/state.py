@@ -102,6 +102,7 @@ class Minion:
     unread: tuple[str, ...] = ()
     extra_master: int = 0  # master phase actions its text adds to its controller's master phase
     extra_master_when: str = "ready"  # ... while it is "ready" or "unlocked" as the master phase begins
+    once: tuple[str, ...] = ()  # cards a card limits to one each turn that it played this turn (+ " at superior"...)
 
     @property
     def is_vampire(self) -> bool:
@@ -254,6 +255,9 @@ class Combat:
     taken: tuple[tuple[str, int], ...] = ()  # damage successfully inflicted on each minion in this combat
     unreplaced: tuple[str, ...] = ()  # a player per card played "Do not replace until after combat"
     granted: tuple[GrantedPress, ...] = ()  # presses strike cards gave this round (a new round starts without)
+    # cards a card limits to one a vampire each combat or round ("A vampire can play only one Dodge each round."),
+    # played in this combat: (minion, the card and its level when the limit names one, round)
+    limited: tuple[tuple[str, str, int], ...] = ()
 
     def extra_of(self, name: str) -> int:
         return dict(self.extra).get(name, 0)
