@@ -41,12 +41,12 @@ from judge.engine import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal, ScenarioError
 from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Equip, Event, GainStrikes,
-                                 MasterCard,
-                                 Maneuver, Modifier, PlayCard, Political, Press, Prevent, Reaction, StrikeSpec)
+                                 HuntingGround, Maneuver, MasterCard, Modifier, PlayCard, Political, Press, Prevent,
+                                 Reaction, StrikeSpec)
 from judge.engine.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
 from judge.engine.card_text import Methuselah, condition_of, read_crypt_text, strike_of
-from judge.engine.state import ALLY, Draft, GrantedPress, Minion
+from judge.engine.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
 MASTER, ACTION, MODIFIER, REACTION, COMBAT, POLITICAL, EQUIPMENT = (
@@ -492,6 +492,15 @@ class Modelled:
     unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
     gain_pool: int = 0  # an action card's or master card's "Gain N pool." (its player's, as the card takes effect)
     unblockable: bool = False  # an action modifier's "This action is unblockable."
+    # a master card's "(Master: )(Unique )location.", "Put this card in play.": played, it stays in play as a location
+    location: bool = False
+    unique_location: bool = False
+    in_play: str = ""  # its "Put this card in play." (read with a location only)
+    # a hunting ground's "During your unlock phase, a ready vampire you control can gain N blood." (N), and "A vampire
+    # can gain blood from only one hunting ground each turn."
+    hunting_gain: int = 0
+    hunting_ground: str = ""  # its "Hunting ground."
+    one_hunting_ground: bool = False
     # "A vampire can play only one <this card> [at superior] each combat|round|turn.": (per, level or None, sentence)
     only_one: Optional[tuple[str, Optional[str], str]] = None
     rest: list[str] = field(default_factory=list)
@@ -514,6 +523,10 @@ _FLAGS = {
 }
 # A level written from the other ("[DOM] As above, but do not lock this vampire."): what "but" changes, as the
 # sentences of the other level it drops; a change not listed is not read.
+# A hunting ground's (a master card, a location) gain, and its limit.
+_HUNTING_GAIN = re.compile(r"During your unlock phase, (?:a ready vampire you control can gain (?P<n>\d) blood|you may "
+                           r"move (?P<n2>\d) blood from the (?:blood )?bank to a ready vampire you control)")
+_ONE_HUNTING_GROUND = re.compile(r"A vampire can gain blood from only one hunting ground(?: card)? each turn")
 # "A vampire can play only one Dodge each round.", "... Instantaneous Transformation at superior each turn."
 _ONLY_ONE = re.compile(r"A (?:vampire|minion) can play only one (?P<name>.+?)(?: at (?P<level>superior|basic))? "
                        r"each (?P<per>combat|round|turn)")
@@ -601,6 +614,24 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if s == "This action is unblockable" and tuple(card.types) == (MODIFIER,):
             out.unblockable = True
             continue
+        if MASTER in card.types:
+            m = re.fullmatch(r"(?:Master: )?(?P<unique>Unique )?location", s, re.I)
+            if m and not out.location:
+                out.location, out.unique_location = True, bool(m.group("unique"))
+                continue
+            if s == "Put this card in play" and not out.in_play:
+                out.in_play = sentence
+                continue
+            if s == "Hunting ground" and not out.hunting_ground:
+                out.hunting_ground = sentence
+                continue
+            m = _HUNTING_GAIN.fullmatch(s)
+            if m and not out.hunting_gain:
+                out.hunting_gain = int(m.group("n") or m.group("n2"))
+                continue
+            if _ONE_HUNTING_GROUND.fullmatch(s):
+                out.one_hunting_ground = True
+                continue
         m = _ONLY_ONE.fullmatch(s)
         if m and m.group("name") == card.name and out.only_one is None:
             out.only_one = (m.group("per"), {"superior": "superior", "basic": "inferior"}.get(m.group("level") or ""),
@@ -688,6 +719,11 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
                 out.limited = bool(m.group(3))
             continue
         out.rest.append(sentence)
+    if out.in_play and not out.location:  # a master card in play that is no location: no place for it in the engine
+        out.rest.append(out.in_play)
+    if out.hunting_gain and not (out.location and out.hunting_ground):
+        out.hunting_gain = 0
+        out.rest.append("During your unlock phase, ...")  # (the hunting ground's gain, read only on a location)
     if out.unlock_self and tuple(card.types) == (MODIFIER,) and not any(c.after_resolution for _, c in out.conditions):
         out.unlock_self = False  # a modifier unlocking its vampire during the action: not read
         out.rest.append(out.unlock_sentence)
@@ -1233,7 +1269,8 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         _unmodelled_rest(e, what, [R.CARD_MASTER_WHO])
     trifle = card.trifle and not e.cancelled
     event = MasterCard(player=player, card=card.name, trifle=trifle, out_of_turn=card.out_of_turn,
-                       cost_pool=cost.pool, line=e.line, text=e.text)
+                       cost_pool=cost.pool, location=what.location and not e.cancelled,
+                       unique=what.unique_location, line=e.line, text=e.text)
     _delegate(e, phases.master_card, event, d, log, R.MASTER_IN_PHASE)
     if e.cancelled:
         log.add(f"{card.name} is cancelled as it is played: it has no effect, but it is played (its cost paid, the "
@@ -1256,6 +1293,38 @@ def _with_pool_gained(e: PlayCard, what: Modelled, player: str) -> Optional[Card
                               f"{player} pool too; describe only what else happens", R.GOLDEN_RULE)
     effect = e.effect or CardEffect()
     return dataclasses.replace(effect, pool=(*effect.pool, (player, what.gain_pool)))
+
+
+def hunting_ground(d: Draft, e: HuntingGround, log: Log) -> None:
+    """A ready vampire gains blood from a hunting ground its Methuselah controls (a location in play, not contested),
+    in their unlock phase, as the card says: once each unlock phase for the card, and, when the card says so, from
+    one hunting ground only each turn for the vampire."""
+    card, m = e.card, minion(d, e.minion)
+    what = modelled(card, None)
+    if not what.hunting_gain:
+        raise _refuse(card, f"{card.name} is not a hunting ground giving a ready vampire blood in the unlock phase",
+                      R.GOLDEN_RULE)
+    player = m.controller
+    if not any(c.kind == "location" and c.controller == player and not c.contested and c.name == card.name
+               for c in d.cards):
+        raise _refuse(card, f"{player} controls no {card.name} in play (a contested one gives nothing)", R.GOLDEN_RULE)
+    if d.phase != "unlock" or d.turn != player:
+        raise _refuse(card, f"{card.name} gives blood during {player}'s unlock phase; it is {d.turn}'s {d.phase} "
+                            f"phase", R.GOLDEN_RULE)
+    if m.kind != VAMPIRE or not m.ready:
+        raise _refuse(card, f"{m.name} is not a ready vampire", R.GOLDEN_RULE)
+    if e.amount is not None and e.amount != what.hunting_gain:
+        raise _refuse(card, f"{card.name} gives {what.hunting_gain} blood, not {e.amount}", R.GOLDEN_RULE)
+    ps = d.phase_state()
+    if any(ground == card.name for ground, _ in ps.hunting):
+        raise _refuse(card, f"{card.name} gave its blood this unlock phase already", R.GOLDEN_RULE)
+    if what.one_hunting_ground and any(who == m.name for _, who in ps.hunting):
+        raise _refuse(card, f"{m.name} gained blood from a hunting ground this turn already: a vampire can gain "
+                            f"blood from only one hunting ground each turn", R.GOLDEN_RULE)
+    gained = blood(d, m.name, what.hunting_gain, log)
+    d.put_phase(hunting=ps.hunting + ((card.name, m.name),))
+    log.add(f"{m.name} gains {what.hunting_gain} blood from {card.name}, a hunting ground {player} controls"
+            + ("" if gained == what.hunting_gain else f" (the excess over its capacity drains)") + ".", R.GOLDEN_RULE)
 
 
 def burn_option(d: Draft, e: BurnOption, log: Log) -> None:

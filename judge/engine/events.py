@@ -451,6 +451,16 @@ class BurnOption(Event):
     player: str
     card: Any
 
+@dataclass(frozen=True, kw_only=True)
+class HuntingGround(Event):
+    """A ready vampire gains blood from a hunting ground (a location) its Methuselah controls, in their unlock
+    phase, as the card says."""
+
+    minion: str
+    card: Any
+    amount: Optional[int] = None  # as the sentence says it ("gains 1 blood from ..."): checked against the card
+
+
 # -- situations met in play: titles and sects, the Red List, allies put into play (situations.py) -----
 @dataclass(frozen=True, kw_only=True)
 class GainTitle(Event):

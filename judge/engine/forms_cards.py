@@ -7,7 +7,7 @@ import re
 from typing import Optional
 
 from judge.engine.errors import ScenarioError
-from judge.engine.events import BurnOption, CardEffect, PlayCard
+from judge.engine.events import BurnOption, CardEffect, HuntingGround, PlayCard
 from judge.engine.forms import NUM, FormTable, Names, cost_of, effect_of, number, player_of, minion_of
 
 FORMS = FormTable()
@@ -106,6 +106,19 @@ def _played(m, names, line, text, **who) -> PlayCard:
 def _burn_option(m, names, line, text):
     return BurnOption(player=player_of(m, names, line), card=card_of(names, m.group("x").strip(), line), line=line,
                       text=text)
+
+
+@FORMS.wording(rf"{{M}} (?:gains|gets) (?P<n>{NUM}) blood from (?P<x>.+)",
+               "Belinde gains 1 blood from Academic Hunting Ground")
+def _hunting_ground(m, names, line, text):
+    return HuntingGround(minion=minion_of(m, names, line), card=card_of(names, m.group("x").strip(), line),
+                         amount=number(m.group("n")), line=line, text=text)
+
+
+@FORMS.structured("hunting_ground", ("minion",), "{hunting_ground: Academic Hunting Ground, minion: Belinde}")
+def _s_hunting_ground(d, names, line, text):
+    return HuntingGround(minion=names.canon_minion(d["minion"], line),
+                         card=card_of(names, str(d["hunting_ground"]), line), line=line, text=text)
 
 
 @FORMS.structured("play", ("by", "at", "target", "cancelled", "cost", "effect", "says"),

@@ -15,7 +15,7 @@ from judge.engine.errors import NotModelled
 from judge.engine.events import (ActionCard, AllyIntoPlay, BecomeAnarch, Bleed, Block, BurnOption, CastVote,
                                  ChangeControl, ChangeSect, ChooseStrike, ClosePolling, CombatOver, ContestCard,
                                  ContestTitle, CryptDraw, Decline, Diablerize, Discard, EdgePool, Effect, Employ,
-                                 EndTurn, EnterCombat, Equip, Event, GainStrikes, GainTitle, GoToPhase, Hunt,
+                                 EndTurn, EnterCombat, Equip, Event, GainStrikes, GainTitle, GoToPhase, Hunt, HuntingGround,
                                  InflictDamage, Influence, LeaveTorpor, Maneuver, MarkRedList, MasterCard, Modifier,
                                  NoDiablerie, NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press,
                                  Prevent, Reaction, Recruit, RedListHunt, Rescue, SlaveTakesOver, Terms,
@@ -52,7 +52,7 @@ HANDLERS: dict[type, Handler] = {
     # politics (politics.py)
     Terms: politics.terms, CastVote: politics.cast_vote, ClosePolling: politics.close_event,
     # cards named from the card base (cards.py)
-    PlayCard: cards.play_card, BurnOption: cards.burn_option,
+    PlayCard: cards.play_card, BurnOption: cards.burn_option, HuntingGround: cards.hunting_ground,
     # situations met in play: titles and sects changed, the Red List, allies put into play (situations.py)
     GainTitle: situations.gain_title, ChangeSect: situations.change_sect, MarkRedList: situations.mark_red_list,
     RedListHunt: situations.red_list_hunt, AllyIntoPlay: situations.ally_into_play,

@@ -322,6 +322,7 @@ class PhaseState:
     edge_pool_taken: bool = False
     paid: tuple[str, ...] = ()  # contested cards/titles paid for or yielded this unlock phase
     burn_options: tuple[str, ...] = ()  # Methuselahs who discarded a card for its burn option this unlock phase
+    hunting: tuple[tuple[str, str], ...] = ()  # (hunting ground, vampire): blood gained from one this unlock phase
 
 
 @dataclass(frozen=True)
