@@ -105,7 +105,7 @@ def recruit_action(d: Draft, e: Recruit, log: Log) -> None:
         raise Refusal(f"{e.ally} is already in play", [R.RECRUIT])
     stealth = 1 if e.stealth is None else e.stealth
     ally = Minion(name=e.ally, controller=m.controller, kind=ALLY, card=e.ally, blood=e.life, bleed=e.bleed,
-                  strength=e.strength, recruited=True)
+                  strength=e.strength, recruited=True, unread=e.unread)
     announce(d, log, m, kind="recruit", summary=f"{m.name} recruits {e.ally}", stealth=stealth, cost=e.cost,
              card=e.ally, from_hand=True, payload=ally, detail=f", {e.life} life", rules=(R.RECRUIT,))
 
@@ -498,6 +498,7 @@ def succeed(d: Draft, log: Log) -> None:
         pool(d, a.player, -a.cost_pool)
         log.add(f"{a.summary} succeeds, but its cost cannot be paid in full: it is paid as far as possible and the "
                 f"action fizzles, with no effect.", R.FIZZLE)
+        d.set(resolved=Resolved.of(a, successful=True))  # (a fizzled action is still successful; no referendum)
         return
     paid = ""
     if a.cost_blood:

@@ -42,15 +42,15 @@ from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal, ScenarioError
 from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Equip, Event, GainStrikes,
                                  HuntingGround, Maneuver, MasterCard, Modifier, PlayCard, Political, Press, Prevent,
-                                 Reaction, StrikeSpec)
+                                 Reaction, Recruit, StrikeSpec)
 from judge.engine.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
 from judge.engine.card_text import Methuselah, condition_of, read_crypt_text, strike_of
 from judge.engine.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
-MASTER, ACTION, MODIFIER, REACTION, COMBAT, POLITICAL, EQUIPMENT = (
-    "Master", "Action", "Action Modifier", "Reaction", "Combat", "Political Action", "Equipment")
+MASTER, ACTION, MODIFIER, REACTION, COMBAT, POLITICAL, EQUIPMENT, ALLY_CARD = (
+    "Master", "Action", "Action Modifier", "Reaction", "Combat", "Political Action", "Equipment", "Ally")
 LEVELS = ("inferior", "superior")
 RULINGS_SHOWN = 5  # a not-modelled stop lists this many rulings, and says how many more there are
 
@@ -492,6 +492,8 @@ class Modelled:
     unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
     gain_pool: int = 0  # an action card's or master card's "Gain N pool." (its player's, as the card takes effect)
     unblockable: bool = False  # an action modifier's "This action is unblockable."
+    # an ally card's "Mortal with 3 life. 1 strength, 1 bleed.": (life, strength, bleed) of the ally it brings in
+    ally: Optional[tuple[int, int, int]] = None
     # a master card's "(Master: )(Unique )location.", "Put this card in play.": played, it stays in play as a location
     location: bool = False
     unique_location: bool = False
@@ -523,6 +525,10 @@ _FLAGS = {
 }
 # A level written from the other ("[DOM] As above, but do not lock this vampire."): what "but" changes, as the
 # sentences of the other level it drops; a change not listed is not read.
+# An ally card's kind and figures: "Unique mortal with 3 life. 1 strength, 1 bleed.", "Ghoul with 2 life. 1 strength,
+# 0 bleed."
+_ALLY_STATS = re.compile(r"(?:Unique )?[A-Za-z][a-z-]*(?: [a-z-]+)? with (?P<life>\d+) life\. (?P<strength>\d+) "
+                         r"strength, (?P<bleed>\d+) bleed", re.I)
 # A hunting ground's (a master card, a location) gain, and its limit.
 _HUNTING_GAIN = re.compile(r"During your unlock phase, (?:a ready vampire you control can gain (?P<n>\d) blood|you may "
                            r"move (?P<n2>\d) blood from the (?:blood )?bank to a ready vampire you control)")
@@ -613,6 +619,10 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         if s == "This action is unblockable" and tuple(card.types) == (MODIFIER,):
             out.unblockable = True
+            continue
+        m = _ALLY_STATS.fullmatch(s) if tuple(card.types) == (ALLY_CARD,) else None
+        if m and out.ally is None:
+            out.ally = (int(m.group("life")), int(m.group("strength")), int(m.group("bleed")))
             continue
         if MASTER in card.types:
             m = re.fullmatch(r"(?:Master: )?(?P<unique>Unique )?location", s, re.I)
@@ -748,7 +758,7 @@ def stage_kind(e: PlayCard, table) -> type:
     if REACTION in types and table.action is not None:
         return Reaction
     for t, kind in ((MODIFIER, Modifier), (REACTION, Reaction), (ACTION, ActionCard), (POLITICAL, Political),
-                    (MASTER, MasterCard), (EQUIPMENT, Equip)):
+                    (MASTER, MasterCard), (EQUIPMENT, Equip), (ALLY_CARD, Recruit)):
         if t in types:
             return kind
     return PlayCard
@@ -773,6 +783,10 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         reason = condition.reason(d, m)
         if reason:
             raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
+    unread_when = [s for s in what.rest if re.match(r"(?:Only usable|Usable|Not usable)\b", s)]
+    if unread_when:  # it may allow what the rules of who plays a card and when forbid: no refusal can be trusted
+        raise NotModelled(f"{card.name}{_at(e)}: \"{unread_when[0]}\" (who may play it, or when) is not read. "
+                          f"{card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
     _only_one(d, e, m, what)
     if kind is ChooseStrike or (COMBAT in card.types and kind is PlayCard):
         _combat_card(d, e, m, what, log)
@@ -783,10 +797,6 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     if kind is PlayCard:
         raise NotModelled(f"playing a {'/'.join(card.types)} card by name ({card.name}); describe what it does "
                           f"with the engine's other forms. {card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
-    unread_when = [s for s in what.rest if re.match(r"(?:Only usable|Usable|Not usable)\b", s)]
-    if unread_when:  # it may allow what the rules of who plays a card and when forbid: no refusal can be trusted
-        raise NotModelled(f"{card.name}{_at(e)}: \"{unread_when[0]}\" (who may play it, or when) is not read. "
-                          f"{card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
     polled = bool(what.votes) and d.action_() is None and d.referendum is not None  # a card granting votes, now
     if kind in (Modifier, Reaction) and not polled and d.action_() is None and d.referendum is not None:
         # the referendum is part of the political action's resolution: a card played there other than for its votes
@@ -817,6 +827,8 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         _political(d, e, m, cost, what, log)
     elif kind is Equip:
         _equip(d, e, m, cost, what, log)
+    elif kind is Recruit:
+        _recruit(d, e, m, cost, what, log)
 
 
 def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> None:
@@ -827,6 +839,10 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
     if m.name != r.actor:
         raise _refuse(card, f"{m.name} cannot play {card.name}, an action modifier: the action that resolved, "
                             f"{r.summary}, was {r.actor}'s", R.CARD_MODIFIER_WHO, R.MODIFIER_WHO)
+    if (m.name, card.name) in r.modifiers:
+        raise _refuse(card, f"{m.name} played {card.name} during {r.summary} already: the moment after its resolution "
+                            f"is the action's last step, and a minion plays the same action modifier once an action",
+                      R.SAME_CARD_ONCE)
     check_requirements(d, card, m, e.level)
     cost = e.cost or card.costs()
     check_cost(d, card, m, m.controller, cost)
@@ -904,9 +920,10 @@ def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) 
         _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, wake=what.wake,
                                                locked_ok=what.locked_ok, unlock_block=what.unlock_block), d, None,
                   R.CARD_REACTION_WHO)
-    elif kind in (ActionCard, Political):
-        _delegate(e, lambda d_, e_, log_: check_actor(d_, m.name, "political" if kind is Political else "card"),
-                  e, d, None, R.CARD_ACTION_WHO if kind is ActionCard else R.CARD_POLITICAL_WHO)
+    elif kind in (ActionCard, Political, Recruit):
+        what_kind = {Political: "political", Recruit: "recruit"}.get(kind, "card")
+        _delegate(e, lambda d_, e_, log_: check_actor(d_, m.name, what_kind),
+                  e, d, None, R.CARD_POLITICAL_WHO if kind is Political else R.CARD_ACTION_WHO)
 
 
 def _unmodelled_rest(e: PlayCard, what: Modelled, rules: list) -> None:
@@ -1138,6 +1155,30 @@ def _political(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log
     event = Political(actor=m.name, card=e.card.name, cost=cost, effect=e.effect, says=e.says, line=e.line,
                       text=e.text)
     _delegate(e, actions.political_action, event, d, log, R.CARD_POLITICAL_WHO)
+
+
+def _recruit(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
+    """An ally card played as its recruit action: the ally comes into play, if the action succeeds, with the life,
+    strength and bleed its card prints; the card's other sentences (its abilities) go with it as text the engine does
+    not read, which stops the replay where it could matter (helpers.text_unread), never a silent default."""
+    if what.ally is None:
+        raise NotModelled(f"{e.card.name}: its life, strength and bleed are not read; recruit it as described "
+                          f"('{m.name} recruits {e.card.name}, 3 life'). {e.card.quote()}", [R.RECRUIT, R.GOLDEN_RULE])
+    if e.cancelled:
+        check_actor(d, m.name, "recruit")
+        _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO)
+        return
+    if e.effect is not None:
+        raise NotModelled(f"an effect given with the ally card {e.card.name} is not read; describe it as its own "
+                          f"event once the ally is in play", [R.RECRUIT, R.GOLDEN_RULE])
+    if e.card.unique and any(x.card == e.card.name for x in d.minions.values()):
+        raise NotModelled(f"{e.card.name} is unique and already in play: the contest a second copy starts. "
+                          f"{e.card.quote()}", [R.UNIQUE_CARD, R.CONTEST_CARD])
+    life, strength, bleed = what.ally
+    event = Recruit(actor=m.name, ally=e.card.name, life=life, strength=strength, bleed=bleed, cost=cost,
+                    unread=tuple(what.rest), line=e.line, text=e.text)
+    _delegate(e, actions.recruit_action, event, d, log, R.CARD_ACTION_WHO)
+    _says(e, log)
 
 
 def _equip(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:

@@ -142,6 +142,7 @@ class Recruit(Event):
     strength: int = 1
     stealth: Optional[int] = None  # "at +1 stealth" as announced
     cost: Cost = field(default_factory=Cost)
+    unread: tuple[str, ...] = ()  # the ally card's sentences the engine does not read (its abilities)
 
 
 @dataclass(frozen=True, kw_only=True)

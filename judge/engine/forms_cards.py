@@ -74,6 +74,12 @@ def effects(text: str, names: Names, line: int) -> CardEffect:
     return CardEffect(pool=tuple(pools), blood=tuple(bloods), lock=tuple(lock), unlock=tuple(unlock), redirect=redirect)
 
 
+def _ally_named(card, names: Names, line: int) -> None:
+    """An ally card played (recruited) brings a minion of its name into play: later events and expectations name it."""
+    if tuple(card.types) == ("Ally",) and card.name not in names.minions:
+        names.add_minion(card.name, line)
+
+
 def _level(value: Optional[str], line: int) -> Optional[str]:
     if value is None:
         return None
@@ -96,6 +102,7 @@ def _player_plays(m, names, line, text):
 def _played(m, names, line, text, **who) -> PlayCard:
     """The card a sentence names, played by `who` (a minion, or a Methuselah for a master card)."""
     card, fx = _card_and_effect(m, names, line)
+    _ally_named(card, names, line)
     target = player_of(m, names, line, "p2") if m.group("p2") else None
     return PlayCard(card=card, level=_level(m.group("lvl"), line), target=target, cancelled=bool(m.group("cx")),
                     effect=fx, line=line, text=text, **who)
@@ -125,6 +132,7 @@ def _s_hunting_ground(d, names, line, text):
                   "{play: Govern the Unaligned, by: Belinde, at: superior}")
 def _s_play(d, names, line, text):
     card = card_of(names, str(d["play"]), line)
+    _ally_named(card, names, line)
     by = str(d["by"])
     player = minion = None
     if by.lower() in (p.lower() for p in names.players):

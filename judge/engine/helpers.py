@@ -241,7 +241,9 @@ def text_unread(m: Minion, when: str) -> None:
         said = " ".join(m.unread)
         raise NotModelled(f"{m.name}'s card text \"{said}\" is not read by the engine, and it could matter as "
                           f"{m.name} {when}; give what it does as the minion's fields (bleed:, stealth:, ...), or "
-                          f"ignore_text: true on the minion if it does not apply here", [R.GOLDEN_RULE])
+                          f"ignore_text: true on the minion if it does not apply here (an ally the events recruit by "
+                          f"its card's name: recruit it as described instead, 'recruits {m.name}, 3 life')",
+                          [R.GOLDEN_RULE])
 
 
 def check_actor(d: Draft, name: str, kind: str) -> Minion:

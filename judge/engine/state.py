@@ -346,10 +346,13 @@ class Resolved:
     successful: bool
     blocked: bool = False
     passed: Optional[bool] = None  # a political action: whether its referendum passed
+    # the action modifiers played during it, (minion, card): the moment after resolution is its last step, so none
+    # of them is played again (the non-repeat rule)
+    modifiers: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def of(cls, a: "Action", successful: bool, blocked: bool = False, passed: Optional[bool] = None) -> "Resolved":
-        return cls(a.actor, a.player, a.kind, a.summary, a.directed, successful, blocked, passed)
+        return cls(a.actor, a.player, a.kind, a.summary, a.directed, successful, blocked, passed, a.modifiers)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from judge.engine.citations import CURRENT
 from judge.engine.helpers import Log, announce, blood, check_actor, drain_excess, minion, remove_minion, rule_exists
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import Cost, Diablerize, LeaveTorpor, NoDiablerie, Rescue
-from judge.engine.state import ALLY, READY, TORPOR, VAMPIRE, Action, DiablerieChance, Draft, Minion, Referendum
+from judge.engine.state import (ALLY, READY, TORPOR, VAMPIRE, Action, DiablerieChance, Draft, Minion, Referendum,
+                                Resolved)
 
 DEFAULT_COST = 2
 
@@ -65,6 +66,7 @@ def blocked_leave(d: Draft, log: Log, a: Action, blocker: str) -> None:
                 f"enter combat). {blocker} may diablerize {a.actor}; otherwise the action fails, and no cost is paid.",
                 R.LEAVE_TORPOR_BLOCKED, R.COST_ON_SUCCESS)
         return
+    d.set(resolved=Resolved.of(a, successful=False, blocked=True))
     why = "is an ally" if b.kind == ALLY else "is Blood Cursed and cannot commit diablerie"
     log.add(f"{blocker} blocks {a.actor}'s attempt to leave torpor: there is no combat, and as {blocker} {why}, the "
             f"action simply fails; {a.actor} stays in torpor and no cost is paid.", R.LEAVE_TORPOR_BLOCKED,
@@ -73,7 +75,7 @@ def blocked_leave(d: Draft, log: Log, a: Action, blocker: str) -> None:
 
 def pass_chance(d: Draft, log: Log) -> None:
     ch = d.chance
-    d.set(chance=None)
+    d.set(chance=None, resolved=Resolved.of(ch.action, successful=False, blocked=True))
     log.add(f"{ch.blocker} does not diablerize {ch.victim}: the action simply fails; {ch.victim} stays in torpor and "
             f"no cost is paid.", R.LEAVE_TORPOR_BLOCKED)
 
