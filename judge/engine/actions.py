@@ -25,7 +25,8 @@ from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
 from judge.engine.helpers import (Log, announce, apply_card_effect, blood, burn_dead_ally, check_actor, check_cost,
-                                  block_order, cost_words, drain_excess, minion, names, play_from_hand, pool,
+                                  block_order, cost_words, draw_after_action, drain_excess, minion, names,
+                                  play_from_hand, pool,
                                   check_redirect, redirect_bleed, require_seated, rule_exists, text_unread,
                                   who_blocks)
 from judge.engine.state import ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion, Resolved, Retainer
@@ -307,7 +308,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
                           f"meets the stealth {a.stealth}", [R.INTERCEPT_WHEN_NEEDED])
     what = e.card or "a reaction"
     paid = _pay_now(d, m, e.cost, what, log)
-    play_from_hand(d, m.controller, log, what, replaced=e.replaced)
+    play_from_hand(d, m.controller, log, what, replaced=e.replaced, after_action=e.after_action)
     if e.card:
         a = d.put_action(reactions=a.reactions + ((m.name, e.card),))
     allows = "This vampire unlocks and attempts to block" if e.unlock_block else \
@@ -499,6 +500,7 @@ def succeed(d: Draft, log: Log) -> None:
         log.add(f"{a.summary} succeeds, but its cost cannot be paid in full: it is paid as far as possible and the "
                 f"action fizzles, with no effect.", R.FIZZLE)
         d.set(resolved=Resolved.of(a, successful=True))  # (a fizzled action is still successful; no referendum)
+        draw_after_action(d, log, a.unreplaced)
         return
     paid = ""
     if a.cost_blood:
@@ -511,6 +513,8 @@ def succeed(d: Draft, log: Log) -> None:
     rules = [R.ACTION_SUCCEEDS] + ([R.COST_ON_SUCCESS] if paid else [])
     RESOLVE[a.kind](d, log, a, paid, rules)
     burn_dead_ally(d, log, a.actor)
+    if a.kind != "political":  # (a political action's, once its referendum closes: politics.close_polling)
+        draw_after_action(d, log, a.unreplaced)
 
 
 def _resolve_bleed(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:

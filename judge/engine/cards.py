@@ -469,6 +469,9 @@ class Modelled:
     not_replaced: bool = False  # "Do not replace until your next unlock phase."
     locked_ok: bool = False  # a reaction's "Usable by a locked vampire." (the rules want it unlocked)
     after_combat: bool = False  # a combat card's "Do not replace until after combat."
+    after_action: bool = False  # a reaction's "Do not replace until after this action."
+    # "A vampire cannot play both <this card> and cards named /<that>/ during the same action.": (that, the sentence)
+    not_with: Optional[tuple[str, str]] = None
     # a strike's ", with an optional press" ("continue", "end" when only usable to end or continue, else "any")
     granted_press: Optional[str] = None
     granted_by: str = ""  # the sentence that gives it
@@ -609,6 +612,18 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         if s == "Do not replace until after combat" and COMBAT in card.types:
             out.after_combat = True
+            continue
+        if s == "Do not replace until after this action" and tuple(card.types) == (REACTION,):
+            out.after_action = True
+            continue
+        m = re.fullmatch(r"A vampire cannot play both (?P<a>.+?) and (?:cards named /(?P<b>[^/]+)/|(?P<c>.+?)) during "
+                         r"the same action", s)
+        if m and m.group("a") == card.name and (MODIFIER in card.types or REACTION in card.types) and not out.not_with:
+            out.not_with = (m.group("b") or m.group("c"), sentence)
+            continue
+        m = re.fullmatch(r"This reacting vampire gets \+(\d) intercept", s)
+        if m and tuple(card.types) == (REACTION,):
+            out.intercept += int(m.group(1))
             continue
         if s == "Usable by a locked vampire" and tuple(card.types) == (REACTION,):
             out.locked_ok, out.locked_by = True, sentence  # read for a reaction alone: a modifier or combat card's
@@ -788,6 +803,7 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         raise NotModelled(f"{card.name}{_at(e)}: \"{unread_when[0]}\" (who may play it, or when) is not read. "
                           f"{card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
     _only_one(d, e, m, what)
+    _not_with(d, e, m, what)
     if kind is ChooseStrike or (COMBAT in card.types and kind is PlayCard):
         _combat_card(d, e, m, what, log)
         return
@@ -888,6 +904,17 @@ def _only_one(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
     if any(who == m.name and k == key and (per == "combat" or r == c.round) for who, k, r in c.limited):
         raise _refuse(e.card, f"{m.name} has played {key} this {per} already: \"{sentence}\"", R.CARD_REQUIREMENTS)
     d.put_combat(limited=c.limited + ((m.name, key, c.round),))
+
+
+def _not_with(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
+    """"A vampire cannot play both <this card> and cards named /<that>/ during the same action.": refused when `m`
+    played the other card during the action in progress (Elder Intervention, Pack Tactics)."""
+    a = d.action_()
+    if what.not_with is None or a is None:
+        return
+    other, sentence = what.not_with
+    if any(who == m.name and card == other for who, card in a.modifiers + a.reactions):
+        raise _refuse(e.card, f"{m.name} played {other} during this action: \"{sentence}\"", R.CARD_REQUIREMENTS)
 
 
 def _played_as(d: Draft, card: CardFacts, number: Optional[int], m: Minion) -> type:
@@ -1047,11 +1074,12 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=effect,
                      wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
                      locked_ok=what.locked_ok, locked_by=what.locked_by, unlock_block=what.unlock_block,
-                     line=e.line, text=e.text)
+                     after_action=what.after_action, line=e.line, text=e.text)
     if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block) and \
             e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
-        play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced)
+        play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced,
+                       after_action=what.after_action)
         _pay(d, m, cost)
         text, rules = actions.reaction_played(m.name, f"{e.card.name}{_at(e)}",
                                               m.locked and what.locked_ok and m.name not in a.woken,

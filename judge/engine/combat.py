@@ -25,7 +25,8 @@ from typing import Optional
 from judge.engine import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine import damage as dmg
-from judge.engine.helpers import (Log, blood, drain_excess, draw_after_combat, minion, names, play_from_hand, pool,
+from judge.engine.helpers import (Log, blood, drain_excess, draw_after_action, draw_after_combat, minion, names,
+                                  play_from_hand, pool,
                                   text_unread)
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
@@ -214,6 +215,8 @@ def end(d: Draft, log: Log) -> None:
             f"{'s' if c.round > 1 else ''} ({taken}).", *rules)
     if c.unreplaced:
         draw_after_combat(d, log, c.unreplaced)
+    if c.action is not None and c.action.unreplaced:  # the blocked action is over with its combat
+        draw_after_action(d, log, c.action.unreplaced)
     dmg.apply_statuses(d, log, c.wounded, c.burning, after_combat=True)
 
 

@@ -213,6 +213,7 @@ class Reaction(Event):
     replaced: bool = True  # False: the card is not replaced until its player's next unlock phase (the card says so)
     locked_ok: bool = False  # the card is "Usable by a locked vampire": played while locked, the minion stays locked
     locked_by: str = ""  # the card's sentence that lets a locked minion play it (default: "Usable by a locked vampire")
+    after_action: bool = False  # "Do not replace until after this action."
     unlock_block: bool = False  # "This vampire unlocks and attempts to block.": played locked, then unlocks and blocks
 
 

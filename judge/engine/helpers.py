@@ -144,13 +144,21 @@ def remove_minion(d: Draft, name: str) -> int:
 
 
 def play_from_hand(d: Draft, player: str, log: Log, what: str, replaced: bool = True,
-                   after_combat: bool = False) -> None:
+                   after_combat: bool = False, after_action: bool = False) -> None:
     """Play a card from the hand and draw its replacement, unless the library is empty, or the card says
-    not to replace it until the next unlock phase (`replaced` False: drawn then, `phases._enter_unlock`) or
-    until after combat (`after_combat`: drawn as the combat ends, `draw_after_combat`)."""
+    not to replace it until the next unlock phase (`replaced` False: drawn then, `phases._enter_unlock`),
+    until after combat (`after_combat`: drawn as the combat ends, `draw_after_combat`) or until after this action
+    (`after_action`: drawn as the action ends, `draw_after_action`)."""
     p = d.players[player]
     if p.hand <= 0:
         raise Refusal(f"{player} has no card in hand to play {what}", [R.DRAW_REPLACE])
+    if after_action and d.action_() is not None:
+        d.put_player(player, hand=p.hand - 1)
+        d.put_action(unreplaced=d.action_().unreplaced + (player,))
+        if log is not None:
+            log.add(f"{what} is not replaced until after this action, as the card says ({player} now has "
+                    f"{p.hand - 1} in hand).", R.GOLDEN_RULE, R.DRAW_REPLACE)
+        return
     if after_combat and d.combat is not None:
         d.put_player(player, hand=p.hand - 1)
         d.put_combat(unreplaced=d.combat.unreplaced + (player,))
@@ -190,6 +198,14 @@ def draw_after_combat(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:
     replaced now."""
     for player in dict.fromkeys(unreplaced):
         draw_owed(d, log, player, list(unreplaced).count(player), "after combat")
+
+
+def draw_after_action(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:
+    """The action is over (it succeeded, the combat its block began ended, its referendum closed): each card not
+    replaced until after this action (`Action.unreplaced`, a player per card) is replaced now."""
+    for player in dict.fromkeys(unreplaced):
+        if d.players[player].seated:
+            draw_owed(d, log, player, list(unreplaced).count(player), "after the action")
 
 
 def names(items: Sequence[str]) -> str:

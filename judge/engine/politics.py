@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Optional
 
 from judge.engine import rules as R
-from judge.engine.helpers import Log, apply_card_effect, minion, play_from_hand, remove_minion, require_seated
+from judge.engine.helpers import (Log, apply_card_effect, draw_after_action, minion, play_from_hand, remove_minion,
+                                  require_seated)
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import CastVote, ClosePolling, Terms
 from judge.engine.state import READY, TORPOR, VAMPIRE, Action, Draft, Minion, Referendum, Resolved, Vote
@@ -88,7 +89,8 @@ def votes_of(d: Draft, m: Minion) -> tuple[int, list, str]:
 # -- calling a referendum -------------------------------------------------------------------------
 def resolve_political(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     d.set(referendum=Referendum(kind="political", caller=a.actor, player=a.player, card=a.card, step="terms",
-                                effects=a.effects, says=a.says, card_voters=(a.player,) if a.card else ()))
+                                effects=a.effects, says=a.says, card_voters=(a.player,) if a.card else (),
+                                unreplaced=a.unreplaced))
     card = f"; {a.card} gives {a.player} 1 vote (counting as {a.player}'s vote from political action cards)" \
         if a.card else ""
     log.add(f"{a.summary} succeeds{paid}: the referendum is called. First {a.player} chooses its terms, if any, "
@@ -304,6 +306,7 @@ def close_polling(d: Draft, log: Log) -> None:
     if r.kind == "political":  # the political action resolves with its referendum
         d.set(resolved=Resolved(r.caller, r.player, "political", f"{r.caller}'s political action", False, True,
                                 passed=yes > no))
+        draw_after_action(d, log, r.unreplaced)
     card = f" ({r.card})" if r.card else ""
     what = "the blood hunt" if r.kind == "blood hunt" else f"{r.caller}'s referendum{card}"
     rules = [R.REFERENDUM_RESULT] + ([R.PRISCI] if any(v.kind == "ballot" for v in r.votes) else [])

@@ -169,6 +169,7 @@ class Action:
     says: Optional[str] = None  # card text given but not modelled
     woken: tuple[str, ...] = ()  # minions that woke during this action: they block and react as though unlocked
     unblockable: Optional[str] = None  # the card that made the action unblockable ("This action is unblockable.")
+    unreplaced: tuple[str, ...] = ()  # a player per card played "Do not replace until after this action."
 
     @property
     def undeclined(self) -> tuple[str, ...]:
@@ -290,6 +291,7 @@ class Referendum:
     card_voters: tuple[str, ...] = ()  # Methuselahs whose vote from political action cards is used
     # votes cards gave vampires in this referendum ("This vampire gets +2 votes."): (vampire, card, votes)
     granted: tuple[tuple[str, str, int], ...] = ()
+    unreplaced: tuple[str, ...] = ()  # the political action's cards not replaced until after it (Action.unreplaced)
 
     def total(self, side: str) -> int:
         return sum(v.count for v in self.votes if v.side == side and v.kind != "ballot")
