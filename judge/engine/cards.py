@@ -528,6 +528,10 @@ _FLAGS = {
 }
 # A level written from the other ("[DOM] As above, but do not lock this vampire."): what "but" changes, as the
 # sentences of the other level it drops; a change not listed is not read.
+# An ally card's sentences that act as it is recruited or comes into play, or change its figures: not read, they
+# stop its recruit (an ally's other sentences go with it as unread text, stopping where they could matter)
+_AS_RECRUITED = re.compile(r"recruit|enters? play|comes? into play|Unlock this vampire|As above|this ally has|"
+                           r"additional life|\blife\b.*\bstrength\b|\bstrength\b.*\blife\b", re.I)
 # An ally card's kind and figures: "Unique mortal with 3 life. 1 strength, 1 bleed.", "Ghoul with 2 life. 1 strength,
 # 0 bleed."
 _ALLY_STATS = re.compile(r"(?:Unique )?[A-Za-z][a-z-]*(?: [a-z-]+)? with (?P<life>\d+) life\. (?P<strength>\d+) "
@@ -647,7 +651,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             if s == "Put this card in play" and not out.in_play:
                 out.in_play = sentence
                 continue
-            if s == "Hunting ground" and not out.hunting_ground:
+            if s.casefold() == "hunting ground" and not out.hunting_ground:
                 out.hunting_ground = sentence
                 continue
             m = _HUNTING_GAIN.fullmatch(s)
@@ -1199,9 +1203,15 @@ def _recruit(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: 
     if e.effect is not None:
         raise NotModelled(f"an effect given with the ally card {e.card.name} is not read; describe it as its own "
                           f"event once the ally is in play", [R.RECRUIT, R.GOLDEN_RULE])
-    if e.card.unique and any(x.card == e.card.name for x in d.minions.values()):
-        raise NotModelled(f"{e.card.name} is unique and already in play: the contest a second copy starts. "
-                          f"{e.card.quote()}", [R.UNIQUE_CARD, R.CONTEST_CARD])
+    if any(x.card == e.card.name for x in d.minions.values()):
+        raise NotModelled(f"{e.card.name} is already in play: " + (
+            "the contest a second copy starts" if e.card.unique else "a second copy of it is not modelled (the engine "
+            "names an ally after its card)") + f". {e.card.quote()}", [R.UNIQUE_CARD, R.CONTEST_CARD])
+    now = [s for s in what.rest if _AS_RECRUITED.search(s)]
+    if now:  # what happens as it is recruited or comes into play, or changes its figures: not read, so not ignored
+        raise NotModelled(f"{e.card.name}{_at(e)}: \"{' '.join(now)}\" is not read (as the ally is recruited or comes "
+                          f"into play, or its figures). Recruit it as described ('{m.name} recruits {e.card.name}, "
+                          f"3 life') with what it does. {e.card.quote()}", [R.RECRUIT, R.GOLDEN_RULE])
     life, strength, bleed = what.ally
     event = Recruit(actor=m.name, ally=e.card.name, life=life, strength=strength, bleed=bleed, cost=cost,
                     unread=tuple(what.rest), line=e.line, text=e.text)
@@ -1370,6 +1380,9 @@ def hunting_ground(d: Draft, e: HuntingGround, log: Log) -> None:
     one hunting ground only each turn for the vampire."""
     card, m = e.card, minion(d, e.minion)
     what = modelled(card, None)
+    if what.rest or (not what.hunting_gain and "hunting ground" in card.text.casefold()):
+        raise NotModelled(f"{card.name}: \"{' '.join(what.rest) or card.text}\" is not read; say what it does with "
+                          f"the described forms ('Belinde gains 1 blood'). {card.quote()}", [R.GOLDEN_RULE])
     if not what.hunting_gain:
         raise _refuse(card, f"{card.name} is not a hunting ground giving a ready vampire blood in the unlock phase",
                       R.GOLDEN_RULE)

@@ -9,6 +9,8 @@ transfers are left, ...).
 """
 from __future__ import annotations
 
+import re
+
 from typing import Callable, NamedTuple
 
 from judge.engine import rules as R
@@ -126,6 +128,9 @@ def _start_turn(d: Draft, log: Log, player: str) -> bool:
 def _enter_unlock(d: Draft, log: Log) -> None:
     player = d.turn
     unlocked, infernal = [], []
+    for m in _own(d, player):  # a card text saying what happens in this phase, not read: stop rather than ignore it
+        if m.controlled and any(re.search(r"unlock phase|unlock as normal", s, re.I) for s in m.unread):
+            text_unread(m, "begins its controller's unlock phase")
     for m in _own(d, player):
         if m.locked and m.controlled and not m.contested:
             if m.infernal:
@@ -515,6 +520,9 @@ def _exit_influence(d: Draft, log: Log) -> None:
 
 # -- discard phase -------------------------------------------------------------------------------
 def _enter_discard(d: Draft, log: Log) -> None:
+    for m in _own(d, d.turn):  # (as the unlock phase does)
+        if m.controlled and any("discard phase" in s for s in m.unread):
+            text_unread(m, "begins its controller's discard phase")
     log.add(f"{d.turn}'s discard phase: 1 discard phase action.", R.DISCARD_PHASE)
 
 
