@@ -29,7 +29,8 @@ from judge.engine.helpers import (Log, announce, apply_card_effect, blood, burn_
                                   play_from_hand, pool,
                                   check_redirect, redirect_bleed, require_seated, rule_exists, text_unread,
                                   who_blocks)
-from judge.engine.state import ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion, Resolved, Retainer
+from judge.engine.state import (ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion, Resolved,
+                                Retainer)
 
 
 # -- announcing ---------------------------------------------------------------------------------
@@ -264,11 +265,12 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     burn_dead_ally(d, log, m.name)
 
 
-def reaction_played(name: str, played: str, locked_by_card: bool,
-                    allows: str = "Usable by a locked vampire") -> tuple[str, list]:
+def reaction_played(name: str, played: str, locked_by_card: bool, allows: str = "") -> tuple[str, list]:
     """The words of a reaction played (`played`: the card and what was paid) and the rules they add:
-    `locked_by_card`, by a locked minion its card lets play it (what it says: `allows`)."""
+    `locked_by_card`, by a locked minion its card lets play it (what it says: `allows`, its sentence; "Usable by a
+    locked vampire" when empty)."""
     if locked_by_card:
+        allows = allows.rstrip(".") or "Usable by a locked vampire"
         return f"{name}, locked, plays {played}, as the card allows (\"{allows}\")", [R.GOLDEN_RULE]
     return f"{name} plays {played} (a reaction does not lock its minion)", []
 
@@ -311,8 +313,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     play_from_hand(d, m.controller, log, what, replaced=e.replaced, after_action=e.after_action)
     if e.card:
         a = d.put_action(reactions=a.reactions + ((m.name, e.card),))
-    allows = "This vampire unlocks and attempts to block" if e.unlock_block else \
-        e.locked_by.rstrip(".") or "Usable by a locked vampire"
+    allows = "This vampire unlocks and attempts to block" if e.unlock_block else e.locked_by
     text, card_rules = reaction_played(m.name, f"{what}{paid}",
                                        m.locked and (e.locked_ok or e.unlock_block) and not awake, allows)
     rules += card_rules
@@ -499,7 +500,8 @@ def succeed(d: Draft, log: Log) -> None:
         pool(d, a.player, -a.cost_pool)
         log.add(f"{a.summary} succeeds, but its cost cannot be paid in full: it is paid as far as possible and the "
                 f"action fizzles, with no effect.", R.FIZZLE)
-        d.set(resolved=Resolved.of(a, successful=True))  # (a fizzled action is still successful; no referendum)
+        if a.kind == "political":  # (a fizzled action is still successful; it calls no referendum)
+            d.set(resolved=Resolved.of(a, successful=True))
         draw_after_action(d, log, a.unreplaced)
         return
     paid = ""

@@ -13,8 +13,11 @@ A vampire named by its crypt card gets what the card prints: capacity, clan, sec
 
 Every other sentence is *unread*: the minion carries it (`Minion.unread`), and the engine stops as not
 modelled, naming it, at the first step where it could matter (the minion acts, blocks, reacts, fights, or
-its controller's master phase begins), unless the scenario sets it aside (`ignore_text: true`). It is never
-silently replaced by a default.
+its controller's unlock, master or discard phase begins, when the sentence names that phase), unless the scenario
+sets it aside (`ignore_text: true`). It is never silently replaced by a default.
+
+Library cards' "Only usable ..." sentences are read here too, clause by clause (`condition_of`), and a combat
+card's strike (`strike_of`).
 """
 from __future__ import annotations
 
@@ -103,11 +106,11 @@ def _read_sentence(s: str, out: CryptText, sect: Optional[str], title: Optional[
 # -- "Only usable ..." conditions of library cards ----------------------------------------------------------------
 # A condition is read clause by clause: "Only usable by a ready unlocked vampire other than the acting minion, during
 # a bleed action directed at you, after blocks are declined." is three clauses, each one of the forms below, in any
-# order, joined by commas, "and" or ";". Each form is a pattern and what it asks of the moment (the draft `d`) and of
-# the minion `m` playing the card, as the reason it is not met (None: met). A sentence is read when every one of its
-# clauses is; otherwise it is not read at all, and the card stops as not modelled, naming it (`cards.modelled` keeps
-# it in `rest`). Who is "younger" is told against the minion playing the card, as the cards mean it ("an ally or
-# younger vampire is bleeding you": younger than the vampire reacting).
+# order, joined by commas, "and", ";" or a space. Each form is a pattern and what it asks of the moment (the draft
+# `d`) and of the minion `m` playing the card, as the reason it is not met (None: met). A sentence is read when every
+# one of its clauses is; otherwise it is not read at all, and the card stops as not modelled, naming it
+# (`cards.modelled` keeps it in `rest`). Who is "younger" is told against the minion playing the card, as the cards
+# mean it ("an ally or younger vampire is bleeding you": younger than the vampire reacting).
 Check = Callable[[Any, Any], Optional[str]]
 
 
@@ -178,8 +181,8 @@ def _action_or_referendum(d):
     if a is not None:
         return a
     r = getattr(d, "referendum", None)
-    if r is not None and r.kind == "political":
-        return _InReferendum(r.caller, r.player, f"{r.caller}'s political action")
+    if r is not None and r.action is not None:
+        return _InReferendum(r.caller, r.player, r.action.summary)
     return None
 
 
@@ -484,7 +487,8 @@ def _who(adjectives: str, noun: str, other_than_acting: bool, outside_combat: bo
             how, n = capacity
             fits = {"more": m.capacity >= n, "less": m.capacity <= n, "above": m.capacity > n}[how]
             if m.kind != VAMPIRE or not fits:
-                return f"{m.name} is not a vampire of capacity {'above ' + str(n) if how == 'above' else f'{n} or {how}'}"
+                limit = f"above {n}" if how == "above" else f"{n} or {how}"
+                return f"{m.name} is not a vampire of capacity {limit}"
         return None
     return check
 
@@ -500,16 +504,24 @@ def _same_clan(a: str, b: str) -> bool:
         name = " ".join(name.casefold().split())
         return _RENAMED_CLANS.get(name, name)
     return bool(a) and fold(a) == fold(b)
-_WHO = re.compile(
+
+
+def _younger(g: dict) -> dict:
+    """A clause naming a "younger vampire" speaks of the minion playing the card: younger than it."""
+    return {"minion": "younger" in (g.get("who") or "")}
+
+
+_WHO = (
     r"by (?:a |an |the )?(?P<adjs>(?:(?:ready|unlocked|locked|non-acting),? (?:and )?)*)"
     r"(?P<noun>vampire|minion|ally|anarch|(?:Camarilla|Sabbat|Laibon|Independent) vampire|" + _CLAN_NAMES + r")"
     r"(?P<other>,? other than the acting (?:minion|vampire))?"
     r"(?P<outside> not involved in (?:the |the current )?combat)?"
     r"(?P<torpor> in torpor)?"
-    r"(?: with capacity (?:(?P<above>above) (?P<n1>\d+)|(?P<n2>\d+) or (?P<moreless>more|less)))?")
+    r"(?: with capacity (?:(?P<above>above) (?P<n1>\d+)|(?P<n2>\d+) or (?P<moreless>more|less)))?")  # "by a ..."
 
-# (a clause's pattern, matched at its place in the sentence -> its check, and the Condition's flags it sets)
-_CLAUSES: list[tuple[re.Pattern, Callable[[re.Match], tuple[Check, dict]]]] = [(re.compile(p, re.I), f) for p, f in [
+# (a clause's pattern, matched at its place in the sentence -> from its groups, its check and the Condition's flags
+# it sets)
+_CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.compile(p, re.I), f) for p, f in [
     (r"(?:as|when) (?:the|an) action is announced", lambda g: (_announced, {})),
     (r"after blocks are declined", lambda g: (_declined, {})),
     (r"before block resolution", lambda g: (_before_block_resolution, {})),
@@ -533,8 +545,8 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[re.Match], tuple[Check, dict]]]] = [(
      lambda g: (_attempting(g["who"]), _younger(g))),
     (r"(?:during|on) (?:a|an) (?:(?P<kinds>" + _KIND + r"(?:, " + _KIND + r")*(?:,? or " + _KIND + r")?) )?"
      r"(?:action|(?P<bleed>bleed))(?: (?:directed at|against) (?P<you>you)(?: \(or a card you control\))?)?",
-     lambda g: (_during_action(re.split(r",? or |, ", g["kinds"]) if g["kinds"] else (["bleed"] if g["bleed"] else []),
-                               bool(g["you"])), {})),
+     lambda g: (_during_action(re.split(r",? or |, ", g["kinds"]) if g["kinds"]
+                               else (["bleed"] if g["bleed"] else []), bool(g["you"])), {})),
     (r"(?:if|when) (?P<who>" + _OTHER + r") is bleeding you(?: for (?P<n>\d+) or more)?",
      lambda g: (_bleeding_you(g["who"], int(g["n"]) if g["n"] else None), _younger(g))),
     (r"the bleed amount is (?P<n>\d+) or more", lambda g: (_bleed_amount(int(g["n"])), {})),
@@ -550,18 +562,14 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[re.Match], tuple[Check, dict]]]] = [(
      lambda g: (_victory_points(int(g["n"] or 1)), {})),
     (r"if (?P<whose>you) control the Edge|if (?P<prey>your prey) (?:has|controls) the Edge",
      lambda g: (_edge("you" if g["whose"] else "prey"), {})),
-    (_WHO.pattern, lambda g: (_who(g["adjs"] or "", g["noun"], bool(g["other"]), bool(g["outside"]), bool(g["torpor"]),
-                                   ("above", int(g["n1"])) if g["above"] else
-                                   (g["moreless"].casefold(), int(g["n2"])) if g["n2"] else None),
-                              {"locked": "locked" in (g["adjs"] or "").casefold().replace("unlocked", ""),
-                               "other_than_acting": bool(g["other"]) or "non-acting" in (g["adjs"] or "").casefold(),
-                               "outside_combat": bool(g["outside"]), "torpor": bool(g["torpor"]), "minion": True})),
+    (_WHO, lambda g: (_who(g["adjs"] or "", g["noun"], bool(g["other"]), bool(g["outside"]), bool(g["torpor"]),
+                           ("above", int(g["n1"])) if g["above"] else
+                           (g["moreless"].casefold(), int(g["n2"])) if g["n2"] else None),
+                      {"locked": "locked" in (g["adjs"] or "").casefold().replace("unlocked", ""),
+                       "other_than_acting": bool(g["other"]) or "non-acting" in (g["adjs"] or "").casefold(),
+                       "outside_combat": bool(g["outside"]), "torpor": bool(g["torpor"]), "minion": True})),
 ]]
-def _younger(g: dict) -> dict:
-    """A clause naming a "younger vampire" speaks of the minion playing the card: younger than it."""
-    return {"minion": "younger" in (g.get("who") or "")}
-
-
+# between two clauses: a comma, a semicolon or a space, with "and" or a repeated "only usable"
 _JOIN = re.compile(r"(?:,\s*|;\s*|\s+)(?:and\s+|only usable\s+)?", re.I)
 
 

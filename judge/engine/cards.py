@@ -16,12 +16,17 @@ What playing a named card checks, each refusal citing the rule and quoting the c
 * its requirements: clan, Disciplines at the level played (`at superior` needs the superior level),
   title, sect and the other requirements the card data lists ("non-sterile", "capacity 5 or more");
 * its cost in blood or pool (only a minion or Methuselah with enough can play it);
-* "Only usable during a bleed action" and the like, where the engine knows the situation;
+* its "Only usable ..." sentences, clause by clause (card_text.condition_of), where the engine knows the situation;
+  "only one each combat, round or turn"; "cannot both be played during the same action";
+* which of its Discipline lines the minion plays it by (`line_played`), and as which type a card of two is played;
 * a unique card already in play (the contest it would start is not modelled here: the replay stops).
 
 What the card does: the parts of its text for the level played that the engine models (`+N stealth`,
-`+N bleed`, `+N intercept`, `(D) Bleed ... with +N bleed`, `+1 stealth action`) are applied through
-the engine's own events (actions.py, phases.py); anything else is applied only as the scenario states
+`+N bleed`, `+N intercept`, `(D) Bleed ... with +N bleed`, `+1 stealth action`, strikes, maneuvers, presses,
+redirects, unlocking, votes, pool gained...) are applied through the engine's own events (actions.py, phases.py);
+an action modifier usable after its action resolved is played then (`_after_resolution`); an ally card is its
+recruit action (`_recruit`); a master card's location stays in play, and a hunting ground gives its blood in the
+unlock phase (`hunting_ground`). Anything else is applied only as the scenario states
 it (`effect:`, or "plays X: Alexis burns 3 pool"), shown if it is only described (`says:`), or the
 replay stops as not modelled, listing the card's rulings. Never guessed.
 """
@@ -69,6 +74,10 @@ class DisciplineLine(NamedTuple):
         """Played as the card itself: a "[REFLEX]" line is played only as a reflex, which the engine does not
         model (Predator's Communion: "[ani] [REFLEX] Cancel a frenzy card ..." beside "[ani] +1 intercept ...")."""
         return "REFLEX" not in self.marks
+
+    def played_at(self, level: Optional[str]) -> bool:
+        """A line the card is played by at `level` (None: the basic level)."""
+        return self.played and self.level == ("superior" if level == "superior" else "inferior")
 
 
 # A Discipline line's head: its symbols, joined by "or", "and", "&" or nothing ("[pot] or [pre] ", "[dom] [REACTION] ")
@@ -143,20 +152,11 @@ class CardFacts:
             codes = tuple(c.casefold() for c in symbols if _is_discipline(c))
             marks = frozenset(c.upper() for c in symbols if not _is_discipline(c))
             # (Flight has one level: its line is played at the basic level)
-            out.append(DisciplineLine("superior" if symbols[0].isupper() and len(symbols[0]) == 3 else "inferior", codes,
+            level = "superior" if symbols[0].isupper() and len(symbols[0]) == 3 else "inferior"
+            out.append(DisciplineLine(level, codes,
                                       bool(re.search(r"\]\s*or\s*\[", head.group(0))), marks,
                                       raw.strip()[head.end():].strip()))
         return out
-
-    def level_text(self, level: Optional[str], line: Optional[int] = None) -> Optional[str]:
-        """The text of the Discipline line played at `level` (inferior: lower-case symbols, superior: upper
-        case): line `line` of `discipline_lines()` when given, else the first at that level; None when the card
-        has no such line. (Its Disciplines and marks come off: the card data's requirements.)"""
-        lines = self.discipline_lines()
-        if line is not None:
-            return lines[line].text
-        want = [ln for ln in lines if ln.level == ("superior" if level == "superior" else "inferior") and ln.played]
-        return want[0].text if want else None
 
     def quote(self) -> str:
         return f'{self.name}: "{" / ".join(ln.strip() for ln in self.text.splitlines() if ln.strip())}"'
@@ -464,7 +464,6 @@ class Modelled:
     limited: Optional[bool] = None
     action_bleed: bool = False  # "(D) Bleed"
     any_target: bool = False
-    locked_only: bool = False  # an "Only usable by a locked ..." condition (checked with the conditions)
     wake: bool = False  # "This vampire wakes"
     not_replaced: bool = False  # "Do not replace until your next unlock phase."
     locked_ok: bool = False  # a reaction's "Usable by a locked vampire." (the rules want it unlocked)
@@ -511,6 +510,11 @@ class Modelled:
     rest: list[str] = field(default_factory=list)
     line_text: Optional[str] = None  # the Discipline line read (written out from the one above for "As above")
 
+    @property
+    def after_resolution(self) -> bool:
+        """One of its conditions is a moment after the action resolved ("after resolution of a successful action")."""
+        return any(c.after_resolution for _, c in self.conditions)
+
 
 _SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z(+\[])")
 # The cards whose "Only usable ..." sentences say when and by whom they are played, checked then; on a card in play
@@ -553,8 +557,7 @@ def _level_line(card: CardFacts, level: Optional[str], line: Optional[int] = Non
     from the line above it: the other level's line of the same Disciplines, else the line printed before it."""
     lines = card.discipline_lines()
     if line is None:
-        line = next((n for n, ln in enumerate(lines) if ln.level == ("superior" if level == "superior" else
-                                                                     "inferior") and ln.played), None)
+        line = next((n for n, ln in enumerate(lines) if ln.played_at(level)), None)
     if line is None:
         return None
     text = lines[line].text
@@ -575,8 +578,7 @@ def _lines_fitting(card: CardFacts, level: Optional[str], m: Minion) -> tuple[li
     """(the Discipline lines at `level`, those of them whose Disciplines `m` has), as indexes in
     `card.discipline_lines()`."""
     lines = card.discipline_lines()
-    at = [n for n, ln in enumerate(lines) if ln.level == ("superior" if level == "superior" else "inferior")
-          and ln.played]
+    at = [n for n, ln in enumerate(lines) if ln.played_at(level)]
     names = {code.casefold(): name for code, name, _ in card.disciplines}
 
     def has(code: str) -> bool:
@@ -606,6 +608,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     out = Modelled()
     line = _level_line(card, level, line_number)
     out.line_text = line
+    locked_only = False  # an "Only usable by a locked ..." condition
     text = " ".join(card.preamble + ([line] if line else []))
     for sentence in (s.strip() for s in _SENTENCE.split(text) if s.strip()):
         s = sentence.rstrip(".")
@@ -724,7 +727,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             condition = None
         if condition is not None:
             out.conditions.append((sentence, condition))
-            out.locked_only = out.locked_only or condition.locked
+            locked_only = locked_only or condition.locked
             # "by a ready vampire other than the acting minion": an action modifier played by another vampire
             out.other_than_acting = out.other_than_acting or (condition.other_than_acting and MODIFIER in card.types)
             continue
@@ -753,10 +756,10 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     if out.hunting_gain and not (out.location and out.hunting_ground):
         out.hunting_gain = 0
         out.rest.append("During your unlock phase, ...")  # (the hunting ground's gain, read only on a location)
-    if out.unlock_self and tuple(card.types) == (MODIFIER,) and not any(c.after_resolution for _, c in out.conditions):
+    if out.unlock_self and tuple(card.types) == (MODIFIER,) and not out.after_resolution:
         out.unlock_self = False  # a modifier unlocking its vampire during the action: not read
         out.rest.append(out.unlock_sentence)
-    if out.locked_only and tuple(card.types) == (REACTION,) and not (out.wake or out.unlock_block):
+    if locked_only and tuple(card.types) == (REACTION,) and not (out.wake or out.unlock_block):
         out.locked_ok = True  # "Only usable by a locked ...": played locked, as "Usable by a locked vampire." is
         out.locked_by = next(s for s, c in out.conditions if c.locked)
     return out
@@ -768,7 +771,7 @@ def stage_kind(e: PlayCard, table) -> type:
     reaction belongs to the open action, a combat card to the combat; an action modifier "only usable after
     resolution" to none of them (the action, and a blocked action's combat, are played out first)."""
     types = e.card.types
-    if types == (MODIFIER,) and any(c.after_resolution for _, c in modelled(e.card, e.level).conditions):
+    if types == (MODIFIER,) and modelled(e.card, e.level).after_resolution:
         return PlayCard
     if COMBAT in types and (table.combat is not None or len(types) == 1):
         return ChooseStrike
@@ -811,7 +814,7 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     if kind is ChooseStrike or (COMBAT in card.types and kind is PlayCard):
         _combat_card(d, e, m, what, log)
         return
-    if tuple(card.types) == (MODIFIER,) and any(c.after_resolution for _, c in what.conditions):
+    if tuple(card.types) == (MODIFIER,) and what.after_resolution:
         _after_resolution(d, e, m, what, log)  # (its conditions met: an action has just resolved)
         return
     if kind is PlayCard:
@@ -872,6 +875,7 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
     _pay(d, m, cost)
     play_from_hand(d, m.controller, log, card.name, replaced=not what.not_replaced)
+    d.set(resolved=dataclasses.replace(r, modifiers=r.modifiers + ((m.name, card.name),)))  # (the non-repeat rule)
     paid = f", paying {_cost_text(cost)}" if cost != Cost() else ""
     log.add(f"{m.name} plays {card.name}{_at(e)} after {r.summary} resolved ("
             f"{'successful' if r.successful else 'blocked' if r.blocked else 'not successful'}){paid}, as the card "
@@ -896,7 +900,7 @@ def _only_one(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
     per, level, sentence = what.only_one
     if level and (e.level or "inferior") != level:
         return  # "at superior": the basic level is not limited
-    key = e.card.name + (f" at {e.level}" if level else "")
+    key = e.card.name + (f" at {level}" if level else "")
     if per == "turn":
         if key in m.once:
             raise _refuse(e.card, f"{m.name} has played {key} this turn already: \"{sentence}\"", R.CARD_REQUIREMENTS)
@@ -1028,7 +1032,7 @@ def _modifier_who(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
 
 
 def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
-    a = d.action_()  # (who may play it: `_who_and_when`, before its requirements)
+    # (who may play it: `_who_and_when`, before its requirements; its conditions: `play_card`)
     if e.cancelled:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO)
         return
@@ -1086,8 +1090,7 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
                        after_action=what.after_action)
         _pay(d, m, cost)
         text, rules = actions.reaction_played(m.name, f"{e.card.name}{_at(e)}",
-                                              m.locked and what.locked_ok and m.name not in a.woken,
-                                              what.locked_by.rstrip(".") or "Usable by a locked vampire")
+                                              m.locked and what.locked_ok and m.name not in a.woken, what.locked_by)
         log.add(f"{text}.", R.REACTION_WHO, *rules)
         _says(e, log)
         return
@@ -1196,8 +1199,7 @@ def _recruit(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: 
     if what.ally is None:
         raise NotModelled(f"{e.card.name}: its life, strength and bleed are not read; recruit it as described "
                           f"('{m.name} recruits {e.card.name}, 3 life'). {e.card.quote()}", [R.RECRUIT, R.GOLDEN_RULE])
-    if e.cancelled:
-        check_actor(d, m.name, "recruit")
+    if e.cancelled:  # (who may recruit: `_who_and_when`)
         _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO)
         return
     if e.effect is not None:
@@ -1406,7 +1408,7 @@ def hunting_ground(d: Draft, e: HuntingGround, log: Log) -> None:
     gained = blood(d, m.name, what.hunting_gain, log)
     d.put_phase(hunting=ps.hunting + ((card.name, m.name),))
     log.add(f"{m.name} gains {what.hunting_gain} blood from {card.name}, a hunting ground {player} controls"
-            + ("" if gained == what.hunting_gain else f" (the excess over its capacity drains)") + ".", R.GOLDEN_RULE)
+            + ("" if gained == what.hunting_gain else " (the excess over its capacity drains)") + ".", R.GOLDEN_RULE)
 
 
 def burn_option(d: Draft, e: BurnOption, log: Log) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from judge.engine import rules as R
 from judge.engine.citations import CURRENT
-from judge.engine.helpers import Log, names, pool, remove_minion
+from judge.engine.helpers import Log, draw_after_action, names, pool, remove_minion
 from judge.engine.errors import NotModelled
 from judge.engine.state import Draft, Result
 
@@ -62,6 +62,7 @@ def check_ousting(d: Draft, log: Log) -> None:
         d.set(action=None)
         log.add(f"{action.actor} has left the game with {action.player}'s cards: {action.summary} ends, without "
                 f"effect.", R.OUSTED)
+        draw_after_action(d, log, action.unreplaced)  # (the other Methuselahs' cards not replaced until after it)
     _announce_succession(d, log, predators)
     check_game_end(d, log)
 

@@ -39,6 +39,7 @@ STAGE_KEYS = {
                "additional_strikes", "damage_taken", "wounded", "burning", "pending_damage"),
     "referendum": ("kind", "caller", "player", "card", "step", "for", "against", "prisci", "votes"),
     "diablerie_chance": ("blocker", "victim"),
+    "resolved": ("actor", "kind", "summary", "successful", "blocked", "passed"),
     "result": ("over", "winner", "tied", "scores"),
     "phase_state": PHASE_KEYS,
 }
@@ -60,7 +61,7 @@ KINDS = {
     "master_actions": INT, "discard_actions": INT, "edge_pool_taken": BOOL, "winner": (PLAYER, None), "over": BOOL,
     "tied": LIST, "ousted_order": LIST, "bank": INT, "rules": tuple(RULES_EDITIONS),
     "action": (MAPPING, None), "combat": (MAPPING, None), "referendum": (MAPPING, None),
-    "diablerie_chance": (MAPPING, None),
+    "diablerie_chance": (MAPPING, None), "resolved": (MAPPING, None),
 }
 
 

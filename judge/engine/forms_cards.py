@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from judge.engine.cards import ALLY_CARD
 from judge.engine.errors import ScenarioError
 from judge.engine.events import BurnOption, CardEffect, HuntingGround, PlayCard
 from judge.engine.forms import NUM, FormTable, Names, cost_of, effect_of, number, player_of, minion_of
@@ -76,7 +77,7 @@ def effects(text: str, names: Names, line: int) -> CardEffect:
 
 def _ally_named(card, names: Names, line: int) -> None:
     """An ally card played (recruited) brings a minion of its name into play: later events and expectations name it."""
-    if tuple(card.types) == ("Ally",) and card.name not in names.minions:
+    if tuple(card.types) == (ALLY_CARD,) and card.name not in names.minions:
         names.add_minion(card.name, line)
 
 

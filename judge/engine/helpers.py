@@ -193,19 +193,23 @@ def draw_owed(d: Draft, log: Log, player: str, owed: int, until: str) -> None:
             + f" ({player} now has {p.hand + drawn} in hand).", R.GOLDEN_RULE, R.DRAW_REPLACE)
 
 
-def draw_after_combat(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:
-    """The combat is over: each card not replaced until after combat (`Combat.unreplaced`, a player per card) is
-    replaced now."""
+def draw_after(d: Draft, log: Log, unreplaced: Sequence[str], until: str) -> None:
+    """Each card not replaced until now (a player per card: `Combat.unreplaced`, `Action.unreplaced`) is replaced,
+    by its player still in the game; `until`: "after combat", "after the action"."""
     for player in dict.fromkeys(unreplaced):
-        draw_owed(d, log, player, list(unreplaced).count(player), "after combat")
+        if d.players[player].seated:
+            draw_owed(d, log, player, list(unreplaced).count(player), until)
+
+
+def draw_after_combat(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:
+    """The combat is over: each card not replaced until after combat is replaced now."""
+    draw_after(d, log, unreplaced, "after combat")
 
 
 def draw_after_action(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:
     """The action is over (it succeeded, the combat its block began ended, its referendum closed): each card not
-    replaced until after this action (`Action.unreplaced`, a player per card) is replaced now."""
-    for player in dict.fromkeys(unreplaced):
-        if d.players[player].seated:
-            draw_owed(d, log, player, list(unreplaced).count(player), "after the action")
+    replaced until after this action is replaced now."""
+    draw_after(d, log, unreplaced, "after the action")
 
 
 def names(items: Sequence[str]) -> str:

@@ -521,7 +521,7 @@ def _exit_influence(d: Draft, log: Log) -> None:
 # -- discard phase -------------------------------------------------------------------------------
 def _enter_discard(d: Draft, log: Log) -> None:
     for m in _own(d, d.turn):  # (as the unlock phase does)
-        if m.controlled and any("discard phase" in s for s in m.unread):
+        if m.controlled and any(re.search(r"discard phase", s, re.I) for s in m.unread):
             text_unread(m, "begins its controller's discard phase")
     log.add(f"{d.turn}'s discard phase: 1 discard phase action.", R.DISCARD_PHASE)
 

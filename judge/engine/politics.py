@@ -90,7 +90,7 @@ def votes_of(d: Draft, m: Minion) -> tuple[int, list, str]:
 def resolve_political(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     d.set(referendum=Referendum(kind="political", caller=a.actor, player=a.player, card=a.card, step="terms",
                                 effects=a.effects, says=a.says, card_voters=(a.player,) if a.card else (),
-                                unreplaced=a.unreplaced))
+                                action=a))
     card = f"; {a.card} gives {a.player} 1 vote (counting as {a.player}'s vote from political action cards)" \
         if a.card else ""
     log.add(f"{a.summary} succeeds{paid}: the referendum is called. First {a.player} chooses its terms, if any, "
@@ -303,10 +303,9 @@ def close_polling(d: Draft, log: Log) -> None:
     r = d.referendum
     yes, no, prisci = _tally(r)
     d.set(referendum=None)
-    if r.kind == "political":  # the political action resolves with its referendum
-        d.set(resolved=Resolved(r.caller, r.player, "political", f"{r.caller}'s political action", False, True,
-                                passed=yes > no))
-        draw_after_action(d, log, r.unreplaced)
+    if r.action is not None:  # the political action resolves with its referendum
+        d.set(resolved=Resolved.of(r.action, successful=True, passed=yes > no))
+        draw_after_action(d, log, r.action.unreplaced)
     card = f" ({r.card})" if r.card else ""
     what = "the blood hunt" if r.kind == "blood hunt" else f"{r.caller}'s referendum{card}"
     rules = [R.REFERENDUM_RESULT] + ([R.PRISCI] if any(v.kind == "ballot" for v in r.votes) else [])

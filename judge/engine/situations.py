@@ -17,7 +17,7 @@ from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, Contes
                                  RedListHunt, SlaveTakesOver)
 from judge.engine.helpers import (Log, announce, check_actor, draw_after_combat, minion, names, pool, remove_minion,
                                   require_seated)
-from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Card, Draft, Minion, Resolved
+from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Card, Draft, Minion
 
 SECTS = ("camarilla", "sabbat", "anarch", "independent", "laibon")
 
@@ -413,7 +413,7 @@ def slave_takes_over(d: Draft, e: SlaveTakesOver, log: Log) -> None:
         raise Refusal(f"{s.name} must be ready and unlocked to lock for this", [R.SLAVE_COMBAT])
     d.put_minion(s.name, locked=True)
     d.put_minion(blocked.name, locked=False)
-    d.set(combat=None, resolved=Resolved.of(c.action, successful=False, blocked=True) if c.action else None)
+    d.set(combat=None)  # (the blocked action goes on in the slave's combat, and resolves as that one ends)
     if c.unreplaced:  # the cancelled combat is over: its cards not replaced until after combat are
         draw_after_combat(d, log, c.unreplaced)
     log.add(f"{s.controller} locks {s.name}, a slave to the {master.title()}: the combat between {blocked.name} and "

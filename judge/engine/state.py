@@ -291,7 +291,9 @@ class Referendum:
     card_voters: tuple[str, ...] = ()  # Methuselahs whose vote from political action cards is used
     # votes cards gave vampires in this referendum ("This vampire gets +2 votes."): (vampire, card, votes)
     granted: tuple[tuple[str, str, int], ...] = ()
-    unreplaced: tuple[str, ...] = ()  # the political action's cards not replaced until after it (Action.unreplaced)
+    # the political action that called it (resolving with it: what was played during it, its cards not replaced
+    # until after it); None for a blood hunt
+    action: Optional[Action] = None
 
     def total(self, side: str) -> int:
         return sum(v.count for v in self.votes if v.side == side and v.kind != "ballot")
@@ -554,6 +556,9 @@ def state_to_json(state: GameState) -> dict:
     chance = None
     if state.chance:
         chance = {"blocker": state.chance.blocker, "victim": state.chance.victim}
+    r = state.resolved
+    resolved = None if r is None else {"actor": r.actor, "kind": r.kind, "summary": r.summary,
+                                       "successful": r.successful, "blocked": r.blocked, "passed": r.passed}
     scores = {name: _num(state.players[name].vp) for name in state.seating}
     return {
         "rules": state.edition, "turn": state.turn, "phase": state.phase, "turn_number": state.turn_number,
@@ -561,6 +566,7 @@ def state_to_json(state: GameState) -> dict:
         "phase_state": {"master_actions": ps.master_actions, "transfers": ps.transfers,
                         "discard_actions": ps.discard_actions, "edge_pool_taken": ps.edge_pool_taken},
         "action": action, "combat": combat, "referendum": referendum, "diablerie_chance": chance,
+        "resolved": resolved,
         "result": {"over": state.result.over, "winner": state.result.winner, "tied": list(state.result.tied),
                    "scores": scores},
         "ousted_order": list(state.ousted_order), "bank": state.bank,

@@ -853,7 +853,7 @@ def open_or_rebuild(corpus: "Corpus", name: Optional[str], root: Optional[Path] 
     """Open build `name` of `corpus`; when there is none or it is damaged, the
     build the pointer names now if it has the same key (the same corpus, built by
     the same code), else build the index anew (atomically, as `build` does) and
-    open that.
+    open that. `key`: `index_key(corpus)`, when the caller has just worked it out.
 
     One process rebuilds at a time (`rebuild_lock`): the others wait for it, then
     open the build it made instead of making their own."""
