@@ -26,6 +26,7 @@ from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, CastVote, ChooseStrike, ClosePolling,
                                  CombatOver, ContestCard, ContestTitle, Cost, CryptDraw, Decline, Diablerize, Discard,
                                  EdgePool, Effect, Employ, EndTurn, EnterCombat, Equip, GainStrikes, GoToPhase, Hunt,
+                                 HuntingGround,
                                  Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press, Prevent, Reaction, Recruit,
                                  Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw,
@@ -66,6 +67,12 @@ CARDS = {
                              text="Out-of-turn.\nBurn 1 pool.", requirements=("titled",)),
     "burn option": CardFacts(id="random:7", name="Random Loa", kind="library", types=("Master",), clans=("Samedi",),
                              text="Unique.\nPut this card in play.", burn_option=True),
+    "hunting ground": CardFacts(id="random:8", name="Random Hunting Ground", kind="library", types=("Master",),
+                                text="Unique location. Hunting ground.\nDuring your unlock phase, a ready vampire you "
+                                     "control can gain 1 blood. A vampire can gain blood from only one hunting ground "
+                                     "each turn.", pool_cost="1"),
+    "ally": CardFacts(id="random:9", name="Random Gang", kind="library", types=("Ally",),
+                      text="Mortal with 2 life. 1 strength, 1 bleed.", pool_cost="1"),
 }
 DISCIPLINES = (("dom", "AUS"), ("DOM", "obf"), ("aus",), ())
 
@@ -193,6 +200,10 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         if rng.random() < 0.05:
             add(lambda: Withdraw(player=turn))
         add(lambda: BurnOption(player=pick(seated), card=CARDS["burn option"]))
+        ground = CARDS["hunting ground"]
+        fed = [m for m in mine if m.kind == VAMPIRE]
+        if fed and any(c.name == ground.name and c.controller == turn and not c.contested for c in state.cards):
+            add(lambda: HuntingGround(minion=pick(fed).name, card=ground))
     elif state.phase == "master":
         add(lambda: MasterCard(player=turn, trifle=rng.random() < 0.4, cost_pool=pick([0, 0, 1])))
         add(lambda: MasterCard(player=turn, card="Haven", location=True, unique=rng.random() < 0.7))
@@ -202,6 +213,7 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         # (its "Gain 1 pool." is read: the engine gains it, no effect to describe)
         add(lambda: PlayCard(card=CARDS["trifle"], player=turn,
                              cancelled=rng.random() < 0.1 and state.edition == CURRENT))
+        add(lambda: PlayCard(card=CARDS["hunting ground"], player=turn))  # a location in play
     elif state.phase == "minion" and mine:
         # A vampire with no blood must hunt first: offer it, or the turn cannot go on.
         must_hunt = False
@@ -262,6 +274,9 @@ def _employ(m, state, seated, rng, new_name):
 
 
 def _recruit(m, state, seated, rng, new_name):
+    ally = CARDS["ally"]
+    if rng.random() < 0.3 and not any(x.card == ally.name for x in state.minions.values()):
+        return PlayCard(card=ally, minion=m.name)  # an ally card recruited by name (one copy: the engine names it so)
     return Recruit(actor=m.name, ally=new_name("Ally"), life=rng.randint(1, 3), cost=Cost(pool=rng.choice([0, 1, 2])))
 
 
