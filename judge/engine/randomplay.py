@@ -213,7 +213,8 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         # (its "Gain 1 pool." is read: the engine gains it, no effect to describe)
         add(lambda: PlayCard(card=CARDS["trifle"], player=turn,
                              cancelled=rng.random() < 0.1 and state.edition == CURRENT))
-        add(lambda: PlayCard(card=CARDS["hunting ground"], player=turn))  # a location in play
+        if state.phase_state.master_actions > 0:  # (one more refused candidate would make stuck games likelier)
+            add(lambda: PlayCard(card=CARDS["hunting ground"], player=turn))  # a location in play
     elif state.phase == "minion" and mine:
         # A vampire with no blood must hunt first: offer it, or the turn cannot go on.
         must_hunt = False
@@ -603,8 +604,10 @@ def play(rng: random.Random, max_events: int = 150, max_tries: int = 25,
             break
         applied = False
         options = candidates(state, rng, namer)
-        for _ in range(max_tries):
-            event = rng.choice(options)()
+        # `max_tries` draws, weighted as the candidates are listed; then, before the game is called stuck, each
+        # candidate once more in turn (a legal one drawn too rarely is still found)
+        for make in _draws(rng, options, max_tries):
+            event = make()
             before = state
             try:
                 if core.needs_settle(state, event):
@@ -630,9 +633,16 @@ def play(rng: random.Random, max_events: int = 150, max_tries: int = 25,
             applied = True
             break
         if not applied:
-            report.ended_by = "stuck"  # every candidate refused several times (e.g. a pending obligation)
+            report.ended_by = "stuck"  # every candidate refused (e.g. a pending obligation none of them meets)
             break
     return report
+
+
+def _draws(rng: random.Random, options: list, tries: int):
+    """The candidates to try, drawn as they come (the random stream is the same while one is applied)."""
+    for _ in range(tries):
+        yield rng.choice(options)
+    yield from rng.sample(options, len(options))
 
 
 def _check(report: GameReport, before: GameState, state: GameState, entries, total: int) -> None:
