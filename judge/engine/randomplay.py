@@ -213,7 +213,7 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         # (its "Gain 1 pool." is read: the engine gains it, no effect to describe)
         add(lambda: PlayCard(card=CARDS["trifle"], player=turn,
                              cancelled=rng.random() < 0.1 and state.edition == CURRENT))
-        if state.phase_state.master_actions > 0:  # (one more refused candidate would make stuck games likelier)
+        if state.phase_state.master_actions > 0:  # (a master card needs a master phase action)
             add(lambda: PlayCard(card=CARDS["hunting ground"], player=turn))  # a location in play
     elif state.phase == "minion" and mine:
         # A vampire with no blood must hunt first: offer it, or the turn cannot go on.
