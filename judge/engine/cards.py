@@ -869,13 +869,13 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
     check_requirements(d, card, m, e.level)
     cost = e.cost or card.costs()
     check_cost(d, card, m, m.controller, cost)
-    if e.cancelled:
+    d.set(resolved=dataclasses.replace(r, modifiers=r.modifiers + ((m.name, card.name),)))  # (the non-repeat rule)
+    if e.cancelled:  # (still played: recorded above)
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
     _pay(d, m, cost)
     play_from_hand(d, m.controller, log, card.name, replaced=not what.not_replaced)
-    d.set(resolved=dataclasses.replace(r, modifiers=r.modifiers + ((m.name, card.name),)))  # (the non-repeat rule)
     paid = f", paying {_cost_text(cost)}" if cost != Cost() else ""
     log.add(f"{m.name} plays {card.name}{_at(e)} after {r.summary} resolved ("
             f"{'successful' if r.successful else 'blocked' if r.blocked else 'not successful'}){paid}, as the card "
@@ -923,6 +923,18 @@ def _not_with(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
     other, sentence = what.not_with
     if any(who == m.name and card == other for who, card in a.modifiers + a.reactions):
         raise _refuse(e.card, f"{m.name} played {other} during this action: \"{sentence}\"", R.CARD_REQUIREMENTS)
+
+
+def _played_once(d: Draft, e: PlayCard, m: Minion, played: str) -> None:
+    """A modifier or reaction played other than through the engine's own event (cancelled as it is played, or only
+    described): refused when `m` played it during the action already, and recorded (a cancelled card is still
+    played), as actions.modifier and actions.reaction do (`played`: "modifiers" or "reactions")."""
+    a = d.action_()
+    if a is None:
+        return
+    if (m.name, e.card.name) in getattr(a, played):
+        raise Refusal(f"{m.name} already played {e.card.name} during this action", [R.SAME_CARD_ONCE])
+    d.put_action(**{played: getattr(a, played) + ((m.name, e.card.name),)})
 
 
 def _played_as(d: Draft, card: CardFacts, number: Optional[int], m: Minion) -> type:
@@ -1034,10 +1046,12 @@ def _modifier_who(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
 def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
     # (who may play it: `_who_and_when`, before its requirements; its conditions: `play_card`)
     if e.cancelled:
+        _played_once(d, e, m, "modifiers")
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
     if not (what.stealth or what.bleed or e.effect or what.unblockable) and e.says is not None:  # described only
+        _played_once(d, e, m, "modifiers")
         _pay(d, m, cost)
         play_from_hand(d, m.controller, log, e.card.name)
         log.add(f"{m.name} plays {e.card.name}{_at(e)}.", R.CARD_MODIFIER_WHO, R.MODIFIERS_ANY_TIME)
@@ -1059,6 +1073,7 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, intercept=0, wake=what.wake,
                                                locked_ok=what.locked_ok, unlock_block=what.unlock_block), d, log,
                   R.CARD_REACTION_WHO)
+        _played_once(d, e, m, "reactions")
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_REACTION_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_REACTION_WHO])
@@ -1086,6 +1101,7 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block) and \
             e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
+        _played_once(d, e, m, "reactions")
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced,
                        after_action=what.after_action)
         _pay(d, m, cost)
