@@ -132,3 +132,13 @@ def test_no_line_of_a_card_is_passed_over(corpus):
     assert [(ln.codes, ln.text) for ln in crow.discipline_lines()] == [(("flight",), "Unlock this minion.")]
     gift = modelled(card_catalog().card("Angel's Gift", None), None)
     assert any(s.startswith("[COMBAT] This round") for s in gift.rest)
+
+
+def test_the_engine_reads_the_renamed_clans_as_the_card_base_does():
+    """The engine keeps its own copy of the clans the current book renamed (it imports nothing of judge.cards): the
+    same pairs as the card base's, so that "by a Follower of Set" means a Ministry vampire in both."""
+    from judge.cards.names import FORMER_CLANS, fold
+    from judge.engine.card_text import _RENAMED_CLANS
+    theirs = {fold(k): fold(v) for k, v in FORMER_CLANS.items()}  # (with plural and article forms besides)
+    ours = {fold(k): fold(v) for k, v in _RENAMED_CLANS.items()}
+    assert ours.items() <= theirs.items() and set(ours.values()) == set(theirs.values())

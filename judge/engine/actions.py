@@ -25,11 +25,11 @@ from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
 from judge.engine.helpers import (Log, announce, apply_card_effect, blood, burn_dead_ally, check_actor, check_cost,
-                                  block_order, cost_words, draw_after_action, drain_excess, minion, names,
-                                  play_from_hand, pool,
+                                  block_order, cost_words, action_over, drain_excess, minion, names, play_from_hand,
+                                  pool,
                                   check_redirect, redirect_bleed, require_seated, rule_exists, text_unread,
                                   who_blocks)
-from judge.engine.state import (ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion, Resolved,
+from judge.engine.state import (ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion,
                                 Retainer)
 
 
@@ -199,6 +199,16 @@ def _pay_now(d: Draft, m: Minion, cost: Cost, what: str, log: Log) -> str:
     return f", paying {words} at once" if words else ""
 
 
+def played_once(d: Draft, minion_name: str, card: str, played: str) -> None:
+    """The non-repeat rule: a minion plays the same action modifier or reaction once an action. Refused when it
+    played `card` during the action in progress already, else recorded there (`played`: "modifiers" or
+    "reactions"); a card cancelled as it is played is played too."""
+    a = d.action_()
+    if (minion_name, card) in getattr(a, played):
+        raise Refusal(f"{minion_name} already played {card} during this action", [R.SAME_CARD_ONCE])
+    d.put_action(**{played: getattr(a, played) + ((minion_name, card),)})
+
+
 def modifier(d: Draft, e: Modifier, log: Log) -> None:
     if d.referendum is not None:
         politics.no_cards(d, "an action modifier")
@@ -208,8 +218,8 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     if m.name != a.actor and not (e.by_other and m.controller == a.player and m.ready):
         raise Refusal(f"only the acting minion ({a.actor}) plays action modifiers; {m.name} cannot",
                       [R.MODIFIER_WHO])
-    if e.card and (m.name, e.card) in a.modifiers:
-        raise Refusal(f"{m.name} already played {e.card} during this action", [R.SAME_CARD_ONCE])
+    if e.card:
+        played_once(d, m.name, e.card, "modifiers")
     if not (e.stealth or e.bleed or e.hunt or e.effect or e.unblockable):
         raise NotModelled("action modifiers other than +stealth, +bleed, +hunt, unblockable or a described effect",
                           [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
@@ -239,8 +249,7 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     paid = _pay_now(d, m, e.cost, what, log)
     play_from_hand(d, m.controller, log, what)
     a = d.put_action(stealth=a.stealth + e.stealth, bleed=a.bleed + e.bleed, hunt=a.hunt + e.hunt,
-                     bleed_modified=a.bleed_modified or (bool(e.bleed) and limited),
-                     modifiers=a.modifiers + ((m.name, e.card),) if e.card else a.modifiers)
+                     bleed_modified=a.bleed_modified or (bool(e.bleed) and limited))
     changes = []
     if e.stealth:
         changes.append(f"stealth {a.stealth}")
@@ -290,8 +299,8 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     if not m.ready or (m.locked and not awake and not e.locked_ok and not e.unlock_block):
         raise Refusal(f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions",
                       [R.REACTION_WHO, *([R.ALLY_OLDER_REGION] if m.recruited else []), *([R.WAKE] if m.locked else [])])
-    if e.card and (m.name, e.card) in a.reactions:
-        raise Refusal(f"{m.name} already played {e.card} during this action", [R.SAME_CARD_ONCE])
+    if e.card:
+        played_once(d, m.name, e.card, "reactions")
     if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block):
         raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake, unlocking to block or "
                           "a described effect",
@@ -311,8 +320,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     what = e.card or "a reaction"
     paid = _pay_now(d, m, e.cost, what, log)
     play_from_hand(d, m.controller, log, what, replaced=e.replaced, after_action=e.after_action)
-    if e.card:
-        a = d.put_action(reactions=a.reactions + ((m.name, e.card),))
+    a = d.action_()
     allows = "This vampire unlocks and attempts to block" if e.unlock_block else e.locked_by
     text, card_rules = reaction_played(m.name, f"{what}{paid}",
                                        m.locked and (e.locked_ok or e.unlock_block) and not awake, allows)
@@ -487,8 +495,7 @@ def settle(d: Draft, log: Log) -> None:
 
 def succeed(d: Draft, log: Log) -> None:
     a = d.action_()
-    # (a political action resolves once its referendum does: politics.close_polling)
-    d.set(action=None, resolved=None if a.kind == "political" else Resolved.of(a, successful=True))
+    d.set(action=None)
     actor = d.minions.get(a.actor)
     if actor is None:
         raise NotModelled(f"the acting minion {a.actor} left play during the action", [R.ACTION_SUCCEEDS])
@@ -500,9 +507,7 @@ def succeed(d: Draft, log: Log) -> None:
         pool(d, a.player, -a.cost_pool)
         log.add(f"{a.summary} succeeds, but its cost cannot be paid in full: it is paid as far as possible and the "
                 f"action fizzles, with no effect.", R.FIZZLE)
-        if a.kind == "political":  # (a fizzled action is still successful; it calls no referendum)
-            d.set(resolved=Resolved.of(a, successful=True))
-        draw_after_action(d, log, a.unreplaced)
+        action_over(d, log, a, successful=True)  # (a fizzled action is still successful; it calls no referendum)
         return
     paid = ""
     if a.cost_blood:
@@ -515,8 +520,8 @@ def succeed(d: Draft, log: Log) -> None:
     rules = [R.ACTION_SUCCEEDS] + ([R.COST_ON_SUCCESS] if paid else [])
     RESOLVE[a.kind](d, log, a, paid, rules)
     burn_dead_ally(d, log, a.actor)
-    if a.kind != "political":  # (a political action's, once its referendum closes: politics.close_polling)
-        draw_after_action(d, log, a.unreplaced)
+    if a.kind != "political":  # (a political action resolves once its referendum does: politics.close_polling)
+        action_over(d, log, a, successful=True)
 
 
 def _resolve_bleed(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:

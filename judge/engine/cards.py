@@ -480,8 +480,8 @@ class Modelled:
     # "Only usable ..." conditions the engine checks as the card is played (card_text.Condition): (sentence, it)
     conditions: list = field(default_factory=list)
     lock_self: bool = False  # "Lock this reacting vampire."
-    unlock_self: bool = False  # "Unlock this vampire.": a reaction's as it is played; an "after resolution" modifier's
-    unlock_sentence: str = ""
+    # "Unlock this vampire." (the sentence): a reaction's as it is played; an "after resolution" modifier's
+    unlock_self: str = ""
     locked_by: str = ""  # the sentence that lets a locked vampire play the reaction ("Usable by a locked vampire.")
     redirect: bool = False  # "Change the target of the bleed to another Methuselah ...": the scenario says whom
     strike: Optional[tuple] = None  # a combat card's "Strike: ..." (card_text.strike_of)
@@ -530,8 +530,6 @@ _FLAGS = {
     "Do not replace until your next unlock phase": "not_replaced",
     "Lock this reacting vampire": "lock_self",
 }
-# A level written from the other ("[DOM] As above, but do not lock this vampire."): what "but" changes, as the
-# sentences of the other level it drops; a change not listed is not read.
 # An ally card's sentences that act as it is recruited or comes into play, or change its figures: not read, they
 # stop its recruit (an ally's other sentences go with it as unread text, stopping where they could matter)
 _AS_RECRUITED = re.compile(r"recruit|enters? play|comes? into play|Unlock this vampire|As above|this ally has|"
@@ -547,6 +545,8 @@ _ONE_HUNTING_GROUND = re.compile(r"A vampire can gain blood from only one huntin
 # "A vampire can play only one Dodge each round.", "... Instantaneous Transformation at superior each turn."
 _ONLY_ONE = re.compile(r"A (?:vampire|minion) can play only one (?P<name>.+?)(?: at (?P<level>superior|basic))? "
                        r"each (?P<per>combat|round|turn)")
+# A level written from the other ("[DOM] As above, but do not lock this vampire."): what "but" changes, as the
+# sentences of the other level it drops; a change not listed is not read.
 _AS_ABOVE = re.compile(r"As above, but (?P<but>.+?)\.?$")
 _BUT_DROPS = {"do not lock this vampire": re.compile(r"Lock this (?:reacting |acting )?vampire\.?$"),
               "do not lock this reacting vampire": re.compile(r"Lock this (?:reacting )?vampire\.?$")}
@@ -609,6 +609,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     line = _level_line(card, level, line_number)
     out.line_text = line
     locked_only = False  # an "Only usable by a locked ..." condition
+    gain_sentence = ""  # a hunting ground's gain, as printed
     text = " ".join(card.preamble + ([line] if line else []))
     for sentence in (s.strip() for s in _SENTENCE.split(text) if s.strip()):
         s = sentence.rstrip(".")
@@ -659,7 +660,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
                 continue
             m = _HUNTING_GAIN.fullmatch(s)
             if m and not out.hunting_gain:
-                out.hunting_gain = int(m.group("n") or m.group("n2"))
+                out.hunting_gain, gain_sentence = int(m.group("n") or m.group("n2")), sentence
                 continue
             if _ONE_HUNTING_GROUND.fullmatch(s):
                 out.one_hunting_ground = True
@@ -675,7 +676,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         if s in ("Unlock this vampire", "Unlock this reacting vampire") and tuple(card.types) == (REACTION,) or \
                 s in ("Unlock this vampire", "Unlock this minion") and tuple(card.types) == (MODIFIER,):
-            out.unlock_self, out.unlock_sentence = True, sentence  # (a modifier's: once its action has resolved)
+            out.unlock_self = sentence  # (a modifier's: once its action has resolved)
             continue
         if s == "This vampire unlocks and attempts to block" and tuple(card.types) == (REACTION,):
             out.unlock_block = True  # read for a reaction alone, as "Usable by a locked vampire"
@@ -755,10 +756,10 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         out.rest.append(out.in_play)
     if out.hunting_gain and not (out.location and out.hunting_ground):
         out.hunting_gain = 0
-        out.rest.append("During your unlock phase, ...")  # (the hunting ground's gain, read only on a location)
+        out.rest.append(gain_sentence)  # (a hunting ground's gain: read on a location only)
     if out.unlock_self and tuple(card.types) == (MODIFIER,) and not out.after_resolution:
-        out.unlock_self = False  # a modifier unlocking its vampire during the action: not read
-        out.rest.append(out.unlock_sentence)
+        out.rest.append(out.unlock_self)  # a modifier unlocking its vampire during the action: not read
+        out.unlock_self = ""
     if locked_only and tuple(card.types) == (REACTION,) and not (out.wake or out.unlock_block):
         out.locked_ok = True  # "Only usable by a locked ...": played locked, as "Usable by a locked vampire." is
         out.locked_by = next(s for s, c in out.conditions if c.locked)
@@ -883,9 +884,9 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
     if what.unlock_self:
         if m.locked:
             d.put_minion(m.name, locked=False)
-            log.add(f"{m.name} unlocks (\"{what.unlock_sentence}\").", R.GOLDEN_RULE)
+            log.add(f"{m.name} unlocks (\"{what.unlock_self}\").", R.GOLDEN_RULE)
         else:
-            log.add(f"{m.name} is unlocked already: \"{what.unlock_sentence}\" changes nothing.", R.GOLDEN_RULE)
+            log.add(f"{m.name} is unlocked already: \"{what.unlock_self}\" changes nothing.", R.GOLDEN_RULE)
     if e.effect is not None:
         apply_card_effect(d, log, e.effect, card.name)
     _says(e, log)
@@ -923,18 +924,6 @@ def _not_with(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
     other, sentence = what.not_with
     if any(who == m.name and card == other for who, card in a.modifiers + a.reactions):
         raise _refuse(e.card, f"{m.name} played {other} during this action: \"{sentence}\"", R.CARD_REQUIREMENTS)
-
-
-def _played_once(d: Draft, e: PlayCard, m: Minion, played: str) -> None:
-    """A modifier or reaction played other than through the engine's own event (cancelled as it is played, or only
-    described): refused when `m` played it during the action already, and recorded (a cancelled card is still
-    played), as actions.modifier and actions.reaction do (`played`: "modifiers" or "reactions")."""
-    a = d.action_()
-    if a is None:
-        return
-    if (m.name, e.card.name) in getattr(a, played):
-        raise Refusal(f"{m.name} already played {e.card.name} during this action", [R.SAME_CARD_ONCE])
-    d.put_action(**{played: getattr(a, played) + ((m.name, e.card.name),)})
 
 
 def _played_as(d: Draft, card: CardFacts, number: Optional[int], m: Minion) -> type:
@@ -1046,12 +1035,12 @@ def _modifier_who(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
 def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
     # (who may play it: `_who_and_when`, before its requirements; its conditions: `play_card`)
     if e.cancelled:
-        _played_once(d, e, m, "modifiers")
+        actions.played_once(d, m.name, e.card.name, "modifiers")
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
     if not (what.stealth or what.bleed or e.effect or what.unblockable) and e.says is not None:  # described only
-        _played_once(d, e, m, "modifiers")
+        actions.played_once(d, m.name, e.card.name, "modifiers")
         _pay(d, m, cost)
         play_from_hand(d, m.controller, log, e.card.name)
         log.add(f"{m.name} plays {e.card.name}{_at(e)}.", R.CARD_MODIFIER_WHO, R.MODIFIERS_ANY_TIME)
@@ -1073,7 +1062,7 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, intercept=0, wake=what.wake,
                                                locked_ok=what.locked_ok, unlock_block=what.unlock_block), d, log,
                   R.CARD_REACTION_WHO)
-        _played_once(d, e, m, "reactions")
+        actions.played_once(d, m.name, e.card.name, "reactions")
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_REACTION_WHO)
         return
     _unmodelled_rest(e, what, [R.CARD_REACTION_WHO])
@@ -1101,7 +1090,7 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block) and \
             e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
-        _played_once(d, e, m, "reactions")
+        actions.played_once(d, m.name, e.card.name, "reactions")
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced,
                        after_action=what.after_action)
         _pay(d, m, cost)

@@ -25,14 +25,13 @@ from typing import Optional
 from judge.engine import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine import damage as dmg
-from judge.engine.helpers import (Log, blood, drain_excess, draw_after_action, draw_after_combat, minion, names,
-                                  play_from_hand, pool,
-                                  text_unread)
+from judge.engine.helpers import (Log, action_over, blood, drain_excess, draw_after_combat, minion, names,
+                                  play_from_hand, pool, text_unread)
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
 from judge.engine.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Combat, Damage, Draft, Minion,
-                                Resolved, Strike, evolve)
+                                Strike, evolve)
 
 STEP = {s: i for i, s in enumerate(COMBAT_STEPS)}
 
@@ -207,16 +206,14 @@ def end(d: Draft, log: Log) -> None:
     """The combat is over: what was going to torpor or being burned now does so."""
     c = d.combat
     d.set(combat=None)
-    if c.action is not None:  # the blocked action resolves as the combat ends
-        d.set(resolved=Resolved.of(c.action, successful=False, blocked=True))
     taken = ", ".join(f"{_victim_words(m)} {n} damage" for m, n in c.taken if n) or "no damage was inflicted"
     rules = [R.COMBAT] + ([R.END_OF_ROUND] if d.edition == CURRENT else [])
     log.add(f"The combat between {c.acting} and {c.opposing} is over after {c.round} round"
             f"{'s' if c.round > 1 else ''} ({taken}).", *rules)
     if c.unreplaced:
         draw_after_combat(d, log, c.unreplaced)
-    if c.action is not None and c.action.unreplaced:  # the blocked action is over with its combat
-        draw_after_action(d, log, c.action.unreplaced)
+    if c.action is not None:  # the blocked action resolves as the combat ends
+        action_over(d, log, c.action, successful=False, blocked=True)
     dmg.apply_statuses(d, log, c.wounded, c.burning, after_combat=True)
 
 

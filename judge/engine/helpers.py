@@ -19,7 +19,7 @@ from judge.engine import traits
 from judge.engine.citations import Rule
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import CardEffect, Cost
-from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion
+from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion, Resolved
 
 
 # -- the log ------------------------------------------------------------------------------------------
@@ -204,6 +204,15 @@ def draw_after(d: Draft, log: Log, unreplaced: Sequence[str], until: str) -> Non
 def draw_after_combat(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:
     """The combat is over: each card not replaced until after combat is replaced now."""
     draw_after(d, log, unreplaced, "after combat")
+
+
+def action_over(d: Draft, log: Log, a: Action, successful: bool, blocked: bool = False,
+                passed: Optional[bool] = None) -> None:
+    """Action `a` has resolved (it succeeded or fizzled; the combat its block began is over; its blocked leave torpor
+    action ended; its referendum closed): the moment after its resolution opens (`state.Resolved`), and the cards not
+    replaced until after it are drawn."""
+    d.set(resolved=Resolved.of(a, successful, blocked, passed))
+    draw_after_action(d, log, a.unreplaced)
 
 
 def draw_after_action(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:

@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import Optional
 
 from judge.engine import rules as R
-from judge.engine.helpers import (Log, apply_card_effect, draw_after_action, minion, play_from_hand, remove_minion,
+from judge.engine.helpers import (Log, action_over, apply_card_effect, minion, play_from_hand, remove_minion,
                                   require_seated)
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import CastVote, ClosePolling, Terms
-from judge.engine.state import READY, TORPOR, VAMPIRE, Action, Draft, Minion, Referendum, Resolved, Vote
+from judge.engine.state import READY, TORPOR, VAMPIRE, Action, Draft, Minion, Referendum, Vote
 
 # title: (votes, sect that holds it, the rule that gives the votes); "baron" is checked against anarch
 TITLES = {
@@ -304,8 +304,7 @@ def close_polling(d: Draft, log: Log) -> None:
     yes, no, prisci = _tally(r)
     d.set(referendum=None)
     if r.action is not None:  # the political action resolves with its referendum
-        d.set(resolved=Resolved.of(r.action, successful=True, passed=yes > no))
-        draw_after_action(d, log, r.action.unreplaced)
+        action_over(d, log, r.action, successful=True, passed=yes > no)
     card = f" ({r.card})" if r.card else ""
     what = "the blood hunt" if r.kind == "blood hunt" else f"{r.caller}'s referendum{card}"
     rules = [R.REFERENDUM_RESULT] + ([R.PRISCI] if any(v.kind == "ballot" for v in r.votes) else [])

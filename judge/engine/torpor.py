@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from judge.engine import rules as R
 from judge.engine.citations import CURRENT
-from judge.engine.helpers import (Log, announce, blood, check_actor, drain_excess, draw_after_action, minion,
+from judge.engine.helpers import (Log, action_over, announce, blood, check_actor, drain_excess, minion,
                                   remove_minion, rule_exists)
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.events import Cost, Diablerize, LeaveTorpor, NoDiablerie, Rescue
-from judge.engine.state import (ALLY, READY, TORPOR, VAMPIRE, Action, DiablerieChance, Draft, Minion, Referendum,
-                                Resolved)
+from judge.engine.state import ALLY, READY, TORPOR, VAMPIRE, Action, DiablerieChance, Draft, Minion, Referendum
 
 DEFAULT_COST = 2
 
@@ -67,8 +66,7 @@ def blocked_leave(d: Draft, log: Log, a: Action, blocker: str) -> None:
                 f"enter combat). {blocker} may diablerize {a.actor}; otherwise the action fails, and no cost is paid.",
                 R.LEAVE_TORPOR_BLOCKED, R.COST_ON_SUCCESS)
         return
-    d.set(resolved=Resolved.of(a, successful=False, blocked=True))
-    draw_after_action(d, log, a.unreplaced)
+    action_over(d, log, a, successful=False, blocked=True)
     why = "is an ally" if b.kind == ALLY else "is Blood Cursed and cannot commit diablerie"
     log.add(f"{blocker} blocks {a.actor}'s attempt to leave torpor: there is no combat, and as {blocker} {why}, the "
             f"action simply fails; {a.actor} stays in torpor and no cost is paid.", R.LEAVE_TORPOR_BLOCKED,
@@ -77,8 +75,8 @@ def blocked_leave(d: Draft, log: Log, a: Action, blocker: str) -> None:
 
 def pass_chance(d: Draft, log: Log) -> None:
     ch = d.chance
-    d.set(chance=None, resolved=Resolved.of(ch.action, successful=False, blocked=True))
-    draw_after_action(d, log, ch.action.unreplaced)
+    d.set(chance=None)
+    action_over(d, log, ch.action, successful=False, blocked=True)
     log.add(f"{ch.blocker} does not diablerize {ch.victim}: the action simply fails; {ch.victim} stays in torpor and "
             f"no cost is paid.", R.LEAVE_TORPOR_BLOCKED)
 
@@ -173,7 +171,7 @@ def diablerize(d: Draft, e: Diablerize, log: Log) -> None:
         log.add(f"{m.name} takes the opportunity its block gives and diablerizes {victim.name}.",
                 R.LEAVE_TORPOR_BLOCKED, R.DIABLERIE_READY)
         commit(d, log, m.name, victim.name, e.take, e.take_all, e.discipline, e.capacity)
-        draw_after_action(d, log, ch.action.unreplaced)
+        action_over(d, log, ch.action, successful=False, blocked=True)
         return
     m = check_actor(d, e.actor, "diablerize")
     victim = _in_torpor(d, e.victim, "a diablerie", R.DIABLERIZE)
