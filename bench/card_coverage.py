@@ -3,9 +3,9 @@ sentence of its text is read (applied or checked by the engine), or which senten
 
     python bench/card_coverage.py [--unread N]
 
-A library card's text is read as a scenario playing it reads it (`judge.engine.cards.modelled`), line by
+A library card's text is read as a scenario playing it reads it (`judge.engine.vtes.cards.modelled`), line by
 line (a card with Discipline lines is fully read when every line is, at its level); a crypt card's as a
-vampire named by it gets it (`judge.engine.card_text.read_crypt_text`). Figures by card type, for the
+vampire named by it gets it (`judge.engine.vtes.card_text.read_crypt_text`). Figures by card type, for the
 300 cards with the most rulings, and for the "Only usable ..." conditions across the pool. `--unread N`
 lists the N commonest sentences not read (digits as N): where the next forms to read are.
 
@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from judge.cards import get_cards  # noqa: E402
 from judge.corpus import get_corpus  # noqa: E402
-from judge.engine.card_text import read_crypt_text  # noqa: E402
-from judge.engine.cards import Catalog, modelled  # noqa: E402
+from judge.engine.vtes.card_text import read_crypt_text  # noqa: E402
+from judge.engine.vtes.cards import Catalog, modelled  # noqa: E402
 
 TARGETS = {"library": 0.80, "crypt": 0.80, "only usable": 1.0}
 

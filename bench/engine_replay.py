@@ -44,7 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import jsonschema  # noqa: E402
 
-from judge.engine import scenario as sc, validation, yamlfile  # noqa: E402
+from judge.engine import scenario as sc, yamlfile  # noqa: E402
+from judge.engine.vtes.scenario import SCHEMA  # noqa: E402
 from judge.engine.errors import ScenarioError  # noqa: E402
 from judge.engine.limits import DEFAULT  # noqa: E402
 
@@ -206,7 +207,7 @@ def card_catalog():
     """The card base as `judge check` gives it to the reader: loaded once, before any timing."""
     from judge.cards import get_cards
     from judge.corpus import get_corpus
-    from judge.engine.cards import Catalog
+    from judge.engine.vtes.cards import Catalog
 
     return Catalog(get_cards(get_corpus()))
 
@@ -236,7 +237,7 @@ def bench(name: str, text: str, runs: int, cards=None) -> Optional[float]:
     assert run.ok, f"the generated {name} scenario's expectation failed"
     c_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     data = yaml.load(text, Loader=c_loader)
-    published = jsonschema.Draft202012Validator(validation.schema())
+    published = jsonschema.Draft202012Validator(SCHEMA.document)
     stages = [
         ("yaml (C)", lambda: yaml.load(text, Loader=c_loader)),
         ("yaml.safe_load", lambda: yaml.safe_load(text)),

@@ -7,7 +7,7 @@ Prints medians over `--runs` runs, each stage beside its baseline, with the rati
 * load + run, per file: every Rivals scenario (scenarios/rivals/) beside every V:TES scenario of
   scenarios/examples/ (the baseline: `judge check`'s work per file, without the books)
 * random play, per event: Rivals (judge/engine/rivals/randomplay.py, 40 events a game) beside V:TES
-  (judge/engine/randomplay.py, the baseline)
+  (judge/engine/vtes/randomplay.py, the baseline)
 * the state's copy a transition makes: Rivals' hand-written copy beside copy.deepcopy of the same
   state (the baseline, what it replaced)
 """
@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.engine import randomplay as vtes_random  # noqa: E402
-from judge.engine import scenario as sc  # noqa: E402
+from judge.engine.vtes import randomplay as vtes_random# noqa: E402
+from judge.engine import scenario as sc# noqa: E402
 from judge.engine.rivals import randomplay as rivals_random  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1] / "scenarios"

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from judge.cards import get_cards
 from judge.corpus import get_corpus
-from judge.engine.cards import Catalog
+from judge.engine.vtes.cards import Catalog
 
 
 @lru_cache(maxsize=None)

@@ -9,7 +9,7 @@ from card_catalog import card_catalog
 
 from judge.engine import citations as C
 from judge.engine import scenario as sc
-from judge.engine.card_text import read_crypt_text
+from judge.engine.vtes.card_text import read_crypt_text
 
 ROOT = Path(__file__).resolve().parents[1] / "scenarios" / "cards"
 

@@ -1,4 +1,4 @@
-"""Real cards in the engine (judge/engine/cards.py): a named card is looked up in the real card base and checked;
+"""Real cards in the engine (judge/engine/vtes/cards.py): a named card is looked up in the real card base and checked;
 each refusal says what and where, cites the rule in the edition replayed and quotes the card; an unknown card is
 refused at its line with the closest names."""
 from __future__ import annotations
@@ -201,7 +201,7 @@ def test_the_web_reads_named_cards_as_judge_check_does(client, runner, tmp_path)
 def test_a_hand_strike_at_more_damage_is_read_as_printed(card, level, strike):
     """"Strike: hand strike at +N damage." is a hand strike (close range only) of the striker's strength and N
     more; read whole, the card is played as that strike."""
-    from judge.engine.cards import modelled
+    from judge.engine.vtes.cards import modelled
     read = modelled(card_catalog().card(card, None), level)
     assert read.strike == strike and read.rest == []
 

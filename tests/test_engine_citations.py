@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from judge.engine import citations as C
-from judge.engine import rules as R
+from judge.engine.vtes import rules as R
 from judge.model import Paragraph, Section
 
 ENGINE = Path(R.__file__).resolve().parent

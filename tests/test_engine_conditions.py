@@ -1,5 +1,5 @@
-"""A card's "Only usable ..." sentence read clause by clause (judge.engine.card_text.condition_of), and a card's
-Discipline lines told apart (judge.engine.cards.line_played), over the real card list: a sentence is read only when
+"""A card's "Only usable ..." sentence read clause by clause (judge.engine.vtes.card_text.condition_of), and a card's
+Discipline lines told apart (judge.engine.vtes.cards.line_played), over the real card list: a sentence is read only when
 every part of it is a clause the engine checks, each clause is where the card prints it, and the line a minion plays
 is the one its Disciplines give."""
 from __future__ import annotations
@@ -10,10 +10,10 @@ import pytest
 from card_catalog import card_catalog
 
 from judge.cards import get_cards
-from judge.engine.card_text import condition_of
-from judge.engine.cards import line_played, modelled
+from judge.engine.vtes.card_text import condition_of
+from judge.engine.vtes.cards import line_played, modelled
 from judge.engine.errors import NotModelled
-from judge.engine.state import Minion
+from judge.engine.vtes.state import Minion
 
 _JOINS = re.compile(r"(?:,\s*|;\s*|\s+)(?:and\s+|only usable\s+)?", re.I)
 
@@ -138,7 +138,7 @@ def test_the_engine_reads_the_renamed_clans_as_the_card_base_does():
     """The engine keeps its own copy of the clans the current book renamed (it imports nothing of judge.cards): the
     same pairs as the card base's, so that "by a Follower of Set" means a Ministry vampire in both."""
     from judge.cards.names import FORMER_CLANS, fold
-    from judge.engine.card_text import _RENAMED_CLANS
+    from judge.engine.vtes.card_text import _RENAMED_CLANS
     theirs = {fold(k): fold(v) for k, v in FORMER_CLANS.items()}  # (with plural and article forms besides)
     ours = {fold(k): fold(v) for k, v in _RENAMED_CLANS.items()}
     assert ours.items() <= theirs.items() and set(ours.values()) == set(theirs.values())

@@ -7,11 +7,12 @@ import pytest
 from card_catalog import card_catalog
 
 from judge.engine import citations as C
-from judge.engine import rules as R
-from judge.engine import core, registry, scenario as sc, stages
+from judge.engine.vtes import rules as R
+from judge.engine import scenario as sc
+from judge.engine.vtes import core, registry, stages
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import Bleed, Block, Decline, Modifier, Pass
-from judge.engine.state import counters_in_play, state_to_json
+from judge.engine.vtes.events import Bleed, Block, Decline, Modifier, Pass
+from judge.engine.vtes.state import counters_in_play, state_to_json
 
 TABLE = """
 rules: {rules}
@@ -96,7 +97,7 @@ def test_a_successful_block_opens_a_combat_that_goes_step_by_step():
 
 
 def test_combat_refusals_name_their_rule():
-    from judge.engine.events import ChooseStrike, Press, StrikeSpec
+    from judge.engine.vtes.events import ChooseStrike, Press, StrikeSpec
 
     state, _ = core.apply(table(), Bleed(actor="Belinde"))
     state, _ = core.apply(state, Block(blocker="Carna"))
@@ -113,7 +114,7 @@ def test_combat_refusals_name_their_rule():
 def test_a_new_event_plugs_in_with_a_handler_and_the_stage_that_admits_it(monkeypatch):
     """The registry (event type -> handler) and the table of stages are the two places a new event goes."""
     from dataclasses import dataclass, replace
-    from judge.engine.events import Event
+    from judge.engine.vtes.events import Event
 
     @dataclass(frozen=True, kw_only=True)
     class EndCombat(Event):

@@ -1,7 +1,9 @@
 """The engine's layout, read from its source with `ast` (imports inside functions included): no import cycle
 among judge/engine's modules, nothing imported from the parts that stand on the engine or on the books (the
-corpus, the search, the web, the commands: the engine is given a citation locator instead), and every event
-has its handler and its place in the flow."""
+corpus, the search, the web, the commands: the engine is given a citation locator instead), two games on one
+core (judge/engine/vtes/ and judge/engine/rivals/ each stand on the shared modules of judge/engine/ alone, and
+the shared modules know of a game only where they hand a scenario to it), and every event has its handler and
+its place in the flow."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,7 +11,7 @@ from pathlib import Path
 import networkx as nx
 from import_walk import ROOT, cycles, imports, module_of
 
-from judge.engine import combat, events, phases, registry, stages, state
+from judge.engine.vtes import combat, events, phases, registry, stages, state
 
 ENGINE = "judge.engine"
 # What the engine may import from judge besides itself: the foundations every part stands on.
@@ -53,25 +55,22 @@ def test_the_engine_imports_nothing_of_the_corpus_search_web_or_commands():
 def test_the_walk_sees_imports_inside_functions_and_names_the_pair(tmp_path):
     """The checks above fail, naming the modules, on a cycle made by an import inside a function and on an
     import of the corpus (a copy of the engine, changed the way a regression would change it)."""
-    engine = tmp_path / "judge" / "engine"
-    engine.mkdir(parents=True)
-    for path in (ROOT / "judge" / "engine").glob("*.py"):
-        (engine / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-    helpers = engine / "helpers.py"
-    text = helpers.read_text(encoding="utf-8") + "\n\ndef _later():\n    from judge.engine import registry\n"
+    engine = copy_of_the_engine(tmp_path)
+    helpers = engine / "vtes" / "helpers.py"
+    text = helpers.read_text(encoding="utf-8") + "\n\ndef _later():\n    from judge.engine.vtes import registry\n"
     corpus_line = len(text.splitlines()) + 1
     helpers.write_text(text + "    from judge.corpus import get_corpus\n", encoding="utf-8")
     graph = import_graph(tmp_path)
     found = cycles(graph)
-    assert len(found) == 1 and "judge.engine.helpers imports judge.engine.registry" in found[0], found
-    assert outside_imports(graph) == [f"judge.engine.helpers imports judge.corpus (line {corpus_line})"]
+    assert len(found) == 1 and "judge.engine.vtes.helpers imports judge.engine.vtes.registry" in found[0], found
+    assert outside_imports(graph) == [f"judge.engine.vtes.helpers imports judge.corpus (line {corpus_line})"]
 
 
 def test_relative_and_package_imports_are_resolved():
-    assert imports("from . import rules\nfrom .citations import Rule\n", "judge.engine.core") == [
-        ("judge.engine.rules", 1), ("judge.engine.citations", 2)]
-    assert imports("from judge.engine import rules as R, limits\nimport judge.corpus\n", "judge.engine.x") == [
-        ("judge.engine.rules", 1), ("judge.engine.limits", 1), ("judge.corpus", 2)]
+    assert imports("from . import rules\nfrom ..citations import Rule\n", "judge.engine.vtes.core") == [
+        ("judge.engine.vtes.rules", 1), ("judge.engine.citations", 2)]
+    assert imports("from judge.engine.vtes import rules as R\nfrom judge.engine import limits\nimport judge.corpus\n",
+                   "judge.engine.x") == [("judge.engine.vtes.rules", 1), ("judge.engine.limits", 2), ("judge.corpus", 3)]
 
 
 def test_every_event_has_a_handler_and_every_stage_admits_only_handled_events():
@@ -90,40 +89,64 @@ def test_the_turn_and_the_combat_round_are_tables_in_the_books_order():
     assert [s.name for s in stages.STAGES] == ["combat", "chance", "referendum", "action"]  # innermost first
 
 
-# -- the Rivals part (judge/engine/rivals/) -------------------------------------------------------------------
-RIVALS = ENGINE + ".rivals"
-# The machinery both games share; the Rivals part imports nothing else of judge/engine (not the V:TES rules).
-SHARED = {f"{ENGINE}.{m}" for m in ("citations", "errors", "expect", "limits", "runs", "validation", "yamlfile")}
-# The only V:TES modules that know of Rivals: they hand a `game: rivals` scenario, its run and its report on.
-DISPATCH = {f"{ENGINE}.scenario", f"{ENGINE}.trace"}
+# -- two games on one core --------------------------------------------------------------------------------------
+GAMES = {"vtes": ENGINE + ".vtes", "rivals": ENGINE + ".rivals"}
+# The machinery both games share: judge/engine's own modules.
+SHARED = {f"{ENGINE}.{m}" for m in ("citations", "errors", "expect", "limits", "runs", "scenario", "trace",
+                                     "validation", "yamlfile")}
+# The only shared module that knows of the games: it hands each scenario to its game's package.
+DISPATCH = {f"{ENGINE}.scenario"}
 
 
-def rivals_layout_problems(graph: nx.DiGraph) -> list[str]:
+def game_of_module(module: str) -> str | None:
+    return next((g for g, package in GAMES.items() if module == package or module.startswith(package + ".")), None)
+
+
+def layout_problems(graph: nx.DiGraph) -> list[str]:
+    """Imports that break the layout: a game's module importing the other game's or a shared module that
+    dispatches (which would make a cycle), a shared module other than the dispatcher importing a game's."""
     out = []
     for a, b, data in graph.edges(data=True):
-        inside_a, inside_b = a.startswith(RIVALS), b == RIVALS or b.startswith(RIVALS + ".")
-        if inside_a and b.startswith(ENGINE + ".") and not inside_b and b not in SHARED:
-            out.append(f"{a} imports {b} (line {data['line']}), which is V:TES's, not shared")
-        if inside_b and not inside_a and a not in DISPATCH:
-            out.append(f"{a} imports {b} (line {data['line']}): only {', '.join(sorted(DISPATCH))} dispatch to Rivals")
+        if not b.startswith(ENGINE + "."):
+            continue
+        game_a, game_b = game_of_module(a), game_of_module(b)
+        at = f"{a} imports {b} (line {data['line']})"
+        if game_a and game_b and game_a != game_b:
+            out.append(f"{at}, which is {game_b}'s, not shared")
+        elif game_a and not game_b and b in DISPATCH:
+            out.append(f"{at}, which hands scenarios to the games")
+        elif not game_a and game_b and a not in DISPATCH:
+            out.append(f"{at}: only {', '.join(sorted(DISPATCH))} hands a scenario to a game")
     return sorted(out)
 
 
-def test_the_rivals_part_stands_on_the_shared_machinery_only():
-    graph = import_graph()
-    assert any(m.startswith(RIVALS + ".") for m in graph)  # the walk found the Rivals part
-    assert rivals_layout_problems(graph) == []
-
-
-def test_the_rivals_check_names_a_rivals_module_importing_a_vtes_rule_module(tmp_path):
+def copy_of_the_engine(tmp_path: Path) -> Path:
     engine = tmp_path / "judge" / "engine"
-    (engine / "rivals").mkdir(parents=True)
     for path in (ROOT / "judge" / "engine").rglob("*.py"):
         target = engine / path.relative_to(ROOT / "judge" / "engine")
+        target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    return engine
+
+
+def test_each_game_stands_on_the_shared_modules_alone():
+    graph = import_graph()
+    modules = {m for m in graph if m.startswith(ENGINE + ".")}
+    assert {game_of_module(m) for m in modules} == {"vtes", "rivals", None}  # the walk found both games
+    assert {m for m in modules if game_of_module(m) is None} == SHARED  # every other module is a game's
+    assert layout_problems(graph) == []
+
+
+def test_the_layout_check_names_a_game_importing_the_other_and_a_shared_module_importing_a_game(tmp_path):
+    engine = copy_of_the_engine(tmp_path)
     play = engine / "rivals" / "play.py"
-    text = play.read_text(encoding="utf-8") + "\n\ndef _later():\n    from judge.engine import combat\n"
+    text = play.read_text(encoding="utf-8") + "\n\ndef _later():\n    from judge.engine.vtes import combat\n"
     play.write_text(text, encoding="utf-8")
-    problems = rivals_layout_problems(import_graph(tmp_path))
-    assert problems == [f"judge.engine.rivals.play imports judge.engine.combat (line {len(text.splitlines())}), "
-                        f"which is V:TES's, not shared"]
+    limits = engine / "limits.py"
+    shared = limits.read_text(encoding="utf-8") + "\n\ndef _later():\n    from judge.engine.vtes import state\n"
+    limits.write_text(shared, encoding="utf-8")
+    assert layout_problems(import_graph(tmp_path)) == [
+        f"judge.engine.limits imports judge.engine.vtes.state (line {len(shared.splitlines())}): only "
+        f"judge.engine.scenario hands a scenario to a game",
+        f"judge.engine.rivals.play imports judge.engine.vtes.combat (line {len(text.splitlines())}), which is vtes's, "
+        f"not shared"]

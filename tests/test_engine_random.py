@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from judge.engine import randomplay
+from judge.engine.vtes import randomplay
 
 
 def test_thousands_of_random_games_keep_the_invariants():
@@ -50,7 +50,7 @@ def test_random_play_is_deterministic():
 
 
 def test_invariants_detect_a_broken_state():
-    from judge.engine.state import counters_in_play, evolve
+    from judge.engine.vtes.state import counters_in_play, evolve
 
     state = randomplay.random_table(random.Random(3))
     total = counters_in_play(state) + state.bank
@@ -67,7 +67,7 @@ def test_invariants_detect_a_broken_state():
 
 
 def test_invariants_detect_a_broken_combat_and_referendum():
-    from judge.engine.state import Combat, Referendum, Vote, counters_in_play, evolve
+    from judge.engine.vtes.state import Combat, Referendum, Vote, counters_in_play, evolve
 
     state = randomplay.random_table(random.Random(5))
     total = counters_in_play(state) + state.bank
@@ -95,7 +95,7 @@ def test_random_games_naming_real_cards_keep_the_invariants():
 
     from judge.cards import get_cards
     from judge.corpus import get_corpus
-    from judge.engine.cards import modelled
+    from judge.engine.vtes.cards import modelled
 
     catalog = card_catalog()
     pool = randomplay.CardPool()

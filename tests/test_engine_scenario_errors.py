@@ -9,6 +9,7 @@ import yaml
 
 from judge.engine import scenario as sc
 from judge.engine.errors import ScenarioError
+from judge.engine.vtes.scenario import SCHEMA
 
 GOOD = """\
 players: [Sarah, Alexis, Bob]
@@ -111,7 +112,7 @@ def test_file_errors_carry_the_file(tmp_path):
 
 
 def test_every_scenario_file_validates_against_the_published_schema():
-    schema = json.loads(sc.SCHEMA_PATH.read_text())
+    schema = json.loads(SCHEMA.path.read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
     for path in sorted(sc.Path(__file__).resolve().parents[1].joinpath("scenarios").rglob("*.yaml")):

@@ -9,7 +9,7 @@ from card_catalog import card_catalog
 from judge.engine import citations as C
 from judge.engine import scenario as sc
 from judge.engine import trace
-from judge.engine.state import counters_in_play
+from judge.engine.vtes.state import counters_in_play
 
 ROOT = Path(__file__).resolve().parents[1] / "scenarios"
 

@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 from judge.engine import scenario as sc
-from judge.engine import validation
+from judge.engine.vtes.scenario import SCHEMA
 from judge.engine.errors import ScenarioError
-from judge.engine.grammar import STRUCTURED
+from judge.engine.vtes.grammar import STRUCTURED
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "scenarios.md").read_text()
@@ -19,7 +19,7 @@ DOC = (ROOT / "docs" / "scenarios.md").read_text()
 
 def published_event_validator():
     """The published schema's `event` definition (the oneOf over every form), as other tools see it."""
-    return jsonschema.Draft202012Validator({"$ref": "#/$defs/event", "$defs": validation.schema()["$defs"]})
+    return jsonschema.Draft202012Validator({"$ref": "#/$defs/event", "$defs": SCHEMA.document["$defs"]})
 
 
 def documented_structured_forms() -> list[str]:
@@ -50,13 +50,13 @@ events:
 
 
 def test_the_schema_is_valid_and_has_one_entry_per_structured_form():
-    jsonschema.Draft202012Validator.check_schema(validation.schema())
-    forms = validation.forms()
+    jsonschema.Draft202012Validator.check_schema(SCHEMA.document)
+    forms = SCHEMA.forms
     assert set(forms) == set(STRUCTURED)
     for key, (_, allowed, _) in STRUCTURED.items():
         assert set(forms[key]["properties"]) == {key, "text", *allowed}, key
         assert key in forms[key]["required"] and forms[key]["additionalProperties"] is False, key
-    branches = validation.schema()["$defs"]["event"]["oneOf"]
+    branches = SCHEMA.document["$defs"]["event"]["oneOf"]
     assert {b["$ref"] for b in branches if "$ref" in b} == {f"#/$defs/event_{k}" for k in forms}
     assert {"type": "string", "minLength": 1} in branches  # or a sentence
 
@@ -70,7 +70,7 @@ def test_every_form_is_documented_and_every_documented_form_validates():
         data = yaml.safe_load(form)
         errors = list(validator.iter_errors(data))
         assert not errors, (form, errors[0].message)
-        validation.validate_event(data, sc.Lines(), ("events", 0))  # the loader agrees
+        SCHEMA.validate_event(data, sc.Lines(), ("events", 0))  # the loader agrees
 
 
 WRONG = [
@@ -111,7 +111,7 @@ def test_the_loaders_per_form_check_agrees_with_the_published_oneof():
     for data in samples:
         published_ok = not list(validator.iter_errors(data))
         try:
-            validation.validate_event(data, sc.Lines(), ("events", 0))
+            SCHEMA.validate_event(data, sc.Lines(), ("events", 0))
             loader_ok = True
         except ScenarioError:
             loader_ok = False

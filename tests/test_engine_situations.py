@@ -242,7 +242,7 @@ def _with_locations(events: list[str], locations: str, phase: str = "master", mo
 
 
 def test_unique_locations_and_equipment_are_contested_paid_for_and_burned_as_the_books_say():
-    from judge.engine.state import state_to_json
+    from judge.engine.vtes.state import state_to_json
 
     run = _with_locations(["Sarah plays The Parthenon, a master card: location, unique"], "{Bob: [Parthenon]}")
     players = state_to_json(run.state)["players"]

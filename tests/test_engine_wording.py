@@ -10,9 +10,9 @@ import re
 
 from card_catalog import card_catalog
 
-from judge.engine import events as ev
-from judge.engine.forms import Names
-from judge.engine.grammar import STRUCTURED, WORDING, parse_structured, parse_wording
+from judge.engine.vtes import events as ev
+from judge.engine.vtes.forms import Names
+from judge.engine.vtes.grammar import STRUCTURED, WORDING, parse_structured, parse_wording
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text()
 PLAYERS = ["Sarah", "Alexis", "Bob", "Nora", "Steve"]

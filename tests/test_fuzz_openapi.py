@@ -22,7 +22,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, negativ
                                                response_schema_conformance, status_code_conformance)
 
 from judge.engine.limits import DEFAULT
-from judge.engine.validation import forms
+from judge.engine.vtes.scenario import SCHEMA
 from judge.web.app import create_app
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
@@ -33,7 +33,7 @@ PER_PLAYER = ("pool", "vp", "hand", "hand_size", "library", "crypt")
 FORM_NAME_KEYS = {key: [k for k, v in form["properties"].items() if v.get("$ref") == "#/$defs/name"
                         or v.get("items", {}).get("$ref") == "#/$defs/name"
                         or any(a.get("$ref") == "#/$defs/name" for a in v.get("anyOf", []))]
-                  for key, form in forms().items()}
+                  for key, form in SCHEMA.forms.items()}
 
 
 # A body judge does not read is refused with 413 (too long), a scenario over a replay limit with 422: both are

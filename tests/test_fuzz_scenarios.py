@@ -22,19 +22,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from judge.engine import expect as X
+from judge.engine.vtes import expect as X
 from judge.commands.check import check
-from judge.engine.forms import NUM, PRON
-from judge.engine.grammar import STRUCTURED, WORDING
+from judge.engine.vtes.forms import NUM, PRON
+from judge.engine.vtes.grammar import STRUCTURED, WORDING
 from judge.engine.limits import DEFAULT as DEFAULT_LIMITS
-from judge.engine.validation import forms, schema
+from judge.engine.vtes.scenario import SCHEMA
 from judge.web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "scenarios").rglob("*.yaml"))]  # both games
 VTES_FILES = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "scenarios").rglob("*.yaml"))
               if "rivals" not in p.relative_to(ROOT / "scenarios").parts]  # what V:TES events are spliced into
-# The names the examples of the sentence and structured forms use (judge.engine.grammar): at a table of these,
+# The names the examples of the sentence and structured forms use (judge.engine.vtes.grammar): at a table of these,
 # every example names someone who is there.
 PLAYERS = ["Sarah", "Alexis", "Bob", "Steve", "Nora"]
 MINIONS = ["Belinde", "Carna", "Lucinde", "Ira", "The Dowager", "Krid", "Quentin", "Eugenio", "Alexa Draper",
@@ -60,7 +60,7 @@ def from_schema(sub: dict, who: st.SearchStrategy = names) -> st.SearchStrategy:
     if ref in ("#/$defs/text", "#/$defs/eventText"):
         return text
     if ref:
-        return from_schema(schema()["$defs"][ref.rsplit("/", 1)[1]], who)
+        return from_schema(SCHEMA.document["$defs"][ref.rsplit("/", 1)[1]], who)
     if "const" in sub:
         return st.just(sub["const"])
     if "enum" in sub:
@@ -110,7 +110,7 @@ def events(players: list[str], minions: list[str]) -> st.SearchStrategy:
     return st.one_of(
         st.sampled_from(WORDING).flatmap(
             lambda p: st.from_regex(_sentence_regex(p.template, players, minions), fullmatch=True, alphabet=ALPHABET)),
-        st.sampled_from(sorted(forms())).flatmap(lambda key: from_schema(forms()[key], who)),
+        st.sampled_from(sorted(SCHEMA.forms)).flatmap(lambda key: from_schema(SCHEMA.forms[key], who)),
     )
 
 
@@ -159,7 +159,7 @@ def built(draw) -> str:
            "minions": [{"name": m, **draw(minion)} for m in MINIONS]}
     for key in draw(st.lists(st.sampled_from(["rules", "edge", "pool", "turn_number", "transfers", "library"]),
                              unique=True, max_size=3)):
-        doc[key] = draw(from_schema(schema()["properties"][key], st.sampled_from(players)))
+        doc[key] = draw(from_schema(SCHEMA.document["properties"][key], st.sampled_from(players)))
     doc["events"] = draw(st.lists(examples | events(players, MINIONS), max_size=10))
     expected = draw(expectations(players, MINIONS))
     if expected:

@@ -12,7 +12,7 @@ import pytest
 
 from click.testing import CliRunner
 
-from judge.engine import grammar
+from judge.engine.vtes import grammar
 from judge.engine.limits import DEFAULT as DEFAULT_LIMITS
 from judge.web.permalinks import MAX_PERMALINK, decode_permalink, permalink, plain_permalink
 from judge.web.errors import MAX_TARGET

@@ -46,7 +46,7 @@ def _books():
 
 def _catalog(corpus):
     from judge.cards import get_cards
-    from judge.engine.cards import Catalog
+    from judge.engine.vtes.cards import Catalog
 
     try:
         return Catalog(get_cards(corpus))

@@ -12,11 +12,9 @@ import re
 import textwrap
 from typing import Any, Optional
 
-from judge.engine.citations import EDITION_NAMES, GAMES, RIVALS, VTES, normalize
+from judge.engine.citations import EDITION_NAMES, GAMES, VTES, normalize
 from judge.engine.limits import DEFAULT, Limits, OverLimit
-from judge.engine.rivals import state as rivals_state
-from judge.engine.scenario import Run, Step, cite_ids
-from judge.engine.state import state_to_json
+from judge.engine.scenario import Run, Step, cite_ids, game_module
 
 RULES_EDITIONS = EDITION_NAMES  # the name of each rules edition, of either game
 
@@ -26,7 +24,7 @@ def game_of(run: Run) -> str:
 
 
 def _state_json(run: Run) -> dict:
-    return rivals_state.to_json(run.state) if game_of(run) == RIVALS else state_to_json(run.state)
+    return game_module(game_of(run)).state_json(run.state)
 
 
 def _cites(rules, edition: str) -> list:
@@ -208,42 +206,7 @@ def not_checked(run: Run) -> str:
 
 
 def state_summary(run: Run) -> str:
-    if game_of(run) == RIVALS:
-        return rivals_state.summary(run.state)
-    st = run.state
-    view = state_to_json(st)
-    parts = [f"{st.turn}'s {st.phase} phase (turn {st.turn_number})", f"Edge: {st.edge or 'nobody'}"]
-    players = []
-    for name, p in view["players"].items():
-        if p["ousted"]:
-            players.append(f"{name} ousted ({p['vp']} VP)")
-        elif p["withdrawn"]:
-            players.append(f"{name} withdrawn ({p['vp']} VP)")
-        else:
-            vp = f", {p['vp']} VP" if p["vp"] else ""
-            players.append(f"{name} {p['pool']} pool{vp}")
-    parts.append("; ".join(players))
-    minions = []
-    for name, m in view["minions"].items():
-        counters = f"{m['blood']}/{m['capacity']} blood" if m["type"] == "vampire" else f"{m['life']} life"
-        flags = [m["region"]] + (["locked"] if m["locked"] else [])
-        minions.append(f"{name} ({m['controller']}, {counters}, {', '.join(flags)})")
-    if minions:
-        parts.append("minions: " + "; ".join(minions))
-    if st.combat:
-        c = st.combat
-        parts.append(f"in combat: {c.acting} vs {c.opposing}, round {c.round}, {c.step} step"
-                     + (f", {c.range} range" if c.range else ""))
-    if st.referendum:
-        r = st.referendum
-        parts.append(f"referendum ({r.kind}) by {r.caller}: {r.step}, {r.total('for')} for, {r.total('against')} "
-                     f"against so far")
-    if st.chance:
-        parts.append(f"{st.chance.blocker} may diablerize {st.chance.victim}")
-    if st.result.over:
-        parts.append(f"game over: winner {st.result.winner}" if st.result.winner
-                     else f"game over: tie between {', '.join(st.result.tied)}")
-    return " | ".join(parts)
+    return game_module(game_of(run)).state_summary(run.state)
 
 
 # -- comparing two editions -------------------------------------------------------------------

@@ -1,6 +1,8 @@
-"""Checking a scenario against its JSON Schema (judge/engine/scenario.schema.json), in our own words.
+"""Checking a scenario against its game's JSON Schema, in our own words: the same checks and wording for
+either game (`ScenarioSchema`, one per game: judge/engine/vtes/scenario.schema.json,
+judge/engine/rivals/scenario.schema.json).
 
-The published schema describes every structured event form as its own entry (`$defs/event_<key>`,
+A published schema describes every structured event form as its own entry (`$defs/event_<key>`,
 one `oneOf` branch each), so editors and other tools can check scenario files. Validating 200
 events against every `oneOf` branch is slow (bench/engine_replay.py's "schema oneOf" beside "load"), and
 `oneOf` failures make poor messages ("is not valid under any of the given schemas"). So the loader
@@ -13,49 +15,108 @@ from __future__ import annotations
 import copy
 import json
 from contextvars import ContextVar
-from functools import lru_cache
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from judge.engine.errors import ScenarioError
-from judge.engine.grammar import STRUCTURED
 from judge.engine.yamlfile import Lines
 
-SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 FORM_PREFIX = "event_"
 TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false",
               "array": "a list", "object": "a mapping", "null": "null"}
 
 
-@lru_cache(maxsize=1)
-def schema() -> dict:
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+class ScenarioSchema:
+    """A game's scenario schema (`path`) and the checks made with it. The game gives the examples its messages
+    quote: `sentence` (an event as a sentence), `mapping` (a structured event) and `example(key)` (one of the
+    structured form `key`)."""
 
+    def __init__(self, path: Path, sentence: str, mapping: str, example: Callable[[str], str]):
+        self.path, self.sentence, self.mapping, self.example = path, sentence, mapping, example
+        self._form_validators: dict[str, Any] = {}
 
-def forms() -> dict[str, dict]:
-    """The structured event forms, by key: {"bleed": {...its schema...}, ...}."""
-    return _forms()
+    @cached_property
+    def document(self) -> dict:
+        return json.loads(self.path.read_text(encoding="utf-8"))
 
+    @cached_property
+    def forms(self) -> dict[str, dict]:
+        """The structured event forms, by key: {"bleed": {...its schema...}, ...}."""
+        return {k[len(FORM_PREFIX):]: v for k, v in self.document["$defs"].items() if k.startswith(FORM_PREFIX)}
 
-@lru_cache(maxsize=1)
-def _forms() -> dict[str, dict]:
-    return {k[len(FORM_PREFIX):]: v for k, v in schema()["$defs"].items() if k.startswith(FORM_PREFIX)}
+    @cached_property
+    def _document_validator(self):
+        import jsonschema
 
+        doc = copy.deepcopy(self.document)
+        doc["$defs"]["event"] = {}  # each event is checked against its own form (validate_event)
+        return jsonschema.Draft202012Validator(_inlined(doc, doc["$defs"]))
 
-@lru_cache(maxsize=1)
-def _document_validator():
-    import jsonschema
+    def _form_validator(self, key: str):
+        if key not in self._form_validators:
+            import jsonschema
 
-    doc = copy.deepcopy(schema())
-    doc["$defs"]["event"] = {}  # each event is checked against its own form (validate_event)
-    return jsonschema.Draft202012Validator(_inlined(doc, doc["$defs"]))
+            defs = self.document["$defs"]
+            self._form_validators[key] = jsonschema.Draft202012Validator(_inlined(defs[f"{FORM_PREFIX}{key}"], defs))
+        return self._form_validators[key]
 
+    def validate(self, data: Any, lines: Lines) -> None:
+        """Raise ScenarioError (with the line) at the first place the document breaks its schema."""
+        self.check_against(self._document_validator, data, lines)
+        for i, raw in enumerate(data.get("events") or ()):
+            self.validate_event(raw, lines, ("events", i))
 
-@lru_cache(maxsize=None)
-def _form_validator(key: str):
-    import jsonschema
+    def validate_event(self, raw: Any, lines: Lines, path: tuple) -> None:
+        line = lines.of(path)
+        where = _path_text(path)
+        forms = self.forms
+        if isinstance(raw, str):
+            if not raw.strip():
+                raise ScenarioError(f"{where}: an empty event; expected a sentence such as {self.sentence}", line)
+            return
+        if not isinstance(raw, dict):
+            raise ScenarioError(f"{where}: {raw!r} is not an event; expected a sentence (text, quoted if it contains "
+                                f"': ') or a structured event, a mapping with one key naming its form (e.g. "
+                                f"{self.mapping})", line)
+        named = [k for k in raw if k in forms]
+        fitting = [k for k in named if set(raw) <= set(forms[k]["properties"])]
+        if not named and len(raw) == 1 and " " in str(next(iter(raw))):
+            (key, value), = raw.items()
+            raise ScenarioError(f"{where}: a sentence with ': ' in it reads as a YAML mapping; quote the whole "
+                                f"sentence: \"{key}: {value}\"", line)
+        if not named:
+            found = ", ".join(map(str, raw)) or "nothing"
+            raise ScenarioError(f"{where}: a structured event needs one of the keys {', '.join(sorted(forms))}; "
+                                f"found {found}", line)
+        if not fitting and len(named) > 1:
+            raise ScenarioError(f"{where}: a structured event has exactly one of the keys that name a form; found "
+                                f"{', '.join(named)} (write two events)", line)
+        key = fitting[0] if len(fitting) == 1 else named[0]
+        try:
+            self.check_against(self._form_validator(key), raw, lines, path, key)
+        except ScenarioError as exc:
+            raise ScenarioError(f"{exc.message}; e.g. {self.example(key)}", exc.line) from None
 
-    return jsonschema.Draft202012Validator(_inlined(schema()["$defs"][f"{FORM_PREFIX}{key}"], schema()["$defs"]))
+    def check_against(self, validator, data: Any, lines: Lines, path: tuple = (), form: str = "") -> None:
+        """Raise ScenarioError, in our words and at its line, at the first place `data` (found at `path` in the
+        file) breaks the schema `validator` holds (this schema or a part of it). `form` names the event form,
+        for an event's message."""
+        errors = list(validator.iter_errors(data))
+        if not errors:
+            return
+        err = _pick(errors)
+        inner = tuple(err.absolute_path)
+        token = _DEFS.set(self.document["$defs"])
+        try:
+            words = _words(err)
+        finally:
+            _DEFS.reset(token)
+        if form:
+            message = f"{_path_text(path)}, a {form!r} event: {_located(inner, words)}"
+        else:
+            message = _located(path + inner, words)
+        raise ScenarioError(message, _line(err, path + inner, lines))
 
 
 def _inlined(node: Any, defs: dict) -> Any:
@@ -71,54 +132,6 @@ def _inlined(node: Any, defs: dict) -> Any:
         siblings = {k: _inlined(v, defs) for k, v in node.items() if k != "$ref"}
         return {**_inlined(defs[ref[len("#/$defs/"):]], defs), **siblings, "$comment": ref}
     return {k: _inlined(v, defs) for k, v in node.items() if k not in ("$defs", "$id", "$schema")}
-
-
-def validate(data: Any, lines: Lines) -> None:
-    """Raise ScenarioError (with the line) at the first place the document breaks its schema."""
-    errors = list(_document_validator().iter_errors(data))
-    if errors:
-        err = _pick(errors)
-        path = tuple(err.absolute_path)
-        raise ScenarioError(_located(path, _words(err)), _line(err, path, lines))
-    for i, raw in enumerate(data.get("events") or ()):
-        validate_event(raw, lines, ("events", i))
-
-
-def validate_event(raw: Any, lines: Lines, path: tuple) -> None:
-    line = lines.of(path)
-    where = _path_text(path)
-    if isinstance(raw, str):
-        if not raw.strip():
-            raise ScenarioError(f"{where}: an empty event; expected a sentence such as 'Belinde bleeds Alexis'", line)
-        return
-    if not isinstance(raw, dict):
-        raise ScenarioError(f"{where}: {raw!r} is not an event; expected a sentence (text, quoted if it contains ': ') "
-                            f"or a structured event, a mapping with one key naming its form (e.g. {{bleed: Belinde}})",
-                            line)
-    named = [k for k in raw if k in forms()]
-    fitting = [k for k in named if set(raw) <= set(forms()[k]["properties"])]
-    if not named and len(raw) == 1 and " " in str(next(iter(raw))):
-        (key, value), = raw.items()
-        raise ScenarioError(f"{where}: a sentence with ': ' in it reads as a YAML mapping; quote the whole sentence: "
-                            f"\"{key}: {value}\"", line)
-    if not named:
-        found = ", ".join(map(str, raw)) or "nothing"
-        raise ScenarioError(f"{where}: a structured event needs one of the keys {', '.join(sorted(forms()))}; "
-                            f"found {found}", line)
-    if not fitting and len(named) > 1:
-        raise ScenarioError(f"{where}: a structured event has exactly one of the keys that name a form; found "
-                            f"{', '.join(named)} (write two events)", line)
-    key = fitting[0] if len(fitting) == 1 else named[0]
-    errors = list(_form_validator(key).iter_errors(raw))
-    if errors:
-        err = _pick(errors)
-        inner = tuple(err.absolute_path)
-        message = _located(inner, _words(err))
-        raise ScenarioError(f"{where}, a {key!r} event: {message}; e.g. {_example(key)}", _line(err, path + inner, lines))
-
-
-def _example(key: str) -> str:
-    return STRUCTURED[key][2] if key in STRUCTURED else f"{{{key}: ...}}"
 
 
 # -- wording ------------------------------------------------------------------------------------------------
@@ -220,13 +233,12 @@ def _accepts_type(sub: dict, kind: str) -> bool:
     return False
 
 
-# The `$defs` the messages resolve references in: the V:TES schema's, unless check_against is wording the
-# errors of another game's schema.
-_DEFS: ContextVar[Optional[dict]] = ContextVar("scenario_schema_defs", default=None)
+# The `$defs` of the schema whose errors are being worded (ScenarioSchema.check_against sets them).
+_DEFS: ContextVar[dict] = ContextVar("scenario_schema_defs", default={})
 
 
 def _defs() -> dict:
-    return _DEFS.get() or schema()["$defs"]
+    return _DEFS.get()
 
 
 def _resolved(sub: dict) -> dict:
@@ -279,23 +291,3 @@ def _shown(x: Any) -> str:
         return "null"
     text = repr(x)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def check_against(validator, data: Any, lines: Lines, path: tuple = (), form: str = "") -> None:
-    """Raise ScenarioError, in our words and at its line, at the first place `data` (found at `path` in the
-    file) breaks the schema `validator` holds: the same wording for any game's schema (rivals/scenario.py
-    checks Rivals scenarios with it). `form` names the event form, for an event's message."""
-    errors = list(validator.iter_errors(data))
-    if errors:
-        err = _pick(errors)
-        inner = tuple(err.absolute_path)
-        token = _DEFS.set(validator.schema.get("$defs") or {})
-        try:
-            words = _words(err)
-        finally:
-            _DEFS.reset(token)
-        if form:
-            message = f"{_path_text(path)}, a {form!r} event: {_located(inner, words)}"
-        else:
-            message = _located(path + inner, words)
-        raise ScenarioError(message, _line(err, path + inner, lines))

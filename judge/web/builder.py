@@ -3,7 +3,7 @@
 The builder's state is the scenario itself, as a mapping, carried from one step to the next in the page's
 form (a hidden field holding its YAML): every step is a POST that returns the page with the new state, so
 it works with JavaScript off; judge/web/static/builder.js only makes the steps quicker. The events are
-offered from the engine's own tables of forms (`judge.engine.grammar.STRUCTURED`, joined from the
+offered from the engine's own tables of forms (`judge.engine.vtes.grammar.STRUCTURED`, joined from the
 forms modules' `FormTable`s): a form added to the engine appears in the builder without a change here.
 
 A scenario also travels as a permalink (judge/web/permalinks.py), reloading it and its replay for anyone.
@@ -350,7 +350,7 @@ class EventForm:
 @lru_cache(maxsize=1)
 def event_forms() -> tuple[EventForm, ...]:
     """Every structured form of the engine (grammar.STRUCTURED), grouped by the forms module declaring it."""
-    from judge.engine import grammar
+    from judge.engine.vtes import grammar
     out = []
     for key, form in grammar.STRUCTURED.items():
         module = getattr(form.build, "__module__", "").rsplit(".", 1)[-1]
@@ -471,7 +471,7 @@ _SLOT_GROUPS = {"{P}": "p", "{P2}": "p2", "{M}": "m", "{M2}": "m2"}
 def _wording_shapes() -> tuple[tuple[re.Pattern, str], ...]:
     """Each sentence form of the engine (grammar.WORDING) as a pattern matching its own documented example, with
     the example: where the example names a player or a minion, the table's names can stand instead."""
-    from judge.engine import grammar
+    from judge.engine.vtes import grammar
     shapes = []
     for pattern in grammar.WORDING:
         rx = pattern.template.replace("{N}", rf"(?P<n>{grammar.NUM})").replace("{PRON}", grammar.PRON)
@@ -490,9 +490,9 @@ def suggestions(state: dict, limit: int = 30) -> list[str]:
     """Sentences the engine reads, in the table's names: each of its sentence forms' examples with the table's
     minions and players in place of the example's (a minion of the player whose turn it is, their prey), kept
     only when the engine reads the result at this table."""
-    from judge.engine import grammar
+    from judge.engine.vtes import grammar
     from judge.engine.errors import ScenarioError
-    from judge.engine.forms import Names
+    from judge.engine.vtes.forms import Names
     seats, minions = players(state), [m for m in minion_names(state)]
     if not seats or not minions:
         return []

@@ -357,12 +357,12 @@ RIVALS_PREFIX = "RivalsScenario"
 
 
 def _scenario_schemas(prefix: str = SCENARIO_PREFIX) -> dict[str, S]:
-    """A scenario's JSON Schema as components: V:TES's (judge/engine/scenario.schema.json) as `Scenario`, and each
+    """A scenario's JSON Schema as components: V:TES's (judge/engine/vtes/scenario.schema.json) as `Scenario`, and each
     of its `$defs` as `Scenario_<name>`; Rivals' (judge/engine/rivals/scenario.schema.json) the same under
     `RivalsScenario` (an OpenAPI tool resolves references against the document's components)."""
-    from judge.engine.rivals.scenario import schema as rivals_schema
-    from judge.engine.validation import schema as vtes_schema
-    schema = rivals_schema if prefix == RIVALS_PREFIX else vtes_schema
+    from judge.engine.rivals.scenario import SCHEMA as RIVALS_SCHEMA
+    from judge.engine.vtes.scenario import SCHEMA as VTES_SCHEMA
+    schema = (RIVALS_SCHEMA if prefix == RIVALS_PREFIX else VTES_SCHEMA).document
 
     from judge.engine import limits as L
 
@@ -382,7 +382,7 @@ def _scenario_schemas(prefix: str = SCENARIO_PREFIX) -> dict[str, S]:
             out["maxLength"] = L.TEXT_CHARS
         return out
 
-    doc = schema()
+    doc = schema
     out = {prefix: moved(doc), **{f"{prefix}_{name}": moved(sub) for name, sub in doc["$defs"].items()}}
     out[f"{prefix}_name"]["maxLength"] = L.NAME_CHARS
     table = out[prefix]["properties"]

@@ -244,9 +244,9 @@ class Site:
 
     @cached_property
     def scenario_cards(self):
-        """The card catalog the scenario reader resolves the cards a scenario names with (judge.engine.cards), on
+        """The card catalog the scenario reader resolves the cards a scenario names with (judge.engine.vtes.cards), on
         this corpus's card base: a pasted scenario reads as `judge check` reads it."""
-        from judge.engine.cards import Catalog
+        from judge.engine.vtes.cards import Catalog
         return Catalog(self.cards)
 
     def scenario_resolver(self):

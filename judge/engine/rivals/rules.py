@@ -1,7 +1,7 @@
 """Every rule the Rivals engine applies, as data: a name, the rule in a few words, and the paragraphs of the
 Rivals rulebook (corpus document `rivals`) that state it, each named by its section key and a few words
 copied from it (citations.py locates them; tests/test_rivals_engine.py proves each resolves to exactly one
-paragraph holding its quote). The V:TES rules are judge/engine/rules.py."""
+paragraph holding its quote). The V:TES rules are judge/engine/vtes/rules.py."""
 from __future__ import annotations
 
 from judge.engine.citations import RIVALS, BookRule, Cite

@@ -6,10 +6,8 @@ says `game: rivals`.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
@@ -20,9 +18,9 @@ from judge.engine.errors import EngineStop, ScenarioError
 from judge.engine.rivals import play
 from judge.engine.rivals import rules as R
 from judge.engine.rivals.state import (HAVEN, START_PRESTIGE, STREETS, Attachment, Conspiracy, GameState, Mortal,
-                                       Player, Vampire, to_json)
+                                       Player, Vampire, summary, to_json)
 from judge.engine.runs import Run, Step, Stop
-from judge.engine.validation import check_against
+from judge.engine.validation import ScenarioSchema
 from judge.engine.yamlfile import Lines
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
@@ -30,24 +28,17 @@ GAME = RIVALS
 PHASE_FIRST_STEP = {"beginning": "city_deck", "action": "actions", "end": "torpor_mending"}
 
 
-@lru_cache(maxsize=1)
+SCHEMA = ScenarioSchema(SCHEMA_PATH, "'Skunk exhausts to attack Lixue Chen'",
+                        "{attack: Skunk, target: Hydra, type: physical}",
+                        lambda key: SCHEMA.forms[key]["examples"][0])
+
+
 def schema() -> dict:
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-
-
-@lru_cache(maxsize=None)
-def _validator(key: Optional[str] = None):
-    import jsonschema
-
-    doc = schema()
-    if key is None:
-        top = dict(doc, **{"$defs": dict(doc["$defs"], event={})})  # each event is checked against its own form
-        return jsonschema.Draft202012Validator(top)
-    return jsonschema.Draft202012Validator(dict(doc["$defs"][f"event_{key}"], **{"$defs": doc["$defs"]}))
+    return SCHEMA.document
 
 
 def forms() -> dict:
-    return {k[len("event_"):]: v for k, v in schema()["$defs"].items() if k.startswith("event_")}
+    return SCHEMA.forms
 
 
 @dataclass
@@ -64,9 +55,7 @@ class Scenario:
 
 # -- reading ---------------------------------------------------------------------------------------------------
 def parse_data(data: dict, lines: Lines, file: str, limits: L.Limits, clock: L.Clock) -> Scenario:
-    check_against(_validator(), data, lines)
-    for i, raw in enumerate(data.get("events") or ()):
-        _validate_event(raw, lines, ("events", i))
+    SCHEMA.validate(data, lines)
     state, setup_log = _table(data, lines)
     names = set(state.seating) | set(state.vampires) | set(state.mortals) | {
         a.name for v in state.vampires.values() for a in v.attachments}
@@ -87,27 +76,6 @@ def parse_data(data: dict, lines: Lines, file: str, limits: L.Limits, clock: L.C
     expect = read_expect(data.get("expect"), lines, list(state.seating), sorted(names - set(state.seating)),
                          len(events))
     return Scenario(file, RIVALS, str(data.get("title") or ""), state, events, expect, tuple(setup_log))
-
-
-def _validate_event(raw: Any, lines: Lines, path: tuple) -> None:
-    line = lines.of(path)
-    where = f"events[{path[1]}]"
-    if isinstance(raw, str):
-        if not raw.strip():
-            raise ScenarioError(f"{where}: an empty event", line)
-        return
-    if not isinstance(raw, dict):
-        raise ScenarioError(f"{where}: {raw!r} is not an event; expected a sentence or a mapping with one key naming "
-                            f"its form (e.g. {{attack: Skunk, target: Hydra, type: physical}})", line)
-    first = next(iter(raw), None)
-    if first not in forms():
-        raise ScenarioError(f"{where}: a structured event's first key names its form, one of "
-                            f"{', '.join(sorted(forms()))}; found {first!r}", line)
-    key = first
-    try:
-        check_against(_validator(key), raw, lines, path, key)
-    except ScenarioError as exc:
-        raise ScenarioError(f"{exc.message}; e.g. {forms()[key]['examples'][0]}", exc.line) from None
 
 
 def _structured(raw: dict, line: Optional[int]) -> play.Event:
@@ -327,15 +295,7 @@ def read_expect(block: Any, lines: Lines, players: list, names: list, n_events: 
     for key, value in (block or {}).items():
         line, key_line = lines.of(("expect", key)), lines.key(("expect", key))
         if key in X.EXPECT_STOPS:
-            if isinstance(value, dict):
-                for c in value.get("cites") or []:
-                    if not str(c).startswith("rivals:"):
-                        raise ScenarioError(f"expect.{key}.cites: {c!r} is not a paragraph of the Rivals book, whose "
-                                            f"IDs begin with rivals:", line)
-                n = value.get("event")
-                if n is not None and (not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= n_events + 1):
-                    raise ScenarioError(f"expect.{key}.event is the number of the event that stops the replay, from "
-                                        f"1 to {n_events}; got {n!r}", line)
+            X.read_stop(value, line, f"expect.{key}", n_events, "rivals", "the Rivals book")
             stops[key] = (value, line)
             continue
         head, _, rest = str(key).partition(".")
@@ -369,20 +329,19 @@ def lookup(view: dict, path: str) -> tuple[bool, Any]:
         return True, rest in view["vampires"]
     if head == "in_streets":
         return True, rest in view["streets"]
-    return X.lookup(view, path) if head not in X.PLAYER_KEYS + X.MINION_KEYS else X._follow(view, path.split("."))
+    return X.follow(view, path.split("."))
 
 
 def check(expect: X.Expectations, state: GameState, stop, locator) -> list:
-    paths, stops = expect.for_edition(RIVALS)
-    view = to_json(state)
-    out = []
-    for path, (expected, line) in paths.items():
-        found, actual = lookup(view, path)
-        out.append(X.Check(path, expected, actual if found else f"(no such path: {path})",
-                           found and X.same(expected, actual), line))
-    for key, (spec, line) in stops.items():
-        out.append(X._check_stop(key, spec, stop, RIVALS, locator, line))
-    return out
+    return X.check(expect, RIVALS, to_json(state), lookup, stop, locator)
+
+
+def state_json(state: GameState) -> dict:
+    return to_json(state)
+
+
+def state_summary(state: GameState) -> str:
+    return summary(state)
 
 
 # -- replaying ------------------------------------------------------------------------------------------------

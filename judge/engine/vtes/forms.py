@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Optional
 
 from judge.engine.errors import ScenarioError
-from judge.engine.events import CardEffect, Cost, Event
+from judge.engine.vtes.events import CardEffect, Cost, Event
 from judge.engine.limits import NUMBER_BOUND, NUMBERS, check_name
 
 NUMBER_WORDS = {"zero": 0, "one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,

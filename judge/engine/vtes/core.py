@@ -12,12 +12,12 @@ plays the innermost open stage out by the books' defaults. scenario.replay does 
 """
 from __future__ import annotations
 
-from judge.engine import ending, registry, stages
-from judge.engine import rules as R
+from judge.engine.vtes import ending, registry, stages
+from judge.engine.vtes import rules as R
 from judge.engine.errors import Refusal
-from judge.engine.events import Event
-from judge.engine.helpers import Entry, Log
-from judge.engine.state import Draft, GameState
+from judge.engine.vtes.events import Event
+from judge.engine.vtes.helpers import Entry, Log
+from judge.engine.vtes.state import Draft, GameState
 
 
 def needs_settle(state: GameState, event: Event) -> bool:

@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from judge.engine import rules as R
+from judge.engine.vtes import rules as R
 from judge.engine.errors import Refusal, ScenarioError
-from judge.engine.state import TORPOR, VAMPIRE, Draft, Minion
+from judge.engine.vtes.state import TORPOR, VAMPIRE, Draft, Minion
 
 # The traits the books define (VEKN book, 7. Legacy sets, Traits; older book, 11. Special Terms), lower case,
 # with what the engine does with each. "slave" takes its master clan: "Slave (Tremere)".

@@ -18,12 +18,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from judge.engine import core, phases
-from judge.engine.cards import CardFacts
-from judge.engine import rules as R
+from judge.engine.vtes import core, phases
+from judge.engine.vtes.cards import CardFacts
+from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT, OLDER
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, CastVote, ChooseStrike, ClosePolling,
+from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, CastVote, ChooseStrike, ClosePolling,
                                  CombatOver, ContestCard, ContestTitle, Cost, CryptDraw, Decline, Diablerize, Discard,
                                  EdgePool, Effect, Employ, EndTurn, EnterCombat, Equip, GainStrikes, GoToPhase, Hunt,
                                  HuntingGround,
@@ -32,7 +32,7 @@ from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEff
                                  Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw,
                                  AllyIntoPlay, BurnOption, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt,
                                  SlaveTakesOver)
-from judge.engine.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
+from judge.engine.vtes.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer, counters_in_play)
 
 TITLES = (None, None, None, "Prince of Paris", "Primogen", "Justicar", "Archbishop of Rome", "Bishop", "Priscus",

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from judge.engine import rules as R
-from judge.engine.helpers import (Log, action_over, apply_card_effect, minion, play_from_hand, remove_minion,
+from judge.engine.vtes import rules as R
+from judge.engine.vtes.helpers import (Log, action_over, apply_card_effect, minion, play_from_hand, remove_minion,
                                   require_seated)
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import CastVote, ClosePolling, Terms
-from judge.engine.state import READY, TORPOR, VAMPIRE, Action, Draft, Minion, Referendum, Vote
+from judge.engine.vtes.events import CastVote, ClosePolling, Terms
+from judge.engine.vtes.state import READY, TORPOR, VAMPIRE, Action, Draft, Minion, Referendum, Vote
 
 # title: (votes, sect that holds it, the rule that gives the votes); "baron" is checked against anarch
 TITLES = {

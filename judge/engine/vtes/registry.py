@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from judge.engine import actions, cards, combat, phases, politics, situations, stages, torpor
+from judge.engine.vtes import actions, cards, combat, phases, politics, situations, stages, torpor
 from judge.engine.errors import NotModelled
-from judge.engine.events import (ActionCard, AllyIntoPlay, BecomeAnarch, Bleed, Block, BurnOption, CastVote,
+from judge.engine.vtes.events import (ActionCard, AllyIntoPlay, BecomeAnarch, Bleed, Block, BurnOption, CastVote,
                                  ChangeControl, ChangeSect, ChooseStrike, ClosePolling, CombatOver, ContestCard,
                                  ContestTitle, CryptDraw, Decline, Diablerize, Discard, EdgePool, Effect, Employ,
                                  EndTurn, EnterCombat, Equip, Event, GainStrikes, GainTitle, GoToPhase, Hunt,
@@ -21,8 +21,8 @@ from judge.engine.events import (ActionCard, AllyIntoPlay, BecomeAnarch, Bleed, 
                                  NoDiablerie, NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press,
                                  Prevent, Reaction, Recruit, RedListHunt, Rescue, SlaveTakesOver, Terms,
                                  TransferBack, TransferPool, TurnOf, UnlockInfernal, Unmodelled, Withdraw)
-from judge.engine.helpers import Log
-from judge.engine.state import Draft
+from judge.engine.vtes.helpers import Log
+from judge.engine.vtes.state import Draft
 
 Handler = Callable[[Draft, Event, Log], None]
 

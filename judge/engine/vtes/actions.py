@@ -18,18 +18,18 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
-from judge.engine import combat, politics, situations, torpor
-from judge.engine import rules as R
+from judge.engine.vtes import combat, politics, situations, torpor
+from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
+from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
-from judge.engine.helpers import (Log, announce, apply_card_effect, blood, burn_dead_ally, check_actor, check_cost,
+from judge.engine.vtes.helpers import (Log, announce, apply_card_effect, blood, burn_dead_ally, check_actor, check_cost,
                                   block_order, cost_words, action_over, drain_excess, minion, names, play_from_hand,
                                   pool,
                                   check_redirect, redirect_bleed, require_seated, rule_exists, text_unread,
                                   who_blocks)
-from judge.engine.state import (ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion,
+from judge.engine.vtes.state import (ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion,
                                 Retainer)
 
 

@@ -13,15 +13,15 @@ import re
 
 from typing import Callable, NamedTuple
 
-from judge.engine import rules as R
-from judge.engine import ending, situations, traits
-from judge.engine.helpers import (Log, blood, drain_excess, draw_owed, minion, move_blood, names, pending_mandatory,
+from judge.engine.vtes import rules as R
+from judge.engine.vtes import ending, situations, traits
+from judge.engine.vtes.helpers import (Log, blood, drain_excess, draw_owed, minion, move_blood, names, pending_mandatory,
                                   play_from_hand,
                                   pool, remove_minion, require_seated, rule_exists, text_unread)
 from judge.engine.errors import Refusal
-from judge.engine.events import (ContestCard, ContestTitle, CryptDraw, Discard, EdgePool, EndTurn, GoToPhase,
+from judge.engine.vtes.events import (ContestCard, ContestTitle, CryptDraw, Discard, EdgePool, EndTurn, GoToPhase,
                                  Influence, MasterCard, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw)
-from judge.engine.state import (ALLY, FULL_TRANSFERS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, Draft, Minion,
+from judge.engine.vtes.state import (ALLY, FULL_TRANSFERS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, Draft, Minion,
                                 PhaseState)
 
 

@@ -23,14 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
-from judge.engine import actions, cards, combat, politics, torpor
-from judge.engine import rules as R
-from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, SlaveTakesOver, Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
+from judge.engine.vtes import actions, cards, combat, politics, torpor
+from judge.engine.vtes import rules as R
+from judge.engine.vtes.events import (AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, SlaveTakesOver, Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
                                  Event, GainStrikes, InflictDamage, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Press, Prevent, Reaction, Terms,
                                  Unmodelled)
-from judge.engine.helpers import Log
-from judge.engine.state import Draft, GameState
+from judge.engine.vtes.helpers import Log
+from judge.engine.vtes.state import Draft, GameState
 
 Table = Union[GameState, Draft]
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from judge.engine import rules as R
-from judge.engine import traits
+from judge.engine.vtes import rules as R
+from judge.engine.vtes import traits
 from judge.engine.citations import Rule
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import CardEffect, Cost
-from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion, Resolved
+from judge.engine.vtes.events import CardEffect, Cost
+from judge.engine.vtes.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion, Resolved
 
 
 # -- the log ------------------------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def pending_mandatory(d: Draft, player: str) -> list[tuple[Minion, str]]:
 
 
 def text_unread(m: Minion, when: str) -> None:
-    """Stop as not modelled when `m`'s crypt text has sentences the engine does not read (judge.engine.card_text):
+    """Stop as not modelled when `m`'s crypt text has sentences the engine does not read (judge.engine.vtes.card_text):
     `when` is the step where they could matter ("acts", "blocks", ...). Never a silent default."""
     if m.unread:
         said = " ".join(m.unread)

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Optional
 
 from judge.engine.errors import ScenarioError
-from judge.engine.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
+from judge.engine.vtes.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
-from judge.engine.forms import NUM, FormTable, bare_name, cost_of, minion_of, number
+from judge.engine.vtes.forms import NUM, FormTable, bare_name, cost_of, minion_of, number
 
 RANGES = ("close", "long")
 STRIKE_KINDS = ("hand", "damage", "dodge", "combat ends", "steal blood", "destroy equipment", "steal equipment")

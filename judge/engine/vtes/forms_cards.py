@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from judge.engine.cards import ALLY_CARD
+from judge.engine.vtes.cards import ALLY_CARD
 from judge.engine.errors import ScenarioError
-from judge.engine.events import BurnOption, CardEffect, HuntingGround, PlayCard
-from judge.engine.forms import NUM, FormTable, Names, cost_of, effect_of, number, player_of, minion_of
+from judge.engine.vtes.events import BurnOption, CardEffect, HuntingGround, PlayCard
+from judge.engine.vtes.forms import NUM, FormTable, Names, cost_of, effect_of, number, player_of, minion_of
 
 FORMS = FormTable()
 LEVEL_WORDS = {"inferior": "inferior", "basic": "inferior", "superior": "superior"}

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from judge.engine.state import ALLY, TORPOR, VAMPIRE
+from judge.engine.vtes.state import ALLY, TORPOR, VAMPIRE
 
 # "Sabbat: ...", "Camarilla Prince of Seattle: ...", "Independent. 2 votes (titled): ..."
 _SECT_PREFIX = re.compile(r"^(?P<head>[A-Z][^:.]*?(?:\. \d+ votes? \(titled\))?):\s*")

@@ -7,11 +7,11 @@ during the event is ousted at the same time, which matters for the 6 pool
 """
 from __future__ import annotations
 
-from judge.engine import rules as R
+from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT
-from judge.engine.helpers import Log, draw_after_action, names, pool, remove_minion
+from judge.engine.vtes.helpers import Log, draw_after_action, names, pool, remove_minion
 from judge.engine.errors import NotModelled
-from judge.engine.state import Draft, Result
+from judge.engine.vtes.state import Draft, Result
 
 OUST_POOL = 6
 

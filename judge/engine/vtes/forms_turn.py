@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 
 from judge.engine.errors import ScenarioError
-from judge.engine.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, ContestCard, ContestTitle,
+from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, ContestCard, ContestTitle,
                                  CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase,
                                  Hunt, Influence, MasterCard, Modifier, Pass, Political, Reaction, Recruit,
                                  TransferBack, TransferPool, TurnOf, Unmodelled, UnlockInfernal, Withdraw)
-from judge.engine.forms import (PHASE_NAMES, FormTable, card_name, cost_of, effect_of, minion_of, number, parse_props,
+from judge.engine.vtes.forms import (PHASE_NAMES, FormTable, card_name, cost_of, effect_of, minion_of, number, parse_props,
                                 player_of)
 
 FORMS = FormTable()

@@ -11,13 +11,13 @@ Discipline, and calls a blood hunt referendum at once (politics.py).
 """
 from __future__ import annotations
 
-from judge.engine import rules as R
+from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT
-from judge.engine.helpers import (Log, action_over, announce, blood, check_actor, drain_excess, minion,
+from judge.engine.vtes.helpers import (Log, action_over, announce, blood, check_actor, drain_excess, minion,
                                   remove_minion, rule_exists)
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import Cost, Diablerize, LeaveTorpor, NoDiablerie, Rescue
-from judge.engine.state import ALLY, READY, TORPOR, VAMPIRE, Action, DiablerieChance, Draft, Minion, Referendum
+from judge.engine.vtes.events import Cost, Diablerize, LeaveTorpor, NoDiablerie, Rescue
+from judge.engine.vtes.state import ALLY, READY, TORPOR, VAMPIRE, Action, DiablerieChance, Draft, Minion, Referendum
 
 DEFAULT_COST = 2
 

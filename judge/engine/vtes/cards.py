@@ -40,18 +40,18 @@ from typing import Any, NamedTuple, Optional
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
-from judge.engine import actions, combat, phases, politics
+from judge.engine.vtes import actions, combat, phases, politics
 from judge.memo import Memo
-from judge.engine import rules as R
+from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal, ScenarioError
-from judge.engine.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Equip, Event, GainStrikes,
+from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Equip, Event, GainStrikes,
                                  HuntingGround, Maneuver, MasterCard, Modifier, PlayCard, Political, Press, Prevent,
                                  Reaction, Recruit, StrikeSpec)
-from judge.engine.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
+from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
-from judge.engine.card_text import Methuselah, condition_of, read_crypt_text, strike_of
-from judge.engine.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
+from judge.engine.vtes.card_text import Methuselah, condition_of, read_crypt_text, strike_of
+from judge.engine.vtes.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
 MASTER, ACTION, MODIFIER, REACTION, COMBAT, POLITICAL, EQUIPMENT, ALLY_CARD = (

@@ -22,15 +22,15 @@ from __future__ import annotations
 
 from typing import Optional
 
-from judge.engine import rules as R
+from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT
-from judge.engine import damage as dmg
-from judge.engine.helpers import (Log, action_over, blood, drain_excess, draw_after_combat, minion, names,
+from judge.engine.vtes import damage as dmg
+from judge.engine.vtes.helpers import (Log, action_over, blood, drain_excess, draw_after_combat, minion, names,
                                   play_from_hand, pool, text_unread)
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
+from judge.engine.vtes.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
-from judge.engine.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Combat, Damage, Draft, Minion,
+from judge.engine.vtes.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Combat, Damage, Draft, Minion,
                                 Strike, evolve)
 
 STEP = {s: i for i, s in enumerate(COMBAT_STEPS)}

@@ -98,7 +98,7 @@ class Minion:
     votes: Optional[int] = None  # votes its card text gives it (added to a title's)
     immune: tuple[str, ...] = ()  # sources of damage it is immune to, lower case, from its card text
     owner: Optional[str] = None  # the Methuselah who owns the card when another controls it (None: its controller)
-    # Its crypt text the engine does not read (judge.engine.card_text): a stop as not modelled where it could matter.
+    # Its crypt text the engine does not read (judge.engine.vtes.card_text): a stop as not modelled where it could matter.
     unread: tuple[str, ...] = ()
     extra_master: int = 0  # master phase actions its text adds to its controller's master phase
     extra_master_when: str = "ready"  # ... while it is "ready" or "unlocked" as the master phase begins

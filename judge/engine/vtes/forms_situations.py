@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt,
+from judge.engine.vtes.events import (AllyIntoPlay, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt,
                                  SlaveTakesOver)
-from judge.engine.forms import FormTable, card_name, minion_of, parse_props, player_of
+from judge.engine.vtes.forms import FormTable, card_name, minion_of, parse_props, player_of
 
 FORMS = FormTable()
 

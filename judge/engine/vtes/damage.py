@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from judge.engine import rules as R
+from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT, OLDER
-from judge.engine.helpers import Log, blood, minion, names, remove_minion
+from judge.engine.vtes.helpers import Log, blood, minion, names, remove_minion
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import InflictDamage
-from judge.engine.state import ALLY, READY, TORPOR, Damage, Draft, Retainer, evolve
+from judge.engine.vtes.events import InflictDamage
+from judge.engine.vtes.state import ALLY, READY, TORPOR, Damage, Draft, Retainer, evolve
 
 
 # -- prevention (combat's damage step) ------------------------------------------------------------

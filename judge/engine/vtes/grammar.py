@@ -21,10 +21,10 @@ from dataclasses import fields
 from functools import lru_cache
 from typing import Optional
 
-from judge.engine import forms_cards, forms_combat, forms_politics, forms_situations, forms_torpor, forms_turn
+from judge.engine.vtes import forms_cards, forms_combat, forms_politics, forms_situations, forms_torpor, forms_turn
 from judge.engine.errors import ScenarioError
-from judge.engine.events import Event
-from judge.engine.forms import NUM, PRON, Names, Pattern, StructuredForm
+from judge.engine.vtes.events import Event
+from judge.engine.vtes.forms import NUM, PRON, Names, Pattern, StructuredForm
 
 # forms_cards comes last: its "{M} plays <card>" takes what no form describing a card took.
 TABLES = (forms_turn.FORMS, forms_combat.FORMS, forms_politics.FORMS, forms_torpor.FORMS, forms_situations.FORMS,

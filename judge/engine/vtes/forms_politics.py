@@ -9,8 +9,8 @@ from the hand), or another card granting votes (Golden Rule).
 from __future__ import annotations
 
 from judge.engine.errors import ScenarioError
-from judge.engine.events import CastVote, ClosePolling, Terms
-from judge.engine.forms import NUM, FormTable, bare_name, effect_of, minion_of, number, player_of
+from judge.engine.vtes.events import CastVote, ClosePolling, Terms
+from judge.engine.vtes.forms import NUM, FormTable, bare_name, effect_of, minion_of, number, player_of
 
 FORMS = FormTable()
 

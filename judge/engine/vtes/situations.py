@@ -9,15 +9,15 @@ unique, and a trait's meaning, is traits.py.
 """
 from __future__ import annotations
 
-from judge.engine import combat, traits
-from judge.engine import rules as R
+from judge.engine.vtes import combat, traits
+from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.events import (AllyIntoPlay, ChangeControl, ChangeSect, ContestCard, Cost, GainTitle, MarkRedList,
+from judge.engine.vtes.events import (AllyIntoPlay, ChangeControl, ChangeSect, ContestCard, Cost, GainTitle, MarkRedList,
                                  RedListHunt, SlaveTakesOver)
-from judge.engine.helpers import (Log, announce, check_actor, draw_after_combat, minion, names, pool, remove_minion,
+from judge.engine.vtes.helpers import (Log, announce, check_actor, draw_after_combat, minion, names, pool, remove_minion,
                                   require_seated)
-from judge.engine.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Card, Draft, Minion
+from judge.engine.vtes.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Card, Draft, Minion
 
 SECTS = ("camarilla", "sabbat", "anarch", "independent", "laibon")
 

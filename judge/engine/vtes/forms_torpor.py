@@ -6,8 +6,8 @@ import re
 from typing import Optional
 
 from judge.engine.errors import ScenarioError
-from judge.engine.events import Cost, Diablerize, LeaveTorpor, NoDiablerie, Rescue
-from judge.engine.forms import NUM, FormTable, bare_name, cost_of, minion_of, number
+from judge.engine.vtes.events import Cost, Diablerize, LeaveTorpor, NoDiablerie, Rescue
+from judge.engine.vtes.forms import NUM, FormTable, bare_name, cost_of, minion_of, number
 
 FORMS = FormTable()
 
