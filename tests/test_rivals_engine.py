@@ -295,6 +295,22 @@ def test_every_structured_form_is_documented_with_a_valid_example():
             assert not list(validator.iter_errors(data)), data
 
 
+def test_a_structured_event_is_read_by_the_key_naming_its_form_wherever_it_stands(locator):
+    """Both games check a structured event the same way (judge/engine/validation.py): its form is the key that
+    names one, not the first key written; a mapping naming no form is refused with the forms listed."""
+    text = (FOLDER / "examples" / "rare_end_of_game_tiebreak.yaml").read_text(encoding="utf-8")
+    written = "{attack: Brute, target: Last Stand, type: physical"
+    assert written in text
+    reordered = sc.parse(text.replace(written, "{target: Last Stand, type: physical, attack: Brute"))
+    original = sc.parse(text)
+    assert [(e.kind, e.args) for e in reordered.events] == [(e.kind, e.args) for e in original.events]
+    assert sc.run(reordered, locator=locator).ok
+    with pytest.raises(ScenarioError, match=r"a structured event needs one of the keys .*attack.*; found target, "
+                                            r"type") as caught:
+        sc.parse(text.replace(written + ", on_defeat: {agenda: {Player 1: 1}}", "{target: Last Stand, type: physical"))
+    assert caught.value.line == next(n for n, line in enumerate(text.splitlines(), 1) if written in line)
+
+
 def test_every_table_key_is_documented():
     documented = {k for row in _table_rows("## The table") for k in _code(row[0])}  # its three tables
     assert set(rsc.schema()["properties"]) <= documented, set(rsc.schema()["properties"]) - documented

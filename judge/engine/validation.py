@@ -92,11 +92,18 @@ class ScenarioSchema:
         if not fitting and len(named) > 1:
             raise ScenarioError(f"{where}: a structured event has exactly one of the keys that name a form; found "
                                 f"{', '.join(named)} (write two events)", line)
-        key = fitting[0] if len(fitting) == 1 else named[0]
+        key = self.form_of(raw)
         try:
             self.check_against(self._form_validator(key), raw, lines, path, key)
         except ScenarioError as exc:
             raise ScenarioError(f"{exc.message}; e.g. {self.example(key)}", exc.line) from None
+
+    def form_of(self, raw: dict) -> str:
+        """The structured event form the mapping `raw` is of: its one key naming a form whose keys hold all of
+        `raw`'s, else the first key naming a form (validate_event has refused a mapping naming none)."""
+        named = [k for k in raw if k in self.forms]
+        fitting = [k for k in named if set(raw) <= set(self.forms[k]["properties"])]
+        return fitting[0] if len(fitting) == 1 else named[0]
 
     def check_against(self, validator, data: Any, lines: Lines, path: tuple = (), form: str = "") -> None:
         """Raise ScenarioError, in our words and at its line, at the first place `data` (found at `path` in the

@@ -79,7 +79,7 @@ def parse_data(data: dict, lines: Lines, file: str, limits: L.Limits, clock: L.C
 
 
 def _structured(raw: dict, line: Optional[int]) -> play.Event:
-    key = next(iter(raw))
+    key = SCHEMA.form_of(raw)
     args = {k: v for k, v in raw.items() if k != "text"}
     if key == "attack" and isinstance(args.get("type"), str):
         args["type"] = args["type"].lower()
