@@ -10,7 +10,7 @@ import pytest
 from card_catalog import card_catalog
 
 from judge.cards import get_cards
-from judge.engine.vtes.card_text import condition_of
+from judge.engine.vtes.card_text import condition_of, written_out
 from judge.engine.vtes.cards import line_played, modelled
 from judge.engine.errors import NotModelled
 from judge.engine.vtes.state import Minion
@@ -142,3 +142,60 @@ def test_the_engine_reads_the_renamed_clans_as_the_card_base_does():
     theirs = {fold(k): fold(v) for k, v in FORMER_CLANS.items()}  # (with plural and article forms besides)
     ours = {fold(k): fold(v) for k, v in _RENAMED_CLANS.items()}
     assert ours.items() <= theirs.items() and set(ours.values()) == set(theirs.values())
+
+
+def test_a_not_usable_sentence_is_read_when_it_is_one_clause_of_the_moment_or_the_action(corpus):
+    """"Not usable <clause>" refuses the card when the clause holds; a "Not usable ..." sentence about who plays the
+    card, of two clauses, or of a clause the engine does not check, stays unread (the card then stops as not
+    modelled, naming it)."""
+    first = condition_of("Not usable on the first round of combat.")
+    assert first.negated and [c for c, _ in first.clauses] == ["on the first round of combat"]
+    assert condition_of("Not usable first round of combat.").negated
+    bleed = condition_of("Not usable during a bleed action.")
+    assert bleed.negated and not bleed.minion
+    for unread in ("Not usable by a locked vampire.", "Not usable during your own turn.",
+                   "Not usable by a vampire being burned or going to torpor."):
+        assert condition_of(unread) is None, unread
+    pool = set()
+    for card in get_cards(corpus).cards.values():
+        pool.update(re.findall(r"Not usable[^.]*\.", card.text or ""))
+    read = [s for s in pool if condition_of(s) is not None]
+    assert 3 <= len(read) < len(pool)  # some of the pool's "Not usable" sentences, not all
+    labyrinth = card_catalog().lookup("Forgotten Labyrinth")
+    assert modelled(labyrinth, "superior").rest == [] and modelled(labyrinth, "superior").stealth == 3
+
+
+def test_an_as_above_line_is_written_out_from_the_line_above_as_its_words_say(corpus):
+    """"As above, but <quantity>" replaces the one quantity of its kind above; "with <a rider>" adds a press, a
+    maneuver, an additional strike or first strike to the one strike above (or a bonus as a sentence); "and
+    <clause>" adds the clause. A change read no way, or ambiguous above, is not written out: the line is unread,
+    named as printed."""
+    assert written_out("As above, but for 3R damage.", "Strike: 2R damage, with 1 optional press.") == \
+        "Strike: 3R damage, with 1 optional press."
+    assert written_out("As above, with an optional press.", "Strike: 3R damage.") == \
+        "Strike: 3R damage, with an optional press."
+    assert written_out("As above, but for +2 stealth.", "+1 stealth.") == "+2 stealth."
+    assert written_out("As above, with +1 stealth.", "This vampire becomes the acting minion.") == \
+        "This vampire becomes the acting minion. +1 stealth."
+    assert written_out("As above, and unlock this vampire.", "Prevent 1 damage.") == \
+        "Prevent 1 damage. Unlock this vampire."
+    assert written_out("As above, but do not lock this vampire.", "Lock this reacting vampire. +1 intercept.") == \
+        "+1 intercept."
+    assert written_out("As above, but for 2 damage.", "Strike: 1R damage.") is None  # not the same quantity
+    assert written_out("As above, but for +2 stealth.", "+1 stealth. Burn 1 blood for +1 stealth.") is None
+    assert written_out("As above, but this ally has 2 life.", "Mortal with 1 life.") is None
+    catalog = card_catalog()
+    marena = modelled(catalog.lookup("Starvation of Marena"), "superior")
+    assert marena.rest == [] and marena.strike[:3] == ("damage", 3, True) and marena.granted_press == "any"
+    lid = modelled(catalog.lookup("Thrown Sewer Lid"), "superior")
+    assert lid.rest == [] and lid.strike[:2] == ("damage", 3) and lid.granted_press == "any"
+    # a written-out sentence not read is named as the line printed, never as words no card prints
+    stray = modelled(catalog.lookup("Underbridge Stray"), "superior")
+    assert "As above, but this ally has 2 life and 1 strength." in stray.rest
+    for card in get_cards(corpus).cards.values():
+        facts = catalog.facts_of(card)
+        printed = set(re.split(r"(?<=\.)\s+", " ".join(facts.text.split())))
+        for number, line in enumerate(facts.discipline_lines()):
+            if line.played and "As above" in line.text:
+                for sentence in modelled(facts, line.level, number).rest:
+                    assert sentence in facts.text or sentence in printed, (facts.name, sentence)

@@ -128,9 +128,15 @@ class Condition:
     outside_combat: bool = False  # "by a ... not involved in the combat"
     torpor: bool = False  # "by a ... in torpor"
     after_resolution: bool = False  # "after resolution of a successful action": played once the action resolved
+    # "Not usable <clause>": the card is refused when its one clause holds (a clause of the moment or the action,
+    # never of who plays it)
+    negated: bool = False
 
     def reason(self, d, m) -> Optional[str]:
         """Why the condition is not met as `m` plays the card now; None when it is."""
+        if self.negated:
+            (clause, check), = self.clauses
+            return None if check(d, m) else f"it is played {clause}"
         for _, check in self.clauses:
             why = check(d, m)
             if why:
@@ -532,7 +538,7 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"at (?P<which>long|close) range", lambda g: (lambda d, m: _range(d, m, g["which"].casefold()), {})),
     (r"before strikes are chosen", lambda g: (lambda d, m: _range(d, m, before_strikes=True), {})),
     (r"before range is (?:determined|chosen)", lambda g: (lambda d, m: _range(d, m, step="before range"), {})),
-    (r"(?:on|during) the first round(?: of combat)?", lambda g: (lambda d, m: _range(d, m, first=True), {})),
+    (r"(?:(?:on|during) )?(?:the )?first round(?: of combat)?", lambda g: (lambda d, m: _range(d, m, first=True), {})),
     (r"if both combatants are still ready", lambda g: (_both_ready, {})),
     (r"after (?:action )?resolution(?: \(successful or not\))?",
      lambda g: (_resolved(None, False, None, False), {"after_resolution": True})),
@@ -575,9 +581,11 @@ _JOIN = re.compile(r"(?:,\s*|;\s*|\s+)(?:and\s+|only usable\s+)?", re.I)
 
 def condition_of(sentence: str) -> Optional[Condition]:
     """The "Only usable ..." sentence read into its clauses' checks, or None when a part of it is not one of the
-    forms the engine reads (or it is not such a sentence)."""
+    forms the engine reads (or it is not such a sentence). A "Not usable ..." sentence is read when it is one
+    clause of the moment or the action ("Not usable on the first round of combat."): the card is refused when
+    it holds."""
     text = sentence.strip().rstrip(".")
-    start = re.match(r"Only usable\s+", text, re.I)
+    start = re.match(r"(?:Only|(?P<not>Not)) usable\s+", text, re.I)
     if start is None:
         return None
     clauses, at = [], start.end()
@@ -598,6 +606,10 @@ def condition_of(sentence: str) -> Optional[Condition]:
             if join is None or join.end() == at:
                 return None
             at = join.end()
+    if start.group("not"):  # one clause, of the moment or the action: who may play it is not negated here
+        if len(clauses) != 1 or any(v for k, v in flags.items() if k != "minion"):
+            return None
+        return Condition(tuple(clauses), negated=True, minion=flags["minion"])
     return Condition(tuple(clauses), **flags) if clauses else None
 
 
@@ -625,3 +637,74 @@ def strike_of(sentence: str):
     if m.group("hand"):  # the amount: the damage beyond the striker's strength
         return ("hand", int(m.group("bonus") or 0), False, bool(m.group("handagg")), bool(m.group("first")))
     return ("damage", int(m.group("n")), bool(m.group("r")), bool(m.group("agg")), bool(m.group("first")))
+
+
+# -- a level written from another: "As above, ..." -------------------------------------------------------------
+# A card's superior line is often written from its inferior one ("[AUS] +1 stealth. [OBF] As above, but for +2
+# stealth."). The line is written out from the line above it, as the printed words say, and then read like any
+# line. Three ways of saying the change are read:
+#   "but <quantity>" replaces the one quantity of the same kind above ("but for 3R damage", "but with +2
+#   intercept", "but this action is at +2 stealth");
+#   "with <a rider>" adds to the line above: a press, a maneuver, an additional strike or first strike to its one
+#   strike ("Strike: 2R damage, with an optional press."), a +N stealth, intercept or bleed as a sentence of its own;
+#   "and <a clause>" adds the clause as a sentence of its own ("As above, and unlock this vampire.").
+# "but do not lock this vampire" drops the line's lock. Any other change is not written out (the line stays unread,
+# as printed): a change is never guessed.
+_AS_ABOVE = re.compile(r"As above,? (?P<how>but|with|and) (?P<change>.+?)\.?")
+_QUANTITY = r"(?P<q>[+-]?\d+R?) (?P<unit>aggravated damage|damage|stealth|intercept|bleed|strength|votes?)"
+_BUT = re.compile(r"(?:for|with|at|this action is at|this vampire gets) " + _QUANTITY)
+_ABOVE_QUANTITY = re.compile(r"(?<![\w+-])[+-]?\d+R? (?P<unit>aggravated damage|damage|stealth|intercept|bleed|"
+                             r"strength|votes?)\b")
+_STRIKE_RIDER = re.compile(r"(?:an|one|\d) (?:optional press|optional maneuver|additional strikes?)(?: \(limited\))?"
+                           r"(?:, only usable to (?:continue|end) combat)?|first strike")
+_ADDED_BONUS = re.compile(r"\+\d (?:stealth|intercept|bleed)")
+_DROPS = {"do not lock this vampire": re.compile(r"Lock this (?:reacting |acting )?vampire\.?$"),
+          "do not lock this reacting vampire": re.compile(r"Lock this (?:reacting )?vampire\.?$")}
+_SENTENCES = re.compile(r"(?<=\.)\s+(?=[A-Z(+\[])")
+
+
+def is_as_above(text: str) -> bool:
+    """Whether a line is written from the line above it ("As above, ...")."""
+    return _AS_ABOVE.fullmatch(text.strip()) is not None
+
+
+def written_out(line: str, above: str) -> Optional[str]:
+    """The "As above, ..." `line` written out from `above` (the line it is written from, as printed), or None when
+    its change is not one of the ways read here."""
+    m = _AS_ABOVE.fullmatch(line.strip())
+    if m is None:
+        return None
+    how, change = m.group("how"), m.group("change").strip()
+    sentences = [s.strip() for s in _SENTENCES.split(above.strip()) if s.strip()]
+    if how == "but":
+        drop = _DROPS.get(change.casefold())
+        if drop is not None:
+            kept = [s for s in sentences if not drop.match(s)]
+            return " ".join(kept) if len(kept) < len(sentences) else None
+        q = _BUT.fullmatch(change)
+        if q is None:
+            return None
+        unit = q.group("unit").rstrip("s")
+        found = [(i, hit) for i, s in enumerate(sentences) for hit in _ABOVE_QUANTITY.finditer(s)
+                 if hit.group("unit").rstrip("s") == unit]
+        if len(found) != 1:  # none, or two of its kind: which one changes is not said
+            return None
+        i, hit = found[0]
+        number = re.match(r"[+-]?\d+R?", hit.group(0)).group(0)
+        if number[0] in "+-" and q.group("q")[0] not in "+-" or ("R" in number) != ("R" in q.group("q")):
+            return None  # "+1 stealth" for "2 stealth", a ranged strike for a close one: not the same quantity
+        sentences[i] = sentences[i][:hit.start()] + q.group("q") + sentences[i][hit.start() + len(number):]
+        return " ".join(sentences)
+    if how == "with":
+        if _ADDED_BONUS.fullmatch(change):
+            return " ".join(sentences + [change + "."])
+        if not _STRIKE_RIDER.fullmatch(change):
+            return None
+        strikes = [i for i, s in enumerate(sentences) if s.startswith("Strike: ") and ", with " not in s]
+        if len(strikes) != 1:
+            return None
+        i = strikes[0]
+        sentences[i] = sentences[i].rstrip(".") + f", with {change}."
+        return " ".join(sentences)
+    # "and <clause>"
+    return " ".join(sentences + [change[0].upper() + change[1:] + "."])

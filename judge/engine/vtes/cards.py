@@ -50,7 +50,8 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
                                  Reaction, Recruit, StrikeSpec)
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
-from judge.engine.vtes.card_text import Methuselah, condition_of, read_crypt_text, strike_of
+from judge.engine.vtes.card_text import (Methuselah, condition_of, is_as_above, read_crypt_text, strike_of,
+                                         written_out)
 from judge.engine.vtes.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
@@ -545,33 +546,24 @@ _ONE_HUNTING_GROUND = re.compile(r"A vampire can gain blood from only one huntin
 # "A vampire can play only one Dodge each round.", "... Instantaneous Transformation at superior each turn."
 _ONLY_ONE = re.compile(r"A (?:vampire|minion) can play only one (?P<name>.+?)(?: at (?P<level>superior|basic))? "
                        r"each (?P<per>combat|round|turn)")
-# A level written from the other ("[DOM] As above, but do not lock this vampire."): what "but" changes, as the
-# sentences of the other level it drops; a change not listed is not read.
-_AS_ABOVE = re.compile(r"As above, but (?P<but>.+?)\.?$")
-_BUT_DROPS = {"do not lock this vampire": re.compile(r"Lock this (?:reacting |acting )?vampire\.?$"),
-              "do not lock this reacting vampire": re.compile(r"Lock this (?:reacting )?vampire\.?$")}
-
-
-def _level_line(card: CardFacts, level: Optional[str], line: Optional[int] = None) -> Optional[str]:
-    """The text of the line played (`line`, else the first at `level`), with an "As above, but ..." line written out
-    from the line above it: the other level's line of the same Disciplines, else the line printed before it."""
+def _level_line(card: CardFacts, level: Optional[str], line: Optional[int] = None) -> tuple[Optional[str], str, str]:
+    """The text of the line played (`line`, else the first at `level`), with an "As above, ..." line written out
+    (`card_text.written_out`) from the line above it: the other level's line of the same Disciplines, else the
+    line printed before it; the "As above" line as printed and the line it was written from ("" when the line is
+    not written out): a sentence the written-out text has and the line above has not is named unread as the
+    "As above" line printed, never as a sentence no card prints."""
     lines = card.discipline_lines()
     if line is None:
         line = next((n for n, ln in enumerate(lines) if ln.played_at(level)), None)
     if line is None:
-        return None
+        return None, "", ""
     text = lines[line].text
-    m = _AS_ABOVE.fullmatch(text)
-    if not m:
-        return text
+    if not is_as_above(text):
+        return text, "", ""
     above = next((ln for ln in lines if ln.level != lines[line].level and ln.codes == lines[line].codes
                   and ln.played), next((ln for ln in reversed(lines[:line]) if ln.played), None))
-    if above is None or _AS_ABOVE.fullmatch(above.text):
-        return text
-    drop = _BUT_DROPS.get(m.group("but").strip().casefold())
-    if drop is None:
-        return text
-    return " ".join(s for s in _SENTENCE.split(above.text) if not drop.match(s.strip()))
+    out = written_out(text, above.text) if above is not None and not is_as_above(above.text) else None
+    return (out, text, above.text) if out is not None else (text, "", "")
 
 
 def _lines_fitting(card: CardFacts, level: Optional[str], m: Minion) -> tuple[list[int], list[int]]:
@@ -606,8 +598,10 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     """What the engine reads of the card played at `level` by its line `line_number` (`line_played`; the first at
     that level when None)."""
     out = Modelled()
-    line = _level_line(card, level, line_number)
+    line, as_above, above = _level_line(card, level, line_number)
     out.line_text = line
+    # the sentences an "As above" line wrote (added or changed): unread, they are named as the line printed
+    written = set(_SENTENCE.split(line)) - set(_SENTENCE.split(above)) if as_above else set()
     locked_only = False  # an "Only usable by a locked ..." condition
     gain_sentence = ""  # a hunting ground's gain, as printed
     text = " ".join(card.preamble + ([line] if line else []))
@@ -763,6 +757,8 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     if locked_only and tuple(card.types) == (REACTION,) and not (out.wake or out.unlock_block):
         out.locked_ok = True  # "Only usable by a locked ...": played locked, as "Usable by a locked vampire." is
         out.locked_by = next(s for s, c in out.conditions if c.locked)
+    if written:
+        out.rest = list(dict.fromkeys(as_above if s in written else s for s in out.rest))
     return out
 
 
