@@ -25,6 +25,7 @@ from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
 from judge.engine.vtes.helpers import (Log, announce, apply_card_effect, blood, burn_dead_ally, check_actor, check_cost,
+                                  crypt_bonus,
                                   block_order, cost_words, action_over, drain_excess, minion, names, play_from_hand,
                                   pool,
                                   check_redirect, redirect_bleed, require_seated, rule_exists, text_unread,
@@ -54,11 +55,12 @@ def _bleed_target(d: Draft, m: Minion, target: Optional[str], any_target: bool) 
 def bleed_action(d: Draft, e: Bleed, log: Log) -> None:
     m = check_actor(d, e.actor, "bleed")
     target = _bleed_target(d, m, e.target, False)
-    if e.amount is not None and e.amount != m.bleed:
-        raise Refusal(f"{m.name} bleeds for {m.bleed} when the action is announced, not {e.amount} "
+    amount = m.bleed + crypt_bonus(d, m, "bleed", kind="bleed", directed=True, targets=(target,))[0]
+    if e.amount is not None and e.amount != amount:
+        raise Refusal(f"{m.name} bleeds for {amount} when the action is announced, not {e.amount} "
                       f"(action modifiers add bleed later)", [R.BLEED_AMOUNT])
-    announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target}", stealth=m.stealth, directed=True,
-             targets=(target,), bleed=m.bleed, detail=f", bleed {m.bleed}",
+    announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target}", stealth=0, directed=True,
+             targets=(target,), bleed=amount, detail=f", bleed {amount}",
              rules=(R.BLEED_WHO, R.BLEED_TARGET, R.BLEED_AMOUNT))
 
 
@@ -66,7 +68,7 @@ def hunt_action(d: Draft, e: Hunt, log: Log) -> None:
     m = check_actor(d, e.actor, "hunt")
     if m.kind != VAMPIRE:
         raise Refusal(f"{m.name} is an ally: only vampires hunt", [R.ALLY_BASIC])
-    announce(d, log, m, kind="hunt", summary=f"{m.name} hunts", stealth=max(1, m.stealth), hunt=1,
+    announce(d, log, m, kind="hunt", summary=f"{m.name} hunts", stealth=1, hunt=1,
              detail=", hunt 1", rules=(R.HUNT_WHO,))
 
 
@@ -138,7 +140,7 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
                   says=e.says, puts_vampire=e.puts_vampire)
     if e.as_ == "bleed":
         target = _bleed_target(d, m, e.targets[0] if e.targets else None, e.any_target)
-        amount = m.bleed + e.bleed
+        amount = m.bleed + e.bleed + crypt_bonus(d, m, "bleed", kind="bleed", directed=True, targets=(target,))[0]
         announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target} with {card}", stealth=e.stealth,
                  directed=True, targets=(target,), bleed=amount, detail=f", bleed {amount}",
                  rules=(R.ACTION_CARD, R.ACTION_CARD_BASIC, R.BLEED_TARGET, R.BLEED_AMOUNT), **common)
@@ -405,12 +407,15 @@ def block(d: Draft, e: Block, log: Log) -> None:
         raise Refusal(f"{b.name} is not ready (in {player}'s {b.region} region): only ready minions block", rules)
     if b.locked and b.name not in a.woken:
         raise Refusal(f"{b.name} is locked: only unlocked minions block (unless it wakes)", [R.BLOCK_READY])
-    att = BlockAttempt(b.name, player, b.intercept)
+    extra, why = crypt_bonus(d, b, "intercept", kind=a.kind, directed=a.directed, other=d.minions.get(a.actor))
+    att = BlockAttempt(b.name, player, b.intercept + extra)
     d.put_action(attempt=att)
     verdict = ("the block would succeed unless stealth is added" if att.intercept >= a.stealth
                else "intercept is needed for the block to succeed")
     log.add(f"{b.name} ({player}) attempts to block {a.actor}: {att.intercept} intercept against {a.stealth} "
             f"stealth; {verdict}.", block_rule, R.BLOCK_COMPARE)
+    for words in why:
+        log.add(f"{b.name}'s card: {words} (counted above).", R.CRYPT_ABILITY)
 
 
 def decline(d: Draft, e: Decline, log: Log) -> None:

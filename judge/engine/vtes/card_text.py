@@ -9,7 +9,11 @@ A vampire named by its crypt card gets what the card prints: capacity, clan, sec
   cursed.", "Flight [FLIGHT].", a circle, a slave clan: `traits.TRAITS`);
 * an extra master phase action while it is ready or unlocked ("If Anson is ready during your master phase,
   you get two master phase actions (instead of one).", "If Cybele is unlocked at the start of your master
-  phase, you get +1 master phase action.").
+  phase, you get +1 master phase action.");
+* a bonus that holds at some times only (`Bonus`): "+N stealth or bleed" on its actions of some kinds ("when
+  hunting", "on political actions", "during directed actions") or when bleeding a Methuselah who controls a
+  ready minion of a group ("a ready Ventrue", "a ready titled vampire"); "+N intercept" when it attempts to
+  block an action of some kinds or a minion of a group; "+N strength" in combat with a minion of a group.
 
 Every other sentence is *unread*: the minion carries it (`Minion.unread`), and the engine stops as not
 modelled, naming it, at the first step where it could matter (the minion acts, blocks, reacts, fights, or
@@ -45,10 +49,13 @@ class CryptText:
     traits: list[str] = field(default_factory=list)
     master_actions: int = 0  # extra master phase actions
     master_when: str = "ready"  # while the minion is "ready" or "unlocked" at the start of the master phase
+    bonuses: list["Bonus"] = field(default_factory=list)  # bonuses that hold at some times only
     unread: list[str] = field(default_factory=list)  # sentences not read, as printed
 
 
-def read_crypt_text(text: str, sect: Optional[str], title: Optional[str]) -> CryptText:
+def read_crypt_text(text: str, sect: Optional[str], title: Optional[str], name: str = "") -> CryptText:
+    """What the text of the crypt card `name` gives its minion (`name` tells its sentences about the vampire
+    itself: "Brunhilde gets +1 bleed ...")."""
     out = CryptText()
     body = " ".join((text or "").split())
     m = _SECT_PREFIX.match(body)
@@ -59,7 +66,10 @@ def read_crypt_text(text: str, sect: Optional[str], title: Optional[str]) -> Cry
             clan = slave.group("clan").split(" ", 1)[-1] if " " in slave.group("clan") else slave.group("clan")
             out.traits.append(f"slave ({clan.lower()})")
     for sentence in (s.strip() for s in _SENTENCE.split(body) if s.strip()):
-        if not _read_sentence(sentence.rstrip("."), out, sect, title):
+        bonus = bonus_of(sentence, name)
+        if bonus is not None:
+            out.bonuses.append(bonus)
+        elif not _read_sentence(sentence.rstrip("."), out, sect, title):
             out.unread.append(sentence)
     return out
 
@@ -708,3 +718,162 @@ def written_out(line: str, above: str) -> Optional[str]:
         return " ".join(sentences)
     # "and <clause>"
     return " ".join(sentences + [change[0].upper() + change[1:] + "."])
+
+
+# -- a crypt card's bonus that holds at some times only --------------------------------------------------------
+@dataclass(frozen=True)
+class Group:
+    """Minions a crypt card's bonus names ("a ready Ventrue", "a titled vampire", "Camarilla vampires", "an older
+    vampire"): `kind` is "clan", "sect", "titled", "ally", "minion", "red list", "older" or "younger" (than the
+    vampire whose card it is), `name` the clan or sect as printed."""
+
+    kind: str
+    name: str = ""
+
+    def fits(self, o, me=None) -> Optional[bool]:
+        """Whether the minion `o` is one of them (`me`: the vampire whose card names them); None when the table does
+        not say (a vampire described without its clan or sect)."""
+        if self.kind == "minion":
+            return True
+        if self.kind == "ally":
+            return o.kind == ALLY
+        if self.kind == "red list":
+            return "red list" in o.traits
+        if o.kind != VAMPIRE:
+            return False
+        if self.kind in ("older", "younger"):
+            return me is not None and (o.capacity > me.capacity if self.kind == "older" else o.capacity < me.capacity)
+        if self.kind == "titled":
+            return bool(o.title) and not o.title_contested
+        if self.kind == "sect":
+            if self.name.casefold() == "anarch" and o.anarch:
+                return True
+            return None if o.sect is None else o.sect.casefold() == self.name.casefold()
+        if o.clan is None:
+            return None
+        return _same_clan(o.clan, self.name) or _same_clan(o.clan + "s", self.name)  # "Malkavians"
+
+    def words(self) -> str:
+        return {"titled": "titled vampire", "ally": "ally", "minion": "minion", "red list": "Red List minion",
+                "older": "older vampire", "younger": "younger vampire"}.get(
+            self.kind, f"{self.name} vampire" if self.kind == "sect" else self.name)
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """A crypt card's "+N stealth, bleed, intercept or strength" that holds at some times only, and when:
+    `on` is "action" (its own actions: stealth, bleed), "block" (its block attempts: intercept) or "combat"
+    (strength); `kinds` the actions it holds on (empty: any), `directed` whether they must be directed (None:
+    either); `groups` the minions it names, one of which must be: a ready one the Methuselah bled controls
+    ("action"), the acting minion ("block"), the opposing minion ("combat")."""
+
+    stat: str
+    amount: int
+    on: str
+    sentence: str  # as printed
+    kinds: frozenset = frozenset()
+    directed: Optional[bool] = None
+    groups: tuple[Group, ...] = ()
+    ready: bool = True  # of "action": the Methuselah bled controls a *ready* one ("controls a Ventrue": any)
+
+    def group_words(self) -> str:
+        return " or ".join(("an " if g.words()[0].casefold() in "aeiou" else "a ") + g.words() for g in self.groups)
+
+
+_SECTS = ("camarilla", "sabbat", "laibon", "independent", "anarch")
+_ALT = re.compile(r"(?:a |an |the )?(?:ready )?(?:other )?(?P<w>titled vampires?|all(?:y|ies)|minions?|Red List minions?"
+                  r"|(?P<age>older|younger) vampires?|(?P<sect>Camarilla|Sabbat|Laibon|Independent|Anarch)s?(?: vampires?)?"
+                  r"|(?P<clan>Followers? of Set|Daughters? of Cacophony|Children of Osiris"
+                  r"|(?-i:[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?: antitribu)?))(?: vampires?)?)", re.I)
+
+
+def _groups(text: str) -> Optional[tuple[Group, ...]]:
+    """"a ready Toreador or Toreador antitribu", "Lasombra and Tzimisce", "an ally or a Camarilla vampire": each
+    alternative a Group, or None when one is not a form read."""
+    out = []
+    for alt in re.split(r",? (?:or|and) |, ", text.strip()):
+        m = _ALT.fullmatch(alt.strip())
+        if m is None:
+            return None
+        w = m.group("w").casefold()
+        if m.group("age"):
+            out.append(Group(m.group("age").casefold()))
+        elif m.group("sect"):
+            out.append(Group("sect", m.group("sect")))
+        elif m.group("clan"):
+            clan = re.sub(r"^(Follower|Daughter)s of", r"\1 of", m.group("clan"))
+            if clan.casefold() in _SECTS:
+                return None
+            out.append(Group("clan", clan))
+        elif w.startswith("titled"):
+            out.append(Group("titled"))
+        elif w.startswith("all"):
+            out.append(Group("ally"))
+        elif w.startswith("red list"):
+            out.append(Group("red list"))
+        else:
+            out.append(Group("minion"))
+    return tuple(out)
+
+
+_KINDS = {"bleed": "bleed", "hunt": "hunt", "political": "political", "diablerie": "diablerize",
+          "recruit": "recruit", "employ": "employ", "equip": "equip"}  # -> the engine's action kinds
+_KIND_WORDS = r"(?:bleed|hunt|political|diablerie|recruit|employ|equip)"
+_KIND_LIST = r"(?P<kinds>" + _KIND_WORDS + r"(?:(?:,| and| or|, and|, or) " + _KIND_WORDS + r")*) actions"
+# (the stats a scope is read for, the scope's pattern): the groups read from a scope are its `kinds`, `dir`
+# (directed, undirected), `always`, `group` (the minions named) and the fixed kinds of `hunting`, `bleeding`,
+# `employing`, `recruiting`
+_BONUS_SCOPES: list[tuple[str, re.Pattern]] = [(stats, re.compile(p, re.I)) for stats, p in [
+    ("stealth bleed", r"(?:on|during) " + _KIND_LIST + r"|(?:on|during) (?P<dir>directed|undirected) actions"
+                      r"|(?P<always>on each of (?:his|her|their|its) actions)|(?P<hunting>when hunting)"
+                      r"|(?P<bleeding>when bleeding)|(?P<employing>when employing retainers)(?P<recruiting> and "
+                      r"recruiting allies)?"),
+    ("stealth bleed", r"(?:(?P<bleeding>when bleeding)|against) (?:a |the )?Methuselahs? (?:who controls?|controlling) "
+                      r"(?P<group>.+)"),
+    ("strength", r"(?:when )?in combat with (?P<group>.+)"),
+    ("intercept", r"(?:when attempting to block|during|vs\.) " + _KIND_LIST +
+                  r"|during (?P<dir>directed|undirected) actions"),
+    ("intercept", r"(?:when attempting to block|against) (?P<group>.+)"),
+]]
+_BONUS_HEAD = re.compile(r"(?P<who>.+?) gets (?P<n>[+-]\d) (?P<stat>stealth|bleed|intercept|strength) (?P<scope>.+?)\.?")
+
+
+def bonus_of(sentence: str, name: str) -> Optional[Bonus]:
+    """The crypt card `name`'s sentence read as a `Bonus` ("Abiku gets +1 stealth when hunting."), or None when it is
+    not one of the forms read (then it stays unread)."""
+    m = _BONUS_HEAD.fullmatch(sentence.strip())
+    if m is None or not _is_self(m.group("who"), name):
+        return None
+    stat, scope = m.group("stat"), m.group("scope")
+    for stats, pattern in _BONUS_SCOPES:
+        s = pattern.fullmatch(scope) if stat in stats.split() else None
+        if s is None:
+            continue
+        g = {k: v for k, v in s.groupdict().items() if v}
+        kinds = {_KINDS[k.casefold()] for k in re.findall(_KIND_WORDS, g.get("kinds", ""), re.I)}
+        kinds |= {k for k, key in (("hunt", "hunting"), ("employ", "employing"), ("recruit", "recruiting")) if key in g}
+        if "bleeding" in g or (stat == "bleed" and "group" in g):
+            kinds.add("bleed")
+        directed = {"directed": True, "undirected": False}.get((g.get("dir") or "").casefold())
+        groups = ()
+        if "group" in g:
+            groups = _groups(g["group"])
+            if groups is None:
+                return None
+        on = {"intercept": "block", "strength": "combat"}.get(stat, "action")
+        if on == "action" and any(x.kind in ("older", "younger") for x in groups):
+            return None  # a Methuselah's minion older than the vampire: not read
+        ready = "group" not in g or bool(re.match(r"(?:a |an |the )?ready ", g["group"], re.I))
+        return Bonus(stat, int(m.group("n")), on, sentence.strip(), frozenset(kinds), directed, groups, ready)
+    return None
+
+
+def _is_self(who: str, name: str) -> bool:
+    """Whether a sentence's subject is the vampire itself: a pronoun, its name, or its name before the comma."""
+    who = who.strip()
+    if who in ("He", "She", "They", "It"):
+        return True
+    if not name:
+        return False
+    full = name.split(",")[0].strip()
+    return who in (name, full, full.split()[0], re.sub(r" \(.*\)$", "", full))

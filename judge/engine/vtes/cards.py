@@ -292,7 +292,7 @@ def fill_minion(raw: dict, card: CardFacts, line_of) -> dict:
                                 f"({value!r}); list it under changed: [{key}] if a card in play changed it",
                                 line_of(key))
         out.setdefault(key, value)
-    read = read_crypt_text(card.text, out.get("sect"), out.get("title") or card.title)
+    read = read_crypt_text(card.text, out.get("sect"), out.get("title") or card.title, card.name)
     for key, n in read.bonus.items():
         value = _BASE[key] + n
         if key in raw and key not in changed and int(raw[key]) != value:
@@ -304,6 +304,8 @@ def fill_minion(raw: dict, card: CardFacts, line_of) -> dict:
         out["traits"] = list(dict.fromkeys([*(str(t).lower() for t in raw.get("traits") or ()), *read.traits]))
     if read.master_actions:
         out["extra_master"], out["extra_master_when"] = read.master_actions, read.master_when
+    if read.bonuses:
+        out["bonuses"] = tuple(read.bonuses)
     if read.unread and not raw.get("ignore_text"):
         out["unread"] = read.unread
     return out

@@ -25,7 +25,8 @@ from typing import Optional
 from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine.vtes import damage as dmg
-from judge.engine.vtes.helpers import (Log, action_over, blood, drain_excess, draw_after_combat, minion, names,
+from judge.engine.vtes.helpers import (Log, action_over, blood, crypt_bonus, drain_excess, draw_after_combat, minion,
+                                  names,
                                   play_from_hand, pool, text_unread)
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
@@ -167,7 +168,7 @@ def _finish_strikes(d: Draft, log: Log) -> None:
                     (R.MANEUVER_CHOOSES_STRIKE,))
         else:
             m = d.minions[name]
-            s = Strike(minion=name, kind="hand", amount=m.strength)
+            s = Strike(minion=name, kind="hand", amount=strength_in_combat(d, m, log))
             _record(d, log, s, "uses the default strike, a hand strike, as nothing else is played",
                     (R.DEFAULT_STRIKE,))
 
@@ -340,15 +341,26 @@ def no_maneuver(d: Draft, e: NoManeuver, log: Log) -> None:
 
 
 # -- strikes -----------------------------------------------------------------------------------------
+def strength_in_combat(d: Draft, m: Minion, log: Optional[Log] = None) -> int:
+    """`m`'s strength in the combat, its card's bonuses against the opposing minion counted (and logged)."""
+    c = d.combat
+    other = d.minions.get(c.other(m.name)) if c is not None else None
+    extra, why = crypt_bonus(d, m, "strength", other=other)
+    if log is not None:
+        for words in why:
+            log.add(f"{m.name}'s card: {words}.", R.CRYPT_ABILITY)
+    return m.strength + extra
+
+
 def _strike_from(m: Minion, spec: StrikeSpec, source: Optional[str], via: str,
-                 retainer: Optional[str] = None) -> Strike:
+                 retainer: Optional[str] = None, strength: Optional[int] = None) -> Strike:
     if via == "hand" and spec.kind in (None, "hand", "damage"):
         kind = "hand"
     else:
         kind = spec.kind or "damage"
     amount = spec.amount
     if kind == "hand":
-        amount = m.strength + spec.bonus
+        amount = (m.strength if strength is None else strength) + spec.bonus
     if amount is None and kind not in ("damage", "steal blood"):
         amount = 0
     return Strike(minion=m.name, kind=kind, amount=amount, ranged=spec.ranged,
@@ -395,9 +407,10 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
         rules.append(R.MANEUVER_CHOOSES_STRIKE)
         paid = ""
     else:
+        strength = strength_in_combat(d, m)
         if via is None:
             if e.source is None:
-                via = "hand" if (e.spec.kind in (None, "hand", "damage") and e.spec.amount in (None, m.strength)
+                via = "hand" if (e.spec.kind in (None, "hand", "damage") and e.spec.amount in (None, strength)
                                  and not e.spec.ranged and not e.spec.aggravated) else "card"
             else:
                 via = "weapon" if _uses_weapon(m, e.source) else "card"
@@ -412,7 +425,9 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
             play_from_hand(d, m.controller, log, e.source, after_combat=e.unreplaced)
         elif e.cost.blood or e.cost.pool:
             paid = _pay(d, m, e.cost, e.source or "the strike")
-        strike = _strike_from(m, e.spec, e.source, via)
+        strike = _strike_from(m, e.spec, e.source, via, strength=strength)
+        if strike.kind == "hand" and strength != m.strength:
+            strength_in_combat(d, m, log)  # its card's bonus, said
         if c.pair > 0:
             rules.append(R.ADDITIONAL_STRIKES_ANY if c.committed else R.ADDITIONAL_STRIKES)
     if e.retainer:

@@ -378,6 +378,12 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
     action that puts a vampire in play)."""
     traits.check_announce(d, m, directed, puts_vampire)
     check_cost(d, m, cost, card or kind, (R.ACTION_COST_REQUIRED, *cost_rules))
+    # the minion's own stealth (its card's "+1 stealth."), and its card's bonuses that hold on this action
+    extra, why = crypt_bonus(d, m, "stealth", kind=kind, directed=directed, targets=targets)
+    stealth += m.stealth + extra
+    bleed_why: list[str] = []
+    if kind == "bleed":  # (the caller's `bleed` has the bonuses already: bleed_bonus)
+        bleed_why = crypt_bonus(d, m, "bleed", kind=kind, directed=directed, targets=targets)[1]
     if from_hand:
         play_from_hand(d, m.controller, log, card or kind)
     changes = {"locked": True}
@@ -401,6 +407,51 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
             f"{f', costing {costs} if it succeeds' if costs else ''}. {who_blocks(order, directed, d, m.controller)}")
     block_rule = R.BLOCK_DIRECTED if directed else R.BLOCK_UNDIRECTED
     log.add(text, R.READY_UNLOCKED_ACT, R.ANNOUNCE, *rules, *([R.COST_ON_SUCCESS] if costs else []), block_rule)
+    if m.stealth:
+        log.add(f"{m.name}'s card gives it {m.stealth:+d} stealth on each of its actions (counted above).",
+                R.CRYPT_ABILITY)
+    for words in why + bleed_why:
+        log.add(f"{m.name}'s card: {words} (counted above).", R.CRYPT_ABILITY)
+
+
+def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, directed: Optional[bool] = None,
+                targets: Sequence[str] = (), other: Optional[Minion] = None) -> tuple[int, list[str]]:
+    """What the bonuses of `m`'s card to `stat` (card_text.Bonus) add now, and each one's words: on its action of
+    `kind` (directed or not, at `targets`: the Methuselah bled), on its block attempt against `other` (the acting
+    minion) in an action of `kind`, in combat against `other`. NotModelled when a bonus names minions the table
+    does not say enough of (a vampire described without its clan)."""
+    total, words = 0, []
+    for b in m.bonuses:
+        if b.stat != stat or (b.kinds and kind not in b.kinds) or (b.directed is not None and b.directed != directed):
+            continue
+        why = ""
+        if b.groups:
+            def fit(o):  # True, False, or None (the table does not say)
+                found = [g.fits(o, m) for g in b.groups]
+                return True if True in found else None if None in found else False
+            if b.on == "action":
+                ready = [o for o in d.minions.values() if targets and o.controller == targets[0] and o.controlled
+                         and not o.contested and (o.ready or not b.ready)]
+                fits = [o for o in ready if fit(o)]
+                unknown = [o for o in ready if fit(o) is None]
+                if not fits and unknown:
+                    raise NotModelled(f"{m.name}'s card says \"{b.sentence}\", and the table does not say whether "
+                                      f"{names([o.name for o in unknown])} {'is' if len(unknown) == 1 else 'are'} "
+                                      f"{b.group_words()} (give its clan and sect)", [R.CRYPT_ABILITY])
+                if not fits:
+                    continue
+                why = f"{targets[0]} controls {fits[0].name}" + (", ready" if b.ready else "")
+            else:
+                found = fit(other) if other is not None else False
+                if found is None:
+                    raise NotModelled(f"{m.name}'s card says \"{b.sentence}\", and the table does not say whether "
+                                      f"{other.name} is {b.group_words()} (give its clan and sect)", [R.CRYPT_ABILITY])
+                if not found:
+                    continue
+                why = f"{other.name} is {b.group_words()}"
+        total += b.amount
+        words.append(f"\"{b.sentence}\": {b.amount:+d} {stat}" + (f" ({why})" if why else ""))
+    return total, words
 
 
 def cost_words(cost: Cost) -> str:

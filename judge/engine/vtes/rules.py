@@ -658,6 +658,9 @@ TITLE_SECT = rule("TITLE_SECT", "a title held outside its sect gives none of its
 CONTESTED_NO_VOTES = rule("CONTESTED_NO_VOTES", "vampires contesting a title are treated as if they had no title",
                           [V("unlock-phase", "the vampires involved in the contest are treated as if they have no title")],
                           [RB("4.2", "treated as if they have no title")])
+CRYPT_ABILITY = rule("CRYPT_ABILITY", "a vampire's card text gives it its special abilities, applied as printed",
+                     [V("crypt-cards", "special abilities or other attributes")],
+                     [RB("1.5", "Each crypt card (the amber-backed cards)")])
 CARD_TEXT_VOTES = rule("CARD_TEXT_VOTES", "a minion may have votes from its card text without a title",
                        [V("resolving-a-referendum", "Other minions may have a title worth votes or ballots (as listed on card text)")],
                        [RB("6.3.3", "Other minions may have votes")])

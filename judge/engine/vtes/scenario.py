@@ -192,7 +192,7 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         owner=owner if owner != controller else None,
         votes=int(raw["votes"]) if raw.get("votes") is not None else None,
         unread=tuple(raw.get("unread") or ()), extra_master=int(raw.get("extra_master", 0)),
-        extra_master_when=str(raw.get("extra_master_when", "ready")),
+        extra_master_when=str(raw.get("extra_master_when", "ready")), bonuses=tuple(raw.get("bonuses") or ()),
     )
 
 

@@ -103,6 +103,8 @@ class Minion:
     extra_master: int = 0  # master phase actions its text adds to its controller's master phase
     extra_master_when: str = "ready"  # ... while it is "ready" or "unlocked" as the master phase begins
     once: tuple[str, ...] = ()  # cards a card limits to one each turn that it played this turn (+ " at superior"...)
+    # its card's bonuses that hold at some times only (judge.engine.vtes.card_text.Bonus: "+1 stealth when hunting")
+    bonuses: tuple = ()
 
     @property
     def is_vampire(self) -> bool:
