@@ -9,7 +9,7 @@ from card_catalog import card_catalog
 
 from judge.engine import citations as C
 from judge.engine import scenario as sc
-from judge.engine.vtes.card_text import read_crypt_text
+from judge.engine.vtes.card_text import ability_of, read_crypt_text
 
 ROOT = Path(__file__).resolve().parents[1] / "scenarios" / "cards"
 
@@ -132,3 +132,25 @@ events:
 expect:
   phase: minion
 """
+
+
+def test_what_a_vampire_may_or_may_not_do_is_read_from_its_card():
+    """"cannot use cards requiring <Discipline> [code]", "cannot block <a group>" or "undirected actions", "damage
+    from <its> hand strikes is aggravated", "cannot commit diablerie", "+N hunt": each read as an Ability of the
+    vampire itself; the same words about another minion, or a group not read, stay unread."""
+    assert ability_of("He cannot use cards requiring Celerity [cel].", "Al-Muntaquim, The Avenger").codes == ("cel",)
+    navar = ability_of("Navar cannot block older vampires.", "Navar McClaren")
+    assert navar.kind == "cannot block" and [g.kind for g in navar.groups] == ["older"]
+    assert ability_of("Allonzo cannot block undirected actions.", "Allonzo Montoya").undirected
+    assert ability_of("Damage from Basilia's hand strikes is aggravated.", "Basilia").kind == "aggravated hands"
+    assert ability_of("Pedrag cannot commit diablerie.", "Pedrag Hasek").kind == "no diablerie"
+    assert ability_of("+2 hunt.", "Anyone").amount == 2
+    assert ability_of("Allies cannot block Lord Fianna.", "Lord Fianna") is None  # about other minions
+    assert ability_of("Navar cannot block older vampires.", "Basilia") is None  # another vampire's name
+    assert ability_of("Tariq cannot block vampires with a title he could contest.", "Tariq, The Silent") is None
+    appius = text_of("Appius Claudius Corvus")
+    assert appius.traits == ["black hand", "seraph"] and not appius.unread
+    ilse = text_of("Ilse")  # "Torrance Circle: Sterile."
+    assert "sterile" in ilse.traits and "circle (torrance)" in ilse.traits
+    cardano = text_of("Cardano")  # "Camarilla Prince of Boston."
+    assert not any("Prince of Boston" in s for s in cardano.unread)

@@ -24,6 +24,7 @@ from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
+from judge.engine.vtes.card_text import abilities
 from judge.engine.vtes.helpers import (Log, announce, apply_card_effect, blood, burn_dead_ally, check_actor, check_cost,
                                   crypt_bonus,
                                   block_order, cost_words, action_over, drain_excess, minion, names, play_from_hand,
@@ -68,8 +69,11 @@ def hunt_action(d: Draft, e: Hunt, log: Log) -> None:
     m = check_actor(d, e.actor, "hunt")
     if m.kind != VAMPIRE:
         raise Refusal(f"{m.name} is an ally: only vampires hunt", [R.ALLY_BASIC])
-    announce(d, log, m, kind="hunt", summary=f"{m.name} hunts", stealth=1, hunt=1,
-             detail=", hunt 1", rules=(R.HUNT_WHO,))
+    more = sum(a.amount for a in abilities(m, "hunt"))
+    announce(d, log, m, kind="hunt", summary=f"{m.name} hunts", stealth=1, hunt=1 + more,
+             detail=f", hunt {1 + more}", rules=(R.HUNT_WHO,))
+    for a in abilities(m, "hunt"):
+        log.add(f"{m.name}'s card: \"{a.sentence}\" (counted above).", R.CRYPT_ABILITY)
 
 
 def equip_action(d: Draft, e: Equip, log: Log) -> None:
@@ -148,7 +152,7 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
     if e.as_ == "hunt":
         if m.kind != VAMPIRE:
             raise Refusal(f"{m.name} is an ally: only vampires hunt", [R.ALLY_BASIC, R.ACTION_CARD_BASIC])
-        amount = 1 + e.hunt
+        amount = 1 + e.hunt + sum(a.amount for a in abilities(m, "hunt"))
         announce(d, log, m, kind="hunt", summary=f"{m.name} hunts with {card}", stealth=e.stealth or 1,
                  hunt=amount, detail=f", hunt {amount}", rules=(R.ACTION_CARD, R.ACTION_CARD_BASIC, R.HUNT_WHO),
                  **common)
@@ -407,6 +411,7 @@ def block(d: Draft, e: Block, log: Log) -> None:
         raise Refusal(f"{b.name} is not ready (in {player}'s {b.region} region): only ready minions block", rules)
     if b.locked and b.name not in a.woken:
         raise Refusal(f"{b.name} is locked: only unlocked minions block (unless it wakes)", [R.BLOCK_READY])
+    _check_cannot_block(d, b, a)
     extra, why = crypt_bonus(d, b, "intercept", kind=a.kind, directed=a.directed, other=d.minions.get(a.actor))
     att = BlockAttempt(b.name, player, b.intercept + extra)
     d.put_action(attempt=att)
@@ -416,6 +421,26 @@ def block(d: Draft, e: Block, log: Log) -> None:
             f"stealth; {verdict}.", block_rule, R.BLOCK_COMPARE)
     for words in why:
         log.add(f"{b.name}'s card: {words} (counted above).", R.CRYPT_ABILITY)
+
+
+def _check_cannot_block(d: Draft, b: Minion, a) -> None:
+    """Refuse `b`'s block attempt when its card says it cannot block this action ("cannot block undirected
+    actions") or this acting minion ("cannot block older vampires"); NotModelled when the table does not say
+    whether the acting minion is one of those."""
+    actor = d.minions.get(a.actor)
+    for ability in abilities(b, "cannot block"):
+        if ability.undirected:
+            if not a.directed:
+                raise Refusal(f"{b.name} cannot block {a.summary}, an undirected action: its card says "
+                              f"\"{ability.sentence}\"", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+            continue
+        found = [g.fits(actor, b) for g in ability.groups] if actor is not None else [False]
+        if True in found:
+            raise Refusal(f"{b.name} cannot block {a.actor}: its card says \"{ability.sentence}\"",
+                          [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+        if None in found:
+            raise NotModelled(f"{b.name}'s card says \"{ability.sentence}\", and the table does not say whether "
+                              f"{a.actor} is one of them (give its clan and sect)", [R.CRYPT_ABILITY])
 
 
 def decline(d: Draft, e: Decline, log: Log) -> None:

@@ -35,7 +35,7 @@ from judge.engine.vtes.state import ALLY, TORPOR, VAMPIRE
 _SECT_PREFIX = re.compile(r"^(?P<head>[A-Z][^:.]*?(?:\. \d+ votes? \(titled\))?):\s*")
 _SENTENCE = re.compile(r"(?<=[.)])\s+(?=[A-Z+(\[])")
 _BONUS = re.compile(r"\+(?P<n>\d) (?P<what>bleed|strength|stealth|intercept)")
-_TRAITS = ("infernal", "black hand", "red list", "scarce", "sterile", "blood cursed")
+_TRAITS = ("infernal", "black hand", "red list", "scarce", "sterile", "blood cursed", "seraph")
 _MASTER = re.compile(r"(?:If|While) (?P<who>[\w' ,.-]+?) is (?P<state>ready|unlocked)(?: during your master phase"
                      r"| at the start of your master phase)?, you get (?:two master phase actions \(instead of "
                      r"one\)|\+1 master phase action)(?: each master phase)?")
@@ -50,6 +50,7 @@ class CryptText:
     master_actions: int = 0  # extra master phase actions
     master_when: str = "ready"  # while the minion is "ready" or "unlocked" at the start of the master phase
     bonuses: list["Bonus"] = field(default_factory=list)  # bonuses that hold at some times only
+    abilities: list["Ability"] = field(default_factory=list)  # what else it may or may not do (`Ability`)
     unread: list[str] = field(default_factory=list)  # sentences not read, as printed
 
 
@@ -67,8 +68,11 @@ def read_crypt_text(text: str, sect: Optional[str], title: Optional[str], name: 
             out.traits.append(f"slave ({clan.lower()})")
     for sentence in (s.strip() for s in _SENTENCE.split(body) if s.strip()):
         bonus = bonus_of(sentence, name)
+        ability = ability_of(sentence, name) if bonus is None else None
         if bonus is not None:
             out.bonuses.append(bonus)
+        elif ability is not None:
+            out.abilities.append(ability)
         elif not _read_sentence(sentence.rstrip("."), out, sect, title):
             out.unread.append(sentence)
     return out
@@ -84,7 +88,12 @@ def _read_sentence(s: str, out: CryptText, sect: Optional[str], title: Optional[
     folded = s.casefold()
     if sect and folded == str(sect).casefold():
         return True
-    if sect and title and folded in (f"{sect} {title}".casefold(), str(title).casefold()):
+    if sect and title and re.sub(r" of [A-Z][\w .'-]+$", "", s).casefold() in (f"{sect} {title}".casefold(),
+                                                                             str(title).casefold()):
+        return True  # "Camarilla Prince of Boston." (its city said too)
+    circle = re.fullmatch(r"(?P<circle>\w+) Circle: (?P<rest>.+)", s)
+    if circle and _read_sentence(circle.group("rest"), out, sect, title):  # "Torrance Circle: Sterile."
+        out.traits.append(f"circle ({circle.group('circle').lower()})")
         return True
     if re.fullmatch(r"(?:independent[.:] )?\d+ votes? \(titled\)", folded) or re.fullmatch(
             r"[\w' ,.-]+ has \d+ votes? \(titled\)", folded):
@@ -877,3 +886,60 @@ def _is_self(who: str, name: str) -> bool:
         return False
     full = name.split(",")[0].strip()
     return who in (name, full, full.split()[0], re.sub(r" \(.*\)$", "", full))
+
+
+# -- what else a crypt card says its vampire may or may not do ------------------------------------------------------
+@dataclass(frozen=True)
+class Ability:
+    """A crypt card's sentence the engine applies, by `kind`:
+    "cannot use"    "He cannot use cards requiring Celerity [cel].": refused any card requiring one of `codes`;
+    "cannot block"  "Marie-Pierre cannot block older vampires." (`groups`), "... cannot block undirected actions.";
+    "aggravated hands"  "Damage from Basilia's hand strikes is aggravated.";
+    "no diablerie"  "Ferox cannot commit diablerie.";
+    "hunt"          "+1 hunt.": its hunts gain `amount` more blood."""
+
+    kind: str
+    sentence: str
+    amount: int = 0
+    codes: tuple[str, ...] = ()
+    groups: tuple[Group, ...] = ()
+    undirected: bool = False
+
+
+_CANNOT_USE = re.compile(r"(?P<who>.+?) cannot (?:use|play) cards requiring (?P<what>(?:[A-Z][a-z]+ \[[a-z]{3}\]"
+                         r"(?:,? or )?)+)\.?")
+_AGGRAVATED_HANDS = re.compile(r"Damage from (?P<who>.+?)(?:'s)? hand strikes is aggravated\.?")
+_NO_DIABLERIE = re.compile(r"(?P<who>.+?) cannot commit diablerie\.?")
+_HUNT = re.compile(r"\+(?P<n>\d) hunt\.?")
+_CANNOT_BLOCK = re.compile(r"(?P<who>.+?) cannot block (?P<what>.+?)\.?")
+
+
+def ability_of(sentence: str, name: str) -> Optional[Ability]:
+    """The crypt card `name`'s sentence read as an `Ability`, or None when it is none of the forms read."""
+    s = sentence.strip()
+    m = _CANNOT_USE.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        return Ability("cannot use", s, codes=tuple(re.findall(r"\[([a-z]{3})\]", m.group("what"))))
+    m = _AGGRAVATED_HANDS.fullmatch(s)
+    if m and (_is_self(m.group("who"), name) or m.group("who") in ("his", "her", "their")):
+        return Ability("aggravated hands", s)
+    m = _NO_DIABLERIE.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        return Ability("no diablerie", s)
+    m = _HUNT.fullmatch(s)
+    if m:
+        return Ability("hunt", s, amount=int(m.group("n")))
+    m = _CANNOT_BLOCK.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        what = m.group("what")
+        if what.casefold() == "undirected actions":
+            return Ability("cannot block", s, undirected=True)
+        groups = _groups(what)
+        if groups:
+            return Ability("cannot block", s, groups=groups)
+    return None
+
+
+def abilities(m, kind: str) -> list[Ability]:
+    """The abilities of `kind` a minion's card gives it."""
+    return [a for a in getattr(m, "abilities", ()) if a.kind == kind]

@@ -50,7 +50,8 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
                                  Reaction, Recruit, StrikeSpec)
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
-from judge.engine.vtes.card_text import (Methuselah, condition_of, is_as_above, read_crypt_text, strike_of,
+from judge.engine.vtes.card_text import (Methuselah, abilities, condition_of, is_as_above, read_crypt_text,
+                                         strike_of,
                                          written_out)
 from judge.engine.vtes.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
 
@@ -306,6 +307,8 @@ def fill_minion(raw: dict, card: CardFacts, line_of) -> dict:
         out["extra_master"], out["extra_master_when"] = read.master_actions, read.master_when
     if read.bonuses:
         out["bonuses"] = tuple(read.bonuses)
+    if read.abilities:
+        out["abilities"] = tuple(read.abilities)
     if read.unread and not raw.get("ignore_text"):
         out["unread"] = read.unread
     return out
@@ -371,6 +374,10 @@ def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str
     if card.clans and not any((m.clan or "").casefold() == c.casefold() for c in card.clans + card.former_clans):
         raise _refuse(card, f"{m.name} ({m.clan or 'no clan'}) cannot play {card.name}: it requires "
                             f"{' or '.join(card.clans)}", R.CARD_REQUIREMENTS)
+    barred = [a for a in abilities(m, "cannot use") if any(c.casefold() in a.codes for c, _, _ in card.disciplines)]
+    if barred:
+        raise _refuse(card, f"{m.name} cannot play {card.name}: its card says \"{barred[0].sentence}\"",
+                      R.CRYPT_ABILITY, R.GOLDEN_RULE)
     if card.disciplines:
         wanted = level or "inferior"
         have = {name: discipline_level(m, code, name) for code, name, _ in card.disciplines}

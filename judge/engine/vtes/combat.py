@@ -29,6 +29,7 @@ from judge.engine.vtes.helpers import (Log, action_over, blood, crypt_bonus, dra
                                   names,
                                   play_from_hand, pool, text_unread)
 from judge.engine.errors import NotModelled, Refusal
+from judge.engine.vtes.card_text import abilities
 from judge.engine.vtes.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
 from judge.engine.vtes.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Combat, Damage, Draft, Minion,
@@ -168,7 +169,8 @@ def _finish_strikes(d: Draft, log: Log) -> None:
                     (R.MANEUVER_CHOOSES_STRIKE,))
         else:
             m = d.minions[name]
-            s = Strike(minion=name, kind="hand", amount=strength_in_combat(d, m, log))
+            s = Strike(minion=name, kind="hand", amount=strength_in_combat(d, m, log),
+                       aggravated=_aggravated_hands(m, log))
             _record(d, log, s, "uses the default strike, a hand strike, as nothing else is played",
                     (R.DEFAULT_STRIKE,))
 
@@ -352,6 +354,15 @@ def strength_in_combat(d: Draft, m: Minion, log: Optional[Log] = None) -> int:
     return m.strength + extra
 
 
+def _aggravated_hands(m: Minion, log: Optional[Log] = None) -> bool:
+    """Whether `m`'s card makes the damage of its hand strikes aggravated ("Damage from Basilia's hand strikes is
+    aggravated."), said in the log when one is given."""
+    found = abilities(m, "aggravated hands")
+    if found and log is not None:
+        log.add(f"{m.name}'s card: \"{found[0].sentence}\"", R.CRYPT_ABILITY)
+    return bool(found)
+
+
 def _strike_from(m: Minion, spec: StrikeSpec, source: Optional[str], via: str,
                  retainer: Optional[str] = None, strength: Optional[int] = None) -> Strike:
     if via == "hand" and spec.kind in (None, "hand", "damage"):
@@ -364,7 +375,7 @@ def _strike_from(m: Minion, spec: StrikeSpec, source: Optional[str], via: str,
     if amount is None and kind not in ("damage", "steal blood"):
         amount = 0
     return Strike(minion=m.name, kind=kind, amount=amount, ranged=spec.ranged,
-                  aggravated=spec.aggravated, first=spec.first, source=source, via=via, retainer=retainer,
+                  aggravated=spec.aggravated or (kind == "hand" and _aggravated_hands(m)), first=spec.first, source=source, via=via, retainer=retainer,
                   equipment=spec.equipment)
 
 
@@ -428,6 +439,8 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
         strike = _strike_from(m, e.spec, e.source, via, strength=strength)
         if strike.kind == "hand" and strength != m.strength:
             strength_in_combat(d, m, log)  # its card's bonus, said
+        if strike.kind == "hand":
+            _aggravated_hands(m, log)
         if c.pair > 0:
             rules.append(R.ADDITIONAL_STRIKES_ANY if c.committed else R.ADDITIONAL_STRIKES)
     if e.retainer:

@@ -105,6 +105,9 @@ class Minion:
     once: tuple[str, ...] = ()  # cards a card limits to one each turn that it played this turn (+ " at superior"...)
     # its card's bonuses that hold at some times only (judge.engine.vtes.card_text.Bonus: "+1 stealth when hunting")
     bonuses: tuple = ()
+    # what else its card says it may or may not do (judge.engine.vtes.card_text.Ability: "cannot block older
+    # vampires", "+1 hunt", ...)
+    abilities: tuple = ()
 
     @property
     def is_vampire(self) -> bool:

@@ -11,6 +11,7 @@ Discipline, and calls a blood hunt referendum at once (politics.py).
 """
 from __future__ import annotations
 
+from judge.engine.vtes.card_text import abilities
 from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine.vtes.helpers import (Log, action_over, announce, blood, check_actor, drain_excess, minion,
@@ -138,13 +139,18 @@ def resolve_rescue(d: Draft, log: Log, a: Action, paid: str, rules: list) -> Non
 
 # -- diablerie ---------------------------------------------------------------------------------------
 def _blood_cursed(m: Minion) -> bool:
-    return "blood cursed" in {t.lower() for t in m.traits}
+    """Whether `m` cannot commit diablerie: Blood Cursed, or its card says so ("Ferox cannot commit diablerie.")."""
+    return "blood cursed" in {t.lower() for t in m.traits} or bool(abilities(m, "no diablerie"))
 
 
 def _check_diablerist(d: Draft, m: Minion, victim: Minion, e: Diablerize) -> None:
     if m.kind != VAMPIRE:
         raise Refusal(f"{m.name} is an ally: only vampires diablerize", [R.DIABLERIZE])
     if _blood_cursed(m):
+        said = abilities(m, "no diablerie")
+        if said:
+            raise Refusal(f"{m.name} cannot commit diablerie: its card says \"{said[0].sentence}\"",
+                          [R.CRYPT_ABILITY, R.GOLDEN_RULE])
         raise Refusal(f"{m.name} is Blood Cursed and cannot commit diablerie", [R.BLOOD_CURSED])
     if victim.name == m.name:
         raise Refusal(f"{m.name} cannot diablerize itself", [R.DIABLERIZE])

@@ -30,6 +30,8 @@ TRAITS = {
     "infernal": "the minion does not unlock as normal; its controller may burn 1 pool to unlock it",
     "red list": "any Methuselah may mark it with a master phase action; vampires may then enter combat with it",
     "scarce": "moving it to the ready region burns 3 pool per vampire of its clan already controlled",
+    # VEKN book, Traits: "There may be other Traits that allow vampires and minions to play cards."
+    "seraph": "lets the minion play or use cards requiring a Seraph (cards are described)",
     "slave": "no directed action unless its controller controls a ready member of its master clan",
     "sterile": "the vampire performs no action that puts a new vampire in play",
 }
