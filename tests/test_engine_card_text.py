@@ -145,6 +145,12 @@ def test_what_a_vampire_may_or_may_not_do_is_read_from_its_card():
     assert ability_of("Damage from Basilia's hand strikes is aggravated.", "Basilia").kind == "aggravated hands"
     assert ability_of("Pedrag cannot commit diablerie.", "Pedrag Hasek").kind == "no diablerie"
     assert ability_of("+2 hunt.", "Anyone").amount == 2
+    aidan = ability_of("Aidan gets 1 optional press each combat.", "Aidan Lyle")
+    assert (aidan.kind, aidan.amount, aidan.first_round) == ("press", 1, False)
+    assert ability_of("She gets an optional press each combat.", "Rocia").amount == 1
+    anton = ability_of("Antón gets 1 optional maneuver during the first round of combat.", "Antón de Concepción")
+    assert (anton.kind, anton.first_round) == ("maneuver", True)
+    assert ability_of("Aiyana gets an optional press each combat when opposing a werewolf.", "Aiyana") is None
     assert ability_of("Allies cannot block Lord Fianna.", "Lord Fianna") is None  # about other minions
     assert ability_of("Navar cannot block older vampires.", "Basilia") is None  # another vampire's name
     assert ability_of("Tariq cannot block vampires with a title he could contest.", "Tariq, The Silent") is None

@@ -896,7 +896,10 @@ class Ability:
     "cannot block"  "Marie-Pierre cannot block older vampires." (`groups`), "... cannot block undirected actions.";
     "aggravated hands"  "Damage from Basilia's hand strikes is aggravated.";
     "no diablerie"  "Ferox cannot commit diablerie.";
-    "hunt"          "+1 hunt.": its hunts gain `amount` more blood."""
+    "hunt"          "+1 hunt.": its hunts gain `amount` more blood;
+    "press", "maneuver"  "Aidan gets 1 optional press each combat.": `amount` presses (maneuvers) each combat that
+                    play no card ("Aidan Lyle presses to continue with his optional press"); `first_round`: "during
+                    the first round of combat"."""
 
     kind: str
     sentence: str
@@ -904,6 +907,7 @@ class Ability:
     codes: tuple[str, ...] = ()
     groups: tuple[Group, ...] = ()
     undirected: bool = False
+    first_round: bool = False
 
 
 _CANNOT_USE = re.compile(r"(?P<who>.+?) cannot (?:use|play) cards requiring (?P<what>(?:[A-Z][a-z]+ \[[a-z]{3}\]"
@@ -911,6 +915,8 @@ _CANNOT_USE = re.compile(r"(?P<who>.+?) cannot (?:use|play) cards requiring (?P<
 _AGGRAVATED_HANDS = re.compile(r"Damage from (?P<who>.+?)(?:'s)? hand strikes is aggravated\.?")
 _NO_DIABLERIE = re.compile(r"(?P<who>.+?) cannot commit diablerie\.?")
 _HUNT = re.compile(r"\+(?P<n>\d) hunt\.?")
+_OPTIONAL = re.compile(r"(?P<who>.+?) gets (?P<n>an|one|\d) optional (?P<what>press|maneuver) (?:each combat|"
+                       r"(?P<first>during the first round of combat))\.?")
 _CANNOT_BLOCK = re.compile(r"(?P<who>.+?) cannot block (?P<what>.+?)\.?")
 
 
@@ -926,6 +932,10 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     m = _NO_DIABLERIE.fullmatch(s)
     if m and _is_self(m.group("who"), name):
         return Ability("no diablerie", s)
+    m = _OPTIONAL.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        n = 1 if m.group("n") in ("an", "one") else int(m.group("n"))
+        return Ability(m.group("what"), s, amount=n, first_round=bool(m.group("first")))
     m = _HUNT.fullmatch(s)
     if m:
         return Ability("hunt", s, amount=int(m.group("n")))

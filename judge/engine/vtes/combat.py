@@ -20,6 +20,7 @@ the combat here.
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from judge.engine.vtes import rules as R
@@ -197,7 +198,7 @@ def _finish_round(d: Draft, log: Log) -> None:
     if c.press and not c.ended:
         d.set(combat=Combat(acting=c.acting, opposing=c.opposing, action=c.action, round=c.round + 1,
                             cause=c.cause, wounded=c.wounded, burning=c.burning, taken=c.taken,
-                            unreplaced=c.unreplaced, limited=c.limited))
+                            unreplaced=c.unreplaced, limited=c.limited, used_abilities=c.used_abilities))
         where = "the end of round step, then " if d.edition == CURRENT else ""
         log.add(f"End of round {c.round}: {where}round {c.round + 1} begins, at close range unless a maneuver "
                 f"changes it.", *([R.END_OF_ROUND] if d.edition == CURRENT else []), R.PRESS, R.RANGE_CLOSE)
@@ -291,7 +292,9 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
     there = LONG if here == CLOSE else CLOSE
     if e.to and e.to != there:
         raise Refusal(f"the range is {here}: a maneuver moves to {there} range, not to {e.to}", [R.MANEUVER])
-    via = e.via or ("weapon" if _uses_weapon(m, e.source) else ("card" if e.source else "ability"))
+    by_ability = _ability_used(d, c, m, e.source, "maneuver") if not e.via else None
+    via = e.via or ("ability" if by_ability is not None else
+                    "weapon" if _uses_weapon(m, e.source) else ("card" if e.source else "ability"))
     rules = [R.MANEUVER, R.COMBAT_ACTING_FIRST] if not c.maneuvered and m.name == c.opposing else [R.MANEUVER]
     committed = c.committed
     paid = ""
@@ -316,10 +319,11 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
         paid = _pay(d, m, e.cost, e.source or "the maneuver card")
         play_from_hand(d, m.controller, log, e.source or "a maneuver card", after_combat=e.unreplaced)
     c = d.put_combat(range=there, last_maneuver=m.name, maneuvered=c.maneuvered + (m.name,), committed=committed)
-    src = f" with {e.source}" if e.source else ""
+    src = by_ability or (f" with {e.source}" if e.source else "")
     chose = f"; using the maneuver of {e.source} chooses it as {m.name}'s strike this round" \
         if via in ("weapon", "strike card") else ""
-    log.add(f"{m.name} maneuvers{src}{paid}: the range moves to {there}{chose}.", *rules)
+    log.add(f"{m.name} maneuvers{src}{paid}: the range moves to {there}{chose}.", *rules,
+            *([R.CRYPT_ABILITY] if by_ability else []))
 
 
 def no_maneuver(d: Draft, e: NoManeuver, log: Log) -> None:
@@ -385,6 +389,37 @@ def _merge(committed: Strike, e: ChooseStrike, m: Minion) -> Strike:
         return committed
     fresh = _strike_from(m, e.spec, committed.source, committed.via, committed.retainer)
     return fresh
+
+
+# "with his optional press", "with her special ability", "with Aidan's optional press": a press or maneuver its
+# card gives the minion, not a card played
+_ABILITY_SOURCE = re.compile(r"(?:(?:his|her|their|its|(?P<whose>[\w' -]+?)'s?) )?(?:optional (?:press|maneuver)|"
+                             r"(?:special )?ability)", re.I)
+
+
+def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: str) -> Optional[str]:
+    """When `source` names the optional press or maneuver (`kind`) `m`'s card gives it each combat: that use,
+    counted against the card's number in this combat, and the words the trace says it with; None when `source`
+    names something else. Refused when the card gives none, none is left, or it is not the first round."""
+    hit = _ABILITY_SOURCE.fullmatch((source or "").strip())
+    if hit is None or hit.group("whose") and not (m.name.startswith(hit.group("whose")) or
+                                                   m.card.startswith(hit.group("whose"))):
+        return None
+    found = abilities(m, kind)
+    if not found:
+        raise Refusal(f"{m.name}'s card gives it no optional {kind} (its card text: "
+                      f"{'; '.join(m.unread) or 'nothing the engine reads as one'})", [R.CRYPT_ABILITY])
+    ability = found[0]
+    used = sum(1 for who, s in c.used_abilities if who == m.name and s == ability.sentence)
+    if used >= ability.amount:
+        plural = "" if ability.amount == 1 else "es" if kind == "press" else "s"
+        raise Refusal(f"{m.name} has used the {ability.amount} optional {kind}{plural} its card gives each combat: "
+                      f"\"{ability.sentence}\"", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+    if ability.first_round and c.round != 1:
+        raise Refusal(f"it is round {c.round}: {m.name}'s card gives its optional {kind} during the first round of "
+                      f"combat only (\"{ability.sentence}\")", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+    d.put_combat(used_abilities=c.used_abilities + ((m.name, ability.sentence),))
+    return f" with the optional {kind} its card gives (\"{ability.sentence}\")"
 
 
 def _same_source(a: Optional[str], b: Optional[str]) -> bool:
@@ -725,7 +760,10 @@ def press(d: Draft, e: Press, log: Log) -> None:
     if not e.to_continue and not c.press:
         raise Refusal("a press to end combat cancels a press to continue, and there is none to cancel", [R.PRESS])
     grant = next((g for g in c.granted if g.minion == m.name and e.source and _same_source(g.card, e.source)), None)
-    if grant is not None:  # the optional press a strike card gave this round: the card is not played again
+    by_ability = _ability_used(d, c, m, e.source, "press") if grant is None else None
+    if by_ability is not None:
+        c, paid, src = d.combat, "", by_ability
+    elif grant is not None:  # the optional press a strike card gave this round: the card is not played again
         if grant.use != "any" and (grant.use == "continue") != e.to_continue:
             raise Refusal(f"the optional press {grant.card} gave {m.name} is only usable to {grant.use} combat. "
                           f"{grant.card}: \"{grant.sentence}\"", [R.PRESS, R.GOLDEN_RULE])
@@ -739,10 +777,12 @@ def press(d: Draft, e: Press, log: Log) -> None:
     if e.to_continue:
         d.put_combat(press=m.name, last_press=m.name, press_done=())
         log.add(f"{m.name} presses to continue{src}{paid}: another round will follow unless the press is cancelled.",
-                R.PRESS, *([R.COMBAT_ACTING_FIRST] if m.name == c.acting and c.last_press is None else []))
+                R.PRESS, *([R.COMBAT_ACTING_FIRST] if m.name == c.acting and c.last_press is None else []),
+                *([R.CRYPT_ABILITY] if by_ability else []))
     else:
         d.put_combat(press=None, last_press=m.name, press_done=())
-        log.add(f"{m.name} presses to end combat{src}{paid}, cancelling {c.press}'s press to continue.", R.PRESS)
+        log.add(f"{m.name} presses to end combat{src}{paid}, cancelling {c.press}'s press to continue.", R.PRESS,
+                *([R.CRYPT_ABILITY] if by_ability else []))
 
 
 def no_press(d: Draft, e: NoPress, log: Log) -> None:

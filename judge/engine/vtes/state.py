@@ -261,6 +261,8 @@ class Combat:
     taken: tuple[tuple[str, int], ...] = ()  # damage successfully inflicted on each minion in this combat
     unreplaced: tuple[str, ...] = ()  # a player per card played "Do not replace until after combat"
     granted: tuple[GrantedPress, ...] = ()  # presses strike cards gave this round (a new round starts without)
+    # the presses and maneuvers its card gives a minion each combat, used in this combat: (minion, the sentence)
+    used_abilities: tuple[tuple[str, str], ...] = ()
     # cards a card limits to one a vampire each combat or round ("A vampire can play only one Dodge each round."),
     # played in this combat: (minion, the card and its level when the limit names one, round)
     limited: tuple[tuple[str, str, int], ...] = ()
