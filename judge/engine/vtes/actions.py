@@ -56,10 +56,12 @@ def _bleed_target(d: Draft, m: Minion, target: Optional[str], any_target: bool) 
 def bleed_action(d: Draft, e: Bleed, log: Log) -> None:
     m = check_actor(d, e.actor, "bleed")
     target = _bleed_target(d, m, e.target, False)
-    amount = m.bleed + crypt_bonus(d, m, "bleed", kind="bleed", directed=True, targets=(target,))[0]
+    extra, why = crypt_bonus(d, m, "bleed", kind="bleed", directed=True, targets=(target,))
+    amount = m.bleed + extra
     if e.amount is not None and e.amount != amount:
+        said = f"; its card: {'; '.join(why)}" if why else ""
         raise Refusal(f"{m.name} bleeds for {amount} when the action is announced, not {e.amount} "
-                      f"(action modifiers add bleed later)", [R.BLEED_AMOUNT])
+                      f"(action modifiers add bleed later){said}", [R.BLEED_AMOUNT, *([R.CRYPT_ABILITY] if why else [])])
     announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target}", stealth=0, directed=True,
              targets=(target,), bleed=amount, detail=f", bleed {amount}",
              rules=(R.BLEED_WHO, R.BLEED_TARGET, R.BLEED_AMOUNT))
@@ -347,9 +349,10 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
         text += f": the bleed is reduced to {a.bleed}"
         rules += [R.GOLDEN_RULE, R.BLEED_AMOUNT]
     if e.redirect:
-        text += ": " + redirect_bleed(d, e.redirect)
+        done, redirect_rules = redirect_bleed(d, e.redirect)
+        text += ": " + done
         a = d.action_()
-        rules += [R.GOLDEN_RULE, R.REDIRECT_REOPENS]
+        rules += list(redirect_rules)
     if e.unlock_block:
         # the card over the rule that only unlocked minions react; the block attempt is then the engine's own
         d.put_minion(m.name, locked=False)

@@ -752,11 +752,11 @@ class Group:
             return False
         if self.kind in ("older", "younger"):
             return me is not None and (o.capacity > me.capacity if self.kind == "older" else o.capacity < me.capacity)
-        if self.kind == "titled":
-            return bool(o.title) and not o.title_contested
+        if self.kind == "titled":  # an Independent's votes count as a title (VEKN book, Vampire sects)
+            return bool(o.title) and not o.title_contested or bool(o.votes)
         if self.kind == "sect":
-            if self.name.casefold() == "anarch" and o.anarch:
-                return True
+            if o.anarch:  # becoming anarch is a change of sect
+                return self.name.casefold() == "anarch"
             return None if o.sect is None else o.sect.casefold() == self.name.casefold()
         if o.clan is None:
             return None
@@ -825,8 +825,9 @@ def _groups(text: str) -> Optional[tuple[Group, ...]]:
     return tuple(out)
 
 
-_KINDS = {"bleed": "bleed", "hunt": "hunt", "political": "political", "diablerie": "diablerize",
-          "recruit": "recruit", "employ": "employ", "equip": "equip"}  # -> the engine's action kinds
+# a bonus's action words -> the engine's action kinds (not the conditions' `_KINDS` above: "recruit ally")
+_BONUS_KINDS = {"bleed": "bleed", "hunt": "hunt", "political": "political", "diablerie": "diablerize",
+                "recruit": "recruit", "employ": "employ", "equip": "equip"}
 _KIND_WORDS = r"(?:bleed|hunt|political|diablerie|recruit|employ|equip)"
 _KIND_LIST = r"(?P<kinds>" + _KIND_WORDS + r"(?:(?:,| and| or|, and|, or) " + _KIND_WORDS + r")*) actions"
 # (the stats a scope is read for, the scope's pattern): the groups read from a scope are its `kinds`, `dir`
@@ -859,7 +860,7 @@ def bonus_of(sentence: str, name: str) -> Optional[Bonus]:
         if s is None:
             continue
         g = {k: v for k, v in s.groupdict().items() if v}
-        kinds = {_KINDS[k.casefold()] for k in re.findall(_KIND_WORDS, g.get("kinds", ""), re.I)}
+        kinds = {_BONUS_KINDS[k.casefold()] for k in re.findall(_KIND_WORDS, g.get("kinds", ""), re.I)}
         kinds |= {k for k, key in (("hunt", "hunting"), ("employ", "employing"), ("recruit", "recruiting")) if key in g}
         if "bleeding" in g or (stat == "bleed" and "group" in g):
             kinds.add("bleed")
@@ -899,7 +900,10 @@ class Ability:
     "hunt"          "+1 hunt.": its hunts gain `amount` more blood;
     "press", "maneuver"  "Aidan gets 1 optional press each combat.": `amount` presses (maneuvers) each combat that
                     play no card ("Aidan Lyle presses to continue with his optional press"); `first_round`: "during
-                    the first round of combat"."""
+                    the first round of combat";
+    "strike"        "Once each combat, Alexis can strike: dodge.", "Agnieszka can burn 1 blood to strike: combat
+                    ends.": a strike of `strike_kind` ("dodge", "combat ends"), `amount` times each combat (0: any
+                    number), costing `blood`."""
 
     kind: str
     sentence: str
@@ -908,6 +912,8 @@ class Ability:
     groups: tuple[Group, ...] = ()
     undirected: bool = False
     first_round: bool = False
+    strike_kind: str = ""
+    blood: int = 0
 
 
 _CANNOT_USE = re.compile(r"(?P<who>.+?) cannot (?:use|play) cards requiring (?P<what>(?:[A-Z][a-z]+ \[[a-z]{3}\]"
@@ -917,6 +923,8 @@ _NO_DIABLERIE = re.compile(r"(?P<who>.+?) cannot commit diablerie\.?")
 _HUNT = re.compile(r"\+(?P<n>\d) hunt\.?")
 _OPTIONAL = re.compile(r"(?P<who>.+?) gets (?P<n>an|one|\d) optional (?P<what>press|maneuver) (?:each combat|"
                        r"(?P<first>during the first round of combat))\.?")
+_STRIKE_ABILITY = re.compile(r"(?P<once>Once each combat, )?(?P<who>.+?) (?:can|may) (?:burn (?P<blood>\d) blood to )?"
+                             r"strike: (?P<what>dodge|combat ends)\.?")
 _CANNOT_BLOCK = re.compile(r"(?P<who>.+?) cannot block (?P<what>.+?)\.?")
 
 
@@ -936,6 +944,10 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     if m and _is_self(m.group("who"), name):
         n = 1 if m.group("n") in ("an", "one") else int(m.group("n"))
         return Ability(m.group("what"), s, amount=n, first_round=bool(m.group("first")))
+    m = _STRIKE_ABILITY.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        return Ability("strike", s, amount=1 if m.group("once") else 0, strike_kind=m.group("what"),
+                       blood=int(m.group("blood") or 0))
     m = _HUNT.fullmatch(s)
     if m:
         return Ability("hunt", s, amount=int(m.group("n")))

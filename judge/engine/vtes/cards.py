@@ -309,6 +309,7 @@ def fill_minion(raw: dict, card: CardFacts, line_of) -> dict:
         out["bonuses"] = tuple(read.bonuses)
     if read.abilities:
         out["abilities"] = tuple(read.abilities)
+    out["text_read"] = True
     if read.unread and not raw.get("ignore_text"):
         out["unread"] = read.unread
     return out
@@ -435,10 +436,10 @@ def _other_requirement(m: Minion, req: str) -> Optional[bool]:
     if cap:
         n = int(cap.group(1))
         return m.capacity >= n if cap.group(2) == "more" else m.capacity <= n
-    if req == "titled":
-        return bool(m.title) and not m.title_contested
+    if req == "titled":  # an Independent's votes count as a title (VEKN book, Vampire sects)
+        return bool(m.title) and not m.title_contested or bool(m.votes)
     if req == "non-titled":
-        return not m.title
+        return not m.title and not m.votes
     if req.startswith("non-") and req[4:] in SECTS:
         return ("anarch" if m.anarch else (m.sect or "").casefold()) != req[4:]
     if req == "non-sterile":
@@ -519,6 +520,7 @@ class Modelled:
     only_one: Optional[tuple[str, Optional[str], str]] = None
     rest: list[str] = field(default_factory=list)
     line_text: Optional[str] = None  # the Discipline line read (written out from the one above for "As above")
+    printed_line: Optional[str] = None  # the line as the card prints it ("As above, but for 3R damage."): quoted
 
     @property
     def after_resolution(self) -> bool:
@@ -608,7 +610,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     that level when None)."""
     out = Modelled()
     line, as_above, above = _level_line(card, level, line_number)
-    out.line_text = line
+    out.line_text, out.printed_line = line, as_above or line
     # the sentences an "As above" line wrote (added or changed): unread, they are named as the line printed
     written = set(_SENTENCE.split(line)) - set(_SENTENCE.split(above)) if as_above else set()
     locked_only = False  # an "Only usable by a locked ..." condition
@@ -768,6 +770,8 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         out.locked_by = next(s for s, c in out.conditions if c.locked)
     if written:
         out.rest = list(dict.fromkeys(as_above if s in written else s for s in out.rest))
+        if out.granted_by in written:
+            out.granted_by = as_above
     return out
 
 
@@ -1296,7 +1300,7 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         _delegate(e, combat.maneuver if what.maneuver else combat.prevent, event, d, log, R.CARD_COMBAT_WHO)
         return
     if e.effect is None and e.says is None:
-        text = what.line_text or e.card.text
+        text = what.printed_line or e.card.text
         raise NotModelled(f"{e.card.name}{_at(e)}: \"{text}\" is not modelled as a named card; describe it with "
                           f"the combat forms ('{m.name} plays {e.card.name}, a strike card: 2 damage') or say what "
                           f"it does (effect: or says:). {rulings_text(e.card)}", [R.CARD_COMBAT_WHO, R.GOLDEN_RULE])

@@ -292,7 +292,7 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
     there = LONG if here == CLOSE else CLOSE
     if e.to and e.to != there:
         raise Refusal(f"the range is {here}: a maneuver moves to {there} range, not to {e.to}", [R.MANEUVER])
-    by_ability = _ability_used(d, c, m, e.source, "maneuver") if not e.via else None
+    by_ability = _ability_used(d, c, m, e.source, "maneuver") if e.via in (None, "ability") else None
     via = e.via or ("ability" if by_ability is not None else
                     "weapon" if _uses_weapon(m, e.source) else ("card" if e.source else "ability"))
     rules = [R.MANEUVER, R.COMBAT_ACTING_FIRST] if not c.maneuvered and m.name == c.opposing else [R.MANEUVER]
@@ -312,7 +312,9 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
         else:
             paid = _pay(d, m, e.cost, e.source or "the strike card")
             play_from_hand(d, m.controller, log, e.source or "a strike card", after_combat=e.unreplaced)
-        strike = _strike_from(m, e.strike or StrikeSpec(), e.source, "weapon" if via == "weapon" else "card")
+        spec = e.strike or StrikeSpec()
+        strike = _strike_from(m, spec, e.source, "weapon" if via == "weapon" else "card",
+                              strength=strength_in_combat(d, m, log) if spec.kind == "hand" else None)
         committed = committed + (strike,)
         rules.append(R.MANEUVER_CHOOSES_STRIKE)
     elif via == "card":
@@ -383,11 +385,12 @@ def _strike_from(m: Minion, spec: StrikeSpec, source: Optional[str], via: str,
                   equipment=spec.equipment)
 
 
-def _merge(committed: Strike, e: ChooseStrike, m: Minion) -> Strike:
+def _merge(d: Draft, committed: Strike, e: ChooseStrike, m: Minion) -> Strike:
     """The committed strike, completed by what the strike event says about it."""
     if e.spec.kind is None and e.spec.amount is None:
         return committed
-    fresh = _strike_from(m, e.spec, committed.source, committed.via, committed.retainer)
+    fresh = _strike_from(m, e.spec, committed.source, committed.via, committed.retainer,
+                         strength=strength_in_combat(d, m) if e.spec.kind == "hand" else None)
     return fresh
 
 
@@ -407,6 +410,8 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
         return None
     found = abilities(m, kind)
     if not found:
+        if not m.text_read:  # described without its card: taken as the scenario says
+            return f" with {source}"
         raise Refusal(f"{m.name}'s card gives it no optional {kind} (its card text: "
                       f"{'; '.join(m.unread) or 'nothing the engine reads as one'})", [R.CRYPT_ABILITY])
     ability = found[0]
@@ -420,6 +425,29 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
                       f"combat only (\"{ability.sentence}\")", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
     d.put_combat(used_abilities=c.used_abilities + ((m.name, ability.sentence),))
     return f" with the optional {kind} its card gives (\"{ability.sentence}\")"
+
+
+def _strike_ability(d: Draft, c: Combat, m: Minion, e: ChooseStrike) -> str:
+    """A strike `m` makes by its card's ability ("Once each combat, Alexis can strike: dodge."): the kind its card
+    gives, counted in the combat when the card limits it, its blood paid; refused when the card gives no such
+    strike or it is used. The words the trace adds ("" or ", burning 1 blood")."""
+    kind = e.spec.kind or "damage"
+    found = [a for a in abilities(m, "strike") if a.strike_kind == kind]
+    if not found:
+        raise Refusal(f"{m.name}'s card gives it no {kind} strike of its own (its card text the engine does not read: "
+                      f"{'; '.join(m.unread) or 'none'})", [R.CRYPT_ABILITY, R.STRIKE_SOURCES])
+    ability = found[0]
+    if ability.amount:
+        used = sum(1 for who, s in c.used_abilities if who == m.name and s == ability.sentence)
+        if used >= ability.amount:
+            raise Refusal(f"{m.name} has used its card's strike this combat: \"{ability.sentence}\"",
+                          [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+        d.put_combat(used_abilities=c.used_abilities + ((m.name, ability.sentence),))
+    if ability.blood and e.cost.blood not in (0, ability.blood):
+        raise Refusal(f"{m.name}'s card says the strike costs {ability.blood} blood, not {e.cost.blood}: "
+                      f"\"{ability.sentence}\"", [R.CRYPT_ABILITY])
+    paid = _pay(d, m, Cost(blood=ability.blood), "the strike") if ability.blood else ""
+    return paid
 
 
 def _same_source(a: Optional[str], b: Optional[str]) -> bool:
@@ -449,11 +477,13 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
                 e.spec.kind not in (None, committed.kind) and not (committed.kind == "damage" and e.spec.kind is None)):
             raise Refusal(f"{m.name} used the maneuver of {committed.source} this round, which chose that strike: it "
                           f"cannot choose another strike for its first strike of the round", [R.MANEUVER_CHOOSES_STRIKE])
-        strike = _merge(committed, e, m)
+        strike = _merge(d, committed, e, m)
         rules.append(R.MANEUVER_CHOOSES_STRIKE)
         paid = ""
     else:
-        strength = strength_in_combat(d, m)
+        # its strength counts for a hand strike alone (a bonus naming a group may need what the table leaves unsaid)
+        maybe_hand = via == "hand" or (via is None and e.source is None and e.spec.kind in (None, "hand", "damage"))
+        strength = strength_in_combat(d, m) if maybe_hand else m.strength
         if via is None:
             if e.source is None:
                 via = "hand" if (e.spec.kind in (None, "hand", "damage") and e.spec.amount in (None, strength)
@@ -466,7 +496,9 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
                               [R.STRIKE_SOURCES])
             _check_weapon(c, m, e.source)
         paid = ""
-        if via == "card" and e.source:
+        if via == "ability" and m.text_read:
+            paid = _strike_ability(d, c, m, e)
+        elif via == "card" and e.source:
             paid = _pay(d, m, e.cost, e.source)
             play_from_hand(d, m.controller, log, e.source, after_combat=e.unreplaced)
         elif e.cost.blood or e.cost.pool:

@@ -496,9 +496,8 @@ def apply_card_effect(d: Draft, log: Log, eff: CardEffect, source: str) -> None:
     for player, size in eff.hand_size:
         _set_hand_size(d, log, player, size)
     if eff.redirect:
-        done = redirect_bleed(d, eff.redirect)
-        log.add(f"{source.capitalize() if source[0].islower() else source}: {done}.", R.GOLDEN_RULE,
-                R.REDIRECT_REOPENS)
+        done, rules = redirect_bleed(d, eff.redirect)
+        log.add(f"{source.capitalize() if source[0].islower() else source}: {done}.", *rules)
 
 
 def check_redirect(d: Draft, to: str) -> Action:
@@ -523,15 +522,30 @@ def check_redirect(d: Draft, to: str) -> Action:
     return a
 
 
-def redirect_bleed(d: Draft, to: str) -> str:
+def redirect_bleed(d: Draft, to: str) -> tuple[str, tuple[Rule, ...]]:
     """Redirect the bleed in progress to `to` (checked by `check_redirect`): block attempts reopen for the new
-    target. Returns what happened, for the step's text (its rules: GOLDEN_RULE, REDIRECT_REOPENS)."""
+    target, and the acting vampire's card bonuses against the Methuselah bled are counted again. Returns what
+    happened, for the step's text, and its rules."""
     a = check_redirect(d, to)
     old = a.targets[0]
     order = block_order(d, a.player, True, (to,))
     a = d.put_action(targets=(to,), order=order, declined=(), summary=f"{a.actor} bleeds {to} (redirected from {old})")
+    recount = ""
+    actor = d.minions.get(a.actor)
+    if actor is not None and actor.bonuses:  # its card's bonuses against the Methuselah bled, counted again
+        changes = {}
+        for stat in ("bleed", "stealth"):
+            before = crypt_bonus(d, actor, stat, kind="bleed", directed=True, targets=(old,))[0]
+            after = crypt_bonus(d, actor, stat, kind="bleed", directed=True, targets=(to,))[0]
+            if after != before:
+                changes[stat] = max(0, getattr(a, stat) + after - before)
+        if changes:
+            a = d.put_action(**changes)
+            recount = (f"; {actor.name}'s card bonuses counted against {to} instead of {old}: "
+                       + ", ".join(f"{stat} {n}" for stat, n in changes.items()))
     return (f"the bleed is redirected from {old} to {to}, which reopens block attempts: "
-            f"{who_blocks(order, True, d, a.player).rstrip('.')}")
+            f"{who_blocks(order, True, d, a.player).rstrip('.')}{recount}",
+            (R.GOLDEN_RULE, R.REDIRECT_REOPENS) + ((R.CRYPT_ABILITY,) if recount else ()))
 
 
 def _set_hand_size(d: Draft, log: Log, player: str, size: int) -> None:

@@ -193,7 +193,7 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         votes=int(raw["votes"]) if raw.get("votes") is not None else None,
         unread=tuple(raw.get("unread") or ()), extra_master=int(raw.get("extra_master", 0)),
         extra_master_when=str(raw.get("extra_master_when", "ready")), bonuses=tuple(raw.get("bonuses") or ()),
-        abilities=tuple(raw.get("abilities") or ()),
+        abilities=tuple(raw.get("abilities") or ()), text_read=bool(raw.get("text_read")),
     )
 
 

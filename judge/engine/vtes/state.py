@@ -108,6 +108,9 @@ class Minion:
     # what else its card says it may or may not do (judge.engine.vtes.card_text.Ability: "cannot block older
     # vampires", "+1 hunt", ...)
     abilities: tuple = ()
+    # named by its crypt card, whose text was read: what the card gives it is all it has (a minion described
+    # without its card may be said to use an ability, which the engine then takes as described)
+    text_read: bool = False
 
     @property
     def is_vampire(self) -> bool:
