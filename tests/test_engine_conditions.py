@@ -199,3 +199,22 @@ def test_an_as_above_line_is_written_out_from_the_line_above_as_its_words_say(co
             if line.played and "As above" in line.text:
                 for sentence in modelled(facts, line.level, number).rest:
                     assert sentence in facts.text or sentence in printed, (facts.name, sentence)
+
+
+def test_a_combat_cards_strength_aggravated_hands_and_normal_prevention_are_read():
+    """The combat effects that last the round or the combat, and a prevention of normal damage only, read from the
+    card list as printed."""
+    catalog = card_catalog()
+    wolf = modelled(catalog.lookup("Form of the Wolf"), "inferior")
+    assert wolf.rest == [] and wolf.strength == [("self", 1, "combat")]
+    bear = modelled(catalog.lookup("Strength of the Bear"), "inferior")
+    assert bear.strength == [("self", 1, "round")]
+    disease = modelled(catalog.lookup("Disease"), "superior")
+    assert disease.rest == [] and disease.strength == [("opposing", -2, "combat")]
+    fists = modelled(catalog.lookup("Fists of Death"), "superior")  # "As above, but with +2 strength."
+    assert fists.rest == [] and fists.strength == [("self", 2, "combat")]
+    claws = modelled(catalog.lookup("Wolf Claws"), "inferior")
+    assert claws.rest == [] and claws.aggravated_hands
+    soak = modelled(catalog.lookup("Soak"), "superior")
+    assert (soak.prevent, soak.prevent_normal) == (4, True)
+    assert modelled(catalog.lookup("Skin of Rock"), "inferior").prevent_normal is False

@@ -499,6 +499,11 @@ class Modelled:
     bleed_reduced: int = 0  # "Reduce a bleed against you by N."
     maneuver: bool = False  # a combat card's "Maneuver."
     prevent: int = 0  # a combat card's "Prevent N damage."
+    prevent_normal: bool = False  # ... "Prevent N non-aggravated damage.": normal damage only
+    # a combat card's "This vampire gets +N strength this combat." / "The opposing minion gets -N strength this
+    # round.": (whose: "self" or "opposing", +/-N, "combat" or "round")
+    strength: list = field(default_factory=list)
+    aggravated_hands: bool = False  # a combat card's "Damage from this vampire's hand strikes is aggravated this round."
     press: Optional[str] = None  # a combat card's "Press." (continue), "Press, only usable to end combat." (end)
     extra_strikes: int = 0  # a combat card's "Additional strike (limited)." / "N additional strikes."
     votes: int = 0  # an action modifier's or reaction's "This vampire gets +N votes." (in the referendum polled)
@@ -705,9 +710,19 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if m and COMBAT in card.types and out.press is None:
             out.press = m.group(1) or "continue"
             continue
-        m = re.fullmatch(r"Prevent (\d) damage", s)
+        m = re.fullmatch(r"Prevent (\d) (non-aggravated )?damage", s)
         if m and COMBAT in card.types and not out.prevent:
-            out.prevent = int(m.group(1))
+            out.prevent, out.prevent_normal = int(m.group(1)), bool(m.group(2))
+            continue
+        m = re.fullmatch(r"(?:(?P<self>This (?:vampire|minion) (?:gets|has))|(?P<opp>The opposing minion gets)) "
+                         r"(?P<n>[+-]\d) strength (?P<when>this combat|this round|for the remainder of "
+                         r"(?:the |this )?combat)", s)
+        if m and COMBAT in card.types:
+            out.strength.append(("self" if m.group("self") else "opposing", int(m.group("n")),
+                                 "round" if m.group("when") == "this round" else "combat"))
+            continue
+        if s == "Damage from this vampire's hand strikes is aggravated this round" and COMBAT in card.types:
+            out.aggravated_hands = True
             continue
         m = _WITH_PRESS.fullmatch(s)
         struck = strike_of(m.group("strike")) if m and COMBAT in card.types and out.strike is None else None
@@ -1295,9 +1310,13 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         event = (Maneuver(minion=m.name, source=e.card.name, via="card", cost=cost, unreplaced=what.after_combat,
                           line=e.line, text=e.text)
                  if what.maneuver else
-                 Prevent(minion=m.name, amount=what.prevent, source=e.card.name, cost=cost,
-                         unreplaced=what.after_combat, line=e.line, text=e.text))
+                 Prevent(minion=m.name, amount=what.prevent, aggravated=False if what.prevent_normal else None,
+                         source=e.card.name, cost=cost, unreplaced=what.after_combat, line=e.line, text=e.text))
         _delegate(e, combat.maneuver if what.maneuver else combat.prevent, event, d, log, R.CARD_COMBAT_WHO)
+        return
+    if e.effect is None and e.says is None and not what.rest and (what.strength or what.aggravated_hands) and \
+            what.strike is None and not (what.press or what.maneuver or what.prevent or what.extra_strikes):
+        _combat_effects(d, e, m, cost, what, log)
         return
     if e.effect is None and e.says is None:
         text = what.printed_line or e.card.text
@@ -1317,6 +1336,30 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
     if combat_check and c is not None and not c.ended and (c.acting not in d.minions or c.opposing not in d.minions):
         gone = [n for n in (c.acting, c.opposing) if n not in d.minions]
         combat.end_prematurely(d, log, f"{', '.join(gone)} left play", R.WOUNDED_ENDS_COMBAT)
+
+
+def _combat_effects(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
+    """A combat card read whole whose effect lasts the round or the combat: strength for this vampire or the opposing
+    minion (counted in its hand strikes: combat.strength_in_combat), its hand strikes aggravated this round."""
+    c = d.combat
+    if c is None or c.ended:
+        raise _refuse(e.card, f"{m.name} cannot play {e.card.name} now: "
+                              f"{'the combat has ended' if c else 'no combat is in progress'}", R.CARD_COMBAT_WHO)
+    _pay(d, m, cost)
+    play_from_hand(d, m.controller, log, e.card.name, after_combat=what.after_combat)
+    said = []
+    mods = c.strength_mods
+    for whose, n, span in what.strength:
+        who = m.name if whose == "self" else c.other(m.name)
+        mods += ((who, n, e.card.name, span),)
+        said.append(f"{who} gets {n:+d} strength this {span}")
+    hands = c.aggravated_hands + (((m.name, e.card.name),) if what.aggravated_hands else ())
+    if what.aggravated_hands:
+        said.append(f"the damage of {m.name}'s hand strikes is aggravated this round")
+    d.put_combat(strength_mods=mods, aggravated_hands=hands)
+    paid = f", paying {_cost_text(cost)}" if cost != Cost() else ""
+    log.add(f"{m.name} plays {e.card.name}{_at(e)}{paid}: {'; '.join(said)}. {e.card.name}: "
+            f"\"{what.printed_line or e.card.text}\"", R.CARD_COMBAT_WHO, R.GOLDEN_RULE)
 
 
 def _cost_text(cost: Cost) -> str:

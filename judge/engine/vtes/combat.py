@@ -171,7 +171,7 @@ def _finish_strikes(d: Draft, log: Log) -> None:
         else:
             m = d.minions[name]
             s = Strike(minion=name, kind="hand", amount=strength_in_combat(d, m, log),
-                       aggravated=_aggravated_hands(m, log))
+                       aggravated=_aggravated_hands(d, m, log))
             _record(d, log, s, "uses the default strike, a hand strike, as nothing else is played",
                     (R.DEFAULT_STRIKE,))
 
@@ -198,7 +198,8 @@ def _finish_round(d: Draft, log: Log) -> None:
     if c.press and not c.ended:
         d.set(combat=Combat(acting=c.acting, opposing=c.opposing, action=c.action, round=c.round + 1,
                             cause=c.cause, wounded=c.wounded, burning=c.burning, taken=c.taken,
-                            unreplaced=c.unreplaced, limited=c.limited, used_abilities=c.used_abilities))
+                            unreplaced=c.unreplaced, limited=c.limited, used_abilities=c.used_abilities,
+                            strength_mods=tuple(x for x in c.strength_mods if x[3] == "combat")))
         where = "the end of round step, then " if d.edition == CURRENT else ""
         log.add(f"End of round {c.round}: {where}round {c.round + 1} begins, at close range unless a maneuver "
                 f"changes it.", *([R.END_OF_ROUND] if d.edition == CURRENT else []), R.PRESS, R.RANGE_CLOSE)
@@ -313,7 +314,7 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
             paid = _pay(d, m, e.cost, e.source or "the strike card")
             play_from_hand(d, m.controller, log, e.source or "a strike card", after_combat=e.unreplaced)
         spec = e.strike or StrikeSpec()
-        strike = _strike_from(m, spec, e.source, "weapon" if via == "weapon" else "card",
+        strike = _strike_from(d, m, spec, e.source, "weapon" if via == "weapon" else "card",
                               strength=strength_in_combat(d, m, log) if spec.kind == "hand" else None)
         committed = committed + (strike,)
         rules.append(R.MANEUVER_CHOOSES_STRIKE)
@@ -357,19 +358,21 @@ def strength_in_combat(d: Draft, m: Minion, log: Optional[Log] = None) -> int:
     if log is not None:
         for words in why:
             log.add(f"{m.name}'s card: {words}.", R.CRYPT_ABILITY)
-    return m.strength + extra
+    cards = sum(n for who, n, _, _ in (c.strength_mods if c is not None else ()) if who == m.name)
+    return max(0, m.strength + extra + cards)
 
 
-def _aggravated_hands(m: Minion, log: Optional[Log] = None) -> bool:
-    """Whether `m`'s card makes the damage of its hand strikes aggravated ("Damage from Basilia's hand strikes is
-    aggravated."), said in the log when one is given."""
+def _aggravated_hands(d: Draft, m: Minion, log: Optional[Log] = None) -> bool:
+    """Whether the damage of `m`'s hand strikes is aggravated: its card says so ("Damage from Basilia's hand strikes
+    is aggravated."), or a card it played this round (Wolf Claws); said in the log when one is given."""
     found = abilities(m, "aggravated hands")
     if found and log is not None:
         log.add(f"{m.name}'s card: \"{found[0].sentence}\"", R.CRYPT_ABILITY)
-    return bool(found)
+    c = d.combat
+    return bool(found) or any(who == m.name for who, _ in (c.aggravated_hands if c is not None else ()))
 
 
-def _strike_from(m: Minion, spec: StrikeSpec, source: Optional[str], via: str,
+def _strike_from(d: Draft, m: Minion, spec: StrikeSpec, source: Optional[str], via: str,
                  retainer: Optional[str] = None, strength: Optional[int] = None) -> Strike:
     if via == "hand" and spec.kind in (None, "hand", "damage"):
         kind = "hand"
@@ -381,15 +384,15 @@ def _strike_from(m: Minion, spec: StrikeSpec, source: Optional[str], via: str,
     if amount is None and kind not in ("damage", "steal blood"):
         amount = 0
     return Strike(minion=m.name, kind=kind, amount=amount, ranged=spec.ranged,
-                  aggravated=spec.aggravated or (kind == "hand" and _aggravated_hands(m)), first=spec.first, source=source, via=via, retainer=retainer,
-                  equipment=spec.equipment)
+                  aggravated=spec.aggravated or (kind == "hand" and _aggravated_hands(d, m)), first=spec.first,
+                  source=source, via=via, retainer=retainer, equipment=spec.equipment)
 
 
 def _merge(d: Draft, committed: Strike, e: ChooseStrike, m: Minion) -> Strike:
     """The committed strike, completed by what the strike event says about it."""
     if e.spec.kind is None and e.spec.amount is None:
         return committed
-    fresh = _strike_from(m, e.spec, committed.source, committed.via, committed.retainer,
+    fresh = _strike_from(d, m, e.spec, committed.source, committed.via, committed.retainer,
                          strength=strength_in_combat(d, m) if e.spec.kind == "hand" else None)
     return fresh
 
@@ -503,11 +506,11 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
             play_from_hand(d, m.controller, log, e.source, after_combat=e.unreplaced)
         elif e.cost.blood or e.cost.pool:
             paid = _pay(d, m, e.cost, e.source or "the strike")
-        strike = _strike_from(m, e.spec, e.source, via, strength=strength)
+        strike = _strike_from(d, m, e.spec, e.source, via, strength=strength)
         if strike.kind == "hand" and strength != m.strength:
             strength_in_combat(d, m, log)  # its card's bonus, said
         if strike.kind == "hand":
-            _aggravated_hands(m, log)
+            _aggravated_hands(d, m, log)
         if c.pair > 0:
             rules.append(R.ADDITIONAL_STRIKES_ANY if c.committed else R.ADDITIONAL_STRIKES)
     if e.retainer:

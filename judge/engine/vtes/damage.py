@@ -32,6 +32,7 @@ def prevent(d: Draft, log: Log, name: str, amount: int, aggravated: Optional[boo
     c = d.combat
     mine = [x for x in c.damage if x.victim == name and x.retainer is None]
     kinds = {x.aggravated for x in mine}
+    asked = aggravated  # the kind the prevention says it prevents (None: whichever is pending)
     if aggravated is None:
         if len(kinds) > 1:
             raise NotModelled(f"{name} takes both normal and aggravated damage: say which the prevention applies to "
@@ -48,7 +49,7 @@ def prevent(d: Draft, log: Log, name: str, amount: int, aggravated: Optional[boo
         else:
             kept.append(x)
     done = amount - left
-    kind = "aggravated " if aggravated else ""
+    kind = "aggravated " if aggravated else "non-aggravated " if asked is False else ""
     if not done:
         raise Refusal(f"no {kind}damage is being inflicted on {name} to prevent", [R.PREVENT_DAMAGE])
     d.put_combat(damage=tuple(kept))

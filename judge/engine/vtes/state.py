@@ -266,6 +266,9 @@ class Combat:
     granted: tuple[GrantedPress, ...] = ()  # presses strike cards gave this round (a new round starts without)
     # the presses and maneuvers its card gives a minion each combat, used in this combat: (minion, the sentence)
     used_abilities: tuple[tuple[str, str], ...] = ()
+    # strength cards played give: (minion, +/-N, the card, "combat" or "round"); a new round keeps the "combat" ones
+    strength_mods: tuple[tuple[str, int, str, str], ...] = ()
+    aggravated_hands: tuple[tuple[str, str], ...] = ()  # this round, by a card: (minion, the card)
     # cards a card limits to one a vampire each combat or round ("A vampire can play only one Dodge each round."),
     # played in this combat: (minion, the card and its level when the limit names one, round)
     limited: tuple[tuple[str, str, int], ...] = ()
