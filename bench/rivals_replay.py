@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.engine.vtes import randomplay as vtes_random# noqa: E402
-from judge.engine import scenario as sc# noqa: E402
+from judge.engine.vtes import randomplay as vtes_random  # noqa: E402
+from judge.engine import scenario as sc  # noqa: E402
 from judge.engine.rivals import randomplay as rivals_random  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1] / "scenarios"

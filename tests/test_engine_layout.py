@@ -129,12 +129,37 @@ def copy_of_the_engine(tmp_path: Path) -> Path:
     return engine
 
 
+def reach_problems(graph: nx.DiGraph) -> list[str]:
+    """A game's module whose imports reach the other game's modules through shared ones (a Rivals module importing
+    trace, which imports scenario, which imports V:TES): "a reaches b"."""
+    out = []
+    for a in graph:
+        game = game_of_module(a)
+        if game is None:
+            continue
+        other = {m for m in nx.descendants(graph, a) if game_of_module(m) not in (None, game)}
+        if other:
+            out.append(f"{a} reaches {sorted(other)[0]}")
+    return sorted(out)
+
+
 def test_each_game_stands_on_the_shared_modules_alone():
+    """Imports are read from the source: an import done by importlib at run time would not be seen."""
     graph = import_graph()
     modules = {m for m in graph if m.startswith(ENGINE + ".")}
     assert {game_of_module(m) for m in modules} == {"vtes", "rivals", None}  # the walk found both games
     assert {m for m in modules if game_of_module(m) is None} == SHARED  # every other module is a game's
     assert layout_problems(graph) == []
+    assert reach_problems(graph) == []
+
+
+def test_the_reach_check_names_a_game_module_reaching_the_other_game_through_a_shared_one(tmp_path):
+    engine = copy_of_the_engine(tmp_path)
+    random_play = engine / "rivals" / "randomplay.py"
+    random_play.write_text(random_play.read_text(encoding="utf-8") + "\n\ndef _later():\n    from judge.engine import "
+                           "trace\n", encoding="utf-8")
+    found = reach_problems(import_graph(tmp_path))
+    assert found and all(p.startswith("judge.engine.rivals.randomplay reaches judge.engine.vtes.") for p in found)
 
 
 def test_the_layout_check_names_a_game_importing_the_other_and_a_shared_module_importing_a_game(tmp_path):

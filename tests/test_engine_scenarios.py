@@ -14,7 +14,7 @@ from judge.engine.vtes.state import counters_in_play
 ROOT = Path(__file__).resolve().parents[1] / "scenarios"
 
 
-def load(path: Path) -> sc.Scenario:
+def load(path: Path):
     """A scenario file, read as judge check reads it: with the card base (scenarios/cards/ name real cards)."""
     return sc.load(path, cards=card_catalog())
 FILES = sorted(p for p in ROOT.rglob("*.yaml") if "rivals" not in p.relative_to(ROOT).parts)  # V:TES (Rivals: test_rivals_engine.py)

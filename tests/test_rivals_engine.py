@@ -311,6 +311,33 @@ def test_a_structured_event_is_read_by_the_key_naming_its_form_wherever_it_stand
     assert caught.value.line == next(n for n, line in enumerate(text.splitlines(), 1) if written in line)
 
 
+@pytest.mark.parametrize("stop, words", [
+    ("refused: 5", "expect.refused is true, a fragment of the message, or {event, message, cites}"),
+    ("refused: {foo: 1}", "expect.refused: unknown key 'foo'"),
+    ("refused: {message: 5}", "expect.refused.message is a fragment of the message (text)"),
+    ("not_modelled: {event: 99}", "expect.not_modelled.event is the number of the event"),
+    ("refused: {cites: 5}", "such as rivals:action-attack/1"),
+    ("refused: {cites: ['vekn:bleed/3']}", "'vekn:bleed/3' is not from the Rivals book"),
+])
+def test_a_rivals_expected_stop_that_could_never_be_met_is_malformed_at_its_line(stop, words):
+    """Rivals scenarios read their expected stops with the shared check (judge/engine/expect.py `read_stop`)."""
+    text = EXAMPLE.split("expect:")[0] + f"expect:\n  {stop}\n"
+    with pytest.raises(ScenarioError) as caught:
+        sc.parse(text)
+    assert words in caught.value.message and caught.value.line == len(text.splitlines())
+
+
+def test_a_misspelt_key_of_a_form_that_holds_another_form_key_is_named():
+    """{scheme: ..., effect: ..., carf: ...}: "effect" names a form too, but the scheme form holds it, so the
+    misspelt key is the scheme event's error, at its line, not "write two events"."""
+    text = (FOLDER / "examples" / "free_money_scheme.yaml").read_text(encoding="utf-8")
+    event = "  - {scheme: Cassius, card: Free Money, effect: {prestige: {each: 3}}}"
+    assert event in text
+    with pytest.raises(ScenarioError, match=r"a 'scheme' event: unknown key 'carf'") as caught:
+        sc.parse(text.replace(event, event[:-1] + ", carf: typo}"))
+    assert caught.value.line == text.splitlines().index(event) + 1
+
+
 def test_every_table_key_is_documented():
     documented = {k for row in _table_rows("## The table") for k in _code(row[0])}  # its three tables
     assert set(rsc.schema()["properties"]) <= documented, set(rsc.schema()["properties"]) - documented

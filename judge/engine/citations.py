@@ -6,7 +6,8 @@ from the paragraph. Paragraph ordinals shift when a book is edited; the words do
 subsections) whose text contains the quote, ignoring case, whitespace and markup (`locate`).
 
 A `Rule` holds one tuple of cites per rules edition, like OpenFisca's `reference`: the engine names the
-Rule, the rules edition of the replay picks the paragraphs. The rules themselves are data, in rules.py.
+Rule, the rules edition of the replay picks the paragraphs. The rules themselves are data, in each game's
+rules.py (judge/engine/vtes/rules.py, judge/engine/rivals/rules.py).
 
 The engine never reads the corpus itself: whoever replays a scenario (`judge check`, the web's /check)
 builds a `CiteLocator` on the corpus it loaded and hands it over; without one, cites are shown by
@@ -96,7 +97,7 @@ class BookRule:
 
 
 def rule(name: str, what: str, current: Iterable[Cite], older: Iterable[Cite]) -> Rule:
-    """A Rule (rules.py builds every one with this)."""
+    """A Rule (judge/engine/vtes/rules.py builds every one with this)."""
     return Rule(name, what, tuple(current), tuple(older))
 
 

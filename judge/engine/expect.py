@@ -34,10 +34,11 @@ class Expectations:
 
 
 def read_stop(spec: Any, line: Optional[int], where: str, n_events: int, book: str, book_name: str,
-              hint: str = "") -> None:
+              example: str, hint: str = "") -> None:
     """An expected stop (`where`: "expect.refused"), checked: true or false, a fragment of the message, or
     {event, message, cites}, the cites from `book` (whose IDs begin with "<book>:"; `book_name` says which book
-    it is, `hint` what to do with another's). ScenarioError with the line when it could never be met."""
+    it is, `example` is one of its IDs, `hint` what to do with another's). ScenarioError with the line when it
+    could never be met."""
     if isinstance(spec, (bool, str)):
         return
     if not isinstance(spec, dict):
@@ -58,8 +59,8 @@ def read_stop(spec: Any, line: Optional[int], where: str, n_events: int, book: s
         cites = spec["cites"] if isinstance(spec["cites"], list) else [spec["cites"]]
         for c in cites:
             if not isinstance(c, str) or ":" not in c:
-                raise ScenarioError(f"{where}.cites lists paragraph or section IDs such as {book}:<section>/3; "
-                                    f"got {c!r}", line)
+                raise ScenarioError(f"{where}.cites lists paragraph or section IDs such as {example}; got {c!r}",
+                                    line)
             if c.split(":", 1)[0] != book:
                 raise ScenarioError(f"{where}.cites: {c!r} is not from {book_name}, whose IDs begin with {book}:"
                                     f"{hint}", line)

@@ -1,12 +1,15 @@
 """What a replay gives, whichever game it is of: its steps (`Step`), where and why it stopped (`Stop`), and
-the `Run` that holds them with the checks of the scenario's expectations. scenario.py (V:TES) and
-rivals/scenario.py (Rivals) both make them; trace.py reports them."""
+the `Run` that holds them with the checks of the scenario's expectations; and what a replay has done against
+its limits (`ReplayWork`). Each game's scenario.py (judge/engine/vtes/, judge/engine/rivals/) makes them;
+trace.py reports them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from judge.engine import limits as L
 from judge.engine.citations import Rule
+from judge.engine.limits import Limits
 
 
 @dataclass
@@ -37,7 +40,7 @@ class Stop:
 
 @dataclass
 class Run:
-    scenario: Any  # the Scenario replayed (scenario.Scenario, rivals.scenario.Scenario)
+    scenario: Any  # the Scenario replayed (vtes.scenario.Scenario, rivals.scenario.Scenario)
     edition: str
     steps: list[Step]
     state: Any  # the game's state after the replay
@@ -59,3 +62,29 @@ class Run:
     def _stop_expected(self) -> bool:
         key = "refused" if self.stop.kind == "refused" else "not_modelled"
         return any(c.path == key and c.ok and c.expected is not False for c in self.checks)
+
+
+class ReplayWork:
+    """What one replay has done, against its limits, of either game: turns begun, steps, the bytes its steps will
+    take in the report (an estimate, so that a replay stops as soon as it goes over `answer_bytes`; the report
+    itself is measured by trace.checked_json), and its wall time."""
+
+    STEP_BYTES = 120  # a step's keys, its number and its cites' IDs, beside its two texts
+
+    def __init__(self, limits: Limits, first_turn: int):
+        self.limits, self.first_turn = limits, first_turn
+        self.clock = L.Clock(limits, "replaying the scenario")
+        self.answer_bytes = 0
+
+    def add(self, steps: list, new: list) -> None:
+        steps.extend(new)
+        self.answer_bytes += sum(len(s.event) + len(s.text) + self.STEP_BYTES for s in new)
+
+    def check(self, state: Any, steps: list, n: int, line: Optional[int]) -> None:
+        at = f" by event {n}" if line is not None else " at the end of the events"
+        L.over(self.limits, "turns", state.turn_number - self.first_turn, f"the replay began {{count:,}} turns{at}",
+               line)
+        L.over(self.limits, "steps", len(steps), f"the replay took {{count:,}} steps{at}", line)
+        L.over(self.limits, "answer_bytes", self.answer_bytes, f"the replay's report would take more than {{count:,}} "
+               f"bytes{at}", line)
+        self.clock.check(line, at)

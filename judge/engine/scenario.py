@@ -27,7 +27,9 @@ from judge.engine.runs import Run, Step, Stop  # noqa: F401 - part of this modul
 from judge.engine.vtes import scenario as vtes_scenario
 from judge.engine.yamlfile import Lines, decoded, read_yaml  # noqa: F401 - part of this module's interface
 
-# Each game's scenario module: its Scenario, and parse_data, replay, run, state_json and state_summary.
+# Each game's scenario module, with one interface: its Scenario; parse_data(data, lines, file, limits, clock,
+# cards), replay(scenario, edition, limits), run(scenario, edition, locator, limits), state_json(state),
+# state_summary(state); SIZED, its lists checked against the limits before anything is built.
 GAME_MODULES: dict[str, ModuleType] = {VTES: vtes_scenario, RIVALS: rivals_scenario}
 
 
@@ -64,11 +66,9 @@ def parse(text: str, file: str = "<scenario>", limits: Limits = L.DEFAULT, cards
     if not isinstance(data, dict):
         raise ScenarioError("a scenario is a mapping with players, turn, phase and events", 1)
     game = game_of(data, lines)
-    _check_sizes(data, lines, limits)
+    _check_sizes(data, lines, limits, game_module(game).SIZED)
     clock.check()
-    if game == RIVALS:
-        return rivals_scenario.parse_data(data, lines, file, limits, clock)
-    return vtes_scenario.parse_data(data, lines, file, limits, clock, cards)
+    return game_module(game).parse_data(data, lines, file, limits, clock, cards)
 
 
 def game_of(data: dict, lines: Lines) -> str:
@@ -83,10 +83,10 @@ def game_of(data: dict, lines: Lines) -> str:
     return game
 
 
-def _check_sizes(data: dict, lines: Lines, limits: Limits) -> None:
+def _check_sizes(data: dict, lines: Lines, limits: Limits, sized: tuple) -> None:
     """The limits on the table and the lists, before anything is built from them (each at the line of the
-    first item over it)."""
-    for key, name in (("players", "players"), ("minions", "minions"), ("events", "events")):
+    first item over it): `sized` is the game's (its key, the limit that bounds it)."""
+    for key, name in sized:
         items = data.get(key)
         if isinstance(items, list):
             L.over(limits, name, len(items), f"the scenario has {{count:,}} {key}",
@@ -102,27 +102,12 @@ def _check_sizes(data: dict, lines: Lines, limits: Limits) -> None:
 
 def replay(scenario: Any, edition: Optional[str] = None, limits: Limits = L.DEFAULT) -> tuple[list[Step], Any,
                                                                                               Optional[Stop]]:
-    """Replay every event of `scenario` (under `edition`, V:TES's own when None); see its game's `replay`."""
-    _check_edition(scenario, edition)
-    if scenario.game == RIVALS:
-        return rivals_scenario.replay(scenario, limits)
-    return vtes_scenario.replay(scenario, edition, limits)
+    """Replay every event of `scenario` under `edition` (its own when None); see its game's `replay`."""
+    return game_module(scenario.game).replay(scenario, edition, limits)
 
 
 def run(scenario: Any, edition: Optional[str] = None, locator=None, limits: Limits = L.DEFAULT) -> Run:
-    _check_edition(scenario, edition)
-    if scenario.game == RIVALS:
-        return rivals_scenario.run(scenario, locator, limits)
-    return vtes_scenario.run(scenario, edition, locator, limits)
-
-
-def _check_edition(scenario: Any, edition: Optional[str]) -> None:
-    if scenario.game == RIVALS and edition not in (None, RIVALS):
-        raise ScenarioError(f"{scenario.file} is a Rivals scenario: it has one rules edition, the Rivals "
-                            f"rulebook ({edition!r} is a V:TES edition)")
-    if scenario.game != RIVALS and edition == RIVALS:
-        raise ScenarioError(f"{scenario.file} is a V:TES scenario: the Rivals rulebook is not one of its rules "
-                            f"editions ({', '.join(RULES_EDITIONS)})")
+    return game_module(scenario.game).run(scenario, edition, locator, limits)
 
 
 def find_scenarios(target: str | Path) -> list[Path]:

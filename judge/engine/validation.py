@@ -80,7 +80,6 @@ class ScenarioSchema:
                                 f"': ') or a structured event, a mapping with one key naming its form (e.g. "
                                 f"{self.mapping})", line)
         named = [k for k in raw if k in forms]
-        fitting = [k for k in named if set(raw) <= set(forms[k]["properties"])]
         if not named and len(raw) == 1 and " " in str(next(iter(raw))):
             (key, value), = raw.items()
             raise ScenarioError(f"{where}: a sentence with ': ' in it reads as a YAML mapping; quote the whole "
@@ -89,21 +88,28 @@ class ScenarioSchema:
             found = ", ".join(map(str, raw)) or "nothing"
             raise ScenarioError(f"{where}: a structured event needs one of the keys {', '.join(sorted(forms))}; "
                                 f"found {found}", line)
-        if not fitting and len(named) > 1:
+        key = self.form_of(raw)
+        if key is None:
             raise ScenarioError(f"{where}: a structured event has exactly one of the keys that name a form; found "
                                 f"{', '.join(named)} (write two events)", line)
-        key = self.form_of(raw)
         try:
             self.check_against(self._form_validator(key), raw, lines, path, key)
         except ScenarioError as exc:
             raise ScenarioError(f"{exc.message}; e.g. {self.example(key)}", exc.line) from None
 
-    def form_of(self, raw: dict) -> str:
+    def form_of(self, raw: dict) -> Optional[str]:
         """The structured event form the mapping `raw` is of: its one key naming a form whose keys hold all of
-        `raw`'s, else the first key naming a form (validate_event has refused a mapping naming none)."""
+        `raw`'s; else the one named form whose keys hold the other keys that name forms (a misspelt key is then
+        that form's error: `{scheme: ..., effect: ..., carf: ...}`); else the one key naming a form. None when two
+        forms are named and neither holds the other (two events written as one)."""
         named = [k for k in raw if k in self.forms]
         fitting = [k for k in named if set(raw) <= set(self.forms[k]["properties"])]
-        return fitting[0] if len(fitting) == 1 else named[0]
+        if len(fitting) == 1:
+            return fitting[0]
+        hosts = [k for k in named if set(named) <= set(self.forms[k]["properties"])]
+        if len(hosts) == 1:
+            return hosts[0]
+        return named[0] if len(named) == 1 else None
 
     def check_against(self, validator, data: Any, lines: Lines, path: tuple = (), form: str = "") -> None:
         """Raise ScenarioError, in our words and at its line, at the first place `data` (found at `path` in the

@@ -1,6 +1,6 @@
 """Rivals scenario files: the table, the events and the expectations, read with the line of everything (the
-same YAML reader, limits and schema wording as V:TES scenarios: yamlfile.py, limits.py, validation.py), then
-replayed by play.apply and reported as a `runs.Run` like any scenario. docs/rivals.md is the reference; the
+same YAML reader, limits, schema wording and replay bookkeeping as V:TES scenarios: yamlfile.py, limits.py,
+validation.py, runs.ReplayWork), then replayed by play.apply and reported as a `runs.Run` like any scenario. docs/rivals.md is the reference; the
 JSON Schema is judge/engine/rivals/scenario.schema.json. judge/engine/scenario.py hands a file here when it
 says `game: rivals`.
 """
@@ -19,16 +19,18 @@ from judge.engine.rivals import play
 from judge.engine.rivals import rules as R
 from judge.engine.rivals.state import (HAVEN, START_PRESTIGE, STREETS, Attachment, Conspiracy, GameState, Mortal,
                                        Player, Vampire, summary, to_json)
-from judge.engine.runs import Run, Step, Stop
+from judge.engine.runs import ReplayWork, Run, Step, Stop
 from judge.engine.validation import ScenarioSchema
 from judge.engine.yamlfile import Lines
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 GAME = RIVALS
+# its lists checked against the limits before anything is built (judge/engine/scenario.py): (key, limit)
+SIZED = (("players", "players"), ("vampires", "minions"), ("mortals", "minions"), ("events", "events"))
 PHASE_FIRST_STEP = {"beginning": "city_deck", "action": "actions", "end": "torpor_mending"}
 
 
-SCHEMA = ScenarioSchema(SCHEMA_PATH, "'Skunk exhausts to attack Lixue Chen'",
+SCHEMA = ScenarioSchema(SCHEMA_PATH, "'Skunk moves to the Streets'",
                         "{attack: Skunk, target: Hydra, type: physical}",
                         lambda key: SCHEMA.forms[key]["examples"][0])
 
@@ -54,7 +56,9 @@ class Scenario:
 
 
 # -- reading ---------------------------------------------------------------------------------------------------
-def parse_data(data: dict, lines: Lines, file: str, limits: L.Limits, clock: L.Clock) -> Scenario:
+def parse_data(data: dict, lines: Lines, file: str, limits: L.Limits, clock: L.Clock, cards=None) -> Scenario:
+    """The Rivals scenario `data` (read by judge/engine/scenario.py); ScenarioError naming the line for anything
+    malformed (`cards`, V:TES's card base, plays no part)."""
     SCHEMA.validate(data, lines)
     state, setup_log = _table(data, lines)
     names = set(state.seating) | set(state.vampires) | set(state.mortals) | {
@@ -295,7 +299,7 @@ def read_expect(block: Any, lines: Lines, players: list, names: list, n_events: 
     for key, value in (block or {}).items():
         line, key_line = lines.of(("expect", key)), lines.key(("expect", key))
         if key in X.EXPECT_STOPS:
-            X.read_stop(value, line, f"expect.{key}", n_events, "rivals", "the Rivals book")
+            X.read_stop(value, line, f"expect.{key}", n_events, "rivals", "the Rivals book", "rivals:action-attack/1")
             stops[key] = (value, line)
             continue
         head, _, rest = str(key).partition(".")
@@ -345,15 +349,19 @@ def state_summary(state: GameState) -> str:
 
 
 # -- replaying ------------------------------------------------------------------------------------------------
-def replay(scenario: Scenario, limits: L.Limits = L.DEFAULT) -> tuple[list, GameState, Optional[Stop]]:
+def replay(scenario: Scenario, edition: Optional[str] = None,
+           limits: L.Limits = L.DEFAULT) -> tuple[list, GameState, Optional[Stop]]:
+    """Replay every event (the Rivals book is the one rules edition: `check_edition`); settle what is pending at
+    the end. OverLimit (naming the event) as soon as the replay goes over one of `limits`."""
+    check_edition(scenario, edition)
     state = scenario.state
-    steps: list = [Step(0, "(set-up)", e.text, e.rules) for e in scenario.setup_log]
-    clock = L.Clock(limits, "replaying the scenario")
-    first = state.turn_number
+    steps: list = []
+    work = ReplayWork(limits, state.turn_number)
+    work.add(steps, [Step(0, "(set-up)", e.text, e.rules) for e in scenario.setup_log])
     n = 0
 
     def add(entries, n, desc, line):
-        steps.extend(Step(n, desc, e.text, e.rules, line) for e in entries)
+        work.add(steps, [Step(n, desc, e.text, e.rules, line) for e in entries])
 
     for n, ev in enumerate(scenario.events, 1):
         desc = ev.describe()
@@ -367,10 +375,7 @@ def replay(scenario: Scenario, limits: L.Limits = L.DEFAULT) -> tuple[list, Game
         except EngineStop as stop:
             return steps, state, Stop(stop.kind, stop.message, stop.rules, n, desc, ev.line)
         add(entries, n, desc, ev.line)
-        at = f" by event {n}"
-        L.over(limits, "turns", state.turn_number - first, f"the replay began {{count:,}} turns{at}", ev.line)
-        L.over(limits, "steps", len(steps), f"the replay took {{count:,}} steps{at}", ev.line)
-        clock.check(ev.line, at)
+        work.check(state, steps, n, ev.line)
     end = n + 1
     for _ in range(5):
         if state.result.over or play.open_stage(state) is None:
@@ -380,12 +385,19 @@ def replay(scenario: Scenario, limits: L.Limits = L.DEFAULT) -> tuple[list, Game
         except EngineStop as stop:
             return steps, state, Stop(stop.kind, stop.message, stop.rules, end, "(end of the events)", None)
         add(entries, end, "(end of the events: nothing more is played)", None)
+        work.check(state, steps, end, None)
     return steps, state, None
 
 
-def run(scenario: Scenario, locator=None, limits: L.Limits = L.DEFAULT) -> Run:
-    steps, state, stop = replay(scenario, limits)
+def run(scenario: Scenario, edition: Optional[str] = None, locator=None, limits: L.Limits = L.DEFAULT) -> Run:
+    steps, state, stop = replay(scenario, edition, limits)
     result = Run(scenario, RIVALS, steps, state, stop)
     result.checks = check(scenario.expect, state, stop, locator)
     return result
 
+
+def check_edition(scenario: Scenario, edition: Optional[str]) -> None:
+    """A Rivals scenario has one rules edition, the Rivals rulebook: any other is a ScenarioError."""
+    if edition not in (None, RIVALS):
+        raise ScenarioError(f"{scenario.file} is a Rivals scenario: it has one rules edition, the Rivals "
+                            f"rulebook ({edition!r} is a V:TES edition)")

@@ -105,7 +105,7 @@ class _Context:
 
     def _check_stop(self, key: str, spec: Any, line: Optional[int], edition: str, where: str) -> None:
         read_stop(spec, line, where, self.n_events, BOOK[edition], f"the {edition} edition's book",
-                  " (under --compare, put the other book's expectations in a block named after its edition)")
+                  f"{BOOK[edition]}:bleed/3", " (under --compare, put the other book's expectations in a block named after its edition)")
 
     # -- state paths ---------------------------------------------------------------------------------
     def _check_path(self, path: str, value: Any, key_line: Optional[int], line: Optional[int]) -> None:

@@ -18,12 +18,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional
 
-from judge.engine.citations import ALIASES, CURRENT, RULES_EDITIONS, VTES, rules_edition
+from judge.engine.citations import ALIASES, CURRENT, RIVALS, RULES_EDITIONS, VTES, rules_edition
 from judge.engine import limits as L
 from judge.engine.errors import EngineStop, ScenarioError
 from judge.engine.expect import Expectations
 from judge.engine.limits import Limits
-from judge.engine.runs import Run, Step, Stop
+from judge.engine.runs import ReplayWork, Run, Step, Stop
 from judge.engine.validation import ScenarioSchema
 from judge.engine.yamlfile import Lines
 from judge.engine.vtes import core, stages, traits
@@ -37,6 +37,8 @@ from judge.engine.vtes.state import (ALLY, DEFAULT_HAND_SIZE, DEFAULT_POOL, READ
                                      GameState, Minion, PhaseState, Player, Retainer, state_to_json)
 
 GAME = VTES
+# its lists checked against the limits before anything is built (judge/engine/scenario.py): (key, limit)
+SIZED = (("players", "players"), ("minions", "minions"), ("events", "events"))
 SCHEMA = ScenarioSchema(Path(__file__).with_name("scenario.schema.json"), "'Belinde bleeds Alexis'",
                         "{bleed: Belinde}", lambda key: STRUCTURED[key][2] if key in STRUCTURED else f"{{{key}: ...}}")
 
@@ -224,40 +226,15 @@ def _from_card(raw: dict, path: tuple, lines: Lines, cards) -> dict:
 
 
 # -- replaying ------------------------------------------------------------------------------------
-class _Work:
-    """What one replay has done, against its limits: turns begun, steps, the bytes its steps will take in
-    the report (an estimate, so that a replay stops as soon as it goes over `answer_bytes`; the report
-    itself is measured by trace.checked_json), and its wall time."""
-
-    STEP_BYTES = 120  # a step's keys, its number and its cites' IDs, beside its two texts
-
-    def __init__(self, limits: Limits, first_turn: int):
-        self.limits, self.first_turn = limits, first_turn
-        self.clock = L.Clock(limits, "replaying the scenario")
-        self.answer_bytes = 0
-
-    def add(self, steps: list, new: list) -> None:
-        steps.extend(new)
-        self.answer_bytes += sum(len(s.event) + len(s.text) + self.STEP_BYTES for s in new)
-
-    def check(self, state: GameState, steps: list, n: int, line: Optional[int]) -> None:
-        at = f" by event {n}" if line is not None else " at the end of the events"
-        L.over(self.limits, "turns", state.turn_number - self.first_turn, f"the replay began {{count:,}} turns{at}",
-               line)
-        L.over(self.limits, "steps", len(steps), f"the replay took {{count:,}} steps{at}", line)
-        L.over(self.limits, "answer_bytes", self.answer_bytes, f"the replay's report would take more than {{count:,}} "
-               f"bytes{at}", line)
-        self.clock.check(line, at)
-
-
 def replay(scenario: Scenario, edition: Optional[str] = None,
            limits: Limits = L.DEFAULT) -> tuple[list[Step], GameState, Optional[Stop]]:
     """Replay every event; settle what is pending at the end. Never raises for a legal scenario within
     `limits`; OverLimit (naming the event) as soon as the replay goes over one."""
+    check_edition(scenario, edition)
     edition = rules_edition(edition) if edition else scenario.rules
     state = scenario.state if edition == scenario.state.edition else _as_edition(scenario.state, edition)
     steps: list[Step] = []
-    work = _Work(limits, state.turn_number)
+    work = ReplayWork(limits, state.turn_number)
     n, previous = 0, None
     for n, event in enumerate(scenario.events, 1):
         desc = event.describe()
@@ -294,7 +271,15 @@ def _as_edition(state: GameState, edition: str) -> GameState:
     return replace(state, edition=edition)
 
 
+def check_edition(scenario: Scenario, edition: Optional[str]) -> None:
+    """A V:TES scenario is replayed under a V:TES rules edition: the Rivals book is not one."""
+    if edition == RIVALS:
+        raise ScenarioError(f"{scenario.file} is a V:TES scenario: the Rivals rulebook is not one of its rules "
+                            f"editions ({', '.join(RULES_EDITIONS)})")
+
+
 def run(scenario: Scenario, edition: Optional[str] = None, locator=None, limits: Limits = L.DEFAULT) -> Run:
+    check_edition(scenario, edition)
     edition = rules_edition(edition) if edition else scenario.rules
     steps, state, stop = replay(scenario, edition, limits)
     result = Run(scenario, edition, steps, state, stop)
