@@ -194,9 +194,9 @@ def test_the_web_reads_named_cards_as_judge_check_does(client, runner, tmp_path)
 
 
 @pytest.mark.parametrize("card, level, strike", [
-    ("Roundhouse", "inferior", ("hand", 2, False, False, False)),
-    ("Roundhouse", "superior", ("hand", 3, False, False, False)),
-    ("Burning Wrath", "superior", ("hand", 2, False, True, False)),  # "at +2 damage, aggravated"
+    ("Roundhouse", "inferior", ("hand", 2, False, False, False, False)),
+    ("Roundhouse", "superior", ("hand", 3, False, False, False, False)),
+    ("Burning Wrath", "superior", ("hand", 2, False, True, False, False)),  # "at +2 damage, aggravated"
 ])
 def test_a_hand_strike_at_more_damage_is_read_as_printed(card, level, strike):
     """"Strike: hand strike at +N damage." is a hand strike (close range only) of the striker's strength and N

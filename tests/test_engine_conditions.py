@@ -218,3 +218,19 @@ def test_a_combat_cards_strength_aggravated_hands_and_normal_prevention_are_read
     soak = modelled(catalog.lookup("Soak"), "superior")
     assert (soak.prevent, soak.prevent_normal) == (4, True)
     assert modelled(catalog.lookup("Skin of Rock"), "inferior").prevent_normal is False
+
+
+def test_unpreventable_and_maneuvering_strikes_are_read():
+    """"Strike: 2R unpreventable damage.", "Strike, ranged: steal 1 blood or life (becoming blood).", and a strike
+    "with 1 optional maneuver" (its maneuver used in the range step), read from the card list as printed."""
+    from judge.engine.vtes.card_text import strike_of
+
+    assert strike_of("Strike: 2R unpreventable damage.") == ("damage", 2, True, False, False, True)
+    assert strike_of("Strike, ranged: steal 1 blood or life (becoming blood).") == (
+        "steal blood", 1, True, False, False, False)
+    assert strike_of("Strike: 2R unpreventable unpreventable damage.") is None
+    catalog = card_catalog()
+    sweat = modelled(catalog.lookup("Blood Sweat"), "superior")
+    assert sweat.rest == [] and sweat.strike == ("damage", 3, True, False, False, True)
+    bats = modelled(catalog.lookup("Aid from Bats"), "inferior")
+    assert bats.rest == [] and bats.strike_maneuver and bats.strike[:3] == ("damage", 1, True)

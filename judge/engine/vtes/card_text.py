@@ -633,29 +633,35 @@ def condition_of(sentence: str) -> Optional[Condition]:
 
 
 # -- a strike card's strike ----------------------------------------------------------------------------------------
-_STRIKE = re.compile(r"Strike: (?:(?P<n>\d+)(?P<r>R)? (?P<agg>aggravated )?damage|(?P<dodge>dodge)|(?P<ends>combat ends)"
-                     r"|steal (?P<steal>\d+) blood(?: or life)?"
+_STRIKE = re.compile(r"Strike(?P<ranged>, ranged)?: (?:(?P<n>\d+)(?P<r>R)? (?P<unprev>unpreventable )?(?P<agg>aggravated )?"
+                     r"(?P<unprev2>unpreventable )?damage|(?P<dodge>dodge)|(?P<ends>combat ends)"
+                     r"|steal (?P<steal>\d+) blood(?: or life)?(?: \(becoming blood\))?"
                      r"|(?P<hand>hand strike)(?: at \+(?P<bonus>\d+) damage)?(?P<handagg>, aggravated)?)"
                      r"(?P<first>, with first strike| \(first strike\))?\.?")
 
 
 def strike_of(sentence: str):
-    """The strike a combat card's sentence states ("Strike: 2R damage.", "Strike: dodge.", "Strike: combat
-    ends.", "Strike: steal 1 blood.", "Strike: hand strike at +1 damage.", "..., with first strike"), as (kind,
-    amount, ranged, aggravated, first), a hand strike's amount being its damage beyond the striker's strength;
-    None for another sentence."""
+    """The strike a combat card's sentence states ("Strike: 2R damage.", "Strike: 2R unpreventable damage.",
+    "Strike: dodge.", "Strike: combat ends.", "Strike, ranged: steal 1 blood or life (becoming blood).", "Strike:
+    hand strike at +1 damage.", "..., with first strike"), as (kind, amount, ranged, aggravated, first,
+    unpreventable), a hand strike's amount being its damage beyond the striker's strength; None for another
+    sentence."""
     m = _STRIKE.fullmatch(sentence.strip())
     if m is None:
         return None
+    first = bool(m.group("first"))
     if m.group("dodge"):
-        return ("dodge", None, False, False, bool(m.group("first")))
+        return ("dodge", None, False, False, first, False)
     if m.group("ends"):
-        return ("combat ends", None, False, False, bool(m.group("first")))
+        return ("combat ends", None, False, False, first, False)
     if m.group("steal"):
-        return ("steal blood", int(m.group("steal")), False, False, bool(m.group("first")))
+        return ("steal blood", int(m.group("steal")), bool(m.group("ranged")), False, first, False)
     if m.group("hand"):  # the amount: the damage beyond the striker's strength
-        return ("hand", int(m.group("bonus") or 0), False, bool(m.group("handagg")), bool(m.group("first")))
-    return ("damage", int(m.group("n")), bool(m.group("r")), bool(m.group("agg")), bool(m.group("first")))
+        return ("hand", int(m.group("bonus") or 0), False, bool(m.group("handagg")), first, False)
+    if m.group("unprev") and m.group("unprev2"):
+        return None
+    return ("damage", int(m.group("n")), bool(m.group("r") or m.group("ranged")), bool(m.group("agg")), first,
+            bool(m.group("unprev") or m.group("unprev2")))
 
 
 # -- a level written from another: "As above, ..." -------------------------------------------------------------

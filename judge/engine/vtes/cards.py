@@ -485,6 +485,7 @@ class Modelled:
     # a strike's ", with an optional press" ("continue", "end" when only usable to end or continue, else "any")
     granted_press: Optional[str] = None
     granted_by: str = ""  # the sentence that gives it
+    strike_maneuver: bool = False  # a strike's ", with an optional maneuver": played as the maneuver in the range step
     # "Only usable by a ready vampire other than the acting minion": an action modifier another of the acting
     # Methuselah's ready vampires plays (the card over Minion Cards ¶6).
     other_than_acting: bool = False
@@ -542,6 +543,8 @@ _PLAYED_UNDER_CONDITIONS = {MODIFIER, REACTION, COMBAT, ACTION, POLITICAL, MASTE
 # to end or to continue combat)
 _WITH_PRESS = re.compile(r"(?P<strike>Strike: .+?),? with (?:an|1|one) optional press(?:, only usable to "
                          r"(?P<to>continue|end) combat)?")
+# A strike that also gives a maneuver: "Strike: 1R damage, with 1 optional maneuver." (used in the range step)
+_WITH_MANEUVER = re.compile(r"(?P<strike>Strike(?:, ranged)?: .+?),? with (?:an|1|one) optional maneuver")
 # Sentences read whole as one flag of `Modelled` (the sentence without its full stop -> the flag).
 _FLAGS = {
     "Do not replace until your next unlock phase": "not_replaced",
@@ -728,6 +731,11 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         struck = strike_of(m.group("strike")) if m and COMBAT in card.types and out.strike is None else None
         if struck is not None:
             out.strike, out.granted_press, out.granted_by = struck, m.group("to") or "any", sentence
+            continue
+        m = _WITH_MANEUVER.fullmatch(s)
+        struck = strike_of(m.group("strike")) if m and COMBAT in card.types and out.strike is None else None
+        if struck is not None:
+            out.strike, out.strike_maneuver = struck, True
             continue
         struck = strike_of(sentence)
         if struck is not None and out.strike is None and COMBAT in card.types:
@@ -1273,9 +1281,18 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         return
     if e.effect is None and e.says is None and what.strike is not None and not what.rest:
         # A strike card whose text the engine reads whole: played as its strike, as printed.
-        kind, amount, ranged, aggravated, first = what.strike
+        kind, amount, ranged, aggravated, first, unpreventable = what.strike
         spec = (StrikeSpec(kind="hand", bonus=amount, aggravated=aggravated, first=first) if kind == "hand" else
-                StrikeSpec(kind=kind, amount=amount, ranged=ranged, aggravated=aggravated, first=first))
+                StrikeSpec(kind=kind, amount=amount, ranged=ranged, aggravated=aggravated, first=first,
+                           unpreventable=unpreventable))
+        c = d.combat
+        if what.strike_maneuver and c is not None and c.step in ("before range", "range"):
+            # "Strike: ..., with an optional maneuver." played to determine the range: its maneuver, which chooses
+            # its strike for the round (the book: the strike card is played during this step instead)
+            event = Maneuver(minion=m.name, source=e.card.name, via="strike card", strike=spec, cost=cost,
+                             unreplaced=what.after_combat, line=e.line, text=e.text)
+            _delegate(e, combat.maneuver, event, d, log, R.CARD_COMBAT_WHO)
+            return
         event = ChooseStrike(minion=m.name, spec=spec, source=e.card.name, via="card", cost=cost,
                              unreplaced=what.after_combat, line=e.line, text=e.text)
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)

@@ -385,7 +385,7 @@ def _strike_from(d: Draft, m: Minion, spec: StrikeSpec, source: Optional[str], v
         amount = 0
     return Strike(minion=m.name, kind=kind, amount=amount, ranged=spec.ranged,
                   aggravated=spec.aggravated or (kind == "hand" and _aggravated_hands(d, m)), first=spec.first,
-                  source=source, via=via, retainer=retainer, equipment=spec.equipment)
+                  source=source, via=via, retainer=retainer, equipment=spec.equipment, unpreventable=spec.unpreventable)
 
 
 def _merge(d: Draft, committed: Strike, e: ChooseStrike, m: Minion) -> Strike:
@@ -667,9 +667,13 @@ def _resolve_strike(d: Draft, log: Log, s: Strike, after_first: bool = False) ->
         rules = [R.DEFAULT_STRIKE] if s.kind == "hand" else [R.STRIKE_SOURCES]
         if s.ranged and rng == LONG:
             rules.append(R.STRIKE_RANGE)
-        log.add(f"{s.minion}'s {_strike_words(s, False)} inflicts {s.amount}{' aggravated' if s.aggravated else ''} "
-                f"damage on {target}, to be prevented or mended in the damage step.", *rules)
-        return [Damage(victim=target, amount=s.amount, aggravated=s.aggravated, source=s.minion)]
+        then = "to be mended in the damage step (it cannot be prevented)" if s.unpreventable else \
+            "to be prevented or mended in the damage step"
+        log.add(f"{s.minion}'s {_strike_words(s, False)} inflicts {s.amount}{' aggravated' if s.aggravated else ''}"
+                f"{' unpreventable' if s.unpreventable else ''} damage on {target}, {then}.", *rules,
+                *([R.GOLDEN_RULE] if s.unpreventable else []))
+        return [Damage(victim=target, amount=s.amount, aggravated=s.aggravated, source=s.minion,
+                       unpreventable=s.unpreventable)]
     if s.kind == "steal blood":
         _steal_blood(d, log, s, target)
         return []

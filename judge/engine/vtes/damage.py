@@ -30,7 +30,10 @@ from judge.engine.vtes.state import ALLY, READY, TORPOR, Damage, Draft, Retainer
 def prevent(d: Draft, log: Log, name: str, amount: int, aggravated: Optional[bool], source: Optional[str],
             paid: str = "") -> None:
     c = d.combat
-    mine = [x for x in c.damage if x.victim == name and x.retainer is None]
+    mine = [x for x in c.damage if x.victim == name and x.retainer is None and not x.unpreventable]
+    if not mine and any(x.victim == name and x.retainer is None for x in c.damage):
+        raise Refusal(f"the damage inflicted on {name} cannot be prevented (the strike card says it is unpreventable)",
+                      [R.PREVENT_DAMAGE, R.GOLDEN_RULE])
     kinds = {x.aggravated for x in mine}
     asked = aggravated  # the kind the prevention says it prevents (None: whichever is pending)
     if aggravated is None:
@@ -41,7 +44,7 @@ def prevent(d: Draft, log: Log, name: str, amount: int, aggravated: Optional[boo
     left = amount
     kept = []
     for x in c.damage:
-        if left and x.victim == name and x.retainer is None and x.aggravated == aggravated:
+        if left and x.victim == name and x.retainer is None and x.aggravated == aggravated and not x.unpreventable:
             cut = min(left, x.amount)
             left -= cut
             if x.amount > cut:

@@ -281,6 +281,7 @@ class StrikeSpec:
     first: bool = False
     equipment: Optional[str] = None
     bonus: int = 0  # a hand strike's damage beyond the striker's strength ("Strike: hand strike at +1 damage.")
+    unpreventable: bool = False  # its damage cannot be prevented ("Strike: 2R unpreventable damage.")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -202,6 +202,7 @@ class Strike:
     via: str = "hand"  # hand | weapon | card | ability
     retainer: Optional[str] = None  # a retainer of the opposing minion it targets (long range only)
     equipment: Optional[str] = None  # what destroy/steal equipment takes
+    unpreventable: bool = False  # its damage cannot be prevented (a strike card says so)
 
     @property
     def defensive(self) -> bool:
@@ -221,6 +222,7 @@ class Damage:
     aggravated: bool = False
     source: str = ""
     retainer: Optional[str] = None  # the victim's retainer that takes it instead
+    unpreventable: bool = False
 
 
 class GrantedPress(NamedTuple):
