@@ -160,3 +160,14 @@ def test_what_a_vampire_may_or_may_not_do_is_read_from_its_card():
     assert "sterile" in ilse.traits and "circle (torrance)" in ilse.traits
     cardano = text_of("Cardano")  # "Camarilla Prince of Boston."
     assert not any("Prince of Boston" in s for s in cardano.unread)
+
+
+def test_a_vampire_that_cannot_commit_diablerie_blocking_a_leave_torpor_is_said_so_by_its_card(locator):
+    """Pedrag Hasek's block of a vampire leaving torpor gives no diablerie chance, and the step quotes his card's
+    sentence with the paragraph on crypt cards, not the Blood Cursed trait's."""
+    result = sc.run(sc.load(ROOT / "crypt_ability_pedrag_hasek_blocks_a_leave_torpor.yaml", cards=card_catalog()),
+                    C.CURRENT, locator)
+    assert result.ok and result.stop is None
+    step = next(s for s in result.steps if "attempt to leave torpor" in s.text)
+    assert '"Pedrag cannot commit diablerie."' in step.text and "Blood Cursed" not in step.text
+    assert any(i.startswith("vekn:crypt-cards") for i in sc.cite_ids(step.rules, C.CURRENT, locator))

@@ -88,9 +88,11 @@ def _read_sentence(s: str, out: CryptText, sect: Optional[str], title: Optional[
     folded = s.casefold()
     if sect and folded == str(sect).casefold():
         return True
-    if sect and title and re.sub(r" of [A-Z][\w .'-]+$", "", s).casefold() in (f"{sect} {title}".casefold(),
-                                                                             str(title).casefold()):
-        return True  # "Camarilla Prince of Boston." (its city said too)
+    if sect and title:  # "Camarilla Prince of Boston." (its city said too: the minion's title has it, or not yet)
+        bare_title = re.sub(r" of .+$", "", str(title)).casefold()
+        heads = {folded, re.sub(r" of [a-z][\w .,'-]*$", "", folded)}
+        if heads & {f"{sect} {title}".casefold(), f"{sect} {bare_title}".casefold(), str(title).casefold()}:
+            return True
     circle = re.fullmatch(r"(?P<circle>\w+) Circle: (?P<rest>.+)", s)
     if circle and _read_sentence(circle.group("rest"), out, sect, title):  # "Torrance Circle: Sterile."
         out.traits.append(f"circle ({circle.group('circle').lower()})")

@@ -54,6 +54,7 @@ from judge.engine.vtes.card_text import (Methuselah, abilities, condition_of, is
                                          strike_of,
                                          written_out)
 from judge.engine.vtes.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
+from judge.engine.vtes.traits import CITY_TITLES
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
 MASTER, ACTION, MODIFIER, REACTION, COMBAT, POLITICAL, EQUIPMENT, ALLY_CARD = (
@@ -262,6 +263,11 @@ def crypt_fields(card: CardFacts) -> dict:
         out["votes"] = int(votes.group(1))
     elif card.title:
         out["title"] = card.title
+        # a ruler's city, as its text's heading names it ("Camarilla Prince of Boston."): the card data says "prince"
+        city = re.match(rf"(?:{re.escape(card.sect or '')} )?{re.escape(card.title)} of (?P<city>[A-Z][\w .,'-]*?)[.:]"
+                        rf"(?:\s|$)", " ".join((card.text or "").split()), re.I)
+        if city and card.title.casefold() in CITY_TITLES:
+            out["title"] = f"{card.title} of {city.group('city')}"
     if card.disciplines:
         out["disciplines"] = [c.upper() if lvl == "superior" else c for c, _, lvl in card.disciplines]
     if card.group:
@@ -369,13 +375,31 @@ def _meets(d: Draft, card: CardFacts, m: Minion, level: Optional[str]) -> bool:
     return True
 
 
+def _barred_by(card: CardFacts, m: Minion) -> list:
+    """The "cannot use cards requiring <Discipline>" abilities of `m`'s card that bar it from `card`: one of the
+    card's Disciplines, when it requires them all, or when `m` could play it by none of the others (a card played
+    by another of its Disciplines does not count as requiring that one: Subversion by [pre])."""
+    barring = abilities(m, "cannot use")
+    if not barring or not card.disciplines:
+        return []
+    codes = {code.casefold() for a in barring for code in a.codes}
+    required = [c.casefold() for c, _, _ in card.disciplines]
+    if not any(c in codes for c in required):
+        return []
+    names = {code.casefold(): name for code, name, _ in card.disciplines}
+    if not card.disciplines_all and any(c not in codes and discipline_level(m, c, names[c]) is not None
+                                        for c in required):
+        return []
+    return [a for a in barring if any(c in a.codes for c in required)]
+
+
 def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str]) -> None:
     """Refuse `m` playing `card` at `level` when it does not meet the card's clan, Discipline or text
     requirements."""
     if card.clans and not any((m.clan or "").casefold() == c.casefold() for c in card.clans + card.former_clans):
         raise _refuse(card, f"{m.name} ({m.clan or 'no clan'}) cannot play {card.name}: it requires "
                             f"{' or '.join(card.clans)}", R.CARD_REQUIREMENTS)
-    barred = [a for a in abilities(m, "cannot use") if any(c.casefold() in a.codes for c, _, _ in card.disciplines)]
+    barred = _barred_by(card, m)
     if barred:
         raise _refuse(card, f"{m.name} cannot play {card.name}: its card says \"{barred[0].sentence}\"",
                       R.CRYPT_ABILITY, R.GOLDEN_RULE)
@@ -1374,6 +1398,7 @@ def _combat_effects(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled
     if what.aggravated_hands:
         said.append(f"the damage of {m.name}'s hand strikes is aggravated this round")
     d.put_combat(strength_mods=mods, aggravated_hands=hands)
+    combat.refresh_hand_strikes(d, tuple({who for who, *_ in mods} | ({m.name} if what.aggravated_hands else set())))
     paid = f", paying {_cost_text(cost)}" if cost != Cost() else ""
     log.add(f"{m.name} plays {e.card.name}{_at(e)}{paid}: {'; '.join(said)}. {e.card.name}: "
             f"\"{what.printed_line or e.card.text}\"", R.CARD_COMBAT_WHO, R.GOLDEN_RULE)

@@ -293,7 +293,11 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
     there = LONG if here == CLOSE else CLOSE
     if e.to and e.to != there:
         raise Refusal(f"the range is {here}: a maneuver moves to {there} range, not to {e.to}", [R.MANEUVER])
-    by_ability = _ability_used(d, c, m, e.source, "maneuver") if e.via in (None, "ability") else None
+    # a maneuver named by no source is the minion's own (the form "Ayelech maneuvers to long range"): of a minion
+    # named by its card, the one its card gives, counted
+    bare = e.source is None and e.via in (None, "ability") and m.text_read
+    by_ability = _ability_used(d, c, m, "its optional maneuver" if bare else e.source, "maneuver") \
+        if e.via in (None, "ability") else None
     via = e.via or ("ability" if by_ability is not None else
                     "weapon" if _uses_weapon(m, e.source) else ("card" if e.source else "ability"))
     rules = [R.MANEUVER, R.COMBAT_ACTING_FIRST] if not c.maneuvered and m.name == c.opposing else [R.MANEUVER]
@@ -372,6 +376,22 @@ def _aggravated_hands(d: Draft, m: Minion, log: Optional[Log] = None) -> bool:
     return bool(found) or any(who == m.name for who, _ in (c.aggravated_hands if c is not None else ()))
 
 
+def refresh_hand_strikes(d: Draft, names: tuple[str, ...]) -> None:
+    """The hand strikes `names` have chosen this round (or committed by a maneuver), worked out again after a card
+    changed their strength or made them aggravated (Wolf Claws played once both strikes are chosen)."""
+    c = d.combat
+    if c is None:
+        return
+
+    def fresh(s: Strike) -> Strike:
+        if s.kind != "hand" or s.minion not in names or s.minion not in d.minions:
+            return s
+        m = d.minions[s.minion]
+        return _with(s, amount=strength_in_combat(d, m) + s.bonus, aggravated=s.aggravated or _aggravated_hands(d, m))
+    d.put_combat(chosen=tuple(map(fresh, c.chosen)), later=tuple(map(fresh, c.later)),
+                 committed=tuple(map(fresh, c.committed)))
+
+
 def _strike_from(d: Draft, m: Minion, spec: StrikeSpec, source: Optional[str], via: str,
                  retainer: Optional[str] = None, strength: Optional[int] = None) -> Strike:
     if via == "hand" and spec.kind in (None, "hand", "damage"):
@@ -385,7 +405,8 @@ def _strike_from(d: Draft, m: Minion, spec: StrikeSpec, source: Optional[str], v
         amount = 0
     return Strike(minion=m.name, kind=kind, amount=amount, ranged=spec.ranged,
                   aggravated=spec.aggravated or (kind == "hand" and _aggravated_hands(d, m)), first=spec.first,
-                  source=source, via=via, retainer=retainer, equipment=spec.equipment, unpreventable=spec.unpreventable)
+                  source=source, via=via, retainer=retainer, equipment=spec.equipment, unpreventable=spec.unpreventable,
+                  bonus=spec.bonus if kind == "hand" else 0)
 
 
 def _merge(d: Draft, committed: Strike, e: ChooseStrike, m: Minion) -> Strike:
@@ -415,8 +436,9 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
     if not found:
         if not m.text_read:  # described without its card: taken as the scenario says
             return f" with {source}"
-        raise Refusal(f"{m.name}'s card gives it no optional {kind} (its card text: "
-                      f"{'; '.join(m.unread) or 'nothing the engine reads as one'})", [R.CRYPT_ABILITY])
+        raise Refusal(f"{m.name}'s card gives it no optional {kind}"
+                      + (f" (of its card, the engine does not read: {'; '.join(m.unread)})" if m.unread else ""),
+                      [R.CRYPT_ABILITY])
     ability = found[0]
     used = sum(1 for who, s in c.used_abilities if who == m.name and s == ability.sentence)
     if used >= ability.amount:
@@ -433,12 +455,13 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
 def _strike_ability(d: Draft, c: Combat, m: Minion, e: ChooseStrike) -> str:
     """A strike `m` makes by its card's ability ("Once each combat, Alexis can strike: dodge."): the kind its card
     gives, counted in the combat when the card limits it, its blood paid; refused when the card gives no such
-    strike or it is used. The words the trace adds ("" or ", burning 1 blood")."""
+    strike or it is used. The words the trace adds: the sentence, quoted, and the blood paid."""
     kind = e.spec.kind or "damage"
     found = [a for a in abilities(m, "strike") if a.strike_kind == kind]
     if not found:
-        raise Refusal(f"{m.name}'s card gives it no {kind} strike of its own (its card text the engine does not read: "
-                      f"{'; '.join(m.unread) or 'none'})", [R.CRYPT_ABILITY, R.STRIKE_SOURCES])
+        raise Refusal(f"{m.name}'s card gives it no {kind} strike of its own"
+                      + (f" (of its card, the engine does not read: {'; '.join(m.unread)})" if m.unread else ""),
+                      [R.CRYPT_ABILITY, R.STRIKE_SOURCES])
     ability = found[0]
     if ability.amount:
         used = sum(1 for who, s in c.used_abilities if who == m.name and s == ability.sentence)
@@ -450,7 +473,7 @@ def _strike_ability(d: Draft, c: Combat, m: Minion, e: ChooseStrike) -> str:
         raise Refusal(f"{m.name}'s card says the strike costs {ability.blood} blood, not {e.cost.blood}: "
                       f"\"{ability.sentence}\"", [R.CRYPT_ABILITY])
     paid = _pay(d, m, Cost(blood=ability.blood), "the strike") if ability.blood else ""
-    return paid
+    return f" (its card: \"{ability.sentence}\"){paid}"
 
 
 def _same_source(a: Optional[str], b: Optional[str]) -> bool:
@@ -485,7 +508,8 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
         paid = ""
     else:
         # its strength counts for a hand strike alone (a bonus naming a group may need what the table leaves unsaid)
-        maybe_hand = via == "hand" or (via is None and e.source is None and e.spec.kind in (None, "hand", "damage"))
+        maybe_hand = via == "hand" or e.spec.kind == "hand" or (
+            via is None and e.source is None and e.spec.kind in (None, "hand", "damage"))
         strength = strength_in_combat(d, m) if maybe_hand else m.strength
         if via is None:
             if e.source is None:
@@ -499,8 +523,14 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
                               [R.STRIKE_SOURCES])
             _check_weapon(c, m, e.source)
         paid = ""
+        if e.source is None and via == "card" and m.text_read and e.spec.kind in ("dodge", "combat ends") and \
+                any(a.strike_kind == e.spec.kind for a in abilities(m, "strike")):
+            raise NotModelled(f"{m.name}'s card gives it a strike ({next(a.sentence for a in abilities(m, 'strike'))}),"
+                              f" and a card may give one too: say which ('{m.name} dodges with his special ability', "
+                              f"'{m.name} plays Dodge')", [R.CRYPT_ABILITY, R.STRIKE_SOURCES])
         if via == "ability" and m.text_read:
             paid = _strike_ability(d, c, m, e)
+            rules.append(R.CRYPT_ABILITY)
         elif via == "card" and e.source:
             paid = _pay(d, m, e.cost, e.source)
             play_from_hand(d, m.controller, log, e.source, after_combat=e.unreplaced)
@@ -545,7 +575,7 @@ def _strike_words(s: Strike, article: bool = True) -> str:
     if s.kind == "hand" and s.source:  # a strike card's hand strike ("hand strike at +1 damage"): strength and more
         return f"{a}hand strike{src} ({s.amount}{' aggravated' if s.aggravated else ''} damage)"
     if s.kind == "hand":
-        return f"{a}hand strike (strength {s.amount})"
+        return f"{a}hand strike (strength {s.amount}{', aggravated' if s.aggravated else ''})"
     if s.kind == "dodge":
         return f"to dodge{src}" if article else f"dodge{src}"
     if s.kind == "combat ends":

@@ -54,7 +54,8 @@ def prevent(d: Draft, log: Log, name: str, amount: int, aggravated: Optional[boo
     done = amount - left
     kind = "aggravated " if aggravated else "non-aggravated " if asked is False else ""
     if not done:
-        raise Refusal(f"no {kind}damage is being inflicted on {name} to prevent", [R.PREVENT_DAMAGE])
+        raise Refusal(f"no {kind}damage is being inflicted on {name} to prevent",
+                      [R.PREVENT_DAMAGE, *([R.GOLDEN_RULE] if asked is False else [])])
     d.put_combat(damage=tuple(kept))
     still = sum(x.amount for x in kept if x.victim == name and x.retainer is None)
     src = f" with {source}" if source else ""

@@ -203,6 +203,7 @@ class Strike:
     retainer: Optional[str] = None  # a retainer of the opposing minion it targets (long range only)
     equipment: Optional[str] = None  # what destroy/steal equipment takes
     unpreventable: bool = False  # its damage cannot be prevented (a strike card says so)
+    bonus: int = 0  # a hand strike's damage beyond the striker's strength (a strike card's "at +1 damage")
 
     @property
     def defensive(self) -> bool:

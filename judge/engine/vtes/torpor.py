@@ -68,10 +68,12 @@ def blocked_leave(d: Draft, log: Log, a: Action, blocker: str) -> None:
                 R.LEAVE_TORPOR_BLOCKED, R.COST_ON_SUCCESS)
         return
     action_over(d, log, a, successful=False, blocked=True)
-    why = "is an ally" if b.kind == ALLY else "is Blood Cursed and cannot commit diablerie"
+    said = abilities(b, "no diablerie") if b.kind == VAMPIRE else []
+    why = "is an ally" if b.kind == ALLY else (f"cannot commit diablerie (its card: \"{said[0].sentence}\")" if said
+                                              else "is Blood Cursed and cannot commit diablerie")
     log.add(f"{blocker} blocks {a.actor}'s attempt to leave torpor: there is no combat, and as {blocker} {why}, the "
             f"action simply fails; {a.actor} stays in torpor and no cost is paid.", R.LEAVE_TORPOR_BLOCKED,
-            *([R.BLOOD_CURSED] if b.kind == VAMPIRE else []))
+            *([] if b.kind != VAMPIRE else [R.CRYPT_ABILITY, R.GOLDEN_RULE] if said else [R.BLOOD_CURSED]))
 
 
 def pass_chance(d: Draft, log: Log) -> None:
