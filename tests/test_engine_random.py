@@ -88,9 +88,12 @@ def test_invariants_detect_a_broken_combat_and_referendum():
 
 
 def test_random_games_naming_real_cards_keep_the_invariants():
-    """Issue 37: random play naming real modifiers and reactions of the card list keeps the book's invariants.
-    The pool: the cards whose text the engine reads whole at a level (conditions, levels, wakes, redirects,
-    stealth, intercept, bleed), of the Disciplines random minions have; the engine judges every play."""
+    """Issue 37: random play naming real modifiers, reactions and combat cards of the card list, and giving some
+    vampires what a real crypt card's text gives (bonuses that hold at some times, abilities), keeps the book's
+    invariants. The pool: the cards whose text the engine reads whole at a level (conditions, levels, wakes,
+    redirects, stealth, intercept, bleed, strikes, strength, prevention), of the Disciplines random minions have;
+    the crypt texts the engine reads whole; the engine judges every play."""
+    from judge.engine.vtes.card_text import read_crypt_text
     from card_catalog import card_catalog
 
     from judge.cards import get_cards
@@ -101,14 +104,21 @@ def test_random_games_naming_real_cards_keep_the_invariants():
     pool = randomplay.CardPool()
     have = {code.lower() for codes in randomplay.DISCIPLINES for code in codes}
     for card in get_cards(get_corpus()).cards.values():
-        if card.kind != "library" or len(card.types) != 1 or card.types[0] not in ("Action Modifier", "Reaction"):
-            continue
         facts = catalog.facts_of(card)
+        if card.kind == "crypt":
+            text = read_crypt_text(facts.text, facts.sect, facts.title, facts.name)
+            if not text.unread and (text.bonuses or text.abilities):
+                pool.crypt.append((tuple(text.bonuses), tuple(text.abilities)))
+            continue
+        if len(card.types) != 1 or card.types[0] not in ("Action Modifier", "Reaction", "Combat"):
+            continue
         if any(modelled(facts, level).rest for level in (None, "superior")) or \
                 not {code.lower() for code, _, _ in facts.disciplines} <= have:
             continue
-        (pool.modifiers if card.types[0] == "Action Modifier" else pool.reactions).append(facts)
+        {"Action Modifier": pool.modifiers, "Reaction": pool.reactions, "Combat": pool.combat}[card.types[0]].append(
+            facts)
     assert len(pool.modifiers) >= 4 and len(pool.reactions) >= 8, (len(pool.modifiers), len(pool.reactions))
+    assert len(pool.combat) >= 10 and len(pool.crypt) >= 50, (len(pool.combat), len(pool.crypt))
     reports = randomplay.play_many(600, seed=37, max_events=120, pool=pool)
     violations = [v for r in reports for v in r.violations]
     assert not violations, violations[:10]

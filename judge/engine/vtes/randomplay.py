@@ -33,7 +33,7 @@ from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Ca
                                  AllyIntoPlay, BurnOption, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt,
                                  SlaveTakesOver)
 from judge.engine.vtes.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
-                                PhaseState, Player, Retainer, counters_in_play)
+                                PhaseState, Player, Retainer, counters_in_play, evolve)
 
 TITLES = (None, None, None, "Prince of Paris", "Primogen", "Justicar", "Archbishop of Rome", "Bishop", "Priscus",
           "Cardinal", "Kholo", "Baron of Chicago", "Inner Circle member")
@@ -77,7 +77,7 @@ CARDS = {
 DISCIPLINES = (("dom", "AUS"), ("DOM", "obf"), ("aus",), ())
 
 
-def random_table(rng: random.Random) -> GameState:
+def random_table(rng: random.Random, pool: "Optional[CardPool]" = None) -> GameState:
     n = rng.randint(2, 5)
     seating = tuple(f"P{i}" for i in range(n))
     players = {p: Player(name=p, pool=rng.randint(1, 14), hand=7, library=rng.choice([None, 0, 2, 10]),
@@ -99,6 +99,10 @@ def random_table(rng: random.Random) -> GameState:
                 traits=rng.choice(TRAITS), clan=rng.choice(CLANS),
                 immune=("crows",) if rng.random() < 0.1 else (),
                 votes=rng.choice([None, None, None, 1]), disciplines=DISCIPLINES[count % len(DISCIPLINES)])
+            if pool is not None and pool.crypt and rng.random() < 0.3:  # what a real crypt card's text gives it
+                bonuses, abilities = rng.choice(pool.crypt)
+                minions[f"V{count}"] = evolve(minions[f"V{count}"], bonuses=bonuses, abilities=abilities,
+                                              text_read=True)
         if rng.random() < 0.4:
             count += 1
             minions[f"A{count}"] = Minion(name=f"A{count}", controller=p, kind=ALLY, card=f"A{count}",
@@ -157,7 +161,13 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
     pick = rng.choice
     nxt = PHASES.index(state.phase) + 1
     if state.combat is not None:
-        return _combat_candidates(state, rng, add, pick)
+        out = _combat_candidates(state, rng, add, pick)
+        pool = new_name.pool
+        if pool is not None and pool.combat:  # a real combat card, one candidate among the others
+            c = state.combat
+            out.append(lambda: PlayCard(card=pick(pool.combat), minion=pick([c.acting, c.opposing]),
+                                        level=pick((None, "superior"))))
+        return out
     if state.chance is not None:
         ch = state.chance
         add(lambda: Diablerize(actor=ch.blocker, victim=ch.victim, take_all=rng.random() < 0.5))
@@ -306,6 +316,10 @@ class CardPool:
 
     modifiers: list = field(default_factory=list)
     reactions: list = field(default_factory=list)
+    combat: list = field(default_factory=list)  # combat cards, played by a combatant
+    # what crypt texts give their vampires (card_text: bonuses, abilities), as (bonuses, abilities): some random
+    # vampires get one, named by their card (`text_read`)
+    crypt: list = field(default_factory=list)
 
 
 def _named_in_action(a, state, seated, rng, pool: "Optional[CardPool]" = None):
@@ -593,7 +607,7 @@ class GameReport:
 
 def play(rng: random.Random, max_events: int = 150, max_tries: int = 25,
          pool: "Optional[CardPool]" = None) -> GameReport:
-    state = random_table(rng)
+    state = random_table(rng, pool)
     total = counters_in_play(state) + state.bank
     report = GameReport()
     report.violations += invariant_violations(state, total)
