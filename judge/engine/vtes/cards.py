@@ -534,6 +534,7 @@ class Modelled:
     votes: int = 0  # an action modifier's or reaction's "This vampire gets +N votes." (in the referendum polled)
     unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
     gain_pool: int = 0  # an action card's or master card's "Gain N pool." (its player's, as the card takes effect)
+    gain_blood: int = 0  # an action card's "This vampire gains N blood." (the acting vampire's, on success)
     unblockable: bool = False  # an action modifier's "This action is unblockable."
     # an ally card's "Mortal with 3 life. 1 strength, 1 bleed.": (life, strength, bleed) of the ally it brings in
     ally: Optional[tuple[int, int, int]] = None
@@ -710,6 +711,10 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         m = re.fullmatch(r"Gain (\d) pool", s)
         if m and tuple(card.types) in ((ACTION,), (MASTER,)) and not out.gain_pool:
             out.gain_pool = int(m.group(1))
+            continue
+        m = re.fullmatch(r"This (?:acting )?vampire gains (\d) blood", s)
+        if m and tuple(card.types) == (ACTION,) and not out.gain_blood:
+            out.gain_blood = int(m.group(1))
             continue
         if s in ("Unlock this vampire", "Unlock this reacting vampire") and tuple(card.types) == (REACTION,) or \
                 s in ("Unlock this vampire", "Unlock this minion") and tuple(card.types) == (MODIFIER,):
@@ -1230,7 +1235,7 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
     event = ActionCard(actor=m.name, card=e.card.name, as_="bleed" if what.action_bleed else None, targets=targets,
                        directed=True if ("(D)" in (what.line_text or e.card.text)) else None,
                        stealth=what.stealth, bleed=what.bleed, any_target=what.any_target, cost=cost,
-                       effect=_with_pool_gained(e, what, m.controller), says=e.says, line=e.line, text=e.text)
+                       effect=_with_gains(e, what, m.controller, m), says=e.says, line=e.line, text=e.text)
     if event.directed and not targets and not what.action_bleed:
         raise _refuse(e.card, f"{e.card.name} is a directed action (D): say whom it is directed at "
                               f"('directed at Alexis', or target:)", R.BLOCK_DIRECTED)
@@ -1457,22 +1462,30 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
                 f"master phase action used" + (", and no action gained from the trifle" if card.trifle else "")
                 + ").", R.CARD_CANCELLED, *([R.TRIFLE] if card.trifle else []))
         return
-    effect = _with_pool_gained(e, what, player)
+    effect = _with_gains(e, what, player)
     if effect is not None:
         apply_card_effect(d, log, effect, card.name)
     _says(e, log)
 
 
-def _with_pool_gained(e: PlayCard, what: Modelled, player: str) -> Optional[CardEffect]:
-    """The card's effect: the scenario's (`effect:`), with the pool the card's "Gain N pool." gives its player. A
-    scenario describing that pool too is refused: it would be gained twice."""
-    if not what.gain_pool:
+def _with_gains(e: PlayCard, what: Modelled, player: str, m: Optional[Minion] = None) -> Optional[CardEffect]:
+    """The card's effect: the scenario's (`effect:`), with the pool the card's "Gain N pool." gives its player and
+    the blood its "This vampire gains N blood." gives the acting vampire `m`. A scenario describing that pool or
+    blood too is refused: it would be gained twice."""
+    gain_blood = what.gain_blood if m is not None else 0
+    if not (what.gain_pool or gain_blood):
         return e.effect
-    if e.effect is not None and any(p == player for p, _ in e.effect.pool):
-        raise _refuse(e.card, f"{e.card.name} gains {player} {what.gain_pool} pool itself: the scenario's effect gives "
-                              f"{player} pool too; describe only what else happens", R.GOLDEN_RULE)
+    for gained, given, whose, unit in ((what.gain_pool, e.effect and e.effect.pool, player, "pool"),
+                                        (gain_blood, e.effect and e.effect.blood, m and m.name, "blood")):
+        if gained and given and any(who == whose for who, _ in given):
+            raise _refuse(e.card, f"{e.card.name} gains {whose} {gained} {unit} itself: the scenario's effect gives "
+                                  f"{whose} {unit} too; describe only what else happens", R.GOLDEN_RULE)
     effect = e.effect or CardEffect()
-    return dataclasses.replace(effect, pool=(*effect.pool, (player, what.gain_pool)))
+    if what.gain_pool:
+        effect = dataclasses.replace(effect, pool=(*effect.pool, (player, what.gain_pool)))
+    if gain_blood:
+        effect = dataclasses.replace(effect, blood=(*effect.blood, (m.name, gain_blood)))
+    return effect
 
 
 def hunting_ground(d: Draft, e: HuntingGround, log: Log) -> None:
