@@ -1,9 +1,11 @@
 """The scenario engine: replay a described table situation under a chosen rules edition, citing the
 paragraph behind every step (docs/scenarios.md, "How the engine is built").
 
-    from judge.engine import scenario, trace
-    run = scenario.run(scenario.load("scenarios/examples/quentin_confusion.yaml"), locator=None)
-    print(trace.run_text(run, None))
+    from judge.corpus import get_corpus
+    from judge.engine import citations, scenario, trace
+    locator = citations.CiteLocator(get_corpus())  # finds each rule's paragraphs in the books
+    run = scenario.run(scenario.load("scenarios/examples/quentin_confusion.yaml"), locator=locator)
+    print(trace.run_text(run, locator))
 
 Two games stand on one core. The shared machinery is here: scenario.py reads a file of either game
 (yamlfile.py, within limits.py's bounds) and hands it to its game's package by its `game:` key;

@@ -24,13 +24,11 @@ from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
-from judge.engine.vtes.card_text import abilities
-from judge.engine.vtes.helpers import (Log, announce, apply_card_effect, blood, burn_dead_ally, check_actor, check_cost,
-                                  crypt_bonus,
-                                  block_order, cost_words, action_over, drain_excess, minion, names, play_from_hand,
-                                  pool,
-                                  check_redirect, redirect_bleed, require_seated, rule_exists, text_unread,
-                                  who_blocks)
+from judge.engine.vtes.card_text import Group, abilities_of
+from judge.engine.vtes.helpers import (Log, action_over, announce, apply_card_effect, blood, burn_dead_ally,
+                                       check_actor, check_cost, check_redirect, cost_words, crypt_bonus, drain_excess,
+                                       minion, names, play_from_hand, pool, redirect_bleed, require_seated,
+                                       rule_exists, text_unread, who_blocks)
 from judge.engine.vtes.state import (ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion,
                                 Retainer)
 
@@ -71,10 +69,19 @@ def hunt_action(d: Draft, e: Hunt, log: Log) -> None:
     m = check_actor(d, e.actor, "hunt")
     if m.kind != VAMPIRE:
         raise Refusal(f"{m.name} is an ally: only vampires hunt", [R.ALLY_BASIC])
-    more = sum(a.amount for a in abilities(m, "hunt"))
+    more = _hunt_more(m)
     announce(d, log, m, kind="hunt", summary=f"{m.name} hunts", stealth=1, hunt=1 + more,
              detail=f", hunt {1 + more}", rules=(R.HUNT_WHO,))
-    for a in abilities(m, "hunt"):
+    _say_hunt_more(m, log)
+
+
+def _hunt_more(m: Minion) -> int:
+    """The blood more its card's "+N hunt." gives a vampire's hunts."""
+    return sum(a.amount for a in abilities_of(m, "hunt"))
+
+
+def _say_hunt_more(m: Minion, log: Log) -> None:
+    for a in abilities_of(m, "hunt"):
         log.add(f"{m.name}'s card: \"{a.sentence}\" (counted above).", R.CRYPT_ABILITY)
 
 
@@ -154,10 +161,11 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
     if e.as_ == "hunt":
         if m.kind != VAMPIRE:
             raise Refusal(f"{m.name} is an ally: only vampires hunt", [R.ALLY_BASIC, R.ACTION_CARD_BASIC])
-        amount = 1 + e.hunt + sum(a.amount for a in abilities(m, "hunt"))
+        amount = 1 + e.hunt + _hunt_more(m)
         announce(d, log, m, kind="hunt", summary=f"{m.name} hunts with {card}", stealth=e.stealth or 1,
                  hunt=amount, detail=f", hunt {amount}", rules=(R.ACTION_CARD, R.ACTION_CARD_BASIC, R.HUNT_WHO),
                  **common)
+        _say_hunt_more(m, log)
         return
     targets = tuple(t for t in e.targets)
     for t in targets:
@@ -431,17 +439,17 @@ def _check_cannot_block(d: Draft, b: Minion, a) -> None:
     actions") or this acting minion ("cannot block older vampires"); NotModelled when the table does not say
     whether the acting minion is one of those."""
     actor = d.minions.get(a.actor)
-    for ability in abilities(b, "cannot block"):
+    for ability in abilities_of(b, "cannot block"):
         if ability.undirected:
             if not a.directed:
                 raise Refusal(f"{b.name} cannot block {a.summary}, an undirected action: its card says "
                               f"\"{ability.sentence}\"", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
             continue
-        found = [g.fits(actor, b) for g in ability.groups] if actor is not None else [False]
-        if True in found:
+        found = Group.any_fits(ability.groups, actor, b) if actor is not None else False
+        if found:
             raise Refusal(f"{b.name} cannot block {a.actor}: its card says \"{ability.sentence}\"",
                           [R.CRYPT_ABILITY, R.GOLDEN_RULE])
-        if None in found:
+        if found is None:
             raise NotModelled(f"{b.name}'s card says \"{ability.sentence}\", and the table does not say whether "
                               f"{a.actor} is one of them (give its clan and sect)", [R.CRYPT_ABILITY])
 

@@ -1,4 +1,5 @@
-"""Reading a crypt card's text into what the engine applies (issue 37: never a silent default).
+"""Reading card texts into what the engine applies (issue 37: never a silent default): a crypt card's sentences,
+and the parts of library cards' texts the other modules share.
 
 A vampire named by its crypt card gets what the card prints: capacity, clan, sect, title, Disciplines
 (`cards.crypt_fields`), and what its text says, sentence by sentence:
@@ -13,21 +14,27 @@ A vampire named by its crypt card gets what the card prints: capacity, clan, sec
 * a bonus that holds at some times only (`Bonus`): "+N stealth or bleed" on its actions of some kinds ("when
   hunting", "on political actions", "during directed actions") or when bleeding a Methuselah who controls a
   ready minion of a group ("a ready Ventrue", "a ready titled vampire"); "+N intercept" when it attempts to
-  block an action of some kinds or a minion of a group; "+N strength" in combat with a minion of a group.
+  block an action of some kinds or a minion of a group; "+N strength" in combat with a minion of a group
+  (a `Group`: a clan, a sect, titled, an ally, older or younger...);
+* what else it may or may not do (`Ability`): cannot use cards requiring a Discipline, cannot block some
+  minions or undirected actions, aggravated hand strikes, no diablerie, "+N hunt", an optional press or
+  maneuver each combat, a strike of its own (dodge, combat ends).
 
 Every other sentence is *unread*: the minion carries it (`Minion.unread`), and the engine stops as not
 modelled, naming it, at the first step where it could matter (the minion acts, blocks, reacts, fights, or
 its controller's unlock, master or discard phase begins, when the sentence names that phase), unless the scenario
 sets it aside (`ignore_text: true`). It is never silently replaced by a default.
 
-Library cards' "Only usable ..." sentences are read here too, clause by clause (`condition_of`), and a combat
-card's strike (`strike_of`).
+Of library cards, read here and shared: the "Only usable ..." and "Not usable ..." sentences, clause by clause
+(`condition_of`); a combat card's strike (`strike_of`); a level written from the line above it ("As above, ...":
+`written_out`); how a scenario names a minion's own ability ("with his optional press": `named_ability`).
+cards.modelled reads the rest of a library card's line.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 from judge.engine.vtes.state import ALLY, TORPOR, VAMPIRE
 
@@ -642,7 +649,18 @@ _STRIKE = re.compile(r"Strike(?P<ranged>, ranged)?: (?:(?P<n>\d+)(?P<r>R)? (?P<u
                      r"(?P<first>, with first strike| \(first strike\))?\.?")
 
 
-def strike_of(sentence: str):
+class StrikeText(NamedTuple):
+    """A strike as a card prints it (`strike_of`)."""
+
+    kind: str  # damage | hand | dodge | combat ends | steal blood
+    amount: Optional[int]  # damage, blood to steal, or a hand strike's damage beyond the striker's strength
+    ranged: bool
+    aggravated: bool
+    first: bool  # first strike
+    unpreventable: bool
+
+
+def strike_of(sentence: str) -> Optional[StrikeText]:
     """The strike a combat card's sentence states ("Strike: 2R damage.", "Strike: 2R unpreventable damage.",
     "Strike: dodge.", "Strike: combat ends.", "Strike, ranged: steal 1 blood or life (becoming blood).", "Strike:
     hand strike at +1 damage.", "..., with first strike"), as (kind, amount, ranged, aggravated, first,
@@ -653,17 +671,17 @@ def strike_of(sentence: str):
         return None
     first = bool(m.group("first"))
     if m.group("dodge"):
-        return ("dodge", None, False, False, first, False)
+        return StrikeText("dodge", None, False, False, first, False)
     if m.group("ends"):
-        return ("combat ends", None, False, False, first, False)
+        return StrikeText("combat ends", None, False, False, first, False)
     if m.group("steal"):
-        return ("steal blood", int(m.group("steal")), bool(m.group("ranged")), False, first, False)
+        return StrikeText("steal blood", int(m.group("steal")), bool(m.group("ranged")), False, first, False)
     if m.group("hand"):  # the amount: the damage beyond the striker's strength
-        return ("hand", int(m.group("bonus") or 0), False, bool(m.group("handagg")), first, False)
+        return StrikeText("hand", int(m.group("bonus") or 0), False, bool(m.group("handagg")), first, False)
     if m.group("unprev") and m.group("unprev2"):
         return None
-    return ("damage", int(m.group("n")), bool(m.group("r") or m.group("ranged")), bool(m.group("agg")), first,
-            bool(m.group("unprev") or m.group("unprev2")))
+    return StrikeText("damage", int(m.group("n")), bool(m.group("r") or m.group("ranged")), bool(m.group("agg")),
+                      first, bool(m.group("unprev") or m.group("unprev2")))
 
 
 # -- a level written from another: "As above, ..." -------------------------------------------------------------
@@ -687,7 +705,8 @@ _STRIKE_RIDER = re.compile(r"(?:an|one|\d) (?:optional press|optional maneuver|a
 _ADDED_BONUS = re.compile(r"\+\d (?:stealth|intercept|bleed)")
 _DROPS = {"do not lock this vampire": re.compile(r"Lock this (?:reacting |acting )?vampire\.?$"),
           "do not lock this reacting vampire": re.compile(r"Lock this (?:reacting )?vampire\.?$")}
-_SENTENCES = re.compile(r"(?<=\.)\s+(?=[A-Z(+\[])")
+# a library card's text split into its sentences (cards.modelled reads them one by one)
+LIBRARY_SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z(+\[])")
 
 
 def is_as_above(text: str) -> bool:
@@ -702,7 +721,7 @@ def written_out(line: str, above: str) -> Optional[str]:
     if m is None:
         return None
     how, change = m.group("how"), m.group("change").strip()
-    sentences = [s.strip() for s in _SENTENCES.split(above.strip()) if s.strip()]
+    sentences = [s.strip() for s in LIBRARY_SENTENCE.split(above.strip()) if s.strip()]
     if how == "but":
         drop = _DROPS.get(change.casefold())
         if drop is not None:
@@ -760,8 +779,8 @@ class Group:
             return False
         if self.kind in ("older", "younger"):
             return me is not None and (o.capacity > me.capacity if self.kind == "older" else o.capacity < me.capacity)
-        if self.kind == "titled":  # an Independent's votes count as a title (VEKN book, Vampire sects)
-            return bool(o.title) and not o.title_contested or bool(o.votes)
+        if self.kind == "titled":
+            return o.titled
         if self.kind == "sect":
             if o.anarch:  # becoming anarch is a change of sect
                 return self.name.casefold() == "anarch"
@@ -769,6 +788,12 @@ class Group:
         if o.clan is None:
             return None
         return _same_clan(o.clan, self.name) or _same_clan(o.clan + "s", self.name)  # "Malkavians"
+
+    @staticmethod
+    def any_fits(groups: tuple["Group", ...], o, me=None) -> Optional[bool]:
+        """Whether `o` is of one of `groups`: True, False, or None when the table does not say for one of them."""
+        found = [g.fits(o, me) for g in groups]
+        return True if True in found else None if None in found else False
 
     def words(self) -> str:
         return {"titled": "titled vampire", "ally": "ally", "minion": "minion", "red list": "Red List minion",
@@ -906,16 +931,17 @@ class Ability:
     "aggravated hands"  "Damage from Basilia's hand strikes is aggravated.";
     "no diablerie"  "Ferox cannot commit diablerie.";
     "hunt"          "+1 hunt.": its hunts gain `amount` more blood;
-    "press", "maneuver"  "Aidan gets 1 optional press each combat.": `amount` presses (maneuvers) each combat that
+    "press", "maneuver"  "Aidan gets 1 optional press each combat.": `uses` presses (maneuvers) each combat that
                     play no card ("Aidan Lyle presses to continue with his optional press"); `first_round`: "during
                     the first round of combat";
     "strike"        "Once each combat, Alexis can strike: dodge.", "Agnieszka can burn 1 blood to strike: combat
-                    ends.": a strike of `strike_kind` ("dodge", "combat ends"), `amount` times each combat (0: any
+                    ends.": a strike of `strike_kind` ("dodge", "combat ends"), `uses` times each combat (0: any
                     number), costing `blood`."""
 
     kind: str
     sentence: str
-    amount: int = 0
+    amount: int = 0  # "hunt": the blood more
+    uses: int = 0  # "press", "maneuver", "strike": how many each combat (0: any number)
     codes: tuple[str, ...] = ()
     groups: tuple[Group, ...] = ()
     undirected: bool = False
@@ -951,10 +977,10 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     m = _OPTIONAL.fullmatch(s)
     if m and _is_self(m.group("who"), name):
         n = 1 if m.group("n") in ("an", "one") else int(m.group("n"))
-        return Ability(m.group("what"), s, amount=n, first_round=bool(m.group("first")))
+        return Ability(m.group("what"), s, uses=n, first_round=bool(m.group("first")))
     m = _STRIKE_ABILITY.fullmatch(s)
     if m and _is_self(m.group("who"), name):
-        return Ability("strike", s, amount=1 if m.group("once") else 0, strike_kind=m.group("what"),
+        return Ability("strike", s, uses=1 if m.group("once") else 0, strike_kind=m.group("what"),
                        blood=int(m.group("blood") or 0))
     m = _HUNT.fullmatch(s)
     if m:
@@ -970,6 +996,26 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     return None
 
 
-def abilities(m, kind: str) -> list[Ability]:
+def abilities_of(m, kind: str) -> list[Ability]:
     """The abilities of `kind` a minion's card gives it."""
-    return [a for a in getattr(m, "abilities", ()) if a.kind == kind]
+    return [a for a in m.abilities if a.kind == kind]
+
+
+# -- a minion's own ability, as a scenario names it ---------------------------------------------------------------
+_NAMED_ABILITY = re.compile(r"(?:(?:his|her|their|its|(?P<whose>[\w' .-]+?)'s?) )?(?:optional (?P<what>press|maneuver)|"
+                            r"(?:special )?ability)", re.I)
+
+
+def named_ability(source: Optional[str]) -> Optional[tuple[Optional[str], str]]:
+    """A strike's, maneuver's or press's source that names the minion's own ability rather than a card or weapon
+    ("his special ability", "her optional press", "Aidan's optional maneuver"), as (whose: the name said or None,
+    what: "press", "maneuver" or "ability"); None for any other source."""
+    hit = _NAMED_ABILITY.fullmatch((source or "").strip())
+    if hit is None:
+        return None
+    return hit.group("whose"), (hit.group("what") or "ability").casefold()
+
+
+def is_own(whose: Optional[str], m) -> bool:
+    """Whether the name a scenario gives an ability's owner ("Aidan's optional press") is the minion `m`'s."""
+    return whose is None or whose.casefold() == m.name.casefold() or _is_self(whose, m.card)

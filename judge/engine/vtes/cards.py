@@ -50,9 +50,8 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
                                  Reaction, Recruit, StrikeSpec)
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
-from judge.engine.vtes.card_text import (Methuselah, abilities, condition_of, is_as_above, read_crypt_text,
-                                         strike_of,
-                                         written_out)
+from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, Methuselah, StrikeText, abilities_of, condition_of,
+                                         is_as_above, read_crypt_text, strike_of, written_out)
 from judge.engine.vtes.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
 from judge.engine.vtes.traits import CITY_TITLES
 
@@ -379,7 +378,7 @@ def _barred_by(card: CardFacts, m: Minion) -> list:
     """The "cannot use cards requiring <Discipline>" abilities of `m`'s card that bar it from `card`: one of the
     card's Disciplines, when it requires them all, or when `m` could play it by none of the others (a card played
     by another of its Disciplines does not count as requiring that one: Subversion by [pre])."""
-    barring = abilities(m, "cannot use")
+    barring = abilities_of(m, "cannot use")
     if not barring or not card.disciplines:
         return []
     codes = {code.casefold() for a in barring for code in a.codes}
@@ -460,10 +459,10 @@ def _other_requirement(m: Minion, req: str) -> Optional[bool]:
     if cap:
         n = int(cap.group(1))
         return m.capacity >= n if cap.group(2) == "more" else m.capacity <= n
-    if req == "titled":  # an Independent's votes count as a title (VEKN book, Vampire sects)
-        return bool(m.title) and not m.title_contested or bool(m.votes)
+    if req == "titled":
+        return m.titled
     if req == "non-titled":
-        return not m.title and not m.votes
+        return not m.title and not m.votes  # (a contested title is still a title held)
     if req.startswith("non-") and req[4:] in SECTS:
         return ("anarch" if m.anarch else (m.sect or "").casefold()) != req[4:]
     if req == "non-sterile":
@@ -520,7 +519,7 @@ class Modelled:
     unlock_self: str = ""
     locked_by: str = ""  # the sentence that lets a locked vampire play the reaction ("Usable by a locked vampire.")
     redirect: bool = False  # "Change the target of the bleed to another Methuselah ...": the scenario says whom
-    strike: Optional[tuple] = None  # a combat card's "Strike: ..." (card_text.strike_of)
+    strike: Optional[StrikeText] = None  # a combat card's "Strike: ..." (card_text.strike_of)
     bleed_reduced: int = 0  # "Reduce a bleed against you by N."
     maneuver: bool = False  # a combat card's "Maneuver."
     prevent: int = 0  # a combat card's "Prevent N damage."
@@ -559,7 +558,7 @@ class Modelled:
         return any(c.after_resolution for _, c in self.conditions)
 
 
-_SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z(+\[])")
+_SENTENCE = LIBRARY_SENTENCE
 # The cards whose "Only usable ..." sentences say when and by whom they are played, checked then; on a card in play
 # (equipment, an ally, a retainer, an event) they may speak of using it later ("Only usable at long range."), and
 # stay unread.
@@ -1310,10 +1309,10 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         return
     if e.effect is None and e.says is None and what.strike is not None and not what.rest:
         # A strike card whose text the engine reads whole: played as its strike, as printed.
-        kind, amount, ranged, aggravated, first, unpreventable = what.strike
-        spec = (StrikeSpec(kind="hand", bonus=amount, aggravated=aggravated, first=first) if kind == "hand" else
-                StrikeSpec(kind=kind, amount=amount, ranged=ranged, aggravated=aggravated, first=first,
-                           unpreventable=unpreventable))
+        s = what.strike
+        spec = (StrikeSpec(kind="hand", bonus=s.amount, aggravated=s.aggravated, first=s.first) if s.kind == "hand" else
+                StrikeSpec(kind=s.kind, amount=s.amount, ranged=s.ranged, aggravated=s.aggravated, first=s.first,
+                           unpreventable=s.unpreventable))
         c = d.combat
         if what.strike_maneuver and c is not None and c.step in ("before range", "range"):
             # "Strike: ..., with an optional maneuver." played to determine the range: its maneuver, which chooses

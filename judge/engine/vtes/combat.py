@@ -20,7 +20,6 @@ the combat here.
 """
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from judge.engine.vtes import rules as R
@@ -30,7 +29,7 @@ from judge.engine.vtes.helpers import (Log, action_over, blood, crypt_bonus, dra
                                   names,
                                   play_from_hand, pool, text_unread)
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.vtes.card_text import abilities
+from judge.engine.vtes.card_text import abilities_of, is_own, named_ability
 from judge.engine.vtes.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
 from judge.engine.vtes.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Combat, Damage, Draft, Minion,
@@ -355,7 +354,8 @@ def no_maneuver(d: Draft, e: NoManeuver, log: Log) -> None:
 
 # -- strikes -----------------------------------------------------------------------------------------
 def strength_in_combat(d: Draft, m: Minion, log: Optional[Log] = None) -> int:
-    """`m`'s strength in the combat, its card's bonuses against the opposing minion counted (and logged)."""
+    """`m`'s strength in the combat: its own, its card's bonuses against the opposing minion (said in the log when
+    one is given), and what combat cards played give it this round or this combat (`Combat.strength_mods`)."""
     c = d.combat
     other = d.minions.get(c.other(m.name)) if c is not None else None
     extra, why = crypt_bonus(d, m, "strength", other=other)
@@ -369,7 +369,7 @@ def strength_in_combat(d: Draft, m: Minion, log: Optional[Log] = None) -> int:
 def _aggravated_hands(d: Draft, m: Minion, log: Optional[Log] = None) -> bool:
     """Whether the damage of `m`'s hand strikes is aggravated: its card says so ("Damage from Basilia's hand strikes
     is aggravated."), or a card it played this round (Wolf Claws); said in the log when one is given."""
-    found = abilities(m, "aggravated hands")
+    found = abilities_of(m, "aggravated hands")
     if found and log is not None:
         log.add(f"{m.name}'s card: \"{found[0].sentence}\"", R.CRYPT_ABILITY)
     c = d.combat
@@ -390,6 +390,12 @@ def refresh_hand_strikes(d: Draft, names: tuple[str, ...]) -> None:
         return _with(s, amount=strength_in_combat(d, m) + s.bonus, aggravated=s.aggravated or _aggravated_hands(d, m))
     d.put_combat(chosen=tuple(map(fresh, c.chosen)), later=tuple(map(fresh, c.later)),
                  committed=tuple(map(fresh, c.committed)))
+
+
+def _hand_shaped(spec: StrikeSpec) -> bool:
+    """Whether a strike said with no source may be the minion's hand strike: damage at close range, not
+    aggravated (its amount then tells: the minion's strength in this combat)."""
+    return spec.kind in (None, "hand", "damage") and not spec.ranged and not spec.aggravated
 
 
 def _strike_from(d: Draft, m: Minion, spec: StrikeSpec, source: Optional[str], via: str,
@@ -418,37 +424,43 @@ def _merge(d: Draft, committed: Strike, e: ChooseStrike, m: Minion) -> Strike:
     return fresh
 
 
-# "with his optional press", "with her special ability", "with Aidan's optional press": a press or maneuver its
-# card gives the minion, not a card played
-_ABILITY_SOURCE = re.compile(r"(?:(?:his|her|their|its|(?P<whose>[\w' -]+?)'s?) )?(?:optional (?:press|maneuver)|"
-                             r"(?:special )?ability)", re.I)
+def _use_once(d: Draft, c: Combat, m: Minion, sentence: str, uses: int, what: str) -> None:
+    """Count a use of what `m`'s card gives it `uses` times each combat (`sentence`); refused once they are used."""
+    used = sum(1 for who, s in c.used_abilities if who == m.name and s == sentence)
+    if used >= uses:
+        raise Refusal(f"{m.name} has used the {what} its card gives each combat: \"{sentence}\"",
+                      [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+    d.put_combat(used_abilities=c.used_abilities + ((m.name, sentence),))
 
 
 def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: str) -> Optional[str]:
-    """When `source` names the optional press or maneuver (`kind`) `m`'s card gives it each combat: that use,
-    counted against the card's number in this combat, and the words the trace says it with; None when `source`
-    names something else. Refused when the card gives none, none is left, or it is not the first round."""
-    hit = _ABILITY_SOURCE.fullmatch((source or "").strip())
-    if hit is None or hit.group("whose") and not (m.name.startswith(hit.group("whose")) or
-                                                   m.card.startswith(hit.group("whose"))):
+    """When `source` names the minion's own optional press or maneuver (`kind`: card_text.named_ability): that use,
+    counted against the number its card gives each combat, and the words the trace says it with; None when `source`
+    names a card or a weapon. Refused when it names another minion's or another kind ("his optional press" for a
+    maneuver), when the card gives none, when none is left, or after the first round when the card says so."""
+    named = named_ability(source)
+    if named is None:
         return None
-    found = abilities(m, kind)
+    whose, what = named
+    if not is_own(whose, m):
+        raise Refusal(f"{m.name} cannot use {source}: it names {whose}'s ability, not {m.name}'s", [R.CRYPT_ABILITY])
+    if what not in (kind, "ability"):
+        raise Refusal(f"{source} names an optional {what}, not a {kind}", [R.CRYPT_ABILITY])
+    found = abilities_of(m, kind)
     if not found:
         if not m.text_read:  # described without its card: taken as the scenario says
             return f" with {source}"
+        bare = (f"; a {kind} from a card is said 'plays a maneuver card to long range'" if kind == "maneuver" else
+                f"; a {kind} from a card is said 'plays a press card to continue'")
         raise Refusal(f"{m.name}'s card gives it no optional {kind}"
-                      + (f" (of its card, the engine does not read: {'; '.join(m.unread)})" if m.unread else ""),
-                      [R.CRYPT_ABILITY])
+                      + (f" (of its card, the engine does not read: {'; '.join(m.unread)})" if m.unread else "")
+                      + bare, [R.CRYPT_ABILITY])
     ability = found[0]
-    used = sum(1 for who, s in c.used_abilities if who == m.name and s == ability.sentence)
-    if used >= ability.amount:
-        plural = "" if ability.amount == 1 else "es" if kind == "press" else "s"
-        raise Refusal(f"{m.name} has used the {ability.amount} optional {kind}{plural} its card gives each combat: "
-                      f"\"{ability.sentence}\"", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
     if ability.first_round and c.round != 1:
         raise Refusal(f"it is round {c.round}: {m.name}'s card gives its optional {kind} during the first round of "
                       f"combat only (\"{ability.sentence}\")", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
-    d.put_combat(used_abilities=c.used_abilities + ((m.name, ability.sentence),))
+    plural = "" if ability.uses == 1 else "es" if kind == "press" else "s"
+    _use_once(d, c, m, ability.sentence, ability.uses, f"{ability.uses} optional {kind}{plural}")
     return f" with the optional {kind} its card gives (\"{ability.sentence}\")"
 
 
@@ -457,18 +469,14 @@ def _strike_ability(d: Draft, c: Combat, m: Minion, e: ChooseStrike) -> str:
     gives, counted in the combat when the card limits it, its blood paid; refused when the card gives no such
     strike or it is used. The words the trace adds: the sentence, quoted, and the blood paid."""
     kind = e.spec.kind or "damage"
-    found = [a for a in abilities(m, "strike") if a.strike_kind == kind]
+    found = [a for a in abilities_of(m, "strike") if a.strike_kind == kind]
     if not found:
         raise Refusal(f"{m.name}'s card gives it no {kind} strike of its own"
                       + (f" (of its card, the engine does not read: {'; '.join(m.unread)})" if m.unread else ""),
                       [R.CRYPT_ABILITY, R.STRIKE_SOURCES])
     ability = found[0]
-    if ability.amount:
-        used = sum(1 for who, s in c.used_abilities if who == m.name and s == ability.sentence)
-        if used >= ability.amount:
-            raise Refusal(f"{m.name} has used its card's strike this combat: \"{ability.sentence}\"",
-                          [R.CRYPT_ABILITY, R.GOLDEN_RULE])
-        d.put_combat(used_abilities=c.used_abilities + ((m.name, ability.sentence),))
+    if ability.uses:
+        _use_once(d, c, m, ability.sentence, ability.uses, "strike")
     if ability.blood and e.cost.blood not in (0, ability.blood):
         raise Refusal(f"{m.name}'s card says the strike costs {ability.blood} blood, not {e.cost.blood}: "
                       f"\"{ability.sentence}\"", [R.CRYPT_ABILITY])
@@ -508,13 +516,12 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
         paid = ""
     else:
         # its strength counts for a hand strike alone (a bonus naming a group may need what the table leaves unsaid)
-        maybe_hand = via == "hand" or e.spec.kind == "hand" or (
-            via is None and e.source is None and e.spec.kind in (None, "hand", "damage"))
+        maybe_hand = via == "hand" or e.spec.kind == "hand" or (via is None and e.source is None and
+                                                                 _hand_shaped(e.spec))
         strength = strength_in_combat(d, m) if maybe_hand else m.strength
         if via is None:
             if e.source is None:
-                via = "hand" if (e.spec.kind in (None, "hand", "damage") and e.spec.amount in (None, strength)
-                                 and not e.spec.ranged and not e.spec.aggravated) else "card"
+                via = "hand" if _hand_shaped(e.spec) and e.spec.amount in (None, strength) else "card"
             else:
                 via = "weapon" if _uses_weapon(m, e.source) else "card"
         if via == "weapon":
@@ -524,10 +531,16 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
             _check_weapon(c, m, e.source)
         paid = ""
         if e.source is None and via == "card" and m.text_read and e.spec.kind in ("dodge", "combat ends") and \
-                any(a.strike_kind == e.spec.kind for a in abilities(m, "strike")):
-            raise NotModelled(f"{m.name}'s card gives it a strike ({next(a.sentence for a in abilities(m, 'strike'))}),"
+                any(a.strike_kind == e.spec.kind for a in abilities_of(m, "strike")):
+            raise NotModelled(f"{m.name}'s card gives it a strike ({abilities_of(m, 'strike')[0].sentence}),"
                               f" and a card may give one too: say which ('{m.name} dodges with his special ability', "
                               f"'{m.name} plays Dodge')", [R.CRYPT_ABILITY, R.STRIKE_SOURCES])
+        named = named_ability(e.source) if via == "ability" else None
+        if named is not None and named[1] != "ability":
+            raise Refusal(f"{e.source} names an optional {named[1]}, not a strike", [R.CRYPT_ABILITY, R.STRIKE_SOURCES])
+        if named is not None and not is_own(named[0], m):
+            raise Refusal(f"{m.name} cannot strike with {e.source}: it names {named[0]}'s ability, not {m.name}'s",
+                          [R.CRYPT_ABILITY, R.STRIKE_SOURCES])
         if via == "ability" and m.text_read:
             paid = _strike_ability(d, c, m, e)
             rules.append(R.CRYPT_ABILITY)

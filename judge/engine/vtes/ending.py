@@ -25,6 +25,12 @@ def check_ousting(d: Draft, log: Log) -> None:
         # Another Methuselah ousted mid-action (a target, a blocker's): what becomes of the action is not said.
         raise NotModelled(f"{names(out)} would be ousted in the middle of {action.summary}",
                           [R.OUSTED, R.ACTION_SUCCEEDS])
+    c = d.combat
+    fighters = [x for x in ((c.acting, c.opposing) if c is not None else ()) if x in d.minions]
+    if any(d.minions[x].controller in out for x in fighters):
+        # a combatant would leave the game with its Methuselah: how the combat goes on is not said
+        raise NotModelled(f"{names(out)} would be ousted in the middle of the combat between {c.acting} and "
+                          f"{c.opposing}", [R.OUSTED, R.COMBAT])
     if d.edge in out:
         raise NotModelled(f"{d.edge} holds the Edge and is ousted: the books do not say what becomes of the Edge",
                           [R.EDGE, R.OUSTED])

@@ -17,6 +17,7 @@ from typing import Optional
 from judge.engine.errors import ScenarioError
 from judge.engine.vtes.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
+from judge.engine.vtes.card_text import named_ability
 from judge.engine.vtes.forms import NUM, FormTable, bare_name, cost_of, minion_of, number
 
 RANGES = ("close", "long")
@@ -124,7 +125,7 @@ def _is_hand(source: Optional[str]) -> bool:
 
 
 def _ability(source: Optional[str]) -> bool:
-    return bool(source) and "ability" in source.lower()
+    return named_ability(source) is not None
 
 
 def _source(raw: Optional[str]) -> tuple[Optional[str], Optional[str]]:

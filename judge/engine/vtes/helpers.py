@@ -19,6 +19,7 @@ from judge.engine.vtes import traits
 from judge.engine.citations import Rule
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import CardEffect, Cost
+from judge.engine.vtes.card_text import Group
 from judge.engine.vtes.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion, Resolved
 
 
@@ -382,7 +383,7 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
     extra, why = crypt_bonus(d, m, "stealth", kind=kind, directed=directed, targets=targets)
     stealth += m.stealth + extra
     bleed_why: list[str] = []
-    if kind == "bleed":  # (the caller's `bleed` has the bonuses already: bleed_bonus)
+    if kind == "bleed":  # the caller's `bleed` counts them already (crypt_bonus); here they are said
         bleed_why = crypt_bonus(d, m, "bleed", kind=kind, directed=directed, targets=targets)[1]
     if from_hand:
         play_from_hand(d, m.controller, log, card or kind)
@@ -408,8 +409,8 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
     block_rule = R.BLOCK_DIRECTED if directed else R.BLOCK_UNDIRECTED
     log.add(text, R.READY_UNLOCKED_ACT, R.ANNOUNCE, *rules, *([R.COST_ON_SUCCESS] if costs else []), block_rule)
     if m.stealth:
-        log.add(f"{m.name}'s card gives it {m.stealth:+d} stealth on each of its actions (counted above).",
-                R.CRYPT_ABILITY)
+        log.add(f"{m.name} has {m.stealth:+d} stealth of its own (its card's, or the table's `stealth:`) on each of its "
+                f"actions (counted above).", R.CRYPT_ABILITY)
     for words in why + bleed_why:
         log.add(f"{m.name}'s card: {words} (counted above).", R.CRYPT_ABILITY)
 
@@ -426,14 +427,11 @@ def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, d
             continue
         why = ""
         if b.groups:
-            def fit(o):  # True, False, or None (the table does not say)
-                found = [g.fits(o, m) for g in b.groups]
-                return True if True in found else None if None in found else False
-            if b.on == "action":
-                ready = [o for o in d.minions.values() if targets and o.controller == targets[0] and o.controlled
-                         and not o.contested and (o.ready or not b.ready)]
-                fits = [o for o in ready if fit(o)]
-                unknown = [o for o in ready if fit(o) is None]
+            if b.on == "action":  # the minions the Methuselah bled controls (ready ones, when the card says so)
+                theirs = [o for o in d.minions.values() if targets and o.controller == targets[0] and o.controlled
+                          and not o.contested and (o.ready or not b.ready)]
+                fits = [o for o in theirs if Group.any_fits(b.groups, o, m)]
+                unknown = [o for o in theirs if Group.any_fits(b.groups, o, m) is None]
                 if not fits and unknown:
                     raise NotModelled(f"{m.name}'s card says \"{b.sentence}\", and the table does not say whether "
                                       f"{names([o.name for o in unknown])} {'is' if len(unknown) == 1 else 'are'} "
@@ -442,7 +440,7 @@ def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, d
                     continue
                 why = f"{targets[0]} controls {fits[0].name}" + (", ready" if b.ready else "")
             else:
-                found = fit(other) if other is not None else False
+                found = Group.any_fits(b.groups, other, m) if other is not None else False
                 if found is None:
                     raise NotModelled(f"{m.name}'s card says \"{b.sentence}\", and the table does not say whether "
                                       f"{other.name} is {b.group_words()} (give its clan and sect)", [R.CRYPT_ABILITY])

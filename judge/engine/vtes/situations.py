@@ -17,7 +17,7 @@ from judge.engine.vtes.events import (AllyIntoPlay, ChangeControl, ChangeSect, C
                                  RedListHunt, SlaveTakesOver)
 from judge.engine.vtes.helpers import (Log, announce, check_actor, draw_after_combat, minion, names, pool, remove_minion,
                                   require_seated)
-from judge.engine.vtes.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Card, Draft, Minion
+from judge.engine.vtes.state import ALLY, READY, UNCONTROLLED, VAMPIRE, Action, Card, Draft, Minion
 
 SECTS = ("camarilla", "sabbat", "anarch", "independent", "laibon")
 

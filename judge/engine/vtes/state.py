@@ -117,6 +117,12 @@ class Minion:
         return self.kind == VAMPIRE
 
     @property
+    def titled(self) -> bool:
+        """A title it holds, not contested; an Independent's votes count as one (VEKN book, Vampire sects: "Treat
+        these vampires as if they had titles of their own")."""
+        return bool(self.title) and not self.title_contested or bool(self.votes)
+
+    @property
     def controlled(self) -> bool:
         """In play under its controller: not a face-down crypt card."""
         return self.region != UNCONTROLLED or (self.kind == ALLY and self.recruited)

@@ -11,7 +11,7 @@ Discipline, and calls a blood hunt referendum at once (politics.py).
 """
 from __future__ import annotations
 
-from judge.engine.vtes.card_text import abilities
+from judge.engine.vtes.card_text import abilities_of
 from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine.vtes.helpers import (Log, action_over, announce, blood, check_actor, drain_excess, minion,
@@ -68,7 +68,7 @@ def blocked_leave(d: Draft, log: Log, a: Action, blocker: str) -> None:
                 R.LEAVE_TORPOR_BLOCKED, R.COST_ON_SUCCESS)
         return
     action_over(d, log, a, successful=False, blocked=True)
-    said = abilities(b, "no diablerie") if b.kind == VAMPIRE else []
+    said = abilities_of(b, "no diablerie") if b.kind == VAMPIRE else []
     why = "is an ally" if b.kind == ALLY else (f"cannot commit diablerie (its card: \"{said[0].sentence}\")" if said
                                               else "is Blood Cursed and cannot commit diablerie")
     log.add(f"{blocker} blocks {a.actor}'s attempt to leave torpor: there is no combat, and as {blocker} {why}, the "
@@ -142,14 +142,14 @@ def resolve_rescue(d: Draft, log: Log, a: Action, paid: str, rules: list) -> Non
 # -- diablerie ---------------------------------------------------------------------------------------
 def _blood_cursed(m: Minion) -> bool:
     """Whether `m` cannot commit diablerie: Blood Cursed, or its card says so ("Ferox cannot commit diablerie.")."""
-    return "blood cursed" in {t.lower() for t in m.traits} or bool(abilities(m, "no diablerie"))
+    return "blood cursed" in {t.lower() for t in m.traits} or bool(abilities_of(m, "no diablerie"))
 
 
 def _check_diablerist(d: Draft, m: Minion, victim: Minion, e: Diablerize) -> None:
     if m.kind != VAMPIRE:
         raise Refusal(f"{m.name} is an ally: only vampires diablerize", [R.DIABLERIZE])
     if _blood_cursed(m):
-        said = abilities(m, "no diablerie")
+        said = abilities_of(m, "no diablerie")
         if said:
             raise Refusal(f"{m.name} cannot commit diablerie: its card says \"{said[0].sentence}\"",
                           [R.CRYPT_ABILITY, R.GOLDEN_RULE])
