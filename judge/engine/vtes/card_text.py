@@ -507,7 +507,7 @@ def _who(adjectives: str, noun: str, other_than_acting: bool, outside_combat: bo
         sect = re.fullmatch(r"(camarilla|sabbat|laibon|independent) vampire", folded)
         if sect and (m.kind != VAMPIRE or (m.sect or "").casefold() != sect.group(1)):
             return f"{m.name} is not {_a(sect.group(1).capitalize())} vampire"
-        if folded not in ("vampire", "minion", "ally", "anarch") and not sect and not _same_clan(m.clan or "", noun):
+        if folded not in ("vampire", "minion", "ally", "anarch") and not sect and not same_clan(m.clan or "", noun):
             return f"{m.name} is not {_a(noun)} ({m.clan or 'no clan'})"
         if outside_combat:
             c = _combat(d)
@@ -533,7 +533,7 @@ _CLAN_NAMES = r"(?-i:[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?: antitribu)?)"  # a clan 
 _RENAMED_CLANS = {"assamite": "banu haqim", "follower of set": "ministry"}
 
 
-def _same_clan(a: str, b: str) -> bool:
+def same_clan(a: str, b: str) -> bool:
     def fold(name: str) -> str:
         name = " ".join(name.casefold().split())
         return _RENAMED_CLANS.get(name, name)
@@ -787,7 +787,7 @@ class Group:
             return None if o.sect is None else o.sect.casefold() == self.name.casefold()
         if o.clan is None:
             return None
-        return _same_clan(o.clan, self.name) or _same_clan(o.clan + "s", self.name)  # "Malkavians"
+        return same_clan(o.clan, self.name) or same_clan(o.clan + "s", self.name)  # "Malkavians"
 
     @staticmethod
     def any_fits(groups: tuple["Group", ...], o, me=None) -> Optional[bool]:

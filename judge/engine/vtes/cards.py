@@ -51,7 +51,7 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
                                   require_seated)
 from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, Methuselah, StrikeText, abilities_of, condition_of,
-                                         is_as_above, read_crypt_text, strike_of, written_out)
+                                         is_as_above, read_crypt_text, same_clan, strike_of, written_out)
 from judge.engine.vtes.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
 from judge.engine.vtes.traits import CITY_TITLES
 
@@ -495,6 +495,8 @@ class Modelled:
     stealth: int = 0
     bleed: int = 0
     intercept: int = 0
+    # "with an additional +N bleed if this vampire is Toreador": (N, the clan, the sentence), the vampire playing it
+    bleed_if: Optional[tuple[int, str, str]] = None
     limited: Optional[bool] = None
     action_bleed: bool = False  # "(D) Bleed"
     any_target: bool = False
@@ -522,6 +524,7 @@ class Modelled:
     strike: Optional[StrikeText] = None  # a combat card's "Strike: ..." (card_text.strike_of)
     bleed_reduced: int = 0  # "Reduce a bleed against you by N."
     maneuver: bool = False  # a combat card's "Maneuver."
+    maneuver_to: Optional[str] = None  # ... "Maneuver, only usable to go to long range." (the range it may move to)
     prevent: int = 0  # a combat card's "Prevent N damage."
     prevent_normal: bool = False  # ... "Prevent N non-aggravated damage.": normal damage only
     # a combat card's "This vampire gets +N strength this combat." / "The opposing minion gets -N strength this
@@ -582,6 +585,13 @@ _AS_RECRUITED = re.compile(r"recruit|enters? play|comes? into play|Unlock this v
 # 0 bleed."
 _ALLY_STATS = re.compile(r"(?:Unique )?[A-Za-z][a-z-]*(?: [a-z-]+)? with (?P<life>\d+) life\. (?P<strength>\d+) "
                          r"strength, (?P<bleed>\d+) bleed", re.I)
+# "A vampire cannot play both Pack Tactics and cards named /Elder Intervention/ during the same action.", "Lost in
+# Crowds and cards named /Into Thin Air/ cannot both be played during the same action.": this card (a), the other
+# (b, or c when not set apart by slashes)
+_NOT_WITH = [re.compile(r"A vampire cannot play both (?P<a>.+?) and (?:cards named /(?P<b>[^/]+)/|(?P<c>.+?)) during "
+                        r"the same action"),
+             re.compile(r"(?P<a>.+?) and (?:cards named /(?P<b>[^/]+)/|(?P<c>.+?)) cannot both be played (?:during|on) "
+                        r"the same action")]
 # A hunting ground's (a master card, a location) gain, and its limit.
 _HUNTING_GAIN = re.compile(r"During your unlock phase, (?:a ready vampire you control can gain (?P<n>\d) blood|you may "
                            r"move (?P<n2>\d) blood from the (?:blood )?bank to a ready vampire you control)")
@@ -661,8 +671,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if s == "Do not replace until after this action" and tuple(card.types) == (REACTION,):
             out.after_action = True
             continue
-        m = re.fullmatch(r"A vampire cannot play both (?P<a>.+?) and (?:cards named /(?P<b>[^/]+)/|(?P<c>.+?)) during "
-                         r"the same action", s)
+        m = next((hit for hit in (p.fullmatch(s) for p in _NOT_WITH) if hit), None)
         if m and m.group("a") == card.name and (MODIFIER in card.types or REACTION in card.types) and not out.not_with:
             out.not_with = (m.group("b") or m.group("c"), sentence)
             continue
@@ -730,8 +739,9 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if m:
             out.bleed_reduced += int(m.group(1))
             continue
-        if COMBAT in card.types and s == "Maneuver" and not out.maneuver:
-            out.maneuver = True
+        m = re.fullmatch(r"Maneuver(?:, only usable to (?:go|get) to (?P<to>long|close) range)?", s)
+        if COMBAT in card.types and m and not out.maneuver:
+            out.maneuver, out.maneuver_to = True, m.group("to")
             continue
         m = re.fullmatch(r"(?:(\d) a|A)dditional strikes?(?: \(limited\))?", s)
         if m and COMBAT in card.types and not out.extra_strikes:
@@ -798,6 +808,12 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if m:
             out.action_bleed, out.any_target = True, bool(m.group(1))
             out.bleed += int(m.group(2) or 0)
+            continue
+        m = re.fullmatch(r"\+(?P<n>\d) bleed, with an additional \+(?P<more>\d) bleed if this vampire is (?P<clan>"
+                         r"[A-Z][\w -]+?)(?P<limited> \(limited\))?", s)
+        if m and MODIFIER in card.types and not out.bleed:
+            out.bleed, out.limited = int(m.group("n")), bool(m.group("limited"))
+            out.bleed_if = (int(m.group("more")), m.group("clan"), sentence)
             continue
         m = re.fullmatch(r"(?:\+(\d) stealth)?(?:,? and )?(?:\+(\d) bleed( \(limited\))?)?(?:\+(\d) intercept)?", s)
         if m and any(m.groups()):
@@ -1106,7 +1122,16 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         log.add(f"{m.name} plays {e.card.name}{_at(e)}.", R.CARD_MODIFIER_WHO, R.MODIFIERS_ANY_TIME)
         _says(e, log)
         return
-    event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=what.bleed, limited=what.limited,
+    bleed = what.bleed
+    if what.bleed_if is not None:
+        more, clan, sentence = what.bleed_if
+        if m.clan is None:
+            raise NotModelled(f"{e.card.name} says \"{sentence}\", and the table does not say {m.name}'s clan (give "
+                              f"its clan:)", [R.CARD_MODIFIER_WHO, R.GOLDEN_RULE])
+        if same_clan(m.clan, clan):
+            bleed += more
+            log.add(f"{m.name} is {clan}: {e.card.name} gives +{more} bleed more (\"{sentence}\").", R.GOLDEN_RULE)
+    event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=bleed, limited=what.limited,
                      cost=cost, effect=e.effect, by_other=what.other_than_acting, unblockable=what.unblockable,
                      line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
@@ -1352,8 +1377,14 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
     if e.effect is None and e.says is None and not what.rest and (what.maneuver or what.prevent) and \
             not (what.maneuver and what.prevent) and what.strike is None:
         # A maneuver card or a prevention card read whole: the engine's own maneuver or prevention, as printed.
-        event = (Maneuver(minion=m.name, source=e.card.name, via="card", cost=cost, unreplaced=what.after_combat,
-                          line=e.line, text=e.text)
+        c = d.combat
+        here = (c.range or "close") if c is not None else None
+        if what.maneuver_to and here == what.maneuver_to:  # a maneuver moves to the other range
+            raise _refuse(e.card, f"{e.card.name}{_at(e)} is \"{what.printed_line}\": the range is {here} already, and "
+                                  f"a maneuver would move it to {'close' if here == 'long' else 'long'}",
+                          R.MANEUVER, R.GOLDEN_RULE)
+        event = (Maneuver(minion=m.name, to=what.maneuver_to, source=e.card.name, via="card", cost=cost,
+                          unreplaced=what.after_combat, line=e.line, text=e.text)
                  if what.maneuver else
                  Prevent(minion=m.name, amount=what.prevent, aggravated=False if what.prevent_normal else None,
                          source=e.card.name, cost=cost, unreplaced=what.after_combat, line=e.line, text=e.text))
