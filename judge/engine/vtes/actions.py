@@ -222,6 +222,10 @@ def played_once(d: Draft, minion_name: str, card: str, played: str) -> None:
     a = d.action_()
     if (minion_name, card) in getattr(a, played):
         raise Refusal(f"{minion_name} already played {card} during this action", [R.SAME_CARD_ONCE])
+    for who, other, sentence, scope in a.excluded:  # a card played earlier forbids this one beside it
+        if other.casefold() == card.casefold() and (scope == "action" or who == minion_name):
+            raise Refusal(f"{who} played a card this action that forbids {card} beside it: \"{sentence}\"",
+                          [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
     d.put_action(**{played: getattr(a, played) + ((minion_name, card),)})
 
 

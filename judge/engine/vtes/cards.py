@@ -505,8 +505,10 @@ class Modelled:
     locked_ok: bool = False  # a reaction's "Usable by a locked vampire." (the rules want it unlocked)
     after_combat: bool = False  # a combat card's "Do not replace until after combat."
     after_action: bool = False  # a reaction's "Do not replace until after this action."
-    # "A vampire cannot play both <this card> and cards named /<that>/ during the same action.": (that, the sentence)
-    not_with: Optional[tuple[str, str]] = None
+    # "A vampire cannot play both <this card> and cards named /<that>/ during the same action." ("vampire": the one
+    # vampire's limit) or "<this card> and cards named /<that>/ cannot both be played ..." ("action": anyone's):
+    # (that, the sentence, the scope)
+    not_with: Optional[tuple[str, str, str]] = None
     # a strike's ", with an optional press" ("continue", "end" when only usable to end or continue, else "any")
     granted_press: Optional[str] = None
     granted_by: str = ""  # the sentence that gives it
@@ -588,10 +590,10 @@ _ALLY_STATS = re.compile(r"(?:Unique )?[A-Za-z][a-z-]*(?: [a-z-]+)? with (?P<lif
 # "A vampire cannot play both Pack Tactics and cards named /Elder Intervention/ during the same action.", "Lost in
 # Crowds and cards named /Into Thin Air/ cannot both be played during the same action.": this card (a), the other
 # (b, or c when not set apart by slashes)
-_NOT_WITH = [re.compile(r"A vampire cannot play both (?P<a>.+?) and (?:cards named /(?P<b>[^/]+)/|(?P<c>.+?)) during "
-                        r"the same action"),
-             re.compile(r"(?P<a>.+?) and (?:cards named /(?P<b>[^/]+)/|(?P<c>.+?)) cannot both be played (?:during|on) "
-                        r"the same action")]
+_NOT_WITH = [(re.compile(r"A vampire cannot play both (?P<a>.+?) and (?:cards named /(?P<b>[^/]+)/|(?P<c>.+?)) "
+                         r"during the same action"), "vampire"),
+             (re.compile(r"(?P<a>.+?) and (?:cards named /(?P<b>[^/]+)/|(?P<c>.+?)) cannot both be played "
+                         r"(?:during|on) the same action"), "action")]
 # A hunting ground's (a master card, a location) gain, and its limit.
 _HUNTING_GAIN = re.compile(r"During your unlock phase, (?:a ready vampire you control can gain (?P<n>\d) blood|you may "
                            r"move (?P<n2>\d) blood from the (?:blood )?bank to a ready vampire you control)")
@@ -671,9 +673,10 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if s == "Do not replace until after this action" and tuple(card.types) == (REACTION,):
             out.after_action = True
             continue
-        m = next((hit for hit in (p.fullmatch(s) for p in _NOT_WITH) if hit), None)
+        m, scope = next(((hit, scope) for hit, scope in ((p.fullmatch(s), scope) for p, scope in _NOT_WITH) if hit),
+                        (None, ""))
         if m and m.group("a") == card.name and (MODIFIER in card.types or REACTION in card.types) and not out.not_with:
-            out.not_with = (m.group("b") or m.group("c"), sentence)
+            out.not_with = (m.group("b") or m.group("c"), sentence, scope)
             continue
         m = re.fullmatch(r"This reacting vampire gets \+(\d) intercept", s)
         if m and tuple(card.types) == (REACTION,):
@@ -992,14 +995,19 @@ def _only_one(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
 
 
 def _not_with(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
-    """"A vampire cannot play both <this card> and cards named /<that>/ during the same action.": refused when `m`
-    played the other card during the action in progress (Elder Intervention, Pack Tactics)."""
+    """"A vampire cannot play both <this card> and cards named /<that>/ during the same action." (Pack Tactics after
+    Elder Intervention: `m`'s own) or "<this card> and cards named /<that>/ cannot both be played during the same
+    action." (anyone's): refused when the other card was played during the action in progress; else the limit is
+    kept on the action, so the other card played after this one is refused too (actions.played_once)."""
     a = d.action_()
     if what.not_with is None or a is None:
         return
-    other, sentence = what.not_with
-    if any(who == m.name and card == other for who, card in a.modifiers + a.reactions):
-        raise _refuse(e.card, f"{m.name} played {other} during this action: \"{sentence}\"", R.CARD_REQUIREMENTS)
+    other, sentence, scope = what.not_with
+    if any((scope == "action" or who == m.name) and card.casefold() == other.casefold()
+           for who, card in a.modifiers + a.reactions):
+        who = m.name if scope == "vampire" else "a minion"
+        raise _refuse(e.card, f"{who} played {other} during this action: \"{sentence}\"", R.CARD_REQUIREMENTS)
+    d.put_action(excluded=a.excluded + ((m.name, other, sentence, scope),))
 
 
 def _played_as(d: Draft, card: CardFacts, number: Optional[int], m: Minion) -> type:
@@ -1379,7 +1387,8 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         # A maneuver card or a prevention card read whole: the engine's own maneuver or prevention, as printed.
         c = d.combat
         here = (c.range or "close") if c is not None else None
-        if what.maneuver_to and here == what.maneuver_to:  # a maneuver moves to the other range
+        if what.maneuver_to and here == what.maneuver_to and c.step in ("before range", "range"):
+            # a maneuver moves to the other range (after the range step, the maneuver's own check says it is late)
             raise _refuse(e.card, f"{e.card.name}{_at(e)} is \"{what.printed_line}\": the range is {here} already, and "
                                   f"a maneuver would move it to {'close' if here == 'long' else 'long'}",
                           R.MANEUVER, R.GOLDEN_RULE)

@@ -177,6 +177,10 @@ class Action:
     attempt: Optional[BlockAttempt] = None
     modifiers: tuple[tuple[str, str], ...] = ()  # (minion, card) played this action
     reactions: tuple[tuple[str, str], ...] = ()
+    # cards one played forbids beside it this action ("Lost in Crowds and cards named /Into Thin Air/ cannot both be
+    # played during the same action"): (the minion that played it, the card it names, the sentence, "vampire" when
+    # the limit is the one vampire's, "action" when it is anyone's)
+    excluded: tuple[tuple[str, str, str, str], ...] = ()
     bleed_modified: bool = False  # a limited +bleed modifier was played
     payload: Any = None  # what the action brings into play (ally, retainer, equipment...)
     effects: tuple = ()  # described card effects applied on success
