@@ -62,7 +62,7 @@ def bleed_action(d: Draft, e: Bleed, log: Log) -> None:
                       f"(action modifiers add bleed later){said}", [R.BLEED_AMOUNT, *([R.CRYPT_ABILITY] if why else [])])
     announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target}", stealth=0, directed=True,
              targets=(target,), bleed=amount, detail=f", bleed {amount}",
-             rules=(R.BLEED_WHO, R.BLEED_TARGET, R.BLEED_AMOUNT))
+             rules=(R.BLEED_WHO, R.BLEED_TARGET, R.BLEED_AMOUNT), bleed_words=why)
 
 
 def hunt_action(d: Draft, e: Hunt, log: Log) -> None:
@@ -153,10 +153,11 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
                   says=e.says, puts_vampire=e.puts_vampire)
     if e.as_ == "bleed":
         target = _bleed_target(d, m, e.targets[0] if e.targets else None, e.any_target)
-        amount = m.bleed + e.bleed + crypt_bonus(d, m, "bleed", kind="bleed", directed=True, targets=(target,))[0]
+        extra, why = crypt_bonus(d, m, "bleed", kind="bleed", directed=True, targets=(target,))
+        amount = m.bleed + e.bleed + extra
         announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target} with {card}", stealth=e.stealth,
                  directed=True, targets=(target,), bleed=amount, detail=f", bleed {amount}",
-                 rules=(R.ACTION_CARD, R.ACTION_CARD_BASIC, R.BLEED_TARGET, R.BLEED_AMOUNT), **common)
+                 rules=(R.ACTION_CARD, R.ACTION_CARD_BASIC, R.BLEED_TARGET, R.BLEED_AMOUNT), bleed_words=why, **common)
         return
     if e.as_ == "hunt":
         if m.kind != VAMPIRE:

@@ -373,8 +373,9 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
              targets: tuple[str, ...] = (), bleed: int = 0, hunt: int = 0, cost: Cost = Cost(),
              card: Optional[str] = None, via: Optional[str] = None, from_hand: bool = False, payload=None,
              effect: Optional[CardEffect] = None, says: Optional[str] = None, rules=(), detail: str = "",
-             cost_rules=(), puts_vampire: bool = False) -> None:
-    """Announce an action; `cost_rules` are the rules that set its cost (a cardless action's default cost).
+             cost_rules=(), puts_vampire: bool = False, bleed_words: Sequence[str] = ()) -> None:
+    """Announce an action; `cost_rules` are the rules that set its cost (a cardless action's default cost);
+    `bleed_words`, the words of the card bonuses the caller counted in `bleed` (crypt_bonus), said after it.
     The minion's traits may forbid it (traits.check_announce: a slave's directed action, a sterile vampire's
     action that puts a vampire in play)."""
     traits.check_announce(d, m, directed, puts_vampire)
@@ -382,9 +383,6 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
     # the minion's own stealth (its card's "+1 stealth."), and its card's bonuses that hold on this action
     extra, why = crypt_bonus(d, m, "stealth", kind=kind, directed=directed, targets=targets)
     stealth += m.stealth + extra
-    bleed_why: list[str] = []
-    if kind == "bleed":  # the caller's `bleed` counts them already (crypt_bonus); here they are said
-        bleed_why = crypt_bonus(d, m, "bleed", kind=kind, directed=directed, targets=targets)[1]
     if from_hand:
         play_from_hand(d, m.controller, log, card or kind)
     changes = {"locked": True}
@@ -411,7 +409,7 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
     if m.stealth:
         log.add(f"{m.name} has {m.stealth:+d} stealth of its own (its card's, or the table's `stealth:`) on each of its "
                 f"actions (counted above).", R.CRYPT_ABILITY)
-    for words in why + bleed_why:
+    for words in [*why, *bleed_words]:
         log.add(f"{m.name}'s card: {words} (counted above).", R.CRYPT_ABILITY)
 
 
