@@ -18,7 +18,7 @@ DOC = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text(
 PLAYERS = ["Sarah", "Alexis", "Bob", "Nora", "Steve"]
 MINIONS = ["Belinde", "Carna", "Ira", "Krid", "Quentin", "The Dowager", "Alexa Draper", "Sybren van Oosten",
            "Lucinde", "Eugenio", "Pug", "Ayelech", "Colette", "Wauneka", "Flávio Gonçalves", "Chrysanthemum",
-           "Ryan", "Nassir", "Kurt"]
+           "Ryan", "Nassir", "Kurt", "Dorka"]
 
 
 def names() -> Names:
@@ -90,6 +90,16 @@ def test_a_recruited_ally_can_be_named_by_later_events():
     parse_wording("Pug recruits Loyal Street Gang (ally, life 3)", n, 1)
     assert parse_wording("Loyal Street Gang bleeds Alexis", n, 2) == ev.Bleed(
         actor="Loyal Street Gang", target="Alexis", line=2, text="Loyal Street Gang bleeds Alexis")
+
+
+def test_a_name_ending_in_an_apostrophe_is_the_name_not_a_possessive():
+    """"Dancin' Dana" stays her name (the possessive "Alexis' " is read as "Alexis's" around it): a vampire of the
+    card list was once refused as the unknown "Dancin's Dana"."""
+    n = Names(PLAYERS, MINIONS + ["Dancin' Dana"], card_catalog())
+    assert parse_wording("Dancin' Dana bleeds Alexis", n, 1).actor == "Dancin' Dana"
+    assert parse_wording("Dancin\u2019 Dana enters combat with Carna as her action", n, 2) == ev.CombatAction(
+        actor="Dancin' Dana", target="Carna", line=2, text="Dancin\u2019 Dana enters combat with Carna as her action")
+    assert parse_wording("Sarah burns 1 pool to unlock Dancin' Dana", n, 3).minion == "Dancin' Dana"
 
 
 def _documented_sentences() -> list[str]:

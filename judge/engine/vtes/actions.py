@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
-from judge.engine.vtes import combat, politics, situations, torpor
+from judge.engine.vtes import abilities, combat, politics, situations, torpor
 from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
@@ -677,7 +677,7 @@ RESOLVE = {"bleed": _resolve_bleed, "hunt": _resolve_hunt, "equip": _resolve_equ
            "recruit": _resolve_recruit, "anarch": _resolve_anarch, "card": _resolve_card,
            "political": politics.resolve_political, "leave torpor": torpor.resolve_leave,
            "rescue": torpor.resolve_rescue, "diablerize": torpor.resolve_diablerize,
-           "red list": situations.resolve_red_list}
+           "red list": situations.resolve_red_list, "enter combat": abilities.resolve_combat_action}
 
 
 # -- described card effects -------------------------------------------------------------------------

@@ -760,7 +760,7 @@ def written_out(line: str, above: str) -> Optional[str]:
 @dataclass(frozen=True)
 class Group:
     """Minions a crypt card's bonus names ("a ready Ventrue", "a titled vampire", "Camarilla vampires", "an older
-    vampire"): `kind` is "clan", "sect", "titled", "ally", "minion", "red list", "older" or "younger" (than the
+    vampire"): `kind` is "clan", "sect", "titled", "ally", "minion", "vampire", "red list", "older" or "younger" (than the
     vampire whose card it is), `name` the clan or sect as printed."""
 
     kind: str
@@ -777,6 +777,8 @@ class Group:
             return "red list" in o.traits
         if o.kind != VAMPIRE:
             return False
+        if self.kind == "vampire":
+            return True
         if self.kind in ("older", "younger"):
             return me is not None and (o.capacity > me.capacity if self.kind == "older" else o.capacity < me.capacity)
         if self.kind == "titled":
@@ -796,7 +798,8 @@ class Group:
         return True if True in found else None if None in found else False
 
     def words(self) -> str:
-        return {"titled": "titled vampire", "ally": "ally", "minion": "minion", "red list": "Red List minion",
+        return {"titled": "titled vampire", "ally": "ally", "minion": "minion", "vampire": "vampire",
+                "red list": "Red List minion",
                 "older": "older vampire", "younger": "younger vampire"}.get(
             self.kind, f"{self.name} vampire" if self.kind == "sect" else self.name)
 
@@ -823,7 +826,7 @@ class Bonus:
 
 
 _SECTS = ("camarilla", "sabbat", "laibon", "independent", "anarch")
-_ALT = re.compile(r"(?:a |an |the )?(?:ready )?(?:other )?(?P<w>titled vampires?|all(?:y|ies)|minions?|Red List minions?"
+_ALT = re.compile(r"(?:a |an |the )?(?:ready )?(?:other )?(?P<w>titled vampires?|all(?:y|ies)|minions?|vampires?|Red List minions?"
                   r"|(?P<age>older|younger) vampires?|(?P<sect>Camarilla|Sabbat|Laibon|Independent|Anarch)s?(?: vampires?)?"
                   r"|(?P<clan>Followers? of Set|Daughters? of Cacophony|Children of Osiris"
                   r"|(?-i:[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?: antitribu)?))(?: vampires?)?)", re.I)
@@ -853,6 +856,8 @@ def _groups(text: str) -> Optional[tuple[Group, ...]]:
             out.append(Group("ally"))
         elif w.startswith("red list"):
             out.append(Group("red list"))
+        elif w.startswith("vampire"):
+            out.append(Group("vampire"))
         else:
             out.append(Group("minion"))
     return tuple(out)
@@ -936,7 +941,11 @@ class Ability:
                     the first round of combat";
     "strike"        "Once each combat, Alexis can strike: dodge.", "Agnieszka can burn 1 blood to strike: combat
                     ends.": a strike of `strike_kind` ("dodge", "combat ends"), `uses` times each combat (0: any
-                    number), costing `blood`."""
+                    number), costing `blood`;
+    "enter combat"  "Dorka can enter combat with a minion controlled by your predator or prey as a (D) action.": an
+                    action (`directed` when "(D)") at `stealth`, costing `blood`, that enters combat with a minion of
+                    `groups`, `state` ("ready", "locked" or ""), of capacity below `capacity_below` (0: any),
+                    controlled by `whose` ("predator or prey", "another Methuselah" or "": any other Methuselah)."""
 
     kind: str
     sentence: str
@@ -948,6 +957,18 @@ class Ability:
     first_round: bool = False
     strike_kind: str = ""
     blood: int = 0
+    stealth: int = 0  # "enter combat": the action's stealth
+    directed: bool = False
+    state: str = ""
+    capacity_below: int = 0
+    whose: str = ""
+
+    def target_words(self) -> str:
+        """Whom an "enter combat" ability lets the vampire fight, in the card's terms."""
+        state = f"{self.state} " if self.state else ""
+        below = f" of capacity below {self.capacity_below}" if self.capacity_below else ""
+        whose = f" controlled by {'your ' if self.whose == 'predator or prey' else ''}{self.whose}" if self.whose else ""
+        return state + " or ".join(g.words() for g in self.groups) + below + whose
 
 
 _CANNOT_USE = re.compile(r"(?P<who>.+?) cannot (?:use|play) cards requiring (?P<what>(?:[A-Z][a-z]+ \[[a-z]{3}\]"
@@ -960,6 +981,12 @@ _OPTIONAL = re.compile(r"(?P<who>.+?) gets (?P<n>an|one|\d) optional (?P<what>pr
 _STRIKE_ABILITY = re.compile(r"(?P<once>Once each combat, )?(?P<who>.+?) (?:can|may) (?:burn (?P<blood>\d) blood to )?"
                              r"strike: (?P<what>dodge|combat ends)\.?")
 _CANNOT_BLOCK = re.compile(r"(?P<who>.+?) cannot block (?P<what>.+?)\.?")
+_COMBAT_TARGET = (r"(?:any |an? )?(?P<state>ready |locked )?(?P<what>.+?)(?: (?:of|with) capacity (?:below (?P<below>\d+)|"
+                  r"(?P<atmost>\d+) or less))?(?: controlled by (?P<whose>your predator or prey|another Methuselah))?")
+_COMBAT_ACTION = r"an? (?:\+(?P<stealth>\d) stealth )?(?P<d>\(D\) )?action(?: that costs (?P<blood>\d) blood)?"
+_ENTER_COMBAT = re.compile(rf"(?P<who>.+?) (?:can|may) enter combat with {_COMBAT_TARGET} as {_COMBAT_ACTION}\.?"
+                           rf"|As {_COMBAT_ACTION.replace('?P<', '?P<x')}, (?P<xwho>.+?) (?:can|may) enter combat with "
+                           rf"{_COMBAT_TARGET.replace('?P<', '?P<x')}\.?")
 
 
 def ability_of(sentence: str, name: str) -> Optional[Ability]:
@@ -982,6 +1009,16 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     if m and _is_self(m.group("who"), name):
         return Ability("strike", s, uses=1 if m.group("once") else 0, strike_kind=m.group("what"),
                        blood=int(m.group("blood") or 0))
+    m = _ENTER_COMBAT.fullmatch(s)
+    if m:  # the sentence's two orders: "<who> can enter combat with <whom> as a (D) action", "As a (D) action, <who> ..."
+        g = {k.lstrip("x"): v for k, v in m.groupdict().items() if v is not None and (k.startswith("x")) == bool(
+            m.group("xwho"))}
+        groups = _groups(g["what"]) if _is_self(g["who"], name) else None
+        if groups:
+            below = int(g["below"]) if "below" in g else int(g["atmost"]) + 1 if "atmost" in g else 0
+            return Ability("enter combat", s, groups=groups, state=g.get("state", "").strip(), capacity_below=below,
+                           whose=g.get("whose", "").replace("your ", ""), stealth=int(g.get("stealth", 0)),
+                           directed="d" in g, blood=int(g.get("blood", 0)))
     m = _HUNT.fullmatch(s)
     if m:
         return Ability("hunt", s, amount=int(m.group("n")))

@@ -490,6 +490,15 @@ class MarkRedList(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class CombatAction(Event):
+    """A vampire's action, given by its own card, to enter combat with a minion ("Dorka can enter combat with a minion
+    controlled by your predator or prey as a (D) action.")."""
+
+    actor: str
+    target: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class RedListHunt(Event):
     """A vampire's action to enter combat with a marked Red List minion."""
 

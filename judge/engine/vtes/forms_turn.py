@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from judge.engine.errors import ScenarioError
-from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, ContestCard, ContestTitle,
-                                 CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase,
+from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, CombatAction, ContestCard,
+                                 ContestTitle, CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase,
                                  Hunt, Influence, MasterCard, Modifier, Pass, Political, Reaction, Recruit,
                                  TransferBack, TransferPool, TurnOf, Unmodelled, UnlockInfernal, Withdraw)
 from judge.engine.vtes.forms import (PHASE_NAMES, FormTable, card_name, cost_of, effect_of, minion_of, number, parse_props,
@@ -152,6 +152,14 @@ def _recruit(m, names, line, text):
 @FORMS.wording(r"{M} (?:becomes|attempts to become) (?:an )?anarch", "Belinde becomes anarch")
 def _anarch(m, names, line, text):
     return BecomeAnarch(actor=minion_of(m, names, line), line=line, text=text)
+
+
+@FORMS.wording(r"{M} (?:enters|attempts to enter|tries to enter) combat with {M2} as {PRON} (?:\(D\) )?action",
+               "Dorka enters combat with Carna as her action")
+@FORMS.wording(r"{M} (?:takes|performs|announces) (?:an|{PRON}) (?:\(D\) )?action to enter combat with {M2}",
+               "Dorka takes an action to enter combat with Carna")
+def _combat_action(m, names, line, text):
+    return CombatAction(actor=minion_of(m, names, line), target=minion_of(m, names, line, "m2"), line=line, text=text)
 
 
 @FORMS.wording(r"{M} plays (?:(?P<x>[^,:]+?), )?an action card(?:[:,] (?P<props>.+)| \((?P<props2>.+)\))?",
@@ -428,6 +436,12 @@ def _s_political(d, names, line, text):
     return Political(actor=names.canon_minion(d["political"], line), card=d.get("card"), cost=cost_of(d),
                      effect=effect_of(d["effect"], names, line) if d.get("effect") else None, says=d.get("says"),
                      line=line, text=text)
+
+
+@FORMS.structured("combat_action", ("target",), "{combat_action: Dorka, target: Carna}")
+def _s_combat_action(d, names, line, text):
+    return CombatAction(actor=names.canon_minion(d["combat_action"], line), target=names.canon_minion(d["target"], line),
+                        line=line, text=text)
 
 
 @FORMS.structured("modifier", ("card", "stealth", "bleed", "hunt", "limited", "cost", "effect"),

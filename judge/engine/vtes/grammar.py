@@ -73,8 +73,10 @@ def parse_wording(text: str, names: Names, line: int) -> Event:
     """The event a sentence describes: the first form (WORDING) that matches; ScenarioError naming the line, an
     unknown name, or the closest forms."""
     clean = " ".join(str(text).split()).rstrip(".!").replace("\u2019", "'")
-    clean = re.sub(r"'s\b|'(?=\s)", "'s", clean)
+    # names first, then the possessives ("Alexis' vampire" is "Alexis's vampire"): a name ending in an apostrophe
+    # ("Dancin' Dana") stays the name
     marked, originals = names.mark(clean)
+    clean, marked = (re.sub(r"'s\b|'(?=\s)", "'s", t) for t in (clean, marked))
     for pattern in WORDING:
         rx, names_anyone = _compile(pattern.template)
         # A form without a name is matched on the sentence as written: "nobody blocks" stays that sentence

@@ -30,7 +30,7 @@ from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Ca
                                  Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press, Prevent, Reaction, Recruit,
                                  Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw,
-                                 AllyIntoPlay, BurnOption, ChangeControl, ChangeSect, GainTitle, MarkRedList, RedListHunt,
+                                 AllyIntoPlay, BurnOption, ChangeControl, ChangeSect, CombatAction, GainTitle, MarkRedList, RedListHunt,
                                  SlaveTakesOver)
 from judge.engine.vtes.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer, counters_in_play, evolve)
@@ -237,7 +237,7 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         named = () if must_hunt else (_named_action,)  # a pending hunt keeps its odds of being drawn
         for maker in (_bleed, _bleed, _bleed, _hunt, _hunt, _equip, _employ, _recruit, _anarch, _card, _card,
                       _blood_effect, _political, _political, _leave_torpor, _rescue, _diablerize, _diablerize,
-                      _card_combat, _damage, _red_list, _sterile_card, *named):
+                      _card_combat, _damage, _red_list, _combat_action, _sterile_card, *named):
             add(lambda maker=maker: maker(pick(ready), state, seated, rng, new_name))
     elif state.phase == "influence":
         unc = [m for m in mine if m.region == UNCONTROLLED and m.kind == VAMPIRE]
@@ -383,6 +383,15 @@ def _damage(m, state, seated, rng, new_name):
 def _red_list(m, state, seated, rng, new_name):
     others = [o.name for o in state.minions.values() if o.controller != m.controller] or [m.name]
     return RedListHunt(actor=m.name, target=rng.choice(others))
+
+
+def _combat_action(m, state, seated, rng, new_name):
+    """The action to enter combat a vampire's own card may give (refused when it gives none); a minion described
+    without its card (not modelled there) goes after a Red List minion instead, so that games go on."""
+    if not m.text_read:
+        return _red_list(m, state, seated, rng, new_name)
+    others = [o.name for o in state.minions.values() if o.name != m.name] or [m.name]
+    return CombatAction(actor=m.name, target=rng.choice(others))
 
 
 def _sterile_card(m, state, seated, rng, new_name):

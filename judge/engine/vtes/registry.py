@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from judge.engine.vtes import actions, cards, combat, phases, politics, situations, stages, torpor
+from judge.engine.vtes import abilities, actions, cards, combat, phases, politics, situations, stages, torpor
 from judge.engine.errors import NotModelled
 from judge.engine.vtes.events import (ActionCard, AllyIntoPlay, BecomeAnarch, Bleed, Block, BurnOption, CastVote,
-                                 ChangeControl, ChangeSect, ChooseStrike, ClosePolling, CombatOver, ContestCard,
+                                 ChangeControl, ChangeSect, ChooseStrike, ClosePolling, CombatAction, CombatOver, ContestCard,
                                  ContestTitle, CryptDraw, Decline, Diablerize, Discard, EdgePool, Effect, Employ,
                                  EndTurn, EnterCombat, Equip, Event, GainStrikes, GainTitle, GoToPhase, Hunt,
                                  HuntingGround,
@@ -58,6 +58,8 @@ HANDLERS: dict[type, Handler] = {
     GainTitle: situations.gain_title, ChangeSect: situations.change_sect, MarkRedList: situations.mark_red_list,
     RedListHunt: situations.red_list_hunt, AllyIntoPlay: situations.ally_into_play,
     ChangeControl: situations.change_control, SlaveTakesOver: situations.slave_takes_over,
+    # what a vampire's own card lets it do (abilities.py)
+    CombatAction: abilities.combat_action,
 }
 
 

@@ -216,6 +216,10 @@ ACTION_CARD_BASIC = rule("ACTION_CARD_BASIC", "a card describing a special versi
 ACTION_CARD_ONCE = rule("ACTION_CARD_ONCE", "a minion performs an action with the same action card (or card in play) once each turn",
                         [V("minion-phase", "same named action card more than once each turn")],
                         [RB("6.1.6", "or via the same card in play")])
+CARD_TEXT_ACTION_ONCE = rule("CARD_TEXT_ACTION_ONCE", "a minion performs each action its own card text gives once "
+                             "each turn, even if it unlocks",
+                             [V("minion-phase", "including from the minion's own card text")],
+                             [RB("6.1.6", "including from the minion's own card text")])
 POLITICAL = rule("POLITICAL", "a political action: vampires only, undirected, +1 stealth, one per vampire each turn",
                  [V("politics", "Who can take a political action: Any ready vampire"),
                   V("non-repeat-rules", "A vampire cannot perform more than one political action")],
@@ -743,6 +747,16 @@ WAKE = rule("WAKE", "a vampire that wakes may block and play reactions as though
             "(older book: no such term; the card's text applies)",
             [V("important-terms-in-the-game", "A vampire that wakes during an action can attempt to block")],
             [RB("1.4", "Whenever the cards contradict the rules")])
+CARD_ACTION = rule("CARD_ACTION", "a card, a vampire's own card text included, can provide an action",
+                  [V("action-card-or-card-in-play", "Actions can be provided by cards (either action cards or cards in "
+                                                    "play)")],
+                  [RB("6.1.6", "or via the same card in play")])
+DIRECTED_TARGETS = rule("DIRECTED_TARGETS", "an action that targets another Methuselah's minion is directed at that "
+                        "Methuselah, (D) or not",
+                        [V("vampire-the-eternal-struggle", "targets one or more other Methuselahs, or the minions or "
+                                                           "cards they control")],
+                        [RB("rules-glossary", "targets or more other Methuselahs (or the minions or cards they "
+                                              "control)")])
 RED_LIST_MARK = rule("RED_LIST_MARK", "a master phase action marks a Red List minion for the current turn",
                      [V("traits", "use a master phase action to mark a Red")],
                      [RB("11", "may use a master phase action")])

@@ -1,0 +1,86 @@
+"""What a vampire's own card lets it do, used as events of their own (card_text.Ability): an action to enter combat
+("Dorka can enter combat with a minion controlled by your predator or prey as a (D) action.").
+
+The ability's sentence is the card's; the book's rules for actions apply around it: a card, the vampire's own card
+text included, provides the action (Action Card (or Card in Play)), at most once each turn for the vampire, at the
+stealth the card says (0 by default), its cost paid on success; targeting another Methuselah's minion makes it
+directed at that Methuselah, whether the card prints (D) or not (the glossary's Directed Action)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from judge.engine.errors import NotModelled, Refusal
+from judge.engine.vtes import combat
+from judge.engine.vtes import rules as R
+from judge.engine.vtes.card_text import Ability, Group, abilities_of
+from judge.engine.vtes.events import CombatAction, Cost
+from judge.engine.vtes.helpers import Log, announce, check_actor, minion
+from judge.engine.vtes.state import READY, VAMPIRE, Action, Draft, Minion
+
+
+def _misfit(d: Draft, a: Ability, m: Minion, t: Minion) -> Optional[str]:
+    """Why the ability `a` of `m` does not reach the minion `t` (None: it does). NotModelled when the table does not
+    say whether `t` is of the minions the card names (a vampire described without its clan or sect)."""
+    fits = Group.any_fits(a.groups, t, m)
+    if fits is None:
+        raise NotModelled(f"{m.name}'s card says \"{a.sentence}\", and the table does not say whether {t.name} is "
+                          f"{' or '.join(g.words() for g in a.groups)} (give its clan and sect)", [R.CRYPT_ABILITY])
+    if not fits:
+        return f"{t.name} is not {' or '.join(_a(g.words()) for g in a.groups)}"
+    if a.state == "locked" and not t.locked:
+        return f"{t.name} is not locked"
+    if a.capacity_below and not (t.kind == VAMPIRE and t.capacity < a.capacity_below):
+        return f"{t.name} is not a vampire of capacity below {a.capacity_below}"
+    if a.whose == "predator or prey" and t.controller not in (d.prey(m.controller), d.predator(m.controller)):
+        return f"{t.name} is controlled by {t.controller}, neither {m.controller}'s prey nor predator"
+    return None
+
+
+def _a(words: str) -> str:
+    return ("an " if words[:1].casefold() in "aeiou" else "a ") + words
+
+
+def combat_action(d: Draft, e: CombatAction, log: Log) -> None:
+    m = check_actor(d, e.actor, "enter combat")
+    found = abilities_of(m, "enter combat")
+    if not found:
+        if not m.text_read:
+            raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card "
+                              f"gives {m.name} an action to enter combat: name its card (card:), or describe the "
+                              f"action as a card's ('{m.name} plays an action card: directed at ...')",
+                              [R.CARD_ACTION])
+        raise Refusal(f"{m.name}'s card gives it no action to enter combat, and no card played or in play is named "
+                      f"for one", [R.CARD_ACTION, R.CRYPT_ABILITY])
+    t = minion(d, e.target)
+    combat.check_can_fight(d, m, t)
+    reasons = [(a, _misfit(d, a, m, t)) for a in found]
+    usable = [a for a, why in reasons if why is None]
+    if not usable:
+        said = "; ".join(f"\"{a.sentence}\": {why}" for a, why in reasons)
+        raise Refusal(f"{m.name}'s card does not let it enter combat with {t.name}: {said}",
+                      [R.CRYPT_ABILITY, R.CARD_ACTION])
+    if len({(a.stealth, a.blood) for a in usable}) > 1:
+        raise NotModelled(f"{m.name}'s card gives two actions to enter combat with {t.name} at different stealth or "
+                          f"cost: which one is taken is not said", [R.CRYPT_ABILITY])
+    a = usable[0]
+    via = f"{m.name}'s card text"
+    if via in m.used:
+        raise Refusal(f"{m.name} already performed the action its card gives (\"{a.sentence}\") this turn",
+                      [R.CARD_TEXT_ACTION_ONCE])
+    announce(d, log, m, kind="enter combat", summary=f"{m.name}'s action to enter combat with {t.name}",
+             stealth=a.stealth, directed=True, targets=(t.controller,), cost=Cost(blood=a.blood), via=via,
+             payload=t.name, rules=(R.CARD_ACTION, R.ACTION_CARD, R.DIRECTED_TARGETS),
+             detail=f" (its card: \"{a.sentence}\")", cost_rules=(R.CRYPT_ABILITY,))
+
+
+def resolve_combat_action(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    """A successful action to enter combat: the combat begins, if the minion is still there to fight."""
+    target = d.minions.get(a.payload)
+    if target is None or target.region != READY or target.contested:
+        log.add(f"{a.summary} succeeds{paid}, but {a.payload} is no longer ready: no combat.", *rules,
+                R.COMBAT_READY)
+        return
+    log.add(f"{a.summary} succeeds{paid}: {a.actor} enters combat with {target.name}.", *rules, R.CRYPT_ABILITY,
+            R.COMBAT_CAUSED)
+    combat.start(d, log, a.actor, target.name, cause=a.summary)
+
