@@ -2,6 +2,8 @@
 defaulted, a card's permission over a rule's prohibition citing both; on the real card list."""
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -76,7 +78,9 @@ def test_every_bonus_read_from_the_card_list_is_about_the_vampire_itself_and_who
         for bonus in read_crypt_text(facts.text, facts.sect, facts.title, facts.name).bonuses:
             read += 1
             subject = bonus.sentence.split(" gets ")[0]
-            assert subject in ("He", "She", "They", "It") or facts.name.startswith(subject), (facts.name, subject)
+            # a pronoun, the name, or a word of it ("Callihan" on Boss Callihan's card)
+            assert subject.casefold() in ("he", "she", "they", "it") or re.search(
+                rf"(?<!\w){re.escape(subject)}(?!\w)", facts.name.split(",")[0]), (facts.name, subject)
     assert read >= 90  # 97 when written
 
 

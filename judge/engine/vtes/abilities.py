@@ -1,5 +1,6 @@
 """What a vampire's own card lets it do, used as events of their own (card_text.Ability): an action to enter combat
-("Dorka can enter combat with a minion controlled by your predator or prey as a (D) action.").
+("Dorka can enter combat with a minion controlled by your predator or prey as a (D) action."), blood burned for a
+bonus during an action ("During an action, Chavi can burn 1 blood to get +1 stealth.").
 
 The ability's sentence is the card's; the book's rules for actions apply around it: a card, the vampire's own card
 text included, provides the action (Action Card (or Card in Play)), at most once each turn for the vampire, at the
@@ -13,9 +14,9 @@ from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes import combat
 from judge.engine.vtes import rules as R
 from judge.engine.vtes.card_text import Ability, Group, abilities_of
-from judge.engine.vtes.events import CombatAction, Cost
-from judge.engine.vtes.helpers import Log, announce, check_actor, minion
-from judge.engine.vtes.state import READY, VAMPIRE, Action, Draft, Minion
+from judge.engine.vtes.events import BurnFor, CombatAction, Cost
+from judge.engine.vtes.helpers import Log, announce, blood, check_actor, check_cost, minion
+from judge.engine.vtes.state import READY, VAMPIRE, Action, BlockAttempt, Draft, Minion
 
 
 def _misfit(d: Draft, a: Ability, m: Minion, t: Minion) -> Optional[str]:
@@ -84,3 +85,68 @@ def resolve_combat_action(d: Draft, log: Log, a: Action, paid: str, rules: list)
             R.COMBAT_CAUSED)
     combat.start(d, log, a.actor, target.name, cause=a.summary)
 
+
+
+# -- blood burned for a bonus during an action ---------------------------------------------------------------------
+def burn_for(d: Draft, e: BurnFor, log: Log) -> None:
+    """The +stealth, bleed or intercept a vampire's card lets it buy with blood during an action: the acting vampire's
+    stealth or bleed, the blocking vampire's intercept, each only when the book allows such a bonus (stealth and
+    intercept when needed, bleed on a bleed), as often as the card says, the blood burned at once."""
+    m = minion(d, e.minion)
+    found = [a for a in abilities_of(m, "burn for") if a.stat == e.stat]
+    if not found:
+        if not m.text_read:
+            raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card lets "
+                              f"it burn blood for +{e.stat}: name its card (card:), or describe the effect "
+                              f"('{m.name} plays an action modifier: +1 {e.stat}, costing 1 blood')", [R.CRYPT_ABILITY])
+        raise Refusal(f"{m.name}'s card gives it no +{e.stat} for blood", [R.CRYPT_ABILITY])
+    ab = found[0]
+    said = f"\"{ab.sentence}\""
+    if (e.amount is not None and e.amount != ab.amount) or (e.blood is not None and e.blood != ab.blood):
+        raise Refusal(f"{m.name}'s card gives +{ab.amount} {e.stat} for {ab.blood} blood: {said}", [R.CRYPT_ABILITY])
+    a = d.action_()
+    if a is None:
+        raise Refusal(f"{m.name}'s card gives its +{e.stat} during an action, and none is in progress: {said}",
+                      [R.CRYPT_ABILITY])
+    if ab.during == "bleed" and a.kind != "bleed" or ab.during == "directed" and not a.directed:
+        raise Refusal(f"the action in progress ({a.summary}) is not a {ab.during} action: {said}", [R.CRYPT_ABILITY])
+    if e.stat in ("stealth", "bleed") and m.name != a.actor:
+        raise Refusal(f"{m.name} is not the acting minion ({a.actor} is): its card's +{e.stat} is its own, on its "
+                      f"own action ({said})", [R.CRYPT_ABILITY])
+    if e.stat == "stealth" and (a.attempt is None or a.attempt.intercept < a.stealth):
+        state = (f"{a.attempt.blocker}'s intercept {a.attempt.intercept} is below the stealth {a.stealth}"
+                 if a.attempt else "no block attempt is in progress")
+        raise Refusal(f"stealth can be added only when needed, and {state}", [R.STEALTH_WHEN_NEEDED])
+    if e.stat == "intercept":
+        if a.attempt is None or a.attempt.blocker != m.name:
+            who = f"{a.attempt.blocker} is blocking" if a.attempt else "no block attempt is in progress"
+            raise Refusal(f"intercept can be added only to the blocking minion when needed; {who}",
+                          [R.INTERCEPT_WHEN_NEEDED])
+        if a.attempt.intercept >= a.stealth:
+            raise Refusal(f"intercept can be added only when needed: {m.name}'s intercept {a.attempt.intercept} "
+                          f"already meets the stealth {a.stealth}", [R.INTERCEPT_WHEN_NEEDED])
+    if e.stat == "bleed" and a.kind != "bleed":
+        raise Refusal(f"+bleed modifies a bleed action; {a.summary} is not one", [R.BLEED_AMOUNT])
+    key = (m.name, ab.sentence)
+    if ab.once == "action" and key in a.abilities:
+        raise Refusal(f"{m.name} has used it this action: {said}", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+    if ab.once == "turn" and ab.sentence in m.once:
+        raise Refusal(f"{m.name} has used it this turn: {said}", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+    check_cost(d, m, Cost(blood=ab.blood), f"{m.name}'s card ({said})", (R.CRYPT_ABILITY,))
+    blood(d, m.name, -ab.blood)
+    if ab.once == "turn":
+        d.put_minion(m.name, once=d.minions[m.name].once + (ab.sentence,))
+    a = d.action_()
+    if e.stat == "intercept":
+        att = a.attempt
+        a = d.put_action(attempt=BlockAttempt(att.blocker, att.player, att.intercept + ab.amount), abilities=a.abilities
+                         + (key,))
+        now, rule = f"{m.name} has {a.attempt.intercept} intercept against {a.stealth} stealth", R.INTERCEPT_WHEN_NEEDED
+    elif e.stat == "stealth":
+        a = d.put_action(stealth=a.stealth + ab.amount, abilities=a.abilities + (key,))
+        now, rule = f"stealth {a.stealth}", R.STEALTH_WHEN_NEEDED
+    else:
+        a = d.put_action(bleed=a.bleed + ab.amount, abilities=a.abilities + (key,))
+        now, rule = f"bleed {a.bleed}", R.BLEED_AMOUNT
+    log.add(f"{m.name} burns {ab.blood} blood for +{ab.amount} {e.stat}, as its card says ({said}): {now}.",
+            R.CRYPT_ABILITY, rule)

@@ -917,14 +917,16 @@ def bonus_of(sentence: str, name: str) -> Optional[Bonus]:
 
 
 def _is_self(who: str, name: str) -> bool:
-    """Whether a sentence's subject is the vampire itself: a pronoun, its name, or its name before the comma."""
+    """Whether a sentence's subject is the vampire itself: a pronoun, its name, its name before the comma, or one
+    word of that ("Legba" for Papa Legba, "Zara" for Lady Zara Slatikov: the cards call themselves so)."""
     who = who.strip()
-    if who in ("He", "She", "They", "It"):
+    if who.casefold() in ("he", "she", "they", "it"):
         return True
     if not name:
         return False
     full = name.split(",")[0].strip()
-    return who in (name, full, full.split()[0], re.sub(r" \(.*\)$", "", full))
+    words = [w for w in re.sub(r" \(.*\)$", "", full).split() if len(w) > 2 and w[0].isupper() and w != "The"]
+    return who in (name, full, full.split()[0], re.sub(r" \(.*\)$", "", full), *words)
 
 
 # -- what else a crypt card says its vampire may or may not do ------------------------------------------------------
@@ -942,6 +944,10 @@ class Ability:
     "strike"        "Once each combat, Alexis can strike: dodge.", "Agnieszka can burn 1 blood to strike: combat
                     ends.": a strike of `strike_kind` ("dodge", "combat ends"), `uses` times each combat (0: any
                     number), costing `blood`;
+    "burn for"      "During an action, Chavi can burn 1 blood to get +1 stealth.", "Once each action, Julia can burn 1
+                    blood to get +1 bleed.": `amount` more of `stat` ("stealth", "bleed", "intercept") for `blood`,
+                    during the actions `during` names ("action": any, "bleed", "directed"), `once` each "action",
+                    "turn" or any number of times ("");
     "enter combat"  "Dorka can enter combat with a minion controlled by your predator or prey as a (D) action.": an
                     action (`directed` when "(D)") at `stealth`, costing `blood`, that enters combat with a minion of
                     `groups`, `state` ("ready", "locked" or ""), of capacity below `capacity_below` (0: any),
@@ -962,6 +968,10 @@ class Ability:
     state: str = ""
     capacity_below: int = 0
     whose: str = ""
+    stat: str = ""  # "burn for": the stat it adds to
+    during: str = ""  # "burn for": the actions it is used in
+    once: str = ""  # "burn for": once each "action" or "turn" ("": any number of times)
+    press_to: str = ""  # "press": "continue" when the press is only usable to continue combat
 
     def target_words(self) -> str:
         """Whom an "enter combat" ability lets the vampire fight, in the card's terms."""
@@ -977,7 +987,15 @@ _AGGRAVATED_HANDS = re.compile(r"Damage from (?P<who>.+?)(?:'s)? hand strikes is
 _NO_DIABLERIE = re.compile(r"(?P<who>.+?) cannot commit diablerie\.?")
 _HUNT = re.compile(r"\+(?P<n>\d) hunt\.?")
 _OPTIONAL = re.compile(r"(?P<who>.+?) gets (?P<n>an|one|\d) optional (?P<what>press|maneuver) (?:each combat|"
-                       r"(?P<first>during the first round of combat))\.?")
+                       r"(?P<first>(?:during|on) the first round of combat))\.?")
+# "Once each combat, Juggler can burn 1 blood to get a maneuver.", "... may burn a blood for a press", "..., only usable
+# to continue combat."
+_BURN_FOR_PRESS = re.compile(r"Once each combat, (?P<who>.+?) (?:can|may) burn (?P<blood>\d|a) blood (?:to get|for) "
+                             r"(?:a|one|1) (?P<what>press|maneuver)(?P<cont>, only usable to continue combat)?\.?")
+_BURN_FOR = re.compile(r"(?:(?P<once>Once each action|Once per action|Once each turn)|During (?:an|a (?P<kind>bleed|"
+                       r"directed)) action)?,? ?(?P<who>[^,]+?) (?:can|may) burn (?P<blood>\d|a) blood to get (?:an "
+                       r"additional )?\+(?P<n>\d) (?P<stat>stealth|bleed|intercept)(?P<current> for the current action)?"
+                       r"\.?")
 _STRIKE_ABILITY = re.compile(r"(?P<once>Once each combat, )?(?P<who>.+?) (?:can|may) (?:burn (?P<blood>\d) blood to )?"
                              r"strike: (?P<what>dodge|combat ends)\.?")
 _CANNOT_BLOCK = re.compile(r"(?P<who>.+?) cannot block (?P<what>.+?)\.?")
@@ -1005,6 +1023,16 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     if m and _is_self(m.group("who"), name):
         n = 1 if m.group("n") in ("an", "one") else int(m.group("n"))
         return Ability(m.group("what"), s, uses=n, first_round=bool(m.group("first")))
+    m = _BURN_FOR_PRESS.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        return Ability(m.group("what"), s, uses=1, blood=1 if m.group("blood") == "a" else int(m.group("blood")),
+                       press_to="continue" if m.group("cont") else "")
+    m = _BURN_FOR.fullmatch(s)
+    if m and _is_self(m.group("who"), name) and (m.group("current") is None) == (m.group("once") != "Once each turn"):
+        once = {"Once each action": "action", "Once per action": "action", "Once each turn": "turn"}.get(
+            m.group("once") or "", "")
+        return Ability("burn for", s, amount=int(m.group("n")), stat=m.group("stat"), during=m.group("kind") or "action",
+                       once=once, blood=1 if m.group("blood") == "a" else int(m.group("blood")))
     m = _STRIKE_ABILITY.fullmatch(s)
     if m and _is_self(m.group("who"), name):
         return Ability("strike", s, uses=1 if m.group("once") else 0, strike_kind=m.group("what"),

@@ -433,11 +433,14 @@ def _use_once(d: Draft, c: Combat, m: Minion, sentence: str, uses: int, what: st
     d.put_combat(used_abilities=c.used_abilities + ((m.name, sentence),))
 
 
-def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: str) -> Optional[str]:
+def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: str,
+                  to_continue: Optional[bool] = None) -> Optional[str]:
     """When `source` names the minion's own optional press or maneuver (`kind`: card_text.named_ability): that use,
-    counted against the number its card gives each combat, and the words the trace says it with; None when `source`
-    names a card or a weapon. Refused when it names another minion's or another kind ("his optional press" for a
-    maneuver), when the card gives none, when none is left, or after the first round when the card says so."""
+    counted against the number its card gives each combat, its blood paid ("Once each combat, Marty may burn 1 blood
+    to get one press."), and the words the trace says it with; None when `source` names a card or a weapon. Refused
+    when it names another minion's or another kind ("his optional press" for a maneuver), when the card gives none,
+    when none is left, after the first round when the card says so, or a press to end combat when the card's press
+    is "only usable to continue combat" (`to_continue`: the press's direction)."""
     named = named_ability(source)
     if named is None:
         return None
@@ -459,9 +462,15 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
     if ability.first_round and c.round != 1:
         raise Refusal(f"it is round {c.round}: {m.name}'s card gives its optional {kind} during the first round of "
                       f"combat only (\"{ability.sentence}\")", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+    if ability.press_to == "continue" and to_continue is False:
+        raise Refusal(f"{m.name}'s card gives a press only usable to continue combat: \"{ability.sentence}\"",
+                      [R.CRYPT_ABILITY, R.GOLDEN_RULE])
     plural = "" if ability.uses == 1 else "es" if kind == "press" else "s"
-    _use_once(d, c, m, ability.sentence, ability.uses, f"{ability.uses} optional {kind}{plural}")
-    return f" with the optional {kind} its card gives (\"{ability.sentence}\")"
+    _use_once(d, c, m, ability.sentence, ability.uses, f"{ability.uses} {'' if ability.blood else 'optional '}"
+                                                        f"{kind}{plural}")
+    paid = _pay(d, m, Cost(blood=ability.blood), f"the {kind}") if ability.blood else ""
+    what = "" if ability.blood else "optional "
+    return f" with the {what}{kind} its card gives (\"{ability.sentence}\"){paid}"
 
 
 def _strike_ability(d: Draft, c: Combat, m: Minion, e: ChooseStrike) -> str:
@@ -842,7 +851,7 @@ def press(d: Draft, e: Press, log: Log) -> None:
     if not e.to_continue and not c.press:
         raise Refusal("a press to end combat cancels a press to continue, and there is none to cancel", [R.PRESS])
     grant = next((g for g in c.granted if g.minion == m.name and e.source and _same_source(g.card, e.source)), None)
-    by_ability = _ability_used(d, c, m, e.source, "press") if grant is None else None
+    by_ability = _ability_used(d, c, m, e.source, "press", e.to_continue) if grant is None else None
     if by_ability is not None:
         c, paid, src = d.combat, "", by_ability
     elif grant is not None:  # the optional press a strike card gave this round: the card is not played again

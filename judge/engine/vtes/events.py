@@ -499,6 +499,17 @@ class CombatAction(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class BurnFor(Event):
+    """A vampire burns blood for the +stealth, bleed or intercept its own card gives during an action ("During an
+    action, Chavi can burn 1 blood to get +1 stealth.")."""
+
+    minion: str
+    stat: str  # "stealth" | "bleed" | "intercept"
+    amount: Optional[int] = None  # as the scenario says it; None: as the card says
+    blood: Optional[int] = None  # the blood the scenario says is burned; None: as the card says
+
+
+@dataclass(frozen=True, kw_only=True)
 class RedListHunt(Event):
     """A vampire's action to enter combat with a marked Red List minion."""
 

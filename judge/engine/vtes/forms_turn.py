@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from judge.engine.errors import ScenarioError
-from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, CombatAction, ContestCard,
+from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, BurnFor, CardEffect, CombatAction, ContestCard,
                                  ContestTitle, CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase,
                                  Hunt, Influence, MasterCard, Modifier, Pass, Political, Reaction, Recruit,
                                  TransferBack, TransferPool, TurnOf, Unmodelled, UnlockInfernal, Withdraw)
@@ -181,6 +181,15 @@ def _political(m, names, line, text):
 
 
 # Minion phase: during an action
+@FORMS.wording(r"{M} burns {N} blood (?:for|to get) (?:\+(?P<amount>\d+) )?(?P<stat>stealth|bleed|intercept)"
+               r"(?: (?:with|from|by) {PRON} (?:card's |special )?ability| as {PRON} card allows)?",
+               "Chavi Oraczko burns 1 blood for +1 stealth")
+def _burn_for(m, names, line, text):
+    return BurnFor(minion=minion_of(m, names, line), stat=m.group("stat").lower(),
+                   amount=int(m.group("amount")) if m.group("amount") else None, blood=number(m.group("n")), line=line,
+                   text=text)
+
+
 @FORMS.wording(r"{M} plays (?:(?P<x>[^,:]+?), )?an action modifier(?: card)?(?:(?: for|:|,) (?P<props>.+)| \((?P<props2>.+)\))?",
                "Belinde plays an action modifier: +1 bleed (limited)")
 def _modifier(m, names, line, text):
@@ -436,6 +445,16 @@ def _s_political(d, names, line, text):
     return Political(actor=names.canon_minion(d["political"], line), card=d.get("card"), cost=cost_of(d),
                      effect=effect_of(d["effect"], names, line) if d.get("effect") else None, says=d.get("says"),
                      line=line, text=text)
+
+
+@FORMS.structured("burn_for", ("stat", "amount", "blood"), "{burn_for: Chavi Oraczko, stat: stealth}")
+def _s_burn_for(d, names, line, text):
+    stat = str(d.get("stat", "")).lower()
+    if stat not in ("stealth", "bleed", "intercept"):
+        raise ScenarioError("burn_for needs stat: stealth, bleed or intercept", line)
+    return BurnFor(minion=names.canon_minion(d["burn_for"], line), stat=stat,
+                   amount=int(d["amount"]) if d.get("amount") is not None else None,
+                   blood=int(d["blood"]) if d.get("blood") is not None else None, line=line, text=text)
 
 
 @FORMS.structured("combat_action", ("target",), "{combat_action: Dorka, target: Carna}")

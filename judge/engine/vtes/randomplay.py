@@ -30,7 +30,7 @@ from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Ca
                                  Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press, Prevent, Reaction, Recruit,
                                  Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw,
-                                 AllyIntoPlay, BurnOption, ChangeControl, ChangeSect, CombatAction, GainTitle, MarkRedList, RedListHunt,
+                                 AllyIntoPlay, BurnFor, BurnOption, ChangeControl, ChangeSect, CombatAction, GainTitle, MarkRedList, RedListHunt,
                                  SlaveTakesOver)
 from judge.engine.vtes.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer, counters_in_play, evolve)
@@ -187,6 +187,11 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         if a.attempt:
             add(lambda: Reaction(minion=a.attempt.blocker, card=pick([None, "R1"]), intercept=1,
                                  cost=Cost(blood=pick([0, 1]))))
+        # blood burned for what a vampire's own card gives (refused when it gives none, or not now)
+        burners = [n for n in (a.actor, a.attempt and a.attempt.blocker) if n and n in state.minions
+                   and state.minions[n].text_read]
+        if burners:
+            add(lambda: BurnFor(minion=pick(burners), stat=pick(("stealth", "bleed", "intercept"))))
         if others and rng.random() < 0.5:
             # (a redirect under the older book stops the game as not modelled: offered under the current one)
             changes = [{"bleed": -1}, {"wake": True}] + ([{"redirect": pick(seated)}] if state.edition == CURRENT else [])

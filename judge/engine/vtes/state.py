@@ -176,6 +176,7 @@ class Action:
     declined: tuple[str, ...] = ()
     attempt: Optional[BlockAttempt] = None
     modifiers: tuple[tuple[str, str], ...] = ()  # (minion, card) played this action
+    abilities: tuple[tuple[str, str], ...] = ()  # (minion, its card's sentence) used this action ("Once each action")
     reactions: tuple[tuple[str, str], ...] = ()
     # cards one played forbids beside it this action ("Lost in Crowds and cards named /Into Thin Air/ cannot both be
     # played during the same action"): (the minion that played it, the card it names, the sentence, "vampire" when
