@@ -32,8 +32,9 @@ TARGETS = {"library": 0.80, "crypt": 0.80, "only usable": 1.0}
 
 def unread_of(facts) -> list[str]:
     """The sentences of a card's text the engine does not read (empty: fully read)."""
-    if facts.kind == "crypt":
-        return read_crypt_text(facts.text, facts.sect, facts.title, facts.name).unread
+    if facts.kind == "crypt":  # an advanced vampire unmerged and merged ("[MERGED]" lines): both must be read
+        return list(dict.fromkeys(s for merged in (False, True)
+                                  for s in read_crypt_text(facts.text, facts.sect, facts.title, facts.name, merged).unread))
     # every Discipline line, each at its level (a card whose lines name other Disciplines is read line by line)
     lines = [(line.level, n) for n, line in enumerate(facts.discipline_lines())] or [(None, None)]
     out: list[str] = []

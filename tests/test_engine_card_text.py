@@ -165,6 +165,49 @@ def test_what_a_vampire_may_or_may_not_do_is_read_from_its_card():
     assert not any("Prince of Boston" in s for s in cardano.unread)
 
 
+def test_an_action_to_enter_combat_and_blood_burned_for_a_bonus_are_read_from_the_card():
+    """"<X> can enter combat with <whom> as a (D) action" in either order, with whom it reaches; "burn N blood to get
+    +N <stat>" with its scope and how often; another subject, or whom not read, stays unread."""
+    dorka = ability_of("Dorka can enter combat with a minion controlled by your predator or prey as a (D) action.",
+                       "Dorka")
+    assert (dorka.kind, dorka.whose, [g.kind for g in dorka.groups]) == ("enter combat", "predator or prey", ["minion"])
+    salinger = ability_of("As a (D) action, Salinger may enter combat with any ready Lasombra or Tzimisce controlled "
+                          "by another Methuselah.", "Salinger")
+    assert (salinger.state, [g.name for g in salinger.groups]) == ("ready", ["Lasombra", "Tzimisce"])
+    ignazio = ability_of("Ignazio can enter combat with a vampire with capacity 6 or less controlled by your predator "
+                         "or prey as a (D) action.", "Ignazio Giovanni")
+    assert ignazio.capacity_below == 7 and ignazio.target_words().startswith("vampire of capacity below 7")
+    bakr = ability_of("Bakr can enter combat with a minion as a +1 stealth action that costs 1 blood.", "Bakr")
+    assert (bakr.stealth, bakr.blood) == (1, 1)
+    assert ability_of("Any Lasombra can enter combat with Giangaleazzo as a (D) action.", "Giangaleazzo") is None
+    assert ability_of("Brunhilde can enter combat with a non-Anarch vampire as a (D) action.", "Brunhilde") is None
+    chavi = ability_of("During an action, Chavi can burn 1 blood to get +1 stealth.", "Chavi Oraczko")
+    assert (chavi.kind, chavi.stat, chavi.during, chavi.once, chavi.blood) == ("burn for", "stealth", "action", "", 1)
+    aisha = ability_of("Once each turn, Aisha can burn 1 blood to get +1 intercept for the current action.", "Aisha")
+    assert (aisha.stat, aisha.once) == ("intercept", "turn")
+    assert ability_of("Once each action, Morrow may burn 2 blood to get +1 stealth.", "Morrow the Sage").blood == 2
+    assert ability_of("During a bleed action, Legba can burn 1 blood to get +1 bleed.", "Papa Legba").during == "bleed"
+    assert ability_of("During an action, Alex can burn 1 blood to get +1 intercept for the current action.",
+                      "Alex Camille") is None  # "for the current action" goes with "once each turn" alone
+
+
+def test_an_advanced_vampires_merged_lines_hold_only_once_merged(tmp_path):
+    """"Advanced, <sect>:" is its heading; a "[MERGED]" line holds when the minion is `merged: true`, refused on a
+    vampire that is not advanced, at its line."""
+    lazarus = card_catalog().lookup("Lazarus (ADV)")
+    unmerged = read_crypt_text(lazarus.text, lazarus.sect, lazarus.title, lazarus.name)
+    merged = read_crypt_text(lazarus.text, lazarus.sect, lazarus.title, lazarus.name, merged=True)
+    assert [a.kind for a in unmerged.abilities] == ["maneuver"] and not unmerged.unread
+    assert [a.kind for a in merged.abilities] == ["maneuver", "press"] and merged.abilities[1].press_to == "continue"
+    assert text_of("Theo Bell (ADV)").bonus == {"strength": 1}  # "Advanced, Independent: +1 strength."
+    bad = tmp_path / "merged.yaml"
+    bad.write_text("title: t\nrules: current\nplayers: [Sarah, Alexis, Bob]\nturn: Sarah\nphase: minion\nminions:\n"
+                   "  - {name: Amadeo, controller: Sarah, blood: 3,\n     merged: true}\nevents:\n  - Amadeo hunts\n")
+    with pytest.raises(sc.ScenarioError) as error:
+        sc.parse(bad.read_text(), cards=card_catalog())
+    assert error.value.line == 8 and "not an advanced vampire" in error.value.message
+
+
 def test_a_vampire_that_cannot_commit_diablerie_blocking_a_leave_torpor_is_said_so_by_its_card(locator):
     """Pedrag Hasek's block of a vampire leaving torpor gives no diablerie chance, and the step quotes his card's
     sentence with the paragraph on crypt cards, not the Blood Cursed trait's."""

@@ -18,7 +18,12 @@ A vampire named by its crypt card gets what the card prints: capacity, clan, sec
   (a `Group`: a clan, a sect, titled, an ally, older or younger...);
 * what else it may or may not do (`Ability`): cannot use cards requiring a Discipline, cannot block some
   minions or undirected actions, aggravated hand strikes, no diablerie, "+N hunt", an optional press or
-  maneuver each combat, a strike of its own (dodge, combat ends).
+  maneuver each combat, a strike of its own (dodge, combat ends), an action to enter combat, blood burned for a
+  bonus during an action.
+
+An advanced vampire's text opens "Advanced, <sect>:" (read as the sect above), and its lines marked "[MERGED]"
+hold only once it is merged (`read_crypt_text(..., merged=True)`; a minion's `merged: true`): unmerged, they do not
+apply to it.
 
 Every other sentence is *unread*: the minion carries it (`Minion.unread`), and the engine stops as not
 modelled, naming it, at the first step where it could matter (the minion acts, blocks, reacts, fights, or
@@ -61,11 +66,25 @@ class CryptText:
     unread: list[str] = field(default_factory=list)  # sentences not read, as printed
 
 
-def read_crypt_text(text: str, sect: Optional[str], title: Optional[str], name: str = "") -> CryptText:
+def read_crypt_text(text: str, sect: Optional[str], title: Optional[str], name: str = "",
+                    merged: bool = False) -> CryptText:
     """What the text of the crypt card `name` gives its minion (`name` tells its sentences about the vampire
-    itself: "Brunhilde gets +1 bleed ...")."""
+    itself: "Brunhilde gets +1 bleed ..."); `merged`: the advanced vampire is merged, and its "[MERGED]" lines hold
+    too (each read as the text is, its own heading included)."""
     out = CryptText()
-    body = " ".join((text or "").split())
+    lines = (text or "").split("\n")
+    _read_text(" ".join(" ".join(ln for ln in lines if not ln.startswith(_MERGED)).split()), out, sect, title, name)
+    for line in (ln[len(_MERGED):] for ln in lines if ln.startswith(_MERGED)):
+        if merged:
+            _read_text(" ".join(line.split()), out, sect, title, name)
+    return out
+
+
+_MERGED = "[MERGED] "
+
+
+def _read_text(body: str, out: CryptText, sect: Optional[str], title: Optional[str], name: str) -> None:
+    body = re.sub(r"^Advanced, ", "", body)  # an advanced vampire's heading: its sect (and title) follow
     m = _SECT_PREFIX.match(body)
     if m and _is_sect_head(m.group("head"), sect, title):
         body = body[m.end():]
@@ -82,7 +101,6 @@ def read_crypt_text(text: str, sect: Optional[str], title: Optional[str], name: 
             out.abilities.append(ability)
         elif not _read_sentence(sentence.rstrip("."), out, sect, title):
             out.unread.append(sentence)
-    return out
 
 
 def _is_sect_head(head: str, sect: Optional[str], title: Optional[str]) -> bool:
@@ -949,7 +967,7 @@ class Ability:
                     during the actions `during` names ("action": any, "bleed", "directed"), `once` each "action",
                     "turn" or any number of times ("");
     "enter combat"  "Dorka can enter combat with a minion controlled by your predator or prey as a (D) action.": an
-                    action (`directed` when "(D)") at `stealth`, costing `blood`, that enters combat with a minion of
+                    action (directed, "(D)" printed or not: abilities.py) at `stealth`, costing `blood`, that enters combat with a minion of
                     `groups`, `state` ("ready", "locked" or ""), of capacity below `capacity_below` (0: any),
                     controlled by `whose` ("predator or prey", "another Methuselah" or "": any other Methuselah)."""
 
@@ -964,7 +982,6 @@ class Ability:
     strike_kind: str = ""
     blood: int = 0
     stealth: int = 0  # "enter combat": the action's stealth
-    directed: bool = False
     state: str = ""
     capacity_below: int = 0
     whose: str = ""
@@ -1046,7 +1063,7 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
             below = int(g["below"]) if "below" in g else int(g["atmost"]) + 1 if "atmost" in g else 0
             return Ability("enter combat", s, groups=groups, state=g.get("state", "").strip(), capacity_below=below,
                            whose=g.get("whose", "").replace("your ", ""), stealth=int(g.get("stealth", 0)),
-                           directed="d" in g, blood=int(g.get("blood", 0)))
+                           blood=int(g.get("blood", 0)))
     m = _HUNT.fullmatch(s)
     if m:
         return Ability("hunt", s, amount=int(m.group("n")))

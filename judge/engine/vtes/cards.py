@@ -298,7 +298,11 @@ def fill_minion(raw: dict, card: CardFacts, line_of) -> dict:
                                 f"({value!r}); list it under changed: [{key}] if a card in play changed it",
                                 line_of(key))
         out.setdefault(key, value)
-    read = read_crypt_text(card.text, out.get("sect"), out.get("title") or card.title, card.name)
+    merged = bool(raw.get("merged"))
+    if merged and "[MERGED]" not in (card.text or "") and not (card.text or "").startswith("Advanced"):
+        raise ScenarioError(f"{raw['name']}: merged: true, but {card.name} is not an advanced vampire (its text has "
+                            f"no [MERGED] line)", line_of("merged"))
+    read = read_crypt_text(card.text, out.get("sect"), out.get("title") or card.title, card.name, merged=merged)
     for key, n in read.bonus.items():
         value = _BASE[key] + n
         if key in raw and key not in changed and int(raw[key]) != value:
