@@ -966,6 +966,9 @@ class Ability:
                     blood to get +1 bleed.": `amount` more of `stat` ("stealth", "bleed", "intercept") for `blood`,
                     during the actions `during` names ("action": any, "bleed", "directed"), `once` each "action",
                     "turn" or any number of times ("");
+    "hand size"     "While Abraham is ready, you get +1 hand size.": `amount` more (or fewer) cards in the hand size of
+                    `whose` ("you": its controller, "each": every Methuselah, "prey": its controller's prey) while it is
+                    ready;
     "enter combat"  "Dorka can enter combat with a minion controlled by your predator or prey as a (D) action.": an
                     action (directed, "(D)" printed or not: abilities.py) at `stealth`, costing `blood`, that enters combat with a minion of
                     `groups`, `state` ("ready", "locked" or ""), of capacity below `capacity_below` (0: any),
@@ -1003,6 +1006,11 @@ _CANNOT_USE = re.compile(r"(?P<who>.+?) cannot (?:use|play) cards requiring (?P<
 _AGGRAVATED_HANDS = re.compile(r"Damage from (?P<who>.+?)(?:'s)? hand strikes is aggravated\.?")
 _NO_DIABLERIE = re.compile(r"(?P<who>.+?) cannot commit diablerie\.?")
 _HUNT = re.compile(r"\+(?P<n>\d) hunt\.?")
+# "While Abraham is ready, you get +1 hand size.", "If Cassandra is ready, your hand size is increased by one.", "While
+# Jan is ready, every Methuselah's hand size is reduced by 1.", "While Angra is ready, your prey gets -1 hand size."
+_HAND_SIZE = re.compile(r"(?:While|If) (?P<who>.+?) is ready, (?:(?P<whose>you|each Methuselah|every Methuselah|your prey)"
+                        r" gets? (?P<n>[+-]\d) hand size|(?P<whose2>your|each Methuselah's|every Methuselah's) hand "
+                        r"size is (?:(?P<dir>increased|reduced) by (?P<n2>\d|one)|(?P<n3>one) card larger))\.?")
 _OPTIONAL = re.compile(r"(?P<who>.+?) gets (?P<n>an|one|\d) optional (?P<what>press|maneuver) (?:each combat|"
                        r"(?P<first>(?:during|on) the first round of combat))\.?")
 # "Once each combat, Juggler can burn 1 blood to get a maneuver.", "... may burn a blood for a press", "..., only usable
@@ -1064,6 +1072,16 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
             return Ability("enter combat", s, groups=groups, state=g.get("state", "").strip(), capacity_below=below,
                            whose=g.get("whose", "").replace("your ", ""), stealth=int(g.get("stealth", 0)),
                            blood=int(g.get("blood", 0)))
+    m = _HAND_SIZE.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        whose = (m.group("whose") or m.group("whose2")).replace("'s", "")
+        whose = {"you": "you", "your": "you", "your prey": "prey"}.get(whose, "each")
+        if m.group("n"):
+            n = int(m.group("n"))
+        else:
+            n = 1 if (m.group("n2") or m.group("n3")) == "one" else int(m.group("n2"))
+            n = -n if m.group("dir") == "reduced" else n
+        return Ability("hand size", s, amount=n, whose=whose)
     m = _HUNT.fullmatch(s)
     if m:
         return Ability("hunt", s, amount=int(m.group("n")))

@@ -16,7 +16,7 @@ from judge.engine.vtes import ending, registry, stages
 from judge.engine.vtes import rules as R
 from judge.engine.errors import Refusal
 from judge.engine.vtes.events import Event
-from judge.engine.vtes.helpers import Entry, Log
+from judge.engine.vtes.helpers import Entry, Log, match_hand_sizes
 from judge.engine.vtes.state import Draft, GameState
 
 
@@ -51,5 +51,7 @@ def apply(state: GameState, event: Event) -> tuple[GameState, list[Entry]]:
 
 
 def after_event(d: Draft, log: Log) -> None:
-    """What any event may cause once applied: Methuselahs ousted, and the game's end."""
+    """What any event may cause once applied: hand sizes that ready vampires' cards change, Methuselahs ousted, and
+    the game's end."""
+    match_hand_sizes(d, log)
     ending.check_ousting(d, log)

@@ -19,7 +19,7 @@ from judge.engine.vtes import traits
 from judge.engine.citations import Rule
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import CardEffect, Cost
-from judge.engine.vtes.card_text import Group
+from judge.engine.vtes.card_text import Group, abilities_of
 from judge.engine.vtes.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion, Resolved
 
 
@@ -544,11 +544,39 @@ def redirect_bleed(d: Draft, to: str) -> tuple[str, tuple[Rule, ...]]:
             (R.GOLDEN_RULE, R.REDIRECT_REOPENS) + ((R.CRYPT_ABILITY,) if recount else ()))
 
 
-def _set_hand_size(d: Draft, log: Log, player: str, size: int) -> None:
+def _set_hand_size(d: Draft, log: Log, player: str, size: int, why: str = "", rules=(R.GOLDEN_RULE,)) -> None:
     p = d.players[player]
     hand, library = min(p.hand, size), p.library
     drawn = size - hand if library is None else min(size - hand, library)  # draw up to the size, if the library can
     hand += drawn
     library = None if library is None else library - drawn
     d.put_player(player, hand_size=size, hand=hand, library=library)
-    log.add(f"{player}'s hand size becomes {size}: {player} now holds {hand} cards.", R.HAND_SIZE, R.GOLDEN_RULE)
+    log.add(f"{player}'s hand size becomes {size}{why}: {player} now holds {hand} cards.", R.HAND_SIZE, *rules)
+
+
+def hand_size_bonus(table, player: str) -> tuple[int, list[str]]:
+    """What the cards of ready vampires add to `player`'s hand size now ("While Abraham is ready, you get +1 hand
+    size.": its controller's; "each Methuselah", "your prey"), and each one's words. `table`: a state or a draft."""
+    total, said = 0, []
+    for m in table.minions.values():
+        if not (m.ready and m.controlled):
+            continue
+        for a in abilities_of(m, "hand size"):
+            if (a.whose == "you" and m.controller == player or a.whose == "each"
+                    or a.whose == "prey" and table.prey(m.controller) == player):
+                total += a.amount
+                said.append(f"{m.name}'s \"{a.sentence}\"")
+    return total, said
+
+
+def match_hand_sizes(d: Draft, log: Log) -> None:
+    """A ready vampire's card changing hand sizes: when what they add changes (such a vampire came into play, went
+    to torpor, left play...), each Methuselah's hand size changes by as much, and the hand is matched at once."""
+    for name, p in d.players.items():
+        if not p.seated:
+            continue
+        bonus, said = hand_size_bonus(d, name)
+        if bonus != p.hand_bonus:
+            d.put_player(name, hand_bonus=bonus)
+            why = f" ({', '.join(said)})" if said else " (no ready vampire's card changes it now)"
+            _set_hand_size(d, log, name, max(0, p.hand_size + bonus - p.hand_bonus), why, (R.CRYPT_ABILITY,))

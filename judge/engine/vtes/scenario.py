@@ -33,8 +33,9 @@ from judge.engine.vtes.events import Event
 from judge.engine.vtes.forms import Names
 from judge.engine.vtes.grammar import STRUCTURED, parse_structured, parse_wording
 from judge.engine.vtes.phases import transfers_for
+from judge.engine.vtes.helpers import hand_size_bonus
 from judge.engine.vtes.state import (ALLY, DEFAULT_HAND_SIZE, DEFAULT_POOL, READY, UNCONTROLLED, VAMPIRE, Card,
-                                     GameState, Minion, PhaseState, Player, Retainer, state_to_json)
+                                     GameState, Minion, PhaseState, Player, Retainer, evolve, state_to_json)
 
 GAME = VTES
 # its lists checked against the limits before anything is built (judge/engine/scenario.py): (key, limit)
@@ -142,8 +143,19 @@ def _table(data: dict, lines: Lines, rules: str, cards=None) -> GameState:
                     discard_actions=int(data.get("discard_actions", 1)))
     cards = tuple(Card(str(name), player, "location") for player, names_ in per_player("locations").items()
                   for name in names_ or ())
-    return GameState(edition=rules, seating=tuple(seating), players=players, minions=minions, turn=turn, phase=phase,
-                     turn_number=turn_number, edge=edge, phase_state=ps, cards=cards)
+    def state_of(players: dict) -> GameState:
+        return GameState(edition=rules, seating=tuple(seating), players=players, minions=minions, turn=turn,
+                         phase=phase, turn_number=turn_number, edge=edge, phase_state=ps, cards=cards)
+
+    # what ready vampires' cards add to hand sizes: in the table's `hand_size` when it gives one, else added to the
+    # default (and to the default hand)
+    table, sized = state_of(dict(players)), dict(players)
+    for name, p in players.items():
+        bonus = hand_size_bonus(table, name)[0]
+        if bonus:
+            size = p.hand_size if name in hand_sizes else max(0, DEFAULT_HAND_SIZE + bonus)
+            sized[name] = evolve(p, hand_bonus=bonus, hand_size=size, hand=hands.get(name, size))
+    return state_of(sized)
 
 
 def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, player_of, cards=None) -> Minion:

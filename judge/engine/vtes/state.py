@@ -46,6 +46,7 @@ class Player:
     withdrawn: bool = False
     hand: int = DEFAULT_HAND_SIZE
     hand_size: int = DEFAULT_HAND_SIZE
+    hand_bonus: int = 0  # of `hand_size`, what ready vampires' cards add now ("While Abraham is ready, you get +1 ...")
     library: Optional[int] = None  # None: not tracked, a draw always finds a card
     crypt: Optional[int] = None
     # Out-of-turn master cards borrow from the next master phase.
