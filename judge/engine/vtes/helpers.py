@@ -572,6 +572,9 @@ def hand_size_bonus(table, player: str) -> tuple[int, list[str]]:
 def match_hand_sizes(d: Draft, log: Log) -> None:
     """A ready vampire's card changing hand sizes: when what they add changes (such a vampire came into play, went
     to torpor, left play...), each Methuselah's hand size changes by as much, and the hand is matched at once."""
+    if not any(a.kind == "hand size" for m in d.minions.values() for a in m.abilities) and \
+            not any(p.hand_bonus for p in d.players.values()):
+        return  # (after every event: the common case, no such card at the table, costs one pass over the minions)
     for name, p in d.players.items():
         if not p.seated:
             continue
