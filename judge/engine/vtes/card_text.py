@@ -966,6 +966,9 @@ class Ability:
                     blood to get +1 bleed.": `amount` more of `stat` ("stealth", "bleed", "intercept") for `blood`,
                     during the actions `during` names ("action": any, "bleed", "directed"), `once` each "action",
                     "turn" or any number of times ("");
+    "aggravate hands"  "Once each round, Crossbreaker can burn 1 blood to make the damage from his hand strikes
+                    aggravated that round.": `blood` for aggravated hand strikes this round, `once` each "round" or
+                    "combat";
     "hand size"     "While Abraham is ready, you get +1 hand size.": `amount` more (or fewer) cards in the hand size of
                     `whose` ("you": its controller, "each": every Methuselah, "prey": its controller's prey) while it is
                     ready;
@@ -1006,6 +1009,9 @@ _CANNOT_USE = re.compile(r"(?P<who>.+?) cannot (?:use|play) cards requiring (?P<
 _AGGRAVATED_HANDS = re.compile(r"Damage from (?P<who>.+?)(?:'s)? hand strikes is aggravated\.?")
 _NO_DIABLERIE = re.compile(r"(?P<who>.+?) cannot commit diablerie\.?")
 _HUNT = re.compile(r"\+(?P<n>\d) hunt\.?")
+_AGGRAVATE = re.compile(r"Once each (?P<span>round|round of combat|combat), (?P<who>.+?) (?:can|may) burn (?P<blood>\d|a) "
+                        r"blood to make the damage from (?P<whose>.+?)(?:'s?)? hand strikes aggravated (?:that round|this "
+                        r"round|for the current round)\.?")
 # "While Abraham is ready, you get +1 hand size.", "If Cassandra is ready, your hand size is increased by one.", "While
 # Jan is ready, every Methuselah's hand size is reduced by 1.", "While Angra is ready, your prey gets -1 hand size."
 _HAND_SIZE = re.compile(r"(?:While|If) (?P<who>.+?) is ready, (?:(?P<whose>you|each Methuselah|every Methuselah|your prey)"
@@ -1072,6 +1078,11 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
             return Ability("enter combat", s, groups=groups, state=g.get("state", "").strip(), capacity_below=below,
                            whose=g.get("whose", "").replace("your ", ""), stealth=int(g.get("stealth", 0)),
                            blood=int(g.get("blood", 0)))
+    m = _AGGRAVATE.fullmatch(s)
+    if m and _is_self(m.group("who"), name) and (m.group("whose") in ("his", "her", "their", "its")
+                                                 or _is_self(m.group("whose"), name)):
+        return Ability("aggravate hands", s, uses=1, once="combat" if m.group("span") == "combat" else "round",
+                       blood=1 if m.group("blood") == "a" else int(m.group("blood")))
     m = _HAND_SIZE.fullmatch(s)
     if m and _is_self(m.group("who"), name):
         whose = (m.group("whose") or m.group("whose2")).replace("'s", "")

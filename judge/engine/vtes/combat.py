@@ -30,7 +30,7 @@ from judge.engine.vtes.helpers import (Log, action_over, blood, crypt_bonus, dra
                                   play_from_hand, pool, text_unread)
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.card_text import abilities_of, is_own, named_ability
-from judge.engine.vtes.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
+from judge.engine.vtes.events import (AggravateHands, ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
 from judge.engine.vtes.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Combat, Damage, Draft, Minion,
                                 Strike, evolve)
@@ -374,6 +374,36 @@ def _aggravated_hands(d: Draft, m: Minion, log: Optional[Log] = None) -> bool:
         log.add(f"{m.name}'s card: \"{found[0].sentence}\"", R.CRYPT_ABILITY)
     c = d.combat
     return bool(found) or any(who == m.name for who, _ in (c.aggravated_hands if c is not None else ()))
+
+
+def aggravate_hands(d: Draft, e: AggravateHands, log: Log) -> None:
+    """Blood burned for aggravated hand strikes this round, as the combatant's own card says (card_text's
+    "aggravate hands"): once each round or combat, the card's blood paid; the hand strikes it has chosen change too."""
+    c = _combat(d, "aggravated hand strikes")
+    m = _combatant(d, c, e.minion, "make their hand strikes aggravated")
+    if c.ended:
+        raise Refusal(f"the combat ended prematurely in round {c.round}: nothing more is struck",
+                      [R.WOUNDED_ENDS_COMBAT, R.END_OF_ROUND])
+    found = abilities_of(m, "aggravate hands")
+    if not found:
+        if not m.text_read:
+            raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card lets "
+                              f"it burn blood for aggravated hand strikes (name its card with card:)", [R.CRYPT_ABILITY])
+        raise Refusal(f"{m.name}'s card gives it no aggravated hand strikes for blood", [R.CRYPT_ABILITY])
+    ability = found[0]
+    said = f"\"{ability.sentence}\""
+    if e.blood is not None and e.blood != ability.blood:
+        raise Refusal(f"{m.name}'s card asks {ability.blood} blood, not {e.blood}: {said}", [R.CRYPT_ABILITY])
+    if ability.once == "round" and (m.name, ability.sentence) in c.aggravated_hands:
+        raise Refusal(f"{m.name} has used it this round: {said}", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+    if ability.once == "combat":
+        _use_once(d, c, m, ability.sentence, 1, "aggravated hand strikes")
+    paid = _pay(d, m, Cost(blood=ability.blood), "aggravated hand strikes")
+    c = d.combat
+    d.put_combat(aggravated_hands=c.aggravated_hands + ((m.name, ability.sentence),))
+    refresh_hand_strikes(d, (m.name,))
+    log.add(f"{m.name} makes the damage of its hand strikes aggravated this round, as its card says ({said}){paid}.",
+            R.CRYPT_ABILITY, R.GOLDEN_RULE)
 
 
 def refresh_hand_strikes(d: Draft, names: tuple[str, ...]) -> None:

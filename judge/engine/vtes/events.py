@@ -322,6 +322,15 @@ class ChooseStrike(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class AggravateHands(Event):
+    """A vampire burns blood, as its own card allows, for aggravated hand strikes this round ("Once each round,
+    Crossbreaker can burn 1 blood to make the damage from his hand strikes aggravated that round.")."""
+
+    minion: str
+    blood: Optional[int] = None  # as the scenario says it; None: as the card says
+
+
+@dataclass(frozen=True, kw_only=True)
 class GainStrikes(Event):
     minion: str
     count: int

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from judge.engine.errors import ScenarioError
-from judge.engine.vtes.events import (ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
+from judge.engine.vtes.events import (AggravateHands, ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
 from judge.engine.vtes.card_text import named_ability
 from judge.engine.vtes.forms import NUM, FormTable, bare_name, cost_of, minion_of, number
@@ -149,6 +149,12 @@ _PROPS = r"(?:[:,] (?P<props>.+))?"
 def _enter_combat(m, names, line, text):
     return EnterCombat(minion=minion_of(m, names, line), other=minion_of(m, names, line, "m2"), source=bare_name(m.group("x")),
                        line=line, text=text)
+
+
+@FORMS.wording(r"{M} burns {N} blood to make (?:the damage (?:from|of) )?{PRON} hand strikes aggravated(?: (?:this|that) round)?"
+               r"(?: (?:with|by) {PRON} (?:card's |special )?ability)?", "Crossbreaker burns 1 blood to make his hand strikes aggravated")
+def _aggravate_hands(m, names, line, text):
+    return AggravateHands(minion=minion_of(m, names, line), blood=number(m.group("n")), line=line, text=text)
 
 
 @FORMS.wording(rf"{{M}} (?:maneuvers|manoeuvres){_TO}(?: (?:with|using) (?P<x>[^,:]+?))?{_PROPS}",
@@ -337,6 +343,12 @@ def _s_maneuver(d, names, line, text):
     return Maneuver(minion=names.canon_minion(d["maneuver"], line), to=to, source=d.get("with"),
                     via=_via(d, ("weapon", "card", "strike card", "ability")), strike=spec if has_spec else None,
                     cost=cost_of(d), line=line, text=text)
+
+
+@FORMS.structured("aggravate_hands", ("blood",), "{aggravate_hands: Crossbreaker}")
+def _s_aggravate_hands(d, names, line, text):
+    return AggravateHands(minion=names.canon_minion(d["aggravate_hands"], line),
+                          blood=int(d["blood"]) if d.get("blood") is not None else None, line=line, text=text)
 
 
 @FORMS.structured("no_maneuver", ("range",), "{no_maneuver: Colette}")

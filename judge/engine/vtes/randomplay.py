@@ -30,7 +30,7 @@ from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Ca
                                  Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press, Prevent, Reaction, Recruit,
                                  Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw,
-                                 AllyIntoPlay, BurnFor, BurnOption, ChangeControl, ChangeSect, CombatAction, GainTitle, MarkRedList, RedListHunt,
+                                 AggravateHands, AllyIntoPlay, BurnFor, BurnOption, ChangeControl, ChangeSect, CombatAction, GainTitle, MarkRedList, RedListHunt,
                                  SlaveTakesOver)
 from judge.engine.vtes.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer, counters_in_play, evolve)
@@ -441,6 +441,8 @@ def _combat_candidates(state, rng, add, pick):
                   lambda: Prevent(minion=pick(fighters), amount=rng.randint(1, 2),
                                   aggravated=pick([None, True, False])),
                   lambda: NoPrevent(minion=pick(fighters)),
+                  # what a combatant's own card gives for blood (refused when it gives none)
+                  lambda: AggravateHands(minion=pick(fighters)) if rng.random() < 0.5 else Pass(),
                   lambda: Press(minion=pick(fighters), to_continue=rng.random() < 0.6),
                   lambda: Press(minion=pick(fighters), to_continue=rng.random() < 0.6),
                   lambda: NoPress(),

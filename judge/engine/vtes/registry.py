@@ -12,7 +12,7 @@ from typing import Callable
 
 from judge.engine.vtes import abilities, actions, cards, combat, phases, politics, situations, stages, torpor
 from judge.engine.errors import NotModelled
-from judge.engine.vtes.events import (ActionCard, AllyIntoPlay, BecomeAnarch, Bleed, Block, BurnOption, CastVote,
+from judge.engine.vtes.events import (ActionCard, AggravateHands, AllyIntoPlay, BecomeAnarch, Bleed, Block, BurnOption, CastVote,
                                  BurnFor, ChangeControl, ChangeSect, ChooseStrike, ClosePolling, CombatAction, CombatOver, ContestCard,
                                  ContestTitle, CryptDraw, Decline, Diablerize, Discard, EdgePool, Effect, Employ,
                                  EndTurn, EnterCombat, Equip, Event, GainStrikes, GainTitle, GoToPhase, Hunt,
@@ -46,7 +46,7 @@ HANDLERS: dict[type, Handler] = {
     EnterCombat: combat.enter_combat, Maneuver: combat.maneuver, NoManeuver: combat.no_maneuver,
     ChooseStrike: combat.choose_strike, GainStrikes: combat.gain_strikes, Prevent: combat.prevent,
     NoPrevent: combat.no_prevent, Press: combat.press, NoPress: combat.no_press, CombatOver: combat.combat_over,
-    InflictDamage: combat.inflict_damage,
+    InflictDamage: combat.inflict_damage, AggravateHands: combat.aggravate_hands,
     # torpor and diablerie (torpor.py)
     LeaveTorpor: torpor.leave_torpor, Rescue: torpor.rescue, Diablerize: torpor.diablerize,
     NoDiablerie: torpor.no_diablerie,

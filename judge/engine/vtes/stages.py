@@ -25,7 +25,7 @@ from typing import Callable, Optional, Union
 
 from judge.engine.vtes import actions, cards, combat, politics, torpor
 from judge.engine.vtes import rules as R
-from judge.engine.vtes.events import (AllyIntoPlay, BurnFor, ChangeControl, ChangeSect, GainTitle, SlaveTakesOver, Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
+from judge.engine.vtes.events import (AggravateHands, AllyIntoPlay, BurnFor, ChangeControl, ChangeSect, GainTitle, SlaveTakesOver, Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
                                  Event, GainStrikes, InflictDamage, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Press, Prevent, Reaction, Terms,
                                  Unmodelled)
@@ -68,6 +68,7 @@ ANY_TIME = frozenset({Pass, Effect, InflictDamage, MasterCard, Unmodelled, GainT
 STAGES: tuple[Stage, ...] = (
     Stage("combat", lambda t: t.combat is not None,
           ANY_TIME | {Maneuver, NoManeuver, ChooseStrike, GainStrikes, Prevent, NoPrevent, Press, NoPress, CombatOver,
+                      AggravateHands,
                       SlaveTakesOver},
           step=combat.finish_step, finish=combat.finish, settled_at_end=False),
     Stage("chance", lambda t: t.chance is not None,
