@@ -154,7 +154,9 @@ def test_what_a_vampire_may_or_may_not_do_is_read_from_its_card():
     anton = ability_of("Antón gets 1 optional maneuver during the first round of combat.", "Antón de Concepción")
     assert (anton.kind, anton.first_round) == ("maneuver", True)
     assert ability_of("Aiyana gets an optional press each combat when opposing a werewolf.", "Aiyana") is None
-    assert ability_of("Allies cannot block Lord Fianna.", "Lord Fianna") is None  # about other minions
+    fianna = ability_of("Allies cannot block Lord Fianna.", "Lord Fianna")  # about other minions blocking him
+    assert fianna.kind == "unblockable by" and [g.kind for g in fianna.groups] == ["ally"]
+    assert ability_of("Allies cannot block Carna.", "Lord Fianna") is None  # another vampire's name
     assert ability_of("Navar cannot block older vampires.", "Basilia") is None  # another vampire's name
     assert ability_of("Tariq cannot block vampires with a title he could contest.", "Tariq, The Silent") is None
     appius = text_of("Appius Claudius Corvus")
@@ -189,6 +191,27 @@ def test_an_action_to_enter_combat_and_blood_burned_for_a_bonus_are_read_from_th
     assert ability_of("During a bleed action, Legba can burn 1 blood to get +1 bleed.", "Papa Legba").during == "bleed"
     assert ability_of("During an action, Alex can burn 1 blood to get +1 intercept for the current action.",
                       "Alex Camille") is None  # "for the current action" goes with "once each turn" alone
+
+
+def test_what_a_card_says_of_the_minions_blocking_its_vampire_is_read():
+    """"<minions> cannot block <it>", "<minions> must burn N blood [or life] to attempt to block <it>", "<it> must burn
+    N blood to attempt to block [<minions>]", "<minions> get +N intercept when attempting to block <it>"; capacity
+    bounds read with the group; a printed "-1 intercept." and a circle heading before a sentence."""
+    sha = ability_of("Vampires with capacity 3 or less cannot block Sha-Ennu.", "Sha-Ennu")
+    assert (sha.kind, sha.capacity_below, [g.kind for g in sha.groups]) == ("unblockable by", 4, ["vampire"])
+    ferox = ability_of("Younger vampires must burn 1 blood to attempt to block Ferox.", "Ferox, The Rock Lord")
+    assert (ferox.kind, ferox.blood, ferox.self, ferox.or_life) == ("block cost", 1, False, False)
+    janet = ability_of("Janet must burn 1 blood to attempt to block.", "Janet Langer")
+    assert (janet.kind, janet.self, janet.groups) == ("block cost", True, ())
+    jurgen = ability_of("Minions must burn 1 blood or life to attempt to block Jürgen.", "Jürgen, The Libertine")
+    assert jurgen.or_life
+    nik = ability_of("Brujah get +1 intercept when attempting to block Nik.", "Nik")
+    assert (nik.kind, nik.amount, [g.name for g in nik.groups]) == ("blockers intercept", 1, ["Brujah"])
+    assert ability_of("Brujah get +1 intercept when attempting to block Carna.", "Nik") is None
+    antoinette = text_of("Antoinette Dubois")
+    assert antoinette.bonus == {"intercept": -1} and [a.kind for a in antoinette.abilities] == ["unblockable by"]
+    mark = text_of("Mark")  # "Torrance Circle: Mark gets +1 intercept when attempting to block a bleed action."
+    assert "circle (torrance)" in mark.traits and mark.bonuses[0].kinds == frozenset({"bleed"})
 
 
 def test_an_advanced_vampires_merged_lines_hold_only_once_merged(tmp_path):

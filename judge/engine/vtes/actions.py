@@ -24,7 +24,7 @@ from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
-from judge.engine.vtes.card_text import Group, abilities_of
+from judge.engine.vtes.card_text import abilities_of
 from judge.engine.vtes.helpers import (Log, action_over, announce, apply_card_effect, blood, burn_dead_ally,
                                        check_actor, check_cost, check_redirect, cost_words, crypt_bonus, drain_excess,
                                        minion, names, play_from_hand, pool, redirect_bleed, require_seated,
@@ -429,14 +429,76 @@ def block(d: Draft, e: Block, log: Log) -> None:
         raise Refusal(f"{b.name} is locked: only unlocked minions block (unless it wakes)", [R.BLOCK_READY])
     _check_cannot_block(d, b, a)
     extra, why = crypt_bonus(d, b, "intercept", kind=a.kind, directed=a.directed, other=d.minions.get(a.actor))
-    att = BlockAttempt(b.name, player, b.intercept + extra)
+    more, said = _acting_cards_on_blockers(d, b, a)
+    paid = _pay_to_block(d, b, a, log)
+    att = BlockAttempt(b.name, player, b.intercept + extra + more)
     d.put_action(attempt=att)
     verdict = ("the block would succeed unless stealth is added" if att.intercept >= a.stealth
                else "intercept is needed for the block to succeed")
-    log.add(f"{b.name} ({player}) attempts to block {a.actor}: {att.intercept} intercept against {a.stealth} "
+    log.add(f"{b.name} ({player}) attempts to block {a.actor}{paid}: {att.intercept} intercept against {a.stealth} "
             f"stealth; {verdict}.", block_rule, R.BLOCK_COMPARE)
+    if b.intercept:
+        log.add(f"{b.name} has {b.intercept:+d} intercept of its own (its card's, or the table's `intercept:`), counted "
+                f"above.", R.CRYPT_ABILITY)
     for words in why:
         log.add(f"{b.name}'s card: {words} (counted above).", R.CRYPT_ABILITY)
+    for words in said:
+        log.add(f"{a.actor}'s card: {words} (counted above).", R.CRYPT_ABILITY, R.GOLDEN_RULE)
+
+
+def _reaches(ability, o: Optional[Minion], me: Optional[Minion], whose: str, who: str) -> bool:
+    """Whether `ability` of `whose` card names the minion `o`; NotModelled when the table does not say (`who`: the
+    minion named, for the message)."""
+    if o is None or me is None:
+        return False
+    found = ability.reaches(o, me)
+    if found is None:
+        raise NotModelled(f"{whose}'s card says \"{ability.sentence}\", and the table does not say whether {who} is "
+                          f"one of them (give its clan and sect)", [R.CRYPT_ABILITY])
+    return found
+
+
+def _acting_cards_on_blockers(d: Draft, b: Minion, a) -> tuple[int, list[str]]:
+    """What the acting minion's card says of the minions blocking it: refused when they cannot ("Allies cannot block
+    Lord Fianna."), the intercept their attempt gets ("Brujah get +1 intercept when attempting to block Nik.")."""
+    actor = d.minions.get(a.actor)
+    if actor is None:
+        return 0, []
+    for ability in abilities_of(actor, "unblockable by"):
+        if _reaches(ability, b, actor, a.actor, b.name):
+            raise Refusal(f"{b.name} cannot block {a.actor}: {a.actor}'s card says \"{ability.sentence}\"",
+                          [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+    total, said = 0, []
+    for ability in abilities_of(actor, "blockers intercept"):
+        if _reaches(ability, b, actor, a.actor, b.name):
+            total += ability.amount
+            said.append(f"\"{ability.sentence}\" ({b.name}: {ability.amount:+d} intercept)")
+    return total, said
+
+
+def _pay_to_block(d: Draft, b: Minion, a, log: Log) -> str:
+    """The blood (or life) a card asks for a block attempt, paid as it is made: the acting minion's ("Younger
+    vampires must burn 1 blood to attempt to block Ferox.") or the blocker's own ("Janet must burn 1 blood to attempt
+    to block."); refused when it cannot be paid. The words the trace adds."""
+    actor = d.minions.get(a.actor)
+    costs = [(ability, a.actor) for ability in (abilities_of(actor, "block cost") if actor else ())
+             if not ability.self and _reaches(ability, b, actor, a.actor, b.name)]
+    costs += [(ability, b.name) for ability in abilities_of(b, "block cost")
+              if ability.self and (not ability.groups or _reaches(ability, actor, b, b.name, a.actor))]
+    words = []
+    for ability, whose in costs:
+        if b.kind == ALLY and not ability.or_life:
+            raise Refusal(f"{b.name} is an ally, with life, not blood: {whose}'s card asks blood to attempt to block "
+                          f"(\"{ability.sentence}\")", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+        have = d.minions[b.name].blood
+        if have < ability.blood:
+            raise Refusal(f"{b.name} has {have} {'life' if b.kind == ALLY else 'blood'}, not the {ability.blood} "
+                          f"{whose}'s card asks to attempt to block: \"{ability.sentence}\"",
+                          [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+        blood(d, b.name, -ability.blood)
+        words.append(f"burning {ability.blood} {'life' if b.kind == ALLY else 'blood'} as {whose}'s card asks "
+                     f"(\"{ability.sentence}\")")
+    return f", {', '.join(words)}" if words else ""
 
 
 def _check_cannot_block(d: Draft, b: Minion, a) -> None:
@@ -450,7 +512,7 @@ def _check_cannot_block(d: Draft, b: Minion, a) -> None:
                 raise Refusal(f"{b.name} cannot block {a.summary}, an undirected action: its card says "
                               f"\"{ability.sentence}\"", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
             continue
-        found = Group.any_fits(ability.groups, actor, b) if actor is not None else False
+        found = ability.reaches(actor, b) if actor is not None else False
         if found:
             raise Refusal(f"{b.name} cannot block {a.actor}: its card says \"{ability.sentence}\"",
                           [R.CRYPT_ABILITY, R.GOLDEN_RULE])

@@ -45,8 +45,9 @@ from judge.engine.vtes.state import ALLY, TORPOR, VAMPIRE
 
 # "Sabbat: ...", "Camarilla Prince of Seattle: ...", "Independent. 2 votes (titled): ..."
 _SECT_PREFIX = re.compile(r"^(?P<head>[A-Z][^:.]*?(?:\. \d+ votes? \(titled\))?):\s*")
-_SENTENCE = re.compile(r"(?<=[.)])\s+(?=[A-Z+(\[])")
-_BONUS = re.compile(r"\+(?P<n>\d) (?P<what>bleed|strength|stealth|intercept)")
+_SENTENCE = re.compile(r"(?<=[.)])\s+(?=[A-Z+(\[]|-\d)")
+_BONUS = re.compile(r"(?P<n>[+-]\d) (?P<what>bleed|strength|stealth|intercept)")
+_CIRCLE_HEAD = re.compile(r"(?P<circle>\w+) Circle: (?P<rest>.+)")
 _TRAITS = ("infernal", "black hand", "red list", "scarce", "sterile", "blood cursed", "seraph")
 _MASTER = re.compile(r"(?:If|While) (?P<who>[\w' ,.-]+?) is (?P<state>ready|unlocked)(?: during your master phase"
                      r"| at the start of your master phase)?, you get (?:two master phase actions \(instead of "
@@ -93,6 +94,11 @@ def _read_text(body: str, out: CryptText, sect: Optional[str], title: Optional[s
             clan = slave.group("clan").split(" ", 1)[-1] if " " in slave.group("clan") else slave.group("clan")
             out.traits.append(f"slave ({clan.lower()})")
     for sentence in (s.strip() for s in _SENTENCE.split(body) if s.strip()):
+        circle = _CIRCLE_HEAD.fullmatch(sentence)
+        if circle and (bonus_of(circle.group("rest"), name) or ability_of(circle.group("rest"), name)):
+            # "Torrance Circle: Mark gets +1 intercept when ...": the circle, and the sentence after it
+            out.traits.append(f"circle ({circle.group('circle').lower()})")
+            sentence = circle.group("rest")
         bonus = bonus_of(sentence, name)
         ability = ability_of(sentence, name) if bonus is None else None
         if bonus is not None:
@@ -885,7 +891,7 @@ def _groups(text: str) -> Optional[tuple[Group, ...]]:
 _BONUS_KINDS = {"bleed": "bleed", "hunt": "hunt", "political": "political", "diablerie": "diablerize",
                 "recruit": "recruit", "employ": "employ", "equip": "equip"}
 _KIND_WORDS = r"(?:bleed|hunt|political|diablerie|recruit|employ|equip)"
-_KIND_LIST = r"(?P<kinds>" + _KIND_WORDS + r"(?:(?:,| and| or|, and|, or) " + _KIND_WORDS + r")*) actions"
+_KIND_LIST = r"(?P<kinds>" + _KIND_WORDS + r"(?:(?:,| and| or|, and|, or) " + _KIND_WORDS + r")*) actions?"
 # (the stats a scope is read for, the scope's pattern): the groups read from a scope are its `kinds`, `dir`
 # (directed, undirected), `always`, `group` (the minions named) and the fixed kinds of `hunting`, `bleeding`,
 # `employing`, `recruiting`
@@ -897,8 +903,8 @@ _BONUS_SCOPES: list[tuple[str, re.Pattern]] = [(stats, re.compile(p, re.I)) for 
     ("stealth bleed", r"(?:(?P<bleeding>when bleeding)|against) (?:a |the )?Methuselahs? (?:who controls?|controlling) "
                       r"(?P<group>.+)"),
     ("strength", r"(?:when )?in combat with (?P<group>.+)"),
-    ("intercept", r"(?:when attempting to block|during|vs\.) " + _KIND_LIST +
-                  r"|during (?P<dir>directed|undirected) actions"),
+    ("intercept", r"(?:when attempting to block|during|vs\.) (?:an? )?" + _KIND_LIST +
+                  r"|(?:during|when attempting to block) (?P<dir>directed|undirected) actions"),
     ("intercept", r"(?:when attempting to block|against) (?P<group>.+)"),
 ]]
 _BONUS_HEAD = re.compile(r"(?P<who>.+?) gets (?P<n>[+-]\d) (?P<stat>stealth|bleed|intercept|strength) (?P<scope>.+?)\.?")
@@ -938,7 +944,7 @@ def _is_self(who: str, name: str) -> bool:
     """Whether a sentence's subject is the vampire itself: a pronoun, its name, its name before the comma, or one
     word of that ("Legba" for Papa Legba, "Zara" for Lady Zara Slatikov: the cards call themselves so)."""
     who = who.strip()
-    if who.casefold() in ("he", "she", "they", "it"):
+    if who.casefold() in ("he", "she", "they", "it", "him", "her", "them"):
         return True
     if not name:
         return False
@@ -969,6 +975,13 @@ class Ability:
     "aggravate hands"  "Once each round, Crossbreaker can burn 1 blood to make the damage from his hand strikes
                     aggravated that round.": `blood` for aggravated hand strikes this round, `once` each "round" or
                     "combat";
+    "unblockable by"  "Allies cannot block Lord Fianna.": the minions of `groups` (of capacity below `capacity_below`,
+                    above `capacity_above`, when not 0) cannot attempt to block it;
+    "block cost"    "Younger vampires must burn 1 blood to attempt to block Ferox.": those minions pay `blood` (or life,
+                    `or_life`) to attempt to block it; "Janet must burn 1 blood to attempt to block." (`self`: the
+                    vampire pays to block those minions, any when no `groups`);
+    "blockers intercept"  "Brujah get +1 intercept when attempting to block Nik.": `amount` more intercept for those
+                    minions' block attempts against it;
     "hand size"     "While Abraham is ready, you get +1 hand size.": `amount` more (or fewer) cards in the hand size of
                     `whose` ("you": its controller, "each": every Methuselah, "prey": its controller's prey) while it is
                     ready;
@@ -990,11 +1003,29 @@ class Ability:
     stealth: int = 0  # "enter combat": the action's stealth
     state: str = ""
     capacity_below: int = 0
+    capacity_above: int = 0
     whose: str = ""
+    or_life: bool = False  # "block cost": an ally may pay life
+    self: bool = False  # "block cost": the vampire itself pays to block
     stat: str = ""  # "burn for": the stat it adds to
     during: str = ""  # "burn for": the actions it is used in
     once: str = ""  # "burn for": once each "action" or "turn" ("": any number of times)
     press_to: str = ""  # "press": "continue" when the press is only usable to continue combat
+
+    def reaches(self, o, me) -> Optional[bool]:
+        """Whether the minion `o` is one of the minions this ability names (`me`: the vampire whose card it is): its
+        groups and the capacity bounds; None when the table does not say (Group.fits)."""
+        fits = Group.any_fits(self.groups, o, me) if self.groups else True
+        if fits and (self.capacity_below or self.capacity_above):
+            fits = o.kind == VAMPIRE and (not self.capacity_below or o.capacity < self.capacity_below) and (
+                not self.capacity_above or o.capacity > self.capacity_above)
+        return fits
+
+    def group_words(self) -> str:
+        """The minions it names, in the card's terms."""
+        below = f" of capacity below {self.capacity_below}" if self.capacity_below else ""
+        above = f" of capacity above {self.capacity_above}" if self.capacity_above else ""
+        return (" or ".join(g.words() for g in self.groups) or "minion") + below + above
 
     def target_words(self) -> str:
         """Whom an "enter combat" ability lets the vampire fight, in the card's terms."""
@@ -1030,6 +1061,24 @@ _BURN_FOR = re.compile(r"(?:(?P<once>Once each action|Once per action|Once each 
 _STRIKE_ABILITY = re.compile(r"(?P<once>Once each combat, )?(?P<who>.+?) (?:can|may) (?:burn (?P<blood>\d) blood to )?"
                              r"strike: (?P<what>dodge|combat ends)\.?")
 _CANNOT_BLOCK = re.compile(r"(?P<who>.+?) cannot block (?P<what>.+?)\.?")
+_BLOCK_COST = re.compile(r"(?P<what>.+?) must burn (?P<blood>\d|a) blood(?P<life> or life)? to attempt to block"
+                         r"(?: (?P<whom>.+?))?\.?")
+_BLOCKERS_INTERCEPT = re.compile(r"(?P<what>.+?) gets? (?P<n>[+-]\d) intercept when attempting to block (?P<whom>.+?)\.?")
+_CAPACITY = re.compile(r"(?P<what>.+?) (?:with|of) (?:a )?capacity (?:(?P<le>\d+) or less|(?P<ge>\d+) or more|below "
+                       r"(?P<lt>\d+)|above (?P<gt>\d+))")
+
+
+def _groups_with_capacity(text: str) -> Optional[tuple[tuple["Group", ...], int, int]]:
+    """"Vampires with capacity 2 or less": the groups, and the capacity bounds (below, above; 0: none)."""
+    m = _CAPACITY.fullmatch(text.strip())
+    groups = _groups(m.group("what") if m else text)
+    if groups is None:
+        return None
+    if m is None:
+        return groups, 0, 0
+    below = int(m.group("le")) + 1 if m.group("le") else int(m.group("lt") or 0)
+    above = int(m.group("ge")) - 1 if m.group("ge") else int(m.group("gt") or 0)
+    return groups, below, above
 _COMBAT_TARGET = (r"(?:any |an? )?(?P<state>ready |locked )?(?P<what>.+?)(?: (?:of|with) capacity (?:below (?P<below>\d+)|"
                   r"(?P<atmost>\d+) or less))?(?: controlled by (?P<whose>your predator or prey|another Methuselah))?")
 _COMBAT_ACTION = r"an? (?:\+(?P<stealth>\d) stealth )?(?P<d>\(D\) )?action(?: that costs (?P<blood>\d) blood)?"
@@ -1101,9 +1150,32 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
         what = m.group("what")
         if what.casefold() == "undirected actions":
             return Ability("cannot block", s, undirected=True)
-        groups = _groups(what)
-        if groups:
-            return Ability("cannot block", s, groups=groups)
+        read = _groups_with_capacity(what)
+        if read:
+            return Ability("cannot block", s, groups=read[0], capacity_below=read[1], capacity_above=read[2])
+    if m and _is_self(m.group("what"), name) and not _is_self(m.group("who"), name):  # "Allies cannot block Lord Fianna."
+        read = _groups_with_capacity(m.group("who"))
+        if read:
+            return Ability("unblockable by", s, groups=read[0], capacity_below=read[1], capacity_above=read[2])
+    m = _BLOCK_COST.fullmatch(s)
+    if m:
+        blood = 1 if m.group("blood") == "a" else int(m.group("blood"))
+        if _is_self(m.group("what"), name):  # "Janet must burn 1 blood to attempt to block [older vampires]."
+            read = _groups_with_capacity(m.group("whom")) if m.group("whom") else ((), 0, 0)
+            if read:
+                return Ability("block cost", s, groups=read[0], capacity_below=read[1], capacity_above=read[2],
+                               blood=blood, or_life=bool(m.group("life")), self=True)
+        elif m.group("whom") and _is_self(m.group("whom"), name):  # "Younger vampires must burn 1 blood to ... Ferox."
+            read = _groups_with_capacity(m.group("what"))
+            if read:
+                return Ability("block cost", s, groups=read[0], capacity_below=read[1], capacity_above=read[2],
+                               blood=blood, or_life=bool(m.group("life")))
+    m = _BLOCKERS_INTERCEPT.fullmatch(s)
+    if m and _is_self(m.group("whom"), name) and not _is_self(m.group("what"), name):
+        read = _groups_with_capacity(re.sub(r"^Other ", "", m.group("what")))
+        if read:
+            return Ability("blockers intercept", s, groups=read[0], capacity_below=read[1], capacity_above=read[2],
+                           amount=int(m.group("n")))
     return None
 
 
