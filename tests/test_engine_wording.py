@@ -18,7 +18,8 @@ DOC = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text(
 PLAYERS = ["Sarah", "Alexis", "Bob", "Nora", "Steve"]
 MINIONS = ["Belinde", "Carna", "Ira", "Krid", "Quentin", "The Dowager", "Alexa Draper", "Sybren van Oosten",
            "Lucinde", "Eugenio", "Pug", "Ayelech", "Colette", "Wauneka", "Flávio Gonçalves", "Chrysanthemum",
-           "Ryan", "Nassir", "Kurt", "Dorka", "Chavi Oraczko", "Julia Prima", "Crossbreaker"]
+           "Ryan", "Nassir", "Kurt", "Dorka", "Chavi Oraczko", "Julia Prima", "Crossbreaker", "Antonio Veradas",
+           "Emily Carson"]
 
 
 def names() -> Names:

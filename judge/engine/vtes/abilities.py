@@ -1,6 +1,7 @@
 """What a vampire's own card lets it do, used as events of their own (card_text.Ability): an action to enter combat
 ("Dorka can enter combat with a minion controlled by your predator or prey as a (D) action."), blood burned for a
-bonus during an action ("During an action, Chavi can burn 1 blood to get +1 stealth.").
+bonus during an action ("During an action, Chavi can burn 1 blood to get +1 stealth."), unlocking itself ("During your
+discard phase, Antonio may burn 1 blood to unlock.").
 
 The ability's sentence is the card's; the book's rules for actions apply around it: a card, the vampire's own card
 text included, provides the action (Action Card (or Card in Play)), at most once each turn for the vampire, at the
@@ -14,7 +15,7 @@ from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes import combat
 from judge.engine.vtes import rules as R
 from judge.engine.vtes.card_text import Ability, Group, abilities_of
-from judge.engine.vtes.events import BurnFor, CombatAction, Cost
+from judge.engine.vtes.events import BurnFor, CombatAction, Cost, UnlockSelf
 from judge.engine.vtes.helpers import Log, announce, blood, check_actor, check_cost, minion
 from judge.engine.vtes.state import READY, VAMPIRE, Action, BlockAttempt, Draft, Minion
 
@@ -150,3 +151,44 @@ def burn_for(d: Draft, e: BurnFor, log: Log) -> None:
         now, rule = f"bleed {a.bleed}", R.BLEED_AMOUNT
     log.add(f"{m.name} burns {ab.blood} blood for +{ab.amount} {e.stat}, as its card says ({said}): {now}.",
             R.CRYPT_ABILITY, rule)
+
+
+# -- unlocking itself ------------------------------------------------------------------------------------------------
+def unlock_self(d: Draft, e: UnlockSelf, log: Log) -> None:
+    """A locked vampire unlocks as its card says: in the phase it names, of its controller's turn (or anyone's), paying
+    what it names (blood, the Edge, or nothing); what the scenario says it pays must be that."""
+    m = minion(d, e.minion)
+    found = abilities_of(m, "self unlock")
+    if not found:
+        if not m.text_read:
+            raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card lets "
+                              f"it unlock (name its card with card:, or say 'an effect unlocks {m.name}')",
+                              [R.CRYPT_ABILITY])
+        raise Refusal(f"{m.name}'s card does not let it unlock itself", [R.CRYPT_ABILITY])
+    ab = found[0]
+    said = f"\"{ab.sentence}\""
+    cost = "the Edge" if ab.edge else f"{ab.blood} blood" if ab.blood else "nothing"
+    told = "the Edge" if e.pays == "edge" else f"{e.blood} blood" if e.pays == "blood" else None
+    if told is not None and told != cost:
+        raise Refusal(f"{m.name}'s card asks {cost} to unlock, not {told}: {said}", [R.CRYPT_ABILITY])
+    if not m.ready or not m.controlled:
+        raise Refusal(f"{m.name} is not in play and ready (in the {m.region} region): {said}", [R.CRYPT_ABILITY])
+    if not m.locked:
+        raise Refusal(f"{m.name} is not locked: there is nothing to unlock", [R.CRYPT_ABILITY])
+    if d.phase != ab.phase or (ab.whose == "you" and d.turn != m.controller):
+        when = f"{'its controller' if ab.whose == 'you' else 'any Methuselah'}'s {ab.phase} phase"
+        raise Refusal(f"{m.name} unlocks so during {when} only, and it is {d.turn}'s {d.phase} phase: {said}",
+                      [R.CRYPT_ABILITY])
+    if ab.edge:
+        if d.edge != m.controller:
+            raise Refusal(f"{m.controller} does not hold the Edge ({d.edge or 'nobody'} does): {said}",
+                          [R.CRYPT_ABILITY, R.EDGE])
+        d.set(edge=None)
+    elif ab.blood:
+        check_cost(d, m, Cost(blood=ab.blood), f"{m.name}'s card ({said})", (R.CRYPT_ABILITY,))
+        blood(d, m.name, -ab.blood)
+    d.put_minion(m.name, locked=False)
+    paid = (f", {m.controller} burning the Edge (it returns to the central area, held by nobody)" if ab.edge else
+            f", burning {ab.blood} blood" if ab.blood else "")
+    log.add(f"{m.name} unlocks as its card allows ({said}){paid}.", R.CRYPT_ABILITY, R.GOLDEN_RULE,
+            *([R.EDGE] if ab.edge else []))

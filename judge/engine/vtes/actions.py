@@ -70,8 +70,10 @@ def hunt_action(d: Draft, e: Hunt, log: Log) -> None:
     if m.kind != VAMPIRE:
         raise Refusal(f"{m.name} is an ally: only vampires hunt", [R.ALLY_BASIC])
     more = _hunt_more(m)
-    announce(d, log, m, kind="hunt", summary=f"{m.name} hunts", stealth=1, hunt=1 + more,
-             detail=f", hunt {1 + more}", rules=(R.HUNT_WHO,))
+    no_stealth = abilities_of(m, "hunt stealth")  # "Igo does not get the usual +1 stealth when hunting."
+    announce(d, log, m, kind="hunt", summary=f"{m.name} hunts", stealth=0 if no_stealth else 1, hunt=1 + more,
+             detail=f", hunt {1 + more}" + (f" (its card: \"{no_stealth[0].sentence}\")" if no_stealth else ""),
+             rules=(R.HUNT_WHO, *((R.CRYPT_ABILITY, R.GOLDEN_RULE) if no_stealth else ())))
     _say_hunt_more(m, log)
 
 

@@ -982,6 +982,12 @@ class Ability:
                     vampire pays to block those minions, any when no `groups`);
     "blockers intercept"  "Brujah get +1 intercept when attempting to block Nik.": `amount` more intercept for those
                     minions' block attempts against it;
+    "discard action"  "If Cicatriz is ready during your discard phase, you get an additional discard phase action.":
+                    `amount` more discard phase actions for its controller;
+    "self unlock"   "During your discard phase, Antonio may burn 1 blood to unlock.": it unlocks in `phase` ("discard",
+                    "minion") of its controller's turn (`whose` "you") or anyone's ("any"), paying `blood`, or the
+                    Edge (`edge`), or nothing;
+    "hunt stealth"  "Igo does not get the usual +1 stealth when hunting.": its hunts are at 0 stealth;
     "hand size"     "While Abraham is ready, you get +1 hand size.": `amount` more (or fewer) cards in the hand size of
                     `whose` ("you": its controller, "each": every Methuselah, "prey": its controller's prey) while it is
                     ready;
@@ -1011,6 +1017,8 @@ class Ability:
     during: str = ""  # "burn for": the actions it is used in
     once: str = ""  # "burn for": once each "action" or "turn" ("": any number of times)
     press_to: str = ""  # "press": "continue" when the press is only usable to continue combat
+    phase: str = ""  # "self unlock": the phase it is used in
+    edge: bool = False  # "self unlock": paid by burning the Edge
 
     def reaches(self, o, me) -> Optional[bool]:
         """Whether the minion `o` is one of the minions this ability names (`me`: the vampire whose card it is): its
@@ -1040,6 +1048,13 @@ _CANNOT_USE = re.compile(r"(?P<who>.+?) cannot (?:use|play) cards requiring (?P<
 _AGGRAVATED_HANDS = re.compile(r"Damage from (?P<who>.+?)(?:'s)? hand strikes is aggravated\.?")
 _NO_DIABLERIE = re.compile(r"(?P<who>.+?) cannot commit diablerie\.?")
 _HUNT = re.compile(r"\+(?P<n>\d) hunt\.?")
+_DISCARD_ACTION = re.compile(r"If (?P<who>.+?) is ready (?:at the start of|during) your discard phase, you get (?:\+"
+                             r"(?P<n>\d)|an additional|one additional) discard phase actions?\.?")
+_SELF_UNLOCK = re.compile(r"During (?P<whose>your|any Methuselah's) (?P<phase>discard|minion) phase, (?P<who>.+?) (?:can|"
+                          r"may) (?:burn (?P<blood>\d|a) blood to |(?P<edge>burn the Edge to ))?unlock\.?"
+                          r"|You (?:can|may) burn the Edge during your (?P<phase2>discard|minion) phase to unlock "
+                          r"(?P<who2>.+?)\.?")
+_NO_HUNT_STEALTH = re.compile(r"(?P<who>.+?) does not get the usual \+1 stealth when hunting\.?")
 _AGGRAVATE = re.compile(r"Once each (?P<span>round|round of combat|combat), (?P<who>.+?) (?:can|may) burn (?P<blood>\d|a) "
                         r"blood to make the damage from (?P<whose>.+?)(?:'s?)? hand strikes aggravated (?:that round|this "
                         r"round|for the current round)\.?")
@@ -1132,6 +1147,18 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
                                                  or _is_self(m.group("whose"), name)):
         return Ability("aggravate hands", s, uses=1, once="combat" if m.group("span") == "combat" else "round",
                        blood=1 if m.group("blood") == "a" else int(m.group("blood")))
+    m = _DISCARD_ACTION.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        return Ability("discard action", s, amount=int(m.group("n") or 1))
+    m = _SELF_UNLOCK.fullmatch(s)
+    if m and _is_self(m.group("who") or m.group("who2"), name):
+        return Ability("self unlock", s, phase=m.group("phase") or m.group("phase2"),
+                       whose="any" if m.group("whose") == "any Methuselah's" else "you",
+                       blood=1 if m.group("blood") == "a" else int(m.group("blood") or 0),
+                       edge=bool(m.group("edge") or m.group("who2")))
+    m = _NO_HUNT_STEALTH.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        return Ability("hunt stealth", s)
     m = _HAND_SIZE.fullmatch(s)
     if m and _is_self(m.group("who"), name):
         whose = (m.group("whose") or m.group("whose2")).replace("'s", "")

@@ -519,6 +519,15 @@ class BurnFor(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class UnlockSelf(Event):
+    """A vampire unlocks as its own card allows ("During your discard phase, Antonio may burn 1 blood to unlock.")."""
+
+    minion: str
+    pays: Optional[str] = None  # "blood" or "edge", as the scenario says it; None: nothing said
+    blood: Optional[int] = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class RedListHunt(Event):
     """A vampire's action to enter combat with a marked Red List minion."""
 

@@ -8,7 +8,7 @@ from judge.engine.errors import ScenarioError
 from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, BurnFor, CardEffect, CombatAction, ContestCard,
                                  ContestTitle, CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase,
                                  Hunt, Influence, MasterCard, Modifier, Pass, Political, Reaction, Recruit,
-                                 TransferBack, TransferPool, TurnOf, Unmodelled, UnlockInfernal, Withdraw)
+                                 TransferBack, TransferPool, TurnOf, Unmodelled, UnlockInfernal, UnlockSelf, Withdraw)
 from judge.engine.vtes.forms import (PHASE_NAMES, FormTable, card_name, cost_of, effect_of, minion_of, number, parse_props,
                                 player_of)
 
@@ -75,6 +75,20 @@ def _contest_pay(m, names, line, text):
 @FORMS.wording(r"{P} yields (?P<x>.+)", "Sarah yields Carna")
 def _contest_yield(m, names, line, text):
     return ContestCard(player=player_of(m, names, line), card=card_name(m.group("x")), pay=False, line=line, text=text)
+
+
+@FORMS.wording(r"{M} (?:burns {N} blood to unlock(?: (?:with|by) {PRON} (?:card's |special )?ability| as {PRON} card allows)?"
+               r"|unlocks (?:(?:with|by) {PRON} (?:card's |special )?ability|as {PRON} card allows))",
+               "Antonio Veradas burns 1 blood to unlock")
+def _unlock_self(m, names, line, text):
+    n = number(m.group("n")) if m.group("n") else None
+    return UnlockSelf(minion=minion_of(m, names, line), pays="blood" if n is not None else None, blood=n, line=line,
+                      text=text)
+
+
+@FORMS.wording(r"(?:{P} burns the Edge to unlock {M}|{M2} burns the Edge to unlock)", "Sarah burns the Edge to unlock Emily Carson")
+def _unlock_self_edge(m, names, line, text):
+    return UnlockSelf(minion=minion_of(m, names, line, "m" if m.group("m") else "m2"), pays="edge", line=line, text=text)
 
 
 @FORMS.wording(r"{P} burns (?:1|one) pool to unlock {M}", "Sarah burns 1 pool to unlock Lucinde")
@@ -455,6 +469,15 @@ def _s_burn_for(d, names, line, text):
     return BurnFor(minion=names.canon_minion(d["burn_for"], line), stat=stat,
                    amount=int(d["amount"]) if d.get("amount") is not None else None,
                    blood=int(d["blood"]) if d.get("blood") is not None else None, line=line, text=text)
+
+
+@FORMS.structured("unlock_self", ("pays", "blood"), "{unlock_self: Antonio Veradas, pays: blood, blood: 1}")
+def _s_unlock_self(d, names, line, text):
+    pays = d.get("pays")
+    if pays is not None and str(pays) not in ("blood", "edge"):
+        raise ScenarioError("unlock_self's pays: is blood or edge", line)
+    return UnlockSelf(minion=names.canon_minion(d["unlock_self"], line), pays=pays,
+                      blood=int(d["blood"]) if d.get("blood") is not None else None, line=line, text=text)
 
 
 @FORMS.structured("combat_action", ("target",), "{combat_action: Dorka, target: Carna}")

@@ -15,6 +15,7 @@ from typing import Callable, NamedTuple
 
 from judge.engine.vtes import rules as R
 from judge.engine.vtes import ending, situations, traits
+from judge.engine.vtes.card_text import abilities_of
 from judge.engine.vtes.helpers import (Log, blood, drain_excess, draw_owed, minion, move_blood, names, pending_mandatory,
                                   play_from_hand,
                                   pool, remove_minion, require_seated, rule_exists, text_unread)
@@ -523,7 +524,12 @@ def _enter_discard(d: Draft, log: Log) -> None:
     for m in _own(d, d.turn):  # (as the unlock phase does)
         if m.controlled and any(re.search(r"discard phase", s, re.I) for s in m.unread):
             text_unread(m, "begins its controller's discard phase")
-    log.add(f"{d.turn}'s discard phase: 1 discard phase action.", R.DISCARD_PHASE)
+    giving = [(m, a) for m in _own(d, d.turn) if m.controlled and m.ready for a in abilities_of(m, "discard action")]
+    actions = d.phase_state().discard_actions + sum(a.amount for _, a in giving)
+    d.put_phase(discard_actions=actions)
+    said = "; ".join(f"{m.name}'s card: \"{a.sentence}\"" for m, a in giving)
+    log.add(f"{d.turn}'s discard phase: {actions} discard phase action{'s' if actions != 1 else ''}"
+            f"{f' ({said})' if said else ''}.", R.DISCARD_PHASE, *([R.CRYPT_ABILITY, R.GOLDEN_RULE] if giving else []))
 
 
 def discard(d: Draft, e: Discard, log: Log) -> None:

@@ -30,7 +30,7 @@ from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Ca
                                  Influence, InflictDamage, LeaveTorpor, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press, Prevent, Reaction, Recruit,
                                  Rescue, StrikeSpec, Terms, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw,
-                                 AggravateHands, AllyIntoPlay, BurnFor, BurnOption, ChangeControl, ChangeSect, CombatAction, GainTitle, MarkRedList, RedListHunt,
+                                 AggravateHands, AllyIntoPlay, BurnFor, BurnOption, UnlockSelf, ChangeControl, ChangeSect, CombatAction, GainTitle, MarkRedList, RedListHunt,
                                  SlaveTakesOver)
 from judge.engine.vtes.state import (ALLY, COMBAT_STEPS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, GameState, Minion,
                                 PhaseState, Player, Retainer, counters_in_play, evolve)
@@ -253,6 +253,10 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         add(lambda: CryptDraw(player=turn, vampire=new_name("New"), capacity=rng.randint(1, 8)))
     elif state.phase == "discard":
         add(lambda: Discard(player=turn, event_card=rng.random() < 0.2))
+        # a vampire unlocking as its own card may allow (refused when it does not, or not now)
+        read = [m for m in state.minions.values() if m.text_read and m.locked]
+        if read:
+            add(lambda: UnlockSelf(minion=pick(read).name, pays=pick([None, "blood", "edge"]), blood=1))
     add(lambda: Effect(effect=CardEffect(pool=((pick(seated), rng.randint(-3, 2)),))))
     vampires = [m for m in state.minions.values() if m.kind == VAMPIRE]
     if vampires and rng.random() < 0.15:  # cards changing titles, sects and control, putting allies into play

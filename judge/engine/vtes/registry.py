@@ -20,7 +20,7 @@ from judge.engine.vtes.events import (ActionCard, AggravateHands, AllyIntoPlay, 
                                  InflictDamage, Influence, LeaveTorpor, Maneuver, MarkRedList, MasterCard, Modifier,
                                  NoDiablerie, NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press,
                                  Prevent, Reaction, Recruit, RedListHunt, Rescue, SlaveTakesOver, Terms,
-                                 TransferBack, TransferPool, TurnOf, UnlockInfernal, Unmodelled, Withdraw)
+                                 TransferBack, TransferPool, TurnOf, UnlockInfernal, UnlockSelf, Unmodelled, Withdraw)
 from judge.engine.vtes.helpers import Log
 from judge.engine.vtes.state import Draft
 
@@ -59,7 +59,7 @@ HANDLERS: dict[type, Handler] = {
     RedListHunt: situations.red_list_hunt, AllyIntoPlay: situations.ally_into_play,
     ChangeControl: situations.change_control, SlaveTakesOver: situations.slave_takes_over,
     # what a vampire's own card lets it do (abilities.py)
-    CombatAction: abilities.combat_action, BurnFor: abilities.burn_for,
+    CombatAction: abilities.combat_action, BurnFor: abilities.burn_for, UnlockSelf: abilities.unlock_self,
 }
 
 
