@@ -982,6 +982,9 @@ class Ability:
                     vampire pays to block those minions, any when no `groups`);
     "blockers intercept"  "Brujah get +1 intercept when attempting to block Nik.": `amount` more intercept for those
                     minions' block attempts against it;
+    "card cost"     "Cards requiring Quietus [qui] cost Izhim 1 fewer blood.", "Combat cards cost Adana 1 fewer blood.",
+                    "Equipment costs Ivan 1 fewer blood or pool to equip.": the cards it plays of `codes` (their
+                    Discipline) or `types` cost `amount` less of `unit` ("blood", "pool", "blood or pool");
     "discard action"  "If Cicatriz is ready during your discard phase, you get an additional discard phase action.":
                     `amount` more discard phase actions for its controller;
     "self unlock"   "During your discard phase, Antonio may burn 1 blood to unlock.": it unlocks in `phase` ("discard",
@@ -1017,6 +1020,8 @@ class Ability:
     during: str = ""  # "burn for": the actions it is used in
     once: str = ""  # "burn for": once each "action" or "turn" ("": any number of times)
     press_to: str = ""  # "press": "continue" when the press is only usable to continue combat
+    types: tuple[str, ...] = ()  # "card cost": the card types it is about
+    unit: str = ""  # "card cost": "blood", "pool" or "blood or pool"
     phase: str = ""  # "self unlock": the phase it is used in
     edge: bool = False  # "self unlock": paid by burning the Edge
 
@@ -1048,6 +1053,10 @@ _CANNOT_USE = re.compile(r"(?P<who>.+?) cannot (?:use|play) cards requiring (?P<
 _AGGRAVATED_HANDS = re.compile(r"Damage from (?P<who>.+?)(?:'s)? hand strikes is aggravated\.?")
 _NO_DIABLERIE = re.compile(r"(?P<who>.+?) cannot commit diablerie\.?")
 _HUNT = re.compile(r"\+(?P<n>\d) hunt\.?")
+_FEWER = r"(?:(?P<n>\d) (?:fewer|less)|-(?P<n2>\d)) (?P<unit>blood or pool|blood|pool)"
+_CARD_COST = re.compile(rf"(?:Cards requiring [A-Z][a-z]+ \[(?P<code>[a-z]{{3}})\]|(?P<types>Combat cards|Equipment|Allies and "
+                        rf"retainers)) costs? (?P<who>.+?) {_FEWER}(?: to equip)?\.?")
+_COST_TYPES = {"Combat cards": ("Combat",), "Equipment": ("Equipment",), "Allies and retainers": ("Ally", "Retainer")}
 _DISCARD_ACTION = re.compile(r"If (?P<who>.+?) is ready (?:at the start of|during) your discard phase, you get (?:\+"
                              r"(?P<n>\d)|an additional|one additional) discard phase actions?\.?")
 _SELF_UNLOCK = re.compile(r"During (?P<whose>your|any Methuselah's) (?P<phase>discard|minion) phase, (?P<who>.+?) (?:can|"
@@ -1147,6 +1156,11 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
                                                  or _is_self(m.group("whose"), name)):
         return Ability("aggravate hands", s, uses=1, once="combat" if m.group("span") == "combat" else "round",
                        blood=1 if m.group("blood") == "a" else int(m.group("blood")))
+    m = _CARD_COST.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        return Ability("card cost", s, codes=(m.group("code"),) if m.group("code") else (),
+                       types=_COST_TYPES.get(m.group("types") or "", ()), amount=int(m.group("n") or m.group("n2")),
+                       unit=m.group("unit"))
     m = _DISCARD_ACTION.fullmatch(s)
     if m and _is_self(m.group("who"), name):
         return Ability("discard action", s, amount=int(m.group("n") or 1))

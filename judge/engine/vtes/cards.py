@@ -396,6 +396,36 @@ def _barred_by(card: CardFacts, m: Minion) -> list:
     return [a for a in barring if any(c in a.codes for c in required)]
 
 
+def card_cost(card: CardFacts, m: Optional[Minion], log: Optional[Log] = None) -> Cost:
+    """What `card` costs `m` as printed, less what `m`'s card takes off ("Cards requiring Quietus [qui] cost Izhim 1
+    fewer blood.", "Combat cards cost Adana 1 fewer blood.", "Equipment costs Ivan 1 fewer blood or pool to equip."):
+    never below 0, said in the log when one is given. A card requiring that Discipline or another the minion also
+    has is not said to require it: not modelled."""
+    cost = card.costs()
+    for a in abilities_of(m, "card cost") if m is not None else ():
+        if a.codes:
+            required = [c.casefold() for c, _, _ in card.disciplines]
+            if a.codes[0] not in required:
+                continue
+            names = {code.casefold(): name for code, name, _ in card.disciplines}
+            others = [c for c in required if c != a.codes[0] and discipline_level(m, c, names[c]) is not None]
+            if others and not card.disciplines_all:
+                raise NotModelled(f"{m.name}'s card says \"{a.sentence}\", and {card.name} may be played by "
+                                  f"{'/'.join(others)} as well: which one it is played by (and so its cost) is not "
+                                  f"said", [R.CRYPT_ABILITY])
+        elif not set(a.types) & set(card.types):
+            continue
+        before = cost
+        if "blood" in a.unit and cost.blood:
+            cost = Cost(blood=max(0, cost.blood - a.amount), pool=cost.pool)
+        elif "pool" in a.unit and cost.pool:
+            cost = Cost(blood=cost.blood, pool=max(0, cost.pool - a.amount))
+        if cost != before and log is not None:
+            log.add(f"{m.name}'s card: \"{a.sentence}\" ({card.name} costs {_cost_text(cost) or 'nothing'} instead of "
+                    f"{_cost_text(before)}).", R.CRYPT_ABILITY, R.GOLDEN_RULE)
+    return cost
+
+
 def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str]) -> None:
     """Refuse `m` playing `card` at `level` when it does not meet the card's clan, Discipline or text
     requirements."""
@@ -913,7 +943,7 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     else:
         _who_and_when(d, e, m, kind, what)
     check_requirements(d, card, m, e.level)
-    cost = e.cost or card.costs()
+    cost = e.cost or card_cost(card, m, log)
     check_cost(d, card, m, m.controller, cost)
     if what.votes and kind in (Modifier, Reaction):
         # Its votes belong to a referendum being polled: outside one, politics.card_votes says which is missing
@@ -951,7 +981,7 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
                             f"is the action's last step, and a minion plays the same action modifier once an action",
                       R.SAME_CARD_ONCE)
     check_requirements(d, card, m, e.level)
-    cost = e.cost or card.costs()
+    cost = e.cost or card_cost(card, m, log)
     check_cost(d, card, m, m.controller, cost)
     d.set(resolved=dataclasses.replace(r, modifiers=r.modifiers + ((m.name, card.name),)))  # (the non-repeat rule)
     if e.cancelled:  # (still played: recorded above)
@@ -1339,7 +1369,7 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         where = "no combat is in progress" if c is None or c.ended else f"{m.name} is not in the combat"
         raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a combat card: {where}", R.CARD_COMBAT_WHO)
     check_requirements(d, e.card, m, e.level)
-    cost = e.cost or e.card.costs()
+    cost = e.cost or card_cost(e.card, m, log)
     check_cost(d, e.card, m, m.controller, cost)
     if e.cancelled:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_COMBAT_WHO)
