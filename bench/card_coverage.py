@@ -30,11 +30,17 @@ from judge.engine.vtes.cards import Catalog, modelled  # noqa: E402
 TARGETS = {"library": 0.80, "crypt": 0.80, "only usable": 1.0}
 
 
-def unread_of(facts) -> list[str]:
+def unread_of(facts, catalog: Catalog) -> list[str]:
     """The sentences of a card's text the engine does not read (empty: fully read)."""
-    if facts.kind == "crypt":  # an advanced vampire unmerged and merged ("[MERGED]" lines): both must be read
-        return list(dict.fromkeys(s for merged in (False, True)
-                                  for s in read_crypt_text(facts.text, facts.sect, facts.title, facts.name, merged).unread))
+    if facts.kind == "crypt":  # an advanced vampire unmerged and merged (its "[MERGED]" lines and its base card's
+        # text, as `merged: true` reads it): both must be read
+        base = catalog.base_of(facts) if facts.advanced else None
+        readings = [read_crypt_text(facts.text, facts.sect, facts.title, facts.name)]
+        if facts.advanced:
+            readings.append(read_crypt_text(facts.text, facts.sect, facts.title, facts.name, merged=True,
+                                            base_text=base.text if base else None))
+        return list(dict.fromkeys(s for r in readings for s in r.unread)) + (
+            ["(merged: no one base card in the card base)"] if facts.advanced and base is None else [])
     # every Discipline line, each at its level (a card whose lines name other Disciplines is read line by line)
     lines = [(line.level, n) for n, line in enumerate(facts.discipline_lines())] or [(None, None)]
     out: list[str] = []
@@ -58,7 +64,7 @@ def main() -> None:
     full: dict[str, bool] = {}
     for card in base.cards.values():
         facts = catalog.facts_of(card)  # the version itself, not the first of its name
-        unread = unread_of(facts)
+        unread = unread_of(facts, catalog)
         full[card.id] = not unread
         kind = facts.kind
         kinds[kind][0] += 1

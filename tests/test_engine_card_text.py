@@ -178,7 +178,7 @@ def test_an_action_to_enter_combat_and_blood_burned_for_a_bonus_are_read_from_th
     assert (salinger.state, [g.name for g in salinger.groups]) == ("ready", ["Lasombra", "Tzimisce"])
     ignazio = ability_of("Ignazio can enter combat with a vampire with capacity 6 or less controlled by your predator "
                          "or prey as a (D) action.", "Ignazio Giovanni")
-    assert ignazio.capacity_below == 7 and ignazio.target_words().startswith("vampire of capacity below 7")
+    assert ignazio.groups[0].below == 7 and ignazio.target_words().startswith("vampire of capacity below 7")
     bakr = ability_of("Bakr can enter combat with a minion as a +1 stealth action that costs 1 blood.", "Bakr")
     assert (bakr.stealth, bakr.blood) == (1, 1)
     assert ability_of("Any Lasombra can enter combat with Giangaleazzo as a (D) action.", "Giangaleazzo") is None
@@ -198,7 +198,11 @@ def test_what_a_card_says_of_the_minions_blocking_its_vampire_is_read():
     N blood to attempt to block [<minions>]", "<minions> get +N intercept when attempting to block <it>"; capacity
     bounds read with the group; a printed "-1 intercept." and a circle heading before a sentence."""
     sha = ability_of("Vampires with capacity 3 or less cannot block Sha-Ennu.", "Sha-Ennu")
-    assert (sha.kind, sha.capacity_below, [g.kind for g in sha.groups]) == ("unblockable by", 4, ["vampire"])
+    assert (sha.kind, [(g.kind, g.below) for g in sha.groups]) == ("unblockable by", [("vampire", 4)])
+    rexton = ability_of("Allies and vampires with capacity 3 or less cannot block Rexton.", "Rexton")
+    assert [(g.kind, g.below) for g in rexton.groups] == [("ally", 0), ("vampire", 4)]  # the bound is the vampires'
+    assert ability_of("Princes cannot block Ellison.", "Ellison Humboldt") is None  # a title, not a clan
+    assert ability_of("Younger Tremere cannot block Aisling.", "Aisling Sturbridge") is None
     ferox = ability_of("Younger vampires must burn 1 blood to attempt to block Ferox.", "Ferox, The Rock Lord")
     assert (ferox.kind, ferox.blood, ferox.self, ferox.or_life) == ("block cost", 1, False, False)
     janet = ability_of("Janet must burn 1 blood to attempt to block.", "Janet Langer")
@@ -223,6 +227,14 @@ def test_an_advanced_vampires_merged_lines_hold_only_once_merged(tmp_path):
     assert [a.kind for a in unmerged.abilities] == ["maneuver"] and not unmerged.unread
     assert [a.kind for a in merged.abilities] == ["maneuver", "press"] and merged.abilities[1].press_to == "continue"
     assert text_of("Theo Bell (ADV)").bonus == {"strength": 1}  # "Advanced, Independent: +1 strength."
+    # merged, the base card's text applies too ("Lazarus may inflict 1R damage as a strike."), its heading giving way
+    base = card_catalog().base_of(lazarus)
+    both = read_crypt_text(lazarus.text, lazarus.sect, lazarus.title, lazarus.name, merged=True, base_text=base.text)
+    assert [(a.kind, a.strike_kind, a.amount, a.ranged) for a in both.abilities][-1] == ("strike", "damage", 1, True)
+    assert not both.unread
+    melinda = card_catalog().lookup("Melinda Galbraith (ADV)")  # "[MERGED] Sabbat regent: +2 bleed.": a new title
+    merged_melinda = read_crypt_text(melinda.text, melinda.sect, melinda.title, melinda.name, merged=True)
+    assert "Sabbat regent: +2 bleed." in merged_melinda.unread and "bleed" not in merged_melinda.bonus
     bad = tmp_path / "merged.yaml"
     bad.write_text("title: t\nrules: current\nplayers: [Sarah, Alexis, Bob]\nturn: Sarah\nphase: minion\nminions:\n"
                    "  - {name: Amadeo, controller: Sarah, blood: 3,\n     merged: true}\nevents:\n  - Amadeo hunts\n")

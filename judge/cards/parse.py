@@ -16,6 +16,7 @@ from typing import Iterator, Optional
 
 import yaml
 
+from judge.clans import CLANS
 import judge.cards.names as names
 import judge.cards.source as source
 import judge.cards.symbols as symbols
@@ -233,7 +234,7 @@ def _card(row: dict, vekn_id: int, vekn_name: str, kind: str, file: str, line: i
             card.capacity = capacity
         else:
             bad("Capacity", "is not a number" + (" (a clan in the capacity column?)"
-                                                 if capacity in _CLANS else ""))
+                                                 if capacity in CLANS else ""))
     if kind == CRYPT:
         _crypt_fields(card, value, bad)
     else:
@@ -241,13 +242,6 @@ def _card(row: dict, vekn_id: int, vekn_name: str, kind: str, file: str, line: i
     return card
 
 
-# The clans' names as the card lists write them, only to explain a misplaced value.
-_CLANS = {"Abomination", "Ahrimane", "Akunanse", "Assamite", "Baali", "Banu Haqim", "Blood Brother", "Brujah",
-          "Brujah antitribu", "Caitiff", "Daughter of Cacophony", "Follower of Set", "Gangrel", "Gangrel antitribu",
-          "Gargoyle", "Giovanni", "Guruhi", "Harbinger of Skulls", "Hecata", "Ishtarri", "Kiasyd", "Lasombra",
-          "Malkavian", "Malkavian antitribu", "Ministry", "Nagaraja", "Nosferatu", "Nosferatu antitribu", "Osebo",
-          "Pander", "Ravnos", "Salubri", "Salubri antitribu", "Samedi", "Toreador", "Toreador antitribu", "Tremere",
-          "Tremere antitribu", "True Brujah", "Tzimisce", "Ventrue", "Ventrue antitribu"}
 
 
 def _crypt_fields(card: Card, value, bad) -> None:

@@ -17,7 +17,7 @@ from judge.engine.vtes import rules as R
 from judge.engine.vtes.card_text import Ability, Group, abilities_of
 from judge.engine.vtes.events import BurnFor, CombatAction, Cost, UnlockSelf
 from judge.engine.vtes.helpers import Log, announce, blood, check_actor, check_cost, minion
-from judge.engine.vtes.state import READY, VAMPIRE, Action, BlockAttempt, Draft, Minion
+from judge.engine.vtes.state import READY, Action, BlockAttempt, Draft, Minion
 
 
 def _misfit(d: Draft, a: Ability, m: Minion, t: Minion) -> Optional[str]:
@@ -31,8 +31,6 @@ def _misfit(d: Draft, a: Ability, m: Minion, t: Minion) -> Optional[str]:
         return f"{t.name} is not {' or '.join(_a(g.words()) for g in a.groups)}"
     if a.state == "locked" and not t.locked:
         return f"{t.name} is not locked"
-    if a.capacity_below and not (t.kind == VAMPIRE and t.capacity < a.capacity_below):
-        return f"{t.name} is not a vampire of capacity below {a.capacity_below}"
     if a.whose == "predator or prey" and t.controller not in (d.prey(m.controller), d.predator(m.controller)):
         return f"{t.name} is controlled by {t.controller}, neither {m.controller}'s prey nor predator"
     return None

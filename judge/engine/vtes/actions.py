@@ -26,7 +26,7 @@ from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Co
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
 from judge.engine.vtes.card_text import abilities_of
 from judge.engine.vtes.helpers import (Log, action_over, announce, apply_card_effect, blood, burn_dead_ally,
-                                       check_actor, check_cost, check_redirect, cost_words, crypt_bonus, drain_excess,
+                                       card_forbids, check_actor, check_cost, check_redirect, cost_words, crypt_bonus, drain_excess,
                                        minion, names, play_from_hand, pool, redirect_bleed, require_seated,
                                        rule_exists, text_unread, who_blocks)
 from judge.engine.vtes.state import (ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion,
@@ -148,6 +148,8 @@ def anarch_action(d: Draft, e: BecomeAnarch, log: Log) -> None:
 def action_card(d: Draft, e: ActionCard, log: Log) -> None:
     kind = e.as_ or "card"
     m = check_actor(d, e.actor, kind)
+    if e.via is None:  # an action card from the hand (one provided by a card in play is not played)
+        card_forbids(m, "action cards")
     card = e.via or e.card or "an action card"
     if (e.via or e.card) and card in m.used:  # an unnamed card cannot be told apart from another
         raise Refusal(f"{m.name} already performed an action with {card} this turn", [R.ACTION_CARD_ONCE])
@@ -313,6 +315,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     a = _current(d, "a reaction")
     m = minion(d, e.minion)
     text_unread(m, "plays a reaction")
+    card_forbids(m, "reaction cards")
     if m.controller == a.player:
         raise Refusal(f"{m.name} is {a.player}'s minion: only other Methuselahs' minions play reactions to "
                       f"{a.player}'s actions", [R.REACTION_WHO])
@@ -398,6 +401,7 @@ def block(d: Draft, e: Block, log: Log) -> None:
     a = _current(d, "a block attempt")
     b = minion(d, e.blocker)
     text_unread(b, "attempts to block")
+    card_forbids(b, "block")
     player = b.controller
     if player == a.player:
         raise Refusal(f"{b.name} is {a.player}'s minion: a Methuselah's minions cannot block that Methuselah's "

@@ -41,6 +41,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Optional
 
+from judge.clans import is_clan
 from judge.engine.vtes.state import ALLY, TORPOR, VAMPIRE
 
 # "Sabbat: ...", "Camarilla Prince of Seattle: ...", "Independent. 2 votes (titled): ..."
@@ -68,16 +69,30 @@ class CryptText:
 
 
 def read_crypt_text(text: str, sect: Optional[str], title: Optional[str], name: str = "",
-                    merged: bool = False) -> CryptText:
+                    merged: bool = False, base_text: Optional[str] = None) -> CryptText:
     """What the text of the crypt card `name` gives its minion (`name` tells its sentences about the vampire
     itself: "Brunhilde gets +1 bleed ..."); `merged`: the advanced vampire is merged, and its "[MERGED]" lines hold
-    too (each read as the text is, its own heading included)."""
+    too, and its base card's text (`base_text`: the book, "When merged, the text on the base card still applies").
+    A "[MERGED]" line's heading is read only when it is the card's own sect (and title): one that changes them
+    ("[MERGED] Sabbat regent: +2 bleed.") leaves the line unread."""
     out = CryptText()
     lines = (text or "").split("\n")
     _read_text(" ".join(" ".join(ln for ln in lines if not ln.startswith(_MERGED)).split()), out, sect, title, name)
-    for line in (ln[len(_MERGED):] for ln in lines if ln.startswith(_MERGED)):
-        if merged:
-            _read_text(" ".join(line.split()), out, sect, title, name)
+    if merged:
+        for line in (" ".join(ln[len(_MERGED):].split()) for ln in lines if ln.startswith(_MERGED)):
+            head = _SECT_PREFIX.match(line)
+            own = {str(sect or "").casefold(), f"{sect} {title}".casefold()} if title else {str(sect or "").casefold()}
+            if head and head.group("head").casefold() not in own:
+                out.unread.append(line)  # a sect or title of its own once merged: not read
+            else:
+                _read_text(line, out, sect, title, name)
+        if base_text:  # its heading's sect and title give way to the advanced card's (the book: "the advanced card
+            # has precedence"); the rest applies
+            body = " ".join(base_text.split())
+            head = _SECT_PREFIX.match(body)
+            if head and head.group("head").split()[0].casefold() in _SECTS:
+                body = body[head.end():]
+            _read_text(body, out, sect, title, name)
     return out
 
 
@@ -789,10 +804,15 @@ class Group:
 
     kind: str
     name: str = ""
+    below: int = 0  # "vampires with capacity 3 or less": of capacity below 4 (0: any)
+    above: int = 0  # "with capacity 4 or more": above 3 (0: any)
 
     def fits(self, o, me=None) -> Optional[bool]:
         """Whether the minion `o` is one of them (`me`: the vampire whose card names them); None when the table does
         not say (a vampire described without its clan or sect)."""
+        if self.below or self.above:
+            if o.kind != VAMPIRE or (self.below and o.capacity >= self.below) or (self.above and o.capacity <= self.above):
+                return False
         if self.kind == "minion":
             return True
         if self.kind == "ally":
@@ -822,10 +842,12 @@ class Group:
         return True if True in found else None if None in found else False
 
     def words(self) -> str:
+        bounds = (f" of capacity below {self.below}" if self.below else "") + (
+            f" of capacity above {self.above}" if self.above else "")
         return {"titled": "titled vampire", "ally": "ally", "minion": "minion", "vampire": "vampire",
                 "red list": "Red List minion",
                 "older": "older vampire", "younger": "younger vampire"}.get(
-            self.kind, f"{self.name} vampire" if self.kind == "sect" else self.name)
+            self.kind, f"{self.name} vampire" if self.kind == "sect" else self.name) + bounds
 
 
 @dataclass(frozen=True)
@@ -850,6 +872,11 @@ class Bonus:
 
 
 _SECTS = ("camarilla", "sabbat", "laibon", "independent", "anarch")
+_NOT_A_NAME = frozenset({"the", "lord", "lady", "sir", "dame", "baron", "count", "countess", "prince", "princess",
+                         "king", "queen", "duke", "father", "mother", "sister", "brother", "doctor", "dr.", "high",
+                         "priest", "priestess", "bishop", "archbishop", "cardinal", "regent", "justicar",
+                         "primogen", "inner", "circle", "elder", "old", "young", "mr.", "mrs.", "miss", "saint", "st.",
+                         *_SECTS})
 _ALT = re.compile(r"(?:a |an |the )?(?:ready )?(?:other )?(?P<w>titled vampires?|all(?:y|ies)|minions?|vampires?|Red List minions?"
                   r"|(?P<age>older|younger) vampires?|(?P<sect>Camarilla|Sabbat|Laibon|Independent|Anarch)s?(?: vampires?)?"
                   r"|(?P<clan>Followers? of Set|Daughters? of Cacophony|Children of Osiris"
@@ -871,7 +898,7 @@ def _groups(text: str) -> Optional[tuple[Group, ...]]:
             out.append(Group("sect", m.group("sect")))
         elif m.group("clan"):
             clan = re.sub(r"^(Follower|Daughter)s of", r"\1 of", m.group("clan"))
-            if clan.casefold() in _SECTS:
+            if clan.casefold() in _SECTS or not is_clan(clan):  # "Princes", "Younger Tremere": no clan's name
                 return None
             out.append(Group("clan", clan))
         elif w.startswith("titled"):
@@ -949,7 +976,10 @@ def _is_self(who: str, name: str) -> bool:
     if not name:
         return False
     full = name.split(",")[0].strip()
-    words = [w for w in re.sub(r" \(.*\)$", "", full).split() if len(w) > 2 and w[0].isupper() and w != "The"]
+    # a word of the name that names others too is not the vampire: a clan ("Lord Tremere"), a sect ("Anarch
+    # Convert"), a title or an honorific ("Baron", "Lady")
+    words = [w for w in re.sub(r" \(.*\)$", "", full).split() if len(w) > 2 and w[0].isupper()
+             and w.casefold() not in _NOT_A_NAME and not is_clan(w)]
     return who in (name, full, full.split()[0], re.sub(r" \(.*\)$", "", full), *words)
 
 
@@ -966,7 +996,9 @@ class Ability:
                     play no card ("Aidan Lyle presses to continue with his optional press"); `first_round`: "during
                     the first round of combat";
     "strike"        "Once each combat, Alexis can strike: dodge.", "Agnieszka can burn 1 blood to strike: combat
-                    ends.": a strike of `strike_kind` ("dodge", "combat ends"), `uses` times each combat (0: any
+                    ends.", "Laika can burn 1 blood to strike: 2R damage.", "Lazarus may inflict 1R damage as a
+                    strike.", "Once each combat, Bronwen may dodge as a strike.": a strike of `strike_kind` ("dodge",
+                    "combat ends", "damage": `amount`, `ranged`, `aggravated`), `uses` times each combat (0: any
                     number), costing `blood`;
     "burn for"      "During an action, Chavi can burn 1 blood to get +1 stealth.", "Once each action, Julia can burn 1
                     blood to get +1 bleed.": `amount` more of `stat` ("stealth", "bleed", "intercept") for `blood`,
@@ -975,8 +1007,8 @@ class Ability:
     "aggravate hands"  "Once each round, Crossbreaker can burn 1 blood to make the damage from his hand strikes
                     aggravated that round.": `blood` for aggravated hand strikes this round, `once` each "round" or
                     "combat";
-    "unblockable by"  "Allies cannot block Lord Fianna.": the minions of `groups` (of capacity below `capacity_below`,
-                    above `capacity_above`, when not 0) cannot attempt to block it;
+    "unblockable by"  "Allies cannot block Lord Fianna.": the minions of `groups` (a group may bound capacity:
+                    "Vampires with capacity 3 or less") cannot attempt to block it;
     "block cost"    "Younger vampires must burn 1 blood to attempt to block Ferox.": those minions pay `blood` (or life,
                     `or_life`) to attempt to block it; "Janet must burn 1 blood to attempt to block." (`self`: the
                     vampire pays to block those minions, any when no `groups`);
@@ -985,6 +1017,15 @@ class Ability:
     "card cost"     "Cards requiring Quietus [qui] cost Izhim 1 fewer blood.", "Combat cards cost Adana 1 fewer blood.",
                     "Equipment costs Ivan 1 fewer blood or pool to equip.": the cards it plays of `codes` (their
                     Discipline) or `types` cost `amount` less of `unit` ("blood", "pool", "blood or pool");
+    "transfers"     "If Len is ready at the start of your influence phase, you get +1 transfer.": `amount` more transfers;
+    "cannot"        "Bela cannot perform political actions.", "Toy cannot act or block.", "Aimee cannot play reaction
+                    cards.": what it may not do, `types` among "political", "act", "block", "action cards",
+                    "reaction cards";
+    "rescue cost"   "Rescuing a vampire from torpor costs Doc Martina -1 blood." (its rescues; of `groups` when named),
+                    "Rescuing Ankla Hotep from torpor costs 1 fewer blood." (`self`: rescuing it): `amount` added to
+                    the rescue's blood cost;
+    "no blood hunt" "Blood hunts cannot be called on Ariadne." (its diablerie calls none), "If Harlan is diablerized,
+                    no blood hunt can be called." (`self`: the diablerie of it calls none);
     "discard action"  "If Cicatriz is ready during your discard phase, you get an additional discard phase action.":
                     `amount` more discard phase actions for its controller;
     "self unlock"   "During your discard phase, Antonio may burn 1 blood to unlock.": it unlocks in `phase` ("discard",
@@ -996,7 +1037,7 @@ class Ability:
                     ready;
     "enter combat"  "Dorka can enter combat with a minion controlled by your predator or prey as a (D) action.": an
                     action (directed, "(D)" printed or not: abilities.py) at `stealth`, costing `blood`, that enters combat with a minion of
-                    `groups`, `state` ("ready", "locked" or ""), of capacity below `capacity_below` (0: any),
+                    `groups` (a group may bound capacity), `state` ("ready", "locked" or ""),
                     controlled by `whose` ("predator or prey", "another Methuselah" or "": any other Methuselah)."""
 
     kind: str
@@ -1009,10 +1050,10 @@ class Ability:
     first_round: bool = False
     strike_kind: str = ""
     blood: int = 0
+    ranged: bool = False  # "strike": a damage strike's "R"
+    aggravated: bool = False  # "strike": its damage aggravated
     stealth: int = 0  # "enter combat": the action's stealth
     state: str = ""
-    capacity_below: int = 0
-    capacity_above: int = 0
     whose: str = ""
     or_life: bool = False  # "block cost": an ally may pay life
     self: bool = False  # "block cost": the vampire itself pays to block
@@ -1026,26 +1067,15 @@ class Ability:
     edge: bool = False  # "self unlock": paid by burning the Edge
 
     def reaches(self, o, me) -> Optional[bool]:
-        """Whether the minion `o` is one of the minions this ability names (`me`: the vampire whose card it is): its
-        groups and the capacity bounds; None when the table does not say (Group.fits)."""
-        fits = Group.any_fits(self.groups, o, me) if self.groups else True
-        if fits and (self.capacity_below or self.capacity_above):
-            fits = o.kind == VAMPIRE and (not self.capacity_below or o.capacity < self.capacity_below) and (
-                not self.capacity_above or o.capacity > self.capacity_above)
-        return fits
-
-    def group_words(self) -> str:
-        """The minions it names, in the card's terms."""
-        below = f" of capacity below {self.capacity_below}" if self.capacity_below else ""
-        above = f" of capacity above {self.capacity_above}" if self.capacity_above else ""
-        return (" or ".join(g.words() for g in self.groups) or "minion") + below + above
+        """Whether the minion `o` is one of the minions this ability names (`me`: the vampire whose card it is; any
+        minion when it names none); None when the table does not say (Group.fits)."""
+        return Group.any_fits(self.groups, o, me) if self.groups else True
 
     def target_words(self) -> str:
         """Whom an "enter combat" ability lets the vampire fight, in the card's terms."""
         state = f"{self.state} " if self.state else ""
-        below = f" of capacity below {self.capacity_below}" if self.capacity_below else ""
         whose = f" controlled by {'your ' if self.whose == 'predator or prey' else ''}{self.whose}" if self.whose else ""
-        return state + " or ".join(g.words() for g in self.groups) + below + whose
+        return state + " or ".join(g.words() for g in self.groups) + whose
 
 
 _CANNOT_USE = re.compile(r"(?P<who>.+?) cannot (?:use|play) cards requiring (?P<what>(?:[A-Z][a-z]+ \[[a-z]{3}\]"
@@ -1057,6 +1087,17 @@ _FEWER = r"(?:(?P<n>\d) (?:fewer|less)|-(?P<n2>\d)) (?P<unit>blood or pool|blood
 _CARD_COST = re.compile(rf"(?:Cards requiring [A-Z][a-z]+ \[(?P<code>[a-z]{{3}})\]|(?P<types>Combat cards|Equipment|Allies and "
                         rf"retainers)) costs? (?P<who>.+?) {_FEWER}(?: to equip)?\.?")
 _COST_TYPES = {"Combat cards": ("Combat",), "Equipment": ("Equipment",), "Allies and retainers": ("Ally", "Retainer")}
+_TRANSFERS = re.compile(r"If (?P<who>.+?) is ready (?:at the start of|during) your influence phase, you get \+(?P<n>\d) "
+                        r"transfers?\.?")
+_CANNOT_DO = re.compile(r"(?P<who>.+?) cannot (?P<what>perform political actions|act or block|play reaction cards|play "
+                        r"action cards|block or play reaction cards)\.?")
+_CANNOT_WHAT = {"perform political actions": ("political",), "act or block": ("act", "block"),
+                "play reaction cards": ("reaction cards",), "play action cards": ("action cards",),
+                "block or play reaction cards": ("block", "reaction cards")}
+_RESCUE_COST = re.compile(r"Rescuing (?P<whom>.+?) from torpor costs (?:(?P<who>.+?) )?(?:(?P<less>\d) fewer|-(?P<minus>\d)|"
+                          r"\+(?P<plus>\d)|(?P<more>\d) additional) blood\.?")
+_NO_BLOOD_HUNT = re.compile(r"Blood hunts cannot be called on (?P<who>.+?)\.?|If (?P<victim>.+?) is diablerized, no blood "
+                            r"hunt can be called\.?")
 _DISCARD_ACTION = re.compile(r"If (?P<who>.+?) is ready (?:at the start of|during) your discard phase, you get (?:\+"
                              r"(?P<n>\d)|an additional|one additional) discard phase actions?\.?")
 _SELF_UNLOCK = re.compile(r"During (?P<whose>your|any Methuselah's) (?P<phase>discard|minion) phase, (?P<who>.+?) (?:can|"
@@ -1083,7 +1124,10 @@ _BURN_FOR = re.compile(r"(?:(?P<once>Once each action|Once per action|Once each 
                        r"additional )?\+(?P<n>\d) (?P<stat>stealth|bleed|intercept)(?P<current> for the current action)?"
                        r"\.?")
 _STRIKE_ABILITY = re.compile(r"(?P<once>Once each combat, )?(?P<who>.+?) (?:can|may) (?:burn (?P<blood>\d) blood to )?"
-                             r"strike: (?P<what>dodge|combat ends)\.?")
+                             r"strike: (?:(?P<what>dodge|combat ends)|(?P<n>\d)(?P<r>R)? (?P<agg>aggravated )?damage)\.?"
+                             r"|(?P<once2>Once each combat, )?(?P<who2>.+?) may dodge as a strike(?: that costs "
+                             r"(?P<blood2>\d) blood)?\.?"
+                             r"|(?P<who3>.+?) may inflict (?P<n3>\d)(?P<r3>R)? damage as a strike\.?")
 _CANNOT_BLOCK = re.compile(r"(?P<who>.+?) cannot block (?P<what>.+?)\.?")
 _BLOCK_COST = re.compile(r"(?P<what>.+?) must burn (?P<blood>\d|a) blood(?P<life> or life)? to attempt to block"
                          r"(?: (?P<whom>.+?))?\.?")
@@ -1092,17 +1136,16 @@ _CAPACITY = re.compile(r"(?P<what>.+?) (?:with|of) (?:a )?capacity (?:(?P<le>\d+
                        r"(?P<lt>\d+)|above (?P<gt>\d+))")
 
 
-def _groups_with_capacity(text: str) -> Optional[tuple[tuple["Group", ...], int, int]]:
-    """"Vampires with capacity 2 or less": the groups, and the capacity bounds (below, above; 0: none)."""
+def _groups_with_capacity(text: str) -> Optional[tuple["Group", ...]]:
+    """"Vampires with capacity 2 or less", "Allies and vampires with capacity 3 or less": the groups, the capacity
+    bounds on the last one (the words bound the noun they follow: allies of any life)."""
     m = _CAPACITY.fullmatch(text.strip())
     groups = _groups(m.group("what") if m else text)
-    if groups is None:
-        return None
-    if m is None:
-        return groups, 0, 0
+    if groups is None or m is None:
+        return groups
     below = int(m.group("le")) + 1 if m.group("le") else int(m.group("lt") or 0)
     above = int(m.group("ge")) - 1 if m.group("ge") else int(m.group("gt") or 0)
-    return groups, below, above
+    return groups[:-1] + (Group(groups[-1].kind, groups[-1].name, below, above),)
 _COMBAT_TARGET = (r"(?:any |an? )?(?P<state>ready |locked )?(?P<what>.+?)(?: (?:of|with) capacity (?:below (?P<below>\d+)|"
                   r"(?P<atmost>\d+) or less))?(?: controlled by (?P<whose>your predator or prey|another Methuselah))?")
 _COMBAT_ACTION = r"an? (?:\+(?P<stealth>\d) stealth )?(?P<d>\(D\) )?action(?: that costs (?P<blood>\d) blood)?"
@@ -1138,9 +1181,12 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
         return Ability("burn for", s, amount=int(m.group("n")), stat=m.group("stat"), during=m.group("kind") or "action",
                        once=once, blood=1 if m.group("blood") == "a" else int(m.group("blood")))
     m = _STRIKE_ABILITY.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
-        return Ability("strike", s, uses=1 if m.group("once") else 0, strike_kind=m.group("what"),
-                       blood=int(m.group("blood") or 0))
+    if m and _is_self(m.group("who") or m.group("who2") or m.group("who3"), name):
+        n = m.group("n") or m.group("n3")
+        return Ability("strike", s, uses=1 if m.group("once") or m.group("once2") else 0,
+                       strike_kind="dodge" if m.group("who2") else m.group("what") or "damage",
+                       blood=int(m.group("blood") or m.group("blood2") or 0), amount=int(n or 0),
+                       ranged=bool(m.group("r") or m.group("r3")), aggravated=bool(m.group("agg")))
     m = _ENTER_COMBAT.fullmatch(s)
     if m:  # the sentence's two orders: "<who> can enter combat with <whom> as a (D) action", "As a (D) action, <who> ..."
         g = {k.lstrip("x"): v for k, v in m.groupdict().items() if v is not None and (k.startswith("x")) == bool(
@@ -1148,7 +1194,8 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
         groups = _groups(g["what"]) if _is_self(g["who"], name) else None
         if groups:
             below = int(g["below"]) if "below" in g else int(g["atmost"]) + 1 if "atmost" in g else 0
-            return Ability("enter combat", s, groups=groups, state=g.get("state", "").strip(), capacity_below=below,
+            groups = groups[:-1] + (Group(groups[-1].kind, groups[-1].name, below=below),) if below else groups
+            return Ability("enter combat", s, groups=groups, state=g.get("state", "").strip(),
                            whose=g.get("whose", "").replace("your ", ""), stealth=int(g.get("stealth", 0)),
                            blood=int(g.get("blood", 0)))
     m = _AGGRAVATE.fullmatch(s)
@@ -1161,6 +1208,24 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
         return Ability("card cost", s, codes=(m.group("code"),) if m.group("code") else (),
                        types=_COST_TYPES.get(m.group("types") or "", ()), amount=int(m.group("n") or m.group("n2")),
                        unit=m.group("unit"))
+    m = _TRANSFERS.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        return Ability("transfers", s, amount=int(m.group("n")))
+    m = _CANNOT_DO.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        return Ability("cannot", s, types=_CANNOT_WHAT[m.group("what")])
+    m = _RESCUE_COST.fullmatch(s)
+    if m:
+        n = int(m.group("plus") or m.group("more") or 0) - int(m.group("less") or m.group("minus") or 0)
+        if m.group("who") and _is_self(m.group("who"), name):  # its own rescues
+            groups = _groups(m.group("whom"))
+            if groups:
+                return Ability("rescue cost", s, amount=n, groups=groups)
+        elif not m.group("who") and _is_self(m.group("whom"), name):  # rescuing it
+            return Ability("rescue cost", s, amount=n, self=True)
+    m = _NO_BLOOD_HUNT.fullmatch(s)
+    if m and _is_self(m.group("who") or m.group("victim"), name):
+        return Ability("no blood hunt", s, self=bool(m.group("victim")))
     m = _DISCARD_ACTION.fullmatch(s)
     if m and _is_self(m.group("who"), name):
         return Ability("discard action", s, amount=int(m.group("n") or 1))
@@ -1193,30 +1258,27 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
             return Ability("cannot block", s, undirected=True)
         read = _groups_with_capacity(what)
         if read:
-            return Ability("cannot block", s, groups=read[0], capacity_below=read[1], capacity_above=read[2])
+            return Ability("cannot block", s, groups=read)
     if m and _is_self(m.group("what"), name) and not _is_self(m.group("who"), name):  # "Allies cannot block Lord Fianna."
         read = _groups_with_capacity(m.group("who"))
         if read:
-            return Ability("unblockable by", s, groups=read[0], capacity_below=read[1], capacity_above=read[2])
+            return Ability("unblockable by", s, groups=read)
     m = _BLOCK_COST.fullmatch(s)
     if m:
         blood = 1 if m.group("blood") == "a" else int(m.group("blood"))
         if _is_self(m.group("what"), name):  # "Janet must burn 1 blood to attempt to block [older vampires]."
-            read = _groups_with_capacity(m.group("whom")) if m.group("whom") else ((), 0, 0)
-            if read:
-                return Ability("block cost", s, groups=read[0], capacity_below=read[1], capacity_above=read[2],
-                               blood=blood, or_life=bool(m.group("life")), self=True)
+            read = _groups_with_capacity(m.group("whom")) if m.group("whom") else ()
+            if read is not None:
+                return Ability("block cost", s, groups=read, blood=blood, or_life=bool(m.group("life")), self=True)
         elif m.group("whom") and _is_self(m.group("whom"), name):  # "Younger vampires must burn 1 blood to ... Ferox."
             read = _groups_with_capacity(m.group("what"))
             if read:
-                return Ability("block cost", s, groups=read[0], capacity_below=read[1], capacity_above=read[2],
-                               blood=blood, or_life=bool(m.group("life")))
+                return Ability("block cost", s, groups=read, blood=blood, or_life=bool(m.group("life")))
     m = _BLOCKERS_INTERCEPT.fullmatch(s)
     if m and _is_self(m.group("whom"), name) and not _is_self(m.group("what"), name):
         read = _groups_with_capacity(re.sub(r"^Other ", "", m.group("what")))
         if read:
-            return Ability("blockers intercept", s, groups=read[0], capacity_below=read[1], capacity_above=read[2],
-                           amount=int(m.group("n")))
+            return Ability("blockers intercept", s, groups=read, amount=int(m.group("n")))
     return None
 
 

@@ -118,6 +118,7 @@ class CardFacts:
     requirements: tuple[str, ...] = ()
     burn_option: bool = False
     rulings: tuple[tuple[str, str], ...] = ()  # (ruling ID, text)
+    advanced: bool = False  # an advanced vampire (its base card: Catalog.base_of)
 
     @property
     def preamble(self) -> list[str]:
@@ -229,7 +230,16 @@ class Catalog:
             disciplines_all=card.disciplines_all, clans=tuple(card.clans),
             former_clans=tuple(getattr(card, "former_clans", ())), sect=card.sect, title=card.title,
             capacity=card.capacity, group=card.group, requirements=tuple(card.requirements),
-            burn_option=card.burn_option, rulings=rulings)
+            burn_option=card.burn_option, rulings=rulings, advanced=bool(getattr(card, "advanced", False)))
+
+    def base_of(self, advanced: CardFacts) -> Optional[CardFacts]:
+        """The base card an advanced vampire merges with: the vampire of the same name that is not advanced, of
+        its group when there are several; None when there is none, or no one of them."""
+        same = [c for c in self._base.cards.values() if c.kind == "crypt" and c.name == advanced.name
+                and not getattr(c, "advanced", False)]
+        if len(same) > 1:
+            same = [c for c in same if c.group == advanced.group]
+        return self.facts_of(same[0]) if len(same) == 1 else None
 
 
 def rulings_text(card: CardFacts) -> str:
@@ -274,9 +284,10 @@ def crypt_fields(card: CardFacts) -> dict:
     return out
 
 
-def fill_minion(raw: dict, card: CardFacts, line_of) -> dict:
+def fill_minion(raw: dict, card: CardFacts, line_of, base: Optional[CardFacts] = None) -> dict:
     """The minion's fields with what its crypt card says filled in; a field given differently is refused unless
-    listed under `changed:` (a card in play changed it: a diablerie's Discipline, a title gained)."""
+    listed under `changed:` (a card in play changed it: a diablerie's Discipline, a title gained). `base`: a merged
+    advanced vampire's base card, whose text applies too."""
     if card.kind != "crypt":
         raise ScenarioError(f"{card.name} is a {'/'.join(card.types)} card, not a crypt card: a minion is named "
                             f"by its crypt card", line_of("card"))
@@ -299,10 +310,14 @@ def fill_minion(raw: dict, card: CardFacts, line_of) -> dict:
                                 line_of(key))
         out.setdefault(key, value)
     merged = bool(raw.get("merged"))
-    if merged and "[MERGED]" not in (card.text or "") and not (card.text or "").startswith("Advanced"):
-        raise ScenarioError(f"{raw['name']}: merged: true, but {card.name} is not an advanced vampire (its text has "
-                            f"no [MERGED] line)", line_of("merged"))
-    read = read_crypt_text(card.text, out.get("sect"), out.get("title") or card.title, card.name, merged=merged)
+    if merged and not card.advanced:
+        raise ScenarioError(f"{raw['name']}: merged: true, but {card.name} is not an advanced vampire",
+                            line_of("merged"))
+    if merged and base is None:
+        raise ScenarioError(f"{raw['name']}: merged: true, but the card base has no one base card for {card.name} "
+                            f"(merged, its text applies too)", line_of("merged"))
+    read = read_crypt_text(card.text, out.get("sect"), out.get("title") or card.title, card.name, merged=merged,
+                           base_text=base.text if merged and base else None)
     for key, n in read.bonus.items():
         value = _BASE[key] + n
         if key in raw and key not in changed and int(raw[key]) != value:

@@ -20,6 +20,8 @@ the combat here.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Optional
 
 from judge.engine.vtes import rules as R
@@ -503,10 +505,12 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
     return f" with the {what}{kind} its card gives (\"{ability.sentence}\"){paid}"
 
 
-def _strike_ability(d: Draft, c: Combat, m: Minion, e: ChooseStrike) -> str:
-    """A strike `m` makes by its card's ability ("Once each combat, Alexis can strike: dodge."): the kind its card
-    gives, counted in the combat when the card limits it, its blood paid; refused when the card gives no such
-    strike or it is used. The words the trace adds: the sentence, quoted, and the blood paid."""
+def _strike_ability(d: Draft, c: Combat, m: Minion, e: ChooseStrike) -> tuple[str, StrikeSpec]:
+    """A strike `m` makes by its card's ability ("Once each combat, Alexis can strike: dodge.", "Laika can burn 1
+    blood to strike: 2R damage."): the kind its card gives (a damage strike as printed: the scenario's figures, when
+    given, must be the card's), counted in the combat when the card limits it, its blood paid; refused when the card
+    gives no such strike or it is used. The words the trace adds (the sentence, quoted, and the blood paid), and the
+    strike."""
     kind = e.spec.kind or "damage"
     found = [a for a in abilities_of(m, "strike") if a.strike_kind == kind]
     if not found:
@@ -514,13 +518,27 @@ def _strike_ability(d: Draft, c: Combat, m: Minion, e: ChooseStrike) -> str:
                       + (f" (of its card, the engine does not read: {'; '.join(m.unread)})" if m.unread else ""),
                       [R.CRYPT_ABILITY, R.STRIKE_SOURCES])
     ability = found[0]
+    spec = e.spec
+    if kind == "damage":
+        printed = StrikeSpec(kind="damage", amount=ability.amount, ranged=ability.ranged,
+                             aggravated=ability.aggravated, first=e.spec.first)
+        if (e.spec.amount is not None and e.spec.amount != ability.amount) or (e.spec.ranged and not ability.ranged) \
+                or (e.spec.aggravated and not ability.aggravated):
+            raise Refusal(f"{m.name}'s card gives the strike {_strike_words_of(printed)}, not "
+                          f"{_strike_words_of(e.spec)}: \"{ability.sentence}\"", [R.CRYPT_ABILITY])
+        spec = printed
     if ability.uses:
         _use_once(d, c, m, ability.sentence, ability.uses, "strike")
     if ability.blood and e.cost.blood not in (0, ability.blood):
         raise Refusal(f"{m.name}'s card says the strike costs {ability.blood} blood, not {e.cost.blood}: "
                       f"\"{ability.sentence}\"", [R.CRYPT_ABILITY])
     paid = _pay(d, m, Cost(blood=ability.blood), "the strike") if ability.blood else ""
-    return f" (its card: \"{ability.sentence}\"){paid}"
+    return f" (its card: \"{ability.sentence}\"){paid}", spec
+
+
+def _strike_words_of(spec: StrikeSpec) -> str:
+    return (f"{spec.amount if spec.amount is not None else '?'}{'R' if spec.ranged else ''} "
+            f"{'aggravated ' if spec.aggravated else ''}damage")
 
 
 def _same_source(a: Optional[str], b: Optional[str]) -> bool:
@@ -581,7 +599,8 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
             raise Refusal(f"{m.name} cannot strike with {e.source}: it names {named[0]}'s ability, not {m.name}'s",
                           [R.CRYPT_ABILITY, R.STRIKE_SOURCES])
         if via == "ability" and m.text_read:
-            paid = _strike_ability(d, c, m, e)
+            paid, spec = _strike_ability(d, c, m, e)
+            e = dataclasses.replace(e, spec=spec)
             rules.append(R.CRYPT_ABILITY)
         elif via == "card" and e.source:
             paid = _pay(d, m, e.cost, e.source)

@@ -264,6 +264,14 @@ def pending_mandatory(d: Draft, player: str) -> list[tuple[Minion, str]]:
     return out
 
 
+def card_forbids(m: Minion, what: str) -> None:
+    """Refuse what `m`'s own card says it cannot do ("Aimee cannot play reaction cards.": `what` "reaction cards",
+    "action cards", "block")."""
+    for a in abilities_of(m, "cannot"):
+        if what in a.types:
+            raise Refusal(f"{m.name}'s card forbids it: \"{a.sentence}\"", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+
+
 def text_unread(m: Minion, when: str) -> None:
     """Stop as not modelled when `m`'s crypt text has sentences the engine does not read (judge.engine.vtes.card_text):
     `when` is the step where they could matter ("acts", "blocks", ...). Never a silent default."""
@@ -322,6 +330,9 @@ def check_actor(d: Draft, name: str, kind: str) -> Minion:
     if kind in m.cannot:
         raise Refusal(f"a card effect forbids {m.name} to {kind}", [R.GOLDEN_RULE])
     text_unread(m, "acts")
+    for a in abilities_of(m, "cannot"):
+        if "act" in a.types or (kind == "political" and "political" in a.types):
+            raise Refusal(f"{m.name}'s card forbids it: \"{a.sentence}\"", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
     return m
 
 

@@ -416,9 +416,14 @@ def _exit_minion(d: Draft, log: Log) -> None:
 # -- influence phase ---------------------------------------------------------------------------
 def _enter_influence(d: Draft, log: Log) -> None:
     n = transfers_for(d.turn_number)
-    d.put_phase(transfers=n)
+    giving = [(m, a) for m in _own(d, d.turn) if m.controlled and m.ready for a in abilities_of(m, "transfers")]
     rules = [R.TRANSFERS] + ([R.TRANSFERS_FIRST_TURNS] if n < FULL_TRANSFERS else [])
     why = f" (turn {d.turn_number} of the game)" if n < FULL_TRANSFERS else ""
+    if giving:
+        n += sum(a.amount for _, a in giving)
+        why += " (" + "; ".join(f"{m.name}'s card: \"{a.sentence}\"" for m, a in giving) + ")"
+        rules += [R.CRYPT_ABILITY, R.GOLDEN_RULE]
+    d.put_phase(transfers=n)
     log.add(f"{d.turn}'s influence phase: {n} transfer{'s' if n != 1 else ''}{why}.", *rules)
 
 

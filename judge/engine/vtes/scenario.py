@@ -234,7 +234,8 @@ def _from_card(raw: dict, path: tuple, lines: Lines, cards) -> dict:
             return raw
     else:
         facts = cards.card(card_name, line_of("card"), "crypt card")
-    return fill_minion(raw, facts, line_of)
+    base = cards.base_of(facts) if raw.get("merged") and facts.advanced else None
+    return fill_minion(raw, facts, line_of, base)
 
 
 # -- replaying ------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ Discipline, and calls a blood hunt referendum at once (politics.py).
 """
 from __future__ import annotations
 
-from judge.engine.vtes.card_text import abilities_of
+from judge.engine.vtes.card_text import Group, abilities_of
 from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine.vtes.helpers import (Log, action_over, announce, blood, check_actor, drain_excess, minion,
@@ -102,6 +102,14 @@ def rescue(d: Draft, e: Rescue, log: Log) -> None:
         raise Refusal(f"{m.name} cannot rescue itself", [R.RESCUE])
     total = (e.cost.blood if e.cost is not None else DEFAULT_COST)
     pool_cost = e.cost.pool if e.cost is not None else 0
+    card_words = ""
+    if e.cost is None:  # the rescuer's card on its rescues ("... costs Doc Martina -1 blood"), the rescued one's on it
+        changes = [(m.name, a) for a in abilities_of(m, "rescue cost") if not a.self and _rescue_fits(a, target, m)]
+        changes += [(target.name, a) for a in abilities_of(target, "rescue cost") if a.self]
+        if changes:
+            total = max(0, total + sum(a.amount for _, a in changes))
+            card_words = "; " + "; ".join(f"{who}'s card: \"{a.sentence}\"" for who, a in changes) + \
+                         f": the rescue costs {total} blood"
     if not 0 <= e.rescued_pays <= total:
         raise Refusal(f"the rescued vampire pays part of the {total} blood cost, not {e.rescued_pays}", [R.RESCUE])
     if target.blood < e.rescued_pays:
@@ -112,8 +120,19 @@ def rescue(d: Draft, e: Rescue, log: Log) -> None:
              if e.rescued_pays else "")
     announce(d, log, m, kind="rescue", summary=f"{m.name} rescues {target.name} from torpor", stealth=stealth,
              directed=directed, targets=targets, cost=Cost(blood=total - e.rescued_pays, pool=pool_cost),
-             payload=(target.name, e.rescued_pays), detail=split, rules=(R.RESCUE, R.RESCUE_TARGET),
+             payload=(target.name, e.rescued_pays), detail=card_words + split,
+             rules=(R.RESCUE, R.RESCUE_TARGET, *((R.CRYPT_ABILITY, R.GOLDEN_RULE) if card_words else ())),
              cost_rules=() if e.cost is not None else (R.RESCUE,))
+
+
+def _rescue_fits(a, target: Minion, m: Minion) -> bool:
+    """Whether the rescuer `m`'s card on its rescues ("Rescuing an older vampire from torpor costs Adelino -1 blood.")
+    names `target`; NotModelled when the table does not say."""
+    found = Group.any_fits(a.groups, target, m)
+    if found is None:
+        raise NotModelled(f"{m.name}'s card says \"{a.sentence}\", and the table does not say whether {target.name} is "
+                          f"one of them (give its clan and sect)", [R.CRYPT_ABILITY])
+    return found
 
 
 def resolve_rescue(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
@@ -238,6 +257,13 @@ def commit(d: Draft, log: Log, diablerist: str, victim: str, take=(), take_all: 
     elif older:
         log.add(f"{victim} was older (capacity {v.capacity} against {m.capacity}): {diablerist} could have been "
                 f"given a Discipline; the scenario gives none.", R.DIABLERIE_DISCIPLINE)
+    barring = [(who, a) for who, w in ((diablerist, d.minions[diablerist]), (victim, v))
+               for a in abilities_of(w, "no blood hunt") if a.self == (who == victim)]
+    if barring:
+        who, a = barring[0]
+        log.add(f"No blood hunt referendum is called on {diablerist}, as {who}'s card says: \"{a.sentence}\"",
+                R.BLOOD_HUNT, R.CRYPT_ABILITY, R.GOLDEN_RULE)
+        return
     d.set(referendum=Referendum(kind="blood hunt", caller=diablerist, player=m.controller, step="polling"))
     part = ("It is part of the action that led to the diablerie" if d.edition == CURRENT
             else "It is not an action")
