@@ -33,7 +33,10 @@ def test_a_crypt_texts_bonuses_traits_and_master_phase_actions_are_read():
     assert (anson.master_actions, anson.master_when, anson.unread) == (1, "ready", [])
     cybele = text_of("Cybele")
     assert (cybele.master_actions, cybele.master_when) == (1, "unlocked") and "infernal" in cybele.traits
-    assert any("(D) action" in s for s in cybele.unread)  # her bleed action is not read: it is named
+    assert [a.kind for a in cybele.abilities] == ["bleed action"] and not cybele.unread  # "She can bleed with +2 ..."
+    alex = text_of("Alex Wilkins")  # what may follow his bleed is not read: it is named
+    assert alex.unread == ["If Alex successfully bleeds, the target Methuselah can burn 1 additional pool to steal him "
+                           "after resolution."]
 
 
 def test_a_sentence_not_read_is_kept_as_printed():

@@ -62,7 +62,7 @@ def test_the_good_one_parses():
     (GOOD.replace("  - Belinde bleeds Alexis", "  - 'Belinde plays an action modifier: +1 sneak'"), 7,
      "cannot read '+1 sneak'; expected one of: +N stealth"),
     (GOOD.replace("  - Belinde bleeds Alexis", "  - {bleed: Belinde, at: Alexis}"), 7, "unknown key 'at'"),
-    (GOOD.replace("  - Belinde bleeds Alexis", "  - {hop: Belinde}"), 7, "needs one of the keys action, "),
+    (GOOD.replace("  - Belinde bleeds Alexis", "  - {hop: Belinde}"), 7, "needs one of the keys ability_bleed, action, "),
     (GOOD.replace("blood: 3", "blood: 9"), 5, "above capacity"),
     (GOOD.replace("turn: Sarah\n", "turn: Sarah\nturn: Bob\n"), 3, "duplicate key 'turn'"),
     (GOOD.replace("rules: current\n", "") + "rules: fifth\n", 8, "rules: expected 'current', 'older',"),

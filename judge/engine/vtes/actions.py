@@ -22,7 +22,7 @@ from judge.engine.vtes import abilities, combat, politics, situations, torpor
 from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
+from judge.engine.vtes.events import (AbilityBleed, ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
 from judge.engine.vtes.card_text import abilities_of
 from judge.engine.vtes.helpers import (Log, action_over, announce, apply_card_effect, blood, burn_dead_ally,
@@ -184,6 +184,36 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
                       [R.BLOCK_DIRECTED])
     announce(d, log, m, kind="card", summary=f"{m.name} plays {card}" + (f" at {names(targets)}" if targets else ""),
              stealth=e.stealth, directed=directed, targets=targets, rules=(R.ACTION_CARD,), **common)
+
+
+def ability_bleed(d: Draft, e: AbilityBleed, log: Log) -> None:
+    """A bleed the vampire's own card gives it (card_text's "bleed action"): a special bleed, the rules of bleeds
+    applying but where the card says otherwise (its bleed and stealth, its cost, at any Methuselah or the predator),
+    once each turn as an action via the minion's own card text."""
+    m = check_actor(d, e.actor, "bleed")
+    found = abilities_of(m, "bleed action")
+    if not found:
+        if not m.text_read:
+            raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card gives "
+                              f"it a bleed of its own (name its card with card:, or describe it: '{m.name} plays an "
+                              f"action card: ...')", [R.CARD_ACTION])
+        raise Refusal(f"{m.name}'s card gives it no bleed of its own", [R.CARD_ACTION, R.CRYPT_ABILITY])
+    a = found[0]
+    via = f"{m.name}'s card text"
+    if via in m.used:
+        raise Refusal(f"{m.name} already performed the action its card gives (\"{a.sentence}\") this turn",
+                      [R.CARD_TEXT_ACTION_ONCE])
+    target = _bleed_target(d, m, e.target, a.whose in ("any", "predator"))
+    if a.whose == "predator" and target != d.predator(m.controller):
+        raise Refusal(f"{m.name}'s card gives a bleed of {m.controller}'s predator, {d.predator(m.controller)}, not "
+                      f"{target}: \"{a.sentence}\"", [R.CRYPT_ABILITY, R.BLEED_TARGET])
+    extra, why = crypt_bonus(d, m, "bleed", kind="bleed", directed=True, targets=(target,))
+    amount = m.bleed + a.amount + extra
+    announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target} as its card allows", stealth=a.stealth,
+             directed=True, targets=(target,), bleed=amount, cost=Cost(blood=a.blood), via=via,
+             detail=f", bleed {amount} (its card: \"{a.sentence}\")",
+             rules=(R.CARD_ACTION, R.ACTION_CARD, R.ACTION_CARD_BASIC, R.BLEED_TARGET, R.BLEED_AMOUNT,
+                    R.CRYPT_ABILITY), cost_rules=(R.CRYPT_ABILITY,), bleed_words=why)
 
 
 def political_action(d: Draft, e: Political, log: Log) -> None:

@@ -1017,6 +1017,14 @@ class Ability:
     "card cost"     "Cards requiring Quietus [qui] cost Izhim 1 fewer blood.", "Combat cards cost Adana 1 fewer blood.",
                     "Equipment costs Ivan 1 fewer blood or pool to equip.": the cards it plays of `codes` (their
                     Discipline) or `types` cost `amount` less of `unit` ("blood", "pool", "blood or pool");
+    "prevent"       "Lizette can prevent 1 damage each combat.": `amount` damage each combat (`once` "combat") or round
+                    ("round"), of normal damage only when `non_aggravated`;
+    "as clan"       "Abraham can play cards requiring a Tremere as if he were a Tremere.": cards requiring the clan
+                    `types[0]` are played by it as if it were of that clan;
+    "bleed action"  "The Arcadian can bleed with +1 bleed as a +1 stealth (D) action that costs 1 blood.", "Julia can
+                    bleed any Methuselah as a (D) action.", "Rafaele can bleed your predator as a (D) action.": a
+                    bleed of its own at `amount` more bleed and `stealth`, costing `blood`, at the prey, any
+                    Methuselah (`whose` "any") or the predator ("predator");
     "transfers"     "If Len is ready at the start of your influence phase, you get +1 transfer.": `amount` more transfers;
     "cannot"        "Bela cannot perform political actions.", "Toy cannot act or block.", "Aimee cannot play reaction
                     cards.": what it may not do, `types` among "political", "act", "block", "action cards",
@@ -1063,6 +1071,7 @@ class Ability:
     press_to: str = ""  # "press": "continue" when the press is only usable to continue combat
     types: tuple[str, ...] = ()  # "card cost": the card types it is about
     unit: str = ""  # "card cost": "blood", "pool" or "blood or pool"
+    non_aggravated: bool = False  # "prevent": normal damage only
     phase: str = ""  # "self unlock": the phase it is used in
     edge: bool = False  # "self unlock": paid by burning the Edge
 
@@ -1087,6 +1096,12 @@ _FEWER = r"(?:(?P<n>\d) (?:fewer|less)|-(?P<n2>\d)) (?P<unit>blood or pool|blood
 _CARD_COST = re.compile(rf"(?:Cards requiring [A-Z][a-z]+ \[(?P<code>[a-z]{{3}})\]|(?P<types>Combat cards|Equipment|Allies and "
                         rf"retainers)) costs? (?P<who>.+?) {_FEWER}(?: to equip)?\.?")
 _COST_TYPES = {"Combat cards": ("Combat",), "Equipment": ("Equipment",), "Allies and retainers": ("Ally", "Retainer")}
+_PREVENT_EACH = re.compile(r"(?P<who>.+?) (?:can|may) prevent (?P<n>\d|one) (?P<na>non-aggravated )?damage each "
+                           r"(?P<span>combat|round)\.?")
+_AS_CLAN = re.compile(r"(?:You and )?(?P<who>.+?) can play cards requiring an? (?P<clan>[A-Z][\w ]+?) as if (?P<who2>.+?) "
+                      r"were an? (?P<clan2>[A-Z][\w ]+?)\.?")
+_BLEED_ACTION = re.compile(r"(?P<who>.+?) can bleed (?:(?P<any>any Methuselah)|(?P<pred>your predator)|with \+(?P<n>\d) "
+                           r"bleed) as an? (?:\+(?P<st>\d) stealth )?\(D\) action(?: that costs (?P<blood>\d) blood)?\.?")
 _TRANSFERS = re.compile(r"If (?P<who>.+?) is ready (?:at the start of|during) your influence phase, you get \+(?P<n>\d) "
                         r"transfers?\.?")
 _CANNOT_DO = re.compile(r"(?P<who>.+?) cannot (?P<what>perform political actions|act or block|play reaction cards|play "
@@ -1208,6 +1223,19 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
         return Ability("card cost", s, codes=(m.group("code"),) if m.group("code") else (),
                        types=_COST_TYPES.get(m.group("types") or "", ()), amount=int(m.group("n") or m.group("n2")),
                        unit=m.group("unit"))
+    m = _PREVENT_EACH.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        return Ability("prevent", s, amount=1 if m.group("n") == "one" else int(m.group("n")), once=m.group("span"),
+                       non_aggravated=bool(m.group("na")))
+    m = _AS_CLAN.fullmatch(s)
+    if m and _is_self(m.group("who"), name) and _is_self(m.group("who2"), name) and m.group("clan") == m.group(
+            "clan2") and is_clan(m.group("clan")):
+        return Ability("as clan", s, types=(m.group("clan"),))
+    m = _BLEED_ACTION.fullmatch(s)
+    if m and _is_self(m.group("who"), name):
+        return Ability("bleed action", s, amount=int(m.group("n") or 0), stealth=int(m.group("st") or 0),
+                       blood=int(m.group("blood") or 0),
+                       whose="any" if m.group("any") else "predator" if m.group("pred") else "")
     m = _TRANSFERS.fullmatch(s)
     if m and _is_self(m.group("who"), name):
         return Ability("transfers", s, amount=int(m.group("n")))

@@ -441,12 +441,18 @@ def card_cost(card: CardFacts, m: Optional[Minion], log: Optional[Log] = None) -
     return cost
 
 
-def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str]) -> None:
+def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str], log: Optional[Log] = None) -> None:
     """Refuse `m` playing `card` at `level` when it does not meet the card's clan, Discipline or text
-    requirements."""
+    requirements; a card of `m`'s that meets one for it is said in `log`."""
     if card.clans and not any((m.clan or "").casefold() == c.casefold() for c in card.clans + card.former_clans):
-        raise _refuse(card, f"{m.name} ({m.clan or 'no clan'}) cannot play {card.name}: it requires "
-                            f"{' or '.join(card.clans)}", R.CARD_REQUIREMENTS)
+        # "Abraham can play cards requiring a Tremere as if he were a Tremere."
+        as_clan = [a for a in abilities_of(m, "as clan") if any(same_clan(a.types[0], c) for c in card.clans)]
+        if not as_clan:
+            raise _refuse(card, f"{m.name} ({m.clan or 'no clan'}) cannot play {card.name}: it requires "
+                                f"{' or '.join(card.clans)}", R.CARD_REQUIREMENTS)
+        if log is not None:
+            log.add(f"{m.name}'s card: \"{as_clan[0].sentence}\" ({card.name} requires {' or '.join(card.clans)}).",
+                    R.CRYPT_ABILITY, R.GOLDEN_RULE)
     barred = _barred_by(card, m)
     if barred:
         raise _refuse(card, f"{m.name} cannot play {card.name}: its card says \"{barred[0].sentence}\"",
@@ -957,7 +963,7 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         _referendum_who(d, e, m, kind, what)
     else:
         _who_and_when(d, e, m, kind, what)
-    check_requirements(d, card, m, e.level)
+    check_requirements(d, card, m, e.level, log)
     cost = e.cost or card_cost(card, m, log)
     check_cost(d, card, m, m.controller, cost)
     if what.votes and kind in (Modifier, Reaction):
@@ -995,7 +1001,7 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
         raise _refuse(card, f"{m.name} played {card.name} during {r.summary} already: the moment after its resolution "
                             f"is the action's last step, and a minion plays the same action modifier once an action",
                       R.SAME_CARD_ONCE)
-    check_requirements(d, card, m, e.level)
+    check_requirements(d, card, m, e.level, log)
     cost = e.cost or card_cost(card, m, log)
     check_cost(d, card, m, m.controller, cost)
     d.set(resolved=dataclasses.replace(r, modifiers=r.modifiers + ((m.name, card.name),)))  # (the non-repeat rule)
@@ -1383,7 +1389,7 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
     if c is None or c.ended or m.name not in (c.acting, c.opposing):
         where = "no combat is in progress" if c is None or c.ended else f"{m.name} is not in the combat"
         raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a combat card: {where}", R.CARD_COMBAT_WHO)
-    check_requirements(d, e.card, m, e.level)
+    check_requirements(d, e.card, m, e.level, log)
     cost = e.cost or card_cost(e.card, m, log)
     check_cost(d, e.card, m, m.controller, cost)
     if e.cancelled:
@@ -1516,9 +1522,13 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
     require_seated(d, player)
     if card.clans or card.disciplines or card.requirements:
         ready = [m for m in d.minions.values() if m.controller == player and m.ready]
-        if not any(_meets(d, card, m, e.level) for m in ready):
+        meeting = [m for m in ready if _meets(d, card, m, e.level)]
+        if not meeting:
             raise _refuse(card, f"{player} controls no ready minion meeting {card.name}'s requirements",
                           R.CARD_REQUIREMENTS)
+        if card.clans and not any(any(same_clan(m.clan or "", c) for c in card.clans + card.former_clans)
+                                  for m in meeting):  # met only as a card allows ("as if he were a Tremere")
+            check_requirements(d, card, meeting[0], e.level, log)
     cost = e.cost or card.costs()
     if cost.blood:
         raise NotModelled(f"{card.name}'s blood cost (a master card): say which vampire pays it with an effect",

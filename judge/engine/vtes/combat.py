@@ -880,15 +880,44 @@ def prevent(d: Draft, e: Prevent, log: Log) -> None:
     if m.name in c.prevent_done:
         raise Refusal(f"{m.name} already chose not to play any more damage prevention against this damage",
                       [R.PREVENT_DAMAGE])
+    own = _prevention_ability(d, c, m, e) if named_ability(e.source) is not None else None
     paid = _pay(d, m, e.cost, e.source or "the prevention")
-    if e.source and not _uses_weapon(m, e.source):
+    if e.source and own is None and not _uses_weapon(m, e.source):
         play_from_hand(d, m.controller, log, e.source, after_combat=e.unreplaced)
-    dmg.prevent(d, log, m.name, e.amount, e.aggravated, e.source, paid)
+    dmg.prevent(d, log, m.name, e.amount, False if own is not None and own.non_aggravated else e.aggravated,
+                e.source if own is None else f"{e.source} (its card: \"{own.sentence}\")", paid)
     c = d.combat
     if not still_preventing(c):
         # all of its damage is prevented, and every other minion taking damage is done preventing:
         # nothing more can be played in the damage step
         _finish_damage(d, log)
+
+
+def _prevention_ability(d: Draft, c: Combat, m: Minion, e: Prevent):
+    """The prevention `m`'s own card gives ("Lizette can prevent 1 damage each combat.") when the scenario names it
+    ("with her ability"): counted point by point in the combat (or the round), normal damage only when the card says
+    so; refused past its amount or for another minion's ability. None for a minion described without its card (the
+    prevention taken as the scenario says, as a card's would be)."""
+    whose, what = named_ability(e.source)
+    if not is_own(whose, m) or what not in ("ability",):
+        raise Refusal(f"{m.name} cannot prevent damage with {e.source}", [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
+    found = abilities_of(m, "prevent")
+    if not found:
+        if not m.text_read:
+            return None
+        raise Refusal(f"{m.name}'s card gives it no prevention of its own", [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
+    ability = found[0]
+    if ability.non_aggravated and e.aggravated:
+        raise Refusal(f"{m.name}'s card prevents normal damage only: \"{ability.sentence}\"",
+                      [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
+    key = (m.name, ability.sentence) if ability.once == "combat" else (m.name, f"{ability.sentence} #{c.round}")
+    used = sum(1 for k in c.used_abilities if k == key)
+    if used + e.amount > ability.amount:
+        span = "combat" if ability.once == "combat" else "round"
+        raise Refusal(f"{m.name}'s card prevents {ability.amount} damage each {span} and {used} of it is used: "
+                      f"\"{ability.sentence}\"", [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
+    d.put_combat(used_abilities=c.used_abilities + (key,) * e.amount)
+    return ability
 
 
 def press(d: Draft, e: Press, log: Log) -> None:

@@ -519,6 +519,15 @@ class BurnFor(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class AbilityBleed(Event):
+    """A vampire's bleed as its own card gives it ("The Arcadian can bleed with +1 bleed as a +1 stealth (D) action
+    that costs 1 blood.")."""
+
+    actor: str
+    target: Optional[str] = None  # None: the prey
+
+
+@dataclass(frozen=True, kw_only=True)
 class UnlockSelf(Event):
     """A vampire unlocks as its own card allows ("During your discard phase, Antonio may burn 1 blood to unlock.")."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from judge.engine.errors import ScenarioError
-from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, BurnFor, CardEffect, CombatAction, ContestCard,
+from judge.engine.vtes.events import (AbilityBleed, ActionCard, BecomeAnarch, Bleed, Block, BurnFor, CardEffect, CombatAction, ContestCard,
                                  ContestTitle, CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase,
                                  Hunt, Influence, MasterCard, Modifier, Pass, Political, Reaction, Recruit,
                                  TransferBack, TransferPool, TurnOf, Unmodelled, UnlockInfernal, UnlockSelf, Withdraw)
@@ -118,6 +118,13 @@ def _master(m, names, line, text):
 def _bleed(m, names, line, text):
     return Bleed(actor=minion_of(m, names, line), target=player_of(m, names, line) if m.group("p") else None,
                  amount=number(m.group("n")) if m.group("n") else None, line=line, text=text)
+
+
+@FORMS.wording(r"{M} (?:bleeds|attempts to bleed)(?: {P})? (?:with|by|using|as allowed by) {PRON} (?:card's |special )?ability",
+               "The Arcadian bleeds Alexis with his ability")
+def _ability_bleed(m, names, line, text):
+    return AbilityBleed(actor=minion_of(m, names, line), target=player_of(m, names, line) if m.group("p") else None,
+                        line=line, text=text)
 
 
 @FORMS.wording(r"{M} (?:hunts|attempts to hunt|goes hunting)", "Ira hunts")
@@ -478,6 +485,12 @@ def _s_unlock_self(d, names, line, text):
         raise ScenarioError("unlock_self's pays: is blood or edge", line)
     return UnlockSelf(minion=names.canon_minion(d["unlock_self"], line), pays=pays,
                       blood=int(d["blood"]) if d.get("blood") is not None else None, line=line, text=text)
+
+
+@FORMS.structured("ability_bleed", ("target",), "{ability_bleed: The Arcadian, target: Alexis}")
+def _s_ability_bleed(d, names, line, text):
+    return AbilityBleed(actor=names.canon_minion(d["ability_bleed"], line),
+                        target=names.canon_player(d["target"], line) if d.get("target") else None, line=line, text=text)
 
 
 @FORMS.structured("combat_action", ("target",), "{combat_action: Dorka, target: Carna}")

@@ -12,7 +12,7 @@ from typing import Callable
 
 from judge.engine.vtes import abilities, actions, cards, combat, phases, politics, situations, stages, torpor
 from judge.engine.errors import NotModelled
-from judge.engine.vtes.events import (ActionCard, AggravateHands, AllyIntoPlay, BecomeAnarch, Bleed, Block, BurnOption, CastVote,
+from judge.engine.vtes.events import (AbilityBleed, ActionCard, AggravateHands, AllyIntoPlay, BecomeAnarch, Bleed, Block, BurnOption, CastVote,
                                  BurnFor, ChangeControl, ChangeSect, ChooseStrike, ClosePolling, CombatAction, CombatOver, ContestCard,
                                  ContestTitle, CryptDraw, Decline, Diablerize, Discard, EdgePool, Effect, Employ,
                                  EndTurn, EnterCombat, Equip, Event, GainStrikes, GainTitle, GoToPhase, Hunt,
@@ -37,7 +37,7 @@ HANDLERS: dict[type, Handler] = {
     # actions: announced, blocked, modified, resolved (actions.py)
     Bleed: actions.bleed_action, Hunt: actions.hunt_action, Equip: actions.equip_action,
     Employ: actions.employ_action, Recruit: actions.recruit_action, BecomeAnarch: actions.anarch_action,
-    ActionCard: actions.action_card, Political: actions.political_action,
+    ActionCard: actions.action_card, Political: actions.political_action, AbilityBleed: actions.ability_bleed,
     Modifier: actions.modifier, Reaction: actions.reaction, Block: actions.block, Decline: actions.decline,
     Effect: actions.effect_event, Unmodelled: actions.unmodelled,
     # nothing more is played: the open stage moves on (stages.py)
