@@ -173,7 +173,12 @@ def unlock_self(d: Draft, e: UnlockSelf, log: Log) -> None:
         raise Refusal(f"{m.name} is not in play and ready (in the {m.region} region): {said}", [R.CRYPT_ABILITY])
     if not m.locked:
         raise Refusal(f"{m.name} is not locked: there is nothing to unlock", [R.CRYPT_ABILITY])
-    if d.phase != ab.phase or (ab.whose == "you" and d.turn != m.controller):
+    if ab.phase == "after referendum":
+        r = d.resolved
+        if r is None or r.actor != m.name or r.kind != "political" or not r.passed:
+            raise Refusal(f"{m.name} unlocks so only after a referendum it called passes, and none has just passed: "
+                          f"{said}", [R.CRYPT_ABILITY])
+    elif d.phase != ab.phase or (ab.whose == "you" and d.turn != m.controller):
         when = f"{'its controller' if ab.whose == 'you' else 'any Methuselah'}'s {ab.phase} phase"
         raise Refusal(f"{m.name} unlocks so during {when} only, and it is {d.turn}'s {d.phase} phase: {said}",
                       [R.CRYPT_ABILITY])

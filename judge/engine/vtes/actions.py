@@ -692,6 +692,11 @@ def _resolve_hunt(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None
     log.add(f"{a.summary} succeeds{paid}: {a.actor} gains {gained} blood from the blood bank ({m.blood} of "
             f"capacity {m.capacity}).", *rules, R.HUNT_EFFECT)
     drain_excess(d, a.actor, log)
+    kept = abilities_of(m, "stays locked after hunt")  # "If Adisa successfully hunts, she does not unlock as normal ..."
+    if kept:
+        d.put_minion(m.name, stays_locked=(kept[0].sentence,))
+        log.add(f"{m.name}'s card: \"{kept[0].sentence}\" ({m.name} will stay locked at its next unlock phase).",
+                R.CRYPT_ABILITY, R.GOLDEN_RULE)
 
 
 def _resolve_equip(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:

@@ -1038,11 +1038,14 @@ class Ability:
                     `amount` more discard phase actions for its controller;
     "self unlock"   "During your discard phase, Antonio may burn 1 blood to unlock.": it unlocks in `phase` ("discard",
                     "minion") of its controller's turn (`whose` "you") or anyone's ("any"), paying `blood`, or the
-                    Edge (`edge`), or nothing;
+                    Edge (`edge`), or nothing; "You can unlock Sybren after a referendum called by him passes." (phase
+                    "after referendum");
     "hunt stealth"  "Igo does not get the usual +1 stealth when hunting.": its hunts are at 0 stealth;
+    "stays locked after hunt"  "If Adisa successfully hunts, she does not unlock as normal during her next unlock
+                    phase.";
     "hand size"     "While Abraham is ready, you get +1 hand size.": `amount` more (or fewer) cards in the hand size of
                     `whose` ("you": its controller, "each": every Methuselah, "prey": its controller's prey) while it is
-                    ready;
+                    ready, or in combat (`during` "combat": "While Dana is in combat, ...");
     "enter combat"  "Dorka can enter combat with a minion controlled by your predator or prey as a (D) action.": an
                     action (directed, "(D)" printed or not: abilities.py) at `stealth`, costing `blood`, that enters combat with a minion of
                     `groups` (a group may bound capacity), `state` ("ready", "locked" or ""),
@@ -1118,14 +1121,19 @@ _DISCARD_ACTION = re.compile(r"If (?P<who>.+?) is ready (?:at the start of|durin
 _SELF_UNLOCK = re.compile(r"During (?P<whose>your|any Methuselah's) (?P<phase>discard|minion) phase, (?P<who>.+?) (?:can|"
                           r"may) (?:burn (?P<blood>\d|a) blood to |(?P<edge>burn the Edge to ))?unlock\.?"
                           r"|You (?:can|may) burn the Edge during your (?P<phase2>discard|minion) phase to unlock "
-                          r"(?P<who2>.+?)\.?")
+                          r"(?P<who2>.+?)\.?"
+                          r"|You (?:can|may) unlock (?P<who3>.+?) after a referendum called by (?:him|her|them|it) "
+                          r"passes\.?")
+_NO_UNLOCK_AFTER_HUNT = re.compile(r"If (?P<who>.+?) successfully hunts, (?P<who2>.+?) does not unlock as normal during "
+                                   r"(?:his|her|their|its) next unlock phase\.?")
 _NO_HUNT_STEALTH = re.compile(r"(?P<who>.+?) does not get the usual \+1 stealth when hunting\.?")
 _AGGRAVATE = re.compile(r"Once each (?P<span>round|round of combat|combat), (?P<who>.+?) (?:can|may) burn (?P<blood>\d|a) "
                         r"blood to make the damage from (?P<whose>.+?)(?:'s?)? hand strikes aggravated (?:that round|this "
                         r"round|for the current round)\.?")
 # "While Abraham is ready, you get +1 hand size.", "If Cassandra is ready, your hand size is increased by one.", "While
 # Jan is ready, every Methuselah's hand size is reduced by 1.", "While Angra is ready, your prey gets -1 hand size."
-_HAND_SIZE = re.compile(r"(?:While|If) (?P<who>.+?) is ready, (?:(?P<whose>you|each Methuselah|every Methuselah|your prey)"
+_HAND_SIZE = re.compile(r"(?:While|If) (?P<who>.+?) is (?P<when>ready|in combat), (?:(?P<whose>you|each Methuselah|every "
+                        r"Methuselah|your prey)"
                         r" gets? (?P<n>[+-]\d) hand size|(?P<whose2>your|each Methuselah's|every Methuselah's) hand "
                         r"size is (?:(?P<dir>increased|reduced) by (?P<n2>\d|one)|(?P<n3>one) card larger))\.?")
 _OPTIONAL = re.compile(r"(?P<who>.+?) gets (?P<n>an|one|\d) optional (?P<what>press|maneuver) (?:each combat|"
@@ -1258,11 +1266,16 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     if m and _is_self(m.group("who"), name):
         return Ability("discard action", s, amount=int(m.group("n") or 1))
     m = _SELF_UNLOCK.fullmatch(s)
-    if m and _is_self(m.group("who") or m.group("who2"), name):
+    if m and m.group("who3") and _is_self(m.group("who3"), name):  # "after a referendum called by him passes"
+        return Ability("self unlock", s, phase="after referendum", whose="any")
+    if m and _is_self(m.group("who") or m.group("who2") or "", name):
         return Ability("self unlock", s, phase=m.group("phase") or m.group("phase2"),
                        whose="any" if m.group("whose") == "any Methuselah's" else "you",
                        blood=1 if m.group("blood") == "a" else int(m.group("blood") or 0),
                        edge=bool(m.group("edge") or m.group("who2")))
+    m = _NO_UNLOCK_AFTER_HUNT.fullmatch(s)
+    if m and _is_self(m.group("who"), name) and _is_self(m.group("who2"), name):
+        return Ability("stays locked after hunt", s)
     m = _NO_HUNT_STEALTH.fullmatch(s)
     if m and _is_self(m.group("who"), name):
         return Ability("hunt stealth", s)
@@ -1275,7 +1288,7 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
         else:
             n = 1 if (m.group("n2") or m.group("n3")) == "one" else int(m.group("n2"))
             n = -n if m.group("dir") == "reduced" else n
-        return Ability("hand size", s, amount=n, whose=whose)
+        return Ability("hand size", s, amount=n, whose=whose, during="combat" if m.group("when") == "in combat" else "")
     m = _HUNT.fullmatch(s)
     if m:
         return Ability("hunt", s, amount=int(m.group("n")))

@@ -567,12 +567,16 @@ def _set_hand_size(d: Draft, log: Log, player: str, size: int, why: str = "", ru
 
 def hand_size_bonus(table, player: str) -> tuple[int, list[str]]:
     """What the cards of ready vampires add to `player`'s hand size now ("While Abraham is ready, you get +1 hand
-    size.": its controller's; "each Methuselah", "your prey"), and each one's words. `table`: a state or a draft."""
+    size.": its controller's; "each Methuselah", "your prey"; "While Dana is in combat": while it fights), and each
+    one's words. `table`: a state or a draft."""
     total, said = 0, []
+    fighting = (table.combat.acting, table.combat.opposing) if table.combat is not None else ()
     for m in table.minions.values():
         if not (m.ready and m.controlled):
             continue
         for a in abilities_of(m, "hand size"):
+            if a.during == "combat" and m.name not in fighting:
+                continue
             if (a.whose == "you" and m.controller == player or a.whose == "each"
                     or a.whose == "prey" and table.prey(m.controller) == player):
                 total += a.amount

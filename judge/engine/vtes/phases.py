@@ -132,7 +132,13 @@ def _enter_unlock(d: Draft, log: Log) -> None:
     for m in _own(d, player):  # a card text saying what happens in this phase, not read: stop rather than ignore it
         if m.controlled and any(re.search(r"unlock phase|unlock as normal", s, re.I) for s in m.unread):
             text_unread(m, "begins its controller's unlock phase")
+    kept = []
     for m in _own(d, player):
+        if m.stays_locked:  # its card keeps it locked this once ("does not unlock as normal during her next ...")
+            d.put_minion(m.name, stays_locked=())
+            if m.locked and m.controlled and not m.contested:
+                kept.append(m)
+                continue
         if m.locked and m.controlled and not m.contested:
             if m.infernal:
                 infernal.append(m.name)
@@ -142,6 +148,8 @@ def _enter_unlock(d: Draft, log: Log) -> None:
     text = f"{player}'s turn {d.turn_number} begins with the unlock phase"
     text += f": {names(unlocked)} unlock." if unlocked else "; nothing to unlock."
     log.add(text, R.TURN_SEQUENCE, R.UNLOCK_ALL)
+    for m in kept:
+        log.add(f"{m.name} stays locked: its card says \"{m.stays_locked[0]}\"", R.CRYPT_ABILITY, R.GOLDEN_RULE)
     owed = d.players[player].owed_draws
     if owed:
         d.put_player(player, owed_draws=0)
