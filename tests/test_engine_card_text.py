@@ -205,7 +205,9 @@ def test_what_a_card_says_of_the_minions_blocking_its_vampire_is_read():
     rexton = ability_of("Allies and vampires with capacity 3 or less cannot block Rexton.", "Rexton")
     assert [(g.kind, g.below) for g in rexton.groups] == [("ally", 0), ("vampire", 4)]  # the bound is the vampires'
     assert ability_of("Princes cannot block Ellison.", "Ellison Humboldt") is None  # a title, not a clan
-    assert ability_of("Younger Tremere cannot block Aisling.", "Aisling Sturbridge") is None
+    aisling = ability_of("Younger Tremere cannot block Aisling.", "Aisling Sturbridge")  # a clan, and younger
+    assert [(g.kind, g.name, g.age) for g in aisling.groups] == [("clan", "Tremere", "younger")]
+    assert ability_of("Younger Princes cannot block Aisling.", "Aisling Sturbridge") is None
     ferox = ability_of("Younger vampires must burn 1 blood to attempt to block Ferox.", "Ferox, The Rock Lord")
     assert (ferox.kind, ferox.blood, ferox.self, ferox.or_life) == ("block cost", 1, False, False)
     janet = ability_of("Janet must burn 1 blood to attempt to block.", "Janet Langer")

@@ -806,6 +806,7 @@ class Group:
     name: str = ""
     below: int = 0  # "vampires with capacity 3 or less": of capacity below 4 (0: any)
     above: int = 0  # "with capacity 4 or more": above 3 (0: any)
+    age: str = ""  # "younger Tremere": "younger" (or "older") than the vampire whose card it is, too
 
     def fits(self, o, me=None) -> Optional[bool]:
         """Whether the minion `o` is one of them (`me`: the vampire whose card names them); None when the table does
@@ -813,6 +814,8 @@ class Group:
         if self.below or self.above:
             if o.kind != VAMPIRE or (self.below and o.capacity >= self.below) or (self.above and o.capacity <= self.above):
                 return False
+        if self.age and (o.kind != VAMPIRE or not Group(self.age).fits(o, me)):
+            return False
         if self.kind == "minion":
             return True
         if self.kind == "ally":
@@ -843,7 +846,7 @@ class Group:
 
     def words(self) -> str:
         bounds = (f" of capacity below {self.below}" if self.below else "") + (
-            f" of capacity above {self.above}" if self.above else "")
+            f" of capacity above {self.above}" if self.above else "") + (f", {self.age}" if self.age else "")
         return {"titled": "titled vampire", "ally": "ally", "minion": "minion", "vampire": "vampire",
                 "red list": "Red List minion",
                 "older": "older vampire", "younger": "younger vampire"}.get(
@@ -888,6 +891,13 @@ def _groups(text: str) -> Optional[tuple[Group, ...]]:
     alternative a Group, or None when one is not a form read."""
     out = []
     for alt in re.split(r",? (?:or|and) |, ", text.strip()):
+        aged = re.fullmatch(r"(?P<age>[Oo]lder|[Yy]ounger) (?P<rest>(?-i:[A-Z]).+)", alt.strip())
+        if aged:  # "younger Tremere", "Younger Camarilla vampires": a clan or sect, older or younger too
+            inner = _groups(aged.group("rest"))
+            if not inner or len(inner) != 1 or inner[0].kind not in ("clan", "sect"):
+                return None
+            out.append(Group(inner[0].kind, inner[0].name, age=aged.group("age").casefold()))
+            continue
         m = _ALT.fullmatch(alt.strip())
         if m is None:
             return None
@@ -1154,7 +1164,8 @@ _STRIKE_ABILITY = re.compile(r"(?P<once>Once each combat, )?(?P<who>.+?) (?:can|
 _CANNOT_BLOCK = re.compile(r"(?P<who>.+?) cannot block (?P<what>.+?)\.?")
 _BLOCK_COST = re.compile(r"(?P<what>.+?) must burn (?P<blood>\d|a) blood(?P<life> or life)? to attempt to block"
                          r"(?: (?P<whom>.+?))?\.?")
-_BLOCKERS_INTERCEPT = re.compile(r"(?P<what>.+?) gets? (?P<n>[+-]\d) intercept when attempting to block (?P<whom>.+?)\.?")
+_BLOCKERS_INTERCEPT = re.compile(r"(?P<what>.+?) gets? (?P<n>[+-]\d) intercept (?:when attempting to block|against) "
+                                 r"(?P<whom>.+?)\.?")
 _CAPACITY = re.compile(r"(?P<what>.+?) (?:with|of) (?:a )?capacity (?:(?P<le>\d+) or less|(?P<ge>\d+) or more|below "
                        r"(?P<lt>\d+)|above (?P<gt>\d+))")
 
