@@ -59,6 +59,8 @@ _MASTER = re.compile(r"(?:If|While) (?P<who>[\w' ,.-]+?) is (?P<state>ready|unlo
 class CryptText:
     """What a crypt card's text gives its minion, and what is left unread."""
 
+    votes: int = 0  # "Cesewayo gets two additional votes.": votes of its card text (Minion.votes)
+
     bonus: dict[str, int] = field(default_factory=dict)  # "bleed"/"strength"/"stealth"/"intercept" -> +N
     traits: list[str] = field(default_factory=list)
     master_actions: int = 0  # extra master phase actions
@@ -120,7 +122,7 @@ def _read_text(body: str, out: CryptText, sect: Optional[str], title: Optional[s
             out.bonuses.append(bonus)
         elif ability is not None:
             out.abilities.append(ability)
-        elif not _read_sentence(sentence.rstrip("."), out, sect, title):
+        elif not _read_sentence(sentence.rstrip("."), out, sect, title, name):
             out.unread.append(sentence)
 
 
@@ -130,7 +132,7 @@ def _is_sect_head(head: str, sect: Optional[str], title: Optional[str]) -> bool:
     return bool(sect) and first == str(sect).split()[0].casefold() or first == "independent"
 
 
-def _read_sentence(s: str, out: CryptText, sect: Optional[str], title: Optional[str]) -> bool:
+def _read_sentence(s: str, out: CryptText, sect: Optional[str], title: Optional[str], name: str = "") -> bool:
     folded = s.casefold()
     if sect and folded == str(sect).casefold():
         return True
@@ -140,7 +142,7 @@ def _read_sentence(s: str, out: CryptText, sect: Optional[str], title: Optional[
         if heads & {f"{sect} {title}".casefold(), f"{sect} {bare_title}".casefold(), str(title).casefold()}:
             return True
     circle = re.fullmatch(r"(?P<circle>\w+) Circle: (?P<rest>.+)", s)
-    if circle and _read_sentence(circle.group("rest"), out, sect, title):  # "Torrance Circle: Sterile."
+    if circle and _read_sentence(circle.group("rest"), out, sect, title, name):  # "Torrance Circle: Sterile."
         out.traits.append(f"circle ({circle.group('circle').lower()})")
         return True
     if re.fullmatch(r"(?:independent[.:] )?\d+ votes? \(titled\)", folded) or re.fullmatch(
@@ -161,6 +163,10 @@ def _read_sentence(s: str, out: CryptText, sect: Optional[str], title: Optional[
     slave = re.fullmatch(r"(?P<clan>[\w ]+?) slave", s)
     if slave:
         out.traits.append(f"slave ({slave.group('clan').lower()})")
+        return True
+    more = re.fullmatch(r"(?P<who>[\w' .-]+?) gets (?P<n>\d|one|two|three) additional votes?", s)
+    if more and _is_self(more.group("who"), name):
+        out.votes += {"one": 1, "two": 2, "three": 3}.get(more.group("n")) or int(more.group("n"))
         return True
     master = _MASTER.fullmatch(s)
     if master:
