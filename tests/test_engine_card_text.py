@@ -208,6 +208,9 @@ def test_what_a_card_says_of_the_minions_blocking_its_vampire_is_read():
     aisling = ability_of("Younger Tremere cannot block Aisling.", "Aisling Sturbridge")  # a clan, and younger
     assert [(g.kind, g.name, g.age) for g in aisling.groups] == [("clan", "Tremere", "younger")]
     assert ability_of("Younger Princes cannot block Aisling.", "Aisling Sturbridge") is None
+    # a first word naming others is not the vampire: a sect, a clan
+    assert ability_of("Anarch cannot perform political actions.", "Anarch Convert") is None
+    assert ability_of("Giovanni cannot perform political actions.", "Giovanni del Georgio") is None
     ferox = ability_of("Younger vampires must burn 1 blood to attempt to block Ferox.", "Ferox, The Rock Lord")
     assert (ferox.kind, ferox.blood, ferox.self, ferox.or_life) == ("block cost", 1, False, False)
     janet = ability_of("Janet must burn 1 blood to attempt to block.", "Janet Langer")

@@ -166,11 +166,14 @@ def unlock_self(d: Draft, e: UnlockSelf, log: Log) -> None:
     ab = found[0]
     said = f"\"{ab.sentence}\""
     cost = "the Edge" if ab.edge else f"{ab.blood} blood" if ab.blood else "nothing"
-    told = "the Edge" if e.pays == "edge" else f"{e.blood} blood" if e.pays == "blood" else None
-    if told is not None and told != cost:
+    told = ("the Edge" if e.pays == "edge" else None if e.pays != "blood" else
+            f"{e.blood} blood" if e.blood is not None else "blood")
+    if told is not None and told != cost and not (told == "blood" and ab.blood):
         raise Refusal(f"{m.name}'s card asks {cost} to unlock, not {told}: {said}", [R.CRYPT_ABILITY])
-    if not m.ready or not m.controlled:
-        raise Refusal(f"{m.name} is not in play and ready (in the {m.region} region): {said}", [R.CRYPT_ABILITY])
+    # (in torpor too: the card does not ask it to be ready, and the book forbids a vampire in torpor actions,
+    # blocks and reactions only; rulings on Masika and Gunther say so)
+    if not m.controlled or m.contested:
+        raise Refusal(f"{m.name} is not in play (in the {m.region} region): {said}", [R.CRYPT_ABILITY])
     if not m.locked:
         raise Refusal(f"{m.name} is not locked: there is nothing to unlock", [R.CRYPT_ABILITY])
     if ab.phase == "after referendum":

@@ -996,7 +996,10 @@ def _is_self(who: str, name: str) -> bool:
     # Convert"), a title or an honorific ("Baron", "Lady")
     words = [w for w in re.sub(r" \(.*\)$", "", full).split() if len(w) > 2 and w[0].isupper()
              and w.casefold() not in _NOT_A_NAME and not is_clan(w)]
-    return who in (name, full, full.split()[0], re.sub(r" \(.*\)$", "", full), *words)
+    first = full.split()[0] if full.split() else ""
+    if first.casefold() in _NOT_A_NAME or is_clan(first):  # "Anarch Convert", "Giovanni del Georgio"
+        first = ""
+    return who in (name, full, first, re.sub(r" \(.*\)$", "", full), *words)
 
 
 # -- what else a crypt card says its vampire may or may not do ------------------------------------------------------
@@ -1036,7 +1039,8 @@ class Ability:
     "prevent"       "Lizette can prevent 1 damage each combat.": `amount` damage each combat (`once` "combat") or round
                     ("round"), of normal damage only when `non_aggravated`;
     "as clan"       "Abraham can play cards requiring a Tremere as if he were a Tremere.": cards requiring the clan
-                    `types[0]` are played by it as if it were of that clan;
+                    `types[0]` are played by it as if it were of that clan; "You and Gem can play ..." (`whose`
+                    "you"): its Methuselah's master cards too;
     "bleed action"  "The Arcadian can bleed with +1 bleed as a +1 stealth (D) action that costs 1 blood.", "Julia can
                     bleed any Methuselah as a (D) action.", "Rafaele can bleed your predator as a (D) action.": a
                     bleed of its own at `amount` more bleed and `stealth`, costing `blood`, at the prey, any
@@ -1255,7 +1259,8 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     m = _AS_CLAN.fullmatch(s)
     if m and _is_self(m.group("who"), name) and _is_self(m.group("who2"), name) and m.group("clan") == m.group(
             "clan2") and is_clan(m.group("clan")):
-        return Ability("as clan", s, types=(m.group("clan"),))
+        # "You and Gem can play ...": its Methuselah's master cards too (`whose` "you"); without "You and", its own
+        return Ability("as clan", s, types=(m.group("clan"),), whose="you" if s.startswith("You and ") else "")
     m = _BLEED_ACTION.fullmatch(s)
     if m and _is_self(m.group("who"), name):
         return Ability("bleed action", s, amount=int(m.group("n") or 0), stealth=int(m.group("st") or 0),

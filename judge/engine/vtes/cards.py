@@ -390,10 +390,10 @@ def _refuse(card: CardFacts, message: str, *rules) -> Refusal:
     return Refusal(f"{message}. {card.quote()}", [*rules])
 
 
-def _meets(d: Draft, card: CardFacts, m: Minion, level: Optional[str]) -> bool:
+def _meets(d: Draft, card: CardFacts, m: Minion, level: Optional[str], for_master: bool = False) -> bool:
     """Whether `m` meets the card's requirements (check_requirements without its refusal)."""
     try:
-        check_requirements(d, card, m, level)
+        check_requirements(d, card, m, level, for_master=for_master)
     except Refusal:
         return False
     return True
@@ -417,11 +417,17 @@ def _barred_by(card: CardFacts, m: Minion) -> list:
     return [a for a in barring if any(c in a.codes for c in required)]
 
 
-def card_cost(card: CardFacts, m: Optional[Minion], log: Optional[Log] = None) -> Cost:
+# the card type a named card is played as, by the engine event it is played as (card_cost's discounts by type)
+_PLAYED_AS = {Modifier: "Action Modifier", Reaction: "Reaction", ActionCard: "Action", Political: "Political Action",
+              Equip: "Equipment", Recruit: "Ally"}
+
+
+def card_cost(card: CardFacts, m: Optional[Minion], log: Optional[Log] = None, played_as: Optional[str] = None) -> Cost:
     """What `card` costs `m` as printed, less what `m`'s card takes off ("Cards requiring Quietus [qui] cost Izhim 1
     fewer blood.", "Combat cards cost Adana 1 fewer blood.", "Equipment costs Ivan 1 fewer blood or pool to equip."):
-    never below 0, said in the log when one is given. A card requiring that Discipline or another the minion also
-    has is not said to require it: not modelled."""
+    never below 0, said in the log when one is given; a discount by type counts the type the card is played as
+    (`played_as`). A card requiring that Discipline or another the minion also has is not said to require it: not
+    modelled."""
     cost = card.costs()
     for a in abilities_of(m, "card cost") if m is not None else ():
         if a.codes:
@@ -434,8 +440,8 @@ def card_cost(card: CardFacts, m: Optional[Minion], log: Optional[Log] = None) -
                 raise NotModelled(f"{m.name}'s card says \"{a.sentence}\", and {card.name} may be played by "
                                   f"{'/'.join(others)} as well: which one it is played by (and so its cost) is not "
                                   f"said", [R.CRYPT_ABILITY])
-        elif not set(a.types) & set(card.types):
-            continue
+        elif not set(a.types) & {played_as or ""}:  # a card of several types is of the one it is played as (a
+            continue  # ruling on Adana de Sforza: "not both")
         before = cost
         if "blood" in a.unit and cost.blood:
             cost = Cost(blood=max(0, cost.blood - a.amount), pool=cost.pool)
@@ -447,12 +453,15 @@ def card_cost(card: CardFacts, m: Optional[Minion], log: Optional[Log] = None) -
     return cost
 
 
-def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str], log: Optional[Log] = None) -> None:
+def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str], log: Optional[Log] = None,
+                       for_master: bool = False) -> None:
     """Refuse `m` playing `card` at `level` when it does not meet the card's clan, Discipline or text
-    requirements; a card of `m`'s that meets one for it is said in `log`."""
+    requirements; a card of `m`'s that meets one for it is said in `log`. `for_master`: `m` is the ready minion a
+    master card's requirements ask of its Methuselah (only "You and Gem can play ..." counts there)."""
     if card.clans and not any((m.clan or "").casefold() == c.casefold() for c in card.clans + card.former_clans):
         # "Abraham can play cards requiring a Tremere as if he were a Tremere."
-        as_clan = [a for a in abilities_of(m, "as clan") if any(same_clan(a.types[0], c) for c in card.clans)]
+        as_clan = [a for a in abilities_of(m, "as clan") if any(same_clan(a.types[0], c) for c in card.clans)
+                   and (a.whose == "you" or not for_master)]
         if not as_clan:
             raise _refuse(card, f"{m.name} ({m.clan or 'no clan'}) cannot play {card.name}: it requires "
                                 f"{' or '.join(card.clans)}", R.CARD_REQUIREMENTS)
@@ -970,7 +979,7 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     else:
         _who_and_when(d, e, m, kind, what)
     check_requirements(d, card, m, e.level, log)
-    cost = e.cost or card_cost(card, m, log)
+    cost = e.cost or card_cost(card, m, log, _PLAYED_AS.get(kind))
     check_cost(d, card, m, m.controller, cost)
     if what.votes and kind in (Modifier, Reaction):
         # Its votes belong to a referendum being polled: outside one, politics.card_votes says which is missing
@@ -1008,7 +1017,7 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
                             f"is the action's last step, and a minion plays the same action modifier once an action",
                       R.SAME_CARD_ONCE)
     check_requirements(d, card, m, e.level, log)
-    cost = e.cost or card_cost(card, m, log)
+    cost = e.cost or card_cost(card, m, log, "Action Modifier")
     check_cost(d, card, m, m.controller, cost)
     d.set(resolved=dataclasses.replace(r, modifiers=r.modifiers + ((m.name, card.name),)))  # (the non-repeat rule)
     if e.cancelled:  # (still played: recorded above)
@@ -1396,7 +1405,7 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         where = "no combat is in progress" if c is None or c.ended else f"{m.name} is not in the combat"
         raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a combat card: {where}", R.CARD_COMBAT_WHO)
     check_requirements(d, e.card, m, e.level, log)
-    cost = e.cost or card_cost(e.card, m, log)
+    cost = e.cost or card_cost(e.card, m, log, "Combat")
     check_cost(d, e.card, m, m.controller, cost)
     if e.cancelled:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_COMBAT_WHO)
@@ -1528,13 +1537,13 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
     require_seated(d, player)
     if card.clans or card.disciplines or card.requirements:
         ready = [m for m in d.minions.values() if m.controller == player and m.ready]
-        meeting = [m for m in ready if _meets(d, card, m, e.level)]
+        meeting = [m for m in ready if _meets(d, card, m, e.level, for_master=True)]
         if not meeting:
             raise _refuse(card, f"{player} controls no ready minion meeting {card.name}'s requirements",
                           R.CARD_REQUIREMENTS)
         if card.clans and not any(any(same_clan(m.clan or "", c) for c in card.clans + card.former_clans)
                                   for m in meeting):  # met only as a card allows ("as if he were a Tremere")
-            check_requirements(d, card, meeting[0], e.level, log)
+            check_requirements(d, card, meeting[0], e.level, log, for_master=True)
     cost = e.cost or card.costs()
     if cost.blood:
         raise NotModelled(f"{card.name}'s blood cost (a master card): say which vampire pays it with an effect",

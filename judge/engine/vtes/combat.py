@@ -907,6 +907,9 @@ def _prevention_ability(d: Draft, c: Combat, m: Minion, e: Prevent):
             return None
         raise Refusal(f"{m.name}'s card gives it no prevention of its own", [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
     ability = found[0]
+    if e.cost.blood or e.cost.pool:
+        raise Refusal(f"{m.name}'s card asks nothing for its prevention: \"{ability.sentence}\"",
+                      [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
     if ability.non_aggravated and e.aggravated:
         raise Refusal(f"{m.name}'s card prevents normal damage only: \"{ability.sentence}\"",
                       [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
