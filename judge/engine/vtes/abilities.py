@@ -15,9 +15,10 @@ from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes import combat
 from judge.engine.vtes import rules as R
 from judge.engine.vtes.card_text import Ability, Group, abilities_of
-from judge.engine.vtes.events import BurnFor, CombatAction, Cost, UnlockSelf
-from judge.engine.vtes.helpers import Log, announce, blood, check_actor, check_cost, minion
-from judge.engine.vtes.state import READY, Action, BlockAttempt, Draft, Minion
+from judge.engine.vtes.events import BurnFor, CombatAction, Cost, TargetAction, UnlockSelf
+from judge.engine.vtes.helpers import (Log, announce, blood, burn_dead_ally, check_actor, check_cost, drain_excess,
+                                       minion, move_blood)
+from judge.engine.vtes.state import READY, VAMPIRE, Action, BlockAttempt, Draft, Minion
 
 
 def _misfit(d: Draft, a: Ability, m: Minion, t: Minion) -> Optional[str]:
@@ -71,6 +72,78 @@ def combat_action(d: Draft, e: CombatAction, log: Log) -> None:
              stealth=a.stealth, directed=True, targets=(t.controller,), cost=Cost(blood=a.blood), via=via,
              payload=t.name, rules=(R.CARD_ACTION, R.ACTION_CARD, R.DIRECTED_TARGETS),
              detail=f" (its card: \"{a.sentence}\")", cost_rules=(R.CRYPT_ABILITY,))
+
+
+_VERB_WORDS = {"lock": "lock", "steal blood": "steal blood from"}
+
+
+def target_action(d: Draft, e: TargetAction, log: Log) -> None:
+    """An action the vampire's own card gives at another Methuselah's minion (card_text's "target action"): to lock
+    it or to steal its blood. As the action to enter combat: the target one of the minions the card names, once each
+    turn, directed at its Methuselah, at the card's stealth, its cost paid on success."""
+    m = check_actor(d, e.actor, e.verb)
+    found = [a for a in abilities_of(m, "target action") if a.strike_kind == e.verb]
+    words = _VERB_WORDS[e.verb]
+    if not found:
+        if not m.text_read:
+            raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card "
+                              f"gives {m.name} an action to {words} a minion: name its card (card:), or describe the "
+                              f"action as a card's ('{m.name} plays an action card: directed at ...')",
+                              [R.CARD_ACTION])
+        raise Refusal(f"{m.name}'s card gives it no action to {words} a minion", [R.CARD_ACTION, R.CRYPT_ABILITY])
+    t = minion(d, e.target)
+    if t.controller == m.controller:
+        raise NotModelled(f"{m.name}'s action at {t.name}, a minion of its own Methuselah: such an action is directed at "
+                          f"nobody, and the card prints (D)", [R.CRYPT_ABILITY, R.DIRECTED_TARGETS])
+    if not t.controlled or t.contested or t.region != READY:
+        raise Refusal(f"{t.name} is not a ready minion in play", [R.CRYPT_ABILITY])
+    reasons = [(a, _misfit(d, a, m, t)) for a in found]
+    usable = [a for a, why in reasons if why is None]
+    if not usable:
+        said = "; ".join(f"\"{a.sentence}\": {why}" for a, why in reasons)
+        raise Refusal(f"{m.name}'s card does not let it {words} {t.name}: {said}", [R.CRYPT_ABILITY, R.CARD_ACTION])
+    a = usable[0]
+    amount = None
+    if e.verb == "steal blood":
+        amount = a.amount if e.amount is None and not a.up_to else e.amount
+        if amount is None:
+            raise NotModelled(f"{m.name}'s card says \"{a.sentence}\": say how much it steals ('steals 2 blood from "
+                              f"{t.name}')", [R.CRYPT_ABILITY])
+        if amount > a.amount or (not a.up_to and amount != a.amount) or amount < 1:
+            raise Refusal(f"{m.name}'s card steals {'up to ' if a.up_to else ''}{a.amount}, not {amount}: "
+                          f"\"{a.sentence}\"", [R.CRYPT_ABILITY])
+        if t.kind != VAMPIRE and not a.or_life:
+            raise Refusal(f"{t.name} is an ally, with life, not blood: \"{a.sentence}\"", [R.CRYPT_ABILITY])
+    via = f"{m.name}'s card text"
+    if via in m.used:
+        raise Refusal(f"{m.name} already performed the action its card gives (\"{a.sentence}\") this turn",
+                      [R.CARD_TEXT_ACTION_ONCE])
+    what = f"lock {t.name}" if e.verb == "lock" else f"steal {amount} blood from {t.name}"
+    announce(d, log, m, kind="target action", summary=f"{m.name}'s action to {what}", stealth=a.stealth,
+             directed=True, targets=(t.controller,), cost=Cost(blood=a.blood), via=via,
+             payload=(e.verb, t.name, amount), rules=(R.CARD_ACTION, R.ACTION_CARD, R.DIRECTED_TARGETS),
+             detail=f" (its card: \"{a.sentence}\")", cost_rules=(R.CRYPT_ABILITY,))
+
+
+def resolve_target_action(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    """A successful action at a minion: locked, or its blood (an ally's life) moved to the actor as blood, as far as
+    it has some; the excess over the actor's capacity drains."""
+    verb, name, amount = a.payload
+    t = d.minions.get(name)
+    if t is None or not t.controlled or t.contested or t.region != READY:
+        log.add(f"{a.summary} succeeds{paid}, but {name} is no longer a ready minion in play: no effect.", *rules,
+                R.CRYPT_ABILITY)
+        return
+    if verb == "lock":
+        d.put_minion(name, locked=True)
+        log.add(f"{a.summary} succeeds{paid}: {name} locks.", *rules, R.CRYPT_ABILITY, R.GOLDEN_RULE)
+        return
+    taken = min(amount, t.blood)
+    move_blood(d, None, a.actor, taken, src_minion=name)
+    log.add(f"{a.summary} succeeds{paid}: {a.actor} steals {taken} {'life' if t.kind != VAMPIRE else 'blood'} from "
+            f"{name} (as blood).", *rules, R.CRYPT_ABILITY, R.GOLDEN_RULE)
+    drain_excess(d, a.actor, log)
+    burn_dead_ally(d, log, name)
 
 
 def resolve_combat_action(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:

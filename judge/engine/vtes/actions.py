@@ -527,6 +527,9 @@ def _pay_to_block(d: Draft, b: Minion, a, log: Log) -> str:
             raise Refusal(f"{b.name} is an ally, with life, not blood: {whose}'s card asks blood to attempt to block "
                           f"(\"{ability.sentence}\")", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
         have = d.minions[b.name].blood
+        if b.kind == ALLY and have == ability.blood:
+            raise NotModelled(f"{b.name} would pay its last life to attempt to block (\"{ability.sentence}\"): an ally "
+                              f"burned so, and its block attempt, are not modelled", [R.CRYPT_ABILITY, R.ALLY_BURNED])
         if have < ability.blood:
             raise Refusal(f"{b.name} has {have} {'life' if b.kind == ALLY else 'blood'}, not the {ability.blood} "
                           f"{whose}'s card asks to attempt to block: \"{ability.sentence}\"",
@@ -780,7 +783,8 @@ RESOLVE = {"bleed": _resolve_bleed, "hunt": _resolve_hunt, "equip": _resolve_equ
            "recruit": _resolve_recruit, "anarch": _resolve_anarch, "card": _resolve_card,
            "political": politics.resolve_political, "leave torpor": torpor.resolve_leave,
            "rescue": torpor.resolve_rescue, "diablerize": torpor.resolve_diablerize,
-           "red list": situations.resolve_red_list, "enter combat": abilities.resolve_combat_action}
+           "red list": situations.resolve_red_list, "enter combat": abilities.resolve_combat_action,
+           "target action": abilities.resolve_target_action}
 
 
 # -- described card effects -------------------------------------------------------------------------

@@ -1063,6 +1063,10 @@ class Ability:
     "hunt stealth"  "Igo does not get the usual +1 stealth when hunting.": its hunts are at 0 stealth;
     "stays locked after hunt"  "If Adisa successfully hunts, she does not unlock as normal during her next unlock
                     phase.";
+    "target action"  "Gabrin can lock an ally or a younger vampire as a +1 stealth (D) action.", "Etrius may steal up
+                    to 3 blood from a Tremere vampire as a +1 stealth (D) action.": an action at a minion of `groups` (as
+                    "enter combat" names them), that locks it (`strike_kind` "lock") or steals `amount` of its blood
+                    ("steal blood"; `up_to`: at most that; `or_life`: an ally's life, becoming blood);
     "hand size"     "While Abraham is ready, you get +1 hand size.": `amount` more (or fewer) cards in the hand size of
                     `whose` ("you": its controller, "each": every Methuselah, "prey": its controller's prey) while it is
                     ready, or in combat (`during` "combat": "While Dana is in combat, ...");
@@ -1083,7 +1087,8 @@ class Ability:
     blood: int = 0
     ranged: bool = False  # "strike": a damage strike's "R"
     aggravated: bool = False  # "strike": its damage aggravated
-    stealth: int = 0  # "enter combat": the action's stealth
+    stealth: int = 0  # "enter combat", "target action": the action's stealth
+    up_to: bool = False  # "target action": "steal up to N blood"
     state: str = ""
     whose: str = ""
     or_life: bool = False  # "block cost": an ally may pay life
@@ -1190,9 +1195,16 @@ def _groups_with_capacity(text: str) -> Optional[tuple["Group", ...]]:
     below = int(m.group("le")) + 1 if m.group("le") else int(m.group("lt") or 0)
     above = int(m.group("ge")) - 1 if m.group("ge") else int(m.group("gt") or 0)
     return groups[:-1] + (Group(groups[-1].kind, groups[-1].name, below, above),)
-_COMBAT_TARGET = (r"(?:any |an? )?(?P<state>ready |locked )?(?P<what>.+?)(?: (?:of|with) capacity (?:below (?P<below>\d+)|"
-                  r"(?P<atmost>\d+) or less))?(?: controlled by (?P<whose>your predator or prey|another Methuselah))?")
+_COMBAT_TARGET = (r"(?:any |an? )?(?P<state>ready |locked )?(?P<what>.+?)(?: (?:of|with) (?:a )?capacity (?:below "
+                  r"(?P<below>\d+)|(?P<atmost>\d+) or less|(?P<atleast>\d+) or more))?(?: controlled by (?P<whose>your "
+                  r"predator or prey|another Methuselah))?")
 _COMBAT_ACTION = r"an? (?:\+(?P<stealth>\d) stealth )?(?P<d>\(D\) )?action(?: that costs (?P<blood>\d) blood)?"
+# "Gabrin can lock an ally or a younger vampire as a +1 stealth (D) action.", "Etrius may steal up to 3 blood from a
+# Tremere vampire as a +1 stealth (D) action.", "Gabrielle can steal 1 blood or life (becoming blood) from a ready
+# minion as a +1 stealth (D) action."
+_TARGET_ACTION = re.compile(rf"(?P<who>.+?) (?:can|may) (?P<verb>lock|steal (?P<upto>up to )?(?P<n>\d) blood(?P<life> or "
+                            rf"life)?(?: \(becoming blood\))? from) {_COMBAT_TARGET} as "
+                            rf"{_COMBAT_ACTION.replace('(?P<d>', '(?:')}\.?")
 _ENTER_COMBAT = re.compile(rf"(?P<who>.+?) (?:can|may) enter combat with {_COMBAT_TARGET} as {_COMBAT_ACTION}\.?"
                            rf"|As {_COMBAT_ACTION.replace('?P<', '?P<x')}, (?P<xwho>.+?) (?:can|may) enter combat with "
                            rf"{_COMBAT_TARGET.replace('?P<', '?P<x')}\.?")
@@ -1231,17 +1243,22 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
                        strike_kind="dodge" if m.group("who2") else m.group("what") or "damage",
                        blood=int(m.group("blood") or m.group("blood2") or 0), amount=int(n or 0),
                        ranged=bool(m.group("r") or m.group("r3")), aggravated=bool(m.group("agg")))
-    m = _ENTER_COMBAT.fullmatch(s)
+    m = _ENTER_COMBAT.fullmatch(s) or _TARGET_ACTION.fullmatch(s)
     if m:  # the sentence's two orders: "<who> can enter combat with <whom> as a (D) action", "As a (D) action, <who> ..."
         g = {k.lstrip("x"): v for k, v in m.groupdict().items() if v is not None and (k.startswith("x")) == bool(
-            m.group("xwho"))}
+            m.groupdict().get("xwho"))}
         groups = _groups(g["what"]) if _is_self(g["who"], name) else None
         if groups:
             below = int(g["below"]) if "below" in g else int(g["atmost"]) + 1 if "atmost" in g else 0
-            groups = groups[:-1] + (Group(groups[-1].kind, groups[-1].name, below=below),) if below else groups
-            return Ability("enter combat", s, groups=groups, state=g.get("state", "").strip(),
-                           whose=g.get("whose", "").replace("your ", ""), stealth=int(g.get("stealth", 0)),
-                           blood=int(g.get("blood", 0)))
+            above = int(g["atleast"]) - 1 if "atleast" in g else 0
+            if below or above:
+                groups = groups[:-1] + (Group(groups[-1].kind, groups[-1].name, below=below, above=above),)
+            verb = g.get("verb", "enter combat")
+            return Ability("enter combat" if verb == "enter combat" else "target action", s, groups=groups,
+                           state=g.get("state", "").strip(), whose=g.get("whose", "").replace("your ", ""),
+                           stealth=int(g.get("stealth", 0)), blood=int(g.get("blood", 0)),
+                           strike_kind="lock" if verb == "lock" else "steal blood" if verb != "enter combat" else "",
+                           amount=int(g.get("n", 0)), or_life="life" in g, up_to="upto" in g)
     m = _AGGRAVATE.fullmatch(s)
     if m and _is_self(m.group("who"), name) and (m.group("whose") in ("his", "her", "their", "its")
                                                  or _is_self(m.group("whose"), name)):

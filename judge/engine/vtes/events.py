@@ -508,6 +508,17 @@ class CombatAction(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class TargetAction(Event):
+    """A vampire's action, given by its own card, at another Methuselah's minion: to lock it or to steal its blood
+    ("Gabrin can lock an ally or a younger vampire as a +1 stealth (D) action.")."""
+
+    actor: str
+    target: str
+    verb: str  # "lock" | "steal blood"
+    amount: Optional[int] = None  # "steal blood": as the scenario says it
+
+
+@dataclass(frozen=True, kw_only=True)
 class BurnFor(Event):
     """A vampire burns blood for the +stealth, bleed or intercept its own card gives during an action ("During an
     action, Chavi can burn 1 blood to get +1 stealth.")."""

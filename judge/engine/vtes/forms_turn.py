@@ -6,6 +6,7 @@ import re
 
 from judge.engine.errors import ScenarioError
 from judge.engine.vtes.events import (AbilityBleed, ActionCard, BecomeAnarch, Bleed, Block, BurnFor, CardEffect, CombatAction, ContestCard,
+                                 TargetAction,
                                  ContestTitle, CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase,
                                  Hunt, Influence, MasterCard, Modifier, Pass, Political, Reaction, Recruit,
                                  TransferBack, TransferPool, TurnOf, Unmodelled, UnlockInfernal, UnlockSelf, Withdraw)
@@ -173,6 +174,19 @@ def _recruit(m, names, line, text):
 @FORMS.wording(r"{M} (?:becomes|attempts to become) (?:an )?anarch", "Belinde becomes anarch")
 def _anarch(m, names, line, text):
     return BecomeAnarch(actor=minion_of(m, names, line), line=line, text=text)
+
+
+@FORMS.wording(r"{M} (?:locks|attempts to lock|tries to lock) {M2} as {PRON} (?:\(D\) )?action", "Gabrin locks Carna as his action")
+def _lock_action(m, names, line, text):
+    return TargetAction(actor=minion_of(m, names, line), target=minion_of(m, names, line, "m2"), verb="lock", line=line,
+                        text=text)
+
+
+@FORMS.wording(r"{M} (?:steals|attempts to steal|tries to steal) {N} (?:blood|life) from {M2} as {PRON} (?:\(D\) )?action",
+               "Etrius steals 2 blood from Carna as his action")
+def _steal_action(m, names, line, text):
+    return TargetAction(actor=minion_of(m, names, line), target=minion_of(m, names, line, "m2"), verb="steal blood",
+                        amount=number(m.group("n")), line=line, text=text)
 
 
 @FORMS.wording(r"{M} (?:enters|attempts to enter|tries to enter) combat with {M2} as {PRON} (?:\(D\) )?action",
@@ -491,6 +505,16 @@ def _s_unlock_self(d, names, line, text):
 def _s_ability_bleed(d, names, line, text):
     return AbilityBleed(actor=names.canon_minion(d["ability_bleed"], line),
                         target=names.canon_player(d["target"], line) if d.get("target") else None, line=line, text=text)
+
+
+@FORMS.structured("target_action", ("target", "verb", "amount"), "{target_action: Gabrin, target: Carna, verb: lock}")
+def _s_target_action(d, names, line, text):
+    verb = str(d.get("verb", ""))
+    if verb not in ("lock", "steal blood"):
+        raise ScenarioError("target_action's verb: is lock or steal blood", line)
+    return TargetAction(actor=names.canon_minion(d["target_action"], line), target=names.canon_minion(d["target"], line),
+                        verb=verb, amount=int(d["amount"]) if d.get("amount") is not None else None, line=line,
+                        text=text)
 
 
 @FORMS.structured("combat_action", ("target",), "{combat_action: Dorka, target: Carna}")

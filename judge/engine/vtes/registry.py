@@ -13,7 +13,7 @@ from typing import Callable
 from judge.engine.vtes import abilities, actions, cards, combat, phases, politics, situations, stages, torpor
 from judge.engine.errors import NotModelled
 from judge.engine.vtes.events import (AbilityBleed, ActionCard, AggravateHands, AllyIntoPlay, BecomeAnarch, Bleed, Block, BurnOption, CastVote,
-                                 BurnFor, ChangeControl, ChangeSect, ChooseStrike, ClosePolling, CombatAction, CombatOver, ContestCard,
+                                 BurnFor, ChangeControl, ChangeSect, ChooseStrike, ClosePolling, CombatAction, CombatOver, TargetAction, ContestCard,
                                  ContestTitle, CryptDraw, Decline, Diablerize, Discard, EdgePool, Effect, Employ,
                                  EndTurn, EnterCombat, Equip, Event, GainStrikes, GainTitle, GoToPhase, Hunt,
                                  HuntingGround,
@@ -59,7 +59,7 @@ HANDLERS: dict[type, Handler] = {
     RedListHunt: situations.red_list_hunt, AllyIntoPlay: situations.ally_into_play,
     ChangeControl: situations.change_control, SlaveTakesOver: situations.slave_takes_over,
     # what a vampire's own card lets it do (abilities.py)
-    CombatAction: abilities.combat_action, BurnFor: abilities.burn_for, UnlockSelf: abilities.unlock_self,
+    CombatAction: abilities.combat_action, TargetAction: abilities.target_action, BurnFor: abilities.burn_for, UnlockSelf: abilities.unlock_self,
 }
 
 
