@@ -15,7 +15,7 @@ from judge.engine.vtes import combat, events, phases, registry, stages, state
 
 ENGINE = "judge.engine"
 # What the engine may import from judge besides itself: the foundations every part stands on.
-FOUNDATIONS = ("judge.errors", "judge.paths", "judge.memo", "judge.datafile", "judge.cachefile", "judge.clans")
+FOUNDATIONS = ("judge.errors", "judge.paths", "judge.memo", "judge.datafile", "judge.cachefile")
 
 
 def import_graph(root: Path = ROOT) -> nx.DiGraph:

@@ -16,7 +16,7 @@ from typing import Iterator, Optional
 
 import yaml
 
-from judge.clans import CLANS
+from judge.engine.vtes.clans import CLANS
 import judge.cards.names as names
 import judge.cards.source as source
 import judge.cards.symbols as symbols

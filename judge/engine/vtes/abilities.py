@@ -18,7 +18,7 @@ from judge.engine.vtes.card_text import Ability, Group, abilities_of
 from judge.engine.vtes.events import BurnFor, CombatAction, Cost, TargetAction, UnlockSelf
 from judge.engine.vtes.helpers import (Log, announce, blood, burn_dead_ally, check_actor, check_cost, drain_excess,
                                        minion, move_blood)
-from judge.engine.vtes.state import READY, VAMPIRE, Action, BlockAttempt, Draft, Minion
+from judge.engine.vtes.state import READY, TORPOR, VAMPIRE, Action, BlockAttempt, Draft, Minion
 
 
 def _misfit(d: Draft, a: Ability, m: Minion, t: Minion) -> Optional[str]:
@@ -32,6 +32,8 @@ def _misfit(d: Draft, a: Ability, m: Minion, t: Minion) -> Optional[str]:
         return f"{t.name} is not {' or '.join(_a(g.words()) for g in a.groups)}"
     if a.state == "locked" and not t.locked:
         return f"{t.name} is not locked"
+    if a.state == "ready" and t.region != READY:
+        return f"{t.name} is not ready (it is in the {t.region} region)"
     if a.whose == "predator or prey" and t.controller not in (d.prey(m.controller), d.predator(m.controller)):
         return f"{t.name} is controlled by {t.controller}, neither {m.controller}'s prey nor predator"
     return None
@@ -95,8 +97,11 @@ def target_action(d: Draft, e: TargetAction, log: Log) -> None:
     if t.controller == m.controller:
         raise NotModelled(f"{m.name}'s action at {t.name}, a minion of its own Methuselah: such an action is directed at "
                           f"nobody, and the card prints (D)", [R.CRYPT_ABILITY, R.DIRECTED_TARGETS])
-    if not t.controlled or t.contested or t.region != READY:
-        raise Refusal(f"{t.name} is not a ready minion in play", [R.CRYPT_ABILITY])
+    # a vampire in torpor is a target too (the book: "Vampires in the torpor region are eligible targets by default"),
+    # unless the card names ready minions (_misfit)
+    if not t.controlled or t.contested or t.region not in (READY, TORPOR):
+        raise Refusal(f"{t.name} is not in play (it is {'contested' if t.contested else 'in the ' + t.region + ' region'})",
+                      [R.TORPOR_TARGETS])
     reasons = [(a, _misfit(d, a, m, t)) for a in found]
     usable = [a for a, why in reasons if why is None]
     if not usable:
@@ -130,9 +135,8 @@ def resolve_target_action(d: Draft, log: Log, a: Action, paid: str, rules: list)
     it has some; the excess over the actor's capacity drains."""
     verb, name, amount = a.payload
     t = d.minions.get(name)
-    if t is None or not t.controlled or t.contested or t.region != READY:
-        log.add(f"{a.summary} succeeds{paid}, but {name} is no longer a ready minion in play: no effect.", *rules,
-                R.CRYPT_ABILITY)
+    if t is None or not t.controlled or t.contested or t.region not in (READY, TORPOR):
+        log.add(f"{a.summary} succeeds{paid}, but {name} is no longer in play: no effect.", *rules, R.CRYPT_ABILITY)
         return
     if verb == "lock":
         d.put_minion(name, locked=True)

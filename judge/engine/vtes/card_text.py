@@ -41,7 +41,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Optional
 
-from judge.clans import is_clan
+from judge.engine.vtes.clans import is_clan
 from judge.engine.vtes.state import ALLY, TORPOR, VAMPIRE
 
 # "Sabbat: ...", "Camarilla Prince of Seattle: ...", "Independent. 2 votes (titled): ..."

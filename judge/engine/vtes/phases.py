@@ -19,7 +19,7 @@ from judge.engine.vtes.card_text import abilities_of
 from judge.engine.vtes.helpers import (Log, blood, drain_excess, draw_owed, minion, move_blood, names, pending_mandatory,
                                   play_from_hand,
                                   pool, remove_minion, require_seated, rule_exists, text_unread)
-from judge.engine.errors import Refusal
+from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import (ContestCard, ContestTitle, CryptDraw, Discard, EdgePool, EndTurn, GoToPhase,
                                  Influence, MasterCard, TransferBack, TransferPool, TurnOf, UnlockInfernal, Withdraw)
 from judge.engine.vtes.state import (ALLY, FULL_TRANSFERS, PHASES, READY, TORPOR, UNCONTROLLED, VAMPIRE, Draft, Minion,
@@ -134,6 +134,11 @@ def _enter_unlock(d: Draft, log: Log) -> None:
             text_unread(m, "begins its controller's unlock phase")
     kept = []
     for m in _own(d, player):
+        if m.stays_locked is None and m.locked and m.controlled:
+            said = [a.sentence for a in m.abilities if a.kind == "stays locked after hunt"]
+            raise NotModelled(f"{m.name}'s card says \"{said[0]}\", and the table does not say whether it "
+                              f"successfully hunted before its unlock phase: give stays_locked: true or false on "
+                              f"the minion", [R.CRYPT_ABILITY])
         if m.stays_locked:  # its card keeps it locked this once ("does not unlock as normal during her next ...")
             d.put_minion(m.name, stays_locked=())
             if m.locked and m.controlled and not m.contested:

@@ -757,6 +757,9 @@ DIRECTED_TARGETS = rule("DIRECTED_TARGETS", "an action that targets another Meth
                                                            "cards they control")],
                         [RB("rules-glossary", "targets or more other Methuselahs (or the minions or cards they "
                                               "control)")])
+TORPOR_TARGETS = rule("TORPOR_TARGETS", "vampires in torpor are eligible targets by default; cards out of play are not",
+                      [V("targeting-of-cards", "Vampires in the torpor region are eligible targets by default")],
+                      [RB("1.6.1", "Vampires in the torpor region are eligible targets by default")])
 RED_LIST_MARK = rule("RED_LIST_MARK", "a master phase action marks a Red List minion for the current turn",
                      [V("traits", "use a master phase action to mark a Red")],
                      [RB("11", "may use a master phase action")])

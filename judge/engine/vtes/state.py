@@ -93,7 +93,8 @@ class Minion:
     bled: bool = False  # performed a bleed action this turn
     political: bool = False  # performed a political action this turn
     used: tuple[str, ...] = ()  # action cards / cards in play it acted with this turn
-    stays_locked: tuple[str, ...] = ()  # its card's sentences keeping it locked at its next unlock phase
+    # its card's sentence keeping it locked at its next unlock phase; None: the table does not say whether it does
+    stays_locked: Optional[tuple[str, ...]] = ()
     cannot: tuple[str, ...] = ()  # actions card effects forbid it ("hunt", ...)
     mandatory: tuple[str, ...] = ()  # mandatory actions card effects impose on it
     traits: tuple[str, ...] = ()  # from its card text, lower case: "blood cursed", "red list", ...

@@ -1,5 +1,7 @@
-"""The clans of V:TES as the card lists write them: the game's vocabulary, shared by the card reader (judge/cards)
-and the engine's reading of card texts (judge/engine/vtes/card_text.py), which imports nothing else of judge/cards."""
+"""The clans of V:TES as the card lists write them: the game's vocabulary, read here by the engine's reading of card
+texts (card_text.py: "Younger Tremere cannot block Aisling." names a clan, "Princes cannot block Ellison." does not),
+and by the card reader (judge/cards/parse.py), which imports it from here so that the two agree (the engine imports
+nothing of judge/cards)."""
 from __future__ import annotations
 
 CLANS = frozenset({
