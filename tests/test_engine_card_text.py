@@ -212,9 +212,9 @@ def test_what_a_card_says_of_the_minions_blocking_its_vampire_is_read():
     assert ability_of("Anarch cannot perform political actions.", "Anarch Convert") is None
     assert ability_of("Giovanni cannot perform political actions.", "Giovanni del Georgio") is None
     ferox = ability_of("Younger vampires must burn 1 blood to attempt to block Ferox.", "Ferox, The Rock Lord")
-    assert (ferox.kind, ferox.blood, ferox.self, ferox.or_life) == ("block cost", 1, False, False)
+    assert (ferox.kind, ferox.blood, ferox.itself, ferox.or_life) == ("block cost", 1, False, False)
     janet = ability_of("Janet must burn 1 blood to attempt to block.", "Janet Langer")
-    assert (janet.kind, janet.self, janet.groups) == ("block cost", True, ())
+    assert (janet.kind, janet.itself, janet.groups) == ("block cost", True, ())
     jurgen = ability_of("Minions must burn 1 blood or life to attempt to block Jürgen.", "Jürgen, The Libertine")
     assert jurgen.or_life
     nik = ability_of("Brujah get +1 intercept when attempting to block Nik.", "Nik")

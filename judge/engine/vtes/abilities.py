@@ -84,7 +84,7 @@ def target_action(d: Draft, e: TargetAction, log: Log) -> None:
     it or to steal its blood. As the action to enter combat: the target one of the minions the card names, once each
     turn, directed at its Methuselah, at the card's stealth, its cost paid on success."""
     m = check_actor(d, e.actor, e.verb)
-    found = [a for a in abilities_of(m, "target action") if a.strike_kind == e.verb]
+    found = [a for a in abilities_of(m, "target action") if a.verb == e.verb]
     words = _VERB_WORDS[e.verb]
     if not found:
         if not m.text_read:

@@ -521,9 +521,9 @@ def _pay_to_block(d: Draft, b: Minion, a, log: Log) -> str:
     to block."); refused when it cannot be paid. The words the trace adds."""
     actor = d.minions.get(a.actor)
     costs = [(ability, a.actor) for ability in (abilities_of(actor, "block cost") if actor else ())
-             if not ability.self and _reaches(ability, b, actor, a.actor, b.name)]
+             if not ability.itself and _reaches(ability, b, actor, a.actor, b.name)]
     costs += [(ability, b.name) for ability in abilities_of(b, "block cost")
-              if ability.self and (not ability.groups or _reaches(ability, actor, b, b.name, a.actor))]
+              if ability.itself and (not ability.groups or _reaches(ability, actor, b, b.name, a.actor))]
     words = []
     for ability, whose in costs:
         if b.kind == ALLY and not ability.or_life:

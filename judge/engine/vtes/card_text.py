@@ -1029,7 +1029,7 @@ class Ability:
     "unblockable by"  "Allies cannot block Lord Fianna.": the minions of `groups` (a group may bound capacity:
                     "Vampires with capacity 3 or less") cannot attempt to block it;
     "block cost"    "Younger vampires must burn 1 blood to attempt to block Ferox.": those minions pay `blood` (or life,
-                    `or_life`) to attempt to block it; "Janet must burn 1 blood to attempt to block." (`self`: the
+                    `or_life`) to attempt to block it; "Janet must burn 1 blood to attempt to block." (`itself`: the
                     vampire pays to block those minions, any when no `groups`);
     "blockers intercept"  "Brujah get +1 intercept when attempting to block Nik.": `amount` more intercept for those
                     minions' block attempts against it;
@@ -1050,10 +1050,10 @@ class Ability:
                     cards.": what it may not do, `types` among "political", "act", "block", "action cards",
                     "reaction cards";
     "rescue cost"   "Rescuing a vampire from torpor costs Doc Martina -1 blood." (its rescues; of `groups` when named),
-                    "Rescuing Ankla Hotep from torpor costs 1 fewer blood." (`self`: rescuing it): `amount` added to
+                    "Rescuing Ankla Hotep from torpor costs 1 fewer blood." (`itself`: rescuing it): `amount` added to
                     the rescue's blood cost;
     "no blood hunt" "Blood hunts cannot be called on Ariadne." (its diablerie calls none), "If Harlan is diablerized,
-                    no blood hunt can be called." (`self`: the diablerie of it calls none);
+                    no blood hunt can be called." (`itself`: the diablerie of it calls none);
     "discard action"  "If Cicatriz is ready during your discard phase, you get an additional discard phase action.":
                     `amount` more discard phase actions for its controller;
     "self unlock"   "During your discard phase, Antonio may burn 1 blood to unlock.": it unlocks in `phase` ("discard",
@@ -1065,7 +1065,7 @@ class Ability:
                     phase.";
     "target action"  "Gabrin can lock an ally or a younger vampire as a +1 stealth (D) action.", "Etrius may steal up
                     to 3 blood from a Tremere vampire as a +1 stealth (D) action.": an action at a minion of `groups` (as
-                    "enter combat" names them), that locks it (`strike_kind` "lock") or steals `amount` of its blood
+                    "enter combat" names them), that locks it (`verb` "lock") or steals `amount` of its blood
                     ("steal blood"; `up_to`: at most that; `or_life`: an ally's life, becoming blood);
     "hand size"     "While Abraham is ready, you get +1 hand size.": `amount` more (or fewer) cards in the hand size of
                     `whose` ("you": its controller, "each": every Methuselah, "prey": its controller's prey) while it is
@@ -1088,13 +1088,15 @@ class Ability:
     ranged: bool = False  # "strike": a damage strike's "R"
     aggravated: bool = False  # "strike": its damage aggravated
     stealth: int = 0  # "enter combat", "target action": the action's stealth
+    verb: str = ""  # "target action": "lock" or "steal blood"
     up_to: bool = False  # "target action": "steal up to N blood"
     state: str = ""
     whose: str = ""
     or_life: bool = False  # "block cost": an ally may pay life
-    self: bool = False  # "block cost": the vampire itself pays to block
+    itself: bool = False  # "block cost": the vampire pays to block; "rescue cost": rescuing it; "no blood hunt": its
+    # diablerie by another
     stat: str = ""  # "burn for": the stat it adds to
-    during: str = ""  # "burn for": the actions it is used in
+    during: str = ""  # "burn for": the actions it is used in; "hand size": "combat" while it fights
     once: str = ""  # "burn for": once each "action" or "turn" ("": any number of times)
     press_to: str = ""  # "press": "continue" when the press is only usable to continue combat
     types: tuple[str, ...] = ()  # "card cost": the card types it is about
@@ -1257,7 +1259,7 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
             return Ability("enter combat" if verb == "enter combat" else "target action", s, groups=groups,
                            state=g.get("state", "").strip(), whose=g.get("whose", "").replace("your ", ""),
                            stealth=int(g.get("stealth", 0)), blood=int(g.get("blood", 0)),
-                           strike_kind="lock" if verb == "lock" else "steal blood" if verb != "enter combat" else "",
+                           verb="lock" if verb == "lock" else "steal blood" if verb != "enter combat" else "",
                            amount=int(g.get("n", 0)), or_life="life" in g, up_to="upto" in g)
     m = _AGGRAVATE.fullmatch(s)
     if m and _is_self(m.group("who"), name) and (m.group("whose") in ("his", "her", "their", "its")
@@ -1297,10 +1299,10 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
             if groups:
                 return Ability("rescue cost", s, amount=n, groups=groups)
         elif not m.group("who") and _is_self(m.group("whom"), name):  # rescuing it
-            return Ability("rescue cost", s, amount=n, self=True)
+            return Ability("rescue cost", s, amount=n, itself=True)
     m = _NO_BLOOD_HUNT.fullmatch(s)
     if m and _is_self(m.group("who") or m.group("victim"), name):
-        return Ability("no blood hunt", s, self=bool(m.group("victim")))
+        return Ability("no blood hunt", s, itself=bool(m.group("victim")))
     m = _DISCARD_ACTION.fullmatch(s)
     if m and _is_self(m.group("who"), name):
         return Ability("discard action", s, amount=int(m.group("n") or 1))
@@ -1349,7 +1351,7 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
         if _is_self(m.group("what"), name):  # "Janet must burn 1 blood to attempt to block [older vampires]."
             read = _groups_with_capacity(m.group("whom")) if m.group("whom") else ()
             if read is not None:
-                return Ability("block cost", s, groups=read, blood=blood, or_life=bool(m.group("life")), self=True)
+                return Ability("block cost", s, groups=read, blood=blood, or_life=bool(m.group("life")), itself=True)
         elif m.group("whom") and _is_self(m.group("whom"), name):  # "Younger vampires must burn 1 blood to ... Ferox."
             read = _groups_with_capacity(m.group("what"))
             if read:

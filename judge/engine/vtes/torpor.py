@@ -104,8 +104,8 @@ def rescue(d: Draft, e: Rescue, log: Log) -> None:
     pool_cost = e.cost.pool if e.cost is not None else 0
     card_words = ""
     if e.cost is None:  # the rescuer's card on its rescues ("... costs Doc Martina -1 blood"), the rescued one's on it
-        changes = [(m.name, a) for a in abilities_of(m, "rescue cost") if not a.self and _rescue_fits(a, target, m)]
-        changes += [(target.name, a) for a in abilities_of(target, "rescue cost") if a.self]
+        changes = [(m.name, a) for a in abilities_of(m, "rescue cost") if not a.itself and _rescue_fits(a, target, m)]
+        changes += [(target.name, a) for a in abilities_of(target, "rescue cost") if a.itself]
         if changes:
             total = max(0, total + sum(a.amount for _, a in changes))
             card_words = "; " + "; ".join(f"{who}'s card: \"{a.sentence}\"" for who, a in changes) + \
@@ -258,7 +258,7 @@ def commit(d: Draft, log: Log, diablerist: str, victim: str, take=(), take_all: 
         log.add(f"{victim} was older (capacity {v.capacity} against {m.capacity}): {diablerist} could have been "
                 f"given a Discipline; the scenario gives none.", R.DIABLERIE_DISCIPLINE)
     barring = [(who, a) for who, w in ((diablerist, d.minions[diablerist]), (victim, v))
-               for a in abilities_of(w, "no blood hunt") if a.self == (who == victim)]
+               for a in abilities_of(w, "no blood hunt") if a.itself == (who == victim)]
     if barring:
         who, a = barring[0]
         log.add(f"No blood hunt referendum is called on {diablerist}, as {who}'s card says: \"{a.sentence}\"",
