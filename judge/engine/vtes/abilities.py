@@ -1,5 +1,6 @@
 """What a vampire's own card lets it do, used as events of their own (card_text.Ability): an action to enter combat
-("Dorka can enter combat with a minion controlled by your predator or prey as a (D) action."), blood burned for a
+("Dorka can enter combat with a minion controlled by your predator or prey as a (D) action.") or to lock a minion or
+steal its blood ("Gabrin can lock an ally or a younger vampire as a +1 stealth (D) action."), blood burned for a
 bonus during an action ("During an action, Chavi can burn 1 blood to get +1 stealth."), unlocking itself ("During your
 discard phase, Antonio may burn 1 blood to unlock.").
 
