@@ -19,8 +19,7 @@ PLAYERS = ["Sarah", "Alexis", "Bob", "Nora", "Steve"]
 MINIONS = ["Belinde", "Carna", "Ira", "Krid", "Quentin", "The Dowager", "Alexa Draper", "Sybren van Oosten",
            "Lucinde", "Eugenio", "Pug", "Ayelech", "Colette", "Wauneka", "Flávio Gonçalves", "Chrysanthemum",
            "Ryan", "Nassir", "Kurt", "Dorka", "Chavi Oraczko", "Julia Prima", "Crossbreaker", "Antonio Veradas",
-           "Emily Carson", "The Arcadian", "Gabrin", "Etrius", "Jayakumar",
-           "Angelo"]
+           "Emily Carson", "The Arcadian", "Gabrin", "Etrius"]
 
 
 def names() -> Names:

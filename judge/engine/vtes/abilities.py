@@ -77,8 +77,7 @@ def combat_action(d: Draft, e: CombatAction, log: Log) -> None:
              detail=f" (its card: \"{a.sentence}\")", cost_rules=(R.CRYPT_ABILITY,))
 
 
-_VERB_WORDS = {"lock": "lock", "steal blood": "steal blood from", "steal equipment": "steal an equipment from",
-               "burn location": "burn"}
+_VERB_WORDS = {"lock": "lock", "steal blood": "steal blood from"}
 
 
 def target_action(d: Draft, e: TargetAction, log: Log) -> None:
@@ -95,9 +94,6 @@ def target_action(d: Draft, e: TargetAction, log: Log) -> None:
                               f"action as a card's ('{m.name} plays an action card: directed at ...')",
                               [R.CARD_ACTION])
         raise Refusal(f"{m.name}'s card gives it no action to {words} a minion", [R.CARD_ACTION, R.CRYPT_ABILITY])
-    if e.verb == "burn location":
-        _burn_location(d, e, m, found[0], log)
-        return
     t = minion(d, e.target)
     if t.controller == m.controller:
         raise NotModelled(f"{m.name}'s action at {t.name}, a minion of its own Methuselah: such an action is directed at "
@@ -107,18 +103,13 @@ def target_action(d: Draft, e: TargetAction, log: Log) -> None:
     if not t.controlled or t.contested or t.region not in (READY, TORPOR):
         raise Refusal(f"{t.name} is not in play (it is {'contested' if t.contested else 'in the ' + t.region + ' region'})",
                       [R.TORPOR_TARGETS])
-    reasons = [(a, _misfit(d, a, m, t) if a.groups else None) for a in found]
+    reasons = [(a, _misfit(d, a, m, t)) for a in found]
     usable = [a for a, why in reasons if why is None]
     if not usable:
         said = "; ".join(f"\"{a.sentence}\": {why}" for a, why in reasons)
         raise Refusal(f"{m.name}'s card does not let it {words} {t.name}: {said}", [R.CRYPT_ABILITY, R.CARD_ACTION])
     a = usable[0]
-    amount = item = None
-    if e.verb == "steal equipment":
-        item = next((x for x in t.equipment if x.casefold() == (e.item or "").casefold()), None)
-        if item is None:
-            raise Refusal(f"{t.name} has no {e.item} (has: {', '.join(t.equipment) or 'no equipment'})",
-                          [R.CRYPT_ABILITY])
+    amount = None
     if e.verb == "steal blood":
         amount = a.amount if e.amount is None and not a.up_to else e.amount
         if amount is None:
@@ -133,30 +124,10 @@ def target_action(d: Draft, e: TargetAction, log: Log) -> None:
     if via in m.used:
         raise Refusal(f"{m.name} already performed the action its card gives (\"{a.sentence}\") this turn",
                       [R.CARD_TEXT_ACTION_ONCE])
-    what = {"lock": f"lock {t.name}", "steal blood": f"steal {amount} blood from {t.name}",
-            "steal equipment": f"steal {item} from {t.name}"}[e.verb]
+    what = f"lock {t.name}" if e.verb == "lock" else f"steal {amount} blood from {t.name}"
     announce(d, log, m, kind="target action", summary=f"{m.name}'s action to {what}", stealth=a.stealth,
              directed=True, targets=(t.controller,), cost=Cost(blood=a.blood), via=via,
-             payload=(e.verb, t.name, amount or item), rules=(R.CARD_ACTION, R.ACTION_CARD, R.DIRECTED_TARGETS),
-             detail=f" (its card: \"{a.sentence}\")", cost_rules=(R.CRYPT_ABILITY,))
-
-
-def _burn_location(d: Draft, e: TargetAction, m: Minion, a: Ability, log: Log) -> None:
-    """The action to burn a location another Methuselah controls ("Angelo can burn a location as a (D) action.")."""
-    card = next((c for c in d.cards if c.kind == "location" and c.name.casefold() == e.target.casefold()
-                 and not c.contested), None)
-    if card is None:
-        raise Refusal(f"no location named {e.target} is in play", [R.CRYPT_ABILITY])
-    if card.controller == m.controller:
-        raise NotModelled(f"{m.name}'s action at {card.name}, a location of its own Methuselah: such an action is "
-                          f"directed at nobody, and the card prints (D)", [R.CRYPT_ABILITY, R.DIRECTED_TARGETS])
-    via = f"{m.name}'s card text"
-    if via in m.used:
-        raise Refusal(f"{m.name} already performed the action its card gives (\"{a.sentence}\") this turn",
-                      [R.CARD_TEXT_ACTION_ONCE])
-    announce(d, log, m, kind="target action", summary=f"{m.name}'s action to burn {card.name}", stealth=a.stealth,
-             directed=True, targets=(card.controller,), cost=Cost(blood=a.blood), via=via,
-             payload=(e.verb, card.name, None), rules=(R.CARD_ACTION, R.ACTION_CARD, R.DIRECTED_TARGETS),
+             payload=(e.verb, t.name, amount), rules=(R.CARD_ACTION, R.ACTION_CARD, R.DIRECTED_TARGETS),
              detail=f" (its card: \"{a.sentence}\")", cost_rules=(R.CRYPT_ABILITY,))
 
 
@@ -164,29 +135,9 @@ def resolve_target_action(d: Draft, log: Log, a: Action, paid: str, rules: list)
     """A successful action at a minion: locked, or its blood (an ally's life) moved to the actor as blood, as far as
     it has some; the excess over the actor's capacity drains."""
     verb, name, amount = a.payload
-    if verb == "burn location":
-        left = tuple(c for c in d.cards if not (c.kind == "location" and c.name == name))
-        if len(left) == len(d.cards):
-            log.add(f"{a.summary} succeeds{paid}, but {name} is no longer in play: no effect.", *rules, R.CRYPT_ABILITY)
-            return
-        d.set(cards=left)
-        log.add(f"{a.summary} succeeds{paid}: {name} is burned.", *rules, R.CRYPT_ABILITY, R.GOLDEN_RULE)
-        return
     t = d.minions.get(name)
     if t is None or not t.controlled or t.contested or t.region not in (READY, TORPOR):
         log.add(f"{a.summary} succeeds{paid}, but {name} is no longer in play: no effect.", *rules, R.CRYPT_ABILITY)
-        return
-    if verb == "steal equipment":
-        if amount not in t.equipment:
-            log.add(f"{a.summary} succeeds{paid}, but {name} no longer has {amount}: no effect.", *rules,
-                    R.CRYPT_ABILITY)
-            return
-        left = list(t.equipment)
-        left.remove(amount)
-        d.put_minion(name, equipment=tuple(left))
-        d.put_minion(a.actor, equipment=d.minions[a.actor].equipment + (amount,))
-        log.add(f"{a.summary} succeeds{paid}: {amount} moves from {name} to {a.actor}.", *rules, R.CRYPT_ABILITY,
-                R.GOLDEN_RULE)
         return
     if verb == "lock":
         d.put_minion(name, locked=True)

@@ -1066,10 +1066,7 @@ class Ability:
     "target action"  "Gabrin can lock an ally or a younger vampire as a +1 stealth (D) action.", "Etrius may steal up
                     to 3 blood from a Tremere vampire as a +1 stealth (D) action.": an action at a minion of `groups` (as
                     "enter combat" names them), that locks it (`verb` "lock") or steals `amount` of its blood
-                    ("steal blood"; `up_to`: at most that; `or_life`: an ally's life, becoming blood); "Jayakumar can
-                    steal an equipment as a (D) action that costs 1 blood." ("steal equipment": from any minion of
-                    another Methuselah), "Angelo can burn a location as a (D) action." ("burn location": one another
-                    Methuselah controls);
+                    ("steal blood"; `up_to`: at most that; `or_life`: an ally's life, becoming blood);
     "hand size"     "While Abraham is ready, you get +1 hand size.": `amount` more (or fewer) cards in the hand size of
                     `whose` ("you": its controller, "each": every Methuselah, "prey": its controller's prey) while it is
                     ready, or in combat (`during` "combat": "While Dana is in combat, ...");
@@ -1091,7 +1088,7 @@ class Ability:
     ranged: bool = False  # "strike": a damage strike's "R"
     aggravated: bool = False  # "strike": its damage aggravated
     stealth: int = 0  # "enter combat", "target action": the action's stealth
-    verb: str = ""  # "target action": "lock", "steal blood", "steal equipment" or "burn location"
+    verb: str = ""  # "target action": "lock" or "steal blood"
     up_to: bool = False  # "target action": "steal up to N blood"
     state: str = ""
     whose: str = ""
@@ -1210,9 +1207,6 @@ _COMBAT_ACTION = r"an? (?:\+(?P<stealth>\d) stealth )?(?P<d>\(D\) )?action(?: th
 _TARGET_ACTION = re.compile(rf"(?P<who>.+?) (?:can|may) (?P<verb>lock|steal (?P<upto>up to )?(?P<n>\d) blood(?P<life> or "
                             rf"life)?(?: \(becoming blood\))? from) {_COMBAT_TARGET} as "
                             rf"{_COMBAT_ACTION.replace('(?P<d>', '(?:')}\.?")
-# "Jayakumar can steal an equipment as a (D) action that costs 1 blood.", "Angelo can burn a location as a (D) action."
-_CARD_ACTION = re.compile(rf"(?P<who>.+?) (?:can|may) (?P<verb>steal an equipment|burn a location) as "
-                          rf"{_COMBAT_ACTION.replace('(?P<d>', '(?:')}\.?")
 _ENTER_COMBAT = re.compile(rf"(?P<who>.+?) (?:can|may) enter combat with {_COMBAT_TARGET} as {_COMBAT_ACTION}\.?"
                            rf"|As {_COMBAT_ACTION.replace('?P<', '?P<x')}, (?P<xwho>.+?) (?:can|may) enter combat with "
                            rf"{_COMBAT_TARGET.replace('?P<', '?P<x')}\.?")
@@ -1251,10 +1245,6 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
                        strike_kind="dodge" if m.group("who2") else m.group("what") or "damage",
                        blood=int(m.group("blood") or m.group("blood2") or 0), amount=int(n or 0),
                        ranged=bool(m.group("r") or m.group("r3")), aggravated=bool(m.group("agg")))
-    m = _CARD_ACTION.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
-        return Ability("target action", s, verb="steal equipment" if m.group("verb").startswith("steal") else
-                       "burn location", stealth=int(m.group("stealth") or 0), blood=int(m.group("blood") or 0))
     m = _ENTER_COMBAT.fullmatch(s) or _TARGET_ACTION.fullmatch(s)
     if m:  # the sentence's two orders: "<who> can enter combat with <whom> as a (D) action", "As a (D) action, <who> ..."
         g = {k.lstrip("x"): v for k, v in m.groupdict().items() if v is not None and (k.startswith("x")) == bool(

@@ -509,15 +509,13 @@ class CombatAction(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class TargetAction(Event):
-    """A vampire's action, given by its own card, at another Methuselah's minion or location: to lock the minion, steal
-    its blood or an equipment, or burn the location ("Gabrin can lock an ally or a younger vampire as a +1 stealth
-    (D) action.")."""
+    """A vampire's action, given by its own card, at another Methuselah's minion: to lock it or to steal its blood
+    ("Gabrin can lock an ally or a younger vampire as a +1 stealth (D) action.")."""
 
     actor: str
-    target: str  # the minion; "burn location": the location's name
-    verb: str  # "lock" | "steal blood" | "steal equipment" | "burn location"
+    target: str
+    verb: str  # "lock" | "steal blood"
     amount: Optional[int] = None  # "steal blood": as the scenario says it
-    item: Optional[str] = None  # "steal equipment": the equipment
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -189,20 +189,6 @@ def _steal_action(m, names, line, text):
                         amount=number(m.group("n")), line=line, text=text)
 
 
-@FORMS.wording(r"{M} (?:steals|attempts to steal|tries to steal) (?!\d)(?P<x>.+?) from {M2} as {PRON} (?:\(D\) )?action",
-               "Jayakumar steals the .44 Magnum from Carna as his action")
-def _steal_equipment_action(m, names, line, text):
-    return TargetAction(actor=minion_of(m, names, line), target=minion_of(m, names, line, "m2"), verb="steal equipment",
-                        item=card_name(m.group("x")), line=line, text=text)
-
-
-@FORMS.wording(r"{M} (?:burns|attempts to burn|tries to burn) (?P<x>.+?) as {PRON} (?:\(D\) )?action",
-               "Angelo burns Academic Hunting Ground as his action")
-def _burn_location_action(m, names, line, text):
-    return TargetAction(actor=minion_of(m, names, line), target=card_name(m.group("x")), verb="burn location",
-                        line=line, text=text)
-
-
 @FORMS.wording(r"{M} (?:enters|attempts to enter|tries to enter) combat with {M2} as {PRON} (?:\(D\) )?action",
                "Dorka enters combat with Carna as her action")
 @FORMS.wording(r"{M} (?:takes|performs|announces) (?:an|{PRON}) (?:\(D\) )?action to enter combat with {M2}",
@@ -521,16 +507,14 @@ def _s_ability_bleed(d, names, line, text):
                         target=names.canon_player(d["target"], line) if d.get("target") else None, line=line, text=text)
 
 
-@FORMS.structured("target_action", ("target", "verb", "amount", "item"),
-                  "{target_action: Gabrin, target: Carna, verb: lock}")
+@FORMS.structured("target_action", ("target", "verb", "amount"), "{target_action: Gabrin, target: Carna, verb: lock}")
 def _s_target_action(d, names, line, text):
     verb = str(d.get("verb", ""))
-    if verb not in ("lock", "steal blood", "steal equipment", "burn location"):
-        raise ScenarioError("target_action's verb: is lock, steal blood, steal equipment or burn location", line)
-    target = str(d["target"]) if verb == "burn location" else names.canon_minion(d["target"], line)
-    return TargetAction(actor=names.canon_minion(d["target_action"], line), target=target, verb=verb,
-                        amount=int(d["amount"]) if d.get("amount") is not None else None,
-                        item=str(d["item"]) if d.get("item") is not None else None, line=line, text=text)
+    if verb not in ("lock", "steal blood"):
+        raise ScenarioError("target_action's verb: is lock or steal blood", line)
+    return TargetAction(actor=names.canon_minion(d["target_action"], line), target=names.canon_minion(d["target"], line),
+                        verb=verb, amount=int(d["amount"]) if d.get("amount") is not None else None, line=line,
+                        text=text)
 
 
 @FORMS.structured("combat_action", ("target",), "{combat_action: Dorka, target: Carna}")
