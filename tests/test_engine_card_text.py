@@ -260,3 +260,21 @@ def test_a_vampire_that_cannot_commit_diablerie_blocking_a_leave_torpor_is_said_
     step = next(s for s in result.steps if "attempt to leave torpor" in s.text)
     assert '"Pedrag cannot commit diablerie."' in step.text and "Blood Cursed" not in step.text
     assert any(i.startswith("vekn:crypt-cards") for i in sc.cite_ids(step.rules, C.CURRENT, locator))
+
+
+def test_a_plain_bleed_refused_points_to_a_cards_own_bleed_only_when_that_bleed_would_reach(tmp_path, locator):
+    """Julia Prima ("can bleed any Methuselah") bleeding Bob plainly: the refusal says to use her card's bleed;
+    Rafaele ("can bleed your predator") bleeding a Methuselah who is not his predator: no such pointer, which would
+    only be refused in turn; `stays_locked:` said of a vampire whose card does not keep it locked is refused."""
+    def stop_of(minion: str, event: str, players: str = "[Sarah, Alexis, Bob]"):
+        text = (f"title: t\nrules: current\nplayers: {players}\nturn: Sarah\nphase: minion\nminions:\n"
+                f"  - {{name: {minion}, controller: Sarah, blood: 3}}\nevents:\n  - {event}\n")
+        return sc.run(sc.parse(text, cards=card_catalog()), C.CURRENT, locator).stop
+    assert "say 'Julia Prima bleeds Bob with its ability'" in stop_of("Julia Prima", "Julia Prima bleeds Bob").message
+    rafaele = stop_of("Rafaele Giovanni", "Rafaele Giovanni bleeds Bob", "[Sarah, Alexis, Bob, Nora, Steve]")
+    assert rafaele.kind == "refused" and "with its ability" not in rafaele.message
+    with pytest.raises(sc.ScenarioError) as error:
+        sc.parse("title: t\nrules: current\nplayers: [Sarah, Alexis]\nturn: Sarah\nphase: minion\nminions:\n"
+                 "  - {name: Amadeo, controller: Sarah, blood: 3,\n     stays_locked: true}\nevents:\n  - Amadeo hunts\n",
+                 cards=card_catalog())
+    assert error.value.line == 8 and "stays_locked is for a vampire" in error.value.message

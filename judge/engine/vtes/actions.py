@@ -44,7 +44,8 @@ def _bleed_target(d: Draft, m: Minion, target: Optional[str], any_target: bool) 
         raise Refusal(f"{player} has no prey to bleed", [R.BLEED_TARGET])
     require_seated(d, target)
     if target != prey and not any_target:
-        own = [a for a in abilities_of(m, "bleed action") if a.whose in ("any", "predator")]
+        own = [a for a in abilities_of(m, "bleed action")
+               if a.whose == "any" or (a.whose == "predator" and target == d.predator(player))]
         hint = (f"; {m.name}'s card gives a bleed of its own (\"{own[0].sentence}\"): say '{m.name} bleeds {target} "
                 f"with its ability'" if own else "")
         raise Refusal(f"{target} is not {player}'s prey ({prey} is): a bleed is directed at the prey unless a "

@@ -208,17 +208,20 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         unread=tuple(raw.get("unread") or ()), extra_master=int(raw.get("extra_master", 0)),
         extra_master_when=str(raw.get("extra_master_when", "ready")), bonuses=tuple(raw.get("bonuses") or ()),
         abilities=tuple(raw.get("abilities") or ()), text_read=bool(raw.get("text_read")),
-        stays_locked=_stays_locked(raw),
+        stays_locked=_stays_locked(raw, lines.of(path + ("stays_locked",)) if "stays_locked" in raw else None),
     )
 
 
-def _stays_locked(raw: dict) -> Optional[tuple[str, ...]]:
+def _stays_locked(raw: dict, line: Optional[int]) -> Optional[tuple[str, ...]]:
     """Whether the minion's card keeps it locked at its next unlock phase ("If Adisa successfully hunts, she does not
     unlock as normal ..."): as the table says (`stays_locked:`); not at all for a minion unlocked at the start (it
     did not hunt since, or is unlocked already); None, not known, for one locked at the start that the table says
     nothing of (its unlock phase stops as not modelled)."""
     found = [a for a in raw.get("abilities") or () if a.kind == "stays locked after hunt"]
     if not found:
+        if raw.get("stays_locked") is not None:  # (said for nothing: an error, not ignored)
+            raise ScenarioError(f"{raw['name']}: stays_locked is for a vampire named by its crypt card when the card "
+                                f"keeps it locked after a successful hunt (Adisa); {raw['name']} is not one", line)
         return ()
     if raw.get("stays_locked") is not None:
         return (found[0].sentence,) if raw["stays_locked"] else ()
