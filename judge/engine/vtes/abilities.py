@@ -37,6 +37,8 @@ def _misfit(d: Draft, a: Ability, m: Minion, t: Minion) -> Optional[str]:
         return f"{t.name} is not ready (it is in the {t.region} region)"
     if a.whose == "predator or prey" and t.controller not in (d.prey(m.controller), d.predator(m.controller)):
         return f"{t.name} is controlled by {t.controller}, neither {m.controller}'s prey nor predator"
+    if a.whose == "another Methuselah" and t.controller == m.controller:
+        return f"{t.name} is {m.controller}'s own minion, not another Methuselah's"
     return None
 
 
@@ -95,9 +97,10 @@ def target_action(d: Draft, e: TargetAction, log: Log) -> None:
                               [R.CARD_ACTION])
         raise Refusal(f"{m.name}'s card gives it no action to {words} a minion", [R.CARD_ACTION, R.CRYPT_ABILITY])
     t = minion(d, e.target)
-    if t.controller == m.controller:
-        raise NotModelled(f"{m.name}'s action at {t.name}, a minion of its own Methuselah: such an action is directed at "
-                          f"nobody, and the card prints (D)", [R.CRYPT_ABILITY, R.DIRECTED_TARGETS])
+    # at a minion of its own Methuselah, the action is directed at nobody: undirected, whatever (D) the card prints
+    # (the book: "If the action is not directed at another Methuselah or at something controlled by another
+    # Methuselah, then the action can be blocked by the acting Methuselah's prey or predator")
+    own = t.controller == m.controller
     # a vampire in torpor is a target too (the book: "Vampires in the torpor region are eligible targets by default"),
     # unless the card names ready minions (_misfit)
     if not t.controlled or t.contested or t.region not in (READY, TORPOR):
@@ -126,9 +129,12 @@ def target_action(d: Draft, e: TargetAction, log: Log) -> None:
                       [R.CARD_TEXT_ACTION_ONCE])
     what = f"lock {t.name}" if e.verb == "lock" else f"steal {amount} blood from {t.name}"
     announce(d, log, m, kind="target action", summary=f"{m.name}'s action to {what}", stealth=a.stealth,
-             directed=True, targets=(t.controller,), cost=Cost(blood=a.blood), via=via,
-             payload=(e.verb, t.name, amount), rules=(R.CARD_ACTION, R.ACTION_CARD, R.DIRECTED_TARGETS),
-             detail=f" (its card: \"{a.sentence}\")", cost_rules=(R.CRYPT_ABILITY,))
+             directed=not own, targets=() if own else (t.controller,), cost=Cost(blood=a.blood), via=via,
+             payload=(e.verb, t.name, amount),
+             rules=(R.CARD_ACTION, R.ACTION_CARD, *(() if own else (R.DIRECTED_TARGETS,))),
+             detail=f" (its card: \"{a.sentence}\"" + (f"; {t.name} is {m.controller}'s own minion, so the action is "
+                                                      f"directed at nobody" if own else "") + ")",
+             cost_rules=(R.CRYPT_ABILITY,))
 
 
 def resolve_target_action(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
