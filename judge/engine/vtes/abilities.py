@@ -15,10 +15,10 @@ from typing import Optional
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes import combat
 from judge.engine.vtes import rules as R
-from judge.engine.vtes.card_text import Ability, Group, abilities_of
+from judge.engine.vtes.card_text import Ability, Group
 from judge.engine.vtes.events import BurnFor, CombatAction, Cost, TargetAction, UnlockSelf
-from judge.engine.vtes.helpers import (Log, announce, blood, burn_dead_ally, check_actor, check_cost, drain_excess,
-                                       minion, move_blood)
+from judge.engine.vtes.helpers import (Log, announce, blood, burn_dead_ally, card_gives, card_text_action, check_actor,
+                                       check_cost, drain_excess, minion, move_blood)
 from judge.engine.vtes.state import READY, TORPOR, VAMPIRE, Action, BlockAttempt, Draft, Minion
 
 
@@ -46,33 +46,30 @@ def _a(words: str) -> str:
     return ("an " if words[:1].casefold() in "aeiou" else "a ") + words
 
 
-def combat_action(d: Draft, e: CombatAction, log: Log) -> None:
-    m = check_actor(d, e.actor, "enter combat")
-    found = abilities_of(m, "enter combat")
-    if not found:
-        if not m.text_read:
-            raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card "
-                              f"gives {m.name} an action to enter combat: name its card (card:), or describe the "
-                              f"action as a card's ('{m.name} plays an action card: directed at ...')",
-                              [R.CARD_ACTION])
-        raise Refusal(f"{m.name}'s card gives it no action to enter combat, and no card played or in play is named "
-                      f"for one", [R.CARD_ACTION, R.CRYPT_ABILITY])
-    t = minion(d, e.target)
-    combat.check_can_fight(d, m, t)
+def _reaching(d: Draft, found: list, m: Minion, t: Minion, words: str) -> list:
+    """Those of `m`'s abilities `found` that reach the minion `t`; refused, with each one's reason, when none does
+    (`words`: what the action does, "enter combat with")."""
     reasons = [(a, _misfit(d, a, m, t)) for a in found]
     usable = [a for a, why in reasons if why is None]
     if not usable:
         said = "; ".join(f"\"{a.sentence}\": {why}" for a, why in reasons)
-        raise Refusal(f"{m.name}'s card does not let it enter combat with {t.name}: {said}",
-                      [R.CRYPT_ABILITY, R.CARD_ACTION])
+        raise Refusal(f"{m.name}'s card does not let it {words} {t.name}: {said}", [R.CRYPT_ABILITY, R.CARD_ACTION])
+    return usable
+
+
+def combat_action(d: Draft, e: CombatAction, log: Log) -> None:
+    m = check_actor(d, e.actor, "enter combat")
+    found = card_gives(m, "enter combat", "action to enter combat",
+                       f"describe the action as a card's ('{m.name} plays an action card: directed at ...')",
+                       (R.CARD_ACTION, R.CRYPT_ABILITY))
+    t = minion(d, e.target)
+    combat.check_can_fight(d, m, t)
+    usable = _reaching(d, found, m, t, "enter combat with")
     if len({(a.stealth, a.blood) for a in usable}) > 1:
         raise NotModelled(f"{m.name}'s card gives two actions to enter combat with {t.name} at different stealth or "
                           f"cost: which one is taken is not said", [R.CRYPT_ABILITY])
     a = usable[0]
-    via = f"{m.name}'s card text"
-    if via in m.used:
-        raise Refusal(f"{m.name} already performed the action its card gives (\"{a.sentence}\") this turn",
-                      [R.CARD_TEXT_ACTION_ONCE])
+    via = card_text_action(m, a)
     announce(d, log, m, kind="enter combat", summary=f"{m.name}'s action to enter combat with {t.name}",
              stealth=a.stealth, directed=True, targets=(t.controller,), cost=Cost(blood=a.blood), via=via,
              payload=t.name, rules=(R.CARD_ACTION, R.ACTION_CARD, R.DIRECTED_TARGETS),
@@ -87,15 +84,10 @@ def target_action(d: Draft, e: TargetAction, log: Log) -> None:
     it or to steal its blood. As the action to enter combat: the target one of the minions the card names, once each
     turn, directed at its Methuselah, at the card's stealth, its cost paid on success."""
     m = check_actor(d, e.actor, e.verb)
-    found = [a for a in abilities_of(m, "target action") if a.verb == e.verb]
     words = _VERB_WORDS[e.verb]
-    if not found:
-        if not m.text_read:
-            raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card "
-                              f"gives {m.name} an action to {words} a minion: name its card (card:), or describe the "
-                              f"action as a card's ('{m.name} plays an action card: directed at ...')",
-                              [R.CARD_ACTION])
-        raise Refusal(f"{m.name}'s card gives it no action to {words} a minion", [R.CARD_ACTION, R.CRYPT_ABILITY])
+    found = card_gives(m, "target action", f"action to {words} a minion",
+                       f"describe the action as a card's ('{m.name} plays an action card: directed at ...')",
+                       (R.CARD_ACTION, R.CRYPT_ABILITY), keep=lambda a: a.verb == e.verb)
     t = minion(d, e.target)
     # at a minion of its own Methuselah, the action is directed at nobody: undirected, whatever (D) the card prints
     # (the book: "If the action is not directed at another Methuselah or at something controlled by another
@@ -104,14 +96,9 @@ def target_action(d: Draft, e: TargetAction, log: Log) -> None:
     # a vampire in torpor is a target too (the book: "Vampires in the torpor region are eligible targets by default"),
     # unless the card names ready minions (_misfit)
     if not t.controlled or t.contested or t.region not in (READY, TORPOR):
-        raise Refusal(f"{t.name} is not in play (it is {'contested' if t.contested else 'in the ' + t.region + ' region'})",
-                      [R.TORPOR_TARGETS])
-    reasons = [(a, _misfit(d, a, m, t)) for a in found]
-    usable = [a for a, why in reasons if why is None]
-    if not usable:
-        said = "; ".join(f"\"{a.sentence}\": {why}" for a, why in reasons)
-        raise Refusal(f"{m.name}'s card does not let it {words} {t.name}: {said}", [R.CRYPT_ABILITY, R.CARD_ACTION])
-    a = usable[0]
+        where = "contested" if t.contested else f"in the {t.region} region"
+        raise Refusal(f"{t.name} is not in play (it is {where})", [R.TORPOR_TARGETS])
+    a = _reaching(d, found, m, t, words)[0]
     amount = None
     if e.verb == "steal blood":
         amount = a.amount if e.amount is None and not a.up_to else e.amount
@@ -123,10 +110,7 @@ def target_action(d: Draft, e: TargetAction, log: Log) -> None:
                           f"\"{a.sentence}\"", [R.CRYPT_ABILITY])
         if t.kind != VAMPIRE and not a.or_life:
             raise Refusal(f"{t.name} is an ally, with life, not blood: \"{a.sentence}\"", [R.CRYPT_ABILITY])
-    via = f"{m.name}'s card text"
-    if via in m.used:
-        raise Refusal(f"{m.name} already performed the action its card gives (\"{a.sentence}\") this turn",
-                      [R.CARD_TEXT_ACTION_ONCE])
+    via = card_text_action(m, a)
     what = f"lock {t.name}" if e.verb == "lock" else f"steal {amount} blood from {t.name}"
     announce(d, log, m, kind="target action", summary=f"{m.name}'s action to {what}", stealth=a.stealth,
              directed=not own, targets=() if own else (t.controller,), cost=Cost(blood=a.blood), via=via,
@@ -176,13 +160,9 @@ def burn_for(d: Draft, e: BurnFor, log: Log) -> None:
     stealth or bleed, the blocking vampire's intercept, each only when the book allows such a bonus (stealth and
     intercept when needed, bleed on a bleed), as often as the card says, the blood burned at once."""
     m = minion(d, e.minion)
-    found = [a for a in abilities_of(m, "burn for") if a.stat == e.stat]
-    if not found:
-        if not m.text_read:
-            raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card lets "
-                              f"it burn blood for +{e.stat}: name its card (card:), or describe the effect "
-                              f"('{m.name} plays an action modifier: +1 {e.stat}, costing 1 blood')", [R.CRYPT_ABILITY])
-        raise Refusal(f"{m.name}'s card gives it no +{e.stat} for blood", [R.CRYPT_ABILITY])
+    found = card_gives(m, "burn for", f"+{e.stat} for blood",
+                       f"describe the effect ('{m.name} plays an action modifier: +1 {e.stat}, costing 1 blood')",
+                       keep=lambda a: a.stat == e.stat)
     ab = found[0]
     said = f"\"{ab.sentence}\""
     if (e.amount is not None and e.amount != ab.amount) or (e.blood is not None and e.blood != ab.blood):
@@ -240,13 +220,7 @@ def unlock_self(d: Draft, e: UnlockSelf, log: Log) -> None:
     """A locked vampire unlocks as its card says: in the phase it names, of its controller's turn (or anyone's), paying
     what it names (blood, the Edge, or nothing); what the scenario says it pays must be that."""
     m = minion(d, e.minion)
-    found = abilities_of(m, "self unlock")
-    if not found:
-        if not m.text_read:
-            raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card lets "
-                              f"it unlock (name its card with card:, or say 'an effect unlocks {m.name}')",
-                              [R.CRYPT_ABILITY])
-        raise Refusal(f"{m.name}'s card does not let it unlock itself", [R.CRYPT_ABILITY])
+    found = card_gives(m, "self unlock", "way to unlock itself", f"say 'an effect unlocks {m.name}'")
     ab = found[0]
     said = f"\"{ab.sentence}\""
     cost = "the Edge" if ab.edge else f"{ab.blood} blood" if ab.blood else "nothing"

@@ -26,9 +26,10 @@ from judge.engine.vtes.events import (AbilityBleed, ActionCard, BecomeAnarch, Bl
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
 from judge.engine.vtes.card_text import abilities_of
 from judge.engine.vtes.helpers import (Log, action_over, announce, apply_card_effect, blood, burn_dead_ally,
-                                       card_forbids, check_actor, check_cost, check_redirect, cost_words, crypt_bonus, drain_excess,
-                                       minion, names, play_from_hand, pool, redirect_bleed, require_seated,
-                                       rule_exists, text_unread, who_blocks)
+                                       card_forbids, card_gives, card_text_action, check_actor, check_cost,
+                                       check_redirect, cost_words, crypt_bonus, drain_excess, minion, names,
+                                       play_from_hand, pool, redirect_bleed, require_seated, rule_exists, text_unread,
+                                       who_blocks)
 from judge.engine.vtes.state import (ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion,
                                 Retainer)
 
@@ -195,18 +196,9 @@ def ability_bleed(d: Draft, e: AbilityBleed, log: Log) -> None:
     applying but where the card says otherwise (its bleed and stealth, its cost, at any Methuselah or the predator),
     once each turn as an action via the minion's own card text."""
     m = check_actor(d, e.actor, "bleed")
-    found = abilities_of(m, "bleed action")
-    if not found:
-        if not m.text_read:
-            raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card gives "
-                              f"it a bleed of its own (name its card with card:, or describe it: '{m.name} plays an "
-                              f"action card: ...')", [R.CARD_ACTION])
-        raise Refusal(f"{m.name}'s card gives it no bleed of its own", [R.CARD_ACTION, R.CRYPT_ABILITY])
-    a = found[0]
-    via = f"{m.name}'s card text"
-    if via in m.used:
-        raise Refusal(f"{m.name} already performed the action its card gives (\"{a.sentence}\") this turn",
-                      [R.CARD_TEXT_ACTION_ONCE])
+    a = card_gives(m, "bleed action", "bleed of its own", f"describe it: '{m.name} plays an action card: ...'",
+                   (R.CARD_ACTION, R.CRYPT_ABILITY))[0]
+    via = card_text_action(m, a)
     target = _bleed_target(d, m, e.target, a.whose in ("any", "predator"))
     if a.whose == "predator" and target != d.predator(m.controller):
         raise Refusal(f"{m.name}'s card gives a bleed of {m.controller}'s predator, {d.predator(m.controller)}, not "

@@ -27,7 +27,7 @@ from typing import Optional
 from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine.vtes import damage as dmg
-from judge.engine.vtes.helpers import (Log, action_over, blood, crypt_bonus, drain_excess, draw_after_combat, minion,
+from judge.engine.vtes.helpers import (Log, action_over, blood, card_gives, crypt_bonus, drain_excess, draw_after_combat, minion,
                                   names,
                                   play_from_hand, pool, text_unread)
 from judge.engine.errors import NotModelled, Refusal
@@ -386,12 +386,7 @@ def aggravate_hands(d: Draft, e: AggravateHands, log: Log) -> None:
     if c.ended:
         raise Refusal(f"the combat ended prematurely in round {c.round}: nothing more is struck",
                       [R.WOUNDED_ENDS_COMBAT, R.END_OF_ROUND])
-    found = abilities_of(m, "aggravate hands")
-    if not found:
-        if not m.text_read:
-            raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card lets "
-                              f"it burn blood for aggravated hand strikes (name its card with card:)", [R.CRYPT_ABILITY])
-        raise Refusal(f"{m.name}'s card gives it no aggravated hand strikes for blood", [R.CRYPT_ABILITY])
+    found = card_gives(m, "aggravate hands", "aggravated hand strikes for blood", "describe what it does")
     ability = found[0]
     said = f"\"{ability.sentence}\""
     if e.blood is not None and e.blood != ability.blood:

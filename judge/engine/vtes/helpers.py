@@ -264,6 +264,30 @@ def pending_mandatory(d: Draft, player: str) -> list[tuple[Minion, str]]:
     return out
 
 
+def card_gives(m: Minion, kind: str, what: str, describe: str, rules=(R.CRYPT_ABILITY,), keep=None) -> list:
+    """The abilities of `kind` `m`'s card gives it (those `keep` accepts), for a scenario naming one. A card that
+    gives none is refused ("X's card gives it no <what>", citing `rules`); a minion described without its card stops
+    as not modelled, since what its card gives is not known (`describe`: how the scenario can say it otherwise)."""
+    found = [a for a in abilities_of(m, kind) if keep is None or keep(a)]
+    if found:
+        return found
+    if not m.text_read:
+        raise NotModelled(f"{m.name} is described without its card, so the engine cannot tell whether its card gives "
+                          f"it {what}: name its card (card:), or {describe}", list(rules[:1]))
+    raise Refusal(f"{m.name}'s card gives it no {what}", list(rules))
+
+
+def card_text_action(m: Minion, a) -> str:
+    """The `via` of an action `m`'s own card text gives it (`a`): refused when it performed it this turn already
+    (the book: "... via the same copy of a card in play (including from the minion's own card text) more than once
+    each turn, even if they unlock")."""
+    via = f"{m.name}'s card text"
+    if via in m.used:
+        raise Refusal(f"{m.name} already performed the action its card gives (\"{a.sentence}\") this turn",
+                      [R.CARD_TEXT_ACTION_ONCE])
+    return via
+
+
 def card_forbids(m: Minion, what: str) -> None:
     """Refuse what `m`'s own card says it cannot do ("Aimee cannot play reaction cards.": `what` "reaction cards",
     "action cards", "block")."""
