@@ -40,7 +40,7 @@ from typing import Any, NamedTuple, Optional
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
-from judge.engine.vtes import actions, combat, phases, politics
+from judge.engine.vtes import actions, cancels, combat, phases, politics
 from judge.memo import Memo
 from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
@@ -623,6 +623,9 @@ class Modelled:
     one_hunting_ground: bool = False
     # "A vampire can play only one <this card> [at superior] each combat|round|turn.": (per, level or None, sentence)
     only_one: Optional[tuple[str, Optional[str], str]] = None
+    # "Cancel an action modifier card as it is played, and its cost is not paid.": played only as the card it
+    # cancels is played ("..., cancelled by Carna's Ophidian Gaze")
+    cancel: Optional[cancels.CancelText] = None
     rest: list[str] = field(default_factory=list)
     line_text: Optional[str] = None  # the Discipline line read (written out from the one above for "As above")
     printed_line: Optional[str] = None  # the line as the card prints it ("As above, but for 3R damage."): quoted
@@ -638,6 +641,9 @@ _SENTENCE = LIBRARY_SENTENCE
 # (equipment, an ally, a retainer, an event) they may speak of using it later ("Only usable at long range."), and
 # stay unread.
 _PLAYED_UNDER_CONDITIONS = {MODIFIER, REACTION, COMBAT, ACTION, POLITICAL, MASTER}
+# The cards whose cancel sentence the engine plays (`_cancels`): played as another card is played.
+_CANCELLERS = {MODIFIER, REACTION, COMBAT, MASTER}
+_ACTION_CARDS = ("action", "political", "recruit")  # cards played to perform an action (cancels.Played.played_as)
 # A strike that also gives a press this round: "Strike: dodge, with an optional press." (the press may be only usable
 # to end or to continue combat)
 _WITH_PRESS = re.compile(r"(?P<strike>Strike: .+?),? with (?:an|1|one) optional press(?:, only usable to "
@@ -728,6 +734,8 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     # the sentences an "As above" line wrote (added or changed): unread, they are named as the line printed
     written = set(_SENTENCE.split(line)) - set(_SENTENCE.split(above)) if as_above else set()
     locked_only = False  # an "Only usable by a locked ..." condition
+    # a "[REFLEX]" line (played against the minion as a card is played: not modelled) cancels nothing here
+    reflex = line_number is not None and "REFLEX" in card.discipline_lines()[line_number].marks
     gain_sentence = ""  # a hunting ground's gain, as printed
     text = " ".join(card.preamble + ([line] if line else []))
     for sentence in (s.strip() for s in _SENTENCE.split(text) if s.strip()):
@@ -784,6 +792,14 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             if _ONE_HUNTING_GROUND.fullmatch(s):
                 out.one_hunting_ground = True
                 continue
+        cancel = cancels.cancel_of(sentence) if out.cancel is None and set(card.types) & _CANCELLERS and \
+            not reflex else None
+        if cancel is not None:
+            out.cancel = cancel
+            continue
+        if out.cancel is not None and s in ("No cost is paid", "That card has no effect"):  # (of the card cancelled)
+            out.cancel = out.cancel._replace(cost_paid=False) if s == "No cost is paid" else out.cancel
+            continue
         m = _ONLY_ONE.fullmatch(s)
         if m and m.group("name") == card.name and out.only_one is None:
             out.only_one = (m.group("per"), {"superior": "superior", "basic": "inferior"}.get(m.group("level") or ""),
@@ -951,6 +967,11 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     what = modelled(card, e.level, number)
     if {MODIFIER, REACTION} <= set(card.types) and kind is Modifier:
         kind = _played_as(d, card, number, m)
+    if what.conditions and e.cancelling is not None and e.cancelling.played_as in _ACTION_CARDS:
+        raise NotModelled(f"{card.name}{_at(e)} is \"{what.conditions[0][0]}\", and it would cancel "
+                          f"{e.cancelling.card.name} as that action card is played, before its action is under way: "
+                          f"whether the condition holds then is not read. {card.quote()}",
+                          [R.CANCEL_AS_PLAYED, R.GOLDEN_RULE])
     for sentence, condition in what.conditions:
         reason = condition.reason(d, m)
         if reason:
@@ -981,11 +1002,19 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     check_requirements(d, card, m, e.level, log)
     cost = e.cost or card_cost(card, m, log, _PLAYED_AS.get(kind))
     check_cost(d, card, m, m.controller, cost)
+    if e.cancelling is not None or _only_cancels(what):
+        _cancels(d, e, m, m.controller, what, log, {Modifier: R.CARD_MODIFIER_WHO, Reaction: R.CARD_REACTION_WHO}.get(
+            kind, R.CARD_ACTION_WHO))
+        if kind in (Modifier, Reaction) and d.action_() is not None:  # (none yet for an action card cancelled)
+            actions.played_once(d, m.name, card.name, "modifiers" if kind is Modifier else "reactions")
+        _pay(d, m, cost)
+        play_from_hand(d, m.controller, log, card.name)
+        return
     if what.votes and kind in (Modifier, Reaction):
         # Its votes belong to a referendum being polled: outside one, politics.card_votes says which is missing
         rule = R.CARD_MODIFIER_WHO if kind is Modifier else R.CARD_REACTION_WHO
         if e.cancelled:
-            _cancelled(d, e, m, m.controller, cost, log, False, rule)
+            _cancelled(d, e, m, m.controller, cost, log, False, rule, "modifier" if kind is Modifier else "reaction")
             return
         _unmodelled_rest(e, what, [rule])
         _votes_card(d, e, m, cost, what, log, rule)
@@ -1021,7 +1050,7 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
     check_cost(d, card, m, m.controller, cost)
     d.set(resolved=dataclasses.replace(r, modifiers=r.modifiers + ((m.name, card.name),)))  # (the non-repeat rule)
     if e.cancelled:  # (still played: recorded above)
-        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO)
+        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO, "modifier")
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
     _pay(d, m, cost)
@@ -1104,6 +1133,16 @@ def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) 
     if kind is Modifier:
         _modifier_who(d, e, m, what)
     elif kind is Reaction:
+        target = e.cancelling
+        if d.action_() is None and target is not None and target.played_as in _ACTION_CARDS:
+            # an action card cancelled as it is played: its action is not under way yet, and the reaction is
+            # another Methuselah's ready unlocked minion's (actions.reaction's checks, of the card's player)
+            if m.controller == target.player or not m.ready or m.locked and not (what.wake or what.locked_ok):
+                why = (f"{m.name} is {target.player}'s minion: only other Methuselahs' minions play reactions"
+                       if m.controller == target.player else
+                       f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions")
+                raise _refuse(e.card, why, R.CARD_REACTION_WHO, R.REACTION_WHO)
+            return
         if d.action_() is None:
             raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a reaction: no action is in progress",
                           R.CARD_REACTION_WHO)
@@ -1141,17 +1180,38 @@ def _delegate(e: PlayCard, handler, event: Event, d: Draft, log: Log, rule) -> N
 
 
 def _cancelled(d: Draft, e: PlayCard, m: Optional[Minion], player: str, cost: Cost, log: Log, action: bool,
-               rule) -> None:
+               rule, played_as: str) -> None:
     """The card is cancelled as it is played: it has no effect but is played; an action card does not lock its
-    minion (nor is it paid), another card's cost is paid."""
+    minion (nor is it paid), another card's cost is paid, unless the card cancelling it says otherwise (played
+    first, `_canceller_plays`). `played_as`: the type it is played as (cancels.Played)."""
     if d.edition == OLDER:
         raise NotModelled(f"{e.card.name} cancelled as it is played: the older book does not say what becomes of "
                           f"its cost", [R.CARD_CANCELLED, rule])
+    how = _canceller_plays(d, e, m, player, played_as, log) if e.canceller is not None else None
     play_from_hand(d, player, log, e.card.name)
     if action:
+        if how is not None and how.lock_actor:
+            d.put_minion(m.name, locked=True)
+            log.add(f"{e.card.name} is cancelled as it is played: it has no effect, and {m.name} pays nothing but "
+                    f"locks, as {e.canceller.card.name} says (\"{how.sentence}\"), where the book would leave it "
+                    f"unlocked.", R.CARD_CANCELLED, R.GOLDEN_RULE, rule)
+            return
         log.add(f"{e.card.name} is cancelled as it is played: it has no effect; {m.name} does not lock and pays "
                 f"nothing, and may play it again.", R.CARD_CANCELLED, rule)
         return
+    again = played_as == "combat" and _is_strike(e, m)  # the minion chooses a strike again
+    if how is not None and how.cost_paid is False:
+        log.add(f"{e.card.name} is cancelled as it is played: it has no effect, and its cost is not paid, as "
+                f"{e.canceller.card.name} says (\"{how.sentence}\"), where the book would have it paid.",
+                R.CARD_CANCELLED, R.GOLDEN_RULE, rule)
+    else:
+        _cancelled_paid(d, e, m, player, cost, log, rule)
+    if again:
+        log.add(f"{m.name}'s strike card is cancelled: {m.name} chooses a strike again.", R.STRIKE_CANCELLED)
+
+
+def _cancelled_paid(d: Draft, e: PlayCard, m: Optional[Minion], player: str, cost: Cost, log: Log, rule) -> None:
+    """A cancelled non-action card's cost, paid as normal (the book)."""
     paid = []
     if cost.blood and m is not None:
         blood(d, m.name, -cost.blood)
@@ -1161,6 +1221,79 @@ def _cancelled(d: Draft, e: PlayCard, m: Optional[Minion], player: str, cost: Co
         paid.append(f"{player} pays {cost.pool} pool")
     log.add(f"{e.card.name} is cancelled as it is played: it has no effect"
             + (f", but its cost is paid ({', '.join(paid)})" if paid else "") + ".", R.CARD_CANCELLED, rule)
+
+
+def _only_cancels(what: Modelled) -> bool:
+    """The line played does nothing but cancel a card as it is played (its conditions and limits aside)."""
+    return what.cancel is not None and not what.rest and not any(
+        getattr(what, effect) for effect in _EFFECTS)
+
+
+# What a line may do besides cancelling a card (`Modelled`): a card doing one of them is played for it when it
+# cancels nothing ("Maneuver. Alternatively, burn 1 blood to cancel a grapple card ...").
+_EFFECTS = ("stealth", "bleed", "intercept", "action_bleed", "wake", "lock_self", "unlock_self", "redirect", "strike",
+            "bleed_reduced", "maneuver", "prevent", "strength", "aggravated_hands", "press", "extra_strikes", "votes",
+            "unlock_block", "gain_pool", "gain_blood", "unblockable", "ally", "location", "hunting_gain")
+
+
+def _cancels(d: Draft, e: PlayCard, m: Optional[Minion], player: str, what: Modelled, log: Log, rule) -> None:
+    """`e` is played to cancel `e.cancelling` as it is played (its who and when, requirements and cost checked by
+    then): refused when its line cancels no card, or not that one (cancels.why_not); the blood its sentence burns
+    burned. The caller pays its cost and plays it from the hand."""
+    card, target, c = e.card, e.cancelling, what.cancel
+    who = m.name if m is not None else player
+    if target is None:
+        raise _refuse(card, f"{card.name}{_at(e)} is \"{c.sentence}\": it is played only as the card it cancels is "
+                            f"played (name that card: 'Belinde plays Conditioning, cancelled by {who}'s {card.name}')",
+                      R.CANCEL_AS_PLAYED)
+    if c is None:
+        if any("REFLEX" in line.marks for line in card.discipline_lines()):
+            raise NotModelled(f"{card.name}{_at(e)}: a reflex line cancels a card played against the minion, and "
+                              f"reflexes are not modelled. {card.quote()}", [R.CANCEL_AS_PLAYED, R.GOLDEN_RULE])
+        raise _refuse(card, f"{card.name}{_at(e)} cancels no card as it is played: it cannot cancel "
+                            f"{target.card.name}", R.CANCEL_AS_PLAYED)
+    reason = cancels.why_not(c, target, player, m, d.combat)
+    if reason:
+        raise _refuse(card, f"{card.name}{_at(e)} is \"{c.sentence}\": {reason}", R.CANCEL_AS_PLAYED)
+    _unmodelled_rest(e, what, [rule])
+    burned = ""
+    if c.burn:
+        if m is None:
+            raise NotModelled(f"{card.name}: \"{c.sentence}\" burns {c.burn} {c.burn_unit}, and a Methuselah plays "
+                              f"it: whose is not read", [R.CANCEL_AS_PLAYED])
+        if m.blood < c.burn or m.kind == ALLY and m.blood == c.burn:
+            raise _refuse(card, f"{card.name}{_at(e)} is \"{c.sentence}\": {m.name} has {m.blood} "
+                                f"{'life' if m.kind == ALLY else 'blood'}" + (
+                                    ", and an ally burning its last life is burned" if m.kind == ALLY else ""),
+                          R.CANCEL_AS_PLAYED)
+        blood(d, m.name, -c.burn)
+        burned = f"; {m.name} burns {c.burn} {'life' if m.kind == ALLY else 'blood'} to cancel it"
+    log.add(f"{who} plays {card.name}{_at(e)}, cancelling {target.card.name} as it is played (\"{c.sentence}\")"
+            f"{burned}.", R.CANCEL_AS_PLAYED, rule, R.CARD_CANCELLED)
+
+
+def _is_strike(e: PlayCard, m: Optional[Minion]) -> bool:
+    """The line of the card played has a strike ("Strike: 2R damage."): a strike card, as played."""
+    played = modelled(e.card, e.level, line_played(e.card, e.level, m) if m is not None else None)
+    return played.strike is not None or re.search(r"\bStrike(?:, ranged)?:", played.line_text or "") is not None
+
+
+def _canceller_plays(d: Draft, e: PlayCard, m: Optional[Minion], player: str, played_as: str,
+                     log: Log) -> cancels.CancelText:
+    """The card the scenario says cancels `e` (`e.canceller`), played as `e` is played, by its own rules; what its
+    cancel sentence says (of the cancelled card's cost)."""
+    c = e.canceller
+    target = cancels.Played(card=e.card, played_as=played_as, strike=played_as == "combat" and _is_strike(e, m),
+                            player=player, minion=m)
+    play_card(d, PlayCard(card=c.card, minion=c.minion, player=c.player, level=c.level, cancelling=target,
+                          line=e.line, text=e.text), log)
+    return _cancel_text(d, c)
+
+
+def _cancel_text(d: Draft, c) -> Optional[cancels.CancelText]:
+    """What the canceller's line played says of cancelling (None: nothing; its play then refuses it)."""
+    by = minion(d, c.minion) if c.minion is not None and c.minion in d.minions else None
+    return modelled(c.card, c.level, line_played(c.card, c.level, by) if by is not None else None).cancel
 
 
 def _modifier_who(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> None:
@@ -1190,7 +1323,7 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     # (who may play it: `_who_and_when`, before its requirements; its conditions: `play_card`)
     if e.cancelled:
         actions.played_once(d, m.name, e.card.name, "modifiers")
-        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO)
+        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO, "modifier")
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
     if not (what.stealth or what.bleed or e.effect or what.unblockable) and e.says is not None:  # described only
@@ -1226,7 +1359,7 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
                                                locked_ok=what.locked_ok, unlock_block=what.unlock_block), d, log,
                   R.CARD_REACTION_WHO)
         actions.played_once(d, m.name, e.card.name, "reactions")
-        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_REACTION_WHO)
+        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_REACTION_WHO, "reaction")
         return
     _unmodelled_rest(e, what, [R.CARD_REACTION_WHO])
     effect, redirect = e.effect, None
@@ -1330,7 +1463,7 @@ def _pay(d: Draft, m: Minion, cost: Cost) -> None:
 def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
     if e.cancelled:
         check_actor(d, m.name, "card")
-        _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO)
+        _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO, "action")
         return
     _unmodelled_rest(e, what, [R.CARD_ACTION_WHO])
     targets = tuple(t for t in (e.target,) if t)
@@ -1350,7 +1483,7 @@ def _political(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log
                       R.CARD_POLITICAL_WHO)
     if e.cancelled:
         check_actor(d, m.name, "political")
-        _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_POLITICAL_WHO)
+        _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_POLITICAL_WHO, "political")
         return
     if e.effect is None and e.says is None:
         raise NotModelled(f"{e.card.name}'s referendum: say what passing it does (effect: or says:). "
@@ -1368,7 +1501,7 @@ def _recruit(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: 
         raise NotModelled(f"{e.card.name}: its life, strength and bleed are not read; recruit it as described "
                           f"('{m.name} recruits {e.card.name}, 3 life'). {e.card.quote()}", [R.RECRUIT, R.GOLDEN_RULE])
     if e.cancelled:  # (who may recruit: `_who_and_when`)
-        _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO)
+        _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO, "recruit")
         return
     if e.effect is not None:
         raise NotModelled(f"an effect given with the ally card {e.card.name} is not read; describe it as its own "
@@ -1407,8 +1540,13 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
     check_requirements(d, e.card, m, e.level, log)
     cost = e.cost or card_cost(e.card, m, log, "Combat")
     check_cost(d, e.card, m, m.controller, cost)
+    if e.cancelling is not None or _only_cancels(what):
+        _cancels(d, e, m, m.controller, what, log, R.CARD_COMBAT_WHO)
+        _pay(d, m, cost)
+        play_from_hand(d, m.controller, log, e.card.name)
+        return
     if e.cancelled:
-        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_COMBAT_WHO)
+        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_COMBAT_WHO, "combat")
         return
     if e.effect is None and e.says is None and what.strike is not None and not what.rest:
         # A strike card whose text the engine reads whole: played as its strike, as printed.
@@ -1563,17 +1701,30 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         reason = condition.reason(d, Methuselah(player))
         if reason:
             raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
-    if not e.cancelled:
+    cancelling = e.cancelling is not None or _only_cancels(what)  # played to cancel a card: no other effect
+    if not (cancelling or e.cancelled):
         _unmodelled_rest(e, what, [R.CARD_MASTER_WHO])
+    how = _cancel_text(d, e.canceller) if e.cancelled and e.canceller is not None else None
+    unpaid = how is not None and how.cost_paid is False  # the card over the book: its cost is not paid
     trifle = card.trifle and not e.cancelled
     event = MasterCard(player=player, card=card.name, trifle=trifle, out_of_turn=card.out_of_turn,
-                       cost_pool=cost.pool, location=what.location and not e.cancelled,
+                       cost_pool=0 if unpaid else cost.pool, location=what.location and not (e.cancelled or cancelling),
                        unique=what.unique_location, line=e.line, text=e.text)
     _delegate(e, phases.master_card, event, d, log, R.MASTER_IN_PHASE)
+    if cancelling:
+        _cancels(d, e, None, player, what, log, R.CARD_MASTER_WHO)
+        return
     if e.cancelled:
-        log.add(f"{card.name} is cancelled as it is played: it has no effect, but it is played (its cost paid, the "
-                f"master phase action used" + (", and no action gained from the trifle" if card.trifle else "")
-                + ").", R.CARD_CANCELLED, *([R.TRIFLE] if card.trifle else []))
+        if e.canceller is not None:
+            _canceller_plays(d, e, None, player, "master", log)
+        if d.edition == OLDER:
+            raise NotModelled(f"{card.name} cancelled as it is played: the older book does not say what becomes of "
+                              f"its cost", [R.CARD_CANCELLED, R.CARD_MASTER_WHO])
+        paid = (f"its cost not paid, as {e.canceller.card.name} says (\"{how.sentence}\"), where the book would have "
+                f"it paid" if unpaid else "its cost paid")
+        log.add(f"{card.name} is cancelled as it is played: it has no effect, but it is played ({paid}, the master "
+                f"phase action used" + (", and no action gained from the trifle" if card.trifle else "") + ").",
+                R.CARD_CANCELLED, *([R.GOLDEN_RULE] if unpaid else []), *([R.TRIFLE] if card.trifle else []))
         return
     effect = _with_gains(e, what, player)
     if effect is not None:

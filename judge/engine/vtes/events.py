@@ -440,6 +440,17 @@ class ClosePolling(Event):
 
 
 # -- a card named from the card base (cards.py) -------------------------------------------------------
+@dataclass(frozen=True)
+class Canceller:
+    """The card that cancels a card as it is played ("..., cancelled by Carna's Ophidian Gaze"): a cards.CardFacts,
+    played by a minion or (a master card) a Methuselah, at a level."""
+
+    card: Any
+    minion: Optional[str] = None
+    player: Optional[str] = None
+    level: Optional[str] = None
+
+
 @dataclass(frozen=True, kw_only=True)
 class PlayCard(Event):
     """A card named from the card base, played by a minion or (a master card) a Methuselah; `card` is the
@@ -451,6 +462,9 @@ class PlayCard(Event):
     level: Optional[str] = None  # "inferior" | "superior", as said ("at superior")
     target: Optional[str] = None  # the Methuselah a directed action card is directed at
     cancelled: bool = False  # cancelled as it is played
+    canceller: Optional["Canceller"] = None  # ... by this card, when the scenario names it
+    # (set by the engine alone) the card this one cancels as it is played: a cancels.Played
+    cancelling: Any = None
     cost: Optional[Cost] = None  # None: the card's own cost (an "X" cost must be said)
     effect: Optional[CardEffect] = None  # what the card does beyond what the engine models, as the scenario says
     says: Optional[str] = None  # the same, described and not applied

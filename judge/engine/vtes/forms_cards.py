@@ -8,13 +8,14 @@ from typing import Optional
 
 from judge.engine.vtes.cards import ALLY_CARD
 from judge.engine.errors import ScenarioError
-from judge.engine.vtes.events import BurnOption, CardEffect, HuntingGround, PlayCard
+from judge.engine.vtes.events import BurnOption, Canceller, CardEffect, HuntingGround, PlayCard
 from judge.engine.vtes.forms import NUM, FormTable, Names, cost_of, effect_of, number, player_of, minion_of
 
 FORMS = FormTable()
 LEVEL_WORDS = {"inferior": "inferior", "basic": "inferior", "superior": "superior"}
 _TAIL = (r"(?: at (?P<lvl>inferior|superior|basic)(?: level)?)?(?:,? directed at {P2})?"
-         r"(?P<cx>,? (?:but )?(?:it is |and is )?cancelled(?: as it is played)?)?(?:: (?P<fx>.+))?")
+         r"(?P<cx>,? (?:but )?(?:it is |and is )?cancell?ed(?: as it is played)?(?: by (?P<cby>.+?))?)?"
+         r"(?:: (?P<fx>.+))?")
 
 
 def card_of(names: Names, name: str, line: int):
@@ -105,8 +106,42 @@ def _played(m, names, line, text, **who) -> PlayCard:
     card, fx = _card_and_effect(m, names, line)
     _ally_named(card, names, line)
     target = player_of(m, names, line, "p2") if m.group("p2") else None
+    canceller = _canceller(m.group("cby"), names, line) if m.group("cby") else None
     return PlayCard(card=card, level=_level(m.group("lvl"), line), target=target, cancelled=bool(m.group("cx")),
-                    effect=fx, line=line, text=text, **who)
+                    canceller=canceller, effect=fx, line=line, text=text, **who)
+
+
+_CANCELLER_LEVEL = re.compile(r"(?P<card>.+?)(?: at (?P<lvl>inferior|superior|basic)(?: level)?)?")
+
+
+def _canceller(text: str, names: Names, line: int) -> Canceller:
+    """The card cancelling another, as a sentence names it after "cancelled by": "Carna's Ophidian Gaze (at
+    superior)", "Bob's Sudden Reversal", or "Ophidian Gaze (at superior) played by Carna"."""
+    text = text.strip()
+    who = card = None
+    for name in sorted([*names.players, *names.minions], key=len, reverse=True):
+        for mark in ("'s ", "' ", "’s "):
+            if text.casefold().startswith(name.casefold() + mark):
+                who, card = name, text[len(name) + len(mark):]
+                break
+        if who is not None:
+            break
+    if who is None:
+        found = re.fullmatch(r"(?P<card>.+?) played by (?P<who>.+)", text)
+        if found is None:
+            raise ScenarioError(f"cannot read the card that cancels it, {text!r}: say whose card it is ('cancelled "
+                                f"by Carna's Ophidian Gaze', 'cancelled by Sudden Reversal played by Bob')", line)
+        who, card = found.group("who"), found.group("card")
+    level = _CANCELLER_LEVEL.fullmatch(card.strip())
+    return _canceller_of(who, level.group("card"), level.group("lvl"), names, line)
+
+
+def _canceller_of(who: str, card_name: str, level: Optional[str], names: Names, line: int) -> Canceller:
+    """The canceller's card and who plays it: a Methuselah (a master card) or a minion."""
+    card = card_of(names, card_name.strip(), line)
+    if who.strip().casefold() in (p.casefold() for p in names.players):
+        return Canceller(card=card, player=names.canon_player(who, line), level=_level(level, line))
+    return Canceller(card=card, minion=names.canon_minion(who, line), level=_level(level, line))
 
 
 @FORMS.wording(r"{P} (?:discards|burns) (?P<x>.+?) (?:for|using|with) (?:its|the) burn option",
@@ -142,9 +177,17 @@ def _s_play(d, names, line, text):
         minion = names.canon_minion(by, line)
     target = names.canon_player(d["target"], line) if d.get("target") is not None else None
     effect = effect_of(d["effect"], names, line) if d.get("effect") is not None else None
+    cancelled, canceller = d.get("cancelled"), None
+    if isinstance(cancelled, dict):  # {cancelled: {card: Ophidian Gaze, by: Carna, at: superior}}
+        unknown = sorted(set(cancelled) - {"card", "by", "at"})
+        if unknown or "card" not in cancelled or "by" not in cancelled:
+            raise ScenarioError("cancelled: takes true, or the card that cancels it and who plays it ({card: "
+                                "Ophidian Gaze, by: Carna, at: superior})" + (
+                                    f"; unknown key {unknown[0]!r}" if unknown else ""), line)
+        canceller = _canceller_of(str(cancelled["by"]), str(cancelled["card"]), cancelled.get("at"), names, line)
     return PlayCard(card=card, minion=minion, player=player, level=_level(d.get("at"), line), target=target,
-                    cancelled=bool(d.get("cancelled")), cost=cost_of(d) if "cost" in d else None, effect=effect,
-                    says=str(d["says"]) if d.get("says") is not None else None, line=line, text=text)
+                    cancelled=bool(cancelled), canceller=canceller, cost=cost_of(d) if "cost" in d else None,
+                    effect=effect, says=str(d["says"]) if d.get("says") is not None else None, line=line, text=text)
 
 
 @FORMS.structured("burn_option", ("player",), "{burn_option: Blessings of the Loa, player: Sarah}")

@@ -823,6 +823,12 @@ CARD_CANCELLED = rule("CARD_CANCELLED", "a card cancelled as it is played has no
                        V("wording-templates", "If an action card is cancelled, the minion does not lock"),
                        V("wording-templates", "If a non-action card is cancelled, its cost must be paid as normal")],
                       [])
+CANCEL_AS_PLAYED = rule("CANCEL_AS_PLAYED", "an effect that cancels a card as it is played is played then, in the card's \"as played\" time",
+                        [V("playing-a-card", "Some effects can cancel a card")],
+                        [RB("1.6.1", "Some effects can cancel a card")])
+STRIKE_CANCELLED = rule("STRIKE_CANCELLED", "a minion whose strike card is cancelled chooses a strike again",
+                        [V("wording-templates", "If a combat card used for a strike is cancelled")],
+                        [])
 BURN_OPTION = rule("BURN_OPTION", "a card with the burn option may be discarded and replaced in any unlock phase by a Methuselah controlling no minion meeting its requirements, once per unlock phase",
                    [V("unlock-phase", "may discard it during ANY Methuselah's unlock phase and replace it"),
                     V("unlock-phase", "Each Methuselah is limited to one such discard each unlock phase")],
