@@ -91,7 +91,7 @@ def test_random_games_naming_real_cards_keep_the_invariants():
     """Issue 37: random play naming real modifiers, reactions and combat cards of the card list, and giving some
     vampires what a real crypt card's text gives (bonuses that hold at some times, abilities), keeps the book's
     invariants. The pool: the cards whose text the engine reads whole at a level (conditions, levels, wakes,
-    redirects, stealth, intercept, bleed, strikes, strength, prevention), of the Disciplines random minions have;
+    redirects, stealth, intercept, bleed, strikes, strength, prevention, cancels), of the Disciplines random minions have;
     the crypt texts the engine reads whole; the engine judges every play."""
     from judge.engine.vtes.card_text import read_crypt_text
     from card_catalog import card_catalog
@@ -110,6 +110,8 @@ def test_random_games_naming_real_cards_keep_the_invariants():
             if not text.unread and (text.bonuses or text.abilities):
                 pool.crypt.append((tuple(text.bonuses), tuple(text.abilities)))
             continue
+        if any(modelled(facts, level).cancel and not modelled(facts, level).rest for level in (None, "superior")):
+            pool.cancellers.append(facts)  # named as cancelling another card (some vampires get its Disciplines)
         if len(card.types) != 1 or card.types[0] not in ("Action Modifier", "Reaction", "Combat"):
             continue
         if any(modelled(facts, level).rest for level in (None, "superior")) or \
@@ -119,6 +121,7 @@ def test_random_games_naming_real_cards_keep_the_invariants():
             facts)
     assert len(pool.modifiers) >= 4 and len(pool.reactions) >= 8, (len(pool.modifiers), len(pool.reactions))
     assert len(pool.combat) >= 10 and len(pool.crypt) >= 50, (len(pool.combat), len(pool.crypt))
+    assert len(pool.cancellers) >= 10, len(pool.cancellers)
     reports = randomplay.play_many(600, seed=37, max_events=120, pool=pool)
     violations = [v for r in reports for v in r.violations]
     assert not violations, violations[:10]

@@ -23,7 +23,7 @@ from judge.engine.vtes.cards import CardFacts
 from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT, OLDER
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, CardEffect, CastVote, ChooseStrike, ClosePolling,
+from judge.engine.vtes.events import (ActionCard, BecomeAnarch, Bleed, Block, Canceller, CardEffect, CastVote, ChooseStrike, ClosePolling,
                                  CombatOver, ContestCard, ContestTitle, Cost, CryptDraw, Decline, Diablerize, Discard,
                                  EdgePool, Effect, Employ, EndTurn, EnterCombat, Equip, GainStrikes, GoToPhase, Hunt,
                                  HuntingGround,
@@ -103,6 +103,11 @@ def random_table(rng: random.Random, pool: "Optional[CardPool]" = None) -> GameS
                 bonuses, abilities = rng.choice(pool.crypt)
                 minions[f"V{count}"] = evolve(minions[f"V{count}"], bonuses=bonuses, abilities=abilities,
                                               text_read=True)
+            if pool is not None and pool.cancellers and rng.random() < 0.4:  # what a card cancelling others needs
+                needs = rng.choice(pool.cancellers)
+                minions[f"V{count}"] = evolve(minions[f"V{count}"], clan=needs.clans[0] if needs.clans else
+                                              minions[f"V{count}"].clan,
+                                              disciplines=tuple(code.upper() for code, _, _ in needs.disciplines))
         if rng.random() < 0.4:
             count += 1
             minions[f"A{count}"] = Minion(name=f"A{count}", controller=p, kind=ALLY, card=f"A{count}",
@@ -165,8 +170,17 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         pool = new_name.pool
         if pool is not None and pool.combat:  # a real combat card, one candidate among the others
             c = state.combat
-            out.append(lambda: PlayCard(card=pick(pool.combat), minion=pick([c.acting, c.opposing]),
-                                        level=pick((None, "superior"))))
+
+            def combat_card():
+                by = pick([c.acting, c.opposing])
+                canceller = None
+                combat_cancellers = [f for f in pool.cancellers if "Combat" in f.types]
+                if combat_cancellers and rng.random() < 0.3:
+                    canceller = Canceller(card=pick(combat_cancellers), minion=c.opposing if by == c.acting else
+                                          c.acting, level=pick((None, "superior")))
+                return PlayCard(card=pick(pool.combat), minion=by, level=pick((None, "superior")),
+                                cancelled=canceller is not None, canceller=canceller)
+            out.append(combat_card)
         return out
     if state.chance is not None:
         ch = state.chance
@@ -326,6 +340,9 @@ class CardPool:
     modifiers: list = field(default_factory=list)
     reactions: list = field(default_factory=list)
     combat: list = field(default_factory=list)  # combat cards, played by a combatant
+    # cards that cancel a card as it is played (a combat card's by the other combatant, a modifier's by another
+    # Methuselah's minion): named as cancelling some of the cards above
+    cancellers: list = field(default_factory=list)
     # what crypt texts give their vampires (card_text: bonuses, abilities), as (bonuses, abilities): some random
     # vampires get one, named by their card (`text_read`)
     crypt: list = field(default_factory=list)
@@ -342,7 +359,12 @@ def _named_in_action(a, state, seated, rng, pool: "Optional[CardPool]" = None):
                             level=pick((None, "superior")),
                             effect=CardEffect(redirect=pick(seated)) if rng.random() < 0.3 else None)
         if pool.modifiers:
-            return PlayCard(card=pick(pool.modifiers), minion=a.actor, level=pick((None, "superior")))
+            canceller = None
+            reactions = [f for f in pool.cancellers if "Reaction" in f.types]
+            if reactions and others and rng.random() < 0.3:
+                canceller = Canceller(card=pick(reactions), minion=pick(others), level=pick((None, "superior")))
+            return PlayCard(card=pick(pool.modifiers), minion=a.actor, level=pick((None, "superior")),
+                            cancelled=canceller is not None, canceller=canceller)
     kind = pick(("modifier", "reaction", "master") if a.attempt else ("modifier", "master"))
     if kind == "modifier":
         return PlayCard(card=CARDS[pick(("bleed modifier", "stealth modifier"))], minion=a.actor,
