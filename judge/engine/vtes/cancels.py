@@ -32,13 +32,13 @@ _CANCEL = re.compile(
     r"(?P<what>.+?) as it is played(?: by (?P<by>the opposing minion|another Methuselah))?"
     r"(?P<tail>(?:,? and its cost is not paid|;? its cost is not paid| \(no cost is paid(?: for that card)?\)|"
     r" \((?:its )?cost (?:must be|is still) paid\)| \(the minion chooses (?:another strike|a strike again)\)|"
-    r" \(the acting minion does not lock\)| and lock the acting minion)*)")
+    r" \(the acting minion does not lock\))*)")
 
 
 class CancelText(NamedTuple):
-    """A cancel sentence read: the kinds of card it cancels (any of them), the Disciplines they must require (any),
-    who must have played them, whether their cost is paid (None: the book's rule), what the cancelling minion burns
-    to cancel (0: nothing), whether the acting minion locks (a cancelled action card)."""
+    """A cancel sentence read (with the sentence after it saying the cost is not paid, when there is one): the kinds
+    of card it cancels (any of them), the Disciplines they must be played with (any), who must have played them,
+    whether their cost is paid (None: the book's rule), what the cancelling minion burns to cancel (0: nothing)."""
 
     sentence: str
     kinds: tuple[str, ...]
@@ -47,7 +47,6 @@ class CancelText(NamedTuple):
     cost_paid: Optional[bool] = None
     burn: int = 0
     burn_unit: str = "blood"
-    lock_actor: bool = False
 
 
 def cancel_of(sentence: str) -> Optional[CancelText]:
@@ -85,20 +84,25 @@ def cancel_of(sentence: str) -> Optional[CancelText]:
     tail = m.group("tail") or ""
     paid = False if "not paid" in tail or "no cost" in tail else True if "paid" in tail else None
     return CancelText(sentence=sentence, kinds=tuple(kinds), requiring=requiring, by=_WHO.get(by) if by else None,
-                      cost_paid=paid, burn=int(m.group("n") or 0), burn_unit=m.group("unit") or "blood",
-                      lock_actor="lock the acting minion" in tail)
+                      cost_paid=paid, burn=int(m.group("n") or 0), burn_unit=m.group("unit") or "blood")
 
 
 class Played(NamedTuple):
     """The card a cancel is aimed at, as it is played: the card, the type it is played as ("master", "modifier",
-    "reaction", "action", "political", "recruit", "combat"), whether it is a strike card there (its line played has
-    a strike), and who plays it."""
+    "reaction", "action", "political", "recruit", "equip", "combat"), whether it is a strike card there (its line
+    played has a strike), who plays it, and the Disciplines it is played with (names, lower case: those of the line
+    played; a card played with one of two Disciplines counts as requiring the one used)."""
 
     card: object  # cards.CardFacts
     played_as: str
     strike: bool
     player: str
     minion: object = None  # state.Minion, or None for a master card
+    disciplines: frozenset = frozenset()
+
+# The types a card is played as to perform an action: all are action cards to a cancel ("Can be used to cancel all
+# action cards, including employ retainer, recruit ally and political action.", the rulings of such cancels).
+ACTION_CARDS = ("action", "political", "recruit", "equip")
 
 
 def _labelled(card, label: str) -> bool:
@@ -115,7 +119,7 @@ def why_not(cancel: CancelText, target: Played, canceller_player: str, canceller
         "regular master": target.played_as == "master" and not card.out_of_turn,
         "modifier": target.played_as == "modifier",
         "reaction": target.played_as == "reaction",
-        "action": target.played_as == "action",
+        "action": target.played_as in ACTION_CARDS,
         "combat": target.played_as == "combat",
         "strike": target.played_as == "combat" and target.strike,
         "grapple": target.played_as == "combat" and _labelled(card, "grapple"),
@@ -125,15 +129,12 @@ def why_not(cancel: CancelText, target: Played, canceller_player: str, canceller
         "minion": target.played_as != "master",
         "non-combat": target.played_as != "combat",
     }
-    if target.played_as == "political" and "action" in cancel.kinds:
-        raise NotModelled(f"whether a political action card is an action card for \"{cancel.sentence}\" is not read",
-                          [R.CARD_CANCELLED, R.GOLDEN_RULE])
     if not any(tests[k] for k in cancel.kinds):
         return f"{card.name} is not {_named_kinds(cancel.kinds)}, as played here"
-    if cancel.requiring:
-        names = {name.casefold() for _, name, _ in card.disciplines}
-        if not names & set(cancel.requiring):
-            return f"{card.name} does not require {' or '.join(n.title() for n in cancel.requiring)}"
+    if cancel.requiring and not target.disciplines & set(cancel.requiring):
+        used = " and ".join(sorted(d.title() for d in target.disciplines))
+        return (f"{card.name} is played with {used}, not {' or '.join(n.title() for n in cancel.requiring)}" if used
+                else f"{card.name} is played without {' or '.join(n.title() for n in cancel.requiring)}")
     if cancel.by == "another" and target.player == canceller_player:
         return f"{card.name} is played by {target.player}, the cancelling card's own Methuselah"
     if cancel.by == "opposing":

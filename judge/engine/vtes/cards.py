@@ -626,6 +626,10 @@ class Modelled:
     # "Cancel an action modifier card as it is played, and its cost is not paid.": played only as the card it
     # cancels is played ("..., cancelled by Carna's Ophidian Gaze")
     cancel: Optional[cancels.CancelText] = None
+    # a combat card's "If this vampire was blocked while performing an action, the action continues as if
+    # unblocked." (the sentence), and the kinds of action it excludes ("a non-bleed action": bleed)
+    continues: str = ""
+    continues_not: tuple[str, ...] = ()
     rest: list[str] = field(default_factory=list)
     line_text: Optional[str] = None  # the Discipline line read (written out from the one above for "As above")
     printed_line: Optional[str] = None  # the line as the card prints it ("As above, but for 3R damage."): quoted
@@ -643,7 +647,7 @@ _SENTENCE = LIBRARY_SENTENCE
 _PLAYED_UNDER_CONDITIONS = {MODIFIER, REACTION, COMBAT, ACTION, POLITICAL, MASTER}
 # The cards whose cancel sentence the engine plays (`_cancels`): played as another card is played.
 _CANCELLERS = {MODIFIER, REACTION, COMBAT, MASTER}
-_ACTION_CARDS = ("action", "political", "recruit")  # cards played to perform an action (cancels.Played.played_as)
+_ACTION_CARDS = cancels.ACTION_CARDS  # cards played to perform an action (cancels.Played.played_as)
 # A strike that also gives a press this round: "Strike: dodge, with an optional press." (the press may be only usable
 # to end or to continue combat)
 _WITH_PRESS = re.compile(r"(?P<strike>Strike: .+?),? with (?:an|1|one) optional press(?:, only usable to "
@@ -670,6 +674,11 @@ _NOT_WITH = [(re.compile(r"A vampire cannot play both (?P<a>.+?) and (?:cards na
                          r"during the same action"), "vampire"),
              (re.compile(r"(?P<a>.+?) and (?:cards named /(?P<b>[^/]+)/|(?P<c>.+?)) cannot both be played "
                          r"(?:during|on) the same action"), "action")]
+# "If this vampire was blocked while performing a non-bleed action, the action continues as if unblocked." (also
+# "After combat ends, if ...", "... an action other than bleeding, ...")
+_CONTINUES = re.compile(r"(?:After combat ends, )?[Ii]f this vampire was blocked while performing an? "
+                        r"(?P<not>(?:non-(?:bleed|political) )*)action(?: other than (?P<other>bleeding))?, the "
+                        r"action continues as if unblocked")
 # A hunting ground's (a master card, a location) gain, and its limit.
 _HUNTING_GAIN = re.compile(r"During your unlock phase, (?:a ready vampire you control can gain (?P<n>\d) blood|you may "
                            r"move (?P<n2>\d) blood from the (?:blood )?bank to a ready vampire you control)")
@@ -797,8 +806,15 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if cancel is not None:
             out.cancel = cancel
             continue
+        m = _CONTINUES.fullmatch(s)
+        if m and COMBAT in card.types and not out.continues:
+            out.continues = sentence
+            out.continues_not = tuple(re.findall(r"non-(\w+)", m.group("not") or "")) + (
+                ("bleed",) if m.group("other") else ())
+            continue
         if out.cancel is not None and s in ("No cost is paid", "That card has no effect"):  # (of the card cancelled)
-            out.cancel = out.cancel._replace(cost_paid=False) if s == "No cost is paid" else out.cancel
+            out.cancel = out.cancel._replace(sentence=f"{out.cancel.sentence} {sentence}",
+                                             cost_paid=False if s == "No cost is paid" else out.cancel.cost_paid)
             continue
         m = _ONLY_ONE.fullmatch(s)
         if m and m.group("name") == card.name and out.only_one is None:
@@ -1008,7 +1024,8 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         if kind in (Modifier, Reaction) and d.action_() is not None:  # (none yet for an action card cancelled)
             actions.played_once(d, m.name, card.name, "modifiers" if kind is Modifier else "reactions")
         _pay(d, m, cost)
-        play_from_hand(d, m.controller, log, card.name)
+        play_from_hand(d, m.controller, log, card.name, replaced=not what.not_replaced,
+                       after_action=what.after_action and d.action_() is not None)
         return
     if what.votes and kind in (Modifier, Reaction):
         # Its votes belong to a referendum being polled: outside one, politics.card_votes says which is missing
@@ -1048,6 +1065,10 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
     check_requirements(d, card, m, e.level, log)
     cost = e.cost or card_cost(card, m, log, "Action Modifier")
     check_cost(d, card, m, m.controller, cost)
+    if e.canceller is not None:
+        raise NotModelled(f"{card.name} cancelled by {e.canceller.card.name} after {r.summary} resolved: who may "
+                          f"cancel a card played once the action is over, and under which of its conditions, is not "
+                          f"modelled. {e.canceller.card.quote()}", [R.CANCEL_AS_PLAYED, R.GOLDEN_RULE])
     d.set(resolved=dataclasses.replace(r, modifiers=r.modifiers + ((m.name, card.name),)))  # (the non-repeat rule)
     if e.cancelled:  # (still played: recorded above)
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO, "modifier")
@@ -1149,8 +1170,8 @@ def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) 
         _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, wake=what.wake,
                                                locked_ok=what.locked_ok, unlock_block=what.unlock_block), d, None,
                   R.CARD_REACTION_WHO)
-    elif kind in (ActionCard, Political, Recruit):
-        what_kind = {Political: "political", Recruit: "recruit"}.get(kind, "card")
+    elif kind in (ActionCard, Political, Recruit, Equip):
+        what_kind = {Political: "political", Recruit: "recruit", Equip: "equip"}.get(kind, "card")
         _delegate(e, lambda d_, e_, log_: check_actor(d_, m.name, what_kind),
                   e, d, None, R.CARD_POLITICAL_WHO if kind is Political else R.CARD_ACTION_WHO)
 
@@ -1184,18 +1205,13 @@ def _cancelled(d: Draft, e: PlayCard, m: Optional[Minion], player: str, cost: Co
     """The card is cancelled as it is played: it has no effect but is played; an action card does not lock its
     minion (nor is it paid), another card's cost is paid, unless the card cancelling it says otherwise (played
     first, `_canceller_plays`). `played_as`: the type it is played as (cancels.Played)."""
-    if d.edition == OLDER:
+    said = _cancel_text(d, e.canceller) if e.canceller is not None else None
+    if d.edition == OLDER and (action or said is None or said.cost_paid is None):
         raise NotModelled(f"{e.card.name} cancelled as it is played: the older book does not say what becomes of "
                           f"its cost", [R.CARD_CANCELLED, rule])
     how = _canceller_plays(d, e, m, player, played_as, log) if e.canceller is not None else None
     play_from_hand(d, player, log, e.card.name)
     if action:
-        if how is not None and how.lock_actor:
-            d.put_minion(m.name, locked=True)
-            log.add(f"{e.card.name} is cancelled as it is played: it has no effect, and {m.name} pays nothing but "
-                    f"locks, as {e.canceller.card.name} says (\"{how.sentence}\"), where the book would leave it "
-                    f"unlocked.", R.CARD_CANCELLED, R.GOLDEN_RULE, rule)
-            return
         log.add(f"{e.card.name} is cancelled as it is played: it has no effect; {m.name} does not lock and pays "
                 f"nothing, and may play it again.", R.CARD_CANCELLED, rule)
         return
@@ -1223,6 +1239,28 @@ def _cancelled_paid(d: Draft, e: PlayCard, m: Optional[Minion], player: str, cos
             + (f", but its cost is paid ({', '.join(paid)})" if paid else "") + ".", R.CARD_CANCELLED, rule)
 
 
+def _continuation(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> None:
+    """A strike card's "If this vampire was blocked while performing an action, the action continues as if
+    unblocked.": kept on the combat when `m` is the blocked vampire of an action it allows (combat.end continues the
+    action if the combat ends after this round); said to do nothing otherwise (the combat did not come from a block
+    of `m`'s action, or the action is of a kind it excludes)."""
+    c, sentence = d.combat, what.continues
+    if not sentence or c is None:
+        return
+    a = c.action
+    kind = a.kind if a is not None else ""
+    if a is None or c.acting != m.name:
+        why = (f"{m.name} is the blocking minion, not the blocked one" if a is not None else
+               "this combat did not come from a block of an action")
+        log.add(f"{e.card.name}: \"{sentence}\" does nothing here: {why}.", R.GOLDEN_RULE, R.BLOCKED)
+    elif kind in what.continues_not:
+        log.add(f"{e.card.name}: \"{sentence}\" does nothing here: {a.summary} is a {kind} action.", R.GOLDEN_RULE)
+    else:
+        d.put_combat(continues=(m.name, e.card.name, sentence))
+        log.add(f"If the combat ends after this round, {a.summary} continues as if unblocked, as {e.card.name} says "
+                f"(\"{sentence}\").", R.GOLDEN_RULE, R.BLOCKED)
+
+
 def _only_cancels(what: Modelled) -> bool:
     """The line played does nothing but cancel a card as it is played (its conditions and limits aside)."""
     return what.cancel is not None and not what.rest and not any(
@@ -1247,6 +1285,11 @@ def _cancels(d: Draft, e: PlayCard, m: Optional[Minion], player: str, what: Mode
                             f"played (name that card: 'Belinde plays Conditioning, cancelled by {who}'s {card.name}')",
                       R.CANCEL_AS_PLAYED)
     if c is None:
+        # its line's words that may cancel (its own, or "the effect above"), not read: never refused on them
+        unread = next((s for s in what.rest if re.search(r"\bcancel|\babove\b", s, re.I)), None)
+        if unread is not None and re.search(r"\bcancel", card.text, re.I):
+            raise NotModelled(f"{card.name}{_at(e)}: \"{unread}\" (whether it cancels, what and how) is not read. "
+                              f"{card.quote()}", [R.CANCEL_AS_PLAYED, R.GOLDEN_RULE])
         if any("REFLEX" in line.marks for line in card.discipline_lines()):
             raise NotModelled(f"{card.name}{_at(e)}: a reflex line cancels a card played against the minion, and "
                               f"reflexes are not modelled. {card.quote()}", [R.CANCEL_AS_PLAYED, R.GOLDEN_RULE])
@@ -1272,6 +1315,33 @@ def _cancels(d: Draft, e: PlayCard, m: Optional[Minion], player: str, what: Mode
             f"{burned}.", R.CANCEL_AS_PLAYED, rule, R.CARD_CANCELLED)
 
 
+def _played_with(e: PlayCard, m: Optional[Minion], c) -> frozenset:
+    """The Disciplines (names, lower case) the card `e` is played with: those of its line played that `m` has ("When
+    played, a multi-Disciplines card counts as requiring the Discipline(s) being used."). NotModelled when the line
+    takes either of two Disciplines `m` both has, and the canceller `c` reaches one of them only."""
+    if m is None:
+        return frozenset()
+    number = line_played(e.card, e.level, m)
+    if number is None:
+        return frozenset()
+    line = e.card.discipline_lines()[number]
+    names = {code.casefold(): name.casefold() for code, name, _ in e.card.disciplines}
+    used = frozenset(names.get(code.casefold(), code.casefold()) for code in line.codes
+                     if discipline_level(m, code, names.get(code.casefold(), code)) is not None)
+    if line.any_of and len(used) > 1:
+        cancel = _cancel_text_or_none(c)
+        if cancel is not None and cancel.requiring and 0 < len(used & set(cancel.requiring)) < len(used):
+            raise NotModelled(f"{m.name} may play {e.card.name} with {' or '.join(sorted(used))}: which one it is "
+                              f"played with, which decides whether \"{cancel.sentence}\" reaches it, is not said",
+                              [R.CANCEL_AS_PLAYED, R.CARD_REQUIREMENTS])
+    return used
+
+
+def _cancel_text_or_none(c) -> Optional[cancels.CancelText]:
+    """The canceller's cancel sentence read at its level (its first line there), without the minion playing it."""
+    return modelled(c.card, c.level).cancel
+
+
 def _is_strike(e: PlayCard, m: Optional[Minion]) -> bool:
     """The line of the card played has a strike ("Strike: 2R damage."): a strike card, as played."""
     played = modelled(e.card, e.level, line_played(e.card, e.level, m) if m is not None else None)
@@ -1284,7 +1354,7 @@ def _canceller_plays(d: Draft, e: PlayCard, m: Optional[Minion], player: str, pl
     cancel sentence says (of the cancelled card's cost)."""
     c = e.canceller
     target = cancels.Played(card=e.card, played_as=played_as, strike=played_as == "combat" and _is_strike(e, m),
-                            player=player, minion=m)
+                            player=player, minion=m, disciplines=_played_with(e, m, c))
     play_card(d, PlayCard(card=c.card, minion=c.minion, player=c.player, level=c.level, cancelling=target,
                           line=e.line, text=e.text), log)
     return _cancel_text(d, c)
@@ -1523,6 +1593,9 @@ def _recruit(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: 
 
 
 def _equip(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
+    if e.cancelled:  # (who may equip: `_who_and_when`)
+        _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO, "equip")
+        return
     if e.card.unique:
         held = [x.name for x in d.minions.values() if e.card.name in x.equipment]
         if held:
@@ -1543,7 +1616,8 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
     if e.cancelling is not None or _only_cancels(what):
         _cancels(d, e, m, m.controller, what, log, R.CARD_COMBAT_WHO)
         _pay(d, m, cost)
-        play_from_hand(d, m.controller, log, e.card.name)
+        play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced,
+                       after_combat=what.after_combat)
         return
     if e.cancelled:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_COMBAT_WHO, "combat")
@@ -1565,6 +1639,7 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         event = ChooseStrike(minion=m.name, spec=spec, source=e.card.name, via="card", cost=cost,
                              unreplaced=what.after_combat, line=e.line, text=e.text)
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
+        _continuation(d, e, m, what, log)
         c = d.combat
         if what.granted_press and c is not None and not c.ended:
             grant = GrantedPress(m.name, e.card.name, what.granted_press, what.granted_by)
@@ -1717,7 +1792,7 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
     if e.cancelled:
         if e.canceller is not None:
             _canceller_plays(d, e, None, player, "master", log)
-        if d.edition == OLDER:
+        if d.edition == OLDER and (how is None or how.cost_paid is None):
             raise NotModelled(f"{card.name} cancelled as it is played: the older book does not say what becomes of "
                               f"its cost", [R.CARD_CANCELLED, R.CARD_MASTER_WHO])
         paid = (f"its cost not paid, as {e.canceller.card.name} says (\"{how.sentence}\"), where the book would have "

@@ -218,9 +218,31 @@ def end(d: Draft, log: Log) -> None:
             f"{'s' if c.round > 1 else ''} ({taken}).", *rules)
     if c.unreplaced:
         draw_after_combat(d, log, c.unreplaced)
-    if c.action is not None:  # the blocked action resolves as the combat ends
+    if c.action is not None and c.continues is not None:
+        _continue_as_if_unblocked(d, log, c)
+    elif c.action is not None:  # the blocked action resolves as the combat ends
         action_over(d, log, c.action, successful=False, blocked=True)
     dmg.apply_statuses(d, log, c.wounded, c.burning, after_combat=True)
+
+
+def _continue_as_if_unblocked(d: Draft, log: Log, c: Combat) -> None:
+    """A card played by the blocked vampire says its action continues as if unblocked (`Combat.continues`): the
+    action is open again, with its modifiers and reactions in effect and its block attempt gone; the Methuselahs
+    who declined to block have had their chance (the card's rulings). A vampire going to torpor or burned as the
+    combat ends has no action to continue."""
+    who, card, sentence = c.continues
+    if who in c.wounded or who in c.burning or who not in d.minions or not d.minions[who].ready:
+        log.add(f"{who} is not ready as the combat ends: {c.action.summary} cannot continue as {card} says "
+                f"(\"{sentence}\"); it is over, blocked.", R.GOLDEN_RULE, R.BLOCKED)
+        action_over(d, log, c.action, successful=False, blocked=True)
+        return
+    a = dataclasses.replace(c.action, attempt=None)
+    d.set(action=a)
+    others = [p for p in a.undeclined]
+    log.add(f"{a.summary} continues as if unblocked, as {card} says (\"{sentence}\"): its action modifiers and "
+            f"reactions stay in effect, and the Methuselahs who declined to block do not block again"
+            + (f"; {names(others)} may still attempt to block." if others else "; nobody else may block."),
+            R.GOLDEN_RULE, R.BLOCK_DECLINE_FINAL)
 
 
 def _victim_words(who: str) -> str:

@@ -828,7 +828,8 @@ CANCEL_AS_PLAYED = rule("CANCEL_AS_PLAYED", "an effect that cancels a card as it
                         [RB("1.6.1", "Some effects can cancel a card")])
 STRIKE_CANCELLED = rule("STRIKE_CANCELLED", "a minion whose strike card is cancelled chooses a strike again",
                         [V("wording-templates", "If a combat card used for a strike is cancelled")],
-                        [])
+                        # (the older book says only that each minion chooses a strike: a cancelled card was none)
+                        [RB("6.4.3", "Each minion chooses his strike")])
 BURN_OPTION = rule("BURN_OPTION", "a card with the burn option may be discarded and replaced in any unlock phase by a Methuselah controlling no minion meeting its requirements, once per unlock phase",
                    [V("unlock-phase", "may discard it during ANY Methuselah's unlock phase and replace it"),
                     V("unlock-phase", "Each Methuselah is limited to one such discard each unlock phase")],

@@ -289,6 +289,9 @@ class Combat:
     # cards a card limits to one a vampire each combat or round ("A vampire can play only one Dodge each round."),
     # played in this combat: (minion, the card and its level when the limit names one, round)
     limited: tuple[tuple[str, str, int], ...] = ()
+    # a card's "If this vampire was blocked while performing an action, the action continues as if unblocked.",
+    # played this round by the blocked vampire: (the vampire, the card, the sentence); a new round drops it
+    continues: Optional[tuple[str, str, str]] = None
 
     def extra_of(self, name: str) -> int:
         return dict(self.extra).get(name, 0)
