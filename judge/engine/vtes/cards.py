@@ -1249,9 +1249,10 @@ def _continuation(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) ->
         return
     a = c.action
     kind = a.kind if a is not None else ""
-    if a is None or c.acting != m.name:
-        why = (f"{m.name} is the blocking minion, not the blocked one" if a is not None else
-               "this combat did not come from a block of an action")
+    if a is None or c.acting != m.name or a.actor != m.name:
+        why = ("this combat did not come from a block of an action" if a is None else
+               f"{m.name} is the blocking minion, not the blocked one" if c.acting != m.name else
+               f"{m.name} took {a.actor}'s place in the combat: it was not blocked, and performed no action")
         log.add(f"{e.card.name}: \"{sentence}\" does nothing here: {why}.", R.GOLDEN_RULE, R.BLOCKED)
     elif kind in what.continues_not:
         log.add(f"{e.card.name}: \"{sentence}\" does nothing here: {a.summary} is a {kind} action.", R.GOLDEN_RULE)

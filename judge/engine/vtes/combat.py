@@ -230,7 +230,8 @@ def _continue_as_if_unblocked(d: Draft, log: Log, c: Combat) -> None:
     action is open again, with its modifiers and reactions in effect and its block attempt gone; the Methuselahs
     who declined to block have had their chance (the card's rulings). A vampire going to torpor or burned as the
     combat ends has no action to continue."""
-    who, card, sentence = c.continues
+    _, card, sentence = c.continues
+    who = c.action.actor  # (the vampire that played the card: `cards._continuation` keeps it for no other)
     if who in c.wounded or who in c.burning or who not in d.minions or not d.minions[who].ready:
         log.add(f"{who} is not ready as the combat ends: {c.action.summary} cannot continue as {card} says "
                 f"(\"{sentence}\"); it is over, blocked.", R.GOLDEN_RULE, R.BLOCKED)
