@@ -29,7 +29,7 @@ _REQUIRING = re.compile(rf" (?:requiring|that requires) (?P<req>{_DISCIPLINE}(?:
 _WHO = {"the opposing minion": "opposing", "another Methuselah": "another", "a younger vampire": "younger"}
 _CANCEL = re.compile(
     r"(?P<burn>(?:Alternatively, )?(?:[Bb]urn|This (?:vampire|ally) burns) (?P<n>\d) (?P<unit>blood|life) to c|C)ancel "
-    r"(?P<what>.+?) as it is played(?: by (?P<by>the opposing minion|another Methuselah))?"
+    r"(?P<what>.+?) as it is played(?: by (?P<by>the opposing minion|another Methuselah|a younger vampire))?"
     r"(?P<tail>(?:,? and its cost is not paid|;? its cost is not paid| \(no cost is paid(?: for that card)?\)|"
     r" \((?:its )?cost (?:must be|is still) paid\)| \(the minion chooses (?:another strike|a strike again)\)|"
     r" \(the acting minion does not lock\))*)")

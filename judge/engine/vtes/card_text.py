@@ -41,6 +41,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Optional
 
+from judge.engine.vtes.cancels import CancelText, cancel_of
 from judge.engine.vtes.clans import is_clan
 from judge.engine.vtes.state import ALLY, TORPOR, VAMPIRE
 
@@ -1073,7 +1074,12 @@ class Ability:
     "enter combat"  "Dorka can enter combat with a minion controlled by your predator or prey as a (D) action.": an
                     action (directed, "(D)" printed or not: abilities.py) at `stealth`, costing `blood`, that enters combat with a minion of
                     `groups` (a group may bound capacity), `state` ("ready", "locked" or ""),
-                    controlled by `whose` ("predator or prey", "another Methuselah" or "": any other Methuselah)."""
+                    controlled by `whose` ("predator or prey", "another Methuselah" or "": any other Methuselah);
+    "cancel"        "During a combat, Asguresh can cancel a combat card played by the opposing minion as it is played,
+                    and its cost is not paid.", "Once each combat, Michaela can burn 1 blood to cancel a grapple or aim
+                    card ...": `cancel` (cancels.CancelText: the cards it reaches, their cost, the blood burned), used
+                    `during` a "combat" it is in, an "action" it performs or a "referendum" it calls ("": any time),
+                    `once` each "combat", "action" or "turn" ("": any number of times)."""
 
     kind: str
     sentence: str
@@ -1104,6 +1110,7 @@ class Ability:
     non_aggravated: bool = False  # "prevent": normal damage only
     phase: str = ""  # "self unlock": the phase it is used in
     edge: bool = False  # "self unlock": paid by burning the Edge
+    cancel: Optional[CancelText] = None  # "cancel": what it cancels, and how
 
     def reaches(self, o, me) -> Optional[bool]:
         """Whether the minion `o` is one of the minions this ability names (`me`: the vampire whose card it is; any
@@ -1212,9 +1219,34 @@ _ENTER_COMBAT = re.compile(rf"(?P<who>.+?) (?:can|may) enter combat with {_COMBA
                            rf"{_COMBAT_TARGET.replace('?P<', '?P<x')}\.?")
 
 
+# "During a combat, Asguresh can cancel ...", "Once each combat, Michaela can burn 1 blood to cancel ...", "During a
+# referendum she calls, Diana can burn 1 blood to cancel ...", "Once each action he performs, he can ..."
+_CANCEL_ABILITY = re.compile(r"(?:(?:During (?:(?P<combat>a combat)|an action (?P<actor>.+?) performs|a referendum "
+                             r"(?P<caller>.+?) calls)|Once each (?P<once>combat|turn|action)(?: (?P<performer>he|she|"
+                             r"they|it) performs)?), )?(?P<who>.+?) (?:can|may) (?P<rest>(?:burn \d blood to )?cancel .+)")
+
+
+def _cancel_ability(s: str, name: str) -> Optional[Ability]:
+    """A crypt card's cancel (`Ability` "cancel"), or None."""
+    m = _CANCEL_ABILITY.fullmatch(s)
+    if not m or not _is_self(m.group("who"), name) or not all(
+            _is_self(m.group(g), name) for g in ("actor", "caller", "performer") if m.group(g)):
+        return None
+    rest = m.group("rest").replace(" by an opposing minion", " by the opposing minion")
+    cancel = cancel_of(rest[0].upper() + rest[1:])
+    if cancel is None:
+        return None
+    during = ("combat" if m.group("combat") else "action" if m.group("actor") or m.group("performer") else
+              "referendum" if m.group("caller") else "")
+    return Ability("cancel", s, cancel=cancel._replace(sentence=s), during=during, once=m.group("once") or "")
+
+
 def ability_of(sentence: str, name: str) -> Optional[Ability]:
     """The crypt card `name`'s sentence read as an `Ability`, or None when it is none of the forms read."""
     s = sentence.strip()
+    found = _cancel_ability(s, name)
+    if found is not None:
+        return found
     m = _CANNOT_USE.fullmatch(s)
     if m and _is_self(m.group("who"), name):
         return Ability("cannot use", s, codes=tuple(re.findall(r"\[([a-z]{3})\]", m.group("what"))))

@@ -48,7 +48,7 @@ from judge.engine.errors import NotModelled, Refusal, ScenarioError
 from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Equip, Event, GainStrikes,
                                  HuntingGround, Maneuver, MasterCard, Modifier, PlayCard, Political, Press, Prevent,
                                  Reaction, Recruit, StrikeSpec)
-from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, check_actor, minion, play_from_hand, pool,
+from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, minion, play_from_hand, pool,
                                   require_seated)
 from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, Methuselah, StrikeText, abilities_of, condition_of,
                                          is_as_above, read_crypt_text, same_clan, strike_of, written_out)
@@ -1066,9 +1066,9 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
     cost = e.cost or card_cost(card, m, log, "Action Modifier")
     check_cost(d, card, m, m.controller, cost)
     if e.canceller is not None:
-        raise NotModelled(f"{card.name} cancelled by {e.canceller.card.name} after {r.summary} resolved: who may "
-                          f"cancel a card played once the action is over, and under which of its conditions, is not "
-                          f"modelled. {e.canceller.card.quote()}", [R.CANCEL_AS_PLAYED, R.GOLDEN_RULE])
+        raise NotModelled(f"{card.name} cancelled by {_canceller_name(e.canceller)} after {r.summary} resolved: who "
+                          f"may cancel a card played once the action is over, and under which of its conditions, is "
+                          f"not modelled", [R.CANCEL_AS_PLAYED, R.GOLDEN_RULE])
     d.set(resolved=dataclasses.replace(r, modifiers=r.modifiers + ((m.name, card.name),)))  # (the non-repeat rule)
     if e.cancelled:  # (still played: recorded above)
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO, "modifier")
@@ -1218,7 +1218,7 @@ def _cancelled(d: Draft, e: PlayCard, m: Optional[Minion], player: str, cost: Co
     again = played_as == "combat" and _is_strike(e, m)  # the minion chooses a strike again
     if how is not None and how.cost_paid is False:
         log.add(f"{e.card.name} is cancelled as it is played: it has no effect, and its cost is not paid, as "
-                f"{e.canceller.card.name} says (\"{how.sentence}\"), where the book would have it paid.",
+                f"{_canceller_name(e.canceller)} says (\"{how.sentence}\"), where the book would have it paid.",
                 R.CARD_CANCELLED, R.GOLDEN_RULE, rule)
     else:
         _cancelled_paid(d, e, m, player, cost, log, rule)
@@ -1340,7 +1340,67 @@ def _played_with(e: PlayCard, m: Optional[Minion], c) -> frozenset:
 
 def _cancel_text_or_none(c) -> Optional[cancels.CancelText]:
     """The canceller's cancel sentence read at its level (its first line there), without the minion playing it."""
-    return modelled(c.card, c.level).cancel
+    return modelled(c.card, c.level).cancel if c.card is not None else None
+
+
+def _canceller_name(c) -> str:
+    """The card cancelling another, as a step names it: the card, or the minion's own card."""
+    return c.card.name if c.card is not None else f"{c.minion}'s card"
+
+
+def _ability_cancels(d: Draft, target: cancels.Played, cm: Minion, log: Log) -> cancels.CancelText:
+    """`cm`'s own card text cancels the card played ("During a combat, Asguresh can cancel a combat card played by the
+    opposing minion as it is played, ..."): when the text says (in a combat it is in, an action it performs, a
+    referendum it calls), once each combat, action or turn when it says so, burning the blood it says; refused out
+    of its reach, as a card would be."""
+    found = card_gives(cm, "cancel", "way to cancel a card as it is played",
+                       "describe the cancel without it ('..., cancelled as it is played')", (R.CRYPT_ABILITY,))
+    ability = found[0]
+    for a in found:  # (a card gives one; the first that reaches the card played, if two)
+        if cancels.why_not(a.cancel, target, cm.controller, cm, d.combat) is None:
+            ability = a
+            break
+    c, sentence, card = ability.cancel, ability.sentence, target.card
+    reason = cancels.why_not(c, target, cm.controller, cm, d.combat)
+    if reason is None and ability.during == "combat" and (d.combat is None or d.combat.ended or
+                                                           cm.name not in (d.combat.acting, d.combat.opposing)):
+        reason = f"{cm.name} is not in combat"
+    a = d.action_()
+    if reason is None and ability.during == "action" and (a is None or a.actor != cm.name):
+        reason = f"{cm.name} is not performing an action"
+    r = d.referendum
+    if reason is None and ability.during == "referendum" and (r is None or r.caller != cm.name or r.kind == "blood hunt"):
+        reason = f"no referendum {cm.name} called is in progress"
+    if reason is None and not cm.ready:
+        reason = f"{cm.name} is not ready"
+    if reason:
+        raise Refusal(f"{cm.name}'s card says \"{sentence}\": {reason}", [R.CRYPT_ABILITY, R.CANCEL_AS_PLAYED])
+    if ability.once == "combat":
+        if (cm.name, sentence) in d.combat.used_abilities:
+            raise Refusal(f"{cm.name} used \"{sentence}\" this combat already", [R.CRYPT_ABILITY])
+        d.put_combat(used_abilities=d.combat.used_abilities + ((cm.name, sentence),))
+    elif ability.once == "action":
+        if a is None:
+            raise NotModelled(f"\"{sentence}\" outside an action: what \"once each action\" counts is not "
+                              f"modelled", [R.CRYPT_ABILITY])
+        if (cm.name, sentence) in a.abilities:
+            raise Refusal(f"{cm.name} used \"{sentence}\" this action already", [R.CRYPT_ABILITY])
+        d.put_action(abilities=a.abilities + ((cm.name, sentence),))
+    elif ability.once == "turn":
+        key = f"ability: {sentence}"
+        if key in cm.once:
+            raise Refusal(f"{cm.name} used \"{sentence}\" this turn already", [R.CRYPT_ABILITY])
+        d.put_minion(cm.name, once=cm.once + (key,))
+    burned = ""
+    if c.burn:
+        if minion(d, cm.name).blood < c.burn:
+            raise Refusal(f"{cm.name}'s card says \"{sentence}\": {cm.name} has {minion(d, cm.name).blood} blood",
+                          [R.CRYPT_ABILITY, R.CANCEL_AS_PLAYED])
+        blood(d, cm.name, -c.burn)
+        burned = f"; {cm.name} burns {c.burn} blood"
+    log.add(f"{cm.name} cancels {card.name} as it is played, as {cm.name}'s card says (\"{sentence}\"){burned}.",
+            R.CRYPT_ABILITY, R.CANCEL_AS_PLAYED, R.CARD_CANCELLED)
+    return c
 
 
 def _is_strike(e: PlayCard, m: Optional[Minion]) -> bool:
@@ -1356,14 +1416,20 @@ def _canceller_plays(d: Draft, e: PlayCard, m: Optional[Minion], player: str, pl
     c = e.canceller
     target = cancels.Played(card=e.card, played_as=played_as, strike=played_as == "combat" and _is_strike(e, m),
                             player=player, minion=m, disciplines=_played_with(e, m, c))
+    if c.card is None:
+        return _ability_cancels(d, target, minion(d, c.minion), log)
     play_card(d, PlayCard(card=c.card, minion=c.minion, player=c.player, level=c.level, cancelling=target,
                           line=e.line, text=e.text), log)
     return _cancel_text(d, c)
 
 
 def _cancel_text(d: Draft, c) -> Optional[cancels.CancelText]:
-    """What the canceller's line played says of cancelling (None: nothing; its play then refuses it)."""
+    """What the canceller's line played (or its minion's card text) says of cancelling (None: nothing; its play then
+    refuses it)."""
     by = minion(d, c.minion) if c.minion is not None and c.minion in d.minions else None
+    if c.card is None:
+        found = abilities_of(by, "cancel") if by is not None else []
+        return found[0].cancel if len(found) == 1 else None
     return modelled(c.card, c.level, line_played(c.card, c.level, by) if by is not None else None).cancel
 
 
@@ -1796,7 +1862,7 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         if d.edition == OLDER and (how is None or how.cost_paid is None):
             raise NotModelled(f"{card.name} cancelled as it is played: the older book does not say what becomes of "
                               f"its cost", [R.CARD_CANCELLED, R.CARD_MASTER_WHO])
-        paid = (f"its cost not paid, as {e.canceller.card.name} says (\"{how.sentence}\"), where the book would have "
+        paid = (f"its cost not paid, as {_canceller_name(e.canceller)} says (\"{how.sentence}\"), where the book would have "
                 f"it paid" if unpaid else "its cost paid")
         log.add(f"{card.name} is cancelled as it is played: it has no effect, but it is played ({paid}, the master "
                 f"phase action used" + (", and no action gained from the trifle" if card.trifle else "") + ").",

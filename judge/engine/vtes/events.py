@@ -443,7 +443,8 @@ class ClosePolling(Event):
 @dataclass(frozen=True)
 class Canceller:
     """The card that cancels a card as it is played ("..., cancelled by Carna's Ophidian Gaze"): a cards.CardFacts,
-    played by a minion or (a master card) a Methuselah, at a level."""
+    played by a minion or (a master card) a Methuselah, at a level; or (`card` None) the minion's own card text
+    ("..., cancelled by Asguresh": "During a combat, Asguresh can cancel a combat card ...")."""
 
     card: Any
     minion: Optional[str] = None

@@ -116,8 +116,12 @@ _CANCELLER_LEVEL = re.compile(r"(?P<card>.+?)(?: at (?P<lvl>inferior|superior|ba
 
 def _canceller(text: str, names: Names, line: int) -> Canceller:
     """The card cancelling another, as a sentence names it after "cancelled by": "Carna's Ophidian Gaze (at
-    superior)", "Bob's Sudden Reversal", or "Ophidian Gaze (at superior) played by Carna"."""
+    superior)", "Bob's Sudden Reversal", or "Ophidian Gaze (at superior) played by Carna"; or a minion by its own
+    card text: "Asguresh" ("Asguresh's ability", "Asguresh's card text")."""
     text = text.strip()
+    for name in names.minions:
+        if text.casefold() in (name.casefold(), f"{name.casefold()}'s ability", f"{name.casefold()}'s card text"):
+            return Canceller(card=None, minion=name)
     who = card = None
     for name in sorted([*names.players, *names.minions], key=len, reverse=True):
         for mark in ("'s ", "' ", "’s "):
@@ -180,11 +184,14 @@ def _s_play(d, names, line, text):
     cancelled, canceller = d.get("cancelled"), None
     if isinstance(cancelled, dict):  # {cancelled: {card: Ophidian Gaze, by: Carna, at: superior}}
         unknown = sorted(set(cancelled) - {"card", "by", "at"})
-        if unknown or "card" not in cancelled or "by" not in cancelled:
+        if unknown or "by" not in cancelled or "at" in cancelled and "card" not in cancelled:
             raise ScenarioError("cancelled: takes true, or the card that cancels it and who plays it ({card: "
-                                "Ophidian Gaze, by: Carna, at: superior})" + (
-                                    f"; unknown key {unknown[0]!r}" if unknown else ""), line)
-        canceller = _canceller_of(str(cancelled["by"]), str(cancelled["card"]), cancelled.get("at"), names, line)
+                                "Ophidian Gaze, by: Carna, at: superior}), or the minion whose card text cancels it "
+                                "({by: Asguresh})" + (f"; unknown key {unknown[0]!r}" if unknown else ""), line)
+        if "card" in cancelled:
+            canceller = _canceller_of(str(cancelled["by"]), str(cancelled["card"]), cancelled.get("at"), names, line)
+        else:
+            canceller = Canceller(card=None, minion=names.canon_minion(str(cancelled["by"]), line))
     return PlayCard(card=card, minion=minion, player=player, level=_level(d.get("at"), line), target=target,
                     cancelled=bool(cancelled), canceller=canceller, cost=cost_of(d) if "cost" in d else None,
                     effect=effect, says=str(d["says"]) if d.get("says") is not None else None, line=line, text=text)
