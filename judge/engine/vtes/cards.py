@@ -1353,7 +1353,7 @@ def _ability_cancels(d: Draft, target: cancels.Played, cm: Minion, log: Log) -> 
     opposing minion as it is played, ..."): when the text says (in a combat it is in, an action it performs, a
     referendum it calls), once each combat, action or turn when it says so, burning the blood it says; refused out
     of its reach, as a card would be."""
-    found = card_gives(cm, "cancel", "way to cancel a card as it is played",
+    found = card_gives(cm, "cancel", "a way to cancel a card as it is played",
                        "describe the cancel without it ('..., cancelled as it is played')", (R.CRYPT_ABILITY,))
     ability = found[0]
     for a in found:  # (a card gives one; the first that reaches the card played, if two)
@@ -1371,8 +1371,9 @@ def _ability_cancels(d: Draft, target: cancels.Played, cm: Minion, log: Log) -> 
     r = d.referendum
     if reason is None and ability.during == "referendum" and (r is None or r.caller != cm.name or r.kind == "blood hunt"):
         reason = f"no referendum {cm.name} called is in progress"
-    if reason is None and not cm.ready:
-        reason = f"{cm.name} is not ready"
+    if reason is None and (cm.contested or not cm.controlled):  # (in torpor it may: the card does not ask it to
+        # be ready, as the ruling on Lucita's like text says: "The ability can be used when in torpor.")
+        reason = f"{cm.name} is {'contested' if cm.contested else 'not in play'}"
     if reason:
         raise Refusal(f"{cm.name}'s card says \"{sentence}\": {reason}", [R.CRYPT_ABILITY, R.CANCEL_AS_PLAYED])
     if ability.once == "combat":

@@ -119,8 +119,9 @@ def _canceller(text: str, names: Names, line: int) -> Canceller:
     superior)", "Bob's Sudden Reversal", or "Ophidian Gaze (at superior) played by Carna"; or a minion by its own
     card text: "Asguresh" ("Asguresh's ability", "Asguresh's card text")."""
     text = text.strip()
+    own = re.fullmatch(r"(?P<who>.+?)(?:(?:'s|’s) (?:special ability|ability|(?:own )?card(?: text)?))?", text)
     for name in names.minions:
-        if text.casefold() in (name.casefold(), f"{name.casefold()}'s ability", f"{name.casefold()}'s card text"):
+        if own.group("who").casefold() == name.casefold():
             return Canceller(card=None, minion=name)
     who = card = None
     for name in sorted([*names.players, *names.minions], key=len, reverse=True):
@@ -134,7 +135,8 @@ def _canceller(text: str, names: Names, line: int) -> Canceller:
         found = re.fullmatch(r"(?P<card>.+?) played by (?P<who>.+)", text)
         if found is None:
             raise ScenarioError(f"cannot read the card that cancels it, {text!r}: say whose card it is ('cancelled "
-                                f"by Carna's Ophidian Gaze', 'cancelled by Sudden Reversal played by Bob')", line)
+                                f"by Carna's Ophidian Gaze', 'cancelled by Sudden Reversal played by Bob'), or name "
+                                f"the minion whose own card text cancels it ('cancelled by Asguresh')", line)
         who, card = found.group("who"), found.group("card")
     level = _CANCELLER_LEVEL.fullmatch(card.strip())
     return _canceller_of(who, level.group("card"), level.group("lvl"), names, line)
