@@ -1300,6 +1300,9 @@ def _cancels(d: Draft, e: PlayCard, m: Optional[Minion], player: str, what: Mode
     if reason:
         raise _refuse(card, f"{card.name}{_at(e)} is \"{c.sentence}\": {reason}", R.CANCEL_AS_PLAYED)
     _unmodelled_rest(e, what, [rule])
+    if not c.sentence.startswith("Alternatively") and any(getattr(what, effect) for effect in _EFFECTS):
+        raise NotModelled(f"{card.name}{_at(e)} cancels {target.card.name} and does more as it does: what else "
+                          f"it does then is not applied. {card.quote()}", [R.CANCEL_AS_PLAYED, R.GOLDEN_RULE])
     burned = ""
     if c.burn:
         if m is None:
@@ -1362,8 +1365,8 @@ def _ability_cancels(d: Draft, target: cancels.Played, cm: Minion, log: Log) -> 
             break
     c, sentence, card = ability.cancel, ability.sentence, target.card
     reason = cancels.why_not(c, target, cm.controller, cm, d.combat)
-    if reason is None and ability.during == "combat" and (d.combat is None or d.combat.ended or
-                                                           cm.name not in (d.combat.acting, d.combat.opposing)):
+    if reason is None and "combat" in (ability.during, ability.once) and (
+            d.combat is None or d.combat.ended or cm.name not in (d.combat.acting, d.combat.opposing)):
         reason = f"{cm.name} is not in combat"
     a = d.action_()
     if reason is None and ability.during == "action" and (a is None or a.actor != cm.name):
