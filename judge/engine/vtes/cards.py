@@ -597,6 +597,7 @@ class Modelled:
     bleed_reduced: int = 0  # "Reduce a bleed against you by N."
     maneuver: bool = False  # a combat card's "Maneuver."
     maneuver_to: Optional[str] = None  # ... "Maneuver, only usable to go to long range." (the range it may move to)
+    maneuver_or_press: str = ""  # a combat card's "Maneuver or press." (the sentence): one, as the step it is played in
     prevent: int = 0  # a combat card's "Prevent N damage."
     prevent_normal: bool = False  # ... "Prevent N non-aggravated damage.": normal damage only
     # a combat card's "This vampire gets +N strength this combat." / "The opposing minion gets -N strength this
@@ -843,6 +844,9 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         m = re.fullmatch(r"Reduce a bleed against you by (\d)", s)
         if m:
             out.bleed_reduced += int(m.group(1))
+            continue
+        if s == "Maneuver or press" and COMBAT in card.types and not (out.maneuver or out.press):
+            out.maneuver, out.press, out.maneuver_or_press = True, "continue", sentence
             continue
         m = re.fullmatch(r"Maneuver(?:, only usable to (?:go|get) to (?P<to>long|close) range)?", s)
         if COMBAT in card.types and m and not out.maneuver:
@@ -1727,6 +1731,20 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
                             unreplaced=what.after_combat, line=e.line,
                             text=e.text)
         _delegate(e, combat.gain_strikes, event, d, log, R.CARD_COMBAT_WHO)
+        return
+    if e.effect is None and e.says is None and not what.rest and what.maneuver_or_press and what.strike is None \
+            and not (what.prevent or what.extra_strikes):
+        # "Maneuver or press.": a maneuver in the range step (before range too), else a press (the press step's own
+        # checks refuse it elsewhere)
+        c = d.combat
+        if c.step in ("before range", "range"):
+            event = Maneuver(minion=m.name, source=e.card.name, via="card", cost=cost, unreplaced=what.after_combat,
+                             line=e.line, text=e.text)
+            _delegate(e, combat.maneuver, event, d, log, R.CARD_COMBAT_WHO)
+        else:
+            event = Press(minion=m.name, to_continue=True, source=e.card.name, cost=cost, unreplaced=what.after_combat,
+                          line=e.line, text=e.text)
+            _delegate(e, combat.press, event, d, log, R.CARD_COMBAT_WHO)
         return
     if e.effect is None and e.says is None and not what.rest and what.press and what.strike is None and \
             not (what.maneuver or what.prevent):
