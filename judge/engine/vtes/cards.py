@@ -604,7 +604,7 @@ class Modelled:
     # round.": (whose: "self" or "opposing", +/-N, "combat" or "round")
     strength: list = field(default_factory=list)
     aggravated_hands: bool = False  # a combat card's "Damage from this vampire's hand strikes is aggravated this round."
-    press: Optional[str] = None  # a combat card's "Press." (continue), "Press, only usable to end combat." (end)
+    press: Optional[str] = None  # a combat card's "Press." (any), "Press, only usable to end combat." (end), ... (continue)
     extra_strikes: int = 0  # a combat card's "Additional strike (limited)." / "N additional strikes."
     votes: int = 0  # an action modifier's or reaction's "This vampire gets +N votes." (in the referendum polled)
     unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
@@ -846,7 +846,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             out.bleed_reduced += int(m.group(1))
             continue
         if s == "Maneuver or press" and COMBAT in card.types and not (out.maneuver or out.press):
-            out.maneuver, out.press, out.maneuver_or_press = True, "continue", sentence
+            out.maneuver, out.press, out.maneuver_or_press = True, "any", sentence
             continue
         m = re.fullmatch(r"Maneuver(?:, only usable to (?:go|get) to (?P<to>long|close) range)?", s)
         if COMBAT in card.types and m and not out.maneuver:
@@ -858,7 +858,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         m = re.fullmatch(r"Press(?:, only usable to (continue|end) combat)?", s)
         if m and COMBAT in card.types and out.press is None:
-            out.press = m.group(1) or "continue"
+            out.press = m.group(1) or "any"  # "Press.": to continue, or to end combat against a press to continue
             continue
         m = re.fullmatch(r"Prevent (\d) (non-aggravated )?damage", s)
         if m and COMBAT in card.types and not out.prevent:
@@ -959,6 +959,10 @@ def stage_kind(e: PlayCard, table) -> type:
     types = e.card.types
     if types == (MODIFIER,) and modelled(e.card, e.level).after_resolution:
         return PlayCard
+    if COMBAT in types and len(types) > 1 and {frozenset(ln.marks & {"COMBAT", "ACTION MODIFIER", "REACTION"})
+                                               for ln in e.card.discipline_lines() if ln.played_at(e.level)} \
+            == {frozenset({"COMBAT"})}:
+        return ChooseStrike  # every line at the level played is marked [COMBAT]: played in a combat (a block first)
     if COMBAT in types and (table.combat is not None or len(types) == 1):
         return ChooseStrike
     if MODIFIER in types and table.action is not None:
@@ -1264,6 +1268,12 @@ def _continuation(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) ->
         d.put_combat(continues=(m.name, e.card.name, sentence))
         log.add(f"If the combat ends after this round, {a.summary} continues as if unblocked, as {e.card.name} says "
                 f"(\"{sentence}\").", R.GOLDEN_RULE, R.BLOCKED)
+
+
+def _press_continues(c, m: Minion) -> bool:
+    """A press a card allows either way: to end combat against the opponent's press to continue (the book: "to keep
+    offsetting the effects of their opponent's last press"), else to continue."""
+    return not (c is not None and c.press and c.press != m.name)
 
 
 def _only_cancels(what: Modelled) -> bool:
@@ -1741,15 +1751,20 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
             event = Maneuver(minion=m.name, source=e.card.name, via="card", cost=cost, unreplaced=what.after_combat,
                              line=e.line, text=e.text)
             _delegate(e, combat.maneuver, event, d, log, R.CARD_COMBAT_WHO)
-        else:
-            event = Press(minion=m.name, to_continue=True, source=e.card.name, cost=cost, unreplaced=what.after_combat,
-                          line=e.line, text=e.text)
-            _delegate(e, combat.press, event, d, log, R.CARD_COMBAT_WHO)
+            return
+        if c.step in ("before strikes", "strike"):  # (in the damage step the strikes are made: the press is next)
+            raise _refuse(e.card, f"{e.card.name}{_at(e)} is \"{what.maneuver_or_press}\": the range step is over for "
+                                  f"a maneuver, and the press step has not come (the strikes first)",
+                          R.MANEUVER, R.PRESS)
+        event = Press(minion=m.name, to_continue=_press_continues(c, m), source=e.card.name, cost=cost,
+                      unreplaced=what.after_combat, line=e.line, text=e.text)
+        _delegate(e, combat.press, event, d, log, R.CARD_COMBAT_WHO)
         return
     if e.effect is None and e.says is None and not what.rest and what.press and what.strike is None and \
             not (what.maneuver or what.prevent):
         # A press card read whole ("Press.", "Press, only usable to end combat."): the engine's own press.
-        event = Press(minion=m.name, to_continue=what.press == "continue", source=e.card.name, cost=cost,
+        event = Press(minion=m.name, to_continue=what.press == "continue" or what.press == "any" and
+                      _press_continues(d.combat, m), source=e.card.name, cost=cost,
                       unreplaced=what.after_combat,
                       line=e.line, text=e.text)
         _delegate(e, combat.press, event, d, log, R.CARD_COMBAT_WHO)
