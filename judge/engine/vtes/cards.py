@@ -648,7 +648,6 @@ _SENTENCE = LIBRARY_SENTENCE
 _PLAYED_UNDER_CONDITIONS = {MODIFIER, REACTION, COMBAT, ACTION, POLITICAL, MASTER}
 # The cards whose cancel sentence the engine plays (`_cancels`): played as another card is played.
 _CANCELLERS = {MODIFIER, REACTION, COMBAT, MASTER}
-_ACTION_CARDS = cancels.ACTION_CARDS  # cards played to perform an action (cancels.Played.played_as)
 # A strike that also gives a press this round: "Strike: dodge, with an optional press." (the press may be only usable
 # to end or to continue combat)
 _WITH_PRESS = re.compile(r"(?P<strike>Strike: .+?),? with (?:an|1|one) optional press(?:, only usable to "
@@ -991,7 +990,7 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     what = modelled(card, e.level, number)
     if {MODIFIER, REACTION} <= set(card.types) and kind is Modifier:
         kind = _played_as(d, card, number, m)
-    if what.conditions and e.cancelling is not None and e.cancelling.played_as in _ACTION_CARDS:
+    if what.conditions and e.cancelling is not None and e.cancelling.played_as in cancels.ACTION_CARDS:
         raise NotModelled(f"{card.name}{_at(e)} is \"{what.conditions[0][0]}\", and it would cancel "
                           f"{e.cancelling.card.name} as that action card is played, before its action is under way: "
                           f"whether the condition holds then is not read. {card.quote()}",
@@ -1163,21 +1162,18 @@ def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) 
         _modifier_who(d, e, m, what)
     elif kind is Reaction:
         target = e.cancelling
-        if d.action_() is None and target is not None and target.played_as in _ACTION_CARDS:
+        reaction = Reaction(minion=m.name, card=e.card.name, wake=what.wake, locked_ok=what.locked_ok,
+                            unlock_block=what.unlock_block)
+        if d.action_() is None and target is not None and target.played_as in cancels.ACTION_CARDS:
             # an action card cancelled as it is played: its action is not under way yet, and the reaction is
-            # another Methuselah's ready unlocked minion's (actions.reaction's checks, of the card's player)
-            if m.controller == target.player or not m.ready or m.locked and not (what.wake or what.locked_ok):
-                why = (f"{m.name} is {target.player}'s minion: only other Methuselahs' minions play reactions"
-                       if m.controller == target.player else
-                       f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions")
-                raise _refuse(e.card, why, R.CARD_REACTION_WHO, R.REACTION_WHO)
+            # another Methuselah's ready unlocked minion's, as during the action (of the card's player)
+            _delegate(e, lambda d_, r, log_: _may_react(m, target.player, (), r), reaction, d, None,
+                      R.CARD_REACTION_WHO)
             return
         if d.action_() is None:
             raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a reaction: no action is in progress",
                           R.CARD_REACTION_WHO)
-        _delegate(e, _reaction_check, Reaction(minion=m.name, card=e.card.name, wake=what.wake,
-                                               locked_ok=what.locked_ok, unlock_block=what.unlock_block), d, None,
-                  R.CARD_REACTION_WHO)
+        _delegate(e, _reaction_check, reaction, d, None, R.CARD_REACTION_WHO)
     elif kind in (ActionCard, Political, Recruit, Equip):
         what_kind = {Political: "political", Recruit: "recruit", Equip: "equip"}.get(kind, "card")
         _delegate(e, lambda d_, e_, log_: check_actor(d_, m.name, what_kind),
@@ -1265,7 +1261,7 @@ def _continuation(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) ->
     elif kind in what.continues_not:
         log.add(f"{e.card.name}: \"{sentence}\" does nothing here: {a.summary} is a {kind} action.", R.GOLDEN_RULE)
     else:
-        d.put_combat(continues=(m.name, e.card.name, sentence))
+        d.put_combat(continues=(e.card.name, sentence))
         log.add(f"If the combat ends after this round, {a.summary} continues as if unblocked, as {e.card.name} says "
                 f"(\"{sentence}\").", R.GOLDEN_RULE, R.BLOCKED)
 
@@ -1333,7 +1329,7 @@ def _cancels(d: Draft, e: PlayCard, m: Optional[Minion], player: str, what: Mode
             f"{burned}.", R.CANCEL_AS_PLAYED, rule, R.CARD_CANCELLED)
 
 
-def _played_with(e: PlayCard, m: Optional[Minion], c) -> frozenset:
+def _played_with(d: Draft, e: PlayCard, m: Optional[Minion], c) -> frozenset:
     """The Disciplines (names, lower case) the card `e` is played with: those of its line played that `m` has ("When
     played, a multi-Disciplines card counts as requiring the Discipline(s) being used."). NotModelled when the line
     takes either of two Disciplines `m` both has, and the canceller `c` reaches one of them only."""
@@ -1347,17 +1343,12 @@ def _played_with(e: PlayCard, m: Optional[Minion], c) -> frozenset:
     used = frozenset(names.get(code.casefold(), code.casefold()) for code in line.codes
                      if discipline_level(m, code, names.get(code.casefold(), code)) is not None)
     if line.any_of and len(used) > 1:
-        cancel = _cancel_text_or_none(c)
+        cancel = _cancel_text(d, c)
         if cancel is not None and cancel.requiring and 0 < len(used & set(cancel.requiring)) < len(used):
             raise NotModelled(f"{m.name} may play {e.card.name} with {' or '.join(sorted(used))}: which one it is "
                               f"played with, which decides whether \"{cancel.sentence}\" reaches it, is not said",
                               [R.CANCEL_AS_PLAYED, R.CARD_REQUIREMENTS])
     return used
-
-
-def _cancel_text_or_none(c) -> Optional[cancels.CancelText]:
-    """The canceller's cancel sentence read at its level (its first line there), without the minion playing it."""
-    return modelled(c.card, c.level).cancel if c.card is not None else None
 
 
 def _canceller_name(c) -> str:
@@ -1433,7 +1424,7 @@ def _canceller_plays(d: Draft, e: PlayCard, m: Optional[Minion], player: str, pl
     cancel sentence says (of the cancelled card's cost)."""
     c = e.canceller
     target = cancels.Played(card=e.card, played_as=played_as, strike=played_as == "combat" and _is_strike(e, m),
-                            player=player, minion=m, disciplines=_played_with(e, m, c))
+                            player=player, minion=m, disciplines=_played_with(d, e, m, c))
     if c.card is None:
         return _ability_cancels(d, target, minion(d, c.minion), log)
     play_card(d, PlayCard(card=c.card, minion=c.minion, player=c.player, level=c.level, cancelling=target,
@@ -1599,11 +1590,16 @@ def _votes_card(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, lo
 def _reaction_check(d: Draft, e: Reaction, log: Log) -> None:
     """Who may play a reaction now, without playing it (actions.reaction's checks)."""
     a = d.action_()
-    m = minion(d, e.minion)
-    if m.controller == a.player:
-        raise Refusal(f"{m.name} is {a.player}'s minion: only other Methuselahs' minions play reactions to "
-                      f"{a.player}'s actions", [R.REACTION_WHO])
-    if not m.ready or (m.locked and not (e.wake or m.name in a.woken or e.locked_ok or e.unlock_block)):
+    _may_react(minion(d, e.minion), a.player, a.woken, e)
+
+
+def _may_react(m: Minion, acting: str, woken: tuple[str, ...], e: Reaction) -> None:
+    """Refused unless `m` may play the reaction `e` to an action of `acting`'s: another Methuselah's ready minion,
+    unlocked unless it woke (`woken`) or the card allows a locked one."""
+    if m.controller == acting:
+        raise Refusal(f"{m.name} is {acting}'s minion: only other Methuselahs' minions play reactions to "
+                      f"{acting}'s actions", [R.REACTION_WHO])
+    if not m.ready or (m.locked and not (e.wake or m.name in woken or e.locked_ok or e.unlock_block)):
         raise Refusal(f"{m.name} is not ready and unlocked: only ready unlocked minions play reactions",
                       [R.REACTION_WHO])
 

@@ -230,7 +230,7 @@ def _continue_as_if_unblocked(d: Draft, log: Log, c: Combat) -> None:
     action is open again, with its modifiers and reactions in effect and its block attempt gone; the Methuselahs
     who declined to block have had their chance (the card's rulings). A vampire going to torpor or burned as the
     combat ends has no action to continue."""
-    _, card, sentence = c.continues
+    card, sentence = c.continues
     who = c.action.actor  # (the vampire that played the card: `cards._continuation` keeps it for no other)
     if who in c.wounded or who in c.burning or who not in d.minions or not d.minions[who].ready:
         log.add(f"{who} is not ready as the combat ends: {c.action.summary} cannot continue as {card} says "
@@ -239,7 +239,7 @@ def _continue_as_if_unblocked(d: Draft, log: Log, c: Combat) -> None:
         return
     a = dataclasses.replace(c.action, attempt=None)
     d.set(action=a)
-    others = [p for p in a.undeclined]
+    others = a.undeclined
     log.add(f"{a.summary} continues as if unblocked, as {card} says (\"{sentence}\"): its action modifiers and "
             f"reactions stay in effect, and the Methuselahs who declined to block do not block again"
             + (f"; {names(others)} may still attempt to block." if others else "; nobody else may block."),

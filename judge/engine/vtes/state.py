@@ -290,8 +290,8 @@ class Combat:
     # played in this combat: (minion, the card and its level when the limit names one, round)
     limited: tuple[tuple[str, str, int], ...] = ()
     # a card's "If this vampire was blocked while performing an action, the action continues as if unblocked.",
-    # played this round by the blocked vampire: (the vampire, the card, the sentence); a new round drops it
-    continues: Optional[tuple[str, str, str]] = None
+    # played this round by the blocked vampire (the action's): (the card, the sentence); a new round drops it
+    continues: Optional[tuple[str, str]] = None
 
     def extra_of(self, name: str) -> int:
         return dict(self.extra).get(name, 0)
