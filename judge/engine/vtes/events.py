@@ -175,6 +175,7 @@ class Political(Event):
     cost: Cost = field(default_factory=Cost)
     effect: Optional["CardEffect"] = None  # what passing the referendum does, as the card says
     says: Optional[str] = None  # the same, described and not applied
+    title_card: Any = None  # a title card read (titles.TitleCard): what passing does, from the card's text
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -422,6 +423,7 @@ class Terms(Event):
     player: str
     effect: Optional[CardEffect] = None
     says: Optional[str] = None
+    chosen: Optional[str] = None  # the vampire a title card's terms choose (titles.choose)
 
 
 @dataclass(frozen=True, kw_only=True)

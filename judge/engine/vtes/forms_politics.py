@@ -30,6 +30,12 @@ def _terms(m, names, line, text):
     return Terms(player=player_of(m, names, line), says=m.group("says"), line=line, text=text)
 
 
+@FORMS.wording(r"{P} chooses {M}(?: (?:as|for) (?:the )?terms(?: of the referendum)?)?", "Sarah chooses Lucinde")
+def _terms_chosen(m, names, line, text):
+    """The vampire a title card's terms choose ("Choose a ready Brujah.": titles.choose)."""
+    return Terms(player=player_of(m, names, line), chosen=minion_of(m, names, line), line=line, text=text)
+
+
 @FORMS.wording(rf"{{M}} (?:votes|casts (?:her|his|its|their) votes) {_SIDE}(?: the referendum)?(?: \(?(?:with )?(?P<n>{NUM}) votes?\)?)?",
                "Lucinde votes for")
 def _vampire_votes(m, names, line, text):
@@ -80,10 +86,11 @@ def _close(m, names, line, text):
     return ClosePolling(line=line, text=text)
 
 
-@FORMS.structured("terms", ("effect", "says"), "{terms: Sarah, effect: {pool: {Alexis: -1}}}")
+@FORMS.structured("terms", ("effect", "says", "chosen"), "{terms: Sarah, effect: {pool: {Alexis: -1}}}")
 def _s_terms(d, names, line, text):
     return Terms(player=names.canon_player(d["terms"], line),
                  effect=effect_of(d["effect"], names, line) if d.get("effect") else None, says=d.get("says"),
+                 chosen=names.canon_minion(d["chosen"], line) if d.get("chosen") is not None else None,
                  line=line, text=text)
 
 

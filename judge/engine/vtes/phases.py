@@ -193,7 +193,7 @@ def _end_contests(d: Draft, log: Log, player: str) -> None:
             d.put_minion(m.name, title_contested=False)
             log.add(f"Every rival for the title {m.title} yielded: {m.name} acquires it.", R.CONTEST_TITLE_END)
         elif m.region == TORPOR or m.blood == 0:
-            d.put_minion(m.name, title=None, title_contested=False)
+            situations.clear_title(d, m.name)
             why = "is in torpor" if m.region == TORPOR else "has no blood to pay"
             log.add(f"{m.name} {why} and must yield the contested title {m.title}.", R.CONTEST_TITLE_FORCED)
 
@@ -283,7 +283,7 @@ def contest_title(d: Draft, e: ContestTitle, log: Log) -> None:
         log.add(f"{m.name} pays {cost} blood to keep contesting the title {m.title} "
                 f"({d.minions[m.name].blood} blood left).", *rules)
     else:
-        d.put_minion(m.name, title=None, title_contested=False)
+        situations.clear_title(d, m.name)
         log.add(f"{m.name} yields the title {m.title} and has no title now.", R.CONTEST_TITLE)
     d.put_phase(paid=d.phase_state().paid + (key,))
 
@@ -548,6 +548,11 @@ def _enter_discard(d: Draft, log: Log) -> None:
     said = "; ".join(f"{m.name}'s card: \"{a.sentence}\"" for m, a in giving)
     log.add(f"{d.turn}'s discard phase: {actions} discard phase action{'s' if actions != 1 else ''}"
             f"{f' ({said})' if said else ''}.", R.DISCARD_PHASE, *([R.CRYPT_ABILITY, R.GOLDEN_RULE] if giving else []))
+    for m in list(d.minions.values()):  # a card's "... unlocks during your next discard phase" (titles.take_effect)
+        if m.unlocks_at_discard and m.unlocks_at_discard[0] == d.turn:
+            d.put_minion(m.name, locked=False, unlocks_at_discard=())
+            state = "unlocks" if m.locked else "is unlocked already"
+            log.add(f"{m.name} {state}, as {m.unlocks_at_discard[1]} says.", R.GOLDEN_RULE, R.DISCARD_PHASE)
 
 
 def discard(d: Draft, e: Discard, log: Log) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Optional
 
 from judge.engine.vtes import rules as R
+from judge.engine.vtes import situations, titles
 from judge.engine.vtes.helpers import (Log, action_over, apply_card_effect, minion, play_from_hand, remove_minion,
                                   require_seated)
 from judge.engine.errors import NotModelled, Refusal
@@ -43,6 +44,8 @@ def title_of(m: Minion) -> Optional[str]:
     for key in _BY_LENGTH:
         if t == key or t.startswith(key + " ") or t.startswith(key + ","):
             return key
+    if t.endswith(" justicar"):  # a clan's justicar, as the Justicar cards name it ("Brujah Justicar")
+        return "justicar"
     return t  # a title this table does not know
 
 
@@ -78,6 +81,11 @@ def votes_of(d: Draft, m: Minion) -> tuple[int, list, str]:
         total += m.votes
         rules.append(R.CARD_TEXT_VOTES)
         parts.append(f"{m.votes} from its card text")
+    extra, words = titles.extra_votes(d.referendum, m)
+    if extra:
+        total += extra
+        rules += [R.CARD_VOTES, R.GOLDEN_RULE]
+        parts.append(words)
     for who, card, n in (d.referendum.granted if d.referendum is not None else ()):
         if who == m.name:
             total += n
@@ -111,6 +119,11 @@ def _referendum(d: Draft, what: str) -> Referendum:
 
 def _begin_polling(d: Draft, log: Log) -> Referendum:
     r = d.referendum
+    tc = titles.needs_choice(r)
+    if r.step == "terms" and tc is not None:
+        raise Refusal(f"the polling begins once {r.player} has chosen the terms of {tc.card}: "
+                      f"\"{tc.choice.sentence.strip()}\" ('{r.player} chooses Theo Bell')",
+                      [R.POLITICAL_TERMS, R.REFERENDUM_STEPS])
     if r.step == "terms":
         r = d.put_referendum(step="polling")
         log.add(f"The polling begins ({r.player} chose no terms beyond what the card says).", R.REFERENDUM_STEPS,
@@ -128,6 +141,22 @@ def terms(d: Draft, e: Terms, log: Log) -> None:
                       [R.POLITICAL_TERMS])
     if r.step != "terms":
         raise Refusal("the polling has begun: the terms were chosen before it", [R.REFERENDUM_STEPS])
+    tc = titles.of(r)
+    if tc is not None and (e.effect or e.says):
+        what = f"name the vampire chosen ('{r.player} chooses Theo Bell')" if tc.choice else \
+            "it goes on the acting vampire"
+        raise Refusal(f"{tc.card}'s terms are read from the card: {what}, not an effect or words",
+                      [R.POLITICAL_TERMS])
+    if e.chosen is not None:
+        m = titles.choose(d, r, e.chosen)
+        d.put_referendum(step="polling", chosen=m.name)
+        log.add(f"{e.player} chooses {m.name} as the terms of {tc.card}'s referendum "
+                f"(\"{tc.choice.sentence.strip()}\"), the action having succeeded; the polling begins.",
+                R.POLITICAL_TERMS, R.REFERENDUM_STEPS, R.POLLING, R.GOLDEN_RULE)
+        return
+    if tc is not None and tc.choice is not None:
+        raise Refusal(f"{tc.card}'s terms choose a vampire: \"{tc.choice.sentence.strip()}\" ('{r.player} chooses "
+                      f"Theo Bell')", [R.POLITICAL_TERMS])
     effects = r.effects + ((e.effect,) if e.effect else ())
     d.put_referendum(step="polling", effects=effects, says=e.says or r.says)
     what = f": {e.says}" if e.says else ""
@@ -150,7 +179,8 @@ def cast_vote(d: Draft, e: CastVote, log: Log) -> None:
     if kind == "named":
         if source in d.minions:
             kind, minion_name = "vampire", source
-        elif r.card and source.lower() == r.card.lower() and e.player == r.player:
+        elif r.card and source.rstrip(".").lower() == r.card.rstrip(".").lower() and e.player == r.player:
+            # (a sentence's last period is not the name's: "... with Crusade: Washington, D.C.")
             kind, minion_name = "calling card", None
         else:
             kind, minion_name = "political card", None
@@ -249,6 +279,7 @@ def _vampire_vote(d: Draft, log: Log, r: Referendum, e: CastVote, name: str, kin
     if m.region != READY or m.contested:
         raise Refusal(f"{m.name} is not ready (in the {m.region} region{', contested' if m.contested else ''}): only "
                       f"ready titled vampires give votes", [R.TITLE_VOTES])
+    titles.may_vote(r, m)
     earlier = _already(r, m.name, kind)
     if earlier is not None and (earlier.kind == kind or earlier.side != e.side):
         if earlier.side != e.side:
@@ -318,7 +349,9 @@ def close_polling(d: Draft, log: Log) -> None:
             remove_minion(d, r.caller)
             log.add(f"A blood hunt is called: {r.caller}, the diablerist, is burned.", R.BLOOD_HUNT)
         return
-    if r.effects:
+    if titles.of(r) is not None:
+        titles.take_effect(d, log, r, situations.gain_title)
+    elif r.effects:
         for effect in r.effects:
             apply_card_effect(d, log, effect, r.card or "the referendum")
     elif r.says:

@@ -258,6 +258,8 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
                       _blood_effect, _political, _political, _leave_torpor, _rescue, _diablerize, _diablerize,
                       _card_combat, _damage, _red_list, _combat_action, _sterile_card, *named):
             add(lambda maker=maker: maker(pick(ready), state, seated, rng, new_name))
+        if new_name.pool is not None and new_name.pool.titles and not must_hunt:  # a title card, read as printed
+            add(lambda: PlayCard(card=pick(new_name.pool.titles), minion=pick(ready).name))
     elif state.phase == "influence":
         unc = [m for m in mine if m.region == UNCONTROLLED and m.kind == VAMPIRE]
         for v in unc:
@@ -346,6 +348,8 @@ class CardPool:
     # what crypt texts give their vampires (card_text: bonuses, abilities), as (bonuses, abilities): some random
     # vampires get one, named by their card (`text_read`)
     crypt: list = field(default_factory=list)
+    # political action cards putting themselves on a vampire as a title, read whole (titles.TitleCard)
+    titles: list = field(default_factory=list)
 
 
 def _named_in_action(a, state, seated, rng, pool: "Optional[CardPool]" = None):
@@ -498,6 +502,8 @@ def _referendum_candidates(state, rng, add, pick, seated):
     add(lambda: CastVote(player=pick(seated), side=side(), kind="card", source=pick(["C1", "C2"]),
                          count=rng.randint(1, 2)))
     add(lambda: Terms(player=pick(seated), effect=CardEffect(pool=((pick(seated), -1),))))
+    if vampires:  # the vampire a title card's terms choose (refused for another referendum)
+        add(lambda: Terms(player=pick([r.player, *seated]), chosen=pick(vampires).name))
     add(lambda: ClosePolling())
     if r.kind == "blood hunt":
         add(lambda: Modifier(minion=r.caller, stealth=1))
@@ -644,7 +650,14 @@ class GameReport:
     stopped_by: str = ""  # the not-modelled message that ended the game
     named_cards: int = 0  # cards named from the card base that were played (cards.py)
     pool_cards: int = 0  # of them, real cards of the card base (`CardPool`) the engine played
+    titles: int = 0  # titles gained as a referendum closed (a title card's, `CardPool.titles`)
     rules: Counter = field(default_factory=Counter)  # rules applied or refusing, by name: what the games reached
+
+
+def _titles_gained(before: GameState, after: GameState) -> int:
+    """Vampires whose title changed to a new one between the two states."""
+    return sum(1 for m in after.minions.values() if m.title and m.name in before.minions
+               and before.minions[m.name].title != m.title)
 
 
 def play(rng: random.Random, max_events: int = 150, max_tries: int = 25,
@@ -669,11 +682,13 @@ def play(rng: random.Random, max_events: int = 150, max_tries: int = 25,
                 if core.needs_settle(state, event):
                     state, entries = core.settle(state)
                     _check(report, before, state, entries, total)
+                    report.titles += _titles_gained(before, state)
                     applied = True
                     break  # the situation changed: draw new candidates
                 state, entries = core.apply(state, event)
                 report.named_cards += isinstance(event, (PlayCard, BurnOption))
                 report.pool_cards += isinstance(event, PlayCard) and not event.card.id.startswith("random:")
+                report.titles += _titles_gained(before, state) if isinstance(event, ClosePolling) else 0
             except Refusal as stop:
                 report.refused += 1
                 report.rules.update(r.name for r in stop.rules)

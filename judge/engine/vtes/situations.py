@@ -15,8 +15,8 @@ from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import (AllyIntoPlay, ChangeControl, ChangeSect, ContestCard, Cost, GainTitle, MarkRedList,
                                  RedListHunt, SlaveTakesOver)
-from judge.engine.vtes.helpers import (Log, announce, check_actor, draw_after_combat, minion, names, pool, remove_minion,
-                                  require_seated)
+from judge.engine.vtes.helpers import (Log, announce, check_actor, drain_excess, draw_after_combat, minion, names, pool,
+                                  remove_minion, require_seated)
 from judge.engine.vtes.state import ALLY, READY, UNCONTROLLED, VAMPIRE, Action, Card, Draft, Minion
 
 SECTS = ("camarilla", "sabbat", "anarch", "independent", "laibon")
@@ -96,6 +96,11 @@ def contest_title(d: Draft, name: str, log: Log) -> None:
     rivals = [o for o in others if traits.titles_conflict(o, m)]
     if not rivals:
         return
+    raised = [o.name for o in (m, *rivals) if o.title_capacity]
+    if raised:  # (titles.take_effect: the capacity a title's card adds)
+        raise NotModelled(f"the title {m.title} would be contested, and {names(raised)} holds it with the capacity "
+                          f"its card added: whether that capacity holds while the title is contested (its holders "
+                          f"treated as having no title) is not said", [R.TITLE_IN_PLAY, R.GOLDEN_RULE])
     for o in [m, *rivals]:
         d.put_minion(o.name, title_contested=True)
     log.add(f"{m.name}'s title {m.title} is already claimed in play by {names([f'{o.name} ({o.title})' for o in rivals])}: "
@@ -113,8 +118,9 @@ def gain_title(d: Draft, e: GainTitle, log: Log) -> None:
     if e.title is None:
         if not m.title:
             raise Refusal(f"{m.name} has no title to lose", [R.ONE_TITLE])
-        d.put_minion(m.name, title=None, title_contested=False)
-        log.add(f"{source}{m.name} loses the title {m.title}.", R.GOLDEN_RULE, R.ONE_TITLE)
+        clear_title(d, m.name)
+        log.add(f"{source}{m.name} loses the title {m.title}{_capacity_lost(m)}.", R.GOLDEN_RULE, R.ONE_TITLE)
+        drain_excess(d, m.name, log)
         return
     if (m.title or "").strip().lower() == e.title.strip().lower():
         raise Refusal(f"{m.name} already holds the title {m.title}", [R.ONE_TITLE])
@@ -126,9 +132,28 @@ def gain_title(d: Draft, e: GainTitle, log: Log) -> None:
     elif m.title:
         text += f" and loses the title {m.title} (a vampire has one title, even if the new one is a demotion)"
         rules.append(R.ONE_TITLE)
+    if m.title:
+        clear_title(d, m.name)
+        text += _capacity_lost(m)
     d.put_minion(m.name, title=e.title, title_contested=False)
     log.add(text + ".", *rules)
+    drain_excess(d, m.name, log)
     contest_title(d, m.name, log)
+
+
+def clear_title(d: Draft, name: str) -> None:
+    """`name` holds no title any more: with it goes the capacity its title's card added (titles.take_effect; the
+    ruling on Praxis Seizure: "The additional capacity is lost if the title is lost."); the step says so
+    (`_capacity_lost`), and then drains the blood above the capacity left (helpers.drain_excess)."""
+    m = d.minions[name]
+    d.put_minion(name, title=None, title_contested=False, capacity=m.capacity - m.title_capacity, title_capacity=0)
+
+
+def _capacity_lost(m: Minion) -> str:
+    """Words for the capacity `m` (as it was) loses with its title, or ""."""
+    if not m.title_capacity:
+        return ""
+    return f", and with it the {m.title_capacity} capacity its card added (capacity {m.capacity - m.title_capacity})"
 
 
 def change_sect(d: Draft, e: ChangeSect, log: Log) -> None:

@@ -87,6 +87,10 @@ class Minion:
     anarch: bool = False
     contested: bool = False  # the card is contested: face down, out of play
     title_contested: bool = False
+    title_capacity: int = 0  # the capacity its title's card adds, lost with the title (titles.take_effect)
+    # (the Methuselah, the card's sentence): it unlocks in that Methuselah's next discard phase (a Crusade's "If this
+    # vampire is Lasombra, they unlock during your next discard phase.")
+    unlocks_at_discard: tuple[str, ...] = ()
     equipment: tuple[str, ...] = ()
     retainers: tuple[Retainer, ...] = ()
     recruited: bool = False  # recruited this turn: cannot act this turn
@@ -327,6 +331,7 @@ class Referendum:
     # the political action that called it (resolving with it: what was played during it, its cards not replaced
     # until after it); None for a blood hunt
     action: Optional[Action] = None
+    chosen: Optional[str] = None  # the vampire its terms choose (a title card's "Choose a ready Brujah.")
 
     def total(self, side: str) -> int:
         return sum(v.count for v in self.votes if v.side == side and v.kind != "ballot")
