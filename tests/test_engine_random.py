@@ -114,6 +114,8 @@ def test_random_games_naming_real_cards_keep_the_invariants():
             pool.cancellers.append(facts)  # named as cancelling another card (some vampires get its Disciplines)
         if modelled(facts, None).title is not None and not modelled(facts, None).rest:
             pool.titles.append(facts)
+        if modelled(facts, None).weapon is not None and not modelled(facts, None).rest:
+            pool.weapons.append(modelled(facts, None).weapon)
         if len(card.types) != 1 or card.types[0] not in ("Action Modifier", "Reaction", "Combat"):
             continue
         if any(modelled(facts, level).rest for level in (None, "superior")) or \
@@ -124,10 +126,10 @@ def test_random_games_naming_real_cards_keep_the_invariants():
     assert len(pool.modifiers) >= 4 and len(pool.reactions) >= 8, (len(pool.modifiers), len(pool.reactions))
     assert len(pool.combat) >= 10 and len(pool.crypt) >= 50, (len(pool.combat), len(pool.crypt))
     assert len(pool.cancellers) >= 10, len(pool.cancellers)
-    assert len(pool.titles) >= 50, len(pool.titles)
+    assert len(pool.titles) >= 50 and len(pool.weapons) >= 15, (len(pool.titles), len(pool.weapons))
     reports = randomplay.play_many(600, seed=37, max_events=120, pool=pool)
     violations = [v for r in reports for v in r.violations]
     assert not violations, violations[:10]
     assert sum(r.pool_cards for r in reports) >= 10  # played, not only named: the engine refuses the others
-    assert sum(r.titles for r in reports) >= 5  # title cards played through their referendum, passed
+    assert sum(r.titles for r in reports) >= 3  # title cards played through their referendum, passed (5 at seed 37)
     assert sum(r.events for r in reports) > 10_000

@@ -27,6 +27,7 @@ from typing import Optional
 from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine.vtes import damage as dmg
+from judge.engine.vtes import weapons
 from judge.engine.vtes.helpers import (Log, action_over, blood, card_gives, crypt_bonus, drain_excess, draw_after_combat, minion,
                                   names,
                                   play_from_hand, pool, text_unread)
@@ -342,6 +343,14 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
             paid = _pay(d, m, e.cost, e.source or "the strike card")
             play_from_hand(d, m.controller, log, e.source or "a strike card", after_combat=e.unreplaced)
         spec = e.strike or StrikeSpec()
+        if via == "weapon" and e.weapon is not None:
+            key = weapons.maneuver(e.weapon, m.name, c.used_abilities, there)
+            spec = weapons.strike_of(e.weapon, spec, strength_in_combat(d, m) if e.weapon.strength else m.strength)
+            used = weapons.use(e.weapon, m.name, c.used_abilities, c.round, there)  # its strike, chosen by the
+            # maneuver: counted now where the card limits it
+            c = d.put_combat(used_abilities=c.used_abilities + ((m.name, key),) + (((m.name, used),) if used else ()))
+            rules += [R.GOLDEN_RULE]
+            paid = f" (\"{e.weapon.sentence.strip()}\")"
         strike = _strike_from(d, m, spec, e.source, "weapon" if via == "weapon" else "card",
                               strength=strength_in_combat(d, m, log) if spec.kind == "hand" else None)
         committed = committed + (strike,)
@@ -580,6 +589,7 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
     rules = [R.STRIKE_ONE]
     committed = _committed(c, m.name) if c.pair == 0 else None
     via = e.via or ("hand" if e.spec.kind == "hand" and not e.source else None)
+    quoted = ""  # a weapon card's strike sentence, read
     if committed is not None:
         said = e.source if e.source else None
         if (said and not _same_source(said, committed.source)) or via == "hand" or (
@@ -604,6 +614,8 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
                 raise Refusal(f"{m.name} has no {e.source} (has: {', '.join(m.equipment) or 'no equipment'})",
                               [R.STRIKE_SOURCES])
             _check_weapon(c, m, e.source)
+            if e.weapon is not None:
+                e, quoted = _weapon_strike(d, c, m, e, rules)
         paid = ""
         if e.source is None and via == "card" and m.text_read and e.spec.kind in ("dodge", "combat ends") and \
                 any(a.strike_kind == e.spec.kind for a in abilities_of(m, "strike")):
@@ -650,7 +662,22 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
             raise Refusal(f"{other.name} has no such equipment to {strike.kind.split()[0]} "
                           f"(has: {', '.join(other.equipment) or 'none'})",
                           [R.DESTROY_EQUIPMENT if strike.kind.startswith("destroy") else R.STEAL_EQUIPMENT])
-    _record(d, log, strike, f"chooses {_strike_words(strike)}{paid}", tuple(rules))
+    _record(d, log, strike, f"chooses {_strike_words(strike)}{paid}{quoted}", tuple(rules))
+
+
+def _weapon_strike(d: Draft, c: Combat, m: Minion, e: ChooseStrike, rules: list) -> tuple[ChooseStrike, str]:
+    """A strike with a weapon card the engine reads (weapons.WeaponText): the strike its card gives, what the
+    scenario said of it checked, its use counted where the card limits it. Returns the event with that strike and
+    the words quoting the card (`rules` gains the rules applied)."""
+    w = e.weapon
+    spec = weapons.strike_of(w, e.spec, strength_in_combat(d, m) if w.strength else m.strength)
+    if spec is e.spec:  # said whole, the card not all read: as said
+        return e, ""
+    key = weapons.use(w, m.name, c.used_abilities, c.round, c.range)
+    if key:
+        d.put_combat(used_abilities=d.combat.used_abilities + ((m.name, key),))
+    rules += [R.STRIKE_SOURCES, R.GOLDEN_RULE]
+    return dataclasses.replace(e, spec=spec), f" (its card: \"{w.sentence.strip()}\")"
 
 
 def _with(s: Strike, **changes) -> Strike:

@@ -303,6 +303,7 @@ class Maneuver(Event):
     strike: Optional[StrikeSpec] = None  # what the strike card or weapon strikes for, if said
     cost: Cost = field(default_factory=Cost)
     unreplaced: bool = False  # a card that says "Do not replace until after combat."
+    weapon: Any = None  # the weapon card `source` names, read (weapons.WeaponText)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -320,6 +321,7 @@ class ChooseStrike(Event):
     retainer: Optional[str] = None  # a retainer of the opposing minion, struck instead of it
     cost: Cost = field(default_factory=Cost)
     unreplaced: bool = False  # a card that says "Do not replace until after combat."
+    weapon: Any = None  # the weapon card `source` names, read (weapons.WeaponText)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -18,6 +18,7 @@ from judge.engine.errors import ScenarioError
 from judge.engine.vtes.events import (AggravateHands, ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
 from judge.engine.vtes.card_text import named_ability
+from judge.engine.vtes.cards import modelled
 from judge.engine.vtes.forms import NUM, FormTable, bare_name, cost_of, minion_of, number
 
 RANGES = ("close", "long")
@@ -139,6 +140,17 @@ def _source(raw: Optional[str]) -> tuple[Optional[str], Optional[str]]:
     return bare_name(raw), None
 
 
+def _weapon(names, source: Optional[str]):
+    """The weapon card a strike or maneuver names, read (weapons.WeaponText), or None: no card base, no card of
+    that name, or an equipment card the engine does not read as a weapon."""
+    if not source or names.cards is None:
+        return None
+    facts = names.cards.lookup(source)
+    if facts is None or tuple(facts.types) != ("Equipment",):
+        return None
+    return modelled(facts, None).weapon
+
+
 # -- sentences ----------------------------------------------------------------------------------
 _TO = r"(?: to (?P<to>close|long)(?: range)?)?"
 _PROPS = r"(?:[:,] (?P<props>.+))?"
@@ -163,7 +175,8 @@ def _maneuver(m, names, line, text):
     props = strike_props(m.group("props"), line, "maneuver")
     source, via = _source(m.group("x"))
     return Maneuver(minion=minion_of(m, names, line), to=m.group("to") or props.to, source=source, via=via,
-                    strike=None if props.empty else props.spec(), cost=props.cost(), line=line, text=text)
+                    strike=None if props.empty else props.spec(), cost=props.cost(), weapon=_weapon(names, source),
+                    line=line, text=text)
 
 
 @FORMS.wording(rf"{{M}} plays (?:(?P<x>[^,:]+?),? )?a (?P<kind>maneuver card|strike card,? for its maneuver){_TO}{_PROPS}",
@@ -200,7 +213,8 @@ def _strike_event(m, names, line, text, *, minion=None, kind=None, raw_source=No
     if via == "hand" and spec.kind is None:
         spec = StrikeSpec(kind="hand", first=spec.first)
     return ChooseStrike(minion=minion or minion_of(m, names, line), spec=spec, source=source, via=via, retainer=retainer,
-                        cost=props.cost(), line=line, text=text)
+                        cost=props.cost(), weapon=_weapon(names, source) if via in (None, "weapon") else None,
+                        line=line, text=text)
 
 
 @FORMS.wording(r"{M} (?:uses (?:a|her|his|its|their) hand strike|strikes with (?:her|his|its|their) hands?|uses (?:her|his|its|their) hands?)(?: (?:one more time|again|for (?:the|her|his|its|their) \w+ strike))?",

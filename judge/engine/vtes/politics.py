@@ -219,6 +219,11 @@ def cast_vote(d: Draft, e: CastVote, log: Log) -> None:
         words = f"{player} plays {card} for its 1 vote {e.side} (the card is burned, its text ignored)"
         rules.append(R.POLITICAL_CARD_VOTE)
     elif kind == "card":
+        tc = titles.of(r)
+        if tc is not None and tc.voters is not None:
+            raise NotModelled(f"votes from {source or 'a card'}, described as {player}'s: {tc.card} says \""
+                              f"{tc.voters[1].strip()}\", and which vampire casts them is not said",
+                              [R.CARD_VOTES, R.GOLDEN_RULE])
         if not e.count or e.count < 1:
             raise Refusal("say how many votes the card grants ('casts 2 votes for from Voter Captivation')",
                           [R.CARD_VOTES])
@@ -257,6 +262,7 @@ def card_votes(d: Draft, name: str, card: str, level: str, count: int, played, l
         raise NotModelled(f"{m.name} already cast its votes before {card} gave it {count} more: whether those are "
                           f"cast apart is not modelled; describe them as votes from a card ('{m.controller} casts "
                           f"{count} votes for from {card}')", [R.VOTES_AS_GROUP, R.CARD_VOTES])
+    titles.may_vote(r, m)
     r = _begin_polling(d, log)
     played()
     d.put_referendum(granted=r.granted + ((m.name, card, count),))

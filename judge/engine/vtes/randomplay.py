@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from judge.engine.vtes import core, phases
+from judge.engine.vtes import core, phases, titles, traits
 from judge.engine.vtes.cards import CardFacts
 from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT, OLDER
@@ -103,6 +103,9 @@ def random_table(rng: random.Random, pool: "Optional[CardPool]" = None) -> GameS
                 bonuses, abilities = rng.choice(pool.crypt)
                 minions[f"V{count}"] = evolve(minions[f"V{count}"], bonuses=bonuses, abilities=abilities,
                                               text_read=True)
+            if pool is not None and pool.weapons and rng.random() < 0.3:  # a real weapon card it bears
+                minions[f"V{count}"] = evolve(minions[f"V{count}"], equipment=minions[f"V{count}"].equipment + (
+                    rng.choice(pool.weapons).card,))
             if pool is not None and pool.cancellers and rng.random() < 0.4:  # what a card cancelling others needs
                 needs = rng.choice(pool.cancellers)
                 minions[f"V{count}"] = evolve(minions[f"V{count}"], clan=needs.clans[0] if needs.clans else
@@ -181,6 +184,15 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
                 return PlayCard(card=pick(pool.combat), minion=by, level=pick((None, "superior")),
                                 cancelled=canceller is not None, canceller=canceller)
             out.append(combat_card)
+        armed = [(m.name, w) for m in (state.minions.get(state.combat.acting), state.minions.get(state.combat.opposing))
+                 if m is not None for w in (pool.weapons if pool is not None else ()) if w.card in m.equipment]
+        if armed:  # a real weapon card a combatant bears: its strike or maneuver, read from the card
+            def weapon_use():
+                who, w = pick(armed)
+                if rng.random() < 0.5:
+                    return Maneuver(minion=who, source=w.card, via="weapon", weapon=w)
+                return ChooseStrike(minion=who, source=w.card, via="weapon", weapon=w)
+            out.append(weapon_use)
         return out
     if state.chance is not None:
         ch = state.chance
@@ -259,7 +271,8 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
                       _card_combat, _damage, _red_list, _combat_action, _sterile_card, *named):
             add(lambda maker=maker: maker(pick(ready), state, seated, rng, new_name))
         if new_name.pool is not None and new_name.pool.titles and not must_hunt:  # a title card, read as printed
-            add(lambda: PlayCard(card=pick(new_name.pool.titles), minion=pick(ready).name))
+            for _ in range(2):
+                add(lambda: PlayCard(card=pick(new_name.pool.titles), minion=pick(ready).name))
     elif state.phase == "influence":
         unc = [m for m in mine if m.region == UNCONTROLLED and m.kind == VAMPIRE]
         for v in unc:
@@ -350,6 +363,8 @@ class CardPool:
     crypt: list = field(default_factory=list)
     # political action cards putting themselves on a vampire as a title, read whole (titles.TitleCard)
     titles: list = field(default_factory=list)
+    # weapon equipment cards read whole (weapons.WeaponText): some random minions bear one
+    weapons: list = field(default_factory=list)
 
 
 def _named_in_action(a, state, seated, rng, pool: "Optional[CardPool]" = None):
@@ -487,6 +502,14 @@ def _combat_candidates(state, rng, add, pick):
     return out
 
 
+def _fits(tc, m) -> bool:
+    """Whether `m` may be chosen as a title card's terms (a table that does not say enough: no)."""
+    try:
+        return tc.choice.why_not(m) is None
+    except NotModelled:
+        return False
+
+
 def _referendum_candidates(state, rng, add, pick, seated):
     r = state.referendum
     out = []
@@ -504,6 +527,11 @@ def _referendum_candidates(state, rng, add, pick, seated):
     add(lambda: Terms(player=pick(seated), effect=CardEffect(pool=((pick(seated), -1),))))
     if vampires:  # the vampire a title card's terms choose (refused for another referendum)
         add(lambda: Terms(player=pick([r.player, *seated]), chosen=pick(vampires).name))
+        tc = titles.needs_choice(r)
+        fitting = [m for m in vampires if tc is not None and traits.in_play(m) and _fits(tc, m)]
+        if fitting:  # the caller's choice, often enough to be drawn
+            for _ in range(3):
+                add(lambda: Terms(player=r.player, chosen=pick(fitting).name))
     add(lambda: ClosePolling())
     if r.kind == "blood hunt":
         add(lambda: Modifier(minion=r.caller, stealth=1))

@@ -28,7 +28,8 @@ BLOOD_BANK = rule("BLOOD_BANK", "burned, paid or spent counters go to the blood 
                   [V("object-of-the-game", "you return it to the blood bank")],
                   [RB("1", "When you burn a blood counter, you return it to the blood bank")])
 CAPACITY_DRAIN = rule("CAPACITY_DRAIN", "blood above a vampire's capacity drains to the blood bank at once",
-                      [V("crypt-cards", "the excess is always moved to the blood bank immediately")],
+                      [V("crypt-cards", "A vampire cannot have more blood than their capacity"),
+                       V("crypt-cards", "the excess is always moved to the blood bank immediately")],
                       [RB("6.1.2", "the excess is immediately returned to the blood bank")])
 GOLDEN_RULE = rule("GOLDEN_RULE", "a card's effect is applied as described: cards take precedence over rules",
                    [V("the-golden-rule-for-cards", "the cards take precedence")],
@@ -656,6 +657,11 @@ PRISCI = rule("PRISCI", "each ready priscus casts 1 ballot; the majority side ge
               [V("other-vampire-sects", "Each ready priscus provides 1 ballot for this sub-referendum"),
                V("other-vampire-sects", "If the sub-referendum is tied, the prisci block abstains")],
               [RB("6.3.3", "Each ready priscus provides 1"), RB("6.3.3", "the prisci abstain from the main vote")])
+CLAN_RENAMED = rule("CLAN_RENAMED", "a clan the cards print under its former name is the clan the book names now",
+                    [V("vampire-the-eternal-struggle", "Assamite: Banu Haqim")], [])
+TITLE_RECEIVE_SECT = rule("TITLE_RECEIVE_SECT", "only a vampire of the title's sect receives it",
+                          [V("vampire-sects", "A vampire must belong to the appropriate sect to receive a title")],
+                          [RB("10", "A vampire must belong to the appropriate sect")])
 TITLE_SECT = rule("TITLE_SECT", "a title held outside its sect gives none of its benefits",
                   [V("vampire-sects", "they lose the benefit of the title until their clan or sect changes appropriately")],
                   [RB("10", "loses the benefit of the title")])

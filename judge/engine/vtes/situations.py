@@ -136,7 +136,7 @@ def gain_title(d: Draft, e: GainTitle, log: Log) -> None:
         clear_title(d, m.name)
         text += _capacity_lost(m)
     d.put_minion(m.name, title=e.title, title_contested=False)
-    log.add(text + ".", *rules)
+    log.add(text.rstrip(".") + ".", *rules)  # (a title ending in an abbreviation: "Washington, D.C.")
     drain_excess(d, m.name, log)
     contest_title(d, m.name, log)
 
@@ -163,6 +163,10 @@ def change_sect(d: Draft, e: ChangeSect, log: Log) -> None:
     sect = e.sect.strip()
     if (m.sect or "").strip().lower() == sect.lower():
         raise Refusal(f"{m.name} is already {m.sect}", [R.SECT_CHANGE])
+    if m.title_capacity:
+        raise NotModelled(f"{m.name} holds {m.title} with the {m.title_capacity} capacity its card added: whether that "
+                          f"capacity holds while a title held outside its sect gives no benefit is not said",
+                          [R.TITLE_SECT, R.GOLDEN_RULE])
     anarch = sect.lower() == "anarch"
     d.put_minion(m.name, sect=sect, anarch=anarch)
     source = f"{e.source}: " if e.source else ""

@@ -96,6 +96,7 @@ class TitleCard:
     votes: Optional[tuple[str, int, str]] = None  # (clan, votes, sentence): "each ready Brujah gets 1 additional vote"
     voters: Optional[tuple[str, str]] = None  # (sect, sentence): only its vampires vote ("non-Sabbat vampires cannot")
     capacity: Optional[tuple[str, int, str]] = None  # (clan, increase, sentence)
+    capacity_ruling: str = ""  # its ruling on the capacity, quoted for the step ("; the ruling [ID]: ...")
     unlock: Optional[tuple[str, str]] = None  # (clan, sentence): it unlocks in the caller's next discard phase
     lock_all: Optional[tuple[str, str]] = None  # (clan, sentence): "and if this vampire is not X, lock all X"
     read: frozenset = frozenset()  # every sentence read, as split from the text (with its period)
@@ -141,6 +142,8 @@ def title_card_of(name: str, sentences: list[str], rulings: tuple = ()) -> Optio
             read.add(s)
         elif (c := _CAPACITY.fullmatch(text)) and "capacity" not in fields:
             fields["capacity"] = (c.group("clan"), int(c.group("n")), s)
+            ruled = next(((rid, t) for rid, t in rulings if "capacity is lost" in t), None)
+            fields["capacity_ruling"] = f"; the ruling [{ruled[0]}]: \"{ruled[1]}\"" if ruled else ""
             read.add(s)
         elif (u := _UNLOCK.fullmatch(text)) and "unlock" not in fields:
             fields["unlock"] = (u.group("clan"), s)
@@ -164,7 +167,8 @@ def check_playable(d: Draft, tc: TitleCard, actor: Minion, rulings: tuple = ()) 
             raise NotModelled(f"{actor.name} already holds the title {actor.title}, which {tc.card} would put on it: "
                               f"what that does is not said. {_quote(tc, tc.put)}", [R.ONE_TITLE, R.GOLDEN_RULE])
         return
-    fits = [m for m in d.minions.values() if m.kind == VAMPIRE and traits.in_play(m) and tc.choice.why_not(m) is None]
+    fits = [m for m in d.minions.values() if m.kind == VAMPIRE and traits.in_play(m) and tc.choice.why_not(m) is None
+            and (m.title or "").casefold() != tc.title.casefold()]  # (one holding it already: "uniqueness", the ruling)
     if not fits:
         ruled = next((f" [{rid}] {text}" for rid, text in rulings if "conditions for the terms" in text), "")
         raise Refusal(f"{tc.card} cannot be played: no vampire in play fits its terms, \"{tc.choice.sentence.strip()}\""
@@ -241,6 +245,11 @@ def take_effect(d: Draft, log: Log, r: Referendum, gain_title) -> None:
     if m is None or not traits.in_play(m):
         raise NotModelled(f"{name}, on whom {tc.card} goes, is no longer in play: what becomes of the card is not said",
                           [R.REFERENDUM_RESULT, R.GOLDEN_RULE])
+    if m.sect is None or m.sect.casefold() != tc.sect.casefold():
+        sect = f"{m.sect}, not {tc.sect}," if m.sect else "of a sect the table does not say"
+        raise NotModelled(f"{m.name} is {sect} as {tc.card} passes: a vampire must belong to the appropriate sect to "
+                          f"receive a title; what becomes of the card is not said. {_quote(tc, tc.put)}",
+                          [R.TITLE_RECEIVE_SECT, R.GOLDEN_RULE])
     capacity = 0
     if tc.capacity is not None:
         clan, n, sentence = tc.capacity
@@ -261,8 +270,8 @@ def take_effect(d: Draft, log: Log, r: Referendum, gain_title) -> None:
         m = d.minions[m.name]
         d.put_minion(m.name, capacity=m.capacity + capacity, title_capacity=capacity)
         log.add(f"{tc.card}: {m.name} is {m.clan}, so its capacity increases by {capacity}, to "
-                f"{m.capacity + capacity}, while it holds the title (\"{tc.capacity[2].strip()}\"; the ruling: the "
-                f"additional capacity is lost if the title is lost).", R.GOLDEN_RULE)
+                f"{m.capacity + capacity}, while it holds the title (\"{tc.capacity[2].strip()}\"{tc.capacity_ruling})."
+                , R.GOLDEN_RULE)
     if tc.unlock is not None:
         clan, sentence = tc.unlock
         if m.clan is None:
@@ -277,7 +286,12 @@ def take_effect(d: Draft, log: Log, r: Referendum, gain_title) -> None:
         if m.clan is None:
             raise NotModelled(f"the table does not say {m.name}'s clan, which {_quote(tc, tc.put)} asks",
                               [R.GOLDEN_RULE])
-        if not same_clan(m.clan, clan):
+        said = re.search(r"if this vampire is not .*", tc.put.strip()).group(0)
+        if same_clan(m.clan, clan):
+            renamed = f", the clan the card prints as {clan}" if m.clan.casefold() != clan.casefold() else ""
+            log.add(f"{tc.card}: {m.name} is {m.clan}{renamed}, so no one locks (\"{said}\").", R.GOLDEN_RULE,
+                    *([R.CLAN_RENAMED] if renamed else []))
+        else:
             unknown = [o.name for o in d.minions.values() if o.kind == VAMPIRE and traits.in_play(o) and o.clan is None]
             if unknown:
                 raise NotModelled(f"the table does not say the clan of {names(unknown)}, which {_quote(tc, tc.put)} "
@@ -287,4 +301,4 @@ def take_effect(d: Draft, log: Log, r: Referendum, gain_title) -> None:
             for o in locked:
                 d.put_minion(o, locked=True)
             log.add(f"{tc.card}: {m.name} is not {clan}, so every {clan} in play locks: "
-                    f"{names(locked) if locked else 'none is in play'}.", R.GOLDEN_RULE)
+                    f"{names(locked) if locked else 'none is in play'} (\"{said}\").", R.GOLDEN_RULE)
