@@ -220,7 +220,8 @@ def political_action(d: Draft, e: Political, log: Log) -> None:
         raise Refusal(f"{m.name} already performed a political action this turn", [R.POLITICAL])
     card = e.card or "a political action card"
     announce(d, log, m, kind="political", summary=f"{m.name} calls a referendum with {card}", stealth=1, cost=e.cost,
-             card=e.card, from_hand=bool(e.card), effect=e.effect, says=e.says, payload=e.title_card,
+             card=e.card, from_hand=bool(e.card), effect=e.effect, says=e.says,
+             payload=e.title_card or e.referendum_text,
              rules=(R.POLITICAL,))
 
 

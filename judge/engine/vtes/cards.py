@@ -40,7 +40,8 @@ from typing import Any, NamedTuple, Optional
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
-from judge.engine.vtes import actions, cancels, combat, phases, politics, titles, weapons
+from judge.engine.vtes import (actions, cancels, combat, phases, politics, referendum_effects, titles,
+                               weapons)
 from judge.memo import Memo
 from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
@@ -628,6 +629,7 @@ class Modelled:
     # cancels is played ("..., cancelled by Carna's Ophidian Gaze")
     cancel: Optional[cancels.CancelText] = None
     title: Optional[titles.TitleCard] = None  # a political action card putting itself on a vampire as a title
+    referendum: Optional[referendum_effects.ReferendumText] = None  # ... or its referendum's terms and outcomes
     weapon: Optional[weapons.WeaponText] = None  # an equipment card's weapon: its label and strike
     # a combat card's "If this vampire was blocked while performing an action, the action continues as if
     # unblocked." (the sentence), and the kinds of action it excludes ("a non-bleed action": bleed)
@@ -752,12 +754,13 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
     out.title = titles.title_card_of(card.name, sentences, card.rulings) if tuple(card.types) == (POLITICAL,) \
         else None
+    out.referendum = referendum_effects.referendum_text_of(card.name, sentences) if tuple(card.types) == \
+        (POLITICAL,) and out.title is None else None
     # (a weapon whose strike is a Discipline's line, Tinglestripe's, is not read: which line the bearer uses is not)
     out.weapon = weapons.weapon_of(card.name, sentences) if tuple(card.types) == (EQUIPMENT,) and \
         not card.discipline_lines() else None
     for sentence in sentences:
-        if out.title is not None and sentence in out.title.read or out.weapon is not None and \
-                sentence in out.weapon.read:
+        if any(read is not None and sentence in read.read for read in (out.title, out.weapon, out.referendum)):
             continue
         s = sentence.rstrip(".")
         if s.casefold() in ("unique", "trifle", "master", "out-of-turn", "master: out-of-turn", "master: trifle"):
@@ -1644,24 +1647,27 @@ def _political(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log
         raise _refuse(e.card, f"{m.name} is an ally: only vampires play political action cards",
                       R.CARD_POLITICAL_WHO)
     tc = what.title if e.effect is None and e.says is None else None
-    if tc is not None:  # (cancelled or not: a card that cannot be played is not played, the rulings)
-        try:
+    rt = what.referendum if e.effect is None and e.says is None else None
+    try:  # (cancelled or not: a card that cannot be played is not played, the rulings)
+        if tc is not None:
             titles.check_playable(d, tc, m, e.card.rulings)
-        except Refusal as exc:
-            raise Refusal(f"{exc.message} {e.card.quote()}", [*exc.rules, R.CARD_POLITICAL_WHO]) from None
+        if rt is not None:
+            referendum_effects.check_playable(d, rt, m.controller, e.card.rulings)
+    except Refusal as exc:
+        raise Refusal(f"{exc.message} {e.card.quote()}", [*exc.rules, R.CARD_POLITICAL_WHO]) from None
     if e.cancelled:
         check_actor(d, m.name, "political")
         _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_POLITICAL_WHO, "political")
         return
-    if tc is not None and what.rest:
-        raise NotModelled(f"{e.card.name}: \"{' '.join(what.rest)}\" is not modelled (its title is read); say what "
-                          f"passing it does (effect: or says:). {rulings_text(e.card)}",
-                          [R.CARD_POLITICAL_WHO, R.GOLDEN_RULE])
-    if tc is None and e.effect is None and e.says is None:
+    if (tc or rt) is not None and what.rest:
+        raise NotModelled(f"{e.card.name}: \"{' '.join(what.rest)}\" is not modelled (its "
+                          f"{'title' if tc else 'referendum'} is read); say what passing it does (effect: or says:). "
+                          f"{rulings_text(e.card)}", [R.CARD_POLITICAL_WHO, R.GOLDEN_RULE])
+    if tc is None and rt is None and e.effect is None and e.says is None:
         raise NotModelled(f"{e.card.name}'s referendum: say what passing it does (effect: or says:). "
                           f"{rulings_text(e.card)}", [R.CARD_POLITICAL_WHO, R.GOLDEN_RULE])
     event = Political(actor=m.name, card=e.card.name, cost=cost, effect=e.effect, says=e.says, title_card=tc,
-                      line=e.line, text=e.text)
+                      referendum_text=rt, line=e.line, text=e.text)
     _delegate(e, actions.political_action, event, d, log, R.CARD_POLITICAL_WHO)
 
 

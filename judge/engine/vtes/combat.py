@@ -344,10 +344,11 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
             play_from_hand(d, m.controller, log, e.source or "a strike card", after_combat=e.unreplaced)
         spec = e.strike or StrikeSpec()
         if via == "weapon" and e.weapon is not None:
-            key = weapons.maneuver(e.weapon, m.name, c.used_abilities, there)
-            spec = weapons.strike_of(e.weapon, spec, strength_in_combat(d, m) if e.weapon.strength else m.strength)
-            used = weapons.use(e.weapon, m.name, c.used_abilities, c.round, there)  # its strike, chosen by the
-            # maneuver: counted now where the card limits it
+            key = weapons.maneuver(e.weapon, m.name, c.used_abilities, there, _copies(m, e.source))
+            spec = weapons.strike_of(e.weapon, spec, strength_in_combat(d, m, log) if e.weapon.strength else
+                                     m.strength)
+            # its strike, chosen by the maneuver: counted now where the card limits it
+            used = weapons.use(e.weapon, m.name, c.used_abilities, c.round, there, _copies(m, e.source))
             c = d.put_combat(used_abilities=c.used_abilities + ((m.name, key),) + (((m.name, used),) if used else ()))
             rules += [R.GOLDEN_RULE]
             paid = f" (\"{e.weapon.sentence.strip()}\")"
@@ -596,7 +597,12 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
                 e.spec.kind not in (None, committed.kind) and not (committed.kind == "damage" and e.spec.kind is None)):
             raise Refusal(f"{m.name} used the maneuver of {committed.source} this round, which chose that strike: it "
                           f"cannot choose another strike for its first strike of the round", [R.MANEUVER_CHOOSES_STRIKE])
-        strike = _merge(d, committed, e, m)
+        if e.weapon is not None and committed.via == "weapon":  # the card's strike, chosen by its maneuver: what is
+            # said of it is checked against the card, and the strike stays the card's
+            weapons.strike_of(e.weapon, e.spec, strength_in_combat(d, m) if e.weapon.strength else m.strength)
+            strike = committed
+        else:
+            strike = _merge(d, committed, e, m)
         rules.append(R.MANEUVER_CHOOSES_STRIKE)
         paid = ""
     else:
@@ -615,7 +621,7 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
                               [R.STRIKE_SOURCES])
             _check_weapon(c, m, e.source)
             if e.weapon is not None:
-                e, quoted = _weapon_strike(d, c, m, e, rules)
+                e, quoted = _weapon_strike(d, c, m, e, rules, log)
         paid = ""
         if e.source is None and via == "card" and m.text_read and e.spec.kind in ("dodge", "combat ends") and \
                 any(a.strike_kind == e.spec.kind for a in abilities_of(m, "strike")):
@@ -665,15 +671,23 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
     _record(d, log, strike, f"chooses {_strike_words(strike)}{paid}{quoted}", tuple(rules))
 
 
-def _weapon_strike(d: Draft, c: Combat, m: Minion, e: ChooseStrike, rules: list) -> tuple[ChooseStrike, str]:
+def _copies(m: Minion, card: str) -> int:
+    """How many copies of the equipment `card` `m` bears."""
+    return sum(1 for x in m.equipment if x.casefold() == card.casefold())
+
+
+def _weapon_strike(d: Draft, c: Combat, m: Minion, e: ChooseStrike, rules: list,
+                   log: Optional[Log] = None) -> tuple[ChooseStrike, str]:
     """A strike with a weapon card the engine reads (weapons.WeaponText): the strike its card gives, what the
     scenario said of it checked, its use counted where the card limits it. Returns the event with that strike and
     the words quoting the card (`rules` gains the rules applied)."""
     w = e.weapon
-    spec = weapons.strike_of(w, e.spec, strength_in_combat(d, m) if w.strength else m.strength)
-    if spec is e.spec:  # said whole, the card not all read: as said
-        return e, ""
-    key = weapons.use(w, m.name, c.used_abilities, c.round, c.range)
+    if w.unread and e.spec.amount is not None:  # said whole: as said, the card's text not read named
+        return e, f" (as said: its card's \"{' '.join(w.unread)}\" is not read)"
+    spec = weapons.strike_of(w, e.spec, strength_in_combat(d, m, log=None) if w.strength else m.strength)
+    if w.strength:
+        strength_in_combat(d, m, log)  # its card's bonus, said (as for a hand strike)
+    key = weapons.use(w, m.name, c.used_abilities, c.round, c.range, _copies(m, w.card))
     if key:
         d.put_combat(used_abilities=d.combat.used_abilities + ((m.name, key),))
     rules += [R.STRIKE_SOURCES, R.GOLDEN_RULE]
@@ -834,7 +848,8 @@ def _resolve_strike(d: Draft, log: Log, s: Strike, after_first: bool = False) ->
         if item is None:
             return []
         d.put_minion(s.minion, equipment=d.minions[s.minion].equipment + (item,))
-        d.put_combat(stolen=d.combat.stolen + ((s.minion, item),))
+        d.put_combat(stolen=d.combat.stolen + ((s.minion, item),),
+                     used_abilities=weapons.moved(d.combat.used_abilities, item, target, s.minion))
         log.add(f"{s.minion}'s strike steals {target}'s {item}: {s.minion} keeps it after combat, but cannot use it "
                 f"this round.", R.STEAL_EQUIPMENT)
         return []

@@ -176,6 +176,7 @@ class Political(Event):
     effect: Optional["CardEffect"] = None  # what passing the referendum does, as the card says
     says: Optional[str] = None  # the same, described and not applied
     title_card: Any = None  # a title card read (titles.TitleCard): what passing does, from the card's text
+    referendum_text: Any = None  # ... or its referendum read (referendum_effects.ReferendumText)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -426,6 +427,7 @@ class Terms(Event):
     effect: Optional[CardEffect] = None
     says: Optional[str] = None
     chosen: Optional[str] = None  # the vampire a title card's terms choose (titles.choose)
+    allocate: tuple[tuple[str, int], ...] = ()  # the points the terms allocate (referendum_effects.allocate)
 
 
 @dataclass(frozen=True, kw_only=True)

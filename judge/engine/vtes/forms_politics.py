@@ -8,6 +8,8 @@ from the hand), or another card granting votes (Golden Rule).
 """
 from __future__ import annotations
 
+import re
+
 from judge.engine.errors import ScenarioError
 from judge.engine.vtes.events import CastVote, ClosePolling, Terms
 from judge.engine.vtes.forms import NUM, FormTable, bare_name, effect_of, minion_of, number, player_of
@@ -28,6 +30,18 @@ def _side(text: str, line: int) -> str:
 @FORMS.wording(r"{P} chooses the terms(?: of the referendum)?(?:: (?P<says>.+))?", "Sarah chooses the terms: Alexis is chosen")
 def _terms(m, names, line, text):
     return Terms(player=player_of(m, names, line), says=m.group("says"), line=line, text=text)
+
+
+@FORMS.wording(rf"{{P}} allocates (?P<pts>(?:{NUM}) points? to .+)", "Sarah allocates 2 points to Alexis and 2 to Bob")
+def _terms_allocated(m, names, line, text):
+    """The points a card's terms allocate ("Allocate 4 points among two or more Methuselahs.")."""
+    given = []
+    for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group("pts").strip().rstrip(".")):
+        hit = re.fullmatch(rf"(?P<n>{NUM})(?: points?)? to (?P<p>.+)", part.strip())
+        if hit is None:
+            raise ScenarioError(f"cannot read {part!r} as points allocated ('2 points to Alexis')", line)
+        given.append((names.canon_player(hit.group("p").strip(), line), number(hit.group("n"))))
+    return Terms(player=player_of(m, names, line), allocate=tuple(given), line=line, text=text)
 
 
 @FORMS.wording(r"{P} chooses {M}(?: (?:as|for) (?:the )?terms(?: of the referendum)?)?", "Sarah chooses Lucinde")
@@ -86,12 +100,16 @@ def _close(m, names, line, text):
     return ClosePolling(line=line, text=text)
 
 
-@FORMS.structured("terms", ("effect", "says", "chosen"), "{terms: Sarah, effect: {pool: {Alexis: -1}}}")
+@FORMS.structured("terms", ("effect", "says", "chosen", "allocate"), "{terms: Sarah, effect: {pool: {Alexis: -1}}}")
 def _s_terms(d, names, line, text):
+    allocate = d.get("allocate") or {}
+    if not isinstance(allocate, dict) or not all(isinstance(n, int) and not isinstance(n, bool)
+                                                 for n in allocate.values()):
+        raise ScenarioError("allocate: gives each Methuselah its points ({allocate: {Alexis: 2, Bob: 2}})", line)
     return Terms(player=names.canon_player(d["terms"], line),
                  effect=effect_of(d["effect"], names, line) if d.get("effect") else None, says=d.get("says"),
                  chosen=names.canon_minion(d["chosen"], line) if d.get("chosen") is not None else None,
-                 line=line, text=text)
+                 allocate=tuple((names.canon_player(p, line), n) for p, n in allocate.items()), line=line, text=text)
 
 
 @FORMS.structured("vote", ("by", "with", "card", "votes"), "{vote: for, by: Lucinde}")

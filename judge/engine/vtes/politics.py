@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Optional
 
 from judge.engine.vtes import rules as R
-from judge.engine.vtes import situations, titles
+from judge.engine.vtes import referendum_effects, situations, titles
 from judge.engine.vtes.helpers import (Log, action_over, apply_card_effect, minion, play_from_hand, remove_minion,
                                   require_seated)
 from judge.engine.errors import NotModelled, Refusal
@@ -124,6 +124,11 @@ def _begin_polling(d: Draft, log: Log) -> Referendum:
         raise Refusal(f"the polling begins once {r.player} has chosen the terms of {tc.card}: "
                       f"\"{tc.choice.sentence.strip()}\" ('{r.player} chooses Theo Bell')",
                       [R.POLITICAL_TERMS, R.REFERENDUM_STEPS])
+    rt = referendum_effects.needs_allocation(r)
+    if r.step == "terms" and rt is not None:
+        raise Refusal(f"the polling begins once {r.player} has allocated the points of {rt.card}: "
+                      f"\"{rt.allocate_sentence.strip()}\" ('{r.player} allocates 2 points to Alexis and 2 to Bob')",
+                      [R.POLITICAL_TERMS, R.REFERENDUM_STEPS])
     if r.step == "terms":
         r = d.put_referendum(step="polling")
         log.add(f"The polling begins ({r.player} chose no terms beyond what the card says).", R.REFERENDUM_STEPS,
@@ -141,6 +146,24 @@ def terms(d: Draft, e: Terms, log: Log) -> None:
                       [R.POLITICAL_TERMS])
     if r.step != "terms":
         raise Refusal("the polling has begun: the terms were chosen before it", [R.REFERENDUM_STEPS])
+    rt = referendum_effects.of(r)
+    if e.allocate or rt is not None and rt.allocate is not None:
+        if e.effect or e.says or e.chosen:
+            raise Refusal(f"{r.card or 'the card'}'s terms are read from the card: allocate its points "
+                          f"('{r.player} allocates 2 points to Alexis and 2 to Bob'), not an effect, words or a "
+                          f"vampire", [R.POLITICAL_TERMS])
+        if not e.allocate:
+            raise Refusal(f"{rt.card}'s terms allocate points: \"{rt.allocate_sentence.strip()}\" ('{r.player} "
+                          f"allocates 2 points to Alexis and 2 to Bob')", [R.POLITICAL_TERMS])
+        given = referendum_effects.allocate(d, r, e.allocate)
+        d.put_referendum(step="polling", allocated=given)
+        points = ", ".join(f"{n} point{'s' if n > 1 else ''} to {p}" for p, n in given)
+        log.add(f"{e.player} allocates {points} as the terms of {rt.card}'s referendum (\"{rt.allocate_sentence.strip()}\"), the action having "
+                f"succeeded; the polling begins.", R.POLITICAL_TERMS, R.REFERENDUM_STEPS, R.POLLING, R.GOLDEN_RULE)
+        return
+    if rt is not None and (e.effect or e.says or e.chosen):
+        raise Refusal(f"{rt.card}'s referendum is read from the card: its terms choose nothing; vote, then close the "
+                      f"polling", [R.POLITICAL_TERMS])
     tc = titles.of(r)
     if tc is not None and (e.effect or e.says):
         what = f"name the vampire chosen ('{r.player} chooses Theo Bell')" if tc.choice else \
@@ -347,7 +370,12 @@ def close_polling(d: Draft, log: Log) -> None:
     rules = [R.REFERENDUM_RESULT] + ([R.PRISCI] if any(v.kind == "ballot" for v in r.votes) else [])
     if yes <= no:
         why = "a tie fails" if yes == no else "more votes against"
-        log.add(f"The polling closes: {what} fails, {yes} for and {no} against ({why}); it has no effect.", *rules)
+        rt = referendum_effects.of(r)
+        failing = rt is not None and any(o.on_fail for o in rt.outcomes)
+        log.add(f"The polling closes: {what} fails, {yes} for and {no} against ({why})"
+                f"{'' if failing else '; it has no effect'}.", *rules)
+        if failing:
+            referendum_effects.take_effect(d, log, r, passed=False)
         return
     log.add(f"The polling closes: {what} passes, {yes} for and {no} against.", *rules)
     if r.kind == "blood hunt":
@@ -357,6 +385,8 @@ def close_polling(d: Draft, log: Log) -> None:
         return
     if titles.of(r) is not None:
         titles.take_effect(d, log, r, situations.gain_title)
+    elif referendum_effects.of(r) is not None:
+        referendum_effects.take_effect(d, log, r, passed=True)
     elif r.effects:
         for effect in r.effects:
             apply_card_effect(d, log, effect, r.card or "the referendum")

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from judge.engine.vtes import core, phases, titles, traits
+from judge.engine.vtes import core, phases, referendum_effects, titles, traits
 from judge.engine.vtes.cards import CardFacts
 from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT, OLDER
@@ -273,6 +273,8 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         if new_name.pool is not None and new_name.pool.titles and not must_hunt:  # a title card, read as printed
             for _ in range(2):
                 add(lambda: PlayCard(card=pick(new_name.pool.titles), minion=pick(ready).name))
+        if new_name.pool is not None and new_name.pool.referendums and not must_hunt:  # a referendum read whole
+            add(lambda: PlayCard(card=pick(new_name.pool.referendums), minion=pick(ready).name))
     elif state.phase == "influence":
         unc = [m for m in mine if m.region == UNCONTROLLED and m.kind == VAMPIRE]
         for v in unc:
@@ -365,6 +367,8 @@ class CardPool:
     titles: list = field(default_factory=list)
     # weapon equipment cards read whole (weapons.WeaponText): some random minions bear one
     weapons: list = field(default_factory=list)
+    # political action cards whose referendum is read whole (referendum_effects.ReferendumText)
+    referendums: list = field(default_factory=list)
 
 
 def _named_in_action(a, state, seated, rng, pool: "Optional[CardPool]" = None):
@@ -532,6 +536,9 @@ def _referendum_candidates(state, rng, add, pick, seated):
         if fitting:  # the caller's choice, often enough to be drawn
             for _ in range(3):
                 add(lambda: Terms(player=r.player, chosen=pick(fitting).name))
+    if referendum_effects.needs_allocation(r) is not None:  # points allocated, right or wrong
+        for _ in range(3):
+            add(lambda: Terms(player=r.player, allocate=tuple((p, rng.randint(0, 3)) for p in seated)))
     add(lambda: ClosePolling())
     if r.kind == "blood hunt":
         add(lambda: Modifier(minion=r.caller, stealth=1))

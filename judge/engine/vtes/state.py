@@ -332,6 +332,7 @@ class Referendum:
     # until after it); None for a blood hunt
     action: Optional[Action] = None
     chosen: Optional[str] = None  # the vampire its terms choose (a title card's "Choose a ready Brujah.")
+    allocated: tuple[tuple[str, int], ...] = ()  # the points its terms allocate: (Methuselah, points)
 
     def total(self, side: str) -> int:
         return sum(v.count for v in self.votes if v.side == side and v.kind != "ballot")

@@ -100,45 +100,51 @@ def _quote(w: WeaponText) -> str:
 
 def _read_whole(w: WeaponText, what: str) -> None:
     if w.unread:
-        raise NotModelled(f"{what} with {w.card}: \"{' '.join(w.unread)}\" is not read; say what the strike does "
-                          f"('for 2 R damage'). {_quote(w)}", [R.STRIKE_SOURCES, R.GOLDEN_RULE])
+        raise NotModelled(f"{what} with {w.card}: its card's \"{' '.join(w.unread)}\" is not read. {_quote(w)}",
+                          [R.STRIKE_SOURCES, R.GOLDEN_RULE])
 
 
 def strike_of(w: WeaponText, said: StrikeSpec, strength: int) -> StrikeSpec:
     """The strike the weapon makes, its damage from the card ("strength+1": `strength`, the bearer's in combat, and
-    1 more); what the scenario said of it must be that (refused, quoting the card, otherwise). A strike said whole
-    with a weapon whose text is not all read is taken as said."""
-    if w.unread and said.amount is not None:
-        return said
+    1 more). What the scenario said of it must be that: a strike it does not give (more damage, ranged or aggravated
+    damage the card does not print) is refused, quoting the card; "R" or "aggravated" left unsaid are the card's.
+    First strike said is not modelled (the card gives none; another card might). A weapon whose other text the engine
+    does not read stops, naming it (`_read_whole`): the caller takes a strike said whole as said, naming that text."""
     _read_whole(w, "a strike")
     amount = strength + w.amount if w.strength else w.amount
     if said.kind not in (None, "damage") or (said.amount is not None and said.amount != amount) or \
-            (said.amount is not None and (said.ranged != w.ranged or said.aggravated != w.aggravated)):
+            (said.ranged and not w.ranged) or (said.aggravated and not w.aggravated):
         what = f"{amount}{'R' if w.ranged else ''}{' aggravated' if w.aggravated else ''} damage"
         raise Refusal(f"a strike with {w.card} is {what}" + (f" (strength {strength} and {w.amount} more)"
                                                             if w.strength else "") + f". {_quote(w)}",
                       [R.STRIKE_SOURCES, R.GOLDEN_RULE])
-    return StrikeSpec(kind="damage", amount=amount, ranged=w.ranged, aggravated=w.aggravated, first=said.first)
+    if said.first:
+        raise NotModelled(f"a strike with {w.card} with first strike: the card gives none, and where it comes from "
+                          f"is not said. {_quote(w)}", [R.FIRST_STRIKE, R.STRIKE_SOURCES])
+    return StrikeSpec(kind="damage", amount=amount, ranged=w.ranged, aggravated=w.aggravated)
 
 
-def use(w: WeaponText, minion: str, used: tuple, round_: int, range_: Optional[str]) -> Optional[str]:
+def use(w: WeaponText, minion: str, used: tuple, round_: int, range_: Optional[str],
+        copies: int = 1) -> Optional[str]:
     """A strike with the weapon now: refused when the card limits it ("only usable once each combat", "only usable at
-    long range"); returns the key to count this use under (`Combat.used_abilities`), or None."""
+    long range"), each of the `copies` the bearer has giving its own use (the rulings: "A second copy allows a second
+    use"); returns the key to count this use under (`Combat.used_abilities`), or None."""
     if w.long_only and range_ != "long":
         raise Refusal(f"{w.card} strikes only at long range; the range is {range_ or 'close'}. {_quote(w)}",
                       [R.STRIKE_SOURCES, R.GOLDEN_RULE])
     if w.once is None:
         return None
     key = f"{w.card}: strike" + (f" (round {round_})" if w.once == "round" else "")
-    if (minion, key) in used:
-        raise Refusal(f"{minion} already struck with {w.card} this {w.once}: it is only usable once each "
-                      f"{w.once}. {_quote(w)}", [R.STRIKE_SOURCES, R.GOLDEN_RULE])
+    if sum(1 for who, k in used if who == minion and k == key) >= copies:
+        raise Refusal(f"{minion} already struck with {w.card} this {w.once}{' with each copy' if copies > 1 else ''}:"
+                      f" it is only usable once each {w.once}. {_quote(w)}", [R.STRIKE_SOURCES, R.GOLDEN_RULE])
     return key
 
 
-def maneuver(w: WeaponText, minion: str, used: tuple, to: str) -> str:
-    """A maneuver with the weapon: refused when the card gives none, none is left this combat, or it goes to the
-    range the card does not allow; returns the key to count it under (`Combat.used_abilities`)."""
+def maneuver(w: WeaponText, minion: str, used: tuple, to: str, copies: int = 1) -> str:
+    """A maneuver with the weapon: refused when the card gives none, none is left this combat (each of the `copies`
+    the bearer has gives its own; the uses go with the card to a new bearer: `moved`), or it goes to the range the
+    card does not allow; returns the key to count it under (`Combat.used_abilities`)."""
     _read_whole(w, "a maneuver")
     if not w.maneuvers:
         raise Refusal(f"{w.card} gives no maneuver. {_quote(w)}", [R.MANEUVER, R.GOLDEN_RULE])
@@ -147,7 +153,23 @@ def maneuver(w: WeaponText, minion: str, used: tuple, to: str) -> str:
                       [R.MANEUVER, R.GOLDEN_RULE])
     key = f"{w.card}: maneuver"
     done = sum(1 for who, k in used if who == minion and k == key)
-    if done >= w.maneuvers:
+    if done >= w.maneuvers * copies:
         raise Refusal(f"{minion} has used the {w.maneuvers} optional maneuver{'s' if w.maneuvers > 1 else ''} "
-                      f"{w.card} gives each combat. {_quote(w)}", [R.MANEUVER, R.GOLDEN_RULE])
+                      f"{w.card} gives each combat{' (each copy)' if copies > 1 else ''}. {_quote(w)}",
+                      [R.MANEUVER, R.GOLDEN_RULE])
     return key
+
+
+def moved(used: tuple, item: str, src: str, dst: str) -> tuple:
+    """The uses counted this combat (`Combat.used_abilities`) after the weapon `item` moved from `src` to `dst` (a
+    stolen weapon): a copy's uses go with it (the ruling on .44 Magnum: "only one maneuver each combat, even if the
+    bearer changes"), one copy's worth."""
+    out, taken = [], set()
+    for who, key in used:
+        kind = key.removeprefix(f"{item}: ") if key.startswith(f"{item}: ") else None
+        if who == src and kind is not None and kind not in taken:
+            taken.add(kind)
+            out.append((dst, key))
+        else:
+            out.append((who, key))
+    return tuple(out)
