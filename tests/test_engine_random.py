@@ -118,6 +118,8 @@ def test_random_games_naming_real_cards_keep_the_invariants():
             pool.weapons.append(modelled(facts, None).weapon)
         if modelled(facts, None).referendum is not None and not modelled(facts, None).rest:
             pool.referendums.append(facts)
+        if modelled(facts, None).discipline_card is not None:
+            pool.master_disciplines.append(facts)
         if len(card.types) != 1 or card.types[0] not in ("Action Modifier", "Reaction", "Combat"):
             continue
         if any(modelled(facts, level).rest for level in (None, "superior")) or \

@@ -631,6 +631,8 @@ class Modelled:
     title: Optional[titles.TitleCard] = None  # a political action card putting itself on a vampire as a title
     referendum: Optional[referendum_effects.ReferendumText] = None  # ... or its referendum's terms and outcomes
     weapon: Optional[weapons.WeaponText] = None  # an equipment card's weapon: its label and strike
+    # a master Discipline card: (its code, its Discipline's name, the capacity it adds, its sentences read)
+    discipline_card: Optional[tuple[str, str, int, tuple[str, ...]]] = None
     # a combat card's "If this vampire was blocked while performing an action, the action continues as if
     # unblocked." (the sentence), and the kinds of action it excludes ("a non-bleed action": bleed)
     continues: str = ""
@@ -759,8 +761,10 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     # (a weapon whose strike is a Discipline's line, Tinglestripe's, is not read: which line the bearer uses is not)
     out.weapon = weapons.weapon_of(card.name, sentences) if tuple(card.types) == (EQUIPMENT,) and \
         not card.discipline_lines() else None
+    out.discipline_card = _discipline_card(sentences) if tuple(card.types) == (MASTER,) else None
     for sentence in sentences:
-        if any(read is not None and sentence in read.read for read in (out.title, out.weapon, out.referendum)):
+        if any(read is not None and sentence in read.read for read in (out.title, out.weapon, out.referendum)) or \
+                out.discipline_card is not None and sentence in out.discipline_card[3]:
             continue
         s = sentence.rstrip(".")
         if s.casefold() in ("unique", "trifle", "master", "out-of-turn", "master: out-of-turn", "master: trifle"):
@@ -962,6 +966,43 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if out.granted_by in written:
             out.granted_by = as_above
     return out
+
+
+# A master Discipline card: "Discipline. Put this card on a vampire. This vampire gets +1 level of Auspex [aus] and +1
+# capacity. Cannot be put on a vampire with superior Auspex [AUS]." (or "... gains 1 level of Auspex [aus]. Capacity
+# increases by 1: the vampire is one generation older. Cannot be placed on ...")
+_DISCIPLINE_CARD = (
+    re.compile(r"(?:Master: )?Discipline"),
+    re.compile(r"Put this card on a vampire"),
+    re.compile(r"This vampire (?:gets \+1 level of (?P<name>[A-Z][a-z]+) \[(?P<code>[a-z]{3})\](?P<cap> and \+1 capacity)?"
+               r"|gains (?:1|one) level of (?P<name2>[A-Z][a-z]+) \[(?P<code2>[a-z]{3})\])"),
+    re.compile(r"Capacity increases by 1: the vampire is one generation older"),
+    re.compile(r"Cannot be (?:put|placed) on a vampire with superior (?P<name>[A-Z][a-z]+) \[(?P<code>[A-Z]{3})\]"),
+)
+
+
+def _discipline_card(sentences: list[str]) -> Optional[tuple[str, str, int, tuple[str, ...]]]:
+    """A master Discipline card read whole: (code, name, capacity added, its sentences), or None."""
+    label, put, gives, older, cannot = _DISCIPLINE_CARD
+    found: dict = {}
+    for s in sentences:
+        text = s.strip().rstrip(".")
+        for key, rx in (("label", label), ("put", put), ("gives", gives), ("older", older), ("cannot", cannot)):
+            m = rx.fullmatch(text)
+            if m and key not in found:
+                found[key] = m
+                break
+        else:
+            if text.casefold() not in ("trifle", "master"):
+                return None
+    if not {"label", "put", "gives", "cannot"} <= set(found):
+        return None
+    g = found["gives"]
+    code, name = (g.group("code") or g.group("code2")), (g.group("name") or g.group("name2"))
+    if found["cannot"].group("code").casefold() != code:
+        return None
+    capacity = 1 if g.group("cap") or "older" in found else 0
+    return code, name, capacity, tuple(sentences)
 
 
 # -- playing a named card ---------------------------------------------------------------------------------
@@ -1904,6 +1945,10 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         if reason:
             raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
     cancelling = e.cancelling is not None or _only_cancels(what)  # played to cancel a card: no other effect
+    if e.on is not None and what.discipline_card is None:
+        raise NotModelled(f"{card.name} put on {e.on}: the engine reads no card put on a minion but a master Discipline "
+                          f"card. {card.quote()}", [R.CARD_MASTER_WHO, R.GOLDEN_RULE])
+    target = _discipline_target(d, e, what) if what.discipline_card is not None and not cancelling else None
     if not (cancelling or e.cancelled):
         _unmodelled_rest(e, what, [R.CARD_MASTER_WHO])
     how = _cancel_text(d, e.canceller) if e.cancelled and e.canceller is not None else None
@@ -1928,10 +1973,45 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
                 f"phase action used" + (", and no action gained from the trifle" if card.trifle else "") + ").",
                 R.CARD_CANCELLED, *([R.GOLDEN_RULE] if unpaid else []), *([R.TRIFLE] if card.trifle else []))
         return
+    if target is not None:
+        _discipline_given(d, e, what, d.minions[target.name], log)
     effect = _with_gains(e, what, player)
     if effect is not None:
         apply_card_effect(d, log, effect, card.name)
     _says(e, log)
+
+
+def _discipline_target(d: Draft, e: PlayCard, what: Modelled) -> Minion:
+    """The vampire a master Discipline card is put on, checked before the card is played: a controlled vampire
+    (any Methuselah's: the older book says so, the current one says "a controlled vampire"), in play and not contested,
+    without the superior level the card cannot be put on."""
+    code, name, _, _ = what.discipline_card
+    if e.on is None:
+        raise _refuse(e.card, f"{e.card.name} is put on a vampire: say which ('{e.player} plays {e.card.name} on "
+                              f"Lucinde')", R.MASTER_DISCIPLINE)
+    m = minion(d, e.on)
+    if m.kind != VAMPIRE or not m.controlled or m.contested or m.region not in ("ready", "torpor"):
+        raise _refuse(e.card, f"{m.name} is not a controlled vampire in play", R.MASTER_DISCIPLINE)
+    if discipline_level(m, code, name) == "superior":
+        cannot = next(s for s in what.discipline_card[3] if s.startswith("Cannot"))
+        raise _refuse(e.card, f"{m.name} has superior {name}: \"{cannot.strip()}\"", R.MASTER_DISCIPLINE,
+                      R.GOLDEN_RULE)
+    return m
+
+
+def _discipline_given(d: Draft, e: PlayCard, what: Modelled, m: Minion, log: Log) -> None:
+    """The master Discipline card put on `m`: the basic level, or basic to superior; its capacity, no blood."""
+    code, name, capacity, sentences = what.discipline_card
+    level = discipline_level(m, code, name)
+    kept = tuple(x for x in m.disciplines if _level_of(str(x))[1] not in (code, name.casefold()))
+    d.put_minion(m.name, disciplines=kept + ((code.upper(),) if level else (code,)),
+                 capacity=m.capacity + capacity)
+    gives = " ".join(s.strip() for s in sentences if s.startswith(("This vampire", "Capacity increases")))
+    now = f"superior {name} [{code.upper()}]" if level else f"basic {name} [{code}]"
+    grown = f", and its capacity increases by {capacity}, to {m.capacity + capacity}, with no blood to fill it" \
+        if capacity else ""
+    log.add(f"{e.card.name} is put on {m.name} (\"{gives}\"): {m.name} now has {now}{grown}.",
+            R.MASTER_DISCIPLINE, R.GOLDEN_RULE)
 
 
 def _with_gains(e: PlayCard, what: Modelled, player: str, m: Optional[Minion] = None) -> Optional[CardEffect]:

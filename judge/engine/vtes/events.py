@@ -468,6 +468,7 @@ class PlayCard(Event):
     player: Optional[str] = None
     level: Optional[str] = None  # "inferior" | "superior", as said ("at superior")
     target: Optional[str] = None  # the Methuselah a directed action card is directed at
+    on: Optional[str] = None  # the minion a card is put on ("Sarah plays Auspex on Lucinde")
     cancelled: bool = False  # cancelled as it is played
     canceller: Optional["Canceller"] = None  # ... by this card, when the scenario names it
     # (set by the engine alone) the card this one cancels as it is played: a cancels.Played

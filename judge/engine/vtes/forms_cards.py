@@ -27,10 +27,10 @@ def card_of(names: Names, name: str, line: int):
     return names.cards.card(name, line)
 
 
-def _card_and_effect(m, names: Names, line: int):
+def _card_and_effect(m, names: Names, line: int, name: Optional[str] = None):
     """The card of a sentence and the effect after its colon; a card name holding ': ' ("Second Tradition:
-    Domain") is read whole when the part before it names no card."""
-    name, fx = m.group("x").strip(), m.group("fx")
+    Domain") is read whole when the part before it names no card. `name`: the card's words, when not all of "x"."""
+    name, fx = (name or m.group("x")).strip(), m.group("fx")
     if fx and names.cards is not None and names.cards.lookup(name) is None \
             and names.cards.lookup(f"{name}: {fx}") is not None:
         return card_of(names, f"{name}: {fx}", line), None
@@ -102,12 +102,20 @@ def _player_plays(m, names, line, text):
 
 
 def _played(m, names, line, text, **who) -> PlayCard:
-    """The card a sentence names, played by `who` (a minion, or a Methuselah for a master card)."""
-    card, fx = _card_and_effect(m, names, line)
+    """The card a sentence names, played by `who` (a minion, or a Methuselah for a master card), and the minion it is
+    put on ("Sarah plays Auspex on Lucinde": the words after " on " name a minion of the table, and those before a card)."""
+    raw, on = m.group("x").strip(), None
+    for name in sorted(names.minions, key=len, reverse=True):
+        tail = f" on {name}"
+        if raw.casefold().endswith(tail.casefold()) and names.cards is not None and \
+                names.cards.lookup(raw[:-len(tail)]) is not None:
+            raw, on = raw[:-len(tail)], name
+            break
+    card, fx = _card_and_effect(m, names, line, raw)
     _ally_named(card, names, line)
     target = player_of(m, names, line, "p2") if m.group("p2") else None
     canceller = _canceller(m.group("cby"), names, line) if m.group("cby") else None
-    return PlayCard(card=card, level=_level(m.group("lvl"), line), target=target, cancelled=bool(m.group("cx")),
+    return PlayCard(card=card, level=_level(m.group("lvl"), line), target=target, on=on, cancelled=bool(m.group("cx")),
                     canceller=canceller, effect=fx, line=line, text=text, **who)
 
 
@@ -170,7 +178,7 @@ def _s_hunting_ground(d, names, line, text):
                          card=card_of(names, str(d["hunting_ground"]), line), line=line, text=text)
 
 
-@FORMS.structured("play", ("by", "at", "target", "cancelled", "cost", "effect", "says"),
+@FORMS.structured("play", ("by", "at", "target", "on", "cancelled", "cost", "effect", "says"),
                   "{play: Govern the Unaligned, by: Belinde, at: superior}")
 def _s_play(d, names, line, text):
     card = card_of(names, str(d["play"]), line)
@@ -194,7 +202,8 @@ def _s_play(d, names, line, text):
             canceller = _canceller_of(str(cancelled["by"]), str(cancelled["card"]), cancelled.get("at"), names, line)
         else:
             canceller = Canceller(card=None, minion=names.canon_minion(str(cancelled["by"]), line))
-    return PlayCard(card=card, minion=minion, player=player, level=_level(d.get("at"), line), target=target,
+    on = names.canon_minion(d["on"], line) if d.get("on") is not None else None
+    return PlayCard(card=card, minion=minion, player=player, level=_level(d.get("at"), line), target=target, on=on,
                     cancelled=bool(cancelled), canceller=canceller, cost=cost_of(d) if "cost" in d else None,
                     effect=effect, says=str(d["says"]) if d.get("says") is not None else None, line=line, text=text)
 

@@ -256,6 +256,9 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
                              cancelled=rng.random() < 0.1 and state.edition == CURRENT))
         if state.phase_state.master_actions > 0:  # (a master card needs a master phase action)
             add(lambda: PlayCard(card=CARDS["hunting ground"], player=turn))  # a location in play
+            vampires = [m.name for m in state.minions.values() if m.kind == VAMPIRE]
+            if new_name.pool is not None and new_name.pool.master_disciplines and vampires:
+                add(lambda: PlayCard(card=pick(new_name.pool.master_disciplines), player=turn, on=pick(vampires)))
     elif state.phase == "minion" and mine:
         # A vampire with no blood must hunt first: offer it, or the turn cannot go on.
         must_hunt = False
@@ -369,6 +372,8 @@ class CardPool:
     weapons: list = field(default_factory=list)
     # political action cards whose referendum is read whole (referendum_effects.ReferendumText)
     referendums: list = field(default_factory=list)
+    # master Discipline cards, put on a vampire in the master phase
+    master_disciplines: list = field(default_factory=list)
 
 
 def _named_in_action(a, state, seated, rng, pool: "Optional[CardPool]" = None):

@@ -84,6 +84,11 @@ MASTER_ACTIONS = rule("MASTER_ACTIONS", "one master phase action by default; unu
 MASTER_IN_PHASE = rule("MASTER_IN_PHASE", "regular master cards are played in your master phase with a master phase action",
                        [V("master-phase", "master cards are played during your master phase using a master phase action")],
                        [RB("1.6.2", "Regular master cards are played during")])
+MASTER_DISCIPLINE = rule("MASTER_DISCIPLINE", "a Discipline card gives a controlled vampire a level of a Discipline, "
+                         "basic or basic to superior, most +1 capacity, no blood with it",
+                         [V("master-cards", "A Discipline card is played on a controlled vampire"),
+                          V("master-cards", "they do not automatically gain an extra blood to fill the new capacity")],
+                         [RB("1.6.2", "the basic level of a new Discipline")])
 TRIFLE = rule("TRIFLE", "a trifle gives one more master phase action, once per master phase",
               [V("master-phase", "award an additional master phase action")],
               [RB("1.6.2", "can gain only one master phase action from trifles")])
