@@ -974,8 +974,8 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
 _DISCIPLINE_CARD = (
     re.compile(r"(?:Master: )?Discipline"),
     re.compile(r"Put this card on a vampire"),
-    re.compile(r"This vampire (?:gets \+1 level of (?P<name>[A-Z][a-z]+) \[(?P<code>[a-z]{3})\](?P<cap> and \+1 capacity)?"
-               r"|gains (?:1|one) level of (?P<name2>[A-Z][a-z]+) \[(?P<code2>[a-z]{3})\])"),
+    re.compile(r"This vampire (?:gets \+1 level of (?P<name>[A-Z][a-z]+) \[(?P<code>[a-z]{3})\]"
+               r"(?P<cap> and \+1 capacity)?|gains (?:1|one) level of (?P<name2>[A-Z][a-z]+) \[(?P<code2>[a-z]{3})\])"),
     re.compile(r"Capacity increases by 1: the vampire is one generation older"),
     re.compile(r"Cannot be (?:put|placed) on a vampire with superior (?P<name>[A-Z][a-z]+) \[(?P<code>[A-Z]{3})\]"),
 )
@@ -1946,8 +1946,8 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
             raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
     cancelling = e.cancelling is not None or _only_cancels(what)  # played to cancel a card: no other effect
     if e.on is not None and what.discipline_card is None:
-        raise NotModelled(f"{card.name} put on {e.on}: the engine reads no card put on a minion but a master Discipline "
-                          f"card. {card.quote()}", [R.CARD_MASTER_WHO, R.GOLDEN_RULE])
+        raise NotModelled(f"{card.name} put on {e.on}: the engine reads no card put on a minion but a master "
+                          f"Discipline card. {card.quote()}", [R.CARD_MASTER_WHO, R.GOLDEN_RULE])
     target = _discipline_target(d, e, what) if what.discipline_card is not None and not cancelling else None
     if not (cancelling or e.cancelled):
         _unmodelled_rest(e, what, [R.CARD_MASTER_WHO])

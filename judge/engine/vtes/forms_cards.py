@@ -103,7 +103,8 @@ def _player_plays(m, names, line, text):
 
 def _played(m, names, line, text, **who) -> PlayCard:
     """The card a sentence names, played by `who` (a minion, or a Methuselah for a master card), and the minion it is
-    put on ("Sarah plays Auspex on Lucinde": the words after " on " name a minion of the table, and those before a card)."""
+    put on ("Sarah plays Auspex on Lucinde": the words after " on " name a minion of the table, and those before a
+    card)."""
     raw, on = m.group("x").strip(), None
     for name in sorted(names.minions, key=len, reverse=True):
         tail = f" on {name}"
