@@ -756,8 +756,8 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
     out.title = titles.title_card_of(card.name, sentences, card.rulings) if tuple(card.types) == (POLITICAL,) \
         else None
-    out.referendum = referendum_effects.referendum_text_of(card.name, sentences) if tuple(card.types) == \
-        (POLITICAL,) and out.title is None else None
+    out.referendum = referendum_effects.referendum_text_of(card.name, sentences, card.rulings) if \
+        tuple(card.types) == (POLITICAL,) and out.title is None else None
     # (a weapon whose strike is a Discipline's line, Tinglestripe's, is not read: which line the bearer uses is not)
     out.weapon = weapons.weapon_of(card.name, sentences) if tuple(card.types) == (EQUIPMENT,) and \
         not card.discipline_lines() else None

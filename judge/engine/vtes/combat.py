@@ -324,16 +324,22 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
     by_ability = _ability_used(d, c, m, "its optional maneuver" if bare else e.source, "maneuver") \
         if e.via in (None, "ability") else None
     via = e.via or ("ability" if by_ability is not None else
-                    "weapon" if _uses_weapon(m, e.source) else ("card" if e.source else "ability"))
+                    "weapon" if _uses_weapon(m, e.source) or e.weapon is not None else
+                    ("card" if e.source else "ability"))  # (a weapon card is borne, never played from the hand)
     rules = [R.MANEUVER, R.COMBAT_ACTING_FIRST] if not c.maneuvered and m.name == c.opposing else [R.MANEUVER]
     committed = c.committed
     paid = ""
     if via in ("weapon", "strike card"):
-        if _committed(c, m.name) is not None:
-            first = _committed(c, m.name)
+        first = _committed(c, m.name)
+        # the same weapon again (Deer Rifle: "two optional maneuvers each combat"): no second weapon, its strike chosen
+        again = first is not None and via == "weapon" and first.via == "weapon" and _same_source(first.source, e.source)
+        if first is not None and not again:
             raise Refusal(f"{m.name} already used the maneuver of {first.source} this round, which chose its strike: "
                           f"no second strike card or weapon can be used to maneuver again in the same round",
                           [R.MANEUVER_ONE_STRIKE])
+        if again and e.weapon is None:
+            raise NotModelled(f"{m.name} maneuvers with {e.source} again this round: whether it gives another maneuver "
+                              f"is not said (its card is not read)", [R.MANEUVER, R.MANEUVER_ONE_STRIKE])
         if via == "weapon":
             if not _uses_weapon(m, e.source):
                 raise Refusal(f"{m.name} has no {e.source} (has: {', '.join(m.equipment) or 'no equipment'})",
@@ -343,7 +349,12 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
             paid = _pay(d, m, e.cost, e.source or "the strike card")
             play_from_hand(d, m.controller, log, e.source or "a strike card", after_combat=e.unreplaced)
         spec = e.strike or StrikeSpec()
-        if via == "weapon" and e.weapon is not None:
+        if again:  # its strike is chosen already: the card's next maneuver, counted
+            key = weapons.maneuver(e.weapon, m.name, c.used_abilities, there, _copies(m, e.source))
+            c = d.put_combat(used_abilities=c.used_abilities + ((m.name, key),))
+            rules += [R.GOLDEN_RULE]
+            paid = f" (\"{e.weapon.sentence.strip()}\")"
+        elif via == "weapon" and e.weapon is not None:
             key = weapons.maneuver(e.weapon, m.name, c.used_abilities, there, _copies(m, e.source))
             spec = weapons.strike_of(e.weapon, spec, strength_in_combat(d, m, log) if e.weapon.strength else
                                      m.strength)
@@ -352,17 +363,19 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
             c = d.put_combat(used_abilities=c.used_abilities + ((m.name, key),) + (((m.name, used),) if used else ()))
             rules += [R.GOLDEN_RULE]
             paid = f" (\"{e.weapon.sentence.strip()}\")"
-        strike = _strike_from(d, m, spec, e.source, "weapon" if via == "weapon" else "card",
-                              strength=strength_in_combat(d, m, log) if spec.kind == "hand" else None)
-        committed = committed + (strike,)
-        rules.append(R.MANEUVER_CHOOSES_STRIKE)
+        if not again:
+            strike = _strike_from(d, m, spec, e.source, "weapon" if via == "weapon" else "card",
+                                  strength=strength_in_combat(d, m, log) if spec.kind == "hand" else None)
+            committed = committed + (strike,)
+            rules.append(R.MANEUVER_CHOOSES_STRIKE)
     elif via == "card":
         paid = _pay(d, m, e.cost, e.source or "the maneuver card")
         play_from_hand(d, m.controller, log, e.source or "a maneuver card", after_combat=e.unreplaced)
     c = d.put_combat(range=there, last_maneuver=m.name, maneuvered=c.maneuvered + (m.name,), committed=committed)
     src = by_ability or (f" with {e.source}" if e.source else "")
     chose = f"; using the maneuver of {e.source} chooses it as {m.name}'s strike this round" \
-        if via in ("weapon", "strike card") else ""
+        if via in ("weapon", "strike card") and not (via == "weapon" and again) else \
+        (f"; its strike this round is {e.source}'s already" if via == "weapon" else "")
     log.add(f"{m.name} maneuvers{src}{paid}: the range moves to {there}{chose}.", *rules,
             *([R.CRYPT_ABILITY] if by_ability else []))
 
@@ -614,7 +627,7 @@ def choose_strike(d: Draft, e: ChooseStrike, log: Log) -> None:
             if e.source is None:
                 via = "hand" if _hand_shaped(e.spec) and e.spec.amount in (None, strength) else "card"
             else:
-                via = "weapon" if _uses_weapon(m, e.source) else "card"
+                via = "weapon" if _uses_weapon(m, e.source) or e.weapon is not None else "card"
         if via == "weapon":
             if not _uses_weapon(m, e.source):
                 raise Refusal(f"{m.name} has no {e.source} (has: {', '.join(m.equipment) or 'no equipment'})",
@@ -849,7 +862,8 @@ def _resolve_strike(d: Draft, log: Log, s: Strike, after_first: bool = False) ->
             return []
         d.put_minion(s.minion, equipment=d.minions[s.minion].equipment + (item,))
         d.put_combat(stolen=d.combat.stolen + ((s.minion, item),),
-                     used_abilities=weapons.moved(d.combat.used_abilities, item, target, s.minion))
+                     used_abilities=weapons.moved(d.combat.used_abilities, item, target, s.minion,
+                                                  _copies(d.minions[target], item)))
         log.add(f"{s.minion}'s strike steals {target}'s {item}: {s.minion} keeps it after combat, but cannot use it "
                 f"this round.", R.STEAL_EQUIPMENT)
         return []

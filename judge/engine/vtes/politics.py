@@ -158,8 +158,10 @@ def terms(d: Draft, e: Terms, log: Log) -> None:
         given = referendum_effects.allocate(d, r, e.allocate)
         d.put_referendum(step="polling", allocated=given)
         points = ", ".join(f"{n} point{'s' if n > 1 else ''} to {p}" for p, n in given)
-        log.add(f"{e.player} allocates {points} as the terms of {rt.card}'s referendum (\"{rt.allocate_sentence.strip()}\"), the action having "
-                f"succeeded; the polling begins.", R.POLITICAL_TERMS, R.REFERENDUM_STEPS, R.POLLING, R.GOLDEN_RULE)
+        ruled = referendum_effects.allocation_rulings(d, r, given)
+        log.add(f"{e.player} allocates {points} as the terms of {rt.card}'s referendum "
+                f"(\"{rt.allocate_sentence.strip()}\"){ruled}, the action having succeeded; the polling begins.",
+                R.POLITICAL_TERMS, R.REFERENDUM_STEPS, R.POLLING, R.GOLDEN_RULE)
         return
     if rt is not None and (e.effect or e.says or e.chosen):
         raise Refusal(f"{rt.card}'s referendum is read from the card: its terms choose nothing; vote, then close the "
@@ -361,6 +363,11 @@ def close_event(d: Draft, e: ClosePolling, log: Log) -> None:
 
 def close_polling(d: Draft, log: Log) -> None:
     r = d.referendum
+    tc, rt = titles.needs_choice(r), referendum_effects.needs_allocation(r)
+    if r.step == "terms" and (tc or rt) is not None:  # the card's terms come first (resolving-a-referendum/3)
+        what = f"chosen {tc.choice.sentence.strip()!r}" if tc else f"allocated {rt.allocate_sentence.strip()!r}"
+        raise Refusal(f"the polling cannot close before {r.player} has {what}: the terms of {(tc or rt).card} come "
+                      f"first", [R.POLITICAL_TERMS, R.REFERENDUM_STEPS])
     yes, no, prisci = _tally(r)
     d.set(referendum=None)
     if r.action is not None:  # the political action resolves with its referendum

@@ -58,9 +58,15 @@ class ReferendumText(NamedTuple):
     allocate_others: bool = False  # "among two or more other Methuselahs": none to the caller
     allocate_sentence: str = ""
     read: frozenset = frozenset()
+    rulings: tuple = ()  # the card's (ID, text), quoted where one decides a step
+
+    def ruling(self, *words: str) -> str:
+        """" (the ruling [ID]: "...")" for the card's first ruling holding all `words`, or ""."""
+        found = next(((rid, text) for rid, text in self.rulings if all(w in text for w in words)), None)
+        return f" (the ruling [{found[0]}]: \"{found[1]}\")" if found else ""
 
 
-def referendum_text_of(name: str, sentences: list[str]) -> Optional[ReferendumText]:
+def referendum_text_of(name: str, sentences: list[str], rulings: tuple = ()) -> Optional[ReferendumText]:
     """The card's text read as its referendum, or None when no sentence of it is an outcome above; its other
     sentences are not read here (`ReferendumText.read` holds those that are)."""
     outcomes: list[Outcome] = []
@@ -87,7 +93,7 @@ def referendum_text_of(name: str, sentences: list[str]) -> Optional[ReferendumTe
     allocated = any(o.per == "point allocated" for o in outcomes)
     if not outcomes or allocated != (allocate is not None):
         return None  # (points allocated and never spent, or spent and never allocated: not this form)
-    return ReferendumText(name, tuple(outcomes), allocate, others, said, frozenset(read))
+    return ReferendumText(name, tuple(outcomes), allocate, others, said, frozenset(read), tuple(rulings))
 
 
 # -- the engine ------------------------------------------------------------------------------------------------
@@ -142,11 +148,22 @@ def allocate(d: Draft, r: Referendum, given: tuple) -> tuple:
                       [R.POLITICAL_TERMS, R.GOLDEN_RULE])
     if len({p for p, _ in kept}) < 2:
         raise Refusal(f"the points go to {names([p for p, _ in kept])} alone: they are allocated among two or more "
-                      f"Methuselahs. {quote}", [R.POLITICAL_TERMS, R.GOLDEN_RULE])
+                      f"Methuselahs. {quote}{rt.ruling('single Methuselah')}", [R.GOLDEN_RULE])
     if rt.allocate_others and any(p == r.player for p, _ in kept):
-        raise Refusal(f"{r.player} calls the referendum: the points go to other Methuselahs. {quote}",
-                      [R.POLITICAL_TERMS, R.GOLDEN_RULE])
+        raise Refusal(f"{r.player} calls the referendum: the points go to other Methuselahs. {quote}"
+                      f"{rt.ruling('nor any point to')}", [R.GOLDEN_RULE])
     return kept
+
+
+def allocation_rulings(d: Draft, r: Referendum, given: tuple) -> str:
+    """The card's rulings that allow what the allocation does: points to the caller, more points than a pool."""
+    rt = of(r)
+    out = ""
+    if any(p == r.player for p, _ in given):
+        out += rt.ruling("allocate points to yourself")
+    if any(n > d.players[p].pool for p, n in given):
+        out += rt.ruling("more points than")
+    return out
 
 
 def _count(d: Draft, player: str, per: str, r: Referendum) -> int:
@@ -177,15 +194,18 @@ def take_effect(d: Draft, log: Log, r: Referendum, passed: bool) -> None:
     for o in rt.outcomes:
         if o.on_fail == passed:
             continue
-        rules = [R.REFERENDUM_RESULT, R.GOLDEN_RULE]
+        # (a failed referendum has no effect but what the card says: the Golden Rule alone)
+        rules = [R.GOLDEN_RULE] if o.on_fail else [R.REFERENDUM_RESULT, R.GOLDEN_RULE]
+        ruled = {"locked minion": rt.ruling("counted after"),
+                 "equipment, location or retainer card": rt.ruling("each equipment")}.get(o.per or "", "")
         if o.unit == "pool":
             moved = []
             for p in d.seated():
                 n = o.amount * (_count(d, p, o.per, r) if o.per else 1)
                 if n:
                     done = pool(d, p, n)
-                    moved.append(f"{p} {'gains' if done > 0 else 'burns'} {abs(done)} ({d.players[p].pool} left)")
-            log.add(f"{rt.card}: \"{o.sentence.strip()}\": {'; '.join(moved) if moved else 'no pool moves'}.",
+                    moved.append(f"{p} {'gains' if done > 0 else 'burns'} {abs(done)} (now {d.players[p].pool})")
+            log.add(f"{rt.card}: \"{o.sentence.strip()}\"{ruled}: {'; '.join(moved) if moved else 'no pool moves'}.",
                     *rules, R.BLOOD_BANK)
             continue
         if o.on_fail:
@@ -196,6 +216,7 @@ def take_effect(d: Draft, log: Log, r: Referendum, passed: bool) -> None:
         moved = []
         for name in targets:
             done = blood(d, name, o.amount, log)
-            moved.append(f"{name} burns {abs(done)} ({d.minions[name].blood} left)")
+            moved.append(f"{name} burns {abs(done)} (now {d.minions[name].blood})" if done else
+                         f"{name} has no blood to burn")
         log.add(f"{rt.card}: \"{o.sentence.strip()}\": {'; '.join(moved) if moved else 'no vampire is concerned'}.",
                 *rules, R.BLOOD_BANK)

@@ -160,16 +160,12 @@ def maneuver(w: WeaponText, minion: str, used: tuple, to: str, copies: int = 1) 
     return key
 
 
-def moved(used: tuple, item: str, src: str, dst: str) -> tuple:
+def moved(used: tuple, item: str, src: str, dst: str, left: int) -> tuple:
     """The uses counted this combat (`Combat.used_abilities`) after the weapon `item` moved from `src` to `dst` (a
-    stolen weapon): a copy's uses go with it (the ruling on .44 Magnum: "only one maneuver each combat, even if the
-    bearer changes"), one copy's worth."""
-    out, taken = [], set()
-    for who, key in used:
-        kind = key.removeprefix(f"{item}: ") if key.startswith(f"{item}: ") else None
-        if who == src and kind is not None and kind not in taken:
-            taken.add(kind)
-            out.append((dst, key))
-        else:
-            out.append((who, key))
-    return tuple(out)
+    stolen weapon): its uses go with it (the ruling on .44 Magnum: "only one maneuver each combat, even if the bearer
+    changes"). With `left` copies still on `src` which copy's uses they were is not said: not modelled."""
+    mine = [k for who, k in used if who == src and k.startswith(f"{item}: ")]
+    if mine and left:
+        raise NotModelled(f"{item} is stolen from {src}, who bears another copy, after {src} used {item} this combat: "
+                          f"which copy's uses go with it is not said", [R.STEAL_EQUIPMENT, R.GOLDEN_RULE])
+    return tuple((dst if who == src and key.startswith(f"{item}: ") else who, key) for who, key in used)
