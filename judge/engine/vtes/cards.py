@@ -865,6 +865,14 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if s == "Maneuver or press" and COMBAT in card.types and not (out.maneuver or out.press):
             out.maneuver, out.press, out.maneuver_or_press = True, "any", sentence
             continue
+        m = re.fullmatch(r"(?P<press>Press, or m|M)aneuver,? with (?:an|1|one) optional press", s)
+        if m and COMBAT in card.types and not (out.maneuver or out.press or out.granted_press):
+            # "Maneuver with 1 optional press.": the maneuver now, and a press this round the card gives (played
+            # again for it); "Press, or maneuver with ...": the press in the press step instead
+            out.maneuver, out.granted_press, out.granted_by = True, "any", sentence
+            if m.group("press"):
+                out.press, out.maneuver_or_press = "any", sentence
+            continue
         m = re.fullmatch(r"Maneuver(?:, only usable to (?:go|get) to (?P<to>long|close) range)?", s)
         if COMBAT in card.types and m and not out.maneuver:
             out.maneuver, out.maneuver_to = True, m.group("to")
@@ -1789,14 +1797,7 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
                              unreplaced=what.after_combat, line=e.line, text=e.text)
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
         _continuation(d, e, m, what, log)
-        c = d.combat
-        if what.granted_press and c is not None and not c.ended:
-            grant = GrantedPress(m.name, e.card.name, what.granted_press, what.granted_by)
-            d.put_combat(granted=c.granted + (grant,))
-            only = "" if what.granted_press == "any" else f", only usable to {what.granted_press} combat"
-            to = "end combat" if what.granted_press == "end" else "continue"
-            log.add(f"{e.card.name} also gives {m.name} an optional press this round{only} (\"{m.name} presses to "
-                    f"{to} with {e.card.name}\"): the card is not played again for it.", R.PRESS, R.GOLDEN_RULE)
+        _grant_press(d, e, m, what, log)
         return
     if e.effect is None and e.says is None and not what.rest and what.extra_strikes and what.strike is None and \
             not (what.press or what.maneuver or what.prevent):
@@ -1815,6 +1816,7 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
             event = Maneuver(minion=m.name, source=e.card.name, via="card", cost=cost, unreplaced=what.after_combat,
                              line=e.line, text=e.text)
             _delegate(e, combat.maneuver, event, d, log, R.CARD_COMBAT_WHO)
+            _grant_press(d, e, m, what, log)
             return
         if c.step in ("before strikes", "strike"):  # (in the damage step the strikes are made: the press is next)
             raise _refuse(e.card, f"{e.card.name}{_at(e)} is \"{what.maneuver_or_press}\": the range step is over for "
@@ -1849,6 +1851,8 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
                  Prevent(minion=m.name, amount=what.prevent, aggravated=False if what.prevent_normal else None,
                          source=e.card.name, cost=cost, unreplaced=what.after_combat, line=e.line, text=e.text))
         _delegate(e, combat.maneuver if what.maneuver else combat.prevent, event, d, log, R.CARD_COMBAT_WHO)
+        if what.maneuver:
+            _grant_press(d, e, m, what, log)
         return
     if e.effect is None and e.says is None and not what.rest and (what.strength or what.aggravated_hands) and \
             what.strike is None and not (what.press or what.maneuver or what.prevent or what.extra_strikes):
@@ -1872,6 +1876,20 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
     if combat_check and c is not None and not c.ended and (c.acting not in d.minions or c.opposing not in d.minions):
         gone = [n for n in (c.acting, c.opposing) if n not in d.minions]
         combat.end_prematurely(d, log, f"{', '.join(gone)} left play", R.WOUNDED_ENDS_COMBAT)
+
+
+def _grant_press(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> None:
+    """The optional press a combat card played gives this round ("..., with an optional press", "Maneuver with 1
+    optional press."): used by naming the card again, which is not played again for it."""
+    c = d.combat
+    if not what.granted_press or c is None or c.ended:
+        return
+    grant = GrantedPress(m.name, e.card.name, what.granted_press, what.granted_by)
+    d.put_combat(granted=c.granted + (grant,))
+    only = "" if what.granted_press == "any" else f", only usable to {what.granted_press} combat"
+    to = "end combat" if what.granted_press == "end" else "continue"
+    log.add(f"{e.card.name} also gives {m.name} an optional press this round{only} (\"{m.name} presses to "
+            f"{to} with {e.card.name}\"): the card is not played again for it.", R.PRESS, R.GOLDEN_RULE)
 
 
 def _combat_effects(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
