@@ -48,7 +48,7 @@ def test_the_title_each_card_names_is_read_from_its_text():
     assert len(ruled) >= 5 and all(c.ruling.startswith("[") and "Only a Camarilla vampire" in c.ruling for c in ruled)
 
 
-def _table(facts, tc, receiver_clan: str, other_clan: str) -> str:
+def _table(facts, tc, receiver_clan: str, other_clan: str, locked_clan: str) -> str:
     sect = tc.sect
     acting = {"clan": receiver_clan if tc.choice is None else "Ventrue", "sect": sect, "capacity": 9}
     chosen = {"clan": (tc.choice.clan or receiver_clan) if tc.choice else other_clan,
@@ -63,6 +63,7 @@ def _table(facts, tc, receiver_clan: str, other_clan: str) -> str:
         f"sect: {acting['sect']}}}\n"
         f"  - {{name: Chosen, controller: Bob, capacity: {chosen['capacity']}, blood: 4, clan: {chosen['clan']}, "
         f"sect: {chosen['sect']}}}\n"
+        f"  - {{name: Other, controller: Alexis, capacity: 4, blood: 2, clan: {locked_clan}, sect: Independent}}\n"
         f"events: [{', '.join(events)}]\n")
 
 
@@ -76,7 +77,8 @@ def test_every_title_card_read_gives_its_title_and_what_else_it_says(matching):
         clans = [x[0] for x in (tc.capacity, tc.unlock, tc.lock_all) if x]
         clan = clans[0] if clans else "Ventrue"
         receiver_clan = clan if matching else ("Malkavian" if clan != "Malkavian" else "Nosferatu")
-        scenario = sc.parse(_table(facts, tc, receiver_clan, receiver_clan), cards=card_catalog())
+        locked_clan = tc.lock_all[0] if tc.lock_all else "Nosferatu"
+        scenario = sc.parse(_table(facts, tc, receiver_clan, receiver_clan, locked_clan), cards=card_catalog())
         result = sc.run(scenario)
         assert result.stop is None, (facts.name, result.stop)
         state = result.state
@@ -92,8 +94,8 @@ def test_every_title_card_read_gives_its_title_and_what_else_it_says(matching):
         # acting locks; the card's "unlocks during your next discard phase" unlocks it there, for its clan only
         if tc.choice is None:
             assert receiver.locked is not (tc.unlock is not None and matching), facts.name
-        if tc.lock_all is not None:  # a vampire of that clan locks unless the prince is one
-            assert receiver.locked or matching
+        if tc.lock_all is not None:  # every vampire of that clan locks, unless the prince is one
+            assert state.minions["Other"].locked is not matching, facts.name
         text = "\n".join(step.text for step in result.steps)
         assert tc.put.strip() in text, facts.name  # the step quotes the sentence that put the title
         played += 1

@@ -105,11 +105,11 @@ def test_every_weapon_read_strikes_as_its_card_prints(by):
         assert (strike.ranged, strike.aggravated) == (w.ranged, w.aggravated), facts.name
         assert any(w.sentence.split(",")[0] in e.text for e in entries), facts.name  # the card is quoted
         # said otherwise, the strike is refused, quoting the card
-        with pytest.raises(Refusal):
+        with pytest.raises(Refusal, match=f"a strike with {re.escape(facts.name)} is {strike.amount}"):
             core.apply(state, ChooseStrike(minion="Belinde", source=facts.name, weapon=w,
                                            spec=StrikeSpec(amount=strike.amount + 1, ranged=w.ranged)))
         if w.long_only:
-            with pytest.raises(Refusal):
+            with pytest.raises(Refusal, match="only at long range"):
                 core.apply(_combat(facts.name, "close"), ChooseStrike(minion="Belinde", source=facts.name, weapon=w))
         checked += 1
     assert checked >= (5 if by == "maneuver" else 20), checked

@@ -1045,6 +1045,9 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     if kind is MasterCard:
         _master(d, e, log)
         return
+    if e.on is not None:  # (a master Discipline card is the one card the engine reads put on a minion)
+        raise NotModelled(f"{card.name} put on {e.on}: the engine reads no {'/'.join(card.types)} card put on a "
+                          f"minion. {card.quote()}", [R.GOLDEN_RULE])
     if e.minion is None:
         raise _refuse(card, f"{card.name} is a {'/'.join(card.types)} card: a minion plays it (name the minion: "
                             f"'Belinde plays {card.name}')", R.CARD_MASTER_WHO)
@@ -1699,7 +1702,7 @@ def _political(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log
     rt = what.referendum if e.effect is None and e.says is None else None
     try:  # (cancelled or not: a card that cannot be played is not played, the rulings)
         if tc is not None:
-            titles.check_playable(d, tc, m, e.card.rulings)
+            titles.check_playable(d, tc, m)
         if rt is not None:
             referendum_effects.check_playable(d, rt, m.controller, e.card.rulings)
     except Refusal as exc:

@@ -349,7 +349,9 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
             paid = _pay(d, m, e.cost, e.source or "the strike card")
             play_from_hand(d, m.controller, log, e.source or "a strike card", after_combat=e.unreplaced)
         spec = e.strike or StrikeSpec()
-        if again:  # its strike is chosen already: the card's next maneuver, counted
+        if again:  # its strike is chosen already: the card's next maneuver, counted (what is said of the strike
+            # checked against the card)
+            weapons.strike_of(e.weapon, spec, strength_in_combat(d, m) if e.weapon.strength else m.strength)
             key = weapons.maneuver(e.weapon, m.name, c.used_abilities, there, _copies(m, e.source))
             c = d.put_combat(used_abilities=c.used_abilities + ((m.name, key),))
             rules += [R.GOLDEN_RULE]
@@ -692,18 +694,21 @@ def _copies(m: Minion, card: str) -> int:
 def _weapon_strike(d: Draft, c: Combat, m: Minion, e: ChooseStrike, rules: list,
                    log: Optional[Log] = None) -> tuple[ChooseStrike, str]:
     """A strike with a weapon card the engine reads (weapons.WeaponText): the strike its card gives, what the
-    scenario said of it checked, its use counted where the card limits it. Returns the event with that strike and
-    the words quoting the card (`rules` gains the rules applied)."""
+    scenario said of it checked, its use counted where the card limits it. A weapon with text the engine does not
+    read strikes as said when its damage is said (the step names that text), its limits still applied. Returns the
+    event with that strike and the words quoting the card (`rules` gains the rules applied)."""
     w = e.weapon
-    if w.unread and e.spec.amount is not None:  # said whole: as said, the card's text not read named
-        return e, f" (as said: its card's \"{' '.join(w.unread)}\" is not read)"
-    spec = weapons.strike_of(w, e.spec, strength_in_combat(d, m, log=None) if w.strength else m.strength)
-    if w.strength:
-        strength_in_combat(d, m, log)  # its card's bonus, said (as for a hand strike)
+    said_whole = bool(w.unread) and e.spec.amount is not None  # its damage as said: what is not read may change it
+    if not said_whole:
+        spec = weapons.strike_of(w, e.spec, strength_in_combat(d, m, log=None) if w.strength else m.strength)
+        if w.strength:
+            strength_in_combat(d, m, log)  # its card's bonus, said (as for a hand strike)
     key = weapons.use(w, m.name, c.used_abilities, c.round, c.range, _copies(m, w.card))
     if key:
         d.put_combat(used_abilities=d.combat.used_abilities + ((m.name, key),))
     rules += [R.STRIKE_SOURCES, R.GOLDEN_RULE]
+    if said_whole:
+        return e, f" (as said: its card's \"{' '.join(w.unread)}\" is not read)"
     return dataclasses.replace(e, spec=spec), f" (its card: \"{w.sentence.strip()}\")"
 
 

@@ -179,7 +179,7 @@ def _s_hunting_ground(d, names, line, text):
                          card=card_of(names, str(d["hunting_ground"]), line), line=line, text=text)
 
 
-@FORMS.structured("play", ("by", "at", "target", "on", "cancelled", "cost", "effect", "says"),
+@FORMS.structured("play", ("by", "at", "target", "put_on", "cancelled", "cost", "effect", "says"),
                   "{play: Govern the Unaligned, by: Belinde, at: superior}")
 def _s_play(d, names, line, text):
     card = card_of(names, str(d["play"]), line)
@@ -203,7 +203,8 @@ def _s_play(d, names, line, text):
             canceller = _canceller_of(str(cancelled["by"]), str(cancelled["card"]), cancelled.get("at"), names, line)
         else:
             canceller = Canceller(card=None, minion=names.canon_minion(str(cancelled["by"]), line))
-    on = names.canon_minion(d["on"], line) if d.get("on") is not None else None
+    # (put_on: YAML reads a bare key `on` as true)
+    on = names.canon_minion(d["put_on"], line) if d.get("put_on") is not None else None
     return PlayCard(card=card, minion=minion, player=player, level=_level(d.get("at"), line), target=target, on=on,
                     cancelled=bool(cancelled), canceller=canceller, cost=cost_of(d) if "cost" in d else None,
                     effect=effect, says=str(d["says"]) if d.get("says") is not None else None, line=line, text=text)

@@ -193,7 +193,8 @@ def _end_contests(d: Draft, log: Log, player: str) -> None:
             d.put_minion(m.name, title_contested=False)
             log.add(f"Every rival for the title {m.title} yielded: {m.name} acquires it.", R.CONTEST_TITLE_END)
         elif m.region == TORPOR or m.blood == 0:
-            situations.clear_title(d, m.name)
+            situations.clear_title(d, m.name)  # (no capacity to lose: a title whose card added one is never
+            # contested, titles.take_effect)
             why = "is in torpor" if m.region == TORPOR else "has no blood to pay"
             log.add(f"{m.name} {why} and must yield the contested title {m.title}.", R.CONTEST_TITLE_FORCED)
 

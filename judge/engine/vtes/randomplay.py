@@ -256,9 +256,10 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
                              cancelled=rng.random() < 0.1 and state.edition == CURRENT))
         if state.phase_state.master_actions > 0:  # (a master card needs a master phase action)
             add(lambda: PlayCard(card=CARDS["hunting ground"], player=turn))  # a location in play
-            vampires = [m.name for m in state.minions.values() if m.kind == VAMPIRE]
-            if new_name.pool is not None and new_name.pool.master_disciplines and vampires:
-                add(lambda: PlayCard(card=pick(new_name.pool.master_disciplines), player=turn, on=pick(vampires)))
+            bearers = [m.name for m in state.minions.values() if m.kind == VAMPIRE]
+            if new_name.pool is not None and new_name.pool.master_disciplines and bearers:
+                add(lambda bearers=bearers: PlayCard(card=pick(new_name.pool.master_disciplines), player=turn,
+                                                     on=pick(bearers)))
     elif state.phase == "minion" and mine:
         # A vampire with no blood must hunt first: offer it, or the turn cannot go on.
         must_hunt = False
@@ -511,14 +512,6 @@ def _combat_candidates(state, rng, add, pick):
     return out
 
 
-def _fits(tc, m) -> bool:
-    """Whether `m` may be chosen as a title card's terms (a table that does not say enough: no)."""
-    try:
-        return tc.choice.why_not(m) is None
-    except NotModelled:
-        return False
-
-
 def _referendum_candidates(state, rng, add, pick, seated):
     r = state.referendum
     out = []
@@ -537,7 +530,7 @@ def _referendum_candidates(state, rng, add, pick, seated):
     if vampires:  # the vampire a title card's terms choose (refused for another referendum)
         add(lambda: Terms(player=pick([r.player, *seated]), chosen=pick(vampires).name))
         tc = titles.needs_choice(r)
-        fitting = [m for m in vampires if tc is not None and traits.in_play(m) and _fits(tc, m)]
+        fitting = [m for m in vampires if tc is not None and traits.in_play(m) and titles.fits(tc, m)]
         if fitting:  # the caller's choice, often enough to be drawn
             for _ in range(3):
                 add(lambda: Terms(player=r.player, chosen=pick(fitting).name))

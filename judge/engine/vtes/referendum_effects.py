@@ -7,7 +7,8 @@ allocation its terms make (how many points, among how many Methuselahs, others o
 one sentence: "Successful referendum means each Methuselah burns|gains N pool [for each <what> they control]", "...
 each vampire burns N blood", "... all vampires with capacity below N burn N blood", "Each Methuselah then burns N pool
 for each equipment, location or retainer card he or she controls.", "If this referendum fails, the acting vampire
-burns N blood." A card with any other sentence is not read this way (its referendum needs `effect:` or `says:`).
+burns N blood." A card's other sentences stay its unread text: playing it stops naming them, unless the scenario says
+what passing does (`effect:` or `says:`).
 
 The engine side: `allocate` at the terms step (checked against the card and its rulings: two or more Methuselahs,
 every point allocated, none to the caller when the card says "other"), `take_effect` when the polling closes, the
@@ -54,7 +55,8 @@ class ReferendumText(NamedTuple):
 
     card: str
     outcomes: tuple[Outcome, ...]
-    allocate: Optional[int] = None  # the points its terms allocate (None: no allocation); 0: X, the Methuselahs
+    allocate: Optional[int] = None  # the points its terms allocate (None: no allocation; see `allocate_x`)
+    allocate_x: bool = False  # "X points ..., where X is the number of Methuselahs in the game"
     allocate_others: bool = False  # "among two or more other Methuselahs": none to the caller
     allocate_sentence: str = ""
     read: frozenset = frozenset()
@@ -70,12 +72,12 @@ def referendum_text_of(name: str, sentences: list[str], rulings: tuple = ()) -> 
     """The card's text read as its referendum, or None when no sentence of it is an outcome above; its other
     sentences are not read here (`ReferendumText.read` holds those that are)."""
     outcomes: list[Outcome] = []
-    allocate, others, said = None, False, ""
+    allocate, x, others, said = None, False, False, ""
     read = set()
     for s in sentences:
         text = s.strip().rstrip(".")
         if (m := _ALLOCATE.fullmatch(text)) and allocate is None and bool(m.group("n")) != bool(m.group("x")):
-            allocate, others, said = int(m.group("n") or 0), bool(m.group("other")), s
+            allocate, x, others, said = int(m.group("n") or 0), bool(m.group("x")), bool(m.group("other")), s
         elif m := _POOL.fullmatch(text):
             sign = -1 if m.group("verb") == "burns" else 1
             outcomes.append(Outcome(s, "pool", sign * int(m.group("n")), m.group("per")))
@@ -93,7 +95,7 @@ def referendum_text_of(name: str, sentences: list[str], rulings: tuple = ()) -> 
     allocated = any(o.per == "point allocated" for o in outcomes)
     if not outcomes or allocated != (allocate is not None):
         return None  # (points allocated and never spent, or spent and never allocated: not this form)
-    return ReferendumText(name, tuple(outcomes), allocate, others, said, frozenset(read), tuple(rulings))
+    return ReferendumText(name, tuple(outcomes), allocate, x, others, said, frozenset(read), tuple(rulings))
 
 
 # -- the engine ------------------------------------------------------------------------------------------------
@@ -111,7 +113,7 @@ def needs_allocation(r: Referendum) -> Optional[ReferendumText]:
 
 def points(d: Draft, rt: ReferendumText) -> int:
     """The points the card allocates: its number, or X, the Methuselahs in the game."""
-    return rt.allocate or len(d.seated())
+    return len(d.seated()) if rt.allocate_x else rt.allocate
 
 
 def check_playable(d: Draft, rt: ReferendumText, player: str, rulings: tuple = ()) -> None:

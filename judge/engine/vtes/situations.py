@@ -143,8 +143,8 @@ def gain_title(d: Draft, e: GainTitle, log: Log) -> None:
 
 def clear_title(d: Draft, name: str) -> None:
     """`name` holds no title any more: with it goes the capacity its title's card added (titles.take_effect; the
-    ruling on Praxis Seizure: "The additional capacity is lost if the title is lost."); the step says so
-    (`_capacity_lost`), and then drains the blood above the capacity left (helpers.drain_excess)."""
+    ruling on Praxis Seizure: "The additional capacity is lost if the title is lost."). The caller says so in its
+    step (`_capacity_lost`) and then drains the blood above the capacity left (helpers.drain_excess)."""
     m = d.minions[name]
     d.put_minion(name, title=None, title_contested=False, capacity=m.capacity - m.title_capacity, title_capacity=0)
 

@@ -90,7 +90,7 @@ class Minion:
     title_capacity: int = 0  # the capacity its title's card adds, lost with the title (titles.take_effect)
     # (the Methuselah, the card's sentence): it unlocks in that Methuselah's next discard phase (a Crusade's "If this
     # vampire is Lasombra, they unlock during your next discard phase.")
-    unlocks_at_discard: tuple[str, ...] = ()
+    unlocks_at_discard: tuple[()] | tuple[str, str] = ()
     equipment: tuple[str, ...] = ()
     retainers: tuple[Retainer, ...] = ()
     recruited: bool = False  # recruited this turn: cannot act this turn

@@ -60,7 +60,7 @@ class Choice:
     ruling: str = ""  # the ruling that adds the sect, quoted ("[G00034/lsj-20041026] Only a Camarilla ...")
 
     def why_not(self, m: Minion) -> Optional[str]:
-        """Why `m` cannot be chosen, or None."""
+        """Why `m` cannot be chosen, or None; NotModelled when the table does not say its clan or sect."""
         if m.kind != VAMPIRE:
             return f"{m.name} is not a vampire"
         if not traits.in_play(m):
@@ -68,15 +68,12 @@ class Choice:
         if self.ready and not m.ready:
             return f"{m.name} is not ready"
         if self.clan:
-            if m.clan is None:
-                raise NotModelled(f"the table does not say {m.name}'s clan, which \"{self.sentence}\" asks",
-                                  [R.POLITICAL_TERMS])
+            _known(m, "clan", f"\"{self.sentence.strip()}\"", R.POLITICAL_TERMS)
             if not same_clan(m.clan, self.clan):
                 return f"{m.name} is {m.clan}, not {self.clan}"
         if self.sect:
-            if m.sect is None:
-                raise NotModelled(f"the table does not say {m.name}'s sect, which \"{self.sentence}\" asks"
-                                  f"{' (' + self.ruling + ')' if self.ruling else ''}", [R.POLITICAL_TERMS])
+            _known(m, "sect", f"\"{self.sentence.strip()}\"" + (f" ({self.ruling})" if self.ruling else ""),
+                   R.POLITICAL_TERMS)
             if m.sect.casefold() != self.sect.casefold():
                 return f"{m.name} is {m.sect}, not {self.sect}" + (f" ({self.ruling})" if self.ruling else "")
         if self.capacity is not None and m.capacity < self.capacity:
@@ -100,6 +97,12 @@ class TitleCard:
     unlock: Optional[tuple[str, str]] = None  # (clan, sentence): it unlocks in the caller's next discard phase
     lock_all: Optional[tuple[str, str]] = None  # (clan, sentence): "and if this vampire is not X, lock all X"
     read: frozenset = frozenset()  # every sentence read, as split from the text (with its period)
+    rulings: tuple = ()  # the card's (ID, text), quoted where one decides a step
+
+    def ruling(self, *words: str) -> str:
+        """" (the ruling [ID]: "...")" for the card's first ruling holding all `words`, or ""."""
+        found = next(((rid, text) for rid, text in self.rulings if all(w in text for w in words)), None)
+        return f" (the ruling [{found[0]}]: \"{found[1]}\")" if found else ""
 
 
 def title_card_of(name: str, sentences: list[str], rulings: tuple = ()) -> Optional[TitleCard]:
@@ -150,7 +153,7 @@ def title_card_of(name: str, sentences: list[str], rulings: tuple = ()) -> Optio
             read.add(s)
     if m.group("acting") is None and "choice" not in fields:
         return None  # "the chosen Brujah" with no sentence saying whom to choose: not read
-    return TitleCard(read=frozenset(read), **fields)
+    return TitleCard(read=frozenset(read), rulings=tuple(rulings), **fields)
 
 
 # -- the engine ------------------------------------------------------------------------------------------------
@@ -158,7 +161,22 @@ def _quote(tc: TitleCard, sentence: str) -> str:
     return f"{tc.card}: \"{sentence.strip()}\""
 
 
-def check_playable(d: Draft, tc: TitleCard, actor: Minion, rulings: tuple = ()) -> None:
+def _known(m: Minion, what: str, asking: str, rule) -> None:
+    """NotModelled when the table does not say `m`'s clan or sect (`what`), which the card's words `asking` ask."""
+    if getattr(m, what) is None:
+        raise NotModelled(f"the table does not say {m.name}'s {what}, which {asking} asks", [rule])
+
+
+def fits(tc: TitleCard, m: Minion) -> Optional[bool]:
+    """Whether `m` may be chosen as the card's terms: it fits the choice and does not hold the title already (the
+    rulings: "uniqueness" among the terms that cannot be met); None when the table does not say enough."""
+    try:
+        return tc.choice.why_not(m) is None and (m.title or "").casefold() != tc.title.casefold()
+    except NotModelled:
+        return None
+
+
+def check_playable(d: Draft, tc: TitleCard, actor: Minion) -> None:
     """As the card is played: a card whose terms choose a vampire is not played when none fits (the rulings: "Cannot
     be used or played if the conditions for the terms of the referendum cannot be met"); a card going on the acting
     vampire, which holds that title already, is not modelled."""
@@ -167,13 +185,16 @@ def check_playable(d: Draft, tc: TitleCard, actor: Minion, rulings: tuple = ()) 
             raise NotModelled(f"{actor.name} already holds the title {actor.title}, which {tc.card} would put on it: "
                               f"what that does is not said. {_quote(tc, tc.put)}", [R.ONE_TITLE, R.GOLDEN_RULE])
         return
-    fits = [m for m in d.minions.values() if m.kind == VAMPIRE and traits.in_play(m) and tc.choice.why_not(m) is None
-            and (m.title or "").casefold() != tc.title.casefold()]  # (one holding it already: "uniqueness", the ruling)
-    if not fits:
-        ruled = next((f" [{rid}] {text}" for rid, text in rulings if "conditions for the terms" in text), "")
-        raise Refusal(f"{tc.card} cannot be played: no vampire in play fits its terms, \"{tc.choice.sentence.strip()}\""
-                      f"{' (' + tc.choice.ruling + ')' if tc.choice.ruling else ''}.{ruled}",
-                      [R.POLITICAL_TERMS, R.GOLDEN_RULE])
+    vampires = [m for m in d.minions.values() if m.kind == VAMPIRE and traits.in_play(m)]
+    if any(fits(tc, m) for m in vampires):
+        return
+    unknown = [m.name for m in vampires if fits(tc, m) is None]
+    if unknown:
+        raise NotModelled(f"no vampire in play is known to fit {tc.card}'s terms, \"{tc.choice.sentence.strip()}\", "
+                          f"and the table does not say enough of {names(unknown)}", [R.POLITICAL_TERMS])
+    raise Refusal(f"{tc.card} cannot be played: no vampire in play fits its terms, \"{tc.choice.sentence.strip()}\""
+                  f"{' (' + tc.choice.ruling + ')' if tc.choice.ruling else ''}"
+                  f"{tc.ruling('conditions for the terms') or '.'}", [R.POLITICAL_TERMS, R.GOLDEN_RULE])
 
 
 def needs_choice(r: Referendum) -> Optional[TitleCard]:
@@ -202,8 +223,12 @@ def choose(d: Draft, r: Referendum, name: str) -> Minion:
         raise Refusal(f"{name} cannot be chosen: {why}. {_quote(tc, tc.choice.sentence)}",
                       [R.POLITICAL_TERMS, R.GOLDEN_RULE])
     if (m.title or "").casefold() == tc.title.casefold():
-        raise NotModelled(f"{m.name} already holds the title {m.title}: what {tc.card} put on it does is not said",
-                          [R.ONE_TITLE, R.GOLDEN_RULE])
+        ruled = tc.ruling("conditions for the terms")
+        if not ruled:
+            raise NotModelled(f"{m.name} already holds the title {m.title}: what {tc.card} put on it does is not said",
+                              [R.ONE_TITLE, R.GOLDEN_RULE])
+        raise Refusal(f"{m.name} cannot be chosen: it holds the title {m.title} already{ruled}",
+                      [R.POLITICAL_TERMS, R.GOLDEN_RULE])
     return m
 
 
@@ -214,9 +239,7 @@ def extra_votes(r: Optional[Referendum], m: Minion) -> tuple[int, str]:
     if tc is None or tc.votes is None:
         return 0, ""
     clan, n, sentence = tc.votes
-    if m.clan is None:
-        raise NotModelled(f"the table does not say {m.name}'s clan, which {_quote(tc, sentence)} asks",
-                          [R.CARD_VOTES])
+    _known(m, "clan", _quote(tc, sentence), R.CARD_VOTES)
     if not same_clan(m.clan, clan):
         return 0, ""
     return n, f"{n} from {tc.card} (\"{sentence.strip()}\")"
@@ -228,9 +251,7 @@ def may_vote(r: Optional[Referendum], m: Minion) -> None:
     if tc is None or tc.voters is None:
         return
     sect, sentence = tc.voters
-    if m.sect is None:
-        raise NotModelled(f"the table does not say {m.name}'s sect, which {_quote(tc, sentence)} asks",
-                          [R.CARD_VOTES])
+    _known(m, "sect", _quote(tc, sentence), R.CARD_VOTES)
     if m.sect.casefold() != sect.casefold():
         raise Refusal(f"{m.name} is {m.sect}. {_quote(tc, sentence)}", [R.GOLDEN_RULE, R.TITLE_VOTES])
 
@@ -253,9 +274,7 @@ def take_effect(d: Draft, log: Log, r: Referendum, gain_title) -> None:
     capacity = 0
     if tc.capacity is not None:
         clan, n, sentence = tc.capacity
-        if m.clan is None:
-            raise NotModelled(f"the table does not say {m.name}'s clan, which {_quote(tc, sentence)} asks",
-                              [R.GOLDEN_RULE])
+        _known(m, "clan", _quote(tc, sentence), R.GOLDEN_RULE)
         capacity = n if same_clan(m.clan, clan) else 0
     if capacity:
         rivals = [o.name for o in d.minions.values() if o.name != m.name and o.kind == VAMPIRE and traits.in_play(o)
@@ -274,18 +293,14 @@ def take_effect(d: Draft, log: Log, r: Referendum, gain_title) -> None:
                 , R.GOLDEN_RULE)
     if tc.unlock is not None:
         clan, sentence = tc.unlock
-        if m.clan is None:
-            raise NotModelled(f"the table does not say {m.name}'s clan, which {_quote(tc, sentence)} asks",
-                              [R.GOLDEN_RULE])
+        _known(m, "clan", _quote(tc, sentence), R.GOLDEN_RULE)
         if same_clan(m.clan, clan):
             d.put_minion(m.name, unlocks_at_discard=(r.player, f"{tc.card}: \"{sentence.strip()}\""))
             log.add(f"{tc.card}: {m.name} is {m.clan}, so it will unlock during {r.player}'s next discard phase "
                     f"(\"{sentence.strip()}\").", R.GOLDEN_RULE)
     if tc.lock_all is not None:
         clan, _ = tc.lock_all
-        if m.clan is None:
-            raise NotModelled(f"the table does not say {m.name}'s clan, which {_quote(tc, tc.put)} asks",
-                              [R.GOLDEN_RULE])
+        _known(m, "clan", _quote(tc, tc.put), R.GOLDEN_RULE)
         said = re.search(r"if this vampire is not .*", tc.put.strip()).group(0)
         if same_clan(m.clan, clan):
             renamed = f", the clan the card prints as {clan}" if m.clan.casefold() != clan.casefold() else ""

@@ -23,7 +23,7 @@ from judge.engine.vtes import rules as R
 from judge.engine.vtes.events import StrikeSpec
 
 _LABEL = re.compile(r"(?P<unique>Unique )?(?:(?P<melee>melee weapon)|weapon(?P<gun>(?::|,) gun)?)", re.I)
-_COUNT = {"an": 1, "one": 1, "1": 1, "two": 2, "2": 2}
+_COUNT = {"an": 1, "one": 1, "two": 2}  # (a digit is read as its number)
 _DAMAGE = (r"(?:(?P<strength>strength)(?:\+(?P<plus>\d))?|(?P<n>\d)(?P<r>R)?) (?P<agg>aggravated )?damage")
 _RIDERS = (r"(?P<riders>(?:(?:,| and|;) (?:with (?P<maneuvers>an|one|two|\d) optional maneuvers? each combat"
            r"(?P<close>, only usable to get to close range)?|only usable once (?:each|per) (?P<once>combat|round)"
@@ -88,7 +88,7 @@ def weapon_of(name: str, sentences: list[str]) -> Optional[WeaponText]:
         card=name, label=label, sentence=" ".join([sentence.strip(), *(s.strip() for s, _ in riders)]),
         amount=int(g.get("plus") or g.get("n") or 0),
         strength=bool(g.get("strength")), ranged=bool(g.get("r")), aggravated=bool(g.get("agg")),
-        maneuvers=_COUNT[g["maneuvers"].lower()] if g.get("maneuvers") else 0,
+        maneuvers=_COUNT.get(g["maneuvers"].lower()) or int(g["maneuvers"]) if g.get("maneuvers") else 0,
         maneuver_to="close" if g.get("close") else None, once=once, long_only=long_only,
         unique=bool(lab.group("unique")), unread=tuple(s for s in parts if s not in known),
         read=frozenset(s for s, ps in split.items() if all(p in known for p in ps)))
@@ -109,7 +109,8 @@ def strike_of(w: WeaponText, said: StrikeSpec, strength: int) -> StrikeSpec:
     1 more). What the scenario said of it must be that: a strike it does not give (more damage, ranged or aggravated
     damage the card does not print) is refused, quoting the card; "R" or "aggravated" left unsaid are the card's.
     First strike said is not modelled (the card gives none; another card might). A weapon whose other text the engine
-    does not read stops, naming it (`_read_whole`): the caller takes a strike said whole as said, naming that text."""
+    does not read stops, naming it (`_read_whole`); combat._weapon_strike takes a strike said whole with such a
+    weapon as said, naming that text, its limits (`use`) still applied."""
     _read_whole(w, "a strike")
     amount = strength + w.amount if w.strength else w.amount
     if said.kind not in (None, "damage") or (said.amount is not None and said.amount != amount) or \
@@ -164,8 +165,11 @@ def moved(used: tuple, item: str, src: str, dst: str, left: int) -> tuple:
     """The uses counted this combat (`Combat.used_abilities`) after the weapon `item` moved from `src` to `dst` (a
     stolen weapon): its uses go with it (the ruling on .44 Magnum: "only one maneuver each combat, even if the bearer
     changes"). With `left` copies still on `src` which copy's uses they were is not said: not modelled."""
-    mine = [k for who, k in used if who == src and k.startswith(f"{item}: ")]
+    def its(key: str) -> bool:  # (the keys name the card as printed; the table may spell it otherwise)
+        return key.casefold().startswith(f"{item}: ".casefold())
+
+    mine = [k for who, k in used if who == src and its(k)]
     if mine and left:
         raise NotModelled(f"{item} is stolen from {src}, who bears another copy, after {src} used {item} this combat: "
                           f"which copy's uses go with it is not said", [R.STEAL_EQUIPMENT, R.GOLDEN_RULE])
-    return tuple((dst if who == src and key.startswith(f"{item}: ") else who, key) for who, key in used)
+    return tuple((dst if who == src and its(key) else who, key) for who, key in used)
