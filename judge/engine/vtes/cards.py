@@ -631,8 +631,7 @@ class Modelled:
     title: Optional[titles.TitleCard] = None  # a political action card putting itself on a vampire as a title
     referendum: Optional[referendum_effects.ReferendumText] = None  # ... or its referendum's terms and outcomes
     weapon: Optional[weapons.WeaponText] = None  # an equipment card's weapon: its label and strike
-    # a master Discipline card: (its code, its Discipline's name, the capacity it adds, its sentences read)
-    discipline_card: Optional[tuple[str, str, int, tuple[str, ...]]] = None
+    discipline_card: Optional["DisciplineCard"] = None  # a master Discipline card
     # a combat card's "If this vampire was blocked while performing an action, the action continues as if
     # unblocked." (the sentence), and the kinds of action it excludes ("a non-bleed action": bleed)
     continues: str = ""
@@ -763,8 +762,8 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         not card.discipline_lines() else None
     out.discipline_card = _discipline_card(sentences) if tuple(card.types) == (MASTER,) else None
     for sentence in sentences:
-        if any(read is not None and sentence in read.read for read in (out.title, out.weapon, out.referendum)) or \
-                out.discipline_card is not None and sentence in out.discipline_card[3]:
+        if any(reader is not None and sentence in reader.read
+               for reader in (out.title, out.weapon, out.referendum, out.discipline_card)):
             continue
         s = sentence.rstrip(".")
         if s.casefold() in ("unique", "trifle", "master", "out-of-turn", "master: out-of-turn", "master: trifle"):
@@ -989,8 +988,17 @@ _DISCIPLINE_CARD = (
 )
 
 
-def _discipline_card(sentences: list[str]) -> Optional[tuple[str, str, int, tuple[str, ...]]]:
-    """A master Discipline card read whole: (code, name, capacity added, its sentences), or None."""
+class DisciplineCard(NamedTuple):
+    """A master Discipline card read whole (`_discipline_card`)."""
+
+    code: str  # "aus"
+    name: str  # "Auspex"
+    capacity: int  # the capacity it adds
+    read: tuple[str, ...]  # its sentences, all read
+
+
+def _discipline_card(sentences: list[str]) -> Optional[DisciplineCard]:
+    """A master Discipline card read whole, or None."""
     label, put, gives, older, cannot = _DISCIPLINE_CARD
     found: dict = {}
     for s in sentences:
@@ -1010,7 +1018,7 @@ def _discipline_card(sentences: list[str]) -> Optional[tuple[str, str, int, tupl
     if found["cannot"].group("code").casefold() != code:
         return None
     capacity = 1 if g.group("cap") or "older" in found else 0
-    return code, name, capacity, tuple(sentences)
+    return DisciplineCard(code, name, capacity, tuple(sentences))
 
 
 # -- playing a named card ---------------------------------------------------------------------------------
@@ -2014,7 +2022,7 @@ def _discipline_target(d: Draft, e: PlayCard, what: Modelled) -> Minion:
     if m.kind != VAMPIRE or not m.controlled or m.contested or m.region not in ("ready", "torpor"):
         raise _refuse(e.card, f"{m.name} is not a controlled vampire in play", R.MASTER_DISCIPLINE)
     if discipline_level(m, code, name) == "superior":
-        cannot = next(s for s in what.discipline_card[3] if s.startswith("Cannot"))
+        cannot = next(s for s in what.discipline_card.read if s.startswith("Cannot"))
         raise _refuse(e.card, f"{m.name} has superior {name}: \"{cannot.strip()}\"", R.MASTER_DISCIPLINE,
                       R.GOLDEN_RULE)
     return m
