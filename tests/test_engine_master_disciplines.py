@@ -3,24 +3,14 @@ level, or basic to superior, and the capacity its text adds; none goes on a vamp
 from __future__ import annotations
 
 import pytest
-from card_catalog import card_catalog
+from card_catalog import card_catalog, library_cards
 
-from judge.cards import get_cards
-from judge.corpus import get_corpus
 from judge.engine import scenario as sc
-from judge.engine.vtes.cards import discipline_level, modelled
+from judge.engine.vtes.cards import discipline_level
 
 
 def _discipline_cards():
-    catalog = card_catalog()
-    out = []
-    for card in get_cards(get_corpus()).cards.values():
-        facts = catalog.facts_of(card)
-        if facts.kind == "library" and tuple(facts.types) == ("Master",):
-            what = modelled(facts, None)
-            if what.discipline_card is not None:
-                out.append((facts, what.discipline_card))
-    return sorted(out, key=lambda fd: fd[0].name)
+    return [(facts, what.discipline_card) for facts, what in library_cards("Master") if what.discipline_card]
 
 
 @pytest.mark.parametrize("had", [None, "inferior", "superior"])

@@ -3,12 +3,9 @@ of the real card list read whole is played through its referendum; its outcomes 
 each quoted, the counters kept (pool and blood only move to and from the bank), and points allocated burned exactly."""
 from __future__ import annotations
 
-from card_catalog import card_catalog
+from card_catalog import card_catalog, library_cards
 
-from judge.cards import get_cards
-from judge.corpus import get_corpus
 from judge.engine import scenario as sc
-from judge.engine.vtes.cards import modelled
 from judge.engine.vtes.state import counters_in_play
 
 TABLE = """rules: current
@@ -26,15 +23,8 @@ events: %s
 
 
 def _read_cards():
-    catalog = card_catalog()
-    out = []
-    for card in get_cards(get_corpus()).cards.values():
-        facts = catalog.facts_of(card)
-        if facts.kind == "library" and tuple(facts.types) == ("Political Action",):
-            what = modelled(facts, None)
-            if what.referendum is not None and not what.rest:
-                out.append((facts, what.referendum))
-    return sorted(out, key=lambda fr: fr[0].name)
+    return [(facts, what.referendum) for facts, what in library_cards("Political Action")
+            if what.referendum is not None and not what.rest]
 
 
 def test_every_referendum_read_takes_effect_as_printed():

@@ -5,24 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from card_catalog import card_catalog
+from card_catalog import card_catalog, library_cards
 
-from judge.cards import get_cards
-from judge.corpus import get_corpus
 from judge.engine import scenario as sc
 from judge.engine.vtes import politics
-from judge.engine.vtes.cards import modelled
 
 
 def _title_cards():
     """(card facts, what the engine reads of it) for every political action card printing "to represent the"."""
-    catalog = card_catalog()
-    out = []
-    for card in get_cards(get_corpus()).cards.values():
-        facts = catalog.facts_of(card)
-        if facts.kind == "library" and tuple(facts.types) == ("Political Action",) and "to represent the" in facts.text:
-            out.append((facts, modelled(facts, None)))
-    return sorted(out, key=lambda fw: fw[0].name)
+    return [(facts, what) for facts, what in library_cards("Political Action") if "to represent the" in facts.text]
 
 
 def test_the_title_each_card_names_is_read_from_its_text():

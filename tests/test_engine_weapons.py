@@ -6,29 +6,18 @@ from __future__ import annotations
 import re
 
 import pytest
-from card_catalog import card_catalog
+from card_catalog import card_catalog, library_cards
 
-from judge.cards import get_cards
-from judge.corpus import get_corpus
 from judge.engine import scenario as sc
 from judge.engine.errors import Refusal
 from judge.engine.vtes import core
-from judge.engine.vtes.cards import modelled
 from judge.engine.vtes.events import ChooseStrike, Maneuver, NoPress, Press, StrikeSpec
 
 
 def _weapons():
     """(card facts, its weapon read) for every equipment card read whole as a weapon."""
-    catalog = card_catalog()
-    out = []
-    for card in get_cards(get_corpus()).cards.values():
-        facts = catalog.facts_of(card)
-        if facts.kind != "library" or tuple(facts.types) != ("Equipment",):
-            continue
-        what = modelled(facts, None)
-        if what.weapon is not None and not what.rest:
-            out.append((facts, what.weapon))
-    return sorted(out, key=lambda fw: fw[0].name)
+    return [(facts, what.weapon) for facts, what in library_cards("Equipment")
+            if what.weapon is not None and not what.rest]
 
 
 def _combat(weapon: str, range_):

@@ -573,10 +573,16 @@ def _who(adjectives: str, noun: str, other_than_acting: bool, outside_combat: bo
     return check
 
 
-_CLAN_NAMES = r"(?-i:[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?: antitribu)?)"  # a clan as printed, capitalised
+CLAN_NAME = r"(?-i:[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?: antitribu)?)"  # a clan as printed, capitalised
 # The clans the current book names otherwise (8. Glossaries: "Assamite: see Banu Haqim", "Follower of Set: see
 # Ministry"): a card printed with the former name means the clan under either.
 _RENAMED_CLANS = {"assamite": "banu haqim", "follower of set": "ministry"}
+
+
+def ruling_quote(rulings: tuple, *words: str) -> str:
+    """" (the ruling [ID]: "...")" for the first of a card's rulings ((ID, text) pairs) holding all `words`, or ""."""
+    found = next(((rid, text) for rid, text in rulings if all(w in text for w in words)), None)
+    return f" (the ruling [{found[0]}]: \"{found[1]}\")" if found else ""
 
 
 def same_clan(a: str, b: str) -> bool:
@@ -593,7 +599,7 @@ def _younger(g: dict) -> dict:
 
 _WHO = (
     r"by (?:a |an |the )?(?P<adjs>(?:(?:ready|unlocked|locked|non-acting),? (?:and )?)*)"
-    r"(?P<noun>vampire|minion|ally|anarch|(?:Camarilla|Sabbat|Laibon|Independent) vampire|" + _CLAN_NAMES + r")"
+    r"(?P<noun>vampire|minion|ally|anarch|(?:Camarilla|Sabbat|Laibon|Independent) vampire|" + CLAN_NAME + r")"
     r"(?P<other>,? other than the acting (?:minion|vampire))?"
     r"(?P<outside> not involved in (?:the |the current )?combat)?"
     r"(?P<torpor> in torpor)?"

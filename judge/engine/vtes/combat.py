@@ -352,16 +352,16 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
         if again:  # its strike is chosen already: the card's next maneuver, counted (what is said of the strike
             # checked against the card)
             weapons.strike_of(e.weapon, spec, strength_in_combat(d, m) if e.weapon.strength else m.strength)
-            key = weapons.maneuver(e.weapon, m.name, c.used_abilities, there, _copies(m, e.source))
+            key = weapons.maneuver(e.weapon, m.name, c, there, _copies(m, e.source))
             c = d.put_combat(used_abilities=c.used_abilities + ((m.name, key),))
             rules += [R.GOLDEN_RULE]
             paid = f" (\"{e.weapon.sentence.strip()}\")"
         elif via == "weapon" and e.weapon is not None:
-            key = weapons.maneuver(e.weapon, m.name, c.used_abilities, there, _copies(m, e.source))
+            key = weapons.maneuver(e.weapon, m.name, c, there, _copies(m, e.source))
             spec = weapons.strike_of(e.weapon, spec, strength_in_combat(d, m, log) if e.weapon.strength else
                                      m.strength)
             # its strike, chosen by the maneuver: counted now where the card limits it
-            used = weapons.use(e.weapon, m.name, c.used_abilities, c.round, there, _copies(m, e.source))
+            used = weapons.use(e.weapon, m.name, c, there, _copies(m, e.source))
             c = d.put_combat(used_abilities=c.used_abilities + ((m.name, key),) + (((m.name, used),) if used else ()))
             rules += [R.GOLDEN_RULE]
             paid = f" (\"{e.weapon.sentence.strip()}\")"
@@ -501,8 +501,7 @@ def _merge(d: Draft, committed: Strike, e: ChooseStrike, m: Minion) -> Strike:
 
 def _use_once(d: Draft, c: Combat, m: Minion, sentence: str, uses: int, what: str) -> None:
     """Count a use of what `m`'s card gives it `uses` times each combat (`sentence`); refused once they are used."""
-    used = sum(1 for who, s in c.used_abilities if who == m.name and s == sentence)
-    if used >= uses:
+    if c.uses(m.name, sentence) >= uses:
         raise Refusal(f"{m.name} has used the {what} its card gives each combat: \"{sentence}\"",
                       [R.CRYPT_ABILITY, R.GOLDEN_RULE])
     d.put_combat(used_abilities=c.used_abilities + ((m.name, sentence),))
@@ -703,7 +702,7 @@ def _weapon_strike(d: Draft, c: Combat, m: Minion, e: ChooseStrike, rules: list,
         spec = weapons.strike_of(w, e.spec, strength_in_combat(d, m, log=None) if w.strength else m.strength)
         if w.strength:
             strength_in_combat(d, m, log)  # its card's bonus, said (as for a hand strike)
-    key = weapons.use(w, m.name, c.used_abilities, c.round, c.range, _copies(m, w.card))
+    key = weapons.use(w, m.name, c, c.range, _copies(m, w.card))
     if key:
         d.put_combat(used_abilities=d.combat.used_abilities + ((m.name, key),))
     rules += [R.STRIKE_SOURCES, R.GOLDEN_RULE]

@@ -22,6 +22,7 @@ from typing import NamedTuple, Optional
 
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes import rules as R
+from judge.engine.vtes.card_text import ruling_quote
 from judge.engine.vtes.helpers import Log, blood, names, pool, require_seated
 from judge.engine.vtes.state import TORPOR, VAMPIRE, Draft, Referendum
 from judge.engine.vtes import traits
@@ -64,8 +65,7 @@ class ReferendumText(NamedTuple):
 
     def ruling(self, *words: str) -> str:
         """" (the ruling [ID]: "...")" for the card's first ruling holding all `words`, or ""."""
-        found = next(((rid, text) for rid, text in self.rulings if all(w in text for w in words)), None)
-        return f" (the ruling [{found[0]}]: \"{found[1]}\")" if found else ""
+        return ruling_quote(self.rulings, *words)
 
 
 def referendum_text_of(name: str, sentences: list[str], rulings: tuple = ()) -> Optional[ReferendumText]:

@@ -300,6 +300,10 @@ class Combat:
     def extra_of(self, name: str) -> int:
         return dict(self.extra).get(name, 0)
 
+    def uses(self, minion: str, key: str) -> int:
+        """How many times `minion` used what `key` names this combat (`used_abilities`)."""
+        return sum(1 for who, k in self.used_abilities if who == minion and k == key)
+
     def other(self, name: str) -> str:
         return self.opposing if name == self.acting else self.acting
 

@@ -21,26 +21,25 @@ from typing import Optional
 
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes import rules as R
-from judge.engine.vtes.card_text import same_clan
+from judge.engine.vtes.card_text import CLAN_NAME, ruling_quote, same_clan
 from judge.engine.vtes.events import GainTitle
 from judge.engine.vtes.helpers import Log, names
 from judge.engine.vtes.state import VAMPIRE, Draft, Minion, Referendum
 from judge.engine.vtes import traits
 
-_CLAN = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?: antitribu)?"  # a clan as printed ("Banu Haqim", "Ventrue antitribu")
-_CHOOSE = re.compile(rf"Choose an? (?P<ready>ready )?(?P<sect>Camarilla |Sabbat )?(?P<who>vampire|{_CLAN})"
+_CHOOSE = re.compile(rf"Choose an? (?P<ready>ready )?(?P<sect>Camarilla |Sabbat )?(?P<who>vampire|{CLAN_NAME})"
                      rf"(?: with capacity (?P<n>\d+) or more)?")
 _PUT = re.compile(
     r"(?:If this referendum (?:is successful|passes|succeeds), put this card on|Successful referendum means this card "
-    rf"is put on) (?:(?P<acting>the acting vampire|this vampire)|the chosen (?:vampire|{_CLAN})) to represent the "
+    rf"is put on) (?:(?P<acting>the acting vampire|this vampire)|the chosen (?:vampire|{CLAN_NAME})) to represent the "
     r"(?P<unique>unique )?(?P<sect>Camarilla|Sabbat) title of (?P<title>.+?)"
-    rf"(?:, and if this vampire is not (?:an? )?(?P<not>{_CLAN}), lock all (?P<all>{_CLAN}))?")
-_VOTES = re.compile(rf"(?:During|In) this referendum, each (?P<ready>ready )?(?P<clan>{_CLAN}) gets "
+    rf"(?:, and if this vampire is not (?:an? )?(?P<not>{CLAN_NAME}), lock all (?P<all>{CLAN_NAME}))?")
+_VOTES = re.compile(rf"(?:During|In) this referendum, each (?P<ready>ready )?(?P<clan>{CLAN_NAME}) gets "
                     r"(?:\+(?P<n>\d) votes?|(?P<n2>\d|an|one) (?:additional|extra) votes?)")
 _VOTERS = re.compile(r"During this referendum, non-(?P<sect>Sabbat|Camarilla) vampires cannot cast votes or ballots")
-_CAPACITY = re.compile(rf"If (?:the prince|this vampire) is (?P<clan>{_CLAN}), (?:his or her|their) capacity increases "
-                       r"by (?P<n>\d)")
-_UNLOCK = re.compile(rf"If this vampire is (?P<clan>{_CLAN}), (?:he or she unlocks|they unlock) during your next "
+_CAPACITY = re.compile(rf"If (?:the prince|this vampire) is (?P<clan>{CLAN_NAME}), (?:his or her|their) capacity "
+                       r"increases by (?P<n>\d)")
+_UNLOCK = re.compile(rf"If this vampire is (?P<clan>{CLAN_NAME}), (?:he or she unlocks|they unlock) during your next "
                      r"discard phase")
 _REMINDERS = ("Title", "This could lead to a contested title")
 # a ruling naming the sect the chosen vampire must be of ("Only a Camarilla vampire can be chosen, ...": the Justicars
@@ -101,8 +100,7 @@ class TitleCard:
 
     def ruling(self, *words: str) -> str:
         """" (the ruling [ID]: "...")" for the card's first ruling holding all `words`, or ""."""
-        found = next(((rid, text) for rid, text in self.rulings if all(w in text for w in words)), None)
-        return f" (the ruling [{found[0]}]: \"{found[1]}\")" if found else ""
+        return ruling_quote(self.rulings, *words)
 
 
 def title_card_of(name: str, sentences: list[str], rulings: tuple = ()) -> Optional[TitleCard]:

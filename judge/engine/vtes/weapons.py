@@ -21,6 +21,7 @@ from typing import NamedTuple, Optional
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes import rules as R
 from judge.engine.vtes.events import StrikeSpec
+from judge.engine.vtes.state import Combat
 
 _LABEL = re.compile(r"(?P<unique>Unique )?(?:(?P<melee>melee weapon)|weapon(?P<gun>(?::|,) gun)?)", re.I)
 _COUNT = {"an": 1, "one": 1, "two": 2}  # (a digit is read as its number)
@@ -125,24 +126,24 @@ def strike_of(w: WeaponText, said: StrikeSpec, strength: int) -> StrikeSpec:
     return StrikeSpec(kind="damage", amount=amount, ranged=w.ranged, aggravated=w.aggravated)
 
 
-def use(w: WeaponText, minion: str, used: tuple, round_: int, range_: Optional[str],
-        copies: int = 1) -> Optional[str]:
+def use(w: WeaponText, minion: str, c: Combat, range_: Optional[str], copies: int = 1) -> Optional[str]:
     """A strike with the weapon now: refused when the card limits it ("only usable once each combat", "only usable at
     long range"), each of the `copies` the bearer has giving its own use (the rulings: "A second copy allows a second
-    use"); returns the key to count this use under (`Combat.used_abilities`), or None."""
+    use"); returns the key to count this use under (`Combat.used_abilities`), or None. `range_`: the range it strikes
+    at (after a maneuver, the range it moves to)."""
     if w.long_only and range_ != "long":
         raise Refusal(f"{w.card} strikes only at long range; the range is {range_ or 'close'}. {_quote(w)}",
                       [R.STRIKE_SOURCES, R.GOLDEN_RULE])
     if w.once is None:
         return None
-    key = f"{w.card}: strike" + (f" (round {round_})" if w.once == "round" else "")
-    if sum(1 for who, k in used if who == minion and k == key) >= copies:
+    key = f"{w.card}: strike" + (f" (round {c.round})" if w.once == "round" else "")
+    if c.uses(minion, key) >= copies:
         raise Refusal(f"{minion} already struck with {w.card} this {w.once}{' with each copy' if copies > 1 else ''}:"
                       f" it is only usable once each {w.once}. {_quote(w)}", [R.STRIKE_SOURCES, R.GOLDEN_RULE])
     return key
 
 
-def maneuver(w: WeaponText, minion: str, used: tuple, to: str, copies: int = 1) -> str:
+def maneuver(w: WeaponText, minion: str, c: Combat, to: str, copies: int = 1) -> str:
     """A maneuver with the weapon: refused when the card gives none, none is left this combat (each of the `copies`
     the bearer has gives its own; the uses go with the card to a new bearer: `moved`), or it goes to the range the
     card does not allow; returns the key to count it under (`Combat.used_abilities`)."""
@@ -153,8 +154,7 @@ def maneuver(w: WeaponText, minion: str, used: tuple, to: str, copies: int = 1) 
         raise Refusal(f"{w.card}'s maneuver is only usable to get to {w.maneuver_to} range. {_quote(w)}",
                       [R.MANEUVER, R.GOLDEN_RULE])
     key = f"{w.card}: maneuver"
-    done = sum(1 for who, k in used if who == minion and k == key)
-    if done >= w.maneuvers * copies:
+    if c.uses(minion, key) >= w.maneuvers * copies:
         raise Refusal(f"{minion} has used the {w.maneuvers} optional maneuver{'s' if w.maneuvers > 1 else ''} "
                       f"{w.card} gives each combat{' (each copy)' if copies > 1 else ''}. {_quote(w)}",
                       [R.MANEUVER, R.GOLDEN_RULE])
