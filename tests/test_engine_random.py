@@ -120,6 +120,10 @@ def test_random_games_naming_real_cards_keep_the_invariants():
             pool.referendums.append(facts)
         if modelled(facts, None).discipline_card is not None:
             pool.master_disciplines.append(facts)
+        if any(modelled(facts, level).action_text is not None for level in (None, "superior")) and \
+                not any(modelled(facts, level).rest for level in (None, "superior")) and \
+                {code.lower() for code, _, _ in facts.disciplines} <= have:
+            pool.actions.append(facts)
         if len(card.types) != 1 or card.types[0] not in ("Action Modifier", "Reaction", "Combat"):
             continue
         if any(modelled(facts, level).rest for level in (None, "superior")) or \
@@ -139,4 +143,6 @@ def test_random_games_naming_real_cards_keep_the_invariants():
     reached = Counter(name for r in reports for name in r.rules)
     assert len(pool.referendums) >= 10 and len(pool.master_disciplines) >= 15
     assert reached["MASTER_DISCIPLINE"] and reached["POLITICAL_TERMS"], reached  # those cards were played
+    assert len(pool.actions) >= 10, len(pool.actions)
+    assert reached["UNCONTROLLED_TARGETS"] and reached["DIRECTED_TARGETS"], reached  # action cards' effects
     assert sum(r.events for r in reports) > 10_000

@@ -22,15 +22,23 @@ from judge.engine.vtes.helpers import (Log, announce, blood, burn_dead_ally, car
 from judge.engine.vtes.state import READY, TORPOR, VAMPIRE, Action, BlockAttempt, Draft, Minion
 
 
+def group_misfit(groups: tuple[Group, ...], t: Minion, m: Minion, said: str, rule) -> Optional[str]:
+    """Why the minion `t` is not of the minions a card names (`groups`; "younger" is younger than `m`), or None.
+    NotModelled when the table does not say (a vampire described without its clan or sect); `said`: whose card says
+    what ("Gabrin's card says ..."), `rule` cited then."""
+    fits = Group.any_fits(groups, t, m)
+    if fits is None:
+        raise NotModelled(f"{said}, and the table does not say whether {t.name} is "
+                          f"{' or '.join(g.words() for g in groups)} (give its clan and sect)", [rule])
+    return None if fits else f"{t.name} is not {' or '.join(_a(g.words()) for g in groups)}"
+
+
 def _misfit(d: Draft, a: Ability, m: Minion, t: Minion) -> Optional[str]:
     """Why the ability `a` of `m` does not reach the minion `t` (None: it does). NotModelled when the table does not
     say whether `t` is of the minions the card names (a vampire described without its clan or sect)."""
-    fits = Group.any_fits(a.groups, t, m)
-    if fits is None:
-        raise NotModelled(f"{m.name}'s card says \"{a.sentence}\", and the table does not say whether {t.name} is "
-                          f"{' or '.join(g.words() for g in a.groups)} (give its clan and sect)", [R.CRYPT_ABILITY])
-    if not fits:
-        return f"{t.name} is not {' or '.join(_a(g.words()) for g in a.groups)}"
+    why = group_misfit(a.groups, t, m, f"{m.name}'s card says \"{a.sentence}\"", R.CRYPT_ABILITY)
+    if why is not None:
+        return why
     if a.state == "locked" and not t.locked:
         return f"{t.name} is not locked"
     if a.state == "ready" and t.region != READY:

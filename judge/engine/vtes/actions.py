@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
-from judge.engine.vtes import abilities, combat, politics, situations, torpor
+from judge.engine.vtes import abilities, action_effects, combat, politics, situations, torpor
 from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
@@ -159,7 +159,8 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
     if (e.via or e.card) and card in m.used:  # an unnamed card cannot be told apart from another
         raise Refusal(f"{m.name} already performed an action with {card} this turn", [R.ACTION_CARD_ONCE])
     common = dict(cost=e.cost, card=e.card if not e.via else None, via=e.via, from_hand=not e.via, effect=e.effect,
-                  says=e.says, puts_vampire=e.puts_vampire)
+                  says=e.says, puts_vampire=e.puts_vampire,
+                  payload=(e.success, e.chosen) if e.success is not None else None)
     if e.as_ == "bleed":
         target = _bleed_target(d, m, e.targets[0] if e.targets else None, e.any_target)
         extra, why = crypt_bonus(d, m, "bleed", kind="bleed", directed=True, targets=(target,))
@@ -187,8 +188,12 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
     if directed and not targets:
         raise Refusal("a directed action needs the Methuselah(s) it is directed at ('directed at Alexis')",
                       [R.BLOCK_DIRECTED])
-    announce(d, log, m, kind="card", summary=f"{m.name} plays {card}" + (f" at {names(targets)}" if targets else ""),
-             stealth=e.stealth, directed=directed, targets=targets, rules=(R.ACTION_CARD,), **common)
+    aimed = e.success.aiming if e.success is not None and e.chosen else None
+    on = f" on {e.chosen}" if aimed else ""
+    aim_rules = () if aimed is None else (R.UNCONTROLLED_TARGETS, R.GOLDEN_RULE) if aimed.uncontrolled else \
+        (R.TORPOR_TARGETS,) + ((R.DIRECTED_TARGETS,) if targets else ())
+    announce(d, log, m, kind="card", summary=f"{m.name} plays {card}{on}" + (f" at {names(targets)}" if targets else ""),
+             stealth=e.stealth, directed=directed, targets=targets, rules=(R.ACTION_CARD, *aim_rules), **common)
 
 
 def ability_bleed(d: Draft, e: AbilityBleed, log: Log) -> None:
@@ -674,6 +679,7 @@ def _resolve_bleed(d: Draft, log: Log, a: Action, paid: str, rules: list) -> Non
     if a.bleed <= 0:
         log.add(f"{a.summary} succeeds{paid}, with a bleed of {a.bleed}: no pool is burned and no Edge is gained.",
                 *rules, R.BLEED_ZERO)
+        _bleed_card_effects(d, log, a)
         return
     if not d.players[target].seated:
         log.add(f"{a.summary} succeeds{paid}, but {target} is no longer in the game.", *rules)
@@ -685,6 +691,16 @@ def _resolve_bleed(d: Draft, log: Log, a: Action, paid: str, rules: list) -> Non
             f"{a.player} takes the Edge" + (f" from {before}" if before else ""))
     log.add(f"{a.summary} succeeds{paid}: {target} burns {burned} pool ({d.players[target].pool} left); {edge}.",
             *rules, R.BLEED_AMOUNT, R.BLEED_EDGE)
+    _bleed_card_effects(d, log, a)
+
+
+def _bleed_card_effects(d: Draft, log: Log, a: Action) -> None:
+    """What the bleed's card does as the bleed succeeds: its text read (action_effects), or the effect the scenario
+    describes."""
+    if isinstance(a.payload, tuple) and isinstance(a.payload[0], action_effects.ActionText):
+        action_effects.on_success(d, log, a, bled=a.bleed)
+    for effect in a.effects:
+        apply_card_effect(d, log, effect, a.via or a.card or "the card")
 
 
 def _resolve_hunt(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
@@ -764,7 +780,10 @@ def _resolve_anarch(d: Draft, log: Log, a: Action, paid: str, rules: list) -> No
 
 def _resolve_card(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     card = a.via or a.card or "the card"
-    if a.effects:
+    if isinstance(a.payload, tuple) and isinstance(a.payload[0], action_effects.ActionText):
+        log.add(f"{a.summary} succeeds{paid}: it resolves as {card} says.", *rules, R.ACTION_CARD)
+        action_effects.on_success(d, log, a)
+    elif a.effects:
         log.add(f"{a.summary} succeeds{paid}: it resolves as {card} says.", *rules, R.ACTION_CARD)
         for effect in a.effects:
             apply_card_effect(d, log, effect, card)

@@ -899,14 +899,14 @@ _ALT = re.compile(r"(?:a |an |the )?(?:ready )?(?:other )?(?P<w>titled vampires?
                   r"|(?-i:[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?: antitribu)?))(?: vampires?)?)", re.I)
 
 
-def _groups(text: str) -> Optional[tuple[Group, ...]]:
+def groups_of(text: str) -> Optional[tuple[Group, ...]]:
     """"a ready Toreador or Toreador antitribu", "Lasombra and Tzimisce", "an ally or a Camarilla vampire": each
     alternative a Group, or None when one is not a form read."""
     out = []
     for alt in re.split(r",? (?:or|and) |, ", text.strip()):
         aged = re.fullmatch(r"(?P<age>[Oo]lder|[Yy]ounger) (?P<rest>(?-i:[A-Z]).+)", alt.strip())
         if aged:  # "younger Tremere", "Younger Camarilla vampires": a clan or sect, older or younger too
-            inner = _groups(aged.group("rest"))
+            inner = groups_of(aged.group("rest"))
             if not inner or len(inner) != 1 or inner[0].kind not in ("clan", "sect"):
                 return None
             out.append(Group(inner[0].kind, inner[0].name, age=aged.group("age").casefold()))
@@ -979,7 +979,7 @@ def bonus_of(sentence: str, name: str) -> Optional[Bonus]:
         directed = {"directed": True, "undirected": False}.get((g.get("dir") or "").casefold())
         groups = ()
         if "group" in g:
-            groups = _groups(g["group"])
+            groups = groups_of(g["group"])
             if groups is None:
                 return None
         on = {"intercept": "block", "strength": "combat"}.get(stat, "action")
@@ -1204,7 +1204,7 @@ def _groups_with_capacity(text: str) -> Optional[tuple["Group", ...]]:
     """"Vampires with capacity 2 or less", "Allies and vampires with capacity 3 or less": the groups, the capacity
     bounds on the last one (the words bound the noun they follow: allies of any life)."""
     m = _CAPACITY.fullmatch(text.strip())
-    groups = _groups(m.group("what") if m else text)
+    groups = groups_of(m.group("what") if m else text)
     if groups is None or m is None:
         return groups
     below = int(m.group("le")) + 1 if m.group("le") else int(m.group("lt") or 0)
@@ -1287,7 +1287,7 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     if m:  # the sentence's two orders: "<who> can enter combat with <whom> as a (D) action", "As a (D) action, <who> ..."
         g = {k.lstrip("x"): v for k, v in m.groupdict().items() if v is not None and (k.startswith("x")) == bool(
             m.groupdict().get("xwho"))}
-        groups = _groups(g["what"]) if _is_self(g["who"], name) else None
+        groups = groups_of(g["what"]) if _is_self(g["who"], name) else None
         if groups:
             below = int(g["below"]) if "below" in g else int(g["atmost"]) + 1 if "atmost" in g else 0
             above = int(g["atleast"]) - 1 if "atleast" in g else 0
@@ -1333,7 +1333,7 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     if m:
         n = int(m.group("plus") or m.group("more") or 0) - int(m.group("less") or m.group("minus") or 0)
         if m.group("who") and _is_self(m.group("who"), name):  # its own rescues
-            groups = _groups(m.group("whom"))
+            groups = groups_of(m.group("whom"))
             if groups:
                 return Ability("rescue cost", s, amount=n, groups=groups)
         elif not m.group("who") and _is_self(m.group("whom"), name):  # rescuing it

@@ -40,8 +40,8 @@ from typing import Any, NamedTuple, Optional
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
-from judge.engine.vtes import (actions, cancels, combat, phases, politics, referendum_effects, titles,
-                               weapons)
+from judge.engine.vtes import (action_effects, actions, cancels, combat, phases, politics, referendum_effects,
+                               titles, weapons)
 from judge.memo import Memo
 from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
@@ -632,6 +632,7 @@ class Modelled:
     referendum: Optional[referendum_effects.ReferendumText] = None  # ... or its referendum's terms and outcomes
     weapon: Optional[weapons.WeaponText] = None  # an equipment card's weapon: its label and strike
     discipline_card: Optional["DisciplineCard"] = None  # a master Discipline card
+    action_text: Optional[action_effects.ActionText] = None  # an action card's effects on success
     # a combat card's "If this vampire was blocked while performing an action, the action continues as if
     # unblocked." (the sentence), and the kinds of action it excludes ("a non-bleed action": bleed)
     continues: str = ""
@@ -761,9 +762,12 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     out.weapon = weapons.weapon_of(card.name, sentences) if tuple(card.types) == (EQUIPMENT,) and \
         not card.discipline_lines() else None
     out.discipline_card = _discipline_card(sentences) if tuple(card.types) == (MASTER,) else None
+    out.action_text = action_effects.action_text_of(
+        card.name, sentences, bleed=any(s.startswith("(D) Bleed") for s in sentences)) \
+        if tuple(card.types) == (ACTION,) else None
     for sentence in sentences:
         if any(reader is not None and sentence in reader.read
-               for reader in (out.title, out.weapon, out.referendum, out.discipline_card)):
+               for reader in (out.title, out.weapon, out.referendum, out.discipline_card, out.action_text)):
             continue
         s = sentence.rstrip(".")
         if s.casefold() in ("unique", "trifle", "master", "out-of-turn", "master: out-of-turn", "master: trifle"):
@@ -1053,7 +1057,8 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     if kind is MasterCard:
         _master(d, e, log)
         return
-    if e.on is not None:  # (a master Discipline card is the one card the engine reads put on a minion)
+    if e.on is not None and kind is not ActionCard:  # (a master Discipline card, and an action card's effect aimed
+        # at a minion, are the cards the engine reads played on one)
         raise NotModelled(f"{card.name} put on {e.on}: the engine reads no {'/'.join(card.types)} card put on a "
                           f"minion. {card.quote()}", [R.GOLDEN_RULE])
     if e.minion is None:
@@ -1692,10 +1697,27 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
         return
     _unmodelled_rest(e, what, [R.CARD_ACTION_WHO])
     targets = tuple(t for t in (e.target,) if t)
+    success = what.action_text if e.effect is None and e.says is None else None
+    chosen = None
+    if success is not None:  # (the card's effects as printed; a scenario describing them is taken instead)
+        chosen = action_effects.chosen_for(d, success, m, e.on, e.card.quote())
+        aimed = action_effects.directed_at(d, chosen, m)
+        if targets and aimed and targets != aimed:
+            raise _refuse(e.card, f"{e.card.name} played on {chosen} is directed at {aimed[0]}, not {targets[0]}",
+                          R.DIRECTED_TARGETS)
+        targets = targets or aimed
+    elif e.on is not None:
+        why = "its effect is described, and the description names the minions" if what.action_text else \
+            "its text aims at no minion"
+        raise _refuse(e.card, f"{e.card.name} is not played on a minion ({why}): leave out 'on {e.on}'",
+                      R.CARD_ACTION_WHO)
+    directed = True if "(D)" in (what.line_text or e.card.text) else None
+    if success is not None and success.aiming is not None and not what.action_bleed:
+        directed = bool(targets)  # (the glossary: directed when it targets another Methuselah's minion, (D) or not)
     event = ActionCard(actor=m.name, card=e.card.name, as_="bleed" if what.action_bleed else None, targets=targets,
-                       directed=True if ("(D)" in (what.line_text or e.card.text)) else None,
-                       stealth=what.stealth, bleed=what.bleed, any_target=what.any_target, cost=cost,
-                       effect=_with_gains(e, what, m.controller, m), says=e.says, line=e.line, text=e.text)
+                       directed=directed, stealth=what.stealth, bleed=what.bleed, any_target=what.any_target,
+                       cost=cost, effect=_with_gains(e, what, m.controller, m), says=e.says, success=success,
+                       chosen=chosen, line=e.line, text=e.text)
     if event.directed and not targets and not what.action_bleed:
         raise _refuse(e.card, f"{e.card.name} is a directed action (D): say whom it is directed at "
                               f"('directed at Alexis', or target:)", R.BLOCK_DIRECTED)

@@ -166,6 +166,9 @@ class ActionCard(Event):
     effect: Optional[CardEffect] = None
     says: Optional[str] = None
     puts_vampire: bool = False  # the action puts a new vampire in play (a sterile vampire cannot perform it)
+    # what the card's text does as the action succeeds (action_effects.ActionText), and the minion it aims at
+    success: Any = None
+    chosen: Optional[str] = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -105,19 +105,39 @@ def _played(m, names, line, text, **who) -> PlayCard:
     """The card a sentence names, played by `who` (a minion, or a Methuselah for a master card), and the minion it is
     put on ("Sarah plays Auspex on Lucinde": the words after " on " name a minion of the table, and those before a
     card)."""
-    raw, on = m.group("x").strip(), None
-    for name in sorted(names.minions, key=len, reverse=True):
-        tail = f" on {name}"
-        if raw.casefold().endswith(tail.casefold()) and names.cards is not None and \
-                names.cards.lookup(raw[:-len(tail)]) is not None:
-            raw, on = raw[:-len(tail)], name
-            break
-    card, fx = _card_and_effect(m, names, line, raw)
+    raw, on, level = m.group("x").strip(), None, m.group("lvl")
+    split, whole = _played_on(raw, names), False
+    if split is None and m.group("fx") and names.cards is not None and names.cards.lookup(raw) is None:
+        split = _played_on(f"{raw}: {m.group('fx')}", names)  # "Fifth Tradition: Hospitality on Carna"
+        whole = split is not None
+    if split is not None:
+        raw, on, level = split[0], split[1], level or split[2]
+    card, fx = (card_of(names, raw, line), None) if whole else _card_and_effect(m, names, line, raw)
     _ally_named(card, names, line)
     target = player_of(m, names, line, "p2") if m.group("p2") else None
     canceller = _canceller(m.group("cby"), names, line) if m.group("cby") else None
-    return PlayCard(card=card, level=_level(m.group("lvl"), line), target=target, on=on, cancelled=bool(m.group("cx")),
+    return PlayCard(card=card, level=_level(level, line), target=target, on=on, cancelled=bool(m.group("cx")),
                     canceller=canceller, effect=fx, line=line, text=text, **who)
+
+
+def _played_on(raw: str, names: Names) -> Optional[tuple[str, str, Optional[str]]]:
+    """(the card, the minion, the level) of "Auspex on Lucinde", "Govern the Unaligned at superior on Lucinde": the
+    words after " on " name a minion of the table and those before a card; None when they do not."""
+    if names.cards is None:
+        return None
+    for name in sorted(names.minions, key=len, reverse=True):
+        tail = f" on {name}"
+        if not raw.casefold().endswith(tail.casefold()):
+            continue
+        head, level = raw[:-len(tail)], None
+        leveled = _CANCELLER_LEVEL.fullmatch(head)
+        if names.cards.lookup(head) is None and leveled.group("lvl") and \
+                names.cards.lookup(leveled.group("card")) is not None:
+            head, level = leveled.group("card"), leveled.group("lvl")
+        if names.cards.lookup(head) is not None:
+            return head, name, level
+    return None
+
 
 
 _CANCELLER_LEVEL = re.compile(r"(?P<card>.+?)(?: at (?P<lvl>inferior|superior|basic)(?: level)?)?")
@@ -179,7 +199,7 @@ def _s_hunting_ground(d, names, line, text):
                          card=card_of(names, str(d["hunting_ground"]), line), line=line, text=text)
 
 
-@FORMS.structured("play", ("by", "at", "target", "put_on", "cancelled", "cost", "effect", "says"),
+@FORMS.structured("play", ("by", "at", "target", "put_on", "chosen", "cancelled", "cost", "effect", "says"),
                   "{play: Govern the Unaligned, by: Belinde, at: superior}")
 def _s_play(d, names, line, text):
     card = card_of(names, str(d["play"]), line)
@@ -203,8 +223,11 @@ def _s_play(d, names, line, text):
             canceller = _canceller_of(str(cancelled["by"]), str(cancelled["card"]), cancelled.get("at"), names, line)
         else:
             canceller = Canceller(card=None, minion=names.canon_minion(str(cancelled["by"]), line))
-    # (put_on: YAML reads a bare key `on` as true)
-    on = names.canon_minion(d["put_on"], line) if d.get("put_on") is not None else None
+    # (put_on: YAML reads a bare key `on` as true; chosen: the minion an action card's effect aims at, said so)
+    if d.get("put_on") is not None and d.get("chosen") is not None:
+        raise ScenarioError("put_on: and chosen: both name the minion the card is played on; give one", line)
+    said = d.get("put_on") if d.get("put_on") is not None else d.get("chosen")
+    on = names.canon_minion(said, line) if said is not None else None
     return PlayCard(card=card, minion=minion, player=player, level=_level(d.get("at"), line), target=target, on=on,
                     cancelled=bool(cancelled), canceller=canceller, cost=cost_of(d) if "cost" in d else None,
                     effect=effect, says=str(d["says"]) if d.get("says") is not None else None, line=line, text=text)

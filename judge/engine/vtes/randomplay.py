@@ -279,6 +279,11 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
                 add(lambda: PlayCard(card=pick(new_name.pool.titles), minion=pick(ready).name))
         if new_name.pool is not None and new_name.pool.referendums and not must_hunt:  # a referendum read whole
             add(lambda: PlayCard(card=pick(new_name.pool.referendums), minion=pick(ready).name))
+        if new_name.pool is not None and new_name.pool.actions and not must_hunt:  # an action card's effects read
+            everyone = [None, *state.minions]
+            for _ in range(2):
+                add(lambda: PlayCard(card=pick(new_name.pool.actions), minion=pick(ready).name,
+                                     level=pick((None, "superior")), on=pick(everyone)))
     elif state.phase == "influence":
         unc = [m for m in mine if m.region == UNCONTROLLED and m.kind == VAMPIRE]
         for v in unc:
@@ -375,6 +380,9 @@ class CardPool:
     referendums: list = field(default_factory=list)
     # master Discipline cards, put on a vampire in the master phase
     master_disciplines: list = field(default_factory=list)
+    # action cards whose effects on success are read whole (action_effects.ActionText), played on a random minion
+    # or on none (the only one the card allows, when there is one)
+    actions: list = field(default_factory=list)
 
 
 def _named_in_action(a, state, seated, rng, pool: "Optional[CardPool]" = None):

@@ -771,6 +771,11 @@ DIRECTED_TARGETS = rule("DIRECTED_TARGETS", "an action that targets another Meth
 TORPOR_TARGETS = rule("TORPOR_TARGETS", "vampires in torpor are eligible targets by default; cards out of play are not",
                       [V("targeting-of-cards", "Vampires in the torpor region are eligible targets by default")],
                       [RB("1.6.1", "Vampires in the torpor region are eligible targets by default")])
+UNCONTROLLED_TARGETS = rule("UNCONTROLLED_TARGETS", "a card targets a controlled card: not a vampire in the "
+                            "uncontrolled region, unless its text names that region",
+                            [V("targeting-of-cards", "but vampires in the uncontrolled region and contested cards are "
+                                                     "not")],
+                            [RB("1.6.1", "contested cards are not")])
 RED_LIST_MARK = rule("RED_LIST_MARK", "a master phase action marks a Red List minion for the current turn",
                      [V("traits", "use a master phase action to mark a Red")],
                      [RB("11", "may use a master phase action")])

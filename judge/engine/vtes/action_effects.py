@@ -1,0 +1,330 @@
+"""What an action card does when its action succeeds, read as printed (issue 37): blood added to a vampire (in your
+uncontrolled region or in play), a minion locked or unlocked, combat entered with a minion, and what a successful
+bleed adds ("gain 1 pool if the bleed is successful (for 1 or more)").
+
+"+1 stealth action. Add 3 blood to a younger vampire in your uncontrolled region." (Govern the Unaligned at superior),
+"(D) Lock a ready minion." (Jar the Soul), "(D) Enter combat with a locked minion." (Ambush), "Unlock a younger
+vampire you control." (Healing Touch). `action_text_of` reads such sentences into `Effect`s; the minion an effect
+aims at is the one the scenario names ("Belinde plays Jar the Soul on Carna", `chosen:` in the structured form), or the
+only one on the table the card allows. A card's other sentences stay its unread text: playing it stops naming them.
+
+The book around them: the target must be in play and controlled ("Targeting of Cards": vampires in torpor are
+eligible, those in the uncontrolled region are not, unless the card names that region, as these do); an action
+targeting another Methuselah's minion is directed at that Methuselah, (D) or not (the glossary's Directed Action);
+the effect takes place when the action succeeds, on the target if it is still eligible then.
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple, Optional
+
+from judge.engine.errors import NotModelled, Refusal
+from judge.engine.vtes import combat
+from judge.engine.vtes import rules as R
+from judge.engine.vtes.abilities import group_misfit
+from judge.engine.vtes.card_text import Group, groups_of
+from judge.engine.vtes.helpers import Log, blood, burn_dead_ally, drain_excess, pool
+from judge.engine.vtes.state import READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion
+
+# "a younger vampire in your uncontrolled region", "a ready minion controlled by your prey", "another ready Laibon",
+# "a vampire you control", "an unlocked Sabbat vampire with capacity above 4"
+_CAPACITY = r"(?: with capacity (?:(?P<above>above) (?P<n1>\d+)|(?P<n2>\d+) or (?P<moreless>more|less)))?"
+_TARGET = (r"(?P<art>a|an|any|another) (?P<state>(?:(?:ready|unlocked|locked) )*)(?P<who>.+?)"
+           r"(?P<mine> you control)?(?: controlled by (?P<whose>your prey|your predator|your predator or prey|"
+           r"another Methuselah))?" + _CAPACITY.replace("(?P<", "(?P<a_") +
+           r"(?P<unc> in your uncontrolled region)?" + _CAPACITY)
+_ADD_BLOOD = re.compile(r"(?:Add|Move) (?P<n>\d) blood(?: from the (?:blood )?bank)? to " + _TARGET)
+_LOCK = re.compile(r"(?P<d>\(D\) )?(?P<verb>Lock|Unlock) " + _TARGET)
+_COMBAT = re.compile(r"(?P<d>\(D\) )?Enter combat with " + _TARGET)
+_BURN = re.compile(r"(?P<d>\(D\) )?Burn (?P<n>\d) blood(?P<life> or life)? from " + _TARGET)
+_UNLOCK_SELF = re.compile(r"Unlock this (?:acting )?(?:vampire|minion)")
+# the minion another effect of the card aimed at: "As above, and burn 1 blood or life from the target minion."
+_SAME = re.compile(r"(?P<verb>Lock|Unlock|Burn (?P<n>\d) blood(?P<life> or life)? from) (?:the target|that) "
+                   r"(?:minion|vampire)")
+# every minion of a kind: "Each of your unlocked vampires gains 1 blood from the blood bank.", "Each ready unlocked
+# Ravnos gains 1 blood.", "Add 1 blood to each Sabbat vampire in your uncontrolled region."
+_EACH = [re.compile(p) for p in (
+    r"Each (?P<art>)(?P<yours>of your )?(?P<state>(?:(?:ready|unlocked|locked) )*)(?P<who>.+?)(?P<mine> you control)?"
+    r"(?P<unc> in your uncontrolled region)? gains? (?P<n>\d) blood(?: from the (?:blood )?bank)?",
+    r"(?:Add|Move) (?P<n>\d) blood(?: from the (?:blood )?bank)? to each (?P<art>)(?P<yours>)"
+    r"(?P<state>(?:(?:ready|unlocked|locked) )*)(?P<who>.+?)(?P<mine> you control)?(?P<unc> in your uncontrolled "
+    r"region)?")]
+# what a successful bleed adds: "Gain 1 pool if the bleed is successful (for 1 or more).", "If the bleed is
+# successful, this acting vampire gains 1 blood.", "Unlock this Anarch if the bleed is successful."
+_IF_BLED = r"(?:the bleed is successful(?: \(for (?P<k>\d) or more\))?)"
+_BLED = [re.compile(p) for p in (
+    r"Gain (?P<pool>\d) pool if " + _IF_BLED,
+    r"If " + _IF_BLED + r", (?:this (?:acting )?vampire gains (?P<blood>\d) blood|(?P<unlock>this vampire unlocks))",
+    r"(?P<unlock>Unlock this (?:acting )?(?:vampire|[A-Z][a-z]+)) if " + _IF_BLED,
+    r"If " + _IF_BLED + r", (?P<add>add) (?P<n>\d) blood to " + _TARGET,
+)]
+
+
+class Effect(NamedTuple):
+    """One sentence of what a successful action does."""
+
+    sentence: str
+    # "add blood" | "lock" | "unlock" | "enter combat" | "burn blood" | "unlock self"; a bleed's: "bled pool",
+    # "bled blood", "bled unlock", "bled add blood"
+    verb: str
+    amount: int = 0
+    groups: tuple[Group, ...] = ()  # the minions it may aim at (empty: none, it aims at no minion)
+    states: frozenset = frozenset()  # "ready", "locked", "unlocked"
+    other: bool = False  # "another ...": not the acting minion
+    whose: str = ""  # "you" | "your prey" | "your predator" | "your predator or prey" | "another Methuselah"
+    uncontrolled: bool = False  # "in your uncontrolled region"
+    capacity: Optional[tuple[str, int]] = None  # ("more" | "less" | "above", N)
+    directed: bool = False  # "(D)" printed before it
+    at_least: Optional[int] = None  # of a bleed's: "(for N or more)"
+    target: str = ""  # the minions it may aim at, as printed ("a younger vampire in your uncontrolled region")
+    each: bool = False  # every minion of `groups` ("Each ready unlocked Ravnos gains 1 blood."), none chosen
+    same: bool = False  # the minion the card's aiming effect aims at ("the target minion")
+    life: bool = False  # "burn N blood or life": an ally's life too
+
+    @property
+    def aims(self) -> bool:
+        """It aims at a minion the scenario names (`chosen`)."""
+        return bool(self.groups) and not self.each
+
+
+class ActionText(NamedTuple):
+    """An action card's line read (`action_text_of`): its effects, in the order printed."""
+
+    card: str
+    effects: tuple[Effect, ...]
+    read: frozenset = frozenset()  # the sentences read
+
+    @property
+    def aiming(self) -> Optional[Effect]:
+        """The effect that aims at a minion (one a card, at most: `action_text_of`)."""
+        return next((e for e in self.effects if e.aims), None)
+
+
+def _target(m: re.Match) -> Optional[dict]:
+    """The minions a target clause names, as Effect fields; None when its noun is not a form read."""
+    g = m.groupdict()
+    who = g["who"]
+    groups = groups_of(who)
+    if groups is None:
+        return None
+    cap = next(((("above", int(g[p + "n1"])) if g[p + "above"] else (g[p + "moreless"], int(g[p + "n2"])))
+                for p in ("", "a_") if g.get(p + "n1") or g.get(p + "n2")), None)
+    whose = "you" if g["mine"] or g.get("yours") else (g.get("whose") or "")
+    if g["unc"] and (whose or g["state"] or any(x.kind not in ("vampire", "clan", "sect", "younger", "older")
+                                                for x in groups)):
+        return None  # a crypt card in the uncontrolled region is no one's minion, neither ready nor locked
+    return dict(groups=groups, states=frozenset(g["state"].split()), other=g["art"] == "another", whose=whose,
+                uncontrolled=bool(g["unc"]), capacity=cap, target=m.string[m.start("art"):])
+
+
+def _effect_of(sentence: str) -> Optional[Effect]:
+    s = sentence.strip().rstrip(".")
+    if m := _ADD_BLOOD.fullmatch(s):
+        t = _target(m)
+        return Effect(sentence, "add blood", int(m.group("n")), **t) if t else None
+    if m := _LOCK.fullmatch(s):
+        t = _target(m)
+        return Effect(sentence, m.group("verb").casefold(), directed=bool(m.group("d")), **t) if t else None
+    if (m := _BURN.fullmatch(s)) and not m.group("unc"):
+        t = _target(m)
+        return Effect(sentence, "burn blood", int(m.group("n")), directed=bool(m.group("d")), life=bool(m.group("life")),
+                      **t) if t else None
+    if m := _COMBAT.fullmatch(s):
+        t = _target(m)
+        return Effect(sentence, "enter combat", directed=bool(m.group("d")), **t) if t else None
+    if _UNLOCK_SELF.fullmatch(s):
+        return Effect(sentence, "unlock self")
+    if m := _SAME.fullmatch(s):
+        verb = m.group("verb").casefold()
+        return Effect(sentence, verb if verb in ("lock", "unlock") else "burn blood", int(m.group("n") or 0),
+                      same=True, life=bool(m.group("life")))
+    for p in _EACH:
+        if (m := p.fullmatch(s)) and (t := _target(m)) is not None:
+            return Effect(sentence, "add blood", int(m.group("n")), each=True, **t)
+    for p in _BLED:
+        if m := p.fullmatch(s):
+            k = int(m.group("k")) if m.group("k") else None
+            if m.groupdict().get("pool"):
+                return Effect(sentence, "bled pool", int(m.group("pool")), at_least=k)
+            if m.groupdict().get("blood"):
+                return Effect(sentence, "bled blood", int(m.group("blood")), at_least=k)
+            if m.groupdict().get("add"):
+                t = _target(m)
+                return Effect(sentence, "bled add blood", int(m.group("n")), at_least=k, **t) if t else None
+            return Effect(sentence, "bled unlock", at_least=k)
+    return None
+
+
+def action_text_of(name: str, sentences: list[str], bleed: bool) -> Optional[ActionText]:
+    """The action card's line read as what its action does when it succeeds, or None when no sentence of it is an
+    effect above. `bleed`: the line is a bleed ("(D) Bleed ..."), the only action a bleed's effects are read on;
+    a line with two effects aiming at minions keeps the second unread (one minion is named a card)."""
+    effects, read = [], set()
+    for s in sentences:
+        e = _effect_of(s)
+        if e is None or e.verb.startswith("bled") != bleed or (e.aims and any(x.aims for x in effects)):
+            continue
+        if e.same and not any(x.aims for x in effects):
+            continue  # ("the target minion" with no minion aimed at before it)
+        if bleed and e.aims and not (e.uncontrolled or e.whose == "you"):
+            continue  # (a bleed's effect on another Methuselah's minion: the bleed is directed at its target only)
+        effects.append(e)
+        read.add(s)
+    return ActionText(name, tuple(effects), frozenset(read)) if effects else None
+
+
+# -- the engine side ------------------------------------------------------------------------------------------------
+def misfit(d: Draft, e: Effect, actor: Minion, t: Minion) -> Optional[str]:
+    """Why the effect `e` of `actor`'s action cannot aim at `t` (None: it can). NotModelled when the table does not
+    say whether `t` is of the minions the card names."""
+    if e.uncontrolled:
+        if t.region != UNCONTROLLED or t.controller != actor.controller or t.kind != VAMPIRE:
+            return f"{t.name} is not a vampire in {actor.controller}'s uncontrolled region"
+    elif not t.controlled or t.contested or t.region not in (READY, TORPOR):
+        where = "contested" if t.contested else f"in the {t.region} region"
+        return f"{t.name} is not in play (it is {where})"
+    why = group_misfit(e.groups, t, actor, f"the card says \"{e.sentence}\"", R.GOLDEN_RULE)
+    if why is not None:
+        return why
+    if e.other and t.name == actor.name:
+        return f"{t.name} is the acting minion, and the card says another"
+    if "ready" in e.states and t.region != READY:
+        return f"{t.name} is not ready (it is in the {t.region} region)"
+    if "locked" in e.states and not t.locked:
+        return f"{t.name} is not locked"
+    if "unlocked" in e.states and t.locked:
+        return f"{t.name} is locked"
+    if e.capacity is not None:
+        how, n = e.capacity
+        if t.kind != VAMPIRE or not {"more": t.capacity >= n, "less": t.capacity <= n, "above": t.capacity > n}[how]:
+            return f"{t.name} is not of capacity {f'above {n}' if how == 'above' else f'{n} or {how}'}"
+    player = actor.controller
+    whose = {"you": (player,), "your prey": (d.prey(player),), "your predator": (d.predator(player),),
+             "your predator or prey": (d.prey(player), d.predator(player))}.get(e.whose)
+    if whose is not None and t.controller not in whose:
+        return f"{t.name} is {t.controller}'s, not controlled by {e.whose.replace('your', player + chr(39) + 's')}"
+    if e.whose == "another Methuselah" and t.controller == player:
+        return f"{t.name} is {player}'s own minion, not another Methuselah's"
+    return None
+
+
+def chosen_for(d: Draft, text: ActionText, actor: Minion, named: Optional[str], quote: str) -> Optional[str]:
+    """The minion the action's aiming effect aims at: the one the scenario names (refused, quoting the card, when the
+    card does not allow it), else the only one on the table the card allows; NotModelled when several are and none
+    is named, or none is (whether the card can be played with no target is not read). None when no effect aims."""
+    e = text.aiming
+    if e is None:
+        if named is not None:
+            raise Refusal(f"{text.card} is not played on a minion (its text aims at none): leave out 'on {named}'. "
+                          f"{quote}", [R.CARD_ACTION_WHO, R.GOLDEN_RULE])
+        return None
+    rules = [R.UNCONTROLLED_TARGETS, R.GOLDEN_RULE] if e.uncontrolled else [R.TORPOR_TARGETS, R.GOLDEN_RULE]
+    if named is not None:
+        t = d.minions.get(named)
+        if t is None:
+            raise Refusal(f"{named} is not in play (burned, removed, or never there)", [R.OUSTED])
+        why = misfit(d, e, actor, t)
+        if why is not None:
+            raise Refusal(f"{actor.name} cannot play {text.card} on {named}: {why} (\"{e.sentence}\"). {quote}",
+                          rules)
+        _check_direction(e, actor, t, quote)
+        return named
+    fit = [t.name for t in d.minions.values() if misfit(d, e, actor, t) is None]
+    if len(fit) == 1:
+        _check_direction(e, actor, d.minions[fit[0]], quote)
+        return fit[0]
+    if not fit:
+        raise NotModelled(f"{text.card}: no minion on the table is {e.target} (\"{e.sentence}\"); whether the card "
+                          f"can be played with no target is not read. {quote}", rules)
+    raise NotModelled(f"{text.card}: which of {', '.join(fit)} it is played on is not said (\"{e.sentence}\"): say "
+                      f"'{actor.name} plays {text.card} on {fit[0]}' (chosen: in the structured form)", rules)
+
+
+def _check_direction(e: Effect, actor: Minion, t: Minion, quote: str) -> None:
+    """A "(D)" effect aimed at the acting Methuselah's own minion: the book calls an action directed when it targets
+    another Methuselah or what they control, and (D) a reminder of that; which one holds here is not said."""
+    if e.directed and t.controller == actor.controller:
+        raise NotModelled(f"\"{e.sentence}\" is marked (D), and {t.name} is {actor.controller}'s own minion: the book "
+                          f"calls an action directed only when it targets another Methuselah's. {quote}",
+                          [R.DIRECTED_TARGETS, R.GOLDEN_RULE])
+
+
+def directed_at(d: Draft, chosen: Optional[str], actor: Minion) -> tuple[str, ...]:
+    """The Methuselah the action is directed at for aiming at `chosen`: its controller when another Methuselah."""
+    t = d.minions.get(chosen) if chosen else None
+    return (t.controller,) if t is not None and t.controlled and t.controller != actor.controller else ()
+
+
+def on_success(d: Draft, log: Log, a: Action, bled: Optional[int] = None) -> None:
+    """The effects of the action `a` (its payload: the ActionText and the chosen minion) as it succeeds; `bled`: the
+    bleed's amount, when the action is a bleed."""
+    text, chosen = a.payload
+    actor = d.minions.get(a.actor)
+    for e in text.effects:
+        said = f"{text.card}: \"{e.sentence}\""
+        if e.verb.startswith("bled"):
+            if bled is None:
+                continue
+            if bled <= 0 and e.at_least is None:
+                raise NotModelled(f"{said}, and the bleed was of 0: whether it is successful for this card is not "
+                                  f"read", [R.BLEED_ZERO, R.GOLDEN_RULE])
+            if e.at_least is not None and bled < e.at_least:
+                log.add(f"{said}: the bleed was of {bled}, not {e.at_least} or more: nothing more.", R.GOLDEN_RULE)
+                continue
+        if e.verb == "bled pool":
+            pool(d, a.player, e.amount)
+            log.add(f"{said}: {a.player} gains {e.amount} pool ({d.players[a.player].pool}).", R.GOLDEN_RULE,
+                    R.BLOOD_BANK)
+            continue
+        if actor is None:
+            log.add(f"{said}: {a.actor} is no longer in play: no effect.", R.GOLDEN_RULE)
+            continue
+        if e.verb == "bled blood":
+            gained = blood(d, actor.name, e.amount, log)
+            log.add(f"{said}: {actor.name} gains {gained} blood.", R.GOLDEN_RULE, R.BLOOD_BANK)
+            continue
+        if e.verb in ("unlock self", "bled unlock"):
+            d.put_minion(actor.name, locked=False)
+            log.add(f"{said}: {actor.name} unlocks.", R.GOLDEN_RULE)
+            continue
+        if e.each:
+            every = [t for t in d.minions.values() if misfit(d, e, actor, t) is None]
+            for t in every:
+                blood(d, t.name, e.amount, drain=False)
+            log.add(f"{said}: " + ("; ".join(f"{t.name} gets {e.amount} blood ({d.minions[t.name].blood} of capacity "
+                                              f"{t.capacity})" for t in every) or "no minion is one of them") + ".",
+                    R.GOLDEN_RULE, R.BLOOD_BANK)
+            for t in every:
+                drain_excess(d, t.name, log)
+            continue
+        aimed = text.aiming
+        t = d.minions.get(chosen) if chosen else None
+        why = "it is no longer in play" if t is None else misfit(d, aimed if e.same else e, actor, t)
+        if why is not None:
+            log.add(f"{said}: {why}; no effect.", R.TORPOR_TARGETS, R.GOLDEN_RULE)
+            continue
+        if e.verb == "burn blood":
+            if t.kind != VAMPIRE and not e.life:
+                log.add(f"{said}: {t.name} is an ally, with life, not blood: no effect.", R.GOLDEN_RULE)
+                continue
+            burned = -blood(d, t.name, -e.amount)
+            log.add(f"{said}: {t.name} burns {burned} {'blood' if t.kind == VAMPIRE else 'life'} "
+                    f"({d.minions[t.name].blood} left).", R.GOLDEN_RULE, R.BLOOD_BANK)
+            burn_dead_ally(d, log, t.name)
+        elif e.verb in ("add blood", "bled add blood"):
+            blood(d, t.name, e.amount, drain=False)
+            note = " (in the uncontrolled region: blood above capacity drains only as the vampire comes into play)" \
+                if e.uncontrolled and d.minions[t.name].blood > t.capacity else ""
+            log.add(f"{said}: {t.name} gets {e.amount} blood from the blood bank ({d.minions[t.name].blood} of "
+                    f"capacity {t.capacity}){note}.", R.GOLDEN_RULE, R.BLOOD_BANK,
+                    *((R.INFLUENCE_DRAIN,) if note else ()))
+            drain_excess(d, t.name, log)
+        elif e.verb in ("lock", "unlock"):
+            d.put_minion(t.name, locked=e.verb == "lock")
+            log.add(f"{said}: {t.name} {e.verb}s.", R.GOLDEN_RULE)
+        elif e.verb == "enter combat":
+            if t.region != READY:
+                log.add(f"{said}: {t.name} is no longer ready: no combat.", R.COMBAT_READY)
+                continue
+            log.add(f"{said}: {actor.name} enters combat with {t.name}.", R.GOLDEN_RULE, R.COMBAT_CAUSED)
+            combat.start(d, log, actor.name, t.name, cause=a.summary)
