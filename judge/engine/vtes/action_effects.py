@@ -22,7 +22,7 @@ from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes import combat
 from judge.engine.vtes import rules as R
 from judge.engine.vtes.abilities import group_misfit
-from judge.engine.vtes.card_text import Group, groups_of
+from judge.engine.vtes.card_text import Ability, Group, groups_of
 from judge.engine.vtes.helpers import Log, blood, burn_dead_ally, drain_excess, pool
 from judge.engine.vtes.state import READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion
 
@@ -49,6 +49,12 @@ _EACH = [re.compile(p) for p in (
     r"(?:Add|Move) (?P<n>\d) blood(?: from the (?:blood )?bank)? to each (?P<art>)(?P<yours>)"
     r"(?P<state>(?:(?:ready|unlocked|locked) )*)(?P<who>.+?)(?P<mine> you control)?(?P<unc> in your uncontrolled "
     r"region)?")]
+# what the action card gives its acting minion in the combat its "Enter combat with ..." causes: "This acting minion
+# gets 1 optional maneuver during that combat.", "... 1 optional press, only usable to continue combat, during that
+# combat.", "... during the first round of that combat."
+_IN_COMBAT = re.compile(r"(?:This|The) acting (?:minion|vampire) gets (?:(?P<n>\d|an|one) optional (?P<what>maneuver|press)"
+                        r"(?:e?s)?(?P<cont>, only usable to continue combat,)?|\+(?P<strength>\d) strength) "
+                        r"(?:during (?P<first>the first round of )?(?:that|this) combat|in that combat)")
 # what a successful bleed adds: "Gain 1 pool if the bleed is successful (for 1 or more).", "If the bleed is
 # successful, this acting vampire gains 1 blood.", "Unlock this Anarch if the bleed is successful."
 _IF_BLED = r"(?:the bleed is successful(?: \(for (?P<k>\d) or more\))?)"
@@ -64,7 +70,7 @@ class Effect(NamedTuple):
     """One sentence of what a successful action does."""
 
     sentence: str
-    # "add blood" | "lock" | "unlock" | "enter combat" | "burn blood" | "unlock self"; a bleed's: "bled pool",
+    # "add blood" | "lock" | "unlock" | "enter combat" | "in combat" | "burn blood" | "unlock self"; a bleed's: "bled pool",
     # "bled blood", "bled unlock", "bled add blood"
     verb: str
     amount: int = 0
@@ -77,6 +83,10 @@ class Effect(NamedTuple):
     directed: bool = False  # "(D)" printed before it
     at_least: Optional[int] = None  # of a bleed's: "(for N or more)"
     target: str = ""  # the minions it may aim at, as printed ("a younger vampire in your uncontrolled region")
+    # "in combat": what it gives the acting minion in the combat ("maneuver" or "press"), `amount` of them
+    grant: str = ""  # ... or "strength": +`amount` strength that combat
+    first_round: bool = False  # ... during the first round of that combat only
+    to_continue: bool = False  # ... a press only usable to continue combat
     each: bool = False  # every minion of `groups` ("Each ready unlocked Ravnos gains 1 blood."), none chosen
     same: bool = False  # the minion the card's aiming effect aims at ("the target minion")
     life: bool = False  # "burn N blood or life": an ally's life too
@@ -132,6 +142,13 @@ def _effect_of(sentence: str) -> Optional[Effect]:
     if m := _COMBAT.fullmatch(s):
         t = _target(m)
         return Effect(sentence, "enter combat", directed=bool(m.group("d")), **t) if t else None
+    if m := _IN_COMBAT.fullmatch(s):
+        if m.group("strength"):
+            return Effect(sentence, "in combat", int(m.group("strength")), grant="strength",
+                          first_round=bool(m.group("first")))
+        n = int(m.group("n")) if m.group("n").isdigit() else 1
+        return Effect(sentence, "in combat", n, grant=m.group("what"), first_round=bool(m.group("first")),
+                      to_continue=bool(m.group("cont")))
     if _UNLOCK_SELF.fullmatch(s):
         return Effect(sentence, "unlock self")
     if m := _SAME.fullmatch(s):
@@ -166,6 +183,8 @@ def action_text_of(name: str, sentences: list[str], bleed: bool) -> Optional[Act
             continue
         if e.same and not any(x.aims for x in effects):
             continue  # ("the target minion" with no minion aimed at before it)
+        if e.verb == "in combat" and not any(x.verb == "enter combat" for x in effects):
+            continue  # ("that combat": one the card's action causes)
         if bleed and e.aims and not (e.uncontrolled or e.whose == "you"):
             continue  # (a bleed's effect on another Methuselah's minion: the bleed is directed at its target only)
         effects.append(e)
@@ -261,6 +280,8 @@ def on_success(d: Draft, log: Log, a: Action, bled: Optional[int] = None) -> Non
     text, chosen = a.payload
     actor = d.minions.get(a.actor)
     for e in text.effects:
+        if e.verb == "in combat":
+            continue  # (given as the combat begins: "enter combat" below)
         said = f"{text.card}: \"{e.sentence}\""
         if e.verb.startswith("bled"):
             if bled is None:
@@ -328,3 +349,14 @@ def on_success(d: Draft, log: Log, a: Action, bled: Optional[int] = None) -> Non
                 continue
             log.add(f"{said}: {actor.name} enters combat with {t.name}.", R.GOLDEN_RULE, R.COMBAT_CAUSED)
             combat.start(d, log, actor.name, t.name, cause=a.summary)
+            riders = [g for g in text.effects if g.verb == "in combat"]
+            given = tuple((actor.name, text.card, Ability(kind=g.grant, sentence=g.sentence, uses=g.amount,
+                                                          first_round=g.first_round,
+                                                          press_to="continue" if g.to_continue else ""))
+                          for g in riders if g.grant != "strength")
+            strength = tuple((actor.name, g.amount, text.card, "round" if g.first_round else "combat") for g in riders
+                             if g.grant == "strength")
+            d.put_combat(card_abilities=given, strength_mods=d.combat.strength_mods + strength, cause_card=text.card)
+            if riders:
+                log.add(f"{text.card} gives {actor.name} in this combat: "
+                        + " ".join(f'"{g.sentence.strip()}"' for g in riders), R.GOLDEN_RULE)

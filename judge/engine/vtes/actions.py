@@ -159,7 +159,7 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
     if (e.via or e.card) and card in m.used:  # an unnamed card cannot be told apart from another
         raise Refusal(f"{m.name} already performed an action with {card} this turn", [R.ACTION_CARD_ONCE])
     common = dict(cost=e.cost, card=e.card if not e.via else None, via=e.via, from_hand=not e.via, effect=e.effect,
-                  says=e.says, puts_vampire=e.puts_vampire,
+                  says=e.says, puts_vampire=e.puts_vampire, unreplaced=e.unreplaced,
                   payload=(e.success, e.chosen) if e.success is not None else None)
     if e.as_ == "bleed":
         target = _bleed_target(d, m, e.targets[0] if e.targets else None, e.any_target)
@@ -670,6 +670,10 @@ def succeed(d: Draft, log: Log) -> None:
     rules = [R.ACTION_SUCCEEDS] + ([R.COST_ON_SUCCESS] if paid else [])
     RESOLVE[a.kind](d, log, a, paid, rules)
     burn_dead_ally(d, log, a.actor)
+    if d.combat is not None and a.unreplaced:  # a combat its effect began is part of the action: what is not
+        # replaced until after the action is replaced once that combat is over
+        d.put_combat(unreplaced=d.combat.unreplaced + a.unreplaced)
+        a = replace(a, unreplaced=())
     if a.kind != "political":  # (a political action resolves once its referendum does: politics.close_polling)
         action_over(d, log, a, successful=True)
 

@@ -747,7 +747,8 @@ def strike_of(sentence: str) -> Optional[StrikeText]:
 #   "and <a clause>" adds the clause as a sentence of its own ("As above, and unlock this vampire.").
 # "but do not lock this vampire" drops the line's lock. Any other change is not written out (the line stays unread,
 # as printed): a change is never guessed.
-_AS_ABOVE = re.compile(r"As above,? (?P<how>but|with|and) (?P<change>.+?)\.?")
+# "As above, but ...", "As [val] above, and ..." (the line of those Disciplines: `above_codes`)
+_AS_ABOVE = re.compile(r"As (?:(?P<codes>(?:\[[A-Za-z]{3}\])+) )?above,? (?P<how>but|with|and) (?P<change>.+?)\.?")
 _QUANTITY = r"(?P<q>[+-]?\d+R?) (?P<unit>aggravated damage|damage|stealth|intercept|bleed|strength|votes?)"
 _BUT = re.compile(r"(?:for|with|at|this action is at|this vampire gets) " + _QUANTITY)
 _ABOVE_QUANTITY = re.compile(r"(?<![\w+-])[+-]?\d+R? (?P<unit>aggravated damage|damage|stealth|intercept|bleed|"
@@ -764,6 +765,16 @@ LIBRARY_SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z(+\[])")
 def is_as_above(text: str) -> bool:
     """Whether a line is written from the line above it ("As above, ...")."""
     return _AS_ABOVE.fullmatch(text.strip()) is not None
+
+
+def above_codes(text: str) -> Optional[tuple[tuple[str, ...], str]]:
+    """The Discipline line an "As [val] above, ..." line names: (its codes, its level: "inferior" for lower case,
+    "superior" for upper case); None when the line names none ("As above, ...")."""
+    m = _AS_ABOVE.fullmatch(text.strip())
+    if m is None or not m.group("codes"):
+        return None
+    codes = re.findall(r"\[([A-Za-z]{3})\]", m.group("codes"))
+    return tuple(c.casefold() for c in codes), "superior" if codes[0].isupper() else "inferior"
 
 
 def written_out(line: str, above: str) -> Optional[str]:

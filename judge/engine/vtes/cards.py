@@ -51,8 +51,8 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
                                  Reaction, Recruit, StrikeSpec)
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, minion, play_from_hand, pool,
                                   require_seated)
-from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, Methuselah, StrikeText, abilities_of, condition_of,
-                                         is_as_above, read_crypt_text, same_clan, strike_of, written_out)
+from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, Methuselah, StrikeText, abilities_of, above_codes,
+                                         condition_of, is_as_above, read_crypt_text, same_clan, strike_of, written_out)
 from judge.engine.vtes.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
 from judge.engine.vtes.traits import CITY_TITLES
 
@@ -575,7 +575,7 @@ class Modelled:
     not_replaced: bool = False  # "Do not replace until your next unlock phase."
     locked_ok: bool = False  # a reaction's "Usable by a locked vampire." (the rules want it unlocked)
     after_combat: bool = False  # a combat card's "Do not replace until after combat."
-    after_action: bool = False  # a reaction's "Do not replace until after this action."
+    after_action: bool = False  # a reaction's or action card's "Do not replace until after this action."
     # "A vampire cannot play both <this card> and cards named /<that>/ during the same action." ("vampire": the one
     # vampire's limit) or "<this card> and cards named /<that>/ cannot both be played ..." ("action": anyone's):
     # (that, the sentence, the scope)
@@ -633,6 +633,7 @@ class Modelled:
     weapon: Optional[weapons.WeaponText] = None  # an equipment card's weapon: its label and strike
     discipline_card: Optional["DisciplineCard"] = None  # a master Discipline card
     action_text: Optional[action_effects.ActionText] = None  # an action card's effects on success
+    vampire_only: str = ""  # an action card's "Requires a [ready] vampire." (the sentence): no ally plays it
     # a combat card's "If this vampire was blocked while performing an action, the action continues as if
     # unblocked." (the sentence), and the kinds of action it excludes ("a non-bleed action": bleed)
     continues: str = ""
@@ -706,8 +707,12 @@ def _level_line(card: CardFacts, level: Optional[str], line: Optional[int] = Non
     text = lines[line].text
     if not is_as_above(text):
         return text, "", ""
-    above = next((ln for ln in lines if ln.level != lines[line].level and ln.codes == lines[line].codes
-                  and ln.played), next((ln for ln in reversed(lines[:line]) if ln.played), None))
+    named = above_codes(text)  # "As [val] above, ...": the line of those Disciplines at that level
+    if named is not None:
+        above = next((ln for ln in lines[:line] if ln.codes == named[0] and ln.level == named[1] and ln.played), None)
+    else:
+        above = next((ln for ln in lines if ln.level != lines[line].level and ln.codes == lines[line].codes
+                      and ln.played), next((ln for ln in reversed(lines[:line]) if ln.played), None))
     out = written_out(text, above.text) if above is not None and not is_as_above(above.text) else None
     return (out, text, above.text) if out is not None else (text, "", "")
 
@@ -778,7 +783,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if s == "Do not replace until after combat" and COMBAT in card.types:
             out.after_combat = True
             continue
-        if s == "Do not replace until after this action" and tuple(card.types) == (REACTION,):
+        if s == "Do not replace until after this action" and tuple(card.types) in ((REACTION,), (ACTION,)):
             out.after_action = True
             continue
         m, scope = next(((hit, scope) for hit, scope in ((p.fullmatch(s), scope) for p, scope in _NOT_WITH) if hit),
@@ -941,6 +946,9 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         if s.startswith("Requires ") and requirements_checked(card):
             continue  # the card data's requirements, which `check_requirements` checks
+        if s in ("Requires a vampire", "Requires a ready vampire") and tuple(card.types) == (ACTION,):
+            out.vampire_only = sentence  # (an acting minion is ready: `check_actor`)
+            continue
         m = re.fullmatch(r"\(D\) Bleed( any Methuselah)?(?: with \+(\d) bleed)?", s)
         if m:
             out.action_bleed, out.any_target = True, bool(m.group(1))
@@ -1696,6 +1704,8 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
         _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO, "action")
         return
     _unmodelled_rest(e, what, [R.CARD_ACTION_WHO])
+    if what.vampire_only and m.kind != VAMPIRE:
+        raise _refuse(e.card, f"{m.name} is an ally: \"{what.vampire_only}\"", R.CARD_REQUIREMENTS)
     targets = tuple(t for t in (e.target,) if t)
     success = what.action_text if e.effect is None and e.says is None else None
     chosen = None
@@ -1717,7 +1727,7 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
     event = ActionCard(actor=m.name, card=e.card.name, as_="bleed" if what.action_bleed else None, targets=targets,
                        directed=directed, stealth=what.stealth, bleed=what.bleed, any_target=what.any_target,
                        cost=cost, effect=_with_gains(e, what, m.controller, m), says=e.says, success=success,
-                       chosen=chosen, line=e.line, text=e.text)
+                       chosen=chosen, unreplaced=what.after_action, line=e.line, text=e.text)
     if event.directed and not targets and not what.action_bleed:
         raise _refuse(e.card, f"{e.card.name} is a directed action (D): say whom it is directed at "
                               f"('directed at Alexis', or target:)", R.BLOCK_DIRECTED)

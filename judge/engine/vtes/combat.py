@@ -201,6 +201,7 @@ def _finish_round(d: Draft, log: Log) -> None:
         d.set(combat=Combat(acting=c.acting, opposing=c.opposing, action=c.action, round=c.round + 1,
                             cause=c.cause, wounded=c.wounded, burning=c.burning, taken=c.taken,
                             unreplaced=c.unreplaced, limited=c.limited, used_abilities=c.used_abilities,
+                            card_abilities=c.card_abilities, cause_card=c.cause_card,
                             strength_mods=tuple(x for x in c.strength_mods if x[3] == "combat")))
         where = "the end of round step, then " if d.edition == CURRENT else ""
         log.add(f"End of round {c.round}: {where}round {c.round + 1} begins, at close range unless a maneuver "
@@ -499,11 +500,11 @@ def _merge(d: Draft, committed: Strike, e: ChooseStrike, m: Minion) -> Strike:
     return fresh
 
 
-def _use_once(d: Draft, c: Combat, m: Minion, sentence: str, uses: int, what: str) -> None:
+def _use_once(d: Draft, c: Combat, m: Minion, sentence: str, uses: int, what: str,
+              gives: str = "its card gives each combat") -> None:
     """Count a use of what `m`'s card gives it `uses` times each combat (`sentence`); refused once they are used."""
     if c.uses(m.name, sentence) >= uses:
-        raise Refusal(f"{m.name} has used the {what} its card gives each combat: \"{sentence}\"",
-                      [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+        raise Refusal(f"{m.name} has used the {what} {gives}: \"{sentence}\"", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
     d.put_combat(used_abilities=c.used_abilities + ((m.name, sentence),))
 
 
@@ -516,14 +517,22 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
     when none is left, after the first round when the card says so, or a press to end combat when the card's press
     is "only usable to continue combat" (`to_continue`: the press's direction)."""
     named = named_ability(source)
-    if named is None:
+    # what the action card that caused the combat gives (`Combat.card_abilities`): its own, or named by the card
+    given = [a for who, card, a in c.card_abilities if who == m.name and a.kind == kind
+             and (named is not None or (source and _same_source(card, source)))]
+    action_card = c.action.card if c.action is not None else c.cause_card
+    if named is None and not given and source and action_card and _same_source(action_card, source):
+        raise Refusal(f"{source} is the action card of this combat's action: it gives {m.name} no {kind} in it"
+                      + (" (what it gives in combat holds in the combat its action causes, not in one its block "
+                         "causes)" if c.action is not None else ""), [R.GOLDEN_RULE, R.COMBAT_CAUSED])
+    if named is None and not given:
         return None
-    whose, what = named
+    whose, what = named or (None, kind)
     if not is_own(whose, m):
         raise Refusal(f"{m.name} cannot use {source}: it names {whose}'s ability, not {m.name}'s", [R.CRYPT_ABILITY])
     if what not in (kind, "ability"):
         raise Refusal(f"{source} names an optional {what}, not a {kind}", [R.CRYPT_ABILITY])
-    found = abilities_of(m, kind)
+    found = given if named is None else abilities_of(m, kind) + given
     if not found:
         if not m.text_read:  # described without its card: taken as the scenario says
             return f" with {source}"
@@ -532,19 +541,23 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
         raise Refusal(f"{m.name}'s card gives it no optional {kind}"
                       + (f" (of its card, the engine does not read: {'; '.join(m.unread)})" if m.unread else "")
                       + bare, [R.CRYPT_ABILITY])
-    ability = found[0]
+    # (of its card's and the action card's, one with a use left)
+    ability = next((a for a in found if not a.uses or c.uses(m.name, a.sentence) < a.uses), found[0])
+    card = next((f"{name}" for who, name, a in c.card_abilities if a is ability), f"{m.name}'s card")
     if ability.first_round and c.round != 1:
-        raise Refusal(f"it is round {c.round}: {m.name}'s card gives its optional {kind} during the first round of "
+        raise Refusal(f"it is round {c.round}: {card} gives its optional {kind} during the first round of "
                       f"combat only (\"{ability.sentence}\")", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
     if ability.press_to == "continue" and to_continue is False:
-        raise Refusal(f"{m.name}'s card gives a press only usable to continue combat: \"{ability.sentence}\"",
+        raise Refusal(f"{card} gives a press only usable to continue combat: \"{ability.sentence}\"",
                       [R.CRYPT_ABILITY, R.GOLDEN_RULE])
     plural = "" if ability.uses == 1 else "es" if kind == "press" else "s"
     _use_once(d, c, m, ability.sentence, ability.uses, f"{ability.uses} {'' if ability.blood else 'optional '}"
-                                                        f"{kind}{plural}")
+                                                        f"{kind}{plural}",
+              "its card gives each combat" if card == f"{m.name}'s card" else f"{card} gives in this combat")
     paid = _pay(d, m, Cost(blood=ability.blood), f"the {kind}") if ability.blood else ""
     what = "" if ability.blood else "optional "
-    return f" with the {what}{kind} its card gives (\"{ability.sentence}\"){paid}"
+    gives = "its card gives" if card == f"{m.name}'s card" else f"{card} gives"
+    return f" with the {what}{kind} {gives} (\"{ability.sentence}\"){paid}"
 
 
 def _strike_ability(d: Draft, c: Combat, m: Minion, e: ChooseStrike) -> tuple[str, StrikeSpec]:

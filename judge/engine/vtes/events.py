@@ -169,6 +169,7 @@ class ActionCard(Event):
     # what the card's text does as the action succeeds (action_effects.ActionText), and the minion it aims at
     success: Any = None
     chosen: Optional[str] = None
+    unreplaced: bool = False  # its "Do not replace until after this action."
 
 
 @dataclass(frozen=True, kw_only=True)

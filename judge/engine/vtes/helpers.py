@@ -408,8 +408,10 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
              targets: tuple[str, ...] = (), bleed: int = 0, hunt: int = 0, cost: Cost = Cost(),
              card: Optional[str] = None, via: Optional[str] = None, from_hand: bool = False, payload=None,
              effect: Optional[CardEffect] = None, says: Optional[str] = None, rules=(), detail: str = "",
-             cost_rules=(), puts_vampire: bool = False, bleed_words: Sequence[str] = ()) -> None:
+             cost_rules=(), puts_vampire: bool = False, bleed_words: Sequence[str] = (),
+             unreplaced: bool = False) -> None:
     """Announce an action; `cost_rules` are the rules that set its cost (a cardless action's default cost);
+    `unreplaced`: its card says "Do not replace until after this action.";
     `bleed_words`, the words of the card bonuses the caller counted in `bleed` (crypt_bonus), said after it.
     The minion's traits may forbid it (traits.check_announce: a slave's directed action, a sterile vampire's
     action that puts a vampire in play)."""
@@ -418,7 +420,7 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
     # the minion's own stealth (its card's "+1 stealth."), and its card's bonuses that hold on this action
     extra, why = crypt_bonus(d, m, "stealth", kind=kind, directed=directed, targets=targets)
     stealth += m.stealth + extra
-    if from_hand:
+    if from_hand and not unreplaced:
         play_from_hand(d, m.controller, log, card or kind)
     changes = {"locked": True}
     if kind == "bleed":
@@ -435,6 +437,8 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
                         cost_pool=cost.pool, card=card, via=via, order=order, payload=payload,
                         effects=(effect,) if effect else (), says=says),
           resolved=None)  # (the last action's "after resolution" moment is over)
+    if from_hand and unreplaced:  # (drawn as the action is over: `action_over`)
+        play_from_hand(d, m.controller, log, card or kind, after_action=True)
     costs = cost_words(cost)
     text = (f"Announced: {summary} ({m.name} locks): {'directed' if directed else 'undirected'}, "
             f"{stealth} stealth{detail}"

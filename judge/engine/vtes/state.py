@@ -293,6 +293,10 @@ class Combat:
     # cards a card limits to one a vampire each combat or round ("A vampire can play only one Dodge each round."),
     # played in this combat: (minion, the card and its level when the limit names one, round)
     limited: tuple[tuple[str, str, int], ...] = ()
+    # what the action card that caused the combat gives its acting minion in it ("This acting minion gets 1 optional
+    # maneuver during that combat."): (minion, the card, card_text.Ability), counted as its own card's are
+    card_abilities: tuple = ()
+    cause_card: Optional[str] = None  # the action card whose effect caused the combat ("(D) Enter combat with ...")
     # a card's "If this vampire was blocked while performing an action, the action continues as if unblocked.",
     # played this round by the blocked vampire (the action's): (the card, the sentence); a new round drops it
     continues: Optional[tuple[str, str]] = None
