@@ -124,6 +124,9 @@ def test_random_games_naming_real_cards_keep_the_invariants():
                 not any(modelled(facts, level).rest for level in (None, "superior")) and \
                 {code.lower() for code, _, _ in facts.disciplines} <= have:
             pool.actions.append(facts)
+        if modelled(facts, None).retainer is not None and not modelled(facts, None).rest and \
+                {code.lower() for code, _, _ in facts.disciplines} <= have:
+            pool.retainers.append(facts)
         if len(card.types) != 1 or card.types[0] not in ("Action Modifier", "Reaction", "Combat"):
             continue
         if any(modelled(facts, level).rest for level in (None, "superior")) or \
@@ -145,4 +148,5 @@ def test_random_games_naming_real_cards_keep_the_invariants():
     assert reached["MASTER_DISCIPLINE"] and reached["POLITICAL_TERMS"], reached  # those cards were played
     assert len(pool.actions) >= 10, len(pool.actions)
     assert reached["UNCONTROLLED_TARGETS"] and reached["DIRECTED_TARGETS"], reached  # action cards' effects
+    assert len(pool.retainers) >= 5 and reached["EMPLOY"], (len(pool.retainers), reached["EMPLOY"])
     assert sum(r.events for r in reports) > 10_000

@@ -62,7 +62,7 @@ def bleed_action(d: Draft, e: Bleed, log: Log) -> None:
     extra, why = crypt_bonus(d, m, "bleed", kind="bleed", directed=True, targets=(target,))
     amount = m.bleed + extra
     if e.amount is not None and e.amount != amount:
-        said = f"; its card: {'; '.join(why)}" if why else ""
+        said = f"; {'; '.join(why)}" if why else ""
         raise Refusal(f"{m.name} bleeds for {amount} when the action is announced, not {e.amount} "
                       f"(action modifiers add bleed later){said}", [R.BLEED_AMOUNT, *([R.CRYPT_ABILITY] if why else [])])
     announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target}", stealth=0, directed=True,
@@ -120,7 +120,7 @@ def equip_action(d: Draft, e: Equip, log: Log) -> None:
 def employ_action(d: Draft, e: Employ, log: Log) -> None:
     m = check_actor(d, e.actor, "employ")
     announce(d, log, m, kind="employ", summary=f"{m.name} employs {e.retainer}", stealth=1, cost=e.cost,
-             card=e.retainer, from_hand=True, payload=Retainer(e.retainer, e.life), rules=(R.EMPLOY,))
+             card=e.retainer, from_hand=True, payload=Retainer(e.retainer, e.life, e.bonuses, e.abilities), rules=(R.EMPLOY,))
 
 
 def recruit_action(d: Draft, e: Recruit, log: Log) -> None:
@@ -480,7 +480,7 @@ def block(d: Draft, e: Block, log: Log) -> None:
         log.add(f"{b.name} has {b.intercept:+d} intercept of its own (its card's, or the table's `intercept:`), counted "
                 f"above.", R.CRYPT_ABILITY)
     for words in why:
-        log.add(f"{b.name}'s card: {words} (counted above).", R.CRYPT_ABILITY)
+        log.add(f"{words} (counted above).", R.CRYPT_ABILITY)
     for words in said:
         log.add(f"{a.actor}'s card: {words} (counted above).", R.CRYPT_ABILITY, R.GOLDEN_RULE)
 

@@ -1414,8 +1414,8 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
 
 
 def abilities_of(m, kind: str) -> list[Ability]:
-    """The abilities of `kind` a minion's card gives it."""
-    return [a for a in m.abilities if a.kind == kind]
+    """The abilities of `kind` a minion's card gives it, and its retainers' cards give their employer."""
+    return [a for a in (*m.abilities, *(a for r in m.retainers for a in r.abilities)) if a.kind == kind]
 
 
 # -- a minion's own ability, as a scenario names it ---------------------------------------------------------------

@@ -41,12 +41,13 @@ from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
 from judge.engine.vtes import (action_effects, actions, cancels, combat, phases, politics, referendum_effects,
-                               titles, weapons)
+                               retainers, titles, weapons)
 from judge.memo import Memo
 from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal, ScenarioError
-from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Equip, Event, GainStrikes,
+from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Employ, Equip, Event,
+                                 GainStrikes,
                                  HuntingGround, Maneuver, MasterCard, Modifier, PlayCard, Political, Press, Prevent,
                                  Reaction, Recruit, StrikeSpec)
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, minion, play_from_hand, pool,
@@ -57,8 +58,8 @@ from judge.engine.vtes.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
 from judge.engine.vtes.traits import CITY_TITLES
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
-MASTER, ACTION, MODIFIER, REACTION, COMBAT, POLITICAL, EQUIPMENT, ALLY_CARD = (
-    "Master", "Action", "Action Modifier", "Reaction", "Combat", "Political Action", "Equipment", "Ally")
+MASTER, ACTION, MODIFIER, REACTION, COMBAT, POLITICAL, EQUIPMENT, ALLY_CARD, RETAINER_CARD = (
+    "Master", "Action", "Action Modifier", "Reaction", "Combat", "Political Action", "Equipment", "Ally", "Retainer")
 LEVELS = ("inferior", "superior")
 RULINGS_SHOWN = 5  # a not-modelled stop lists this many rulings, and says how many more there are
 
@@ -420,7 +421,7 @@ def _barred_by(card: CardFacts, m: Minion) -> list:
 
 # the card type a named card is played as, by the engine event it is played as (card_cost's discounts by type)
 _PLAYED_AS = {Modifier: "Action Modifier", Reaction: "Reaction", ActionCard: "Action", Political: "Political Action",
-              Equip: "Equipment", Recruit: "Ally"}
+              Equip: "Equipment", Recruit: "Ally", Employ: "Retainer"}
 
 
 def card_cost(card: CardFacts, m: Optional[Minion], log: Optional[Log] = None, played_as: Optional[str] = None) -> Cost:
@@ -633,6 +634,7 @@ class Modelled:
     weapon: Optional[weapons.WeaponText] = None  # an equipment card's weapon: its label and strike
     discipline_card: Optional["DisciplineCard"] = None  # a master Discipline card
     action_text: Optional[action_effects.ActionText] = None  # an action card's effects on success
+    retainer: Optional[retainers.RetainerText] = None  # a retainer card: its life and what it gives its employer
     vampire_only: str = ""  # an action card's "Requires a [ready] vampire." (the sentence): no ally plays it
     # a combat card's "If this vampire was blocked while performing an action, the action continues as if
     # unblocked." (the sentence), and the kinds of action it excludes ("a non-bleed action": bleed)
@@ -707,14 +709,19 @@ def _level_line(card: CardFacts, level: Optional[str], line: Optional[int] = Non
     text = lines[line].text
     if not is_as_above(text):
         return text, "", ""
-    named = above_codes(text)  # "As [val] above, ...": the line of those Disciplines at that level
-    if named is not None:
-        above = next((ln for ln in lines[:line] if ln.codes == named[0] and ln.level == named[1] and ln.played), None)
-    else:
-        above = next((ln for ln in lines if ln.level != lines[line].level and ln.codes == lines[line].codes
-                      and ln.played), next((ln for ln in reversed(lines[:line]) if ln.played), None))
+    above = _line_above(lines, line)
     out = written_out(text, above.text) if above is not None and not is_as_above(above.text) else None
     return (out, text, above.text) if out is not None else (text, "", "")
+
+
+def _line_above(lines: list[DisciplineLine], line: int) -> Optional[DisciplineLine]:
+    """The line an "As above, ..." line `line` is written from: the one of the Disciplines it names ("As [val]
+    above"), else the other level's line of the same Disciplines, else the line printed before it."""
+    named = above_codes(lines[line].text)
+    if named is not None:
+        return next((ln for ln in lines[:line] if ln.codes == named[0] and ln.level == named[1] and ln.played), None)
+    return next((ln for ln in lines if ln.level != lines[line].level and ln.codes == lines[line].codes
+                 and ln.played), next((ln for ln in reversed(lines[:line]) if ln.played), None))
 
 
 def _lines_fitting(card: CardFacts, level: Optional[str], m: Minion) -> tuple[list[int], list[int]]:
@@ -767,6 +774,19 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     out.weapon = weapons.weapon_of(card.name, sentences) if tuple(card.types) == (EQUIPMENT,) and \
         not card.discipline_lines() else None
     out.discipline_card = _discipline_card(sentences) if tuple(card.types) == (MASTER,) else None
+    if tuple(card.types) == (RETAINER_CARD,):  # read whole by its own reader (its line as printed: "As above, but
+        # Raven Spy has 2 life.")
+        lines = card.discipline_lines()
+        number = line_number if line_number is not None else \
+            next((n for n, ln in enumerate(lines) if ln.played_at(level)), None)
+        printed = lines[number].text if number is not None else None
+        above = _line_above(lines, number) if printed and is_as_above(printed) else None
+        out.retainer = retainers.retainer_text_of(card.name, list(card.preamble), printed,
+                                                  above.text if above is not None else None,
+                                                  (*card.clans, *card.requirements), requirements_checked(card))
+        out.rest = list(out.retainer.unread) + ([] if out.retainer.life is not None or out.retainer.unread else
+                                                [" ".join(card.preamble)])
+        return out
     out.action_text = action_effects.action_text_of(
         card.name, sentences, bleed=any(s.startswith("(D) Bleed") for s in sentences)) \
         if tuple(card.types) == (ACTION,) else None
@@ -1052,7 +1072,7 @@ def stage_kind(e: PlayCard, table) -> type:
     if REACTION in types and table.action is not None:
         return Reaction
     for t, kind in ((MODIFIER, Modifier), (REACTION, Reaction), (ACTION, ActionCard), (POLITICAL, Political),
-                    (MASTER, MasterCard), (EQUIPMENT, Equip), (ALLY_CARD, Recruit)):
+                    (MASTER, MasterCard), (EQUIPMENT, Equip), (ALLY_CARD, Recruit), (RETAINER_CARD, Employ)):
         if t in types:
             return kind
     return PlayCard
@@ -1142,6 +1162,8 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         _equip(d, e, m, cost, what, log)
     elif kind is Recruit:
         _recruit(d, e, m, cost, what, log)
+    elif kind is Employ:
+        _employ(d, e, m, cost, what, log)
 
 
 def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> None:
@@ -1261,8 +1283,8 @@ def _who_and_when(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) 
             raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a reaction: no action is in progress",
                           R.CARD_REACTION_WHO)
         _delegate(e, _reaction_check, reaction, d, None, R.CARD_REACTION_WHO)
-    elif kind in (ActionCard, Political, Recruit, Equip):
-        what_kind = {Political: "political", Recruit: "recruit", Equip: "equip"}.get(kind, "card")
+    elif kind in (ActionCard, Political, Recruit, Equip, Employ):
+        what_kind = {Political: "political", Recruit: "recruit", Equip: "equip", Employ: "employ"}.get(kind, "card")
         _delegate(e, lambda d_, e_, log_: check_actor(d_, m.name, what_kind),
                   e, d, None, R.CARD_POLITICAL_WHO if kind is Political else R.CARD_ACTION_WHO)
 
@@ -1790,6 +1812,24 @@ def _recruit(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: 
                     unread=tuple(what.rest), line=e.line, text=e.text)
     _delegate(e, actions.recruit_action, event, d, log, R.CARD_ACTION_WHO)
     _says(e, log)
+
+
+def _employ(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
+    """A retainer card played as its employ action: on success the retainer goes on `m` with the life its card
+    prints, and what it gives its employer holds while it is there (retainers.py). A sentence not read stops it."""
+    rt = what.retainer
+    if e.cancelled:  # (who may employ: `_who_and_when`)
+        _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO, "employ")
+        return
+    if rt is None or rt.life is None or what.rest or e.effect is not None or e.says is not None:
+        said = f"\"{' '.join(what.rest)}\" is not read" if what.rest else "what it does is described" \
+            if e.effect is not None or e.says is not None else "its life is not read"
+        raise NotModelled(f"{e.card.name}{_at(e)}: {said}; employ it as described ('{m.name} employs "
+                          f"{e.card.name}, 1 life') with what it does. {rulings_text(e.card)}",
+                          [R.EMPLOY, R.GOLDEN_RULE])
+    event = Employ(actor=m.name, retainer=e.card.name, life=rt.life, cost=cost, bonuses=rt.bonuses,
+                   abilities=rt.abilities, line=e.line, text=e.text)
+    _delegate(e, actions.employ_action, event, d, log, R.CARD_ACTION_WHO)
 
 
 def _equip(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:

@@ -412,7 +412,7 @@ def strength_in_combat(d: Draft, m: Minion, log: Optional[Log] = None) -> int:
     extra, why = crypt_bonus(d, m, "strength", other=other)
     if log is not None:
         for words in why:
-            log.add(f"{m.name}'s card: {words}.", R.CRYPT_ABILITY)
+            log.add(f"{words}.", R.CRYPT_ABILITY)
     cards = sum(n for who, n, _, _ in (c.strength_mods if c is not None else ()) if who == m.name)
     return max(0, m.strength + extra + cards)
 

@@ -131,6 +131,8 @@ class Employ(Event):
     retainer: str
     life: int = 1
     cost: Cost = field(default_factory=Cost)
+    bonuses: tuple = ()  # what a retainer card gives its employer (retainers.RetainerText): card_text.Bonus
+    abilities: tuple = ()  # ... card_text.Ability
 
 
 @dataclass(frozen=True, kw_only=True)

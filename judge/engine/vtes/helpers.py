@@ -449,7 +449,7 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
         log.add(f"{m.name} has {m.stealth:+d} stealth of its own (its card's, or the table's `stealth:`) on each of its "
                 f"actions (counted above).", R.CRYPT_ABILITY)
     for words in [*why, *bleed_words]:
-        log.add(f"{m.name}'s card: {words} (counted above).", R.CRYPT_ABILITY)
+        log.add(f"{words} (counted above).", R.CRYPT_ABILITY)
 
 
 def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, directed: Optional[bool] = None,
@@ -459,7 +459,9 @@ def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, d
     minion) in an action of `kind`, in combat against `other`. NotModelled when a bonus names minions the table
     does not say enough of (a vampire described without its clan)."""
     total, words = 0, []
-    for b in m.bonuses:
+    sources = [(f"{m.name}'s card", b) for b in m.bonuses] + \
+        [(f"{m.name}'s retainer {r.name}", b) for r in m.retainers for b in r.bonuses]
+    for source, b in sources:
         if b.stat != stat or (b.kinds and kind not in b.kinds) or (b.directed is not None and b.directed != directed):
             continue
         why = ""
@@ -470,7 +472,7 @@ def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, d
                 fits = [o for o in theirs if Group.any_fits(b.groups, o, m)]
                 unknown = [o for o in theirs if Group.any_fits(b.groups, o, m) is None]
                 if not fits and unknown:
-                    raise NotModelled(f"{m.name}'s card says \"{b.sentence}\", and the table does not say whether "
+                    raise NotModelled(f"{source} says \"{b.sentence}\", and the table does not say whether "
                                       f"{names([o.name for o in unknown])} {'is' if len(unknown) == 1 else 'are'} "
                                       f"{b.group_words()} (give its clan and sect)", [R.CRYPT_ABILITY])
                 if not fits:
@@ -479,13 +481,13 @@ def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, d
             else:
                 found = Group.any_fits(b.groups, other, m) if other is not None else False
                 if found is None:
-                    raise NotModelled(f"{m.name}'s card says \"{b.sentence}\", and the table does not say whether "
+                    raise NotModelled(f"{source} says \"{b.sentence}\", and the table does not say whether "
                                       f"{other.name} is {b.group_words()} (give its clan and sect)", [R.CRYPT_ABILITY])
                 if not found:
                     continue
                 why = f"{other.name} is {b.group_words()}"
         total += b.amount
-        words.append(f"\"{b.sentence}\": {b.amount:+d} {stat}" + (f" ({why})" if why else ""))
+        words.append(f"{source}: \"{b.sentence}\": {b.amount:+d} {stat}" + (f" ({why})" if why else ""))
     return total, words
 
 
@@ -567,7 +569,8 @@ def redirect_bleed(d: Draft, to: str) -> tuple[str, tuple[Rule, ...]]:
     a = d.put_action(targets=(to,), order=order, declined=(), summary=f"{a.actor} bleeds {to} (redirected from {old})")
     recount = ""
     actor = d.minions.get(a.actor)
-    if actor is not None and actor.bonuses:  # its card's bonuses against the Methuselah bled, counted again
+    if actor is not None and (actor.bonuses or any(r.bonuses for r in actor.retainers)):  # its (retainers') card bonuses
+        # against the Methuselah bled, counted again
         changes = {}
         for stat in ("bleed", "stealth"):
             before = crypt_bonus(d, actor, stat, kind="bleed", directed=True, targets=(old,))[0]

@@ -284,6 +284,9 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
             for _ in range(2):
                 add(lambda: PlayCard(card=pick(new_name.pool.actions), minion=pick(ready).name,
                                      level=pick((None, "superior")), on=pick(everyone)))
+        if new_name.pool is not None and new_name.pool.retainers and not must_hunt:  # a retainer card read whole
+            add(lambda: PlayCard(card=pick(new_name.pool.retainers), minion=pick(ready).name,
+                                 level=pick((None, "superior"))))
     elif state.phase == "influence":
         unc = [m for m in mine if m.region == UNCONTROLLED and m.kind == VAMPIRE]
         for v in unc:
@@ -383,6 +386,8 @@ class CardPool:
     # action cards whose effects on success are read whole (action_effects.ActionText), played on a random minion
     # or on none (the only one the card allows, when there is one)
     actions: list = field(default_factory=list)
+    # retainer cards read whole (retainers.RetainerText): employed by a random minion, their bonuses its own
+    retainers: list = field(default_factory=list)
 
 
 def _named_in_action(a, state, seated, rng, pool: "Optional[CardPool]" = None):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from judge.engine.citations import ALIASES, CURRENT, RIVALS, RULES_EDITIONS, VTES, rules_edition
 from judge.engine import limits as L
@@ -28,7 +28,7 @@ from judge.engine.validation import ScenarioSchema
 from judge.engine.yamlfile import Lines
 from judge.engine.vtes import core, stages, traits
 from judge.engine.vtes import expect as X
-from judge.engine.vtes.cards import fill_minion
+from judge.engine.vtes.cards import fill_minion, modelled
 from judge.engine.vtes.events import Event
 from judge.engine.vtes.forms import Names
 from judge.engine.vtes.grammar import STRUCTURED, parse_structured, parse_wording
@@ -185,8 +185,10 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
             raise ScenarioError("an ally is not in an uncontrolled region (unless just recruited, older book)",
                                 lines.of(path + ("region",)))
     sect = raw.get("sect")
-    retainers = tuple(Retainer(str(r["name"]), int(r.get("life", 1))) if isinstance(r, dict) else Retainer(str(r), 1)
-                      for r in raw.get("retainers") or ())
+    retainers = tuple(_retainer(r, path + ("retainers", i), lines, cards)
+                      for i, r in enumerate(raw.get("retainers") or ()))
+    unread = tuple(raw.get("unread") or ()) + tuple(f"{r.name}: {s}" for r in retainers for s in r.unread)
+    retainers = tuple(Retainer(r.name, r.life, r.bonuses, r.abilities) for r in retainers)
     trait_list = traits.read_traits(raw.get("traits"), lines.of(path + ("traits",)))
     owner = player_of(raw["owner"], path + ("owner",)) if raw.get("owner") is not None else None
     return Minion(
@@ -205,7 +207,7 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         immune=tuple(" ".join(str(x).split()).lower() for x in raw.get("immune") or ()),
         owner=owner if owner != controller else None,
         votes=int(raw["votes"]) if raw.get("votes") is not None else None,
-        unread=tuple(raw.get("unread") or ()), extra_master=int(raw.get("extra_master", 0)),
+        unread=unread, extra_master=int(raw.get("extra_master", 0)),
         extra_master_when=str(raw.get("extra_master_when", "ready")), bonuses=tuple(raw.get("bonuses") or ()),
         abilities=tuple(raw.get("abilities") or ()), text_read=bool(raw.get("text_read")),
         stays_locked=_stays_locked(raw, lines.of(path + ("stays_locked",)) if "stays_locked" in raw else None),
@@ -226,6 +228,37 @@ def _stays_locked(raw: dict, line: Optional[int]) -> Optional[tuple[str, ...]]:
     if raw.get("stays_locked") is not None:
         return (found[0].sentence,) if raw["stays_locked"] else ()
     return None if raw.get("locked") else ()
+
+
+class _Employed(NamedTuple):
+    """A retainer of the table as read: a real retainer card's text, or a described one (no text)."""
+
+    name: str
+    life: int
+    bonuses: tuple = ()
+    abilities: tuple = ()
+    unread: tuple[str, ...] = ()
+
+
+def _retainer(raw, path: tuple, lines: Lines, cards) -> _Employed:
+    """A retainer of the table: `Raven` or `{name: Raven, life: 1}` (described: no text), or a retainer card the card
+    base knows (`Raven Spy`, `{name: Raven Spy, life: 2, at: superior}`), read at its level (basic unless `at:`)
+    as it is when employed by a card (retainers.py): what it gives its employer holds, and its sentences the engine
+    does not read are the employer's unread text (the replay stops where they could matter)."""
+    name = str(raw["name"]) if isinstance(raw, dict) else str(raw)
+    facts = cards.lookup(name) if cards is not None else None
+    level = raw.get("at") if isinstance(raw, dict) else None
+    if level is not None and (facts is None or tuple(facts.types) != ("Retainer",)):
+        raise ScenarioError(f"retainer {name}: at: names the level a retainer card was employed at, and {name} is no "
+                            f"retainer card the card base knows", lines.of(path + ("at",)))
+    if facts is None or tuple(facts.types) != ("Retainer",):
+        return _Employed(name, int(raw.get("life", 1)) if isinstance(raw, dict) else 1)
+    if level not in (None, "basic", "inferior", "superior"):
+        raise ScenarioError(f"retainer {name}: at: {level!r} is not a Discipline level; expected inferior (or basic) "
+                            f"or superior", lines.of(path + ("at",)))
+    rt = modelled(facts, "superior" if level == "superior" else None).retainer
+    life = int(raw["life"]) if isinstance(raw, dict) and "life" in raw else rt.life if rt.life is not None else 1
+    return _Employed(facts.name, life, rt.bonuses, rt.abilities, rt.unread)
 
 
 def _from_card(raw: dict, path: tuple, lines: Lines, cards) -> dict:

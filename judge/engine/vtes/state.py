@@ -35,6 +35,9 @@ FULL_TRANSFERS = 4
 class Retainer:
     name: str
     life: int
+    # what its card gives its employer while it is employed (retainers.py): card_text.Bonus and card_text.Ability
+    bonuses: tuple = ()
+    abilities: tuple = ()
 
 
 @dataclass(frozen=True)
