@@ -124,6 +124,9 @@ def test_random_games_naming_real_cards_keep_the_invariants():
                 not any(modelled(facts, level).rest for level in (None, "superior")) and \
                 {code.lower() for code, _, _ in facts.disciplines} <= have:
             pool.actions.append(facts)
+        if modelled(facts, None).ally_text is not None and not modelled(facts, None).rest and \
+                {code.lower() for code, _, _ in facts.disciplines} <= have:
+            pool.allies.append(facts)
         if modelled(facts, None).retainer is not None and not modelled(facts, None).rest and \
                 {code.lower() for code, _, _ in facts.disciplines} <= have:
             pool.retainers.append(facts)
@@ -149,4 +152,5 @@ def test_random_games_naming_real_cards_keep_the_invariants():
     assert len(pool.actions) >= 10, len(pool.actions)
     assert reached["UNCONTROLLED_TARGETS"] and reached["DIRECTED_TARGETS"], reached  # action cards' effects
     assert len(pool.retainers) >= 5 and reached["EMPLOY"], (len(pool.retainers), reached["EMPLOY"])
+    assert len(pool.allies) >= 5 and reached["RECRUIT"], (len(pool.allies), reached["RECRUIT"])
     assert sum(r.events for r in reports) > 10_000

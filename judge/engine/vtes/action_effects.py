@@ -213,6 +213,10 @@ def misfit(d: Draft, e: Effect, actor: Minion, t: Minion) -> Optional[str]:
         return f"{t.name} is not locked"
     if "unlocked" in e.states and t.locked:
         return f"{t.name} is locked"
+    if e.verb == "enter combat" and t.controller == actor.controller:
+        return f"{t.name} is {actor.controller}'s own minion (a Methuselah's minions never enter combat with each other)"
+    if e.verb == "enter combat" and t.region != READY:
+        return f"{t.name} is in the {t.region} region (only ready minions take part in combat)"
     if e.capacity is not None:
         how, n = e.capacity
         if t.kind != VAMPIRE or not {"more": t.capacity >= n, "less": t.capacity <= n, "above": t.capacity > n}[how]:
@@ -242,15 +246,18 @@ def chosen_for(d: Draft, text: ActionText, actor: Minion, named: Optional[str], 
         t = d.minions.get(named)
         if t is None:
             raise Refusal(f"{named} is not in play (burned, removed, or never there)", [R.OUSTED])
+        if e.verb == "enter combat":  # (only ready minions fight, never two of one Methuselah's: the book's refusals)
+            try:
+                combat.check_can_fight(d, actor, t)
+            except Refusal as exc:
+                raise Refusal(f"{exc.message} (\"{e.sentence}\"). {quote}", exc.rules) from None
         why = misfit(d, e, actor, t)
         if why is not None:
             raise Refusal(f"{actor.name} cannot play {text.card} on {named}: {why} (\"{e.sentence}\"). {quote}",
                           rules)
-        _check_direction(e, actor, t, quote)
         return named
     fit = [t.name for t in d.minions.values() if misfit(d, e, actor, t) is None]
     if len(fit) == 1:
-        _check_direction(e, actor, d.minions[fit[0]], quote)
         return fit[0]
     if not fit:
         raise NotModelled(f"{text.card}: no minion on the table is {e.target} (\"{e.sentence}\"); whether the card "
@@ -259,17 +266,11 @@ def chosen_for(d: Draft, text: ActionText, actor: Minion, named: Optional[str], 
                       f"'{actor.name} plays {text.card} on {fit[0]}' (chosen: in the structured form)", rules)
 
 
-def _check_direction(e: Effect, actor: Minion, t: Minion, quote: str) -> None:
-    """A "(D)" effect aimed at the acting Methuselah's own minion: the book calls an action directed when it targets
-    another Methuselah or what they control, and (D) a reminder of that; which one holds here is not said."""
-    if e.directed and t.controller == actor.controller:
-        raise NotModelled(f"\"{e.sentence}\" is marked (D), and {t.name} is {actor.controller}'s own minion: the book "
-                          f"calls an action directed only when it targets another Methuselah's. {quote}",
-                          [R.DIRECTED_TARGETS, R.GOLDEN_RULE])
-
-
 def directed_at(d: Draft, chosen: Optional[str], actor: Minion) -> tuple[str, ...]:
-    """The Methuselah the action is directed at for aiming at `chosen`: its controller when another Methuselah."""
+    """The Methuselah the action is directed at for aiming at `chosen`: its controller when another Methuselah. At
+    the acting Methuselah's own minion it is directed at nobody, (D) printed or not: the book calls an action directed
+    when it targets other Methuselahs, (D) "a reminder" (Minion Phase), and the rulings say so of such cards
+    ("If played on one of your own vampires, the action is undirected.", Temptation)."""
     t = d.minions.get(chosen) if chosen else None
     return (t.controller,) if t is not None and t.controlled and t.controller != actor.controller else ()
 
@@ -286,11 +287,9 @@ def on_success(d: Draft, log: Log, a: Action, bled: Optional[int] = None) -> Non
         if e.verb.startswith("bled"):
             if bled is None:
                 continue
-            if bled <= 0 and e.at_least is None:
-                raise NotModelled(f"{said}, and the bleed was of 0: whether it is successful for this card is not "
-                                  f"read", [R.BLEED_ZERO, R.GOLDEN_RULE])
-            if e.at_least is not None and bled < e.at_least:
-                log.add(f"{said}: the bleed was of {bled}, not {e.at_least} or more: nothing more.", R.GOLDEN_RULE)
+            if bled < (e.at_least or 1):  # (the book: "If the bleed amount is 1 or more, then the bleed is successful")
+                log.add(f"{said}: the bleed was of {bled}, not {e.at_least or 1} or more: nothing more.",
+                        R.BLEED_SUCCESSFUL, R.GOLDEN_RULE)
                 continue
         if e.verb == "bled pool":
             pool(d, a.player, e.amount)

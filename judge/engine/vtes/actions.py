@@ -64,7 +64,8 @@ def bleed_action(d: Draft, e: Bleed, log: Log) -> None:
     if e.amount is not None and e.amount != amount:
         said = f"; {'; '.join(why)}" if why else ""
         raise Refusal(f"{m.name} bleeds for {amount} when the action is announced, not {e.amount} "
-                      f"(action modifiers add bleed later){said}", [R.BLEED_AMOUNT, *([R.CRYPT_ABILITY] if why else [])])
+                      f"(action modifiers add bleed later){said}",
+                      [R.BLEED_AMOUNT, *dict.fromkeys(r for w in why for r in w.rules)])
     announce(d, log, m, kind="bleed", summary=f"{m.name} bleeds {target}", stealth=0, directed=True,
              targets=(target,), bleed=amount, detail=f", bleed {amount}",
              rules=(R.BLEED_WHO, R.BLEED_TARGET, R.BLEED_AMOUNT), bleed_words=why)
@@ -129,7 +130,9 @@ def recruit_action(d: Draft, e: Recruit, log: Log) -> None:
         raise Refusal(f"{e.ally} is already in play", [R.RECRUIT])
     stealth = 1 if e.stealth is None else e.stealth
     ally = Minion(name=e.ally, controller=m.controller, kind=ALLY, card=e.ally, blood=e.life, bleed=e.bleed,
-                  strength=e.strength, recruited=True, unread=e.unread)
+                  strength=e.strength, recruited=not e.acts_at_once, unread=e.unread, stealth=e.own_stealth,
+                  intercept=e.own_intercept, bonuses=e.bonuses, abilities=e.abilities, disciplines=e.disciplines,
+                  capacity=e.capacity, text_read=e.text_read)
     announce(d, log, m, kind="recruit", summary=f"{m.name} recruits {e.ally}", stealth=stealth, cost=e.cost,
              card=e.ally, from_hand=True, payload=ally, detail=f", {e.life} life", rules=(R.RECRUIT,))
 
@@ -480,7 +483,7 @@ def block(d: Draft, e: Block, log: Log) -> None:
         log.add(f"{b.name} has {b.intercept:+d} intercept of its own (its card's, or the table's `intercept:`), counted "
                 f"above.", R.CRYPT_ABILITY)
     for words in why:
-        log.add(f"{words} (counted above).", R.CRYPT_ABILITY)
+        log.add(f"{words} (counted above).", *words.rules)
     for words in said:
         log.add(f"{a.actor}'s card: {words} (counted above).", R.CRYPT_ABILITY, R.GOLDEN_RULE)
 
@@ -670,10 +673,6 @@ def succeed(d: Draft, log: Log) -> None:
     rules = [R.ACTION_SUCCEEDS] + ([R.COST_ON_SUCCESS] if paid else [])
     RESOLVE[a.kind](d, log, a, paid, rules)
     burn_dead_ally(d, log, a.actor)
-    if d.combat is not None and a.unreplaced:  # a combat its effect began is part of the action: what is not
-        # replaced until after the action is replaced once that combat is over
-        d.put_combat(unreplaced=d.combat.unreplaced + a.unreplaced)
-        a = replace(a, unreplaced=())
     if a.kind != "political":  # (a political action resolves once its referendum does: politics.close_polling)
         action_over(d, log, a, successful=True)
 
@@ -761,12 +760,19 @@ def _resolve_employ(d: Draft, log: Log, a: Action, paid: str, rules: list) -> No
 def _resolve_recruit(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     ally: Minion = a.payload
     older = rule_exists(d, R.ALLY_OLDER_REGION)
+    at_once = not ally.recruited  # its card: "can perform actions the turn it is recruited."
+    if at_once and older:
+        raise NotModelled(f"{ally.name}'s card lets it act the turn it is recruited, and the older book puts a recruited "
+                          f"ally in the uncontrolled region until the end of the turn: not modelled",
+                          [R.ALLY_OLDER_REGION, R.GOLDEN_RULE])
     d.minions[ally.name] = ally if not older else _with_region(ally, UNCONTROLLED)
     d.set(bank=d.bank - ally.blood)
     where = ("the uncontrolled region (controlled, until the end of the turn)" if older
              else "the ready region")
+    acts = ", and can act this turn: its card lets it act the turn it is recruited" if at_once else \
+        ", and cannot act this turn"
     log.add(f"{a.summary} succeeds{paid}: {ally.name} comes into play in {where} with {ally.blood} life from the "
-            f"blood bank, and cannot act this turn.", *rules, R.RECRUIT, R.ALLY_NOT_THIS_TURN,
+            f"blood bank{acts}.", *rules, R.RECRUIT, R.ALLY_NOT_THIS_TURN, *([R.GOLDEN_RULE] if at_once else []),
             *([R.ALLY_OLDER_REGION] if older else []))
 
 

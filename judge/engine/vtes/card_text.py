@@ -166,7 +166,7 @@ def _read_sentence(s: str, out: CryptText, sect: Optional[str], title: Optional[
         out.traits.append(f"slave ({slave.group('clan').lower()})")
         return True
     more = re.fullmatch(r"(?P<who>[\w' .-]+?) gets (?P<n>\d|one|two|three) additional votes?", s)
-    if more and _is_self(more.group("who"), name):
+    if more and is_self(more.group("who"), name):
         out.votes += {"one": 1, "two": 2, "three": 3}.get(more.group("n")) or int(more.group("n"))
         return True
     master = _MASTER.fullmatch(s)
@@ -975,7 +975,7 @@ def bonus_of(sentence: str, name: str) -> Optional[Bonus]:
     """The crypt card `name`'s sentence read as a `Bonus` ("Abiku gets +1 stealth when hunting."), or None when it is
     not one of the forms read (then it stays unread)."""
     m = _BONUS_HEAD.fullmatch(sentence.strip())
-    if m is None or not _is_self(m.group("who"), name):
+    if m is None or not is_self(m.group("who"), name):
         return None
     stat, scope = m.group("stat"), m.group("scope")
     for stats, pattern in _BONUS_SCOPES:
@@ -1001,7 +1001,7 @@ def bonus_of(sentence: str, name: str) -> Optional[Bonus]:
     return None
 
 
-def _is_self(who: str, name: str) -> bool:
+def is_self(who: str, name: str) -> bool:
     """Whether a sentence's subject is the vampire itself: a pronoun, its name, its name before the comma, or one
     word of that ("Legba" for Papa Legba, "Zara" for Lady Zara Slatikov: the cards call themselves so)."""
     who = who.strip()
@@ -1246,8 +1246,8 @@ _CANCEL_ABILITY = re.compile(r"(?:(?:During (?:(?P<combat>a combat)|an action (?
 def _cancel_ability(s: str, name: str) -> Optional[Ability]:
     """A crypt card's cancel (`Ability` "cancel"), or None."""
     m = _CANCEL_ABILITY.fullmatch(s)
-    if not m or not _is_self(m.group("who"), name) or not all(
-            _is_self(m.group(g), name) for g in ("actor", "caller", "performer") if m.group(g)):
+    if not m or not is_self(m.group("who"), name) or not all(
+            is_self(m.group(g), name) for g in ("actor", "caller", "performer") if m.group(g)):
         return None
     rest = m.group("rest").replace(" by an opposing minion", " by the opposing minion")
     cancel = cancel_of(rest[0].upper() + rest[1:])
@@ -1265,30 +1265,30 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     if found is not None:
         return found
     m = _CANNOT_USE.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         return Ability("cannot use", s, codes=tuple(re.findall(r"\[([a-z]{3})\]", m.group("what"))))
     m = _AGGRAVATED_HANDS.fullmatch(s)
-    if m and (_is_self(m.group("who"), name) or m.group("who") in ("his", "her", "their")):
+    if m and (is_self(m.group("who"), name) or m.group("who") in ("his", "her", "their")):
         return Ability("aggravated hands", s)
     m = _NO_DIABLERIE.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         return Ability("no diablerie", s)
     m = _OPTIONAL.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         n = 1 if m.group("n") in ("an", "one") else int(m.group("n"))
         return Ability(m.group("what"), s, uses=n, first_round=bool(m.group("first")))
     m = _BURN_FOR_PRESS.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         return Ability(m.group("what"), s, uses=1, blood=1 if m.group("blood") == "a" else int(m.group("blood")),
                        press_to="continue" if m.group("cont") else "")
     m = _BURN_FOR.fullmatch(s)
-    if m and _is_self(m.group("who"), name) and (m.group("current") is None) == (m.group("once") != "Once each turn"):
+    if m and is_self(m.group("who"), name) and (m.group("current") is None) == (m.group("once") != "Once each turn"):
         once = {"Once each action": "action", "Once per action": "action", "Once each turn": "turn"}.get(
             m.group("once") or "", "")
         return Ability("burn for", s, amount=int(m.group("n")), stat=m.group("stat"), during=m.group("kind") or "action",
                        once=once, blood=1 if m.group("blood") == "a" else int(m.group("blood")))
     m = _STRIKE_ABILITY.fullmatch(s)
-    if m and _is_self(m.group("who") or m.group("who2") or m.group("who3"), name):
+    if m and is_self(m.group("who") or m.group("who2") or m.group("who3"), name):
         n = m.group("n") or m.group("n3")
         return Ability("strike", s, uses=1 if m.group("once") or m.group("once2") else 0,
                        strike_kind="dodge" if m.group("who2") else m.group("what") or "damage",
@@ -1298,7 +1298,7 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     if m:  # the sentence's two orders: "<who> can enter combat with <whom> as a (D) action", "As a (D) action, <who> ..."
         g = {k.lstrip("x"): v for k, v in m.groupdict().items() if v is not None and (k.startswith("x")) == bool(
             m.groupdict().get("xwho"))}
-        groups = groups_of(g["what"]) if _is_self(g["who"], name) else None
+        groups = groups_of(g["what"]) if is_self(g["who"], name) else None
         if groups:
             below = int(g["below"]) if "below" in g else int(g["atmost"]) + 1 if "atmost" in g else 0
             above = int(g["atleast"]) - 1 if "atleast" in g else 0
@@ -1311,66 +1311,66 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
                            verb="lock" if verb == "lock" else "steal blood" if verb != "enter combat" else "",
                            amount=int(g.get("n", 0)), or_life="life" in g, up_to="upto" in g)
     m = _AGGRAVATE.fullmatch(s)
-    if m and _is_self(m.group("who"), name) and (m.group("whose") in ("his", "her", "their", "its")
-                                                 or _is_self(m.group("whose"), name)):
+    if m and is_self(m.group("who"), name) and (m.group("whose") in ("his", "her", "their", "its")
+                                                 or is_self(m.group("whose"), name)):
         return Ability("aggravate hands", s, uses=1, once="combat" if m.group("span") == "combat" else "round",
                        blood=1 if m.group("blood") == "a" else int(m.group("blood")))
     m = _CARD_COST.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         return Ability("card cost", s, codes=(m.group("code"),) if m.group("code") else (),
                        types=_COST_TYPES.get(m.group("types") or "", ()), amount=int(m.group("n") or m.group("n2")),
                        unit=m.group("unit"))
     m = _PREVENT_EACH.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         return Ability("prevent", s, amount=1 if m.group("n") == "one" else int(m.group("n")), once=m.group("span"),
                        non_aggravated=bool(m.group("na")))
     m = _AS_CLAN.fullmatch(s)
-    if m and _is_self(m.group("who"), name) and _is_self(m.group("who2"), name) and m.group("clan") == m.group(
+    if m and is_self(m.group("who"), name) and is_self(m.group("who2"), name) and m.group("clan") == m.group(
             "clan2") and is_clan(m.group("clan")):
         # "You and Gem can play ...": its Methuselah's master cards too (`whose` "you"); without "You and", its own
         return Ability("as clan", s, types=(m.group("clan"),), whose="you" if s.startswith("You and ") else "")
     m = _BLEED_ACTION.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         return Ability("bleed action", s, amount=int(m.group("n") or 0), stealth=int(m.group("st") or 0),
                        blood=int(m.group("blood") or 0),
                        whose="any" if m.group("any") else "predator" if m.group("pred") else "")
     m = _TRANSFERS.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         return Ability("transfers", s, amount=int(m.group("n")))
     m = _CANNOT_DO.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         return Ability("cannot", s, types=_CANNOT_WHAT[m.group("what")])
     m = _RESCUE_COST.fullmatch(s)
     if m:
         n = int(m.group("plus") or m.group("more") or 0) - int(m.group("less") or m.group("minus") or 0)
-        if m.group("who") and _is_self(m.group("who"), name):  # its own rescues
+        if m.group("who") and is_self(m.group("who"), name):  # its own rescues
             groups = groups_of(m.group("whom"))
             if groups:
                 return Ability("rescue cost", s, amount=n, groups=groups)
-        elif not m.group("who") and _is_self(m.group("whom"), name):  # rescuing it
+        elif not m.group("who") and is_self(m.group("whom"), name):  # rescuing it
             return Ability("rescue cost", s, amount=n, itself=True)
     m = _NO_BLOOD_HUNT.fullmatch(s)
-    if m and _is_self(m.group("who") or m.group("victim"), name):
+    if m and is_self(m.group("who") or m.group("victim"), name):
         return Ability("no blood hunt", s, itself=bool(m.group("victim")))
     m = _DISCARD_ACTION.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         return Ability("discard action", s, amount=int(m.group("n") or 1))
     m = _SELF_UNLOCK.fullmatch(s)
-    if m and m.group("who3") and _is_self(m.group("who3"), name):  # "after a referendum called by him passes"
+    if m and m.group("who3") and is_self(m.group("who3"), name):  # "after a referendum called by him passes"
         return Ability("self unlock", s, phase="after referendum", whose="any")
-    if m and _is_self(m.group("who") or m.group("who2") or "", name):
+    if m and is_self(m.group("who") or m.group("who2") or "", name):
         return Ability("self unlock", s, phase=m.group("phase") or m.group("phase2"),
                        whose="any" if m.group("whose") == "any Methuselah's" else "you",
                        blood=1 if m.group("blood") == "a" else int(m.group("blood") or 0),
                        edge=bool(m.group("edge") or m.group("who2")))
     m = _NO_UNLOCK_AFTER_HUNT.fullmatch(s)
-    if m and _is_self(m.group("who"), name) and _is_self(m.group("who2"), name):
+    if m and is_self(m.group("who"), name) and is_self(m.group("who2"), name):
         return Ability("stays locked after hunt", s)
     m = _NO_HUNT_STEALTH.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         return Ability("hunt stealth", s)
     m = _HAND_SIZE.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         whose = (m.group("whose") or m.group("whose2")).replace("'s", "")
         whose = {"you": "you", "your": "you", "your prey": "prey"}.get(whose, "each")
         if m.group("n"):
@@ -1383,30 +1383,30 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     if m:
         return Ability("hunt", s, amount=int(m.group("n")))
     m = _CANNOT_BLOCK.fullmatch(s)
-    if m and _is_self(m.group("who"), name):
+    if m and is_self(m.group("who"), name):
         what = m.group("what")
         if what.casefold() == "undirected actions":
             return Ability("cannot block", s, undirected=True)
         read = _groups_with_capacity(what)
         if read:
             return Ability("cannot block", s, groups=read)
-    if m and _is_self(m.group("what"), name) and not _is_self(m.group("who"), name):  # "Allies cannot block Lord Fianna."
+    if m and is_self(m.group("what"), name) and not is_self(m.group("who"), name):  # "Allies cannot block Lord Fianna."
         read = _groups_with_capacity(m.group("who"))
         if read:
             return Ability("unblockable by", s, groups=read)
     m = _BLOCK_COST.fullmatch(s)
     if m:
         blood = 1 if m.group("blood") == "a" else int(m.group("blood"))
-        if _is_self(m.group("what"), name):  # "Janet must burn 1 blood to attempt to block [older vampires]."
+        if is_self(m.group("what"), name):  # "Janet must burn 1 blood to attempt to block [older vampires]."
             read = _groups_with_capacity(m.group("whom")) if m.group("whom") else ()
             if read is not None:
                 return Ability("block cost", s, groups=read, blood=blood, or_life=bool(m.group("life")), itself=True)
-        elif m.group("whom") and _is_self(m.group("whom"), name):  # "Younger vampires must burn 1 blood to ... Ferox."
+        elif m.group("whom") and is_self(m.group("whom"), name):  # "Younger vampires must burn 1 blood to ... Ferox."
             read = _groups_with_capacity(m.group("what"))
             if read:
                 return Ability("block cost", s, groups=read, blood=blood, or_life=bool(m.group("life")))
     m = _BLOCKERS_INTERCEPT.fullmatch(s)
-    if m and _is_self(m.group("whom"), name) and not _is_self(m.group("what"), name):
+    if m and is_self(m.group("whom"), name) and not is_self(m.group("what"), name):
         read = _groups_with_capacity(re.sub(r"^Other ", "", m.group("what")))
         if read:
             return Ability("blockers intercept", s, groups=read, amount=int(m.group("n")))
@@ -1435,4 +1435,4 @@ def named_ability(source: Optional[str]) -> Optional[tuple[Optional[str], str]]:
 
 def is_own(whose: Optional[str], m) -> bool:
     """Whether the name a scenario gives an ability's owner ("Aidan's optional press") is the minion `m`'s."""
-    return whose is None or whose.casefold() == m.name.casefold() or _is_self(whose, m.card)
+    return whose is None or whose.casefold() == m.name.casefold() or is_self(whose, m.card)

@@ -40,8 +40,8 @@ from typing import Any, NamedTuple, Optional
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
-from judge.engine.vtes import (action_effects, actions, cancels, combat, phases, politics, referendum_effects,
-                               retainers, titles, weapons)
+from judge.engine.vtes import (action_effects, actions, allies, cancels, combat, phases, politics,
+                               referendum_effects, retainers, titles, weapons)
 from judge.memo import Memo
 from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
@@ -283,6 +283,32 @@ def crypt_fields(card: CardFacts) -> dict:
         out["disciplines"] = [c.upper() if lvl == "superior" else c for c, _, lvl in card.disciplines]
     if card.group:
         out["group"] = card.group
+    return out
+
+
+def fill_ally(raw: dict, card: CardFacts, line_of) -> dict:
+    """An ally on the table named by its card (`card: High Top`): its figures and what its card gives it, as
+    recruited (allies.py); `life` is its life now (the card's when not given); a strength, bleed, stealth or intercept
+    given differently is refused unless listed under `changed:`."""
+    a = modelled(card, None).ally_text
+    if a is None or a.life is None:
+        raise ScenarioError(f"{card.name}: its life, strength and bleed are not read; describe the ally instead "
+                            f"(type: ally, life: N)", line_of("card"))
+    changed = {str(c) for c in raw.get("changed") or ()}
+    out = dict(raw, type=ALLY)
+    for key, value in (("strength", a.strength), ("bleed", a.bleed), ("stealth", a.stealth),
+                       ("intercept", a.intercept)):
+        if key in raw and key not in changed and int(raw[key]) != value:
+            raise ScenarioError(f"{raw['name']}: {key} {raw[key]!r} is not what {card.name}'s card says ({value}); "
+                                f"list it under changed: [{key}] if a card in play changed it", line_of(key))
+        out.setdefault(key, value)
+    out.setdefault("life", a.life)
+    if a.disciplines:
+        out.setdefault("disciplines", list(a.disciplines))
+    out["plays_as_capacity"] = a.capacity
+    out["bonuses"], out["abilities"], out["text_read"] = a.bonuses, a.abilities, True
+    if a.unread and not raw.get("ignore_text"):
+        out["unread"] = a.unread
     return out
 
 
@@ -635,6 +661,7 @@ class Modelled:
     discipline_card: Optional["DisciplineCard"] = None  # a master Discipline card
     action_text: Optional[action_effects.ActionText] = None  # an action card's effects on success
     retainer: Optional[retainers.RetainerText] = None  # a retainer card: its life and what it gives its employer
+    ally_text: Optional[allies.AllyText] = None  # an ally card: its figures and what its card gives it
     vampire_only: str = ""  # an action card's "Requires a [ready] vampire." (the sentence): no ally plays it
     # a combat card's "If this vampire was blocked while performing an action, the action continues as if
     # unblocked." (the sentence), and the kinds of action it excludes ("a non-bleed action": bleed)
@@ -672,10 +699,6 @@ _FLAGS = {
 # stop its recruit (an ally's other sentences go with it as unread text, stopping where they could matter)
 _AS_RECRUITED = re.compile(r"recruit|enters? play|comes? into play|Unlock this vampire|As above|this ally has|"
                            r"additional life|\blife\b.*\bstrength\b|\bstrength\b.*\blife\b", re.I)
-# An ally card's kind and figures: "Unique mortal with 3 life. 1 strength, 1 bleed.", "Ghoul with 2 life. 1 strength,
-# 0 bleed."
-_ALLY_STATS = re.compile(r"(?:Unique )?[A-Za-z][a-z-]*(?: [a-z-]+)? with (?P<life>\d+) life\. (?P<strength>\d+) "
-                         r"strength, (?P<bleed>\d+) bleed", re.I)
 # "A vampire cannot play both Pack Tactics and cards named /Elder Intervention/ during the same action.", "Lost in
 # Crowds and cards named /Into Thin Air/ cannot both be played during the same action.": this card (a), the other
 # (b, or c when not set apart by slashes)
@@ -774,18 +797,23 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     out.weapon = weapons.weapon_of(card.name, sentences) if tuple(card.types) == (EQUIPMENT,) and \
         not card.discipline_lines() else None
     out.discipline_card = _discipline_card(sentences) if tuple(card.types) == (MASTER,) else None
-    if tuple(card.types) == (RETAINER_CARD,):  # read whole by its own reader (its line as printed: "As above, but
-        # Raven Spy has 2 life.")
+    if tuple(card.types) in ((RETAINER_CARD,), (ALLY_CARD,)):  # read whole by their own readers (the line as
+        # printed: "As above, but Raven Spy has 2 life.")
         lines = card.discipline_lines()
         number = line_number if line_number is not None else \
             next((n for n, ln in enumerate(lines) if ln.played_at(level)), None)
         printed = lines[number].text if number is not None else None
         above = _line_above(lines, number) if printed and is_as_above(printed) else None
-        out.retainer = retainers.retainer_text_of(card.name, list(card.preamble), printed,
-                                                  above.text if above is not None else None,
-                                                  (*card.clans, *card.requirements), requirements_checked(card))
-        out.rest = list(out.retainer.unread) + ([] if out.retainer.life is not None or out.retainer.unread else
-                                                [" ".join(card.preamble)])
+        above_text = above.text if above is not None else None
+        preamble = [s for s in card.preamble if not (s.startswith("Requires ") and requirements_checked(card))]
+        if tuple(card.types) == (RETAINER_CARD,):
+            read = out.retainer = retainers.retainer_text_of(card.name, preamble, printed, above_text,
+                                                             (*card.clans, *card.requirements))
+        else:
+            read = out.ally_text = allies.ally_text_of(card.name, preamble, printed, above_text)
+            if read.life is not None:
+                out.ally = (read.life, read.strength, read.bleed)
+        out.rest = list(read.unread) + ([] if read.life is not None or read.unread else [" ".join(card.preamble)])
         return out
     out.action_text = action_effects.action_text_of(
         card.name, sentences, bleed=any(s.startswith("(D) Bleed") for s in sentences)) \
@@ -824,10 +852,6 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         if s == "This action is unblockable" and tuple(card.types) == (MODIFIER,):
             out.unblockable = True
-            continue
-        m = _ALLY_STATS.fullmatch(s) if tuple(card.types) == (ALLY_CARD,) else None
-        if m and out.ally is None:
-            out.ally = (int(m.group("life")), int(m.group("strength")), int(m.group("bleed")))
             continue
         if MASTER in card.types:
             m = re.fullmatch(r"(?:Master: )?(?P<unique>Unique )?location", s, re.I)
@@ -1739,8 +1763,10 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
                           R.DIRECTED_TARGETS)
         targets = targets or aimed
     elif e.on is not None:
+        other = next((lvl for lvl in LEVELS if lvl != (e.level or "inferior") and _aims_at(e.card, lvl)), None)
         why = "its effect is described, and the description names the minions" if what.action_text else \
-            "its text aims at no minion"
+            f"its text at {e.level or 'inferior'} aims at no minion" + (f"; at {other} it does: say 'at {other}'"
+                                                                          if other else "")
         raise _refuse(e.card, f"{e.card.name} is not played on a minion ({why}): leave out 'on {e.on}'",
                       R.CARD_ACTION_WHO)
     directed = True if "(D)" in (what.line_text or e.card.text) else None
@@ -1754,6 +1780,12 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
         raise _refuse(e.card, f"{e.card.name} is a directed action (D): say whom it is directed at "
                               f"('directed at Alexis', or target:)", R.BLOCK_DIRECTED)
     _delegate(e, actions.action_card, event, d, log, R.CARD_ACTION_WHO)
+
+
+def _aims_at(card: CardFacts, level: str) -> bool:
+    """Whether the action card's line at `level` aims its effect at a minion (action_effects)."""
+    text = modelled(card, level).action_text
+    return text is not None and text.aiming is not None
 
 
 def _political(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
@@ -1808,8 +1840,11 @@ def _recruit(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: 
                           f"into play, or its figures). Recruit it as described ('{m.name} recruits {e.card.name}, "
                           f"3 life') with what it does. {e.card.quote()}", [R.RECRUIT, R.GOLDEN_RULE])
     life, strength, bleed = what.ally
+    a = what.ally_text
     event = Recruit(actor=m.name, ally=e.card.name, life=life, strength=strength, bleed=bleed, cost=cost,
-                    unread=tuple(what.rest), line=e.line, text=e.text)
+                    unread=tuple(what.rest), own_stealth=a.stealth, own_intercept=a.intercept, bonuses=a.bonuses,
+                    abilities=a.abilities, disciplines=a.disciplines, capacity=a.capacity,
+                    acts_at_once=bool(a.acts_at_once), text_read=True, line=e.line, text=e.text)
     _delegate(e, actions.recruit_action, event, d, log, R.CARD_ACTION_WHO)
     _says(e, log)
 
@@ -1827,6 +1862,14 @@ def _employ(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
         raise NotModelled(f"{e.card.name}{_at(e)}: {said}; employ it as described ('{m.name} employs "
                           f"{e.card.name}, 1 life') with what it does. {rulings_text(e.card)}",
                           [R.EMPLOY, R.GOLDEN_RULE])
+    if e.card.unique:
+        held = [(x.name, x.controller) for x in d.minions.values() for r in x.retainers if r.name == e.card.name]
+        if any(player == m.controller for _, player in held):
+            raise _refuse(e.card, f"{e.card.name} is unique and {m.controller} controls it already (on {held[0][0]}): "
+                                  f"a Methuselah cannot contest a card with themself", R.CONTEST_SELF, R.UNIQUE_CARD)
+        if held:
+            raise NotModelled(f"{e.card.name} is unique and already in play on {held[0][0]}: the contest a second copy "
+                              f"starts. {e.card.quote()}", [R.UNIQUE_CARD, R.UNIQUE_IN_PLAY])
     event = Employ(actor=m.name, retainer=e.card.name, life=rt.life, cost=cost, bonuses=rt.bonuses,
                    abilities=rt.abilities, line=e.line, text=e.text)
     _delegate(e, actions.employ_action, event, d, log, R.CARD_ACTION_WHO)

@@ -412,7 +412,7 @@ def strength_in_combat(d: Draft, m: Minion, log: Optional[Log] = None) -> int:
     extra, why = crypt_bonus(d, m, "strength", other=other)
     if log is not None:
         for words in why:
-            log.add(f"{words}.", R.CRYPT_ABILITY)
+            log.add(f"{words}.", *words.rules)
     cards = sum(n for who, n, _, _ in (c.strength_mods if c is not None else ()) if who == m.name)
     return max(0, m.strength + extra + cards)
 
@@ -520,6 +520,12 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
     # what the action card that caused the combat gives (`Combat.card_abilities`): its own, or named by the card
     given = [a for who, card, a in c.card_abilities if who == m.name and a.kind == kind
              and (named is not None or (source and _same_source(card, source)))]
+    retainer = next((r for r in m.retainers if source and _same_source(r.name, source)), None)
+    if named is None and retainer is not None:  # "with Jackie Therman": what that retainer's card gives
+        given = [a for a in retainer.abilities if a.kind == kind]
+        if not given:
+            raise Refusal(f"{m.name}'s retainer {retainer.name} gives it no optional {kind}", [R.EMPLOY, R.GOLDEN_RULE])
+        named = (None, kind)
     action_card = c.action.card if c.action is not None else c.cause_card
     if named is None and not given and source and action_card and _same_source(action_card, source):
         raise Refusal(f"{source} is the action card of this combat's action: it gives {m.name} no {kind} in it"
@@ -532,7 +538,7 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
         raise Refusal(f"{m.name} cannot use {source}: it names {whose}'s ability, not {m.name}'s", [R.CRYPT_ABILITY])
     if what not in (kind, "ability"):
         raise Refusal(f"{source} names an optional {what}, not a {kind}", [R.CRYPT_ABILITY])
-    found = given if named is None else abilities_of(m, kind) + given
+    found = given if named is None or retainer is not None else abilities_of(m, kind) + given
     if not found:
         if not m.text_read:  # described without its card: taken as the scenario says
             return f" with {source}"
@@ -543,7 +549,9 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
                       + bare, [R.CRYPT_ABILITY])
     # (of its card's and the action card's, one with a use left)
     ability = next((a for a in found if not a.uses or c.uses(m.name, a.sentence) < a.uses), found[0])
-    card = next((f"{name}" for who, name, a in c.card_abilities if a is ability), f"{m.name}'s card")
+    card = next((f"{name}" for who, name, a in c.card_abilities if a is ability),
+                next((f"{m.name}'s retainer {r.name}" for r in m.retainers if ability in r.abilities),
+                     f"{m.name}'s card"))
     if ability.first_round and c.round != 1:
         raise Refusal(f"it is round {c.round}: {card} gives its optional {kind} during the first round of "
                       f"combat only (\"{ability.sentence}\")", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
@@ -551,12 +559,13 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
         raise Refusal(f"{card} gives a press only usable to continue combat: \"{ability.sentence}\"",
                       [R.CRYPT_ABILITY, R.GOLDEN_RULE])
     plural = "" if ability.uses == 1 else "es" if kind == "press" else "s"
+    own = card == f"{m.name}'s card"
+    span = "in this combat" if any(a is ability for _, _, a in c.card_abilities) else "each combat"
     _use_once(d, c, m, ability.sentence, ability.uses, f"{ability.uses} {'' if ability.blood else 'optional '}"
-                                                        f"{kind}{plural}",
-              "its card gives each combat" if card == f"{m.name}'s card" else f"{card} gives in this combat")
+                                                        f"{kind}{plural}", f"{'its card' if own else card} gives {span}")
     paid = _pay(d, m, Cost(blood=ability.blood), f"the {kind}") if ability.blood else ""
     what = "" if ability.blood else "optional "
-    gives = "its card gives" if card == f"{m.name}'s card" else f"{card} gives"
+    gives = "its card gives" if own else f"{card} gives"
     return f" with the {what}{kind} {gives} (\"{ability.sentence}\"){paid}"
 
 
@@ -992,26 +1001,41 @@ def _prevention_ability(d: Draft, c: Combat, m: Minion, e: Prevent):
     whose, what = named_ability(e.source)
     if not is_own(whose, m) or what not in ("ability",):
         raise Refusal(f"{m.name} cannot prevent damage with {e.source}", [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
-    found = abilities_of(m, "prevent")
-    if not found:
+    # each source its own: its card's, and each retainer's (two Resplendent Protectors prevent 1 each)
+    sources = [(f"{m.name}'s card", a.sentence, a) for a in m.abilities if a.kind == "prevent"] + \
+        [(f"{m.name}'s retainer {r.name}", f"{r.name} #{i}: {a.sentence}", a) for i, r in enumerate(m.retainers)
+         for a in r.abilities if a.kind == "prevent"]
+    if not sources:
         if not m.text_read:
             return None
         raise Refusal(f"{m.name}'s card gives it no prevention of its own", [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
-    ability = found[0]
+    whose, _, ability = sources[0]
     if e.cost.blood or e.cost.pool:
-        raise Refusal(f"{m.name}'s card asks nothing for its prevention: \"{ability.sentence}\"",
+        raise Refusal(f"{whose} asks nothing for its prevention: \"{ability.sentence}\"",
                       [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
-    if ability.non_aggravated and e.aggravated:
-        raise Refusal(f"{m.name}'s card prevents normal damage only: \"{ability.sentence}\"",
+    fit = [s for s in sources if not (s[2].non_aggravated and e.aggravated)]
+    if not fit:
+        raise Refusal(f"{whose} prevents normal damage only: \"{ability.sentence}\"",
                       [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
-    key = (m.name, ability.sentence) if ability.once == "combat" else (m.name, f"{ability.sentence} #{c.round}")
-    used = sum(1 for k in c.used_abilities if k == key)
-    if used + e.amount > ability.amount:
-        span = "combat" if ability.once == "combat" else "round"
-        raise Refusal(f"{m.name}'s card prevents {ability.amount} damage each {span} and {used} of it is used: "
-                      f"\"{ability.sentence}\"", [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
-    d.put_combat(used_abilities=c.used_abilities + (key,) * e.amount)
-    return ability
+    keys, left = [], e.amount  # (each source's points, used as far as they go, in the order above)
+    for _, label, a in fit:
+        key = (m.name, label) if a.once == "combat" else (m.name, f"{label} #{c.round}")
+        free = a.amount - sum(1 for k in c.used_abilities if k == key)
+        take = max(0, min(free, left))
+        keys += [key] * take
+        left -= take
+    if left:
+        used = sum(a.amount for _, _, a in fit) - (e.amount - left)
+        said = "; ".join(f"{w}: \"{a.sentence}\"" for w, _, a in fit)
+        if len(fit) == 1:
+            whose, _, ability = fit[0]
+            span = "combat" if ability.once == "combat" else "round"
+            raise Refusal(f"{whose} prevents {ability.amount} damage each {span} and {used} of it is used: "
+                          f"\"{ability.sentence}\"", [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
+        raise Refusal(f"{m.name}'s preventions give {sum(a.amount for _, _, a in fit)} and {used} of it is used "
+                      f"({said})", [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
+    d.put_combat(used_abilities=c.used_abilities + tuple(keys))
+    return fit[0][2]
 
 
 def press(d: Draft, e: Press, log: Log) -> None:

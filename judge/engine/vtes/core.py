@@ -12,7 +12,7 @@ plays the innermost open stage out by the books' defaults. scenario.replay does 
 """
 from __future__ import annotations
 
-from judge.engine.vtes import ending, registry, stages
+from judge.engine.vtes import ending, helpers, registry, stages
 from judge.engine.vtes import rules as R
 from judge.engine.errors import Refusal
 from judge.engine.vtes.events import Event
@@ -33,6 +33,15 @@ def settle(state: GameState) -> tuple[GameState, list[Entry]]:
     if stage is not None:
         stage.finish(d, log)
     after_event(d, log)
+    return d.freeze(), log.entries
+
+
+def close_resolution(state: GameState) -> tuple[GameState, list[Entry]]:
+    """The events are over: the cards not replaced until after the last action are drawn (the moment after its
+    resolution stays, to be seen)."""
+    d = Draft(state)
+    log = Log(state.edition)
+    helpers.close_resolution(d, log, keep=True)
     return d.freeze(), log.entries
 
 

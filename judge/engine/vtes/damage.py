@@ -23,7 +23,7 @@ from judge.engine.citations import CURRENT, OLDER
 from judge.engine.vtes.helpers import Log, blood, minion, names, remove_minion
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import InflictDamage
-from judge.engine.vtes.state import ALLY, READY, TORPOR, Damage, Draft, Retainer, evolve
+from judge.engine.vtes.state import ALLY, READY, TORPOR, Damage, Draft, evolve
 
 
 # -- prevention (combat's damage step) ------------------------------------------------------------
@@ -114,7 +114,7 @@ def _retainer_damage(d: Draft, log: Log, owner: str, name: str, amount: int) -> 
                 log.add(f"{owner}'s retainer {r.name} loses {lost} life and, with none left, is burned.",
                         R.ALLY_DAMAGE)
                 continue
-            kept.append(Retainer(r.name, r.life - lost))
+            kept.append(evolve(r, life=r.life - lost))  # (what its card gives stays with it)
             log.add(f"{owner}'s retainer {r.name} loses {lost} life ({r.life - lost} left).", R.ALLY_DAMAGE)
         else:
             kept.append(r)

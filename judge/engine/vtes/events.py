@@ -145,6 +145,15 @@ class Recruit(Event):
     stealth: Optional[int] = None  # "at +1 stealth" as announced
     cost: Cost = field(default_factory=Cost)
     unread: tuple[str, ...] = ()  # the ally card's sentences the engine does not read (its abilities)
+    # what the ally card gives it (allies.AllyText), as a crypt card gives its vampire
+    own_stealth: int = 0
+    own_intercept: int = 0
+    bonuses: tuple = ()
+    abilities: tuple = ()
+    disciplines: tuple[str, ...] = ()  # played at the basic level, "as a vampire"
+    capacity: int = 0  # ... "with a capacity of 3"
+    acts_at_once: bool = False  # "can perform actions the turn it is recruited."
+    text_read: bool = False  # named by its card, read
 
 
 @dataclass(frozen=True, kw_only=True)

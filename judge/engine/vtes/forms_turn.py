@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from judge.engine.errors import ScenarioError
+from judge.engine.vtes.cards import modelled
 from judge.engine.vtes.events import (AbilityBleed, ActionCard, BecomeAnarch, Bleed, Block, BurnFor, CardEffect, CombatAction, ContestCard,
                                  TargetAction,
                                  ContestTitle, CryptDraw, Decline, Discard, EdgePool, Effect, Employ, EndTurn, Equip, GoToPhase,
@@ -156,8 +157,19 @@ def equipment_list(text: str, from_minion: bool) -> list[str]:
                "Belinde employs a Raven: retainer, life 1, costing 1 blood")
 def _employ(m, names, line, text):
     props = parse_props(m.group("props") or m.group("props2"), names, line, "retainer")
-    return Employ(actor=minion_of(m, names, line), retainer=card_name(m.group("x")), life=props.life or 1,
-                  cost=props.cost, line=line, text=text)
+    retainer = card_name(m.group("x"))
+    return Employ(actor=minion_of(m, names, line), retainer=retainer, life=props.life or 1, cost=props.cost,
+                  **_retainer_gives(names, retainer), line=line, text=text)
+
+
+def _retainer_gives(names, retainer: str) -> dict:
+    """A described employ of a retainer card the card base knows: what its card gives its employer goes with it (read
+    at its basic level, retainers.py), never dropped; the rest of the description is the scenario's."""
+    facts = names.cards.lookup(retainer) if names.cards is not None else None
+    if facts is None or tuple(facts.types) != ("Retainer",):
+        return {}
+    rt = modelled(facts, None).retainer
+    return {"bonuses": rt.bonuses, "abilities": rt.abilities}
 
 
 @FORMS.wording(r"{M} (?:recruits|attempts to recruit) (?:an ally,? )?(?P<x>.+?)(?: at \+(?P<st>\d+) stealth)?(?:[:,] (?P<props>.+)| \((?P<props2>.+)\))?",
@@ -440,7 +452,7 @@ def _s_equip(d, names, line, text):
 @FORMS.structured("employ", ("by", "life", "cost"), "{employ: Raven, by: Belinde, life: 1}")
 def _s_employ(d, names, line, text):
     return Employ(actor=names.canon_minion(d["by"], line), retainer=str(d["employ"]), life=int(d.get("life", 1)),
-                  cost=cost_of(d), line=line, text=text)
+                  cost=cost_of(d), **_retainer_gives(names, str(d["employ"])), line=line, text=text)
 
 
 @FORMS.structured("recruit", ("by", "life", "bleed", "strength", "stealth", "cost"),

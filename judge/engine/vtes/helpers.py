@@ -20,7 +20,7 @@ from judge.engine.citations import Rule
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import CardEffect, Cost
 from judge.engine.vtes.card_text import Group, abilities_of
-from judge.engine.vtes.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion, Resolved
+from judge.engine.vtes.state import ALLY, READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion, Resolved, evolve
 
 
 # -- the log ------------------------------------------------------------------------------------------
@@ -210,10 +210,20 @@ def draw_after_combat(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:
 def action_over(d: Draft, log: Log, a: Action, successful: bool, blocked: bool = False,
                 passed: Optional[bool] = None) -> None:
     """Action `a` has resolved (it succeeded or fizzled; the combat its block began is over; its blocked leave torpor
-    action ended; its referendum closed): the moment after its resolution opens (`state.Resolved`), and the cards not
-    replaced until after it are drawn."""
+    action ended; its referendum closed): the moment after its resolution opens (`state.Resolved`); the cards not
+    replaced until after it are drawn as that moment closes (`close_resolution`)."""
     d.set(resolved=Resolved.of(a, successful, blocked, passed))
-    draw_after_action(d, log, a.unreplaced)
+
+
+def close_resolution(d: Draft, log: Log, keep: bool = False) -> None:
+    """The moment after the last action's resolution closes (the next action is announced, the phase ends, or the
+    events end: `keep`, the moment stays to be seen): the cards not replaced until after that action are drawn."""
+    r = d.resolved
+    if r is None:
+        return
+    if r.unreplaced:
+        draw_after_action(d, log, r.unreplaced)
+    d.set(resolved=evolve(r, unreplaced=()) if keep else None)
 
 
 def draw_after_action(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:
@@ -431,12 +441,13 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
     if used:
         changes["used"] = m.used + (used,)
     d.put_minion(m.name, **changes)
+    close_resolution(d, log)  # (the last action's "after resolution" moment is over)
     order = _block_order(d, m.controller, directed, targets)
     d.set(action=Action(actor=m.name, player=m.controller, kind=kind, summary=summary, directed=directed,
                         targets=targets, stealth=stealth, bleed=bleed, hunt=hunt, cost_blood=cost.blood,
                         cost_pool=cost.pool, card=card, via=via, order=order, payload=payload,
                         effects=(effect,) if effect else (), says=says),
-          resolved=None)  # (the last action's "after resolution" moment is over)
+          resolved=None)
     if from_hand and unreplaced:  # (drawn as the action is over: `action_over`)
         play_from_hand(d, m.controller, log, card or kind, after_action=True)
     costs = cost_words(cost)
@@ -449,19 +460,31 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
         log.add(f"{m.name} has {m.stealth:+d} stealth of its own (its card's, or the table's `stealth:`) on each of its "
                 f"actions (counted above).", R.CRYPT_ABILITY)
     for words in [*why, *bleed_words]:
-        log.add(f"{words} (counted above).", R.CRYPT_ABILITY)
+        log.add(f"{words} (counted above).", *words.rules)
+
+
+class BonusWords(str):
+    """A bonus's words in the trace ("Belinde's retainer Raven Spy: "The employer gets +1 intercept.": +1
+    intercept"), with the rules to cite beside them: a crypt card's special abilities, or a retainer's card."""
+
+    rules: tuple
+
+    def __new__(cls, text: str, rules: tuple) -> "BonusWords":
+        out = super().__new__(cls, text)
+        out.rules = rules
+        return out
 
 
 def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, directed: Optional[bool] = None,
-                targets: Sequence[str] = (), other: Optional[Minion] = None) -> tuple[int, list[str]]:
+                targets: Sequence[str] = (), other: Optional[Minion] = None) -> tuple[int, list[BonusWords]]:
     """What the bonuses of `m`'s card to `stat` (card_text.Bonus) add now, and each one's words: on its action of
     `kind` (directed or not, at `targets`: the Methuselah bled), on its block attempt against `other` (the acting
     minion) in an action of `kind`, in combat against `other`. NotModelled when a bonus names minions the table
     does not say enough of (a vampire described without its clan)."""
     total, words = 0, []
-    sources = [(f"{m.name}'s card", b) for b in m.bonuses] + \
-        [(f"{m.name}'s retainer {r.name}", b) for r in m.retainers for b in r.bonuses]
-    for source, b in sources:
+    sources = [(f"{m.name}'s card", (R.CRYPT_ABILITY,), b) for b in m.bonuses] + \
+        [(f"{m.name}'s retainer {r.name}", (R.EMPLOY, R.GOLDEN_RULE), b) for r in m.retainers for b in r.bonuses]
+    for source, rules, b in sources:
         if b.stat != stat or (b.kinds and kind not in b.kinds) or (b.directed is not None and b.directed != directed):
             continue
         why = ""
@@ -487,7 +510,8 @@ def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, d
                     continue
                 why = f"{other.name} is {b.group_words()}"
         total += b.amount
-        words.append(f"{source}: \"{b.sentence}\": {b.amount:+d} {stat}" + (f" ({why})" if why else ""))
+        words.append(BonusWords(f"{source}: \"{b.sentence}\": {b.amount:+d} {stat}" + (f" ({why})" if why else ""),
+                                rules))
     return total, words
 
 

@@ -16,8 +16,8 @@ from typing import Callable, NamedTuple
 from judge.engine.vtes import rules as R
 from judge.engine.vtes import ending, situations, traits
 from judge.engine.vtes.card_text import abilities_of
-from judge.engine.vtes.helpers import (Log, blood, drain_excess, draw_owed, minion, move_blood, names, pending_mandatory,
-                                  play_from_hand,
+from judge.engine.vtes.helpers import (Log, blood, close_resolution, drain_excess, draw_owed, minion, move_blood, names,
+                                  pending_mandatory, play_from_hand,
                                   pool, remove_minion, require_seated, rule_exists, text_unread)
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import (ContestCard, ContestTitle, CryptDraw, Discard, EdgePool, EndTurn, GoToPhase,
@@ -65,6 +65,7 @@ def turn_of(d: Draft, e: TurnOf, log: Log) -> None:
 
 
 def _next_phase(d: Draft, log: Log) -> None:
+    close_resolution(d, log)
     PHASE[d.phase].end(d, log)
     nxt = PHASES[PHASES.index(d.phase) + 1]
     d.set(phase=nxt, phase_state=PhaseState(), resolved=None)
@@ -120,6 +121,7 @@ def _start_turn(d: Draft, log: Log, player: str) -> bool:
         else:
             ending.withdraw(d, log, player)  # the turn never begins
             return False
+    close_resolution(d, log)
     d.set(turn=player, phase="unlock", turn_number=d.turn_number + 1, phase_state=PhaseState(), resolved=None)
     _enter_unlock(d, log)
     return True

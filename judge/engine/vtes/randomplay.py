@@ -287,6 +287,8 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
         if new_name.pool is not None and new_name.pool.retainers and not must_hunt:  # a retainer card read whole
             add(lambda: PlayCard(card=pick(new_name.pool.retainers), minion=pick(ready).name,
                                  level=pick((None, "superior"))))
+        if new_name.pool is not None and new_name.pool.allies and not must_hunt:  # an ally card read whole
+            add(lambda: PlayCard(card=pick(new_name.pool.allies), minion=pick(ready).name))
     elif state.phase == "influence":
         unc = [m for m in mine if m.region == UNCONTROLLED and m.kind == VAMPIRE]
         for v in unc:
@@ -388,6 +390,8 @@ class CardPool:
     actions: list = field(default_factory=list)
     # retainer cards read whole (retainers.RetainerText): employed by a random minion, their bonuses its own
     retainers: list = field(default_factory=list)
+    # ally cards read whole (allies.AllyText): recruited by a random minion, with what their card gives them
+    allies: list = field(default_factory=list)
 
 
 def _named_in_action(a, state, seated, rng, pool: "Optional[CardPool]" = None):

@@ -20,7 +20,7 @@ import re
 from dataclasses import replace
 from typing import NamedTuple, Optional
 
-from judge.engine.vtes.card_text import Bonus, read_crypt_text
+from judge.engine.vtes.card_text import LIBRARY_SENTENCE, Bonus, is_as_above, read_crypt_text, written_out
 
 _LIFE = re.compile(r"(?:Unique )?[A-Za-z][a-z-]*(?: [a-z-]+)? with (?P<life>\d+) life")
 _EMPLOYER = "Employer"  # the name the employer's sentences are read under (card_text's own-vampire forms)
@@ -43,22 +43,24 @@ class RetainerText(NamedTuple):
 
 
 def retainer_text_of(name: str, preamble: list[str], line: Optional[str], above: Optional[str],
-                     required: tuple[str, ...], requirements_read: bool) -> RetainerText:
+                     required: tuple[str, ...]) -> RetainerText:
     """The retainer card `name` read: its `preamble` sentences and the Discipline line played (`line`, and the line
     it is written from when it is "As above, ...": `above`); `required`: the clans and sects the card requires, whose
-    "This <clan>" is the employer; `requirements_read`: its "Requires ..." sentences are checked (cards.check_
-    requirements)."""
-    life, unread, sentences = None, [], list(preamble)
+    "This <clan>" is the employer (its "Requires ..." sentences the engine checks are left out of `preamble`)."""
+    life, unread, sentences, printed_as = None, [], list(preamble), {}
     if line:
         m = re.fullmatch(r"As above, but (?:it|" + re.escape(name) + r") has (?P<life>\d+) life\.?", line.strip())
         if m and above is not None:  # "As above, but Raven Spy has 2 life.": the line above, and its life
             sentences.append(above)
             life = int(m.group("life"))
-        else:
-            sentences.append(line)
+        else:  # "As above, and ...": written out from the line above (the printed line when it cannot be)
+            out = written_out(line, above) if above is not None and is_as_above(line) else None
+            sentences.append(out or line)
+            if out is not None:  # (a sentence the written-out line adds is named unread as the line printed)
+                printed_as = {s: line for s in _split(out)} | {s: s for s in _split(above)}
     text = " ".join(sentences)
     kept = []
-    for s in (x.strip() for x in re.split(r"(?<=\.)\s+(?=[A-Z(+\[])", text) if x.strip()):
+    for s in _split(text):
         m = _LIFE.fullmatch(s.rstrip("."))
         if m:
             life = life if life is not None else int(m.group("life"))
@@ -68,8 +70,6 @@ def retainer_text_of(name: str, preamble: list[str], line: Optional[str], above:
                                    for c in required)
     bonuses, abilities = [], []
     for s in kept:
-        if s.startswith("Requires ") and requirements_read:
-            continue
         said = re.sub(rf"^(?:{subjects})\b", _EMPLOYER, s)
         m = re.fullmatch(rf"{_EMPLOYER} (?:gets|has) (?P<n>[+-]\d) (?P<stat>bleed|stealth|intercept|strength)\.?", said)
         if m:  # "The employer gets +1 intercept.": on every block attempt it makes
@@ -79,10 +79,14 @@ def retainer_text_of(name: str, preamble: list[str], line: Optional[str], above:
         usable = [a for a in read.abilities if a.kind in _ABILITY_KINDS]
         if said == s or read.unread or read.votes or read.traits or read.master_actions or \
                 len(usable) != len(read.abilities):
-            unread.append(s)
+            unread.append(printed_as.get(s, s))
             continue
         # (quoted as the card prints them, not in the employer's form read)
         bonuses += [replace(b, sentence=s) for b in read.bonuses]
         bonuses += [Bonus(stat, n, _STATS[stat], s) for stat, n in read.bonus.items()]
         abilities += [replace(a, sentence=s) for a in usable]
-    return RetainerText(name, life, tuple(bonuses), tuple(abilities), tuple(unread))
+    return RetainerText(name, life, tuple(bonuses), tuple(abilities), tuple(dict.fromkeys(unread)))
+
+
+def _split(text: str) -> list[str]:
+    return [x.strip() for x in LIBRARY_SENTENCE.split(text) if x.strip()]

@@ -181,6 +181,9 @@ BLEED_LIMITED = rule("BLEED_LIMITED", "only one action modifier card can increas
 BLEED_ZERO = rule("BLEED_ZERO", "a bleed reduced to 0 is still successful, with no effect",
                   [V("resolve-the-action", "A reason might be that a bleed got reduced to 0")],
                   [RB("6.1.1", "the bleed amount is one or more, then the bleed is successful")])
+BLEED_SUCCESSFUL = rule("BLEED_SUCCESSFUL", "a bleed is successful when its amount is 1 or more",
+                        [V("bleed", "If the bleed amount is 1 or more, then the bleed is successful")],
+                        [RB("6.1.1", "the bleed amount is one or more, then the bleed is successful")])
 HUNT_WHO = rule("HUNT_WHO", "any ready vampire can hunt, an undirected action at +1 stealth",
                 [V("hunt", "Who can hunt: Any ready vampire"), V("hunt", "Default stealth: +1 stealth")],
                 [RB("6.1.2", "To have a vampire hunt, announce the action")])

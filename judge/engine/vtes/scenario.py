@@ -28,7 +28,7 @@ from judge.engine.validation import ScenarioSchema
 from judge.engine.yamlfile import Lines
 from judge.engine.vtes import core, stages, traits
 from judge.engine.vtes import expect as X
-from judge.engine.vtes.cards import fill_minion, modelled
+from judge.engine.vtes.cards import fill_ally, fill_minion, modelled
 from judge.engine.vtes.events import Event
 from judge.engine.vtes.forms import Names
 from judge.engine.vtes.grammar import STRUCTURED, parse_structured, parse_wording
@@ -178,7 +178,7 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
     else:
         if "capacity" in raw or "blood" in raw:
             raise ScenarioError(f"the ally {name} has life, not capacity or blood", lines.of(path))
-        capacity, counters = 0, int(raw.get("life", 1))
+        capacity, counters = int(raw.get("plays_as_capacity", 0)), int(raw.get("life", 1))
         if counters < 1:
             raise ScenarioError(f"the ally {name} needs at least 1 life", lines.of(path + ("life",)))
         if region == UNCONTROLLED and not raw.get("recruited"):
@@ -187,7 +187,8 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
     sect = raw.get("sect")
     retainers = tuple(_retainer(r, path + ("retainers", i), lines, cards)
                       for i, r in enumerate(raw.get("retainers") or ()))
-    unread = tuple(raw.get("unread") or ()) + tuple(f"{r.name}: {s}" for r in retainers for s in r.unread)
+    unread = tuple(raw.get("unread") or ()) + (() if raw.get("ignore_text") else
+                                               tuple(f"{r.name}: {s}" for r in retainers for s in r.unread))
     retainers = tuple(Retainer(r.name, r.life, r.bonuses, r.abilities) for r in retainers)
     trait_list = traits.read_traits(raw.get("traits"), lines.of(path + ("traits",)))
     owner = player_of(raw["owner"], path + ("owner",)) if raw.get("owner") is not None else None
@@ -284,6 +285,8 @@ def _from_card(raw: dict, path: tuple, lines: Lines, cards) -> dict:
             return raw
     else:
         facts = cards.card(card_name, line_of("card"), "crypt card")
+    if tuple(facts.types) == ("Ally",):
+        return fill_ally(raw, facts, line_of)
     base = cards.base_of(facts) if raw.get("merged") and facts.advanced else None
     return fill_minion(raw, facts, line_of, base)
 
@@ -327,6 +330,10 @@ def replay(scenario: Scenario, edition: Optional[str] = None,
             return steps, state, Stop(stop.kind, stop.message, stop.rules, end, "(end of the events)", None)
         work.add(steps, [Step(end, "(end of the events: nothing more is played)", e.text, e.rules) for e in entries])
         work.check(state, steps, end, None)
+    if state.resolved is not None and state.resolved.unreplaced and state.combat is None and not state.result.over:
+        # (a combat the action's effect began is part of the action: left where the events leave it, so is the card)
+        state, entries = core.close_resolution(state)
+        work.add(steps, [Step(end, "(end of the events: nothing more is played)", e.text, e.rules) for e in entries])
     return steps, state, None
 
 

@@ -403,10 +403,14 @@ class Resolved:
     # the action modifiers played during it, (minion, card): the moment after resolution is its last step, so none
     # of them is played again (the non-repeat rule)
     modifiers: tuple[tuple[str, str], ...] = ()
+    # a player per card played "Do not replace until after this action.": replaced as this moment closes (the ruling:
+    # "The card is replaced after all "after resolution" cards and effects"; helpers.close_resolution)
+    unreplaced: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, a: "Action", successful: bool, blocked: bool = False, passed: Optional[bool] = None) -> "Resolved":
-        return cls(a.actor, a.player, a.kind, a.summary, a.directed, successful, blocked, passed, a.modifiers)
+        return cls(a.actor, a.player, a.kind, a.summary, a.directed, successful, blocked, passed, a.modifiers,
+                   a.unreplaced)
 
 
 @dataclass(frozen=True)
