@@ -1059,6 +1059,10 @@ class Ability:
     "as clan"       "Abraham can play cards requiring a Tremere as if he were a Tremere.": cards requiring the clan
                     `types[0]` are played by it as if it were of that clan; "You and Gem can play ..." (`whose`
                     "you"): its Methuselah's master cards too;
+    "votes"         "During the polling step of any referendum, Stefano can burn 1 blood to get +1 vote.": `amount` more
+                    votes for the vampire in the referendum (times its ready minions of `groups` "for each ready Anarch
+                    you control"), once each referendum (the rulings), paid by `verb`: "burn" (`blood`), "lock", or
+                    "discard" (the card, as printed: `unit`); `during` "political" when only a political action's;
     "bleed action"  "The Arcadian can bleed with +1 bleed as a +1 stealth (D) action that costs 1 blood.", "Julia can
                     bleed any Methuselah as a (D) action.", "Rafaele can bleed your predator as a (D) action.": a
                     bleed of its own at `amount` more bleed and `stealth`, costing `blood`, at the prey, any
@@ -1258,9 +1262,30 @@ def _cancel_ability(s: str, name: str) -> Optional[Ability]:
     return Ability("cancel", s, cancel=cancel._replace(sentence=s), during=during, once=m.group("once") or "")
 
 
+# "During the polling step of any referendum, Stefano can burn 1 blood to get +1 vote.", "... Rebekah can discard a card
+# requiring Auspex [aus] to get +2 votes.", "... Aisha can burn 1 blood to get +1 vote for each ready Anarch you
+# control.", "During a referendum, Sundown can burn 1 blood to gain 1 vote.", "Gustav can lock during the polling step
+# of any referendum to get +5 votes."
+_VOTES_FOR = re.compile(r"During (?:the polling step of (?:any|a) (?P<kind>referendum|political action)|a referendum), "
+                        r"(?P<who>.+?) (?:can|may) (?:burn (?P<blood>\d|a) blood|(?P<lock>lock)|discard (?P<card>.+?)) "
+                        r"to (?:get|gain) \+?(?P<n>\d) (?:additional )?votes?(?: for each ready (?P<per>.+?) you control)?"
+                        r"\.?|(?P<who2>.+?) can (?P<lock2>lock) during the polling step of any referendum to get "
+                        r"\+(?P<n2>\d) votes?\.?")
+
+
 def ability_of(sentence: str, name: str) -> Optional[Ability]:
     """The crypt card `name`'s sentence read as an `Ability`, or None when it is none of the forms read."""
     s = sentence.strip()
+    m = _VOTES_FOR.fullmatch(s)
+    if m and is_self(m.group("who") or m.group("who2"), name):
+        per = groups_of(m.group("per")) if m.group("per") else ()
+        if per is not None:
+            blood = m.group("blood")
+            return Ability("votes", s, amount=int(m.group("n") or m.group("n2")), groups=per,
+                           blood=1 if blood == "a" else int(blood or 0),
+                           verb="lock" if m.group("lock") or m.group("lock2") else "discard" if m.group("card") else
+                           "burn", unit=m.group("card") or "", during="political" if m.group("kind") == "political "
+                           "action" else "referendum")
     found = _cancel_ability(s, name)
     if found is not None:
         return found

@@ -456,6 +456,15 @@ class CastVote(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class VoteAbility(Event):
+    """A vampire uses its card's ability to get votes in the referendum ("During the polling step of any referendum,
+    Stefano can burn 1 blood to get +1 vote."): cast with its other votes."""
+
+    minion: str
+    votes: Optional[int] = None  # as the scenario says them: checked against the card
+
+
+@dataclass(frozen=True, kw_only=True)
 class ClosePolling(Event):
     pass
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from judge.engine.errors import ScenarioError
-from judge.engine.vtes.events import CastVote, ClosePolling, Terms
+from judge.engine.vtes.events import CastVote, ClosePolling, Terms, VoteAbility
 from judge.engine.vtes.forms import NUM, FormTable, bare_name, effect_of, minion_of, number, player_of
 
 FORMS = FormTable()
@@ -25,6 +25,18 @@ def _side(text: str, line: int) -> str:
     if key not in SIDES:
         raise ScenarioError(f"a vote is cast 'for' or 'against', not {text!r}", line)
     return SIDES[key]
+
+
+@FORMS.wording(r"{M} (?:burns (?:\d+|a) blood|locks|discards .+?|uses (?:his|her|its|their) (?:card's |special )?ability) "
+               r"(?:for|to get) \+?(?P<votes>\d+) (?:additional )?votes?", "Lucinde burns 1 blood for 1 vote")
+def _vote_ability(m, names, line, text):
+    return VoteAbility(minion=minion_of(m, names, line), votes=int(m.group("votes")), line=line, text=text)
+
+
+@FORMS.structured("vote_ability", ("votes",), "{vote_ability: Lucinde, votes: 1}")
+def _s_vote_ability(d, names, line, text):
+    return VoteAbility(minion=names.canon_minion(d["vote_ability"], line),
+                       votes=int(d["votes"]) if d.get("votes") is not None else None, line=line, text=text)
 
 
 @FORMS.wording(r"{P} chooses the terms(?: of the referendum)?(?:: (?P<says>.+))?", "Sarah chooses the terms: Alexis is chosen")

@@ -17,10 +17,11 @@ from typing import Optional
 
 from judge.engine.vtes import rules as R
 from judge.engine.vtes import referendum_effects, situations, titles
-from judge.engine.vtes.helpers import (Log, action_over, apply_card_effect, minion, play_from_hand, remove_minion,
-                                  require_seated)
+from judge.engine.vtes.helpers import (Log, action_over, apply_card_effect, blood, card_gives, minion, play_from_hand,
+                                  remove_minion, require_seated)
 from judge.engine.errors import NotModelled, Refusal
-from judge.engine.vtes.events import CastVote, ClosePolling, Terms
+from judge.engine.vtes.card_text import Group
+from judge.engine.vtes.events import CastVote, ClosePolling, Terms, VoteAbility
 from judge.engine.vtes.state import READY, TORPOR, VAMPIRE, Action, Draft, Minion, Referendum, Vote
 
 # title: (votes, sect that holds it, the rule that gives the votes); "baron" is checked against anarch
@@ -294,6 +295,62 @@ def card_votes(d: Draft, name: str, card: str, level: str, count: int, played, l
     log.add(f"{m.name} plays {card}{level}: {m.name} gets +{count} vote{'s' if count > 1 else ''} in this referendum, "
             f"cast with its other votes, all for or all against.", *rules, R.CARD_VOTES, R.GOLDEN_RULE,
             R.VOTES_AS_GROUP)
+
+
+def vote_ability(d: Draft, e: VoteAbility, log: Log) -> None:
+    """Votes a vampire's own card lets it get in the referendum (card_text's "votes" ability), paid as the card says
+    (blood burned, the vampire locked, a card discarded and replaced), cast with its other votes; once each
+    referendum, and usable while locked (the rulings on such abilities: "The ability can be used while locked, only
+    once per referendum.")."""
+    r = _referendum(d, "votes from a vampire's card")
+    m = minion(d, e.minion)
+    found = card_gives(m, "votes", "votes of its own to get in a referendum",
+                       f"describe them as a card's ('{m.controller} casts 1 vote for from {m.name}'s card')",
+                       (R.CARD_TEXT_VOTES, R.CRYPT_ABILITY))
+    usable = [a for a in found if a.during == "referendum" or r.kind == "political"]
+    if not usable:
+        raise Refusal(f"{m.name}'s card gives its votes in a political action's referendum only: "
+                      f"\"{found[0].sentence}\"", [R.CARD_TEXT_VOTES, R.CRYPT_ABILITY])
+    a = usable[0]
+    via = f"{m.name}'s card"
+    if m.region == TORPOR:
+        raise NotModelled(f"{m.name} is in torpor: a vampire in torpor casts no votes, and whether its card's votes "
+                          f"are used then is not read (\"{a.sentence}\")", [R.TORPOR_NO_VOTES, R.CRYPT_ABILITY])
+    if m.region != READY or m.contested:
+        raise Refusal(f"{m.name} is not ready: only ready vampires give votes", [R.TITLE_VOTES])
+    if any(who == m.name and card == via for who, card, _ in r.granted):
+        raise Refusal(f"{m.name} used its card's votes in this referendum already: \"{a.sentence}\" (the rulings: "
+                      f"only once per referendum)", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+    if _already(r, m.name, "vampire") is not None:
+        raise NotModelled(f"{m.name} already cast its votes before its card gave it more: whether those are cast apart "
+                          f"is not modelled", [R.VOTES_AS_GROUP, R.CARD_TEXT_VOTES])
+    titles.may_vote(r, m)
+    count = a.amount
+    if a.groups:  # "+1 vote for each ready Anarch you control"
+        counted = [x for x in d.minions.values() if x.controller == m.controller and x.region == READY
+                   and not x.contested and Group.any_fits(a.groups, x, m)]
+        count = a.amount * len(counted)
+    if e.votes is not None and e.votes != count:
+        raise Refusal(f"{m.name}'s card gives {count} vote{'s' if count != 1 else ''} here, not {e.votes}: "
+                      f"\"{a.sentence}\"", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+    if a.verb == "burn" and m.blood < a.blood:
+        raise Refusal(f"{m.name} has {m.blood} blood, not the {a.blood} its card burns: \"{a.sentence}\"",
+                      [R.CRYPT_ABILITY])
+    if a.verb == "lock" and m.locked:
+        raise Refusal(f"{m.name} is locked: its card locks it for the votes: \"{a.sentence}\"", [R.CRYPT_ABILITY])
+    r = _begin_polling(d, log)
+    if a.verb == "burn":
+        blood(d, m.name, -a.blood)
+        paid = f"burns {a.blood} blood"
+    elif a.verb == "lock":
+        d.put_minion(m.name, locked=True)
+        paid = "locks"
+    else:  # (a card discarded from the hand is replaced, as the hand is kept at its size: the book, Drawing Cards)
+        play_from_hand(d, m.controller, log, f"the card {m.name} discards ({a.unit})")
+        paid = f"discards {a.unit}"
+    d.put_referendum(granted=r.granted + ((m.name, via, count),))
+    log.add(f"{m.name} {paid} for {count} vote{'s' if count != 1 else ''} as its card allows (\"{a.sentence}\"), "
+            f"cast with its other votes.", R.CARD_TEXT_VOTES, R.CRYPT_ABILITY, R.GOLDEN_RULE, R.VOTES_AS_GROUP)
 
 
 def _vampire_vote(d: Draft, log: Log, r: Referendum, e: CastVote, name: str, kind: str) -> None:

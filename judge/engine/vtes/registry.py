@@ -12,7 +12,7 @@ from typing import Callable
 
 from judge.engine.vtes import abilities, actions, cards, combat, phases, politics, situations, stages, torpor
 from judge.engine.errors import NotModelled
-from judge.engine.vtes.events import (AbilityBleed, ActionCard, AggravateHands, AllyIntoPlay, BecomeAnarch, Bleed, Block, BurnOption, CastVote,
+from judge.engine.vtes.events import (VoteAbility, AbilityBleed, ActionCard, AggravateHands, AllyIntoPlay, BecomeAnarch, Bleed, Block, BurnOption, CastVote,
                                  BurnFor, ChangeControl, ChangeSect, ChooseStrike, ClosePolling, CombatAction, CombatOver, TargetAction, ContestCard,
                                  ContestTitle, CryptDraw, Decline, Diablerize, Discard, EdgePool, Effect, Employ,
                                  EndTurn, EnterCombat, Equip, Event, GainStrikes, GainTitle, GoToPhase, Hunt,
@@ -51,7 +51,8 @@ HANDLERS: dict[type, Handler] = {
     LeaveTorpor: torpor.leave_torpor, Rescue: torpor.rescue, Diablerize: torpor.diablerize,
     NoDiablerie: torpor.no_diablerie,
     # politics (politics.py)
-    Terms: politics.terms, CastVote: politics.cast_vote, ClosePolling: politics.close_event,
+    Terms: politics.terms, CastVote: politics.cast_vote, VoteAbility: politics.vote_ability,
+    ClosePolling: politics.close_event,
     # cards named from the card base (cards.py)
     PlayCard: cards.play_card, BurnOption: cards.burn_option, HuntingGround: cards.hunting_ground,
     # situations met in play: titles and sects changed, the Red List, allies put into play (situations.py)
