@@ -49,7 +49,7 @@ def test_every_vote_ability_gives_its_votes_once_as_printed():
         run = sc.run(scenario)
         assert run.stop is None, (facts.name, run.stop.message)
         said = "\n".join(step.text for step in run.steps)
-        assert a.sentence in said and f"from Voter's card" in said, facts.name
+        assert a.sentence in said and "from Voter's card" in said, facts.name
         before, after = scenario.state.minions["Voter"], run.state.minions["Voter"]
         assert before.blood - after.blood == (a.blood if a.verb == "burn" else 0), facts.name
         assert after.locked == (a.verb == "lock"), facts.name
