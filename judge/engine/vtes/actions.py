@@ -132,7 +132,7 @@ def recruit_action(d: Draft, e: Recruit, log: Log) -> None:
     ally = Minion(name=e.ally, controller=m.controller, kind=ALLY, card=e.ally, blood=e.life, bleed=e.bleed,
                   strength=e.strength, recruited=not e.acts_at_once, unread=e.unread, stealth=e.own_stealth,
                   intercept=e.own_intercept, bonuses=e.bonuses, abilities=e.abilities, disciplines=e.disciplines,
-                  capacity=e.capacity, text_read=e.text_read)
+                  as_vampire=e.as_vampire, text_read=e.text_read)
     announce(d, log, m, kind="recruit", summary=f"{m.name} recruits {e.ally}", stealth=stealth, cost=e.cost,
              card=e.ally, from_hand=True, payload=ally, detail=f", {e.life} life", rules=(R.RECRUIT,))
 

@@ -28,7 +28,7 @@ from judge.engine.vtes.card_text import LIBRARY_SENTENCE, is_self, read_crypt_te
 _STATS = re.compile(r"(?:Unique )?(?P<kind>[A-Za-z][a-z-]*(?: [a-z-]+)?) with (?P<life>\d+) life\. (?:(?P<strength>\d+) "
                     r"strength, (?P<bleed>\d+) bleed|(?P<bleed2>\d+) bleed, (?P<strength2>\d+) strength)\.?")
 _DISCIPLINE = r"basic (?P<name{n}>[A-Z][a-z]+) \[(?P<code{n}>[a-z]{{3}})\]"
-_PLAYS_AS = re.compile(r"(?P<who>.+?) (?:can|may) play (?:non-[a-z]+ )?cards (?:requiring|that require) "
+_PLAYS_AS = re.compile(r"(?P<who>.+?) (?:can|may) play cards (?:requiring|that require) "
                        + _DISCIPLINE.format(n=1) + r"(?:,? (?:and/or|or|and) " + _DISCIPLINE.format(n=2) + r")?"
                        r" as (?:a vampire(?: with (?:a )?capacity (?:of )?(?P<cap>\d+))?|an? (?P<cap2>\d+)-capacity "
                        r"vampire)\.?")
@@ -50,7 +50,7 @@ class AllyText(NamedTuple):
     bonuses: tuple = ()  # card_text.Bonus
     abilities: tuple = ()  # card_text.Ability
     disciplines: tuple[str, ...] = ()  # "can play cards requiring basic Potence [pot] as a vampire": ("pot",)
-    capacity: int = 0  # ... "as a vampire with a capacity of 3": 3
+    capacity: int = 0  # ... "as a vampire with a capacity of 3": 3 (1 when the card says none: the book)
     acts_at_once: str = ""  # "can perform actions the turn it is recruited." (the sentence)
     unread: tuple[str, ...] = ()  # its sentences not read, as printed
 
@@ -82,7 +82,7 @@ def ally_text_of(name: str, preamble: list[str], line: Optional[str], above: Opt
             continue
         if (m := _PLAYS_AS.fullmatch(said)) and is_self(m.group("who"), name) and not out["disciplines"]:
             out["disciplines"] = [m.group("code1")] + ([m.group("code2")] if m.group("code2") else [])
-            out["capacity"] = int(m.group("cap") or m.group("cap2") or 0)
+            out["capacity"] = int(m.group("cap") or m.group("cap2") or 1)  # (1 by default: the book, Minion Cards)
             continue
         if (m := _ACTS_AT_ONCE.fullmatch(said)) and is_self(m.group("who"), name):
             out["acts_at_once"] = s

@@ -151,7 +151,7 @@ class Recruit(Event):
     bonuses: tuple = ()
     abilities: tuple = ()
     disciplines: tuple[str, ...] = ()  # played at the basic level, "as a vampire"
-    capacity: int = 0  # ... "with a capacity of 3"
+    as_vampire: int = 0  # ... its capacity then ("with a capacity of 3")
     acts_at_once: bool = False  # "can perform actions the turn it is recruited."
     text_read: bool = False  # named by its card, read
 

@@ -178,7 +178,7 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
     else:
         if "capacity" in raw or "blood" in raw:
             raise ScenarioError(f"the ally {name} has life, not capacity or blood", lines.of(path))
-        capacity, counters = int(raw.get("plays_as_capacity", 0)), int(raw.get("life", 1))
+        capacity, counters = 0, int(raw.get("life", 1))
         if counters < 1:
             raise ScenarioError(f"the ally {name} needs at least 1 life", lines.of(path + ("life",)))
         if region == UNCONTROLLED and not raw.get("recruited"):
@@ -208,7 +208,7 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         immune=tuple(" ".join(str(x).split()).lower() for x in raw.get("immune") or ()),
         owner=owner if owner != controller else None,
         votes=int(raw["votes"]) if raw.get("votes") is not None else None,
-        unread=unread, extra_master=int(raw.get("extra_master", 0)),
+        unread=unread, extra_master=int(raw.get("extra_master", 0)), as_vampire=int(raw.get("as_vampire", 0)),
         extra_master_when=str(raw.get("extra_master_when", "ready")), bonuses=tuple(raw.get("bonuses") or ()),
         abilities=tuple(raw.get("abilities") or ()), text_read=bool(raw.get("text_read")),
         stays_locked=_stays_locked(raw, lines.of(path + ("stays_locked",)) if "stays_locked" in raw else None),

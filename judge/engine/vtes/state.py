@@ -108,6 +108,9 @@ class Minion:
     votes: Optional[int] = None  # votes its card text gives it (added to a title's)
     immune: tuple[str, ...] = ()  # sources of damage it is immune to, lower case, from its card text
     owner: Optional[str] = None  # the Methuselah who owns the card when another controls it (None: its controller)
+    # an ally whose card lets it play cards requiring its `disciplines` "as a vampire": its capacity then (the card's,
+    # else 1: the book, Minion Cards), for those cards only (0: none)
+    as_vampire: int = 0
     # Its crypt text the engine does not read (judge.engine.vtes.card_text): a stop as not modelled where it could matter.
     unread: tuple[str, ...] = ()
     extra_master: int = 0  # master phase actions its text adds to its controller's master phase
