@@ -165,9 +165,10 @@ def _read_sentence(s: str, out: CryptText, sect: Optional[str], title: Optional[
     if slave:
         out.traits.append(f"slave ({slave.group('clan').lower()})")
         return True
-    more = re.fullmatch(r"(?P<who>[\w' .-]+?) gets (?P<n>\d|one|two|three) additional votes?", s)
+    more = re.fullmatch(r"(?P<who>[\w' .-]+?) gets (?:(?P<n>\d|one|two|three) additional votes?|\+(?P<n2>\d) votes?)", s)
     if more and is_self(more.group("who"), name):
-        out.votes += {"one": 1, "two": 2, "three": 3}.get(more.group("n")) or int(more.group("n"))
+        n = more.group("n") or more.group("n2")
+        out.votes += {"one": 1, "two": 2, "three": 3}.get(n) or int(n)
         return True
     master = _MASTER.fullmatch(s)
     if master:
@@ -893,6 +894,9 @@ class Bonus:
     directed: Optional[bool] = None
     groups: tuple[Group, ...] = ()
     ready: bool = True  # of "action": the Methuselah bled controls a *ready* one ("controls a Ventrue": any)
+    not_kinds: frozenset = frozenset()  # the actions it does not hold on ("on non-hunt actions": hunt)
+    edge: bool = False  # "While you have the Edge, ...": while its Methuselah has the Edge
+    pool_at_most: Optional[int] = None  # "While you have 5 or fewer pool, ...": while its Methuselah has that or less
 
     def group_words(self) -> str:
         return " or ".join(("an " if g.words()[0].casefold() in "aeiou" else "a ") + g.words() for g in self.groups)
@@ -957,6 +961,7 @@ _KIND_LIST = r"(?P<kinds>" + _KIND_WORDS + r"(?:(?:,| and| or|, and|, or) " + _K
 # (directed, undirected), `always`, `group` (the minions named) and the fixed kinds of `hunting`, `bleeding`,
 # `employing`, `recruiting`
 _BONUS_SCOPES: list[tuple[str, re.Pattern]] = [(stats, re.compile(p, re.I)) for stats, p in [
+    ("stealth bleed intercept", r"(?:on|during) non-(?P<notkind>bleed|hunt|political) actions"),
     ("stealth bleed", r"(?:on|during) " + _KIND_LIST + r"|(?:on|during) (?P<dir>directed|undirected) actions"
                       r"|(?P<always>on each of (?:his|her|their|its) actions)|(?P<hunting>when hunting)"
                       r"|(?P<bleeding>when bleeding)|(?P<employing>when employing retainers)(?P<recruiting> and "
@@ -965,10 +970,12 @@ _BONUS_SCOPES: list[tuple[str, re.Pattern]] = [(stats, re.compile(p, re.I)) for 
                       r"(?P<group>.+)"),
     ("strength", r"(?:when )?in combat with (?P<group>.+)"),
     ("intercept", r"(?:when attempting to block|during|vs\.) (?:an? )?" + _KIND_LIST +
-                  r"|(?:during|when attempting to block) (?P<dir>directed|undirected) actions"),
+                  r"|(?:during|when attempting to block|when blocking) (?P<dir>directed|undirected) actions"),
     ("intercept", r"(?:when attempting to block|against) (?P<group>.+)"),
 ]]
-_BONUS_HEAD = re.compile(r"(?P<who>.+?) gets (?P<n>[+-]\d) (?P<stat>stealth|bleed|intercept|strength) (?P<scope>.+?)\.?")
+_BONUS_HEAD = re.compile(r"(?:While you have (?:(?P<edge>the Edge)|(?P<pool>\d+) or fewer pool), )?(?P<who>.+?) gets "
+                         r"(?:an additional )?(?P<n>[+-]\d) (?P<stat>stealth|bleed|intercept|strength)"
+                         r"(?: (?P<scope>.+?))?\.?")
 
 
 def bonus_of(sentence: str, name: str) -> Optional[Bonus]:
@@ -978,6 +985,12 @@ def bonus_of(sentence: str, name: str) -> Optional[Bonus]:
     if m is None or not is_self(m.group("who"), name):
         return None
     stat, scope = m.group("stat"), m.group("scope")
+    held = dict(edge=bool(m.group("edge")), pool_at_most=int(m.group("pool")) if m.group("pool") else None)
+    if scope is None:  # "While you have the Edge, Anxo gets +1 strength.": always, while that holds
+        if not (held["edge"] or held["pool_at_most"] is not None):
+            return None  # (an unconditional bonus is read as the card's own figure: _read_sentence)
+        return Bonus(stat, int(m.group("n")), {"intercept": "block", "strength": "combat"}.get(stat, "action"),
+                     sentence.strip(), **held)
     for stats, pattern in _BONUS_SCOPES:
         s = pattern.fullmatch(scope) if stat in stats.split() else None
         if s is None:
@@ -997,7 +1010,11 @@ def bonus_of(sentence: str, name: str) -> Optional[Bonus]:
         if on == "action" and any(x.kind in ("older", "younger") for x in groups):
             return None  # a Methuselah's minion older than the vampire: not read
         ready = "group" not in g or bool(re.match(r"(?:a |an |the )?ready ", g["group"], re.I))
-        return Bonus(stat, int(m.group("n")), on, sentence.strip(), frozenset(kinds), directed, groups, ready)
+        not_kinds = frozenset({_BONUS_KINDS[g["notkind"].casefold()]}) if g.get("notkind") else frozenset()
+        if not_kinds and stat == "intercept":
+            on = "block"
+        return Bonus(stat, int(m.group("n")), on, sentence.strip(), frozenset(kinds), directed, groups, ready,
+                     not_kinds, **held)
     return None
 
 

@@ -487,6 +487,12 @@ def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, d
     for source, rules, b in sources:
         if b.stat != stat or (b.kinds and kind not in b.kinds) or (b.directed is not None and b.directed != directed):
             continue
+        if (kind is not None and kind in b.not_kinds) or (b.not_kinds and kind is None):
+            continue
+        if b.edge and d.edge != m.controller:
+            continue
+        if b.pool_at_most is not None and d.players[m.controller].pool > b.pool_at_most:
+            continue
         why = ""
         if b.groups:
             if b.on == "action":  # the minions the Methuselah bled controls (ready ones, when the card says so)
