@@ -60,7 +60,7 @@ _MASTER = re.compile(r"(?:If|While) (?P<who>[\w' ,.-]+?) is (?P<state>ready|unlo
 class CryptText:
     """What a crypt card's text gives its minion, and what is left unread."""
 
-    votes: int = 0  # "Cesewayo gets two additional votes.": votes of its card text (Minion.votes)
+    votes: int = 0  # "Cesewayo gets two additional votes.": votes of its card text, no title (Minion.card_votes)
 
     bonus: dict[str, int] = field(default_factory=dict)  # "bleed"/"strength"/"stealth"/"intercept" -> +N
     traits: list[str] = field(default_factory=list)
@@ -1080,6 +1080,7 @@ class Ability:
                     votes for the vampire in the referendum (times its ready minions of `groups` "for each ready Anarch
                     you control"), once each referendum (the rulings), paid by `verb`: "burn" (`blood`), "lock", or
                     "discard" (the card, as printed: `unit`); `during` "political" when only a political action's;
+                    `phase` "polling" when during the polling step only;
     "bleed action"  "The Arcadian can bleed with +1 bleed as a +1 stealth (D) action that costs 1 blood.", "Julia can
                     bleed any Methuselah as a (D) action.", "Rafaele can bleed your predator as a (D) action.": a
                     bleed of its own at `amount` more bleed and `stealth`, costing `blood`, at the prey, any
@@ -1299,6 +1300,7 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
         if per is not None:
             blood = m.group("blood")
             return Ability("votes", s, amount=int(m.group("n") or m.group("n2")), groups=per,
+                           phase="" if s.startswith("During a referendum") else "polling",
                            blood=1 if blood == "a" else int(blood or 0),
                            verb="lock" if m.group("lock") or m.group("lock2") else "discard" if m.group("card") else
                            "burn", unit=m.group("card") or "", during="political" if m.group("kind") == "political "

@@ -358,12 +358,9 @@ def fill_minion(raw: dict, card: CardFacts, line_of, base: Optional[CardFacts] =
                                 f"\"+{n} {key}\"); list it under changed: [{key}] if a card in play changed it",
                                 line_of(key))
         out.setdefault(key, value)
-    if read.votes:  # "Eze gets 1 additional vote.": votes of its card text, added to an Independent's "N votes"
-        total = int(fields.get("votes") or 0) + read.votes
-        if "votes" in raw and int(raw["votes"]) != total:
-            raise ScenarioError(f"{raw['name']}: votes {raw['votes']!r} is not what {card.name}'s card says ({total})",
-                                line_of("votes"))
-        out["votes"] = total
+    if read.votes:  # "Eze gets 1 additional vote.", "Mithras gets +2 votes.": votes of its card text, no title (the
+        # book: "A minion may have a special ability granting additional votes or ballots without being titled")
+        out["card_votes"] = read.votes
     if read.traits:
         out["traits"] = list(dict.fromkeys([*(str(t).lower() for t in raw.get("traits") or ()), *read.traits]))
     if read.master_actions:

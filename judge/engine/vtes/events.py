@@ -462,6 +462,9 @@ class VoteAbility(Event):
 
     minion: str
     votes: Optional[int] = None  # as the scenario says them: checked against the card
+    paid: Optional[str] = None  # "burn" | "lock" | "discard" as said (None: "uses her ability"): checked
+    blood: Optional[int] = None  # the blood said burned
+    discarded: Any = None  # the card said discarded, when the card base knows it (cards.CardFacts)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -27,10 +27,16 @@ def _side(text: str, line: int) -> str:
     return SIDES[key]
 
 
-@FORMS.wording(r"{M} (?:burns (?:\d+|a) blood|locks|discards .+?|uses (?:his|her|its|their) (?:card's |special )?ability) "
-               r"(?:for|to get) \+?(?P<votes>\d+) (?:additional )?votes?", "Lucinde burns 1 blood for 1 vote")
+@FORMS.wording(r"{M} (?:burns (?P<blood>\d+|a) blood|(?P<lock>locks)|discards (?P<card>.+?)|uses (?:his|her|its|their) "
+               r"(?:card's |special )?ability) (?:for|to get) \+?(?P<votes>\d+) (?:additional )?votes?",
+               "Lucinde burns 1 blood for 1 vote")
 def _vote_ability(m, names, line, text):
-    return VoteAbility(minion=minion_of(m, names, line), votes=int(m.group("votes")), line=line, text=text)
+    paid = "burn" if m.group("blood") else "lock" if m.group("lock") else "discard" if m.group("card") else None
+    card = m.group("card")
+    discarded = names.cards.lookup(card) if card and names.cards is not None else None
+    return VoteAbility(minion=minion_of(m, names, line), votes=int(m.group("votes")), paid=paid,
+                       blood=(1 if m.group("blood") == "a" else int(m.group("blood"))) if m.group("blood") else None,
+                       discarded=discarded, line=line, text=text)
 
 
 @FORMS.structured("vote_ability", ("votes",), "{vote_ability: Lucinde, votes: 1}")

@@ -13,6 +13,7 @@ title, do not.
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from judge.engine.vtes import rules as R
@@ -82,6 +83,10 @@ def votes_of(d: Draft, m: Minion) -> tuple[int, list, str]:
         total += m.votes
         rules.append(R.CARD_TEXT_VOTES)
         parts.append(f"{m.votes} from its card text")
+    if m.card_votes:
+        total += m.card_votes
+        rules.append(R.CARD_TEXT_VOTES)
+        parts.append(f"{m.card_votes} more from its card text")
     extra, words = titles.extra_votes(d.referendum, m)
     if extra:
         total += extra
@@ -313,23 +318,35 @@ def vote_ability(d: Draft, e: VoteAbility, log: Log) -> None:
                       f"\"{found[0].sentence}\"", [R.CARD_TEXT_VOTES, R.CRYPT_ABILITY])
     a = usable[0]
     via = f"{m.name}'s card"
+    if e.paid is not None and e.paid != a.verb or e.blood is not None and e.blood != a.blood:
+        said = {"burn": f"burns {e.blood} blood", "lock": "locks", "discard": "discards a card"}[e.paid]
+        raise Refusal(f"{m.name}'s card does not get its votes as said ({said}): \"{a.sentence}\"",
+                      [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+    if e.discarded is not None and not _discards_as_printed(e.discarded, a.unit):
+        raise Refusal(f"{e.discarded.name} is not {a.unit}, the card {m.name}'s card discards: \"{a.sentence}\"",
+                      [R.CRYPT_ABILITY, R.GOLDEN_RULE])
     if m.region == TORPOR:
-        raise NotModelled(f"{m.name} is in torpor: a vampire in torpor casts no votes, and whether its card's votes "
-                          f"are used then is not read (\"{a.sentence}\")", [R.TORPOR_NO_VOTES, R.CRYPT_ABILITY])
+        raise NotModelled(f"{m.name} is in torpor: a vampire in torpor casts no votes, and how its card's votes would "
+                          f"be cast then is not read (\"{a.sentence}\"; some such vampires' rulings let the ability "
+                          f"be used in torpor)", [R.TORPOR_NO_VOTES, R.CRYPT_ABILITY])
     if m.region != READY or m.contested:
         raise Refusal(f"{m.name} is not ready: only ready vampires give votes", [R.TITLE_VOTES])
     if any(who == m.name and card == via for who, card, _ in r.granted):
         raise Refusal(f"{m.name} used its card's votes in this referendum already: \"{a.sentence}\" (the rulings: "
                       f"only once per referendum)", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
-    if _already(r, m.name, "vampire") is not None:
-        raise NotModelled(f"{m.name} already cast its votes before its card gave it more: whether those are cast apart "
-                          f"is not modelled", [R.VOTES_AS_GROUP, R.CARD_TEXT_VOTES])
+    cast = _already(r, m.name, "vampire")  # (cast already: these go the same way, as a group: the book)
     titles.may_vote(r, m)
     count = a.amount
     if a.groups:  # "+1 vote for each ready Anarch you control"
-        counted = [x for x in d.minions.values() if x.controller == m.controller and x.region == READY
-                   and not x.contested and Group.any_fits(a.groups, x, m)]
-        count = a.amount * len(counted)
+        theirs = [x for x in d.minions.values() if x.controller == m.controller and x.region == READY
+                  and not x.contested]
+        unknown = [x.name for x in theirs if Group.any_fits(a.groups, x, m) is None]
+        if unknown:
+            raise NotModelled(f"{m.name}'s card says \"{a.sentence}\", and the table does not say whether "
+                              f"{', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} "
+                              f"{' or '.join(g.words() for g in a.groups)} (give its clan and sect)",
+                              [R.CRYPT_ABILITY])
+        count = a.amount * len([x for x in theirs if Group.any_fits(a.groups, x, m)])
     if e.votes is not None and e.votes != count:
         raise Refusal(f"{m.name}'s card gives {count} vote{'s' if count != 1 else ''} here, not {e.votes}: "
                       f"\"{a.sentence}\"", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
@@ -338,7 +355,8 @@ def vote_ability(d: Draft, e: VoteAbility, log: Log) -> None:
                       [R.CRYPT_ABILITY])
     if a.verb == "lock" and m.locked:
         raise Refusal(f"{m.name} is locked: its card locks it for the votes: \"{a.sentence}\"", [R.CRYPT_ABILITY])
-    r = _begin_polling(d, log)
+    if a.phase == "polling":  # ("During a referendum, ...": in its terms too, which go on)
+        r = _begin_polling(d, log)
     if a.verb == "burn":
         blood(d, m.name, -a.blood)
         paid = f"burns {a.blood} blood"
@@ -349,8 +367,25 @@ def vote_ability(d: Draft, e: VoteAbility, log: Log) -> None:
         play_from_hand(d, m.controller, log, f"the card {m.name} discards ({a.unit})")
         paid = f"discards {a.unit}"
     d.put_referendum(granted=r.granted + ((m.name, via, count),))
-    log.add(f"{m.name} {paid} for {count} vote{'s' if count != 1 else ''} as its card allows (\"{a.sentence}\"), "
-            f"cast with its other votes.", R.CARD_TEXT_VOTES, R.CRYPT_ABILITY, R.GOLDEN_RULE, R.VOTES_AS_GROUP)
+    words = f"{m.name} {paid} for {count} vote{'s' if count != 1 else ''} as its card allows (\"{a.sentence}\")"
+    rules = [R.CARD_TEXT_VOTES, R.CRYPT_ABILITY, R.GOLDEN_RULE, R.VOTES_AS_GROUP]
+    if cast is not None:  # its votes are cast already: these join them, the same way
+        _record(d, log, Vote(player=m.controller, source=via, kind="card", side=cast.side, count=count),
+                f"{words}, cast {cast.side} with its votes cast already (a vampire's votes go together)", rules)
+        return
+    log.add(f"{words}, cast with its other votes.", *rules)
+
+
+def _discards_as_printed(card, unit: str) -> bool:
+    """Whether the card named discarded is the one the ability asks for ("a card requiring Dominate [dom]", "a master
+    card", "a political action card"): what is not read of `unit` is taken as said."""
+    code = re.search(r"requiring [A-Z][\w ]+ \[(?P<code>[a-z]{3})\]", unit)
+    if code:
+        return code.group("code") in {c.casefold() for c, _, _ in card.disciplines}
+    kind = re.fullmatch(r"an? (?P<type>master|political action|combat) card(?: \[[A-Z ]+\])?", unit.strip())
+    if kind:
+        return any(t.casefold() == kind.group("type") for t in card.types)
+    return True
 
 
 def _vampire_vote(d: Draft, log: Log, r: Referendum, e: CastVote, name: str, kind: str) -> None:

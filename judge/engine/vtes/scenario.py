@@ -207,7 +207,7 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         traits=trait_list,
         immune=tuple(" ".join(str(x).split()).lower() for x in raw.get("immune") or ()),
         owner=owner if owner != controller else None,
-        votes=int(raw["votes"]) if raw.get("votes") is not None else None,
+        votes=int(raw["votes"]) if raw.get("votes") is not None else None, card_votes=int(raw.get("card_votes", 0)),
         unread=unread, extra_master=int(raw.get("extra_master", 0)), as_vampire=int(raw.get("as_vampire", 0)),
         extra_master_when=str(raw.get("extra_master_when", "ready")), bonuses=tuple(raw.get("bonuses") or ()),
         abilities=tuple(raw.get("abilities") or ()), text_read=bool(raw.get("text_read")),

@@ -105,7 +105,8 @@ class Minion:
     cannot: tuple[str, ...] = ()  # actions card effects forbid it ("hunt", ...)
     mandatory: tuple[str, ...] = ()  # mandatory actions card effects impose on it
     traits: tuple[str, ...] = ()  # from its card text, lower case: "blood cursed", "red list", ...
-    votes: Optional[int] = None  # votes its card text gives it (added to a title's)
+    votes: Optional[int] = None  # an Independent's "N votes (titled)", or a title's votes the books do not name
+    card_votes: int = 0  # votes its card text gives it beside ("Mithras gets +2 votes."): they make it no titled one
     immune: tuple[str, ...] = ()  # sources of damage it is immune to, lower case, from its card text
     owner: Optional[str] = None  # the Methuselah who owns the card when another controls it (None: its controller)
     # an ally whose card lets it play cards requiring its `disciplines` "as a vampire": its capacity then (the card's,
