@@ -276,9 +276,9 @@ def directed_at(d: Draft, chosen: Optional[str], actor: Minion) -> tuple[str, ..
 
 
 def on_success(d: Draft, log: Log, a: Action, bled: Optional[int] = None) -> None:
-    """The effects of the action `a` (its payload: the ActionText and the chosen minion) as it succeeds; `bled`: the
+    """The effects of the action `a` (`Action.success`, aimed at `Action.chosen`) as it succeeds; `bled`: the
     bleed's amount, when the action is a bleed."""
-    text, chosen = a.payload
+    text, chosen = a.success, a.chosen
     actor = d.minions.get(a.actor)
     for e in text.effects:
         if e.verb == "in combat":

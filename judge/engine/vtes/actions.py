@@ -121,7 +121,8 @@ def equip_action(d: Draft, e: Equip, log: Log) -> None:
 def employ_action(d: Draft, e: Employ, log: Log) -> None:
     m = check_actor(d, e.actor, "employ")
     announce(d, log, m, kind="employ", summary=f"{m.name} employs {e.retainer}", stealth=1, cost=e.cost,
-             card=e.retainer, from_hand=True, payload=Retainer(e.retainer, e.life, e.bonuses, e.abilities), rules=(R.EMPLOY,))
+             card=e.retainer, from_hand=True, payload=Retainer(e.retainer, e.life, e.bonuses, e.abilities, e.unread),
+             rules=(R.EMPLOY,))
 
 
 def recruit_action(d: Draft, e: Recruit, log: Log) -> None:
@@ -162,8 +163,8 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
     if (e.via or e.card) and card in m.used:  # an unnamed card cannot be told apart from another
         raise Refusal(f"{m.name} already performed an action with {card} this turn", [R.ACTION_CARD_ONCE])
     common = dict(cost=e.cost, card=e.card if not e.via else None, via=e.via, from_hand=not e.via, effect=e.effect,
-                  says=e.says, puts_vampire=e.puts_vampire, unreplaced=e.unreplaced,
-                  payload=(e.success, e.chosen) if e.success is not None else None)
+                  says=e.says, puts_vampire=e.puts_vampire, unreplaced=e.unreplaced, success=e.success,
+                  chosen=e.chosen)
     if e.as_ == "bleed":
         target = _bleed_target(d, m, e.targets[0] if e.targets else None, e.any_target)
         extra, why = crypt_bonus(d, m, "bleed", kind="bleed", directed=True, targets=(target,))
@@ -682,10 +683,11 @@ def _resolve_bleed(d: Draft, log: Log, a: Action, paid: str, rules: list) -> Non
     if a.bleed <= 0:
         log.add(f"{a.summary} succeeds{paid}, with a bleed of {a.bleed}: no pool is burned and no Edge is gained.",
                 *rules, R.BLEED_ZERO)
-        _bleed_card_effects(d, log, a)
+        _bleed_card_effects(d, log, a, 0)
         return
     if not d.players[target].seated:
         log.add(f"{a.summary} succeeds{paid}, but {target} is no longer in the game.", *rules)
+        _bleed_card_effects(d, log, a, 0)
         return
     burned = -pool(d, target, -a.bleed)
     before = d.edge
@@ -694,14 +696,19 @@ def _resolve_bleed(d: Draft, log: Log, a: Action, paid: str, rules: list) -> Non
             f"{a.player} takes the Edge" + (f" from {before}" if before else ""))
     log.add(f"{a.summary} succeeds{paid}: {target} burns {burned} pool ({d.players[target].pool} left); {edge}.",
             *rules, R.BLEED_AMOUNT, R.BLEED_EDGE)
-    _bleed_card_effects(d, log, a)
+    _bleed_card_effects(d, log, a, a.bleed)
 
 
-def _bleed_card_effects(d: Draft, log: Log, a: Action) -> None:
-    """What the bleed's card does as the bleed succeeds: its text read (action_effects), or the effect the scenario
-    describes."""
-    if isinstance(a.payload, tuple) and isinstance(a.payload[0], action_effects.ActionText):
-        action_effects.on_success(d, log, a, bled=a.bleed)
+def _bleed_card_effects(d: Draft, log: Log, a: Action, bled: int) -> None:
+    """What the bleed's card does as the action succeeds, the bleed of `bled` (0: no pool burned): its text read
+    (action_effects: what "if the bleed is successful" gives, only at 1 or more), or the effect the scenario describes
+    (taken as a successful bleed's: at 0, whether it holds is not said)."""
+    if a.success is not None:
+        action_effects.on_success(d, log, a, bled=bled)
+    if a.effects and bled < 1:
+        raise NotModelled(f"{a.summary} burned no pool, and the effect described with {a.via or a.card or 'the card'} "
+                          f"is a successful bleed's: whether it takes place now is not said",
+                          [R.BLEED_SUCCESSFUL, R.GOLDEN_RULE])
     for effect in a.effects:
         apply_card_effect(d, log, effect, a.via or a.card or "the card")
 
@@ -751,7 +758,8 @@ def _resolve_equip(d: Draft, log: Log, a: Action, paid: str, rules: list) -> Non
 def _resolve_employ(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     retainer: Retainer = a.payload
     actor = d.minions[a.actor]
-    d.put_minion(a.actor, retainers=actor.retainers + (retainer,))
+    d.put_minion(a.actor, retainers=actor.retainers + (retainer,),
+                 unread=actor.unread + tuple(f"{retainer.name}: {s}" for s in retainer.unread))
     d.set(bank=d.bank - retainer.life)
     log.add(f"{a.summary} succeeds{paid}: {retainer.name} is placed on {a.actor} with {retainer.life} life from "
             f"the blood bank.", *rules, R.EMPLOY)
@@ -790,7 +798,7 @@ def _resolve_anarch(d: Draft, log: Log, a: Action, paid: str, rules: list) -> No
 
 def _resolve_card(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
     card = a.via or a.card or "the card"
-    if isinstance(a.payload, tuple) and isinstance(a.payload[0], action_effects.ActionText):
+    if a.success is not None:
         log.add(f"{a.summary} succeeds{paid}: it resolves as {card} says.", *rules, R.ACTION_CARD)
         action_effects.on_success(d, log, a)
     elif a.effects:

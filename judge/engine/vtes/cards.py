@@ -1773,8 +1773,9 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
     if success is not None:  # (the card's effects as printed; a scenario describing them is taken instead)
         chosen = action_effects.chosen_for(d, success, m, e.on, e.card.quote())
         aimed = action_effects.directed_at(d, chosen, m)
-        if targets and aimed and targets != aimed:
-            raise _refuse(e.card, f"{e.card.name} played on {chosen} is directed at {aimed[0]}, not {targets[0]}",
+        if targets and chosen and success.aiming is not None and targets != aimed:
+            at = f"directed at {aimed[0]}" if aimed else f"directed at nobody ({chosen} is {m.controller}'s own)"
+            raise _refuse(e.card, f"{e.card.name} played on {chosen} is {at}, not at {targets[0]}",
                           R.DIRECTED_TARGETS)
         targets = targets or aimed
     elif e.on is not None:
@@ -1882,8 +1883,9 @@ def _employ(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
                           [R.EMPLOY, R.GOLDEN_RULE])
     if e.card.unique:
         held = [(x.name, x.controller) for x in d.minions.values() for r in x.retainers if r.name == e.card.name]
-        if any(player == m.controller for _, player in held):
-            raise _refuse(e.card, f"{e.card.name} is unique and {m.controller} controls it already (on {held[0][0]}): "
+        mine = [who for who, player in held if player == m.controller]
+        if mine:
+            raise _refuse(e.card, f"{e.card.name} is unique and {m.controller} controls it already (on {mine[0]}): "
                                   f"a Methuselah cannot contest a card with themself", R.CONTEST_SELF, R.UNIQUE_CARD)
         if held:
             raise NotModelled(f"{e.card.name} is unique and already in play on {held[0][0]}: the contest a second copy "

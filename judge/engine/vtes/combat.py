@@ -984,8 +984,9 @@ def prevent(d: Draft, e: Prevent, log: Log) -> None:
     paid = _pay(d, m, e.cost, e.source or "the prevention")
     if e.source and own is None and not _uses_weapon(m, e.source):
         play_from_hand(d, m.controller, log, e.source, after_combat=e.unreplaced)
+    whose, own = own if own is not None else (None, None)
     dmg.prevent(d, log, m.name, e.amount, False if own is not None and own.non_aggravated else e.aggravated,
-                e.source if own is None else f"{e.source} (its card: \"{own.sentence}\")", paid)
+                e.source if own is None else f"{e.source} ({whose}: \"{own.sentence}\")", paid)
     c = d.combat
     if not still_preventing(c):
         # all of its damage is prevented, and every other minion taking damage is done preventing:
@@ -994,10 +995,11 @@ def prevent(d: Draft, e: Prevent, log: Log) -> None:
 
 
 def _prevention_ability(d: Draft, c: Combat, m: Minion, e: Prevent):
-    """The prevention `m`'s own card gives ("Lizette can prevent 1 damage each combat.") when the scenario names it
-    ("with her ability"): counted point by point in the combat (or the round), normal damage only when the card says
-    so; refused past its amount or for another minion's ability. None for a minion described without its card (the
-    prevention taken as the scenario says, as a card's would be)."""
+    """The prevention `m`'s own card, or a retainer's, gives ("Lizette can prevent 1 damage each combat.") when the
+    scenario names it ("with her ability"), as (whose words: "its card" or "Belinde's retainer ...", the ability):
+    counted point by point in the combat (or the round), normal damage only when the card says so; refused past its
+    amount or for another minion's ability. None for a minion described without its card (the prevention taken as
+    the scenario says, as a card's would be)."""
     whose, what = named_ability(e.source)
     if not is_own(whose, m) or what not in ("ability",):
         raise Refusal(f"{m.name} cannot prevent damage with {e.source}", [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
@@ -1035,7 +1037,8 @@ def _prevention_ability(d: Draft, c: Combat, m: Minion, e: Prevent):
         raise Refusal(f"{m.name}'s preventions give {sum(a.amount for _, _, a in fit)} and {used} of it is used "
                       f"({said})", [R.CRYPT_ABILITY, R.PREVENT_DAMAGE])
     d.put_combat(used_abilities=c.used_abilities + tuple(keys))
-    return fit[0][2]
+    used = [fit[i] for i in range(len(fit)) if any(k[1].startswith(fit[i][1]) for k in keys)] or fit
+    return ("its card" if used[0][0] == f"{m.name}'s card" else used[0][0]), used[0][2]
 
 
 def press(d: Draft, e: Press, log: Log) -> None:

@@ -133,6 +133,7 @@ class Employ(Event):
     cost: Cost = field(default_factory=Cost)
     bonuses: tuple = ()  # what a retainer card gives its employer (retainers.RetainerText): card_text.Bonus
     abilities: tuple = ()  # ... card_text.Ability
+    unread: tuple[str, ...] = ()  # ... its sentences not read: the employer's unread text once employed
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -164,12 +164,13 @@ def _employ(m, names, line, text):
 
 def _retainer_gives(names, retainer: str) -> dict:
     """A described employ of a retainer card the card base knows: what its card gives its employer goes with it (read
-    at its basic level, retainers.py), never dropped; the rest of the description is the scenario's."""
+    at its basic level, retainers.py), and its text not read becomes the employer's (stopping where it could matter),
+    never dropped; the rest of the description is the scenario's."""
     facts = names.cards.lookup(retainer) if names.cards is not None else None
     if facts is None or tuple(facts.types) != ("Retainer",):
         return {}
     rt = modelled(facts, None).retainer
-    return {"bonuses": rt.bonuses, "abilities": rt.abilities}
+    return {"bonuses": rt.bonuses, "abilities": rt.abilities, "unread": rt.unread}
 
 
 @FORMS.wording(r"{M} (?:recruits|attempts to recruit) (?:an ally,? )?(?P<x>.+?)(?: at \+(?P<st>\d+) stealth)?(?:[:,] (?P<props>.+)| \((?P<props2>.+)\))?",

@@ -149,7 +149,7 @@ def play_from_hand(d: Draft, player: str, log: Log, what: str, replaced: bool = 
     """Play a card from the hand and draw its replacement, unless the library is empty, or the card says
     not to replace it until the next unlock phase (`replaced` False: drawn then, `phases._enter_unlock`),
     until after combat (`after_combat`: drawn as the combat ends, `draw_after_combat`) or until after this action
-    (`after_action`: drawn as the action ends, `draw_after_action`)."""
+    (`after_action`: drawn as the moment after its resolution closes, `close_resolution`)."""
     p = d.players[player]
     if p.hand <= 0:
         raise Refusal(f"{player} has no card in hand to play {what}", [R.DRAW_REPLACE])
@@ -227,8 +227,8 @@ def close_resolution(d: Draft, log: Log, keep: bool = False) -> None:
 
 
 def draw_after_action(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:
-    """The action is over (it succeeded, the combat its block began ended, its referendum closed): each card not
-    replaced until after this action is replaced now."""
+    """The action is over and the moment after its resolution closed (`close_resolution`): each card not replaced
+    until after this action is replaced now."""
     draw_after(d, log, unreplaced, "after the action")
 
 
@@ -419,7 +419,7 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
              card: Optional[str] = None, via: Optional[str] = None, from_hand: bool = False, payload=None,
              effect: Optional[CardEffect] = None, says: Optional[str] = None, rules=(), detail: str = "",
              cost_rules=(), puts_vampire: bool = False, bleed_words: Sequence[str] = (),
-             unreplaced: bool = False) -> None:
+             unreplaced: bool = False, success=None, chosen: Optional[str] = None) -> None:
     """Announce an action; `cost_rules` are the rules that set its cost (a cardless action's default cost);
     `unreplaced`: its card says "Do not replace until after this action.";
     `bleed_words`, the words of the card bonuses the caller counted in `bleed` (crypt_bonus), said after it.
@@ -427,6 +427,7 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
     action that puts a vampire in play)."""
     traits.check_announce(d, m, directed, puts_vampire)
     check_cost(d, m, cost, card or kind, (R.ACTION_COST_REQUIRED, *cost_rules))
+    close_resolution(d, log)  # (the last action's "after resolution" moment is over: its cards are drawn first)
     # the minion's own stealth (its card's "+1 stealth."), and its card's bonuses that hold on this action
     extra, why = crypt_bonus(d, m, "stealth", kind=kind, directed=directed, targets=targets)
     stealth += m.stealth + extra
@@ -441,14 +442,14 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
     if used:
         changes["used"] = m.used + (used,)
     d.put_minion(m.name, **changes)
-    close_resolution(d, log)  # (the last action's "after resolution" moment is over)
     order = _block_order(d, m.controller, directed, targets)
     d.set(action=Action(actor=m.name, player=m.controller, kind=kind, summary=summary, directed=directed,
                         targets=targets, stealth=stealth, bleed=bleed, hunt=hunt, cost_blood=cost.blood,
-                        cost_pool=cost.pool, card=card, via=via, order=order, payload=payload,
+                        cost_pool=cost.pool, card=card, via=via, order=order, payload=payload, success=success,
+                        chosen=chosen,
                         effects=(effect,) if effect else (), says=says),
           resolved=None)
-    if from_hand and unreplaced:  # (drawn as the action is over: `action_over`)
+    if from_hand and unreplaced:  # (drawn as the moment after its resolution closes: `close_resolution`)
         play_from_hand(d, m.controller, log, card or kind, after_action=True)
     costs = cost_words(cost)
     text = (f"Announced: {summary} ({m.name} locks): {'directed' if directed else 'undirected'}, "

@@ -316,13 +316,17 @@ def vote_ability(d: Draft, e: VoteAbility, log: Log) -> None:
     if not usable:
         raise Refusal(f"{m.name}'s card gives its votes in a political action's referendum only: "
                       f"\"{found[0].sentence}\"", [R.CARD_TEXT_VOTES, R.CRYPT_ABILITY])
-    a = usable[0]
+    a = next((x for x in usable if e.paid is None or x.verb == e.paid), usable[0])
     via = f"{m.name}'s card"
     if e.paid is not None and e.paid != a.verb or e.blood is not None and e.blood != a.blood:
         said = {"burn": f"burns {e.blood} blood", "lock": "locks", "discard": "discards a card"}[e.paid]
         raise Refusal(f"{m.name}'s card does not get its votes as said ({said}): \"{a.sentence}\"",
                       [R.CRYPT_ABILITY, R.GOLDEN_RULE])
-    if e.discarded is not None and not _discards_as_printed(e.discarded, a.unit):
+    fits = _discards_as_printed(e.discarded, a.unit) if e.discarded is not None else True
+    if fits is None:
+        raise NotModelled(f"{m.name}'s card discards {a.unit}: whether {e.discarded.name} is one is not read "
+                          f"(\"{a.sentence}\")", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+    if not fits:
         raise Refusal(f"{e.discarded.name} is not {a.unit}, the card {m.name}'s card discards: \"{a.sentence}\"",
                       [R.CRYPT_ABILITY, R.GOLDEN_RULE])
     if m.region == TORPOR:
@@ -376,16 +380,16 @@ def vote_ability(d: Draft, e: VoteAbility, log: Log) -> None:
     log.add(f"{words}, cast with its other votes.", *rules)
 
 
-def _discards_as_printed(card, unit: str) -> bool:
+def _discards_as_printed(card, unit: str) -> Optional[bool]:
     """Whether the card named discarded is the one the ability asks for ("a card requiring Dominate [dom]", "a master
-    card", "a political action card"): what is not read of `unit` is taken as said."""
+    card", "a political action card"); None when `unit` is no such form (not read)."""
     code = re.search(r"requiring [A-Z][\w ]+ \[(?P<code>[a-z]{3})\]", unit)
     if code:
         return code.group("code") in {c.casefold() for c, _, _ in card.disciplines}
     kind = re.fullmatch(r"an? (?P<type>master|political action|combat) card(?: \[[A-Z ]+\])?", unit.strip())
     if kind:
         return any(t.casefold() == kind.group("type") for t in card.types)
-    return True
+    return None
 
 
 def _vampire_vote(d: Draft, log: Log, r: Referendum, e: CastVote, name: str, kind: str) -> None:

@@ -70,7 +70,7 @@ def retainer_text_of(name: str, preamble: list[str], line: Optional[str], above:
                                    for c in required)
     bonuses, abilities = [], []
     for s in kept:
-        said = re.sub(rf"^(?:{subjects})\b", _EMPLOYER, s)
+        said = re.sub(rf"^(?:{subjects})\b", _EMPLOYER, s, flags=re.I)
         m = re.fullmatch(rf"{_EMPLOYER} (?:gets|has) (?P<n>[+-]\d) (?P<stat>bleed|stealth|intercept|strength)\.?", said)
         if m:  # "The employer gets +1 intercept.": on every block attempt it makes
             bonuses.append(Bonus(m.group("stat"), int(m.group("n")), _STATS[m.group("stat")], s))

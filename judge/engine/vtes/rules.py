@@ -178,7 +178,7 @@ BLEED_EDGE = rule("BLEED_EDGE", "a successful bleed of 1 or more gives the actin
 BLEED_LIMITED = rule("BLEED_LIMITED", "only one action modifier card can increase a bleed (limited)",
                      [V("bleed", "Only one action modifier card can be played to increase the bleed")],
                      [])
-BLEED_ZERO = rule("BLEED_ZERO", "a bleed reduced to 0 is still successful, with no effect",
+BLEED_ZERO = rule("BLEED_ZERO", "a bleed action reduced to 0 still succeeds as an action, with no effect",
                   [V("resolve-the-action", "A reason might be that a bleed got reduced to 0")],
                   [RB("6.1.1", "the bleed amount is one or more, then the bleed is successful")])
 BLEED_SUCCESSFUL = rule("BLEED_SUCCESSFUL", "a bleed is successful when its amount is 1 or more",

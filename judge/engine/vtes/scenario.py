@@ -257,9 +257,15 @@ def _retainer(raw, path: tuple, lines: Lines, cards) -> _Employed:
     if level not in (None, "basic", "inferior", "superior"):
         raise ScenarioError(f"retainer {name}: at: {level!r} is not a Discipline level; expected inferior (or basic) "
                             f"or superior", lines.of(path + ("at",)))
+    if level == "superior" and not any(ln.level == "superior" for ln in facts.discipline_lines()):
+        raise ScenarioError(f"retainer {name}: at: superior, and {facts.name} has no superior level", lines.of(
+            path + ("at",)))
     rt = modelled(facts, "superior" if level == "superior" else None).retainer
-    life = int(raw["life"]) if isinstance(raw, dict) and "life" in raw else rt.life if rt.life is not None else 1
-    return _Employed(facts.name, life, rt.bonuses, rt.abilities, rt.unread)
+    given = isinstance(raw, dict) and "life" in raw
+    if rt.life is None and not given:
+        raise ScenarioError(f"retainer {name}: its card's life is not read; give its life ({{name: {facts.name}, "
+                            f"life: N}})", lines.of(path))
+    return _Employed(facts.name, int(raw["life"]) if given else rt.life, rt.bonuses, rt.abilities, rt.unread)
 
 
 def _from_card(raw: dict, path: tuple, lines: Lines, cards) -> dict:

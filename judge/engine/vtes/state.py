@@ -38,6 +38,7 @@ class Retainer:
     # what its card gives its employer while it is employed (retainers.py): card_text.Bonus and card_text.Ability
     bonuses: tuple = ()
     abilities: tuple = ()
+    unread: tuple[str, ...] = ()  # its card's sentences not read (its employer's unread text while it is employed)
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,9 @@ class Action:
     excluded: tuple[tuple[str, str, str, str], ...] = ()
     bleed_modified: bool = False  # a limited +bleed modifier was played
     payload: Any = None  # what the action brings into play (ally, retainer, equipment...)
+    # what its action card's text does as it succeeds (action_effects.ActionText), and the minion it aims at
+    success: Any = None
+    chosen: Optional[str] = None
     effects: tuple = ()  # described card effects applied on success
     says: Optional[str] = None  # card text given but not modelled
     woken: tuple[str, ...] = ()  # minions that woke during this action: they block and react as though unlocked
