@@ -604,6 +604,9 @@ def resolve_attempt(d: Draft, log: Log) -> bool:
     """Resolve the block attempt in progress; True if the action is blocked."""
     a = d.action_()
     att = a.attempt
+    if att.blocker not in d.minions:  # (burned by an effect while its attempt was open: the books do not say)
+        raise NotModelled(f"the blocking minion {att.blocker} left play during its block attempt",
+                          [R.BLOCK_COMPARE, R.BLOCKED])
     if att.intercept >= a.stealth:
         if a.actor not in d.minions:  # e.g. an acting ally that burned its last life paying for a modifier
             raise NotModelled(f"the acting minion {a.actor} left play during the action, then was blocked",
