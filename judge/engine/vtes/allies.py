@@ -22,7 +22,7 @@ import re
 from dataclasses import replace
 from typing import NamedTuple, Optional
 
-from judge.engine.vtes.card_text import LIBRARY_SENTENCE, is_self, read_crypt_text
+from judge.engine.vtes.card_text import LIBRARY_SENTENCE, is_self, life_as_above, read_crypt_text
 
 # "Unique mortal with 2 life. 0 strength, 0 bleed.", "Ghoul with 2 life. 1 bleed, 1 strength."
 _STATS = re.compile(r"(?:Unique )?(?P<kind>[A-Za-z][a-z-]*(?: [a-z-]+)?) with (?P<life>\d+) life\. (?:(?P<strength>\d+) "
@@ -60,13 +60,8 @@ def ally_text_of(name: str, preamble: list[str], line: Optional[str], above: Opt
     written from when it is "As above, ...": `above`)."""
     sentences, life_then = list(preamble), None
     if line:
-        m = re.fullmatch(r"As above, but (?:this ally|it|" + re.escape(name) + r") has (?P<life>\d+) life\.?",
-                         line.strip())
-        if m and above is not None:
-            sentences.append(above)
-            life_then = int(m.group("life"))
-        else:
-            sentences.append(line)
+        life_then = life_as_above(name, line, above)
+        sentences.append(above if life_then is not None else line)
     short = name.split(",")[0].strip()
     out = dict(life=None, strength=1, bleed=1, stealth=0, intercept=0, bonuses=[], abilities=[], disciplines=[],
                capacity=0, acts_at_once="", unread=[])

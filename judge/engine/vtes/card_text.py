@@ -778,6 +778,13 @@ def above_codes(text: str) -> Optional[tuple[tuple[str, ...], str]]:
     return tuple(c.casefold() for c in codes), "superior" if codes[0].isupper() else "inferior"
 
 
+def life_as_above(name: str, line: str, above: Optional[str]) -> Optional[int]:
+    """The life an ally's or retainer's "As above, but Raven Spy has 2 life." line gives (its card's name, "it" or
+    "this ally"), the rest read from `above`; None when `line` is no such line or there is no line above."""
+    m = re.fullmatch(r"As above, but (?:this ally|it|" + re.escape(name) + r") has (?P<life>\d+) life\.?", line.strip())
+    return int(m.group("life")) if m and above is not None else None
+
+
 def written_out(line: str, above: str) -> Optional[str]:
     """The "As above, ..." `line` written out from `above` (the line it is written from, as printed), or None when
     its change is not one of the ways read here."""

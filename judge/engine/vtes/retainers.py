@@ -20,7 +20,8 @@ import re
 from dataclasses import replace
 from typing import NamedTuple, Optional
 
-from judge.engine.vtes.card_text import LIBRARY_SENTENCE, Bonus, is_as_above, read_crypt_text, written_out
+from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, Bonus, is_as_above, life_as_above, read_crypt_text,
+                                         written_out)
 
 _LIFE = re.compile(r"(?:Unique )?[A-Za-z][a-z-]*(?: [a-z-]+)? with (?P<life>\d+) life")
 _EMPLOYER = "Employer"  # the name the employer's sentences are read under (card_text's own-vampire forms)
@@ -49,10 +50,9 @@ def retainer_text_of(name: str, preamble: list[str], line: Optional[str], above:
     "This <clan>" is the employer (its "Requires ..." sentences the engine checks are left out of `preamble`)."""
     life, unread, sentences, printed_as = None, [], list(preamble), {}
     if line:
-        m = re.fullmatch(r"As above, but (?:it|" + re.escape(name) + r") has (?P<life>\d+) life\.?", line.strip())
-        if m and above is not None:  # "As above, but Raven Spy has 2 life.": the line above, and its life
+        life = life_as_above(name, line, above)
+        if life is not None:  # "As above, but Raven Spy has 2 life.": the line above, and its life
             sentences.append(above)
-            life = int(m.group("life"))
         else:  # "As above, and ...": written out from the line above (the printed line when it cannot be)
             out = written_out(line, above) if above is not None and is_as_above(line) else None
             sentences.append(out or line)
