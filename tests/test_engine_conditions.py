@@ -47,11 +47,28 @@ def test_a_read_sentence_is_its_clauses_and_nothing_else(corpus):
     "Only usable if combat would end.",  # no moment "as combat would end" in the engine
     "Only usable by a ready, unlocked vampire other than the acting minion who is capable of performing the action.",
     "Only usable by a vampire being burned; he or she is sent into torpor instead.",
-    "Only usable if a Camarilla or Sabbat vampire is bleeding you.",
+    "Only usable when a monster is acting.",  # no minion the table describes is told a monster
+    "Only usable at the end of a round of combat.",  # the engine passes the end of round step within the press's event
     "Only usable by a non-acting Guruhi when an acting Laibon you control is blocked (before combat).",
 ])
 def test_a_sentence_with_a_part_the_engine_does_not_check_is_not_read(sentence):
     assert condition_of(sentence) is None
+
+
+@pytest.mark.parametrize("sentence, clauses", [
+    ("Only usable if a Camarilla or Sabbat vampire is bleeding you.", ["if a Camarilla or Sabbat vampire is bleeding you"]),
+    ("Only usable when a vampire without Auspex [aus] is acting.", ["when a vampire without Auspex [aus] is acting"]),
+    ("Only usable if this Baali blocks an ally or younger vampire, before block resolution.",
+     ["if this Baali blocks an ally or younger vampire", "before block resolution"]),
+    ("Only usable if this vampire blocks an ally or younger vampire bleeding you, before block resolution.",
+     ["if this vampire blocks an ally or younger vampire bleeding you", "before block resolution"]),
+    ("Only usable in combat with a Toreador, Toreador antitribu, ally or younger vampire.",
+     ["in combat with a Toreador, Toreador antitribu, ally or younger vampire"]),
+])
+def test_the_minions_a_clause_names_end_where_the_clause_does(sentence, clauses):
+    """A clause naming minions in words of its own ("a Toreador, Toreador antitribu, ally or younger vampire") takes
+    the whole list, and stops before the words of the next clause ("bleeding you", ", before ...")."""
+    assert [c for c, _ in condition_of(sentence).clauses] == clauses
 
 
 def test_clauses_say_who_plays_the_card_and_whether_a_master_card_can_be_checked():

@@ -43,7 +43,7 @@ from typing import Any, Callable, NamedTuple, Optional
 
 from judge.engine.vtes.cancels import CancelText, cancel_of
 from judge.engine.vtes.clans import is_clan
-from judge.engine.vtes.state import ALLY, TORPOR, VAMPIRE
+from judge.engine.vtes.state import ALLY, READY, TORPOR, VAMPIRE
 
 # "Sabbat: ...", "Camarilla Prince of Seattle: ...", "Independent. 2 votes (titled): ..."
 _SECT_PREFIX = re.compile(r"^(?P<head>[A-Z][^:.]*?(?:\. \d+ votes? \(titled\))?):\s*")
@@ -345,42 +345,40 @@ def _both_ready(d, m):
 
 
 def _is_kind(who: str) -> Callable[[Any, Any, Any], Optional[str]]:
-    """A test of another minion `o` by the words the card names it with ("a minion", "an ally or younger vampire",
-    "a younger vampire", "an ally", "a vampire", "a minion controlled by your predator"), `m` playing the card:
-    the reason `o` is not such a minion, or None."""
-    who = " ".join(who.split()).removeprefix("an ").removeprefix("a ")
-
-    def younger(o, m) -> bool:
-        return o.kind == VAMPIRE and m.kind == VAMPIRE and o.capacity < m.capacity
+    """A test of another minion `o` by the words the card names it with (`named_of`: "a minion", "an ally or younger
+    vampire", "a Camarilla or Sabbat vampire", "a vampire without Auspex [aus]", "a minion controlled by your
+    predator"...), `m` playing the card: the reason `o` is not such a minion, or None. Built only for words
+    `named_of` reads (`_named`)."""
+    named = named_of(who)
 
     def test(d, o, m) -> Optional[str]:
-        if who == "minion":
-            return None
-        if who == "ally":
-            return None if o.kind == ALLY else f"{o.name} is not an ally"
-        if who == "vampire":
-            return None if o.kind == VAMPIRE else f"{o.name} is not a vampire"
-        if who == "younger vampire":
-            return None if younger(o, m) else f"{o.name} is not a vampire younger than {m.name}"
-        if who in ("ally or younger vampire", "ally or a younger vampire"):
-            return None if o.kind == ALLY or younger(o, m) else \
-                f"{o.name} is neither an ally nor a vampire younger than {m.name}"
-        if who == "minion controlled by your predator":
-            return None if o.controller == d.predator(m.controller) else \
-                f"{o.name} is not controlled by {m.controller}'s predator ({d.predator(m.controller)})"
-        raise AssertionError(who)  # only the words _OTHER matches
+        return named.misfit(d, o, m, f"the card names \"{named.words}\"")
     return test
 
 
-_OTHER = (r"(?:a minion controlled by your predator|a minion|an ally or (?:a )?younger vampire|a younger vampire"
-          r"|an ally|a vampire)")
+def _named(g: dict) -> bool:
+    """The clause's `who` words, and its "this <noun>", are forms `named_of` reads (else the clause, and its
+    sentence, are not read)."""
+    self_noun = g.get("self") or "vampire"
+    return (not g.get("who") or named_of(g["who"]) is not None) and \
+        (self_noun.casefold() in ("vampire", "minion") or named_of("a " + self_noun) is not None)
+
+
+# the words naming another minion ("an ally or younger vampire", "a Toreador, Toreador antitribu, ally or younger
+# vampire"): matched loosely here, read by `named_of` (a clause whose words it does not read is not read)
+_WORD = r"(?:who is not|who does not have|(?!(?:is|blocks|attempts|bleeding|before|after|during|when|if|and|in|to)\b)" \
+        r"[\w\[\]-]+)"
+_OTHER = r"(?:an?|another) " + _WORD + r"(?:(?:,? or |, | )" + _WORD + r")*"
+_END = r"(?=$|[,;])"  # where a clause ending in such words ends
 
 
 def _acting_is(who: str) -> Check:
     test = _is_kind(who)
 
     def check(d, m):
-        a = _action_or_referendum(d)
+        # (after resolution, "is acting" is the minion whose action has just resolved: "Only usable when a non-Seraph
+        # Black Hand vampire is acting, after resolution.")
+        a = _action_or_referendum(d) or getattr(d, "resolved", None)
         if a is None:
             return "no action is in progress"
         o = d.minions.get(a.actor)
@@ -518,12 +516,76 @@ def _victory_points(at_least: int) -> Check:
     return check
 
 
-def _edge(whose: str) -> Check:
+def _edge(whose: str, uncontrolled: bool = False) -> Check:
+    """"if you control the Edge", "if your prey has the Edge" ("... or the Edge is uncontrolled")."""
     def check(d, m):
         holder = m.controller if whose == "you" else d.prey(m.controller)
-        if d.edge == holder:
+        if d.edge == holder or (uncontrolled and not d.edge):
             return None
         return (f"the Edge is {d.edge}'s" if d.edge else "no one has the Edge") + f", not {holder}'s"
+    return check
+
+
+def _all(*checks: Check) -> Check:
+    """One clause asking several things: the first reason found."""
+    def check(d, m):
+        return next((why for why in (c(d, m) for c in checks) if why), None)
+    return check
+
+
+def _kind_is(kind: str, negated: bool) -> Check:
+    """The action in progress is (not, `negated`) of a kind: bleed, political, directed or undirected."""
+    def check(d, m):
+        a = _action(d)
+        if a is None:
+            return "no action is in progress"
+        fits = a.directed if kind == "directed" else not a.directed if kind == "undirected" else a.kind == kind
+        if fits == negated:
+            return f"the action is {'' if negated else 'not '}{_a(kind)} action ({a.summary})"
+        return None
+    return check
+
+
+def _this_acting(d, m):
+    a = _action(d)
+    return None if a is not None and a.actor == m.name else f"{m.name} is not the acting minion"
+
+
+# "this vampire", "this minion", "this Anarch", "this Baali": the minion playing the card, of those
+_SELF = r"(?P<self>vampire|minion|(?-i:[A-Z][a-z]+(?: antitribu)?))"
+
+
+def _this_is(noun: str) -> Check:
+    """The minion playing the card is what "this <noun>" says (a vampire or minion: any)."""
+    if noun.casefold() in ("vampire", "minion"):
+        return lambda d, m: None if noun.casefold() == "minion" or m.kind == VAMPIRE else f"{m.name} is not a vampire"
+    named = named_of("a " + noun)
+
+    def check(d, m):
+        return named.misfit(d, m, m, f"the card says \"this {noun}\"")
+    return check
+
+
+def _more_blood(d, m):
+    c = _combat(d)
+    if c is None or m.name not in (c.acting, c.opposing):
+        return f"{m.name} is not in combat"
+    other = d.minions.get(c.opposing if m.name == c.acting else c.acting)
+    if other is None:
+        return "the opposing minion is gone"
+    return None if m.blood > other.blood else \
+        f"{m.name} has {m.blood} blood, not more than {other.name}'s {other.blood}"
+
+
+def _you_control(who: str) -> Check:
+    """"if you have at least one unlocked Ravnos in play": a minion its Methuselah controls, of those."""
+    named = named_of(who)
+
+    def check(d, m):
+        mine = [o for o in d.minions.values() if o.controller == m.controller and o.controlled and not o.contested
+                and o.region in (READY, TORPOR)]
+        reasons = [named.misfit(d, o, m, f"the card names \"{named.words}\"") for o in mine]
+        return None if None in reasons else f"{m.controller} controls no {named.words.split(' ', 1)[1]} in play"
     return check
 
 
@@ -595,7 +657,7 @@ def same_clan(a: str, b: str) -> bool:
 
 def _younger(g: dict) -> dict:
     """A clause naming a "younger vampire" speaks of the minion playing the card: younger than it."""
-    return {"minion": "younger" in (g.get("who") or "")}
+    return {"minion": bool(re.search(r"\b(?:younger|older)\b", g.get("who") or ""))}
 
 
 _WHO = (
@@ -610,6 +672,8 @@ _WHO = (
 # it sets)
 _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.compile(p, re.I), f) for p, f in [
     (r"(?:as|when) (?:the|an) action is announced", lambda g: (_announced, {})),
+    (r"(?:as|when) (?:a|an|the) (?P<non>non-)?(?P<kind>bleed|directed|undirected|political) action is announced",
+     lambda g: (_all(_announced, _kind_is(g["kind"].casefold(), bool(g["non"]))), {})),
     (r"after blocks are declined", lambda g: (_declined, {})),
     (r"before block resolution", lambda g: (_before_block_resolution, {})),
     (r"during the polling step of a political action", lambda g: (_polling, {})),
@@ -628,27 +692,46 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
      lambda g: (_resolved(g["how"], bool(g["directed"]), g["kind"], bool(g["passed"])), {"after_resolution": True})),
     (r"if the action was (?P<how>successful|blocked)",
      lambda g: (_resolved(g["how"], False, None, False), {"after_resolution": True})),
-    (r"(?:if|when) (?P<who>" + _OTHER + r") (?:attempts|is attempting) to block",
-     lambda g: (_attempting(g["who"]), _younger(g))),
+    (r"(?:if|when) (?P<who>" + _OTHER + r") (?:attempts|is attempting) to block(?P<this> this acting (?:minion|vampire))?",
+     lambda g: (_all(_attempting(g["who"]), *([_this_acting] if g["this"] else [])),
+                {"minion": bool(g["this"]) or _younger(g)["minion"]})),
+    (r"(?:if|when) (?P<who>" + _OTHER + r") blocks" + _END, lambda g: (_attempting(g["who"]), _younger(g))),
     (r"(?:during|on) (?:a|an) (?:(?P<kinds>" + _KIND + r"(?:, " + _KIND + r")*(?:,? or " + _KIND + r")?) )?"
      r"(?:action|(?P<bleed>bleed))(?: (?:directed at|against) (?P<you>you)(?: \(or a card you control\))?)?",
      lambda g: (_during_action(re.split(r",? or |, ", g["kinds"]) if g["kinds"]
                                else (["bleed"] if g["bleed"] else []), bool(g["you"])), {})),
     (r"(?:if|when) (?P<who>" + _OTHER + r") is bleeding you(?: for (?P<n>\d+) or more)?",
      lambda g: (_bleeding_you(g["who"], int(g["n"]) if g["n"] else None), _younger(g))),
+    (r"when you are being bled by (?P<who>" + _OTHER + r")" + _END,
+     lambda g: (_bleeding_you(g["who"], None), _younger(g))),
+    (r"(?:if|when) (?P<who>" + _OTHER + r") is (?:taking|performing) an action directed at you"
+     r"(?: \(or a card you control\))?",
+     lambda g: (_all(_acting_is(g["who"]), _during_action([], True)), _younger(g))),
     (r"the bleed amount is (?P<n>\d+) or more", lambda g: (_bleed_amount(int(g["n"])), {})),
     (r"(?:if|when) (?P<who>" + _OTHER + r") is acting", lambda g: (_acting_is(g["who"]), _younger(g))),
-    (r"(?:if|when) this (?:vampire|minion) blocks(?: (?P<who>" + _OTHER + r"))?",
-     lambda g: (_this_blocks(g["who"]), {"minion": True})),
+    (r"(?:if|when) this " + _SELF + r" blocks(?: (?P<who>" + _OTHER + r")(?P<bleeding> bleeding you)?)?" + _END,
+     lambda g: (_all(_this_is(g["self"]), _this_blocks(g["who"]),
+                     *([_during_action(["bleed"], True)] if g["bleeding"] else [])), {"minion": True})),
+    (r"(?:if|when) this " + _SELF + r" blocks (?:an? (?P<kind>recruit ally|employ retainer|bleed|political|hunt|equip|"
+     r"directed|undirected) action|an action directed at (?P<you>you)(?: \(or a card you control\))?)",
+     lambda g: (_all(_this_is(g["self"]), _this_blocks(None),
+                     _during_action([g["kind"].casefold()] if g["kind"] else [], bool(g["you"]))), {"minion": True})),
     (r"by a blocking (?:vampire|minion)", lambda g: (_this_blocks(None), {"minion": True})),
-    (r"(?:if|when) this (?:vampire|minion) is blocked", lambda g: (_this_blocked, {"minion": True})),
-    (r"(?:in|during) combat with (?P<who>" + _OTHER + r")",
+    (r"(?:if|when) this " + _SELF + r" is blocked(?: \(play before combat(?:, if any)?\))?",
+     lambda g: (_all(_this_is(g["self"]), _this_blocked), {"minion": True})),
+    (r"(?:(?:in|during) combat with|against) (?P<who>" + _OTHER + r")" + _END,
      lambda g: (_in_combat_with(g["who"]), {"minion": True})),
+    (r"if this (?:vampire|minion) has more blood than the opposing (?:vampire|minion)",
+     lambda g: (_more_blood, {"minion": True})),
+
     (r"when an action is blocked", lambda g: (_combat_from_block, {})),
     (r"if you have (?:at least (?P<n>\d+)|(?P<one>one) or more) victory points?",
      lambda g: (_victory_points(int(g["n"] or 1)), {})),
-    (r"if (?P<whose>you) control the Edge|if (?P<prey>your prey) (?:has|controls) the Edge",
-     lambda g: (_edge("you" if g["whose"] else "prey"), {})),
+    (r"if (?P<whose>you) control the Edge|if (?P<prey>your prey) (?:has|controls) the Edge"
+     r"(?P<none> or the Edge is uncontrolled)?",
+     lambda g: (_edge("you" if g["whose"] else "prey", uncontrolled=bool(g["none"])), {})),
+    (r"if you have at least one (?P<who>(?:(?:ready|unlocked|locked) )*[\w -]+?) in play",
+     lambda g: (_you_control("a " + g["who"]), _younger(g))),
     (_WHO, lambda g: (_who(g["adjs"] or "", g["noun"], bool(g["other"]), bool(g["outside"]), bool(g["torpor"]),
                            ("above", int(g["n1"])) if g["above"] else
                            (g["moreless"].casefold(), int(g["n2"])) if g["n2"] else None),
@@ -673,8 +756,8 @@ def condition_of(sentence: str) -> Optional[Condition]:
     flags = {"locked": False, "other_than_acting": False, "minion": False, "outside_combat": False, "torpor": False,
              "after_resolution": False}
     while at < len(text):
-        found = max((m for m in (pattern.match(text, at) for pattern, _ in _CLAUSES) if m), key=lambda m: m.end(),
-                    default=None)
+        found = max((m for m in (pattern.match(text, at) for pattern, _ in _CLAUSES) if m and _named(m.groupdict())),
+                    key=lambda m: m.end(), default=None)
         if found is None or found.end() == at:
             return None
         builder = next(b for pattern, b in _CLAUSES if pattern is found.re)
@@ -957,6 +1040,157 @@ def groups_of(text: str) -> Optional[tuple[Group, ...]]:
         else:
             out.append(Group("minion"))
     return tuple(out)
+
+
+# -- the minion's Disciplines ---------------------------------------------------------------------------
+def level_of(entry: str) -> tuple[str, str, str]:
+    """(entry, its name or code folded, level) of one of a minion's Disciplines as a scenario writes it:
+    `dom` or `Dominate` basic; `DOM`, `superior Dominate` or `Dominate (superior)` superior."""
+    text = entry.strip()
+    low = text.casefold()
+    if low.startswith("superior "):
+        return entry, low[len("superior "):].strip(), "superior"
+    if low.endswith("(superior)"):
+        return entry, low[: -len("(superior)")].strip(), "superior"
+    if low.endswith("(inferior)") or low.endswith("(basic)"):
+        return entry, low.rsplit("(", 1)[0].strip(), "inferior"
+    if len(text) == 3 and text.isupper():
+        return entry, low, "superior"
+    return entry, low, "inferior"
+
+
+def discipline_level(m, code: str, name: str) -> Optional[str]:
+    """The level at which `m` has a Discipline (by code or name), or None."""
+    best = None
+    for entry in m.disciplines:
+        _, key, level = level_of(str(entry))
+        if key in (code.casefold(), name.casefold()):
+            if level == "superior":
+                return level
+            best = level
+    return best
+
+
+# -- the minions a condition names ------------------------------------------------------------------------------
+_TITLE_WORDS = ("prince", "justicar", "primogen", "baron", "bishop", "archbishop", "cardinal", "regent", "priscus",
+                "inner circle", "magaji", "kholo")
+_NAMED_TRAITS = {"black hand": "black hand", "seraph": "seraph", "red list": "red list", "infernal": "infernal"}
+
+
+@dataclass(frozen=True)
+class Named:
+    """The minions a condition's clause names beyond `Group`s ("an ally or younger vampire" is groups alone): "a
+    Camarilla or Sabbat vampire", "a non-anarch minion", "an older non-Anarch vampire", "a vampire without Auspex
+    [aus]", "a vampire who is not Black Hand", "a non-Seraph Black Hand vampire", "a minion controlled by your
+    predator", "a minion you control", "a locked prince or justicar". "younger" and "older" are told against the
+    minion playing the card (`me`)."""
+
+    words: str  # as printed
+    groups: tuple[Group, ...] = ()  # one of these (none: any minion)
+    titles: tuple[str, ...] = ()  # or one holding one of these titles
+    states: frozenset = frozenset()  # ready, unlocked, locked
+    not_group: Optional[Group] = None  # "non-anarch"
+    trait: str = ""  # "Black Hand vampire"
+    not_trait: str = ""  # "non-Seraph", "who is not Black Hand" ("titled": not titled)
+    lacks: tuple[str, str] = ("", "")  # "without Auspex [aus]": (code, name)
+    whose: str = ""  # you | your predator | your prey | another Methuselah
+
+    def misfit(self, d, o, me, said: str) -> Optional[str]:
+        """Why the minion `o` is not one of them (None: it is), `me` playing the card; NotModelled when the table does
+        not say (a vampire described without its clan or sect): `said`, what the card says."""
+        from judge.engine.errors import NotModelled
+        from judge.engine.vtes import rules as R
+
+        def unknown():
+            return NotModelled(f"{said}, and the table does not say whether {o.name} is {self.words} (give its clan "
+                               f"and sect)", [R.CARD_REQUIREMENTS])
+        for state in sorted(self.states):
+            if state == "ready" and not o.ready:
+                return f"{o.name} is not ready"
+            if state == "locked" and not o.locked:
+                return f"{o.name} is not locked"
+            if state == "unlocked" and o.locked:
+                return f"{o.name} is locked"
+        player = me.controller
+        if self.whose:
+            owners = {"you": (player,), "your predator": (d.predator(player),), "your prey": (d.prey(player),)}
+            if self.whose == "another Methuselah" and o.controller == player:
+                return f"{o.name} is {player}'s own minion, not another Methuselah's"
+            if self.whose in owners and o.controller not in owners[self.whose]:
+                return f"{o.name} is not controlled by " + (player if self.whose == "you" else
+                                                            f"{player}'s {self.whose[5:]} ({owners[self.whose][0]})")
+        if self.titles or self.groups:
+            titled = bool(o.title) and not o.title_contested and o.title.casefold() in self.titles
+            fits = True if titled else Group.any_fits(self.groups, o, me) if self.groups else False
+            if fits is None:
+                raise unknown()
+            if not fits:
+                aged = any(g.kind in ("older", "younger") or g.age for g in self.groups) and o.kind == VAMPIRE
+                return f"{o.name} is not {self.words}" + (
+                    f" (of capacity {o.capacity}; {me.name}, playing the card, {me.capacity})" if aged else "")
+        if self.not_group is not None:
+            fits = self.not_group.fits(o, me)
+            if fits is None:
+                raise unknown()
+            if fits:
+                return f"{o.name} is {_a(self.not_group.words())}, and the card says {self.words}"
+        if self.trait and self.trait not in o.traits:
+            return f"{o.name} is not {self.words}"
+        if self.not_trait and (o.titled if self.not_trait == "titled" else self.not_trait in o.traits):
+            return f"{o.name} is {self.not_trait}, and the card says {self.words}"
+        code, name = self.lacks
+        if code and (o.kind != VAMPIRE or discipline_level(o, code, name) is not None):
+            return f"{o.name} is not {self.words}"
+        return None
+
+
+def named_of(words: str) -> Optional[Named]:
+    """The minions `words` name (`Named`), or None when a part is not a form read."""
+    text = " ".join(words.split())
+    fields: dict = {"words": text}
+    m = re.fullmatch(r"(?P<rest>.+?)(?: (?P<mine>you control)| controlled by (?P<whose>your predator|your prey|"
+                     r"another Methuselah))", text)
+    if m:
+        fields["whose"] = "you" if m.group("mine") else m.group("whose")
+        text = m.group("rest")
+    m = re.fullmatch(r"(?P<rest>.+?) (?:without|who does not have) (?P<name>[A-Z][a-z]+) \[(?P<code>[a-z]{3})\]", text)
+    if m:
+        fields["lacks"] = (m.group("code"), m.group("name"))
+        text = m.group("rest")
+    m = re.fullmatch(r"(?P<rest>.+?) who is not (?P<what>Black Hand|titled)", text)
+    if m:
+        fields["not_trait"] = m.group("what").casefold()
+        text = m.group("rest")
+    m = re.fullmatch(r"(?P<art>(?:an?|another) )?(?P<states>(?:(?:ready|unlocked|locked),? )*)(?P<rest>.+)", text)
+    fields["states"] = frozenset(m.group("states").replace(",", " ").split())
+    text = m.group("rest")
+    alternatives = re.split(r",? or |, ", text)
+    if all(t.casefold() in _TITLE_WORDS for t in alternatives):
+        return Named(titles=tuple(t.casefold() for t in alternatives), **fields)
+    m = re.fullmatch(r"(?P<age>older |younger )?non-(?P<not>anarch|titled|Seraph|Black Hand|Red List|[A-Z][a-z]+"
+                     r"(?: antitribu)?) (?P<rest>.+)", text, re.I)
+    if m:
+        what = m.group("not").casefold()
+        if what in _NAMED_TRAITS or what == "titled":
+            fields["not_trait"] = _NAMED_TRAITS.get(what, what)
+        else:
+            group = groups_of(m.group("not"))
+            if group is None or len(group) != 1:
+                return None
+            fields["not_group"] = group[0]
+        text = (m.group("age") or "") + m.group("rest")
+    m = re.fullmatch(r"(?P<age>older |younger )?(?P<trait>Black Hand|Seraph|Red List|infernal) (?P<rest>vampire|minion)",
+                     text, re.I)
+    if m:
+        fields["trait"] = _NAMED_TRAITS[m.group("trait").casefold()]
+        text = (m.group("age") or "") + m.group("rest")
+    groups = groups_of(text)
+    if groups is None:
+        aged = re.fullmatch(r"(?P<age>older|younger) (?P<rest>vampire|minion)", text)
+        if aged is None:
+            return None
+        groups = (Group(aged.group("age")),)
+    return Named(groups=groups, **fields)
 
 
 # a bonus's action words -> the engine's action kinds (not the conditions' `_KINDS` above: "recruit ally")

@@ -53,7 +53,8 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, minion, play_from_hand, pool,
                                   require_seated)
 from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, Methuselah, StrikeText, abilities_of, above_codes,
-                                         condition_of, is_as_above, read_crypt_text, same_clan, strike_of, written_out)
+                                         condition_of, discipline_level, is_as_above, level_of,
+                                         read_crypt_text, same_clan, strike_of, written_out)
 from judge.engine.vtes.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
 from judge.engine.vtes.traits import CITY_TITLES
 
@@ -377,37 +378,8 @@ def fill_minion(raw: dict, card: CardFacts, line_of, base: Optional[CardFacts] =
 
 def _same(key: str, given: Any, card: Any) -> bool:
     if key == "disciplines":
-        return sorted(_level_of(str(x))[1:] for x in given or ()) == sorted(_level_of(str(x))[1:] for x in card)
+        return sorted(level_of(str(x))[1:] for x in given or ()) == sorted(level_of(str(x))[1:] for x in card)
     return str(given).casefold() == str(card).casefold()
-
-
-# -- the minion's Disciplines ---------------------------------------------------------------------------
-def _level_of(entry: str) -> tuple[str, str, str]:
-    """(entry, its name or code folded, level) of one of a minion's Disciplines as a scenario writes it:
-    `dom` or `Dominate` basic; `DOM`, `superior Dominate` or `Dominate (superior)` superior."""
-    text = entry.strip()
-    low = text.casefold()
-    if low.startswith("superior "):
-        return entry, low[len("superior "):].strip(), "superior"
-    if low.endswith("(superior)"):
-        return entry, low[: -len("(superior)")].strip(), "superior"
-    if low.endswith("(inferior)") or low.endswith("(basic)"):
-        return entry, low.rsplit("(", 1)[0].strip(), "inferior"
-    if len(text) == 3 and text.isupper():
-        return entry, low, "superior"
-    return entry, low, "inferior"
-
-
-def discipline_level(m: Minion, code: str, name: str) -> Optional[str]:
-    """The level at which `m` has a Discipline (by code or name), or None."""
-    best = None
-    for entry in m.disciplines:
-        _, key, level = _level_of(str(entry))
-        if key in (code.casefold(), name.casefold()):
-            if level == "superior":
-                return level
-            best = level
-    return best
 
 
 # -- requirements -----------------------------------------------------------------------------------------
@@ -914,7 +886,10 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if m and (MODIFIER in card.types or REACTION in card.types) and not out.votes:
             out.votes = int(m.group(1))
             continue
-        m = re.fullmatch(r"Reduce a bleed against you by (\d)", s)
+        # "Reduce the bleed amount by N." where the card's condition has the bleed be against you (Banner of
+        # Neutrality: "Only usable if a Camarilla or Sabbat vampire is bleeding you.")
+        m = re.fullmatch(r"Reduce a bleed against you by (\d)", s) or (
+            re.fullmatch(r"Reduce the bleed amount by (\d)", s) if "bleeding you" in card.text else None)
         if m:
             out.bleed_reduced += int(m.group(1))
             continue
@@ -2167,7 +2142,7 @@ def _discipline_given(d: Draft, e: PlayCard, what: Modelled, m: Minion, log: Log
     """The master Discipline card put on `m`: the basic level, or basic to superior; its capacity, no blood."""
     code, name, capacity, sentences = what.discipline_card
     level = discipline_level(m, code, name)
-    kept = tuple(x for x in m.disciplines if _level_of(str(x))[1] not in (code, name.casefold()))
+    kept = tuple(x for x in m.disciplines if level_of(str(x))[1] not in (code, name.casefold()))
     d.put_minion(m.name, disciplines=kept + ((code.upper(),) if level else (code,)),
                  capacity=m.capacity + capacity)
     gives = " ".join(s.strip() for s in sentences if s.startswith(("This vampire", "Capacity increases")))
