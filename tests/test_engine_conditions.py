@@ -64,6 +64,8 @@ def test_a_sentence_with_a_part_the_engine_does_not_check_is_not_read(sentence):
      ["if this vampire blocks an ally or younger vampire bleeding you", "before block resolution"]),
     ("Only usable in combat with a Toreador, Toreador antitribu, ally or younger vampire.",
      ["in combat with a Toreador, Toreador antitribu, ally or younger vampire"]),
+    ("Only usable if a younger vampire attempts to block this vampire.",
+     ["if a younger vampire attempts to block this vampire"]),
 ])
 def test_the_minions_a_clause_names_end_where_the_clause_does(sentence, clauses):
     """A clause naming minions in words of its own ("a Toreador, Toreador antitribu, ally or younger vampire") takes

@@ -509,6 +509,11 @@ def _resolved(how: Optional[str], directed: bool, kind: Optional[str], passed: b
     return check
 
 
+def _resolved_by_this(d, m):
+    r = getattr(d, "resolved", None)
+    return None if r is not None and r.actor == m.name else f"{m.name} did not perform the action that resolved"
+
+
 def _victory_points(at_least: int) -> Check:
     def check(d, m):
         vp = d.players[m.controller].vp
@@ -607,6 +612,10 @@ def _who(adjectives: str, noun: str, other_than_acting: bool, outside_combat: bo
         if "locked" in adjs and not m.locked:
             return f"{m.name} is not locked"
         folded = noun.casefold()
+        titles = re.split(r",? or |, ", folded)
+        if all(t in _TITLE_WORDS for t in titles):
+            held = (m.title or "").casefold() if not m.title_contested else ""
+            return None if held in titles else f"{m.name} is not {_a(noun)} ({held or 'no title'})"
         if folded == "vampire" and m.kind != VAMPIRE:
             return f"{m.name} is not a vampire"
         if folded == "ally" and m.kind != ALLY:
@@ -660,9 +669,12 @@ def _younger(g: dict) -> dict:
     return {"minion": bool(re.search(r"\b(?:younger|older)\b", g.get("who") or ""))}
 
 
+_TITLE = r"(?:prince|justicar|primogen|baron|bishop|archbishop|cardinal|regent|priscus)"
+_TITLES = _TITLE + r"(?:(?:,|,? or) " + _TITLE + r")*"  # "a locked prince or justicar": a vampire of those titles
 _WHO = (
     r"by (?:a |an |the )?(?P<adjs>(?:(?:ready|unlocked|locked|non-acting),? (?:and )?)*)"
-    r"(?P<noun>vampire|minion|ally|anarch|(?:Camarilla|Sabbat|Laibon|Independent) vampire|" + CLAN_NAME + r")"
+    r"(?P<noun>" + _TITLES + r"|vampire|minion|ally|anarch|(?:Camarilla|Sabbat|Laibon|Independent) vampire|" + CLAN_NAME +
+    r")"
     r"(?P<other>,? other than the acting (?:minion|vampire))?"
     r"(?P<outside> not involved in (?:the |the current )?combat)?"
     r"(?P<torpor> in torpor)?"
@@ -690,9 +702,15 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"after resolution of (?:a|an) (?:(?P<how>successful|unsuccessful|blocked) )?(?:(?P<directed>directed) )?"
      r"(?P<kind>bleed action|bleed|hunt action|hunt|political action|action)(?P<passed> whose referendum passed)?",
      lambda g: (_resolved(g["how"], bool(g["directed"]), g["kind"], bool(g["passed"])), {"after_resolution": True})),
+    (r"(?:on|after) a (?P<how>successful) (?:(?P<directed>directed) action|(?P<kind>bleed))"
+     r"|at the end of a (?P<how2>successful) action \(after resolving the action\)",
+     lambda g: (_resolved("successful", bool(g["directed"]), g["kind"], False), {"after_resolution": True})),
+    (r"when this (?:acting )?(?:vampire|minion) successfully bleeds a Methuselah",
+     lambda g: (_all(_resolved("successful", False, "bleed", False), _resolved_by_this), {"after_resolution": True,
+                                                                                         "minion": True})),
     (r"if the action was (?P<how>successful|blocked)",
      lambda g: (_resolved(g["how"], False, None, False), {"after_resolution": True})),
-    (r"(?:if|when) (?P<who>" + _OTHER + r") (?:attempts|is attempting) to block(?P<this> this acting (?:minion|vampire))?",
+    (r"(?:if|when) (?P<who>" + _OTHER + r") (?:attempts|is attempting) to block(?P<this> this (?:acting )?(?:minion|vampire))?",
      lambda g: (_all(_attempting(g["who"]), *([_this_acting] if g["this"] else [])),
                 {"minion": bool(g["this"]) or _younger(g)["minion"]})),
     (r"(?:if|when) (?P<who>" + _OTHER + r") blocks" + _END, lambda g: (_attempting(g["who"]), _younger(g))),
@@ -709,6 +727,10 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
      lambda g: (_all(_acting_is(g["who"]), _during_action([], True)), _younger(g))),
     (r"the bleed amount is (?P<n>\d+) or more", lambda g: (_bleed_amount(int(g["n"])), {})),
     (r"(?:if|when) (?P<who>" + _OTHER + r") is acting", lambda g: (_acting_is(g["who"]), _younger(g))),
+    (r"(?:if|when) (?P<who>" + _OTHER + r") is hunting",
+     lambda g: (_all(_kind_is("hunt", False), _acting_is(g["who"])), _younger(g))),
+    (r"when attempting to block (?:an? (?P<kind>bleed|political|hunt|directed|undirected) action)",
+     lambda g: (_all(_this_blocks(None), _during_action([g["kind"].casefold()], False)), {"minion": True})),
     (r"(?:if|when) this " + _SELF + r" blocks(?: (?P<who>" + _OTHER + r")(?P<bleeding> bleeding you)?)?" + _END,
      lambda g: (_all(_this_is(g["self"]), _this_blocks(g["who"]),
                      *([_during_action(["bleed"], True)] if g["bleeding"] else [])), {"minion": True})),

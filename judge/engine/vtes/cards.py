@@ -1109,8 +1109,11 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         reason = condition.reason(d, m)
         if reason:
             raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
-    unread_when = [s for s in what.rest if re.match(r"(?:Only usable|Usable|Not usable)\b", s)]
-    if unread_when:  # it may allow what the rules of who plays a card and when forbid: no refusal can be trusted
+    # (a sentence may open with its type mark: "[REACTION] Only usable by a locked prince or justicar.")
+    unread_when = [s for s in what.rest if re.match(r"(?:\[[A-Z ]+\] )?(?:Only usable|Usable|Not usable)\b", s)]
+    if unread_when:  # it may allow what the rules of who plays a card and when forbid: no refusal by those rules can
+        # be trusted; the card's own requirements still refuse ("Requires a prince or justicar.")
+        check_requirements(d, card, m, e.level)
         raise NotModelled(f"{card.name}{_at(e)}: \"{unread_when[0]}\" (who may play it, or when) is not read. "
                           f"{card.quote()}", [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
     _only_one(d, e, m, what)
