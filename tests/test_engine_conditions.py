@@ -85,11 +85,15 @@ def test_clauses_say_who_plays_the_card_and_whether_a_master_card_can_be_checked
     assert condition_of("Only usable if a younger vampire is bleeding you, after blocks are declined.").minion
 
 
-def test_a_combat_card_played_from_outside_the_combat_is_not_read():
-    """Shared Strength is played by a vampire not in the combat: the engine plays combat cards by combatants, so
-    the sentence stays unread (the card is not modelled) rather than refused by the rule the card overrides."""
-    read = modelled(card_catalog().card("Shared Strength", None), "inferior")
-    assert read.conditions == [] and "Only usable by a ready vampire not involved in combat." in read.rest
+@pytest.mark.parametrize("name", ["Shared Strength", "Rapid Healing", "Force of Will", "Movement of the Slow Body"])
+def test_a_condition_beyond_the_rules_of_who_acts_is_read_and_marked(name):
+    """Shared Strength is played by a vampire not in the combat, Rapid Healing by a vampire in torpor, Force of Will
+    by a locked one: the engine plays combat cards by combatants and actions by ready unlocked minions, so the
+    condition refuses a play that does not meet it, and marks the card (`beyond_rules`): a play that meets it
+    stops as not modelled rather than refused by the rule the card overrides."""
+    read = modelled(card_catalog().card(name, None), "inferior")
+    (sentence, _), = read.conditions
+    assert read.beyond_rules == sentence and sentence not in read.rest
 
 
 def test_a_minion_plays_the_line_of_the_discipline_it_has():
@@ -123,16 +127,10 @@ def test_a_reflex_line_is_never_the_line_a_card_is_played_by():
     assert played is not None and lines[played].played and "REFLEX" not in lines[played].marks
 
 
-def test_after_resolution_and_who_acts_conditions_are_read_only_where_the_engine_can_honour_them():
-    """"after resolution" clauses are read on an action modifier alone (played once its action resolved); "by a
-    locked vampire" on an action card and "in torpor" anywhere stay unread: the engine's rules of who acts would
-    refuse what the card allows."""
+def test_after_resolution_conditions_are_read_on_an_action_modifier():
+    """"after resolution" clauses are read on an action modifier alone (played once its action resolved)."""
     freak = modelled(card_catalog().card("Freak Drive", None), None)
     assert [c.after_resolution for _, c in freak.conditions] == [True, True] and freak.unlock_self and not freak.rest
-    force = modelled(card_catalog().card("Force of Will", None), None)
-    assert force.conditions == [] and "Only usable by a locked vampire." in force.rest
-    slow = modelled(card_catalog().card("Movement of the Slow Body", None), None)
-    assert "Only usable by a locked vampire in torpor." in slow.rest
 
 
 def test_no_line_of_a_card_is_passed_over(corpus):

@@ -638,6 +638,9 @@ class Modelled:
     action_text: Optional[action_effects.ActionText] = None  # an action card's effects on success
     retainer: Optional[retainers.RetainerText] = None  # a retainer card: its life and what it gives its employer
     ally_text: Optional[allies.AllyText] = None  # an ally card: its figures and what its card gives it
+    # a condition that, met, lets the card be played where the engine's rules of who acts, reacts and fights would
+    # refuse it ("Only usable by a vampire in torpor.", "... by a ready vampire not involved in combat."): the sentence
+    beyond_rules: str = ""
     vampire_only: str = ""  # an action card's "Requires a [ready] vampire." (the sentence): no ally plays it
     # a combat card's "If this vampire was blocked while performing an action, the action continues as if
     # unblocked." (the sentence), and the kinds of action it excludes ("a non-bleed action": bleed)
@@ -949,14 +952,14 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             out.redirect = True
             continue
         condition = condition_of(s) if set(card.types) & _PLAYED_UNDER_CONDITIONS else None
-        if condition is not None and condition.outside_combat and COMBAT in card.types:
-            condition = None  # a combat card played from outside the combat: the engine plays them by combatants
         if condition is not None and condition.after_resolution and tuple(card.types) != (MODIFIER,):
             condition = None  # played once the action resolved: read for an action modifier alone
-        if condition is not None and (condition.torpor or condition.locked and ACTION in card.types):
-            # an action by a locked vampire (Force of Will), a card played in torpor: the engine's rules of who acts
-            # and reacts would refuse what the card allows, so the sentence stays unread
-            condition = None
+        if condition is not None and ((condition.outside_combat and COMBAT in card.types) or condition.torpor or
+                                      (condition.locked and ACTION in card.types)):
+            # a combat card played from outside the combat, an action by a locked vampire (Force of Will), a card
+            # played in torpor: the engine's rules of who acts and reacts would refuse what the card allows, so the
+            # condition refuses a play that does not meet it, and one that does stops as not modelled
+            out.beyond_rules = sentence
         if condition is not None:
             out.conditions.append((sentence, condition))
             locked_only = locked_only or condition.locked
@@ -1109,6 +1112,11 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         reason = condition.reason(d, m)
         if reason:
             raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
+    if what.beyond_rules:
+        check_requirements(d, card, m, e.level)
+        raise NotModelled(f"{card.name}{_at(e)} is \"{what.beyond_rules}\", as {m.name} is: played so, beyond the "
+                          f"rules of who acts, reacts and fights, it is not modelled. {card.quote()}",
+                          [R.CARD_REQUIREMENTS, R.GOLDEN_RULE])
     # (a sentence may open with its type mark: "[REACTION] Only usable by a locked prince or justicar.")
     unread_when = [s for s in what.rest if re.match(r"(?:\[[A-Z ]+\] )?(?:Only usable|Usable|Not usable)\b", s)]
     if unread_when:  # it may allow what the rules of who plays a card and when forbid: no refusal by those rules can
