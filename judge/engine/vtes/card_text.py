@@ -336,6 +336,18 @@ def _range(d, m, which=None, before_strikes=False, step=None, first=False):
     return None
 
 
+def _choosing_strike(d, m):
+    """As the minion chooses its strike: in the strike step, its strike for this pair not chosen yet."""
+    c = _combat(d)
+    if c is None or m.name not in (c.acting, c.opposing):
+        return f"{m.name} is not in combat"
+    if c.step not in ("before strikes", "strike"):
+        return f"the combat is at its {c.step} step, not choosing strikes"
+    if any(x.minion == m.name for x in c.chosen):
+        return f"{m.name} has chosen its strike already"
+    return None
+
+
 def _both_ready(d, m):
     c = _combat(d)
     if c is None:
@@ -727,6 +739,8 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
      lambda g: (_all(_acting_is(g["who"]), _during_action([], True)), _younger(g))),
     (r"the bleed amount is (?P<n>\d+) or more", lambda g: (_bleed_amount(int(g["n"])), {})),
     (r"(?:if|when) (?P<who>" + _OTHER + r") is acting", lambda g: (_acting_is(g["who"]), _younger(g))),
+    (r"(?:if|when) (?P<who>" + _OTHER + r") is bleeding" + _END,
+     lambda g: (_all(_kind_is("bleed", False), _acting_is(g["who"])), _younger(g))),
     (r"(?:if|when) (?P<who>" + _OTHER + r") is hunting",
      lambda g: (_all(_kind_is("hunt", False), _acting_is(g["who"])), _younger(g))),
     (r"when attempting to block (?:an? (?P<kind>bleed|political|hunt|directed|undirected) action)",
@@ -746,7 +760,8 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"if this (?:vampire|minion) has more blood than the opposing (?:vampire|minion)",
      lambda g: (_more_blood, {"minion": True})),
 
-    (r"when an action is blocked", lambda g: (_combat_from_block, {})),
+    (r"when an action is blocked|(?:(?:of )?(?:the )?combat )?resulting from a block", lambda g: (_combat_from_block, {})),
+    (r"as this (?:minion|vampire) chooses (?:a|his or her|its|their) strike", lambda g: (_choosing_strike, {"minion": True})),
     (r"if you have (?:at least (?P<n>\d+)|(?P<one>one) or more) victory points?",
      lambda g: (_victory_points(int(g["n"] or 1)), {})),
     (r"if (?P<whose>you) control the Edge|if (?P<prey>your prey) (?:has|controls) the Edge"

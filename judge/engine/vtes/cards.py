@@ -621,6 +621,8 @@ class Modelled:
     location: bool = False
     unique_location: bool = False
     in_play: str = ""  # its "Put this card in play." (read with a location only)
+    # an out-of-turn master card's "You may play this card during your turn." (the sentence): on its player's turn too
+    own_turn: str = ""
     # a hunting ground's "During your unlock phase, a ready vampire you control can gain N blood." (N), and "A vampire
     # can gain blood from only one hunting ground each turn."
     hunting_gain: int = 0
@@ -836,6 +838,9 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             m = re.fullmatch(r"(?:Master: )?(?P<unique>Unique )?location", s, re.I)
             if m and not out.location:
                 out.location, out.unique_location = True, bool(m.group("unique"))
+                continue
+            if re.fullmatch(r"You (?:may|can) play this card during your (?:own )?turn", s) and card.out_of_turn:
+                out.own_turn = sentence
                 continue
             if s == "Put this card in play" and not out.in_play:
                 out.in_play = sentence
@@ -2080,13 +2085,16 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         raise NotModelled(f"{card.name}'s blood cost (a master card): say which vampire pays it with an effect",
                           [R.COST_REQUIRED])
     check_cost(d, card, None, player, cost)
-    if card.out_of_turn and player == d.turn:
+    what = modelled(card, e.level)
+    if card.out_of_turn and player == d.turn and not what.own_turn:
         raise _refuse(card, f"{player} cannot play {card.name}, an out-of-turn master card, on {player}'s own turn",
                       R.OUT_OF_TURN)
+    if card.out_of_turn and player == d.turn:
+        log.add(f"{card.name} is an out-of-turn master card, and its card says \"{what.own_turn}\": {player} plays it "
+                f"on {player}'s own turn (the card over the rule).", R.OUT_OF_TURN, R.GOLDEN_RULE)
     if not card.out_of_turn and (player != d.turn or d.phase != "master"):
         raise _refuse(card, f"{player} cannot play {card.name} in {d.turn}'s {d.phase} phase: regular master cards "
                             f"are played in one's own master phase (out-of-turn ones say so)", R.MASTER_IN_PHASE)
-    what = modelled(card, e.level)
     for sentence, condition in what.conditions:  # of the Methuselah ("you") or of the moment: a master card's
         if condition.minion:
             raise NotModelled(f"{card.name}: \"{sentence}\" speaks of a minion, and a Methuselah plays a master card: "
