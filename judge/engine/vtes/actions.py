@@ -282,9 +282,13 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
                       [R.MODIFIER_WHO])
     if e.card:
         played_once(d, m.name, e.card, "modifiers")
-    if not (e.stealth or e.bleed or e.hunt or e.effect or e.unblockable):
+    if not (e.stealth or e.bleed or e.hunt or e.effect or e.unblockable or e.fails_attempt or e.blocker_intercept):
         raise NotModelled("action modifiers other than +stealth, +bleed, +hunt, unblockable or a described effect",
                           [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
+    if (e.fails_attempt or e.blocker_intercept) and a.attempt is None:
+        said = e.fails_attempt or f"The blocking minion gets -{e.blocker_intercept} intercept."
+        raise Refusal(f"{e.card or 'the modifier'} acts on a block attempt (\"{said}\"), and no block attempt is in "
+                      f"progress", [R.GOLDEN_RULE, R.MODIFIERS_ANY_TIME])
     if e.stealth > 0:
         if a.attempt is None or a.attempt.intercept < a.stealth:
             state = (f"{a.attempt.blocker}'s intercept {a.attempt.intercept} is below the stealth {a.stealth}"
@@ -327,6 +331,22 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
         a = d.put_action(unblockable=what)
         changes.append("the action is unblockable (no block can be attempted)")
         rules.append(R.GOLDEN_RULE)
+    if e.blocker_intercept:
+        att = replace(a.attempt, intercept=a.attempt.intercept - e.blocker_intercept)
+        a = d.put_action(attempt=att)
+        changes.append(f"{att.blocker} has {att.intercept} intercept against {a.stealth} stealth")
+        rules.append(R.BLOCK_COMPARE)
+    if e.fails_attempt:
+        att = a.attempt
+        barred = a.barred + (((att.blocker, what),) if e.bars == "minion" else ())
+        declined = a.declined + ((att.player,) if e.bars == "controller" and att.player not in a.declined else ())
+        a = d.put_action(attempt=None, barred=barred, declined=declined)
+        later = {"minion": f"{att.blocker} cannot attempt to block this action again; {att.player} may attempt with "
+                           f"another minion, or decline",
+                 "controller": f"{att.player} cannot attempt to block this action again (as having declined)"}.get(
+            e.bars, f"{att.player} may attempt again, or decline")
+        changes.append(f"{att.blocker}'s block attempt fails, as the card says (\"{e.fails_attempt}\"): {later}")
+        rules += [R.GOLDEN_RULE, R.BLOCK_REPEAT]
     note = " (this book has no 'limited' rule: only playing the same card twice is forbidden)" if second_bleed else ""
     if e.cost.blood or e.cost.pool:
         rules.append(R.COST_AT_ONCE)
@@ -456,6 +476,10 @@ def block(d: Draft, e: Block, log: Log) -> None:
     if player in a.declined:
         raise Refusal(f"{player} already declined to block this action, and that decision is final",
                       [R.BLOCK_DECLINE_FINAL])
+    barred_by = dict(a.barred).get(b.name)
+    if barred_by:
+        raise Refusal(f"{b.name} cannot attempt to block this action again: {barred_by} made its attempt fail, and "
+                      f"says so", [R.GOLDEN_RULE, block_rule])
     before = [p for p in a.order[:a.order.index(player)] if p not in a.declined]
     if before:
         raise Refusal(f"{names(before)} may block first; {player} can block only after "

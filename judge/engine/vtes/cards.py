@@ -615,6 +615,13 @@ class Modelled:
     gain_pool: int = 0  # an action card's or master card's "Gain N pool." (its player's, as the card takes effect)
     gain_blood: int = 0  # an action card's "This vampire gains N blood." (the acting vampire's, on success)
     unblockable: bool = False  # an action modifier's "This action is unblockable."
+    # an action modifier's "That attempt fails and the blocking minion cannot attempt to block this action again."
+    # (the sentences), whom it bars from blocking again ("minion", its "controller", or "" none) and the blood it costs
+    # ("Burn 1 blood to have that attempt fail; ...")
+    fails_attempt: str = ""
+    bars: str = ""
+    fail_cost: int = 0
+    blocker_intercept: int = 0  # an action modifier's "The blocking minion gets -N intercept."
     # an ally card's "Mortal with 3 life. 1 strength, 1 bleed.": (life, strength, bleed) of the ally it brings in
     ally: Optional[tuple[int, int, int]] = None
     # a master card's "(Master: )(Unique )location.", "Put this card in play.": played, it stays in play as a location
@@ -671,6 +678,16 @@ _WITH_PRESS = re.compile(r"(?P<strike>Strike: .+?),? with (?:an|1|one) optional 
                          r"(?P<to>continue|end) combat)?")
 # A strike that also gives a maneuver: "Strike: 1R damage, with 1 optional maneuver." (used in the range step)
 _WITH_MANEUVER = re.compile(r"(?P<strike>Strike(?:, ranged)?: .+?),? with (?:an|1|one) optional maneuver")
+# An action modifier making the block attempt in progress fail: "That attempt fails and the blocking minion cannot
+# attempt to block this action again.", "... the blocking minion's controller cannot ...", "Burn 1 blood to have that
+# attempt fail; the blocking minion cannot ...", "The block attempt fails, and that Sabbat vampire cannot ...", "The
+# block fails, and the action continues." (the bar then in its own sentence: `_BARS`)
+_ATTEMPT_FAILS = re.compile(
+    r"(?:(?:That|The) (?:block(?:ing)? )?attempt fails|Burn (?P<n>\d) blood to have that attempt fail"
+    r"|The block fails, and the action continues)"
+    r"(?:(?:,? and|;) (?:(?P<bars>the blocking (?:minion|vampire)|that (?:minion|vampire|[A-Z]\w+ vampire))"
+    r"|the blocking minion's (?P<controller>controller)) cannot attempt to block this action again)?")
+_BARS = re.compile(r"(?:The blocking|That) minion cannot attempt to block this action again")
 # Sentences read whole as one flag of `Modelled` (the sentence without its full stop -> the flag).
 _FLAGS = {
     "Do not replace until your next unlock phase": "not_replaced",
@@ -833,6 +850,19 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         if s == "This action is unblockable" and tuple(card.types) == (MODIFIER,):
             out.unblockable = True
+            continue
+        m = _ATTEMPT_FAILS.fullmatch(s) if MODIFIER in card.types else None
+        if m and not out.fails_attempt:  # "That attempt fails and the blocking minion cannot attempt to block ..."
+            out.fails_attempt = sentence
+            out.bars = "controller" if m.group("controller") else "minion" if m.group("bars") else ""
+            out.fail_cost = int(m.group("n") or 0)
+            continue
+        if _BARS.fullmatch(s) and out.fails_attempt and not out.bars and MODIFIER in card.types:
+            out.fails_attempt, out.bars = f"{out.fails_attempt} {sentence}", "minion"  # "The block fails, ..." before
+            continue
+        m = re.fullmatch(r"The blocking minion gets -(\d) intercept", s)
+        if m and MODIFIER in card.types and not out.blocker_intercept:
+            out.blocker_intercept = int(m.group(1))
             continue
         if MASTER in card.types:
             m = re.fullmatch(r"(?:Master: )?(?P<unique>Unique )?location", s, re.I)
@@ -1611,7 +1641,8 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO, "modifier")
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
-    if not (what.stealth or what.bleed or e.effect or what.unblockable) and e.says is not None:  # described only
+    if not (what.stealth or what.bleed or e.effect or what.unblockable or what.fails_attempt or what.blocker_intercept) \
+            and e.says is not None:  # described only
         actions.played_once(d, m.name, e.card.name, "modifiers")
         _pay(d, m, cost)
         play_from_hand(d, m.controller, log, e.card.name)
@@ -1627,8 +1658,11 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         if same_clan(m.clan, clan):
             bleed += more
             log.add(f"{m.name} is {clan}: {e.card.name} gives +{more} bleed more (\"{sentence}\").", R.GOLDEN_RULE)
+    if what.fail_cost:  # "Burn 1 blood to have that attempt fail; ...": paid as the card is played, with its cost
+        cost = dataclasses.replace(cost, blood=cost.blood + what.fail_cost)
     event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=bleed, limited=what.limited,
                      cost=cost, effect=e.effect, by_other=what.other_than_acting, unblockable=what.unblockable,
+                     fails_attempt=what.fails_attempt, bars=what.bars, blocker_intercept=what.blocker_intercept,
                      line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
     _says(e, log)

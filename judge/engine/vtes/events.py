@@ -215,6 +215,11 @@ class Modifier(Event):
     effect: Optional[CardEffect] = None
     by_other: bool = False  # a card another ready vampire of the acting Methuselah plays (the card says so)
     unblockable: bool = False  # "This action is unblockable."
+    # "That attempt fails and the blocking minion cannot attempt to block this action again." (the card's sentences):
+    # the block attempt in progress fails; `bars` who may not attempt again ("minion", its "controller", or "")
+    fails_attempt: str = ""
+    bars: str = ""
+    blocker_intercept: int = 0  # "The blocking minion gets -N intercept." (the attempt in progress)
 
 
 @dataclass(frozen=True, kw_only=True)

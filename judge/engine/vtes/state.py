@@ -207,6 +207,9 @@ class Action:
     woken: tuple[str, ...] = ()  # minions that woke during this action: they block and react as though unlocked
     unblockable: Optional[str] = None  # the card that made the action unblockable ("This action is unblockable.")
     unreplaced: tuple[str, ...] = ()  # a player per card played "Do not replace until after this action."
+    # minions a card barred from attempting to block this action again ("That attempt fails and the blocking minion
+    # cannot attempt to block this action again."): (minion, the card)
+    barred: tuple[tuple[str, str], ...] = ()
 
     @property
     def undeclined(self) -> tuple[str, ...]:
