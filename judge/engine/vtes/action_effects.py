@@ -192,6 +192,23 @@ def action_text_of(name: str, sentences: list[str], bleed: bool) -> Optional[Act
     return ActionText(name, tuple(effects), frozenset(read)) if effects else None
 
 
+def master_text_of(name: str, sentences: list[str]) -> Optional[ActionText]:
+    """A master card's sentences read as what it does as it is played (the effects above that a Methuselah's card can
+    have: add blood to, lock, unlock or burn blood from a minion, aimed at one or each: "Lock a minion.", "Add 4
+    blood to a vampire in your uncontrolled region with capacity 8 or more."), or None when none is. Those naming
+    older or younger minions (than whom?) or "another" are not read, nor a second effect aiming at a minion."""
+    effects, read = [], set()
+    for s in sentences:
+        e = _effect_of(s)
+        if e is None or e.verb not in ("add blood", "lock", "unlock", "burn blood") or e.other or e.same or \
+                any(g.kind in ("older", "younger") or g.age for g in e.groups) or \
+                (e.aims and any(x.aims for x in effects)):
+            continue
+        effects.append(e)
+        read.add(s)
+    return ActionText(name, tuple(effects), frozenset(read)) if effects else None
+
+
 # -- the engine side ------------------------------------------------------------------------------------------------
 def misfit(d: Draft, e: Effect, actor: Minion, t: Minion) -> Optional[str]:
     """Why the effect `e` of `actor`'s action cannot aim at `t` (None: it can). NotModelled when the table does not
@@ -278,8 +295,14 @@ def directed_at(d: Draft, chosen: Optional[str], actor: Minion) -> tuple[str, ..
 def on_success(d: Draft, log: Log, a: Action, bled: Optional[int] = None) -> None:
     """The effects of the action `a` (`Action.success`, aimed at `Action.chosen`) as it succeeds; `bled`: the
     bleed's amount, when the action is a bleed."""
-    text, chosen = a.success, a.chosen
-    actor = d.minions.get(a.actor)
+    take_effect(d, log, a.success, d.minions.get(a.actor), a.actor, a.player, a.chosen, a.summary, bled)
+
+
+def take_effect(d: Draft, log: Log, text: ActionText, actor, actor_name: str, player: str, chosen: Optional[str],
+                cause: str, bled: Optional[int] = None) -> None:
+    """The effects `text` of `actor` (a minion, or the Methuselah playing a master card: `card_text.Methuselah`;
+    None: no longer in play, `actor_name` its name) aimed at `chosen`, `player` the Methuselah gaining pool, `cause`
+    what a combat it begins is caused by."""
     for e in text.effects:
         if e.verb == "in combat":
             continue  # (given as the combat begins: "enter combat" below)
@@ -292,12 +315,12 @@ def on_success(d: Draft, log: Log, a: Action, bled: Optional[int] = None) -> Non
                         R.BLEED_SUCCESSFUL, R.GOLDEN_RULE)
                 continue
         if e.verb == "bled pool":
-            pool(d, a.player, e.amount)
-            log.add(f"{said}: {a.player} gains {e.amount} pool ({d.players[a.player].pool}).", R.GOLDEN_RULE,
+            pool(d, player, e.amount)
+            log.add(f"{said}: {player} gains {e.amount} pool ({d.players[player].pool}).", R.GOLDEN_RULE,
                     R.BLOOD_BANK)
             continue
         if actor is None:
-            log.add(f"{said}: {a.actor} is no longer in play: no effect.", R.GOLDEN_RULE)
+            log.add(f"{said}: {actor_name} is no longer in play: no effect.", R.GOLDEN_RULE)
             continue
         if e.verb == "bled blood":
             gained = blood(d, actor.name, e.amount, log)
@@ -347,7 +370,7 @@ def on_success(d: Draft, log: Log, a: Action, bled: Optional[int] = None) -> Non
                 log.add(f"{said}: {t.name} is no longer ready: no combat.", R.COMBAT_READY)
                 continue
             log.add(f"{said}: {actor.name} enters combat with {t.name}.", R.GOLDEN_RULE, R.COMBAT_CAUSED)
-            combat.start(d, log, actor.name, t.name, cause=a.summary)
+            combat.start(d, log, actor.name, t.name, cause=cause)
             riders = [g for g in text.effects if g.verb == "in combat"]
             given = tuple((actor.name, text.card, Ability(kind=g.grant, sentence=g.sentence, uses=g.amount,
                                                           first_round=g.first_round,

@@ -645,6 +645,7 @@ class Modelled:
     weapon: Optional[weapons.WeaponText] = None  # an equipment card's weapon: its label and strike
     discipline_card: Optional["DisciplineCard"] = None  # a master Discipline card
     action_text: Optional[action_effects.ActionText] = None  # an action card's effects on success
+    master_text: Optional[action_effects.ActionText] = None  # a master card's effects as it is played
     retainer: Optional[retainers.RetainerText] = None  # a retainer card: its life and what it gives its employer
     ally_text: Optional[allies.AllyText] = None  # an ally card: its figures and what its card gives it
     # a condition that, met, lets the card be played where the engine's rules of who acts, reacts and fights would
@@ -816,9 +817,12 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     out.action_text = action_effects.action_text_of(
         card.name, sentences, bleed=any(s.startswith("(D) Bleed") for s in sentences)) \
         if tuple(card.types) == (ACTION,) else None
+    out.master_text = action_effects.master_text_of(card.name, sentences) if tuple(card.types) == (MASTER,) and \
+        out.discipline_card is None else None
     for sentence in sentences:
         if any(reader is not None and sentence in reader.read
-               for reader in (out.title, out.weapon, out.referendum, out.discipline_card, out.action_text)):
+               for reader in (out.title, out.weapon, out.referendum, out.discipline_card, out.action_text,
+                              out.master_text)):
             continue
         s = sentence.rstrip(".")
         if s.casefold() in ("unique", "trifle", "master", "out-of-turn", "master: out-of-turn", "master: trifle"):
@@ -2137,10 +2141,13 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         if reason:
             raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
     cancelling = e.cancelling is not None or _only_cancels(what)  # played to cancel a card: no other effect
-    if e.on is not None and what.discipline_card is None:
+    if e.on is not None and what.discipline_card is None and (what.master_text is None or cancelling):
         raise NotModelled(f"{card.name} put on {e.on}: the engine reads no card put on a minion but a master "
                           f"Discipline card. {card.quote()}", [R.CARD_MASTER_WHO, R.GOLDEN_RULE])
     target = _discipline_target(d, e, what) if what.discipline_card is not None and not cancelling else None
+    # the minion its effect aims at ("Lock a minion.": `Sarah plays Misdirection on Carna`), chosen as it is played
+    aimed = action_effects.chosen_for(d, what.master_text, Methuselah(player), e.on, card.quote()) \
+        if what.master_text is not None and not (cancelling or e.cancelled) else None
     if not (cancelling or e.cancelled):
         _unmodelled_rest(e, what, [R.CARD_MASTER_WHO])
     how = _cancel_text(d, e.canceller) if e.cancelled and e.canceller is not None else None
@@ -2167,6 +2174,8 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         return
     if target is not None:
         _discipline_given(d, e, what, d.minions[target.name], log)
+    if what.master_text is not None:
+        action_effects.take_effect(d, log, what.master_text, Methuselah(player), player, player, aimed, card.name)
     effect = _with_gains(e, what, player)
     if effect is not None:
         apply_card_effect(d, log, effect, card.name)
