@@ -628,6 +628,7 @@ class Modelled:
     location: bool = False
     unique_location: bool = False
     in_play: str = ""  # its "Put this card in play." (read with a location only)
+    location_hand: tuple[int, str] = (0, "")  # a location's "+1 hand size." (N, the sentence)
     # an out-of-turn master card's "You may play this card during your turn." (the sentence): on its player's turn too
     own_turn: str = ""
     # a hunting ground's "During your unlock phase, a ready vampire you control can gain N blood." (N), and "A vampire
@@ -875,6 +876,10 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
                 continue
             if re.fullmatch(r"You (?:may|can) play this card during your (?:own )?turn", s) and card.out_of_turn:
                 out.own_turn = sentence
+                continue
+            m = re.fullmatch(r"(?:You get )?\+(\d) hand size", s)
+            if m and not out.location_hand[0] and out.location:
+                out.location_hand = (int(m.group(1)), sentence)  # (a location's: while in play)
                 continue
             if s == "Put this card in play" and not out.in_play:
                 out.in_play = sentence
@@ -2127,9 +2132,7 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
     if card.out_of_turn and player == d.turn and not what.own_turn:
         raise _refuse(card, f"{player} cannot play {card.name}, an out-of-turn master card, on {player}'s own turn",
                       R.OUT_OF_TURN)
-    if card.out_of_turn and player == d.turn:
-        log.add(f"{card.name} is an out-of-turn master card, and its card says \"{what.own_turn}\": {player} plays it "
-                f"on {player}'s own turn (the card over the rule).", R.OUT_OF_TURN, R.GOLDEN_RULE)
+    own_turn = card.out_of_turn and player == d.turn  # (as its card allows: "You may play this card during your turn.")
     if not card.out_of_turn and (player != d.turn or d.phase != "master"):
         raise _refuse(card, f"{player} cannot play {card.name} in {d.turn}'s {d.phase} phase: regular master cards "
                             f"are played in one's own master phase (out-of-turn ones say so)", R.MASTER_IN_PHASE)
@@ -2150,12 +2153,16 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         if what.master_text is not None and not (cancelling or e.cancelled) else None
     if not (cancelling or e.cancelled):
         _unmodelled_rest(e, what, [R.CARD_MASTER_WHO])
+    if own_turn:
+        raise NotModelled(f"{card.name} played on {player}'s own turn, as its card allows (\"{what.own_turn}\"): which "
+                          f"master phase action it uses (out-of-turn cards use one of the next master phase) is not "
+                          f"read. {card.quote()}", [R.OUT_OF_TURN, R.GOLDEN_RULE])
     how = _cancel_text(d, e.canceller) if e.cancelled and e.canceller is not None else None
     unpaid = how is not None and how.cost_paid is False  # the card over the book: its cost is not paid
     trifle = card.trifle and not e.cancelled
     event = MasterCard(player=player, card=card.name, trifle=trifle, out_of_turn=card.out_of_turn,
                        cost_pool=0 if unpaid else cost.pool, location=what.location and not (e.cancelled or cancelling),
-                       unique=what.unique_location, line=e.line, text=e.text)
+                       unique=what.unique_location, hand_size=what.location_hand, line=e.line, text=e.text)
     _delegate(e, phases.master_card, event, d, log, R.MASTER_IN_PHASE)
     if cancelling:
         _cancels(d, e, None, player, what, log, R.CARD_MASTER_WHO)

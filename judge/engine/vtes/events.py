@@ -101,6 +101,7 @@ class MasterCard(Event):
     cost_pool: int = 0
     location: bool = False  # the card is a location: it stays in play under its Methuselah
     unique: bool = False  # ... a unique one
+    hand_size: tuple[int, str] = (0, "")  # ... adding to its controller's hand size ("+1 hand size."): N, the sentence
 
 
 @dataclass(frozen=True, kw_only=True)

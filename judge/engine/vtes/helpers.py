@@ -627,10 +627,11 @@ def _set_hand_size(d: Draft, log: Log, player: str, size: int, why: str = "", ru
     log.add(f"{player}'s hand size becomes {size}{why}: {player} now holds {hand} cards.", R.HAND_SIZE, *rules)
 
 
-def hand_size_bonus(table, player: str) -> tuple[int, list[str]]:
+def hand_size_bonus(table, player: str) -> tuple[int, list[tuple[str, Rule]]]:
     """What the cards of ready vampires add to `player`'s hand size now ("While Abraham is ready, you get +1 hand
-    size.": its controller's; "each Methuselah", "your prey"; "While Dana is in combat": while it fights), and each
-    one's words. `table`: a state or a draft."""
+    size.": its controller's; "each Methuselah", "your prey"; "While Dana is in combat": while it fights), and the
+    locations `player` controls ("+1 hand size."), and each one's words with the rule it stands on (a vampire's
+    special abilities, the card over the rules). `table`: a state or a draft."""
     total, said = 0, []
     fighting = (table.combat.acting, table.combat.opposing) if table.combat is not None else ()
     for m in table.minions.values():
@@ -642,7 +643,11 @@ def hand_size_bonus(table, player: str) -> tuple[int, list[str]]:
             if (a.whose == "you" and m.controller == player or a.whose == "each"
                     or a.whose == "prey" and table.prey(m.controller) == player):
                 total += a.amount
-                said.append(f"{m.name}'s \"{a.sentence}\"")
+                said.append((f"{m.name}'s \"{a.sentence}\"", R.CRYPT_ABILITY))
+    for c in table.cards:  # a location in play ("+1 hand size."), its controller's
+        if c.hand_size and c.kind == "location" and c.controller == player and not c.contested:
+            total += c.hand_size
+            said.append((f"{c.name}'s \"{c.said}\"", R.GOLDEN_RULE))
     return total, said
 
 
@@ -650,7 +655,7 @@ def match_hand_sizes(d: Draft, log: Log) -> None:
     """A ready vampire's card changing hand sizes: when what they add changes (such a vampire came into play, went
     to torpor, left play...), each Methuselah's hand size changes by as much, and the hand is matched at once."""
     if not any(a.kind == "hand size" for m in d.minions.values() for a in m.abilities) and \
-            not any(p.hand_bonus for p in d.players.values()):
+            not any(p.hand_bonus for p in d.players.values()) and not any(c.hand_size for c in d.cards):
         return  # (after every event: the common case, no such card at the table, costs one pass over the minions)
     for name, p in d.players.items():
         if not p.seated:
@@ -658,5 +663,6 @@ def match_hand_sizes(d: Draft, log: Log) -> None:
         bonus, said = hand_size_bonus(d, name)
         if bonus != p.hand_bonus:
             d.put_player(name, hand_bonus=bonus)
-            why = f" ({', '.join(said)})" if said else " (no ready vampire's card changes it now)"
-            _set_hand_size(d, log, name, max(0, p.hand_size + bonus - p.hand_bonus), why, (R.CRYPT_ABILITY,))
+            why = f" ({', '.join(w for w, _ in said)})" if said else " (no card in play changes it now)"
+            rules = tuple(dict.fromkeys(r for _, r in said)) or (R.CRYPT_ABILITY,)
+            _set_hand_size(d, log, name, max(0, p.hand_size + bonus - p.hand_bonus), why, rules)

@@ -381,7 +381,7 @@ def master_card(d: Draft, e: MasterCard, log: Log) -> None:
             rules.append(R.TRIFLE)
     log.add(f"{text} ({actions} left).", *rules)
     if e.location:
-        situations.location_played(d, log, e.card or "the location", e.player, e.unique)
+        situations.location_played(d, log, e.card or "the location", e.player, e.unique, e.hand_size)
 
 
 def _out_of_turn(d: Draft, e: MasterCard, log: Log, what: str) -> None:

@@ -141,11 +141,12 @@ def _table(data: dict, lines: Lines, rules: str, cards=None) -> GameState:
     ps = PhaseState(master_actions=int(data.get("master_actions", 1)),
                     transfers=int(data.get("transfers", transfers_for(turn_number))),
                     discard_actions=int(data.get("discard_actions", 1)))
-    cards = tuple(Card(str(name), player, "location") for player, names_ in per_player("locations").items()
-                  for name in names_ or ())
+    in_play = tuple(_location(str(name), player, cards) for player, names_ in per_player("locations").items()
+                    for name in names_ or ())
+
     def state_of(players: dict) -> GameState:
         return GameState(edition=rules, seating=tuple(seating), players=players, minions=minions, turn=turn,
-                         phase=phase, turn_number=turn_number, edge=edge, phase_state=ps, cards=cards)
+                         phase=phase, turn_number=turn_number, edge=edge, phase_state=ps, cards=in_play)
 
     # what ready vampires' cards add to hand sizes: in the table's `hand_size` when it gives one, else added to the
     # default (and to the default hand)
@@ -156,6 +157,14 @@ def _table(data: dict, lines: Lines, rules: str, cards=None) -> GameState:
             size = p.hand_size if name in hand_sizes else max(0, DEFAULT_HAND_SIZE + bonus)
             sized[name] = evolve(p, hand_bonus=bonus, hand_size=size, hand=hands.get(name, size))
     return state_of(sized)
+
+
+def _location(name: str, player: str, cards) -> Card:
+    """A location on the table, with what its card adds to its controller's hand size ("+1 hand size.") when the card
+    base knows it (a name it does not know is the scenario's own location, with no text)."""
+    facts = cards.lookup(name) if cards is not None else None
+    hand = modelled(facts, None).location_hand if facts is not None and tuple(facts.types) == ("Master",) else (0, "")
+    return Card(name, player, "location", hand_size=hand[0], said=hand[1])
 
 
 def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, player_of, cards=None) -> Minion:

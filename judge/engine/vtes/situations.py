@@ -360,8 +360,9 @@ def _take_off(d: Draft, player: str, name: str, kind: str, bearer: str | None) -
         d.set(cards=tuple(cards))
 
 
-def location_played(d: Draft, log: Log, name: str, player: str, unique: bool) -> None:
-    card = Card(name, player, "location")
+def location_played(d: Draft, log: Log, name: str, player: str, unique: bool,
+                    hand_size: tuple[int, str] = (0, "")) -> None:
+    card = Card(name, player, "location", hand_size=hand_size[0], said=hand_size[1])
     d.set(cards=d.cards + (card,))
     log.add(f"{name}, a location, stays in play under {player}'s control.", R.GOLDEN_RULE)
     if unique:

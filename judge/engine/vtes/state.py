@@ -161,6 +161,9 @@ class Card:
     kind: str  # location | equipment
     bearer: Optional[str] = None  # the minion a contested equipment card was on
     contested: bool = False
+    # a location's "+1 hand size.": what it adds to its controller's hand size while in play, and the sentence
+    hand_size: int = 0
+    said: str = ""
 
 
 @dataclass(frozen=True)
