@@ -120,6 +120,8 @@ def test_random_games_naming_real_cards_keep_the_invariants():
             pool.referendums.append(facts)
         if modelled(facts, None).discipline_card is not None:
             pool.master_disciplines.append(facts)
+        if modelled(facts, None).master_text is not None and not modelled(facts, None).rest:
+            pool.masters.append(facts)
         if any(modelled(facts, level).action_text is not None for level in (None, "superior")) and \
                 not any(modelled(facts, level).rest for level in (None, "superior")) and \
                 {code.lower() for code, _, _ in facts.disciplines} <= have:
@@ -139,7 +141,7 @@ def test_random_games_naming_real_cards_keep_the_invariants():
             facts)
     assert len(pool.modifiers) >= 4 and len(pool.reactions) >= 8, (len(pool.modifiers), len(pool.reactions))
     assert len(pool.combat) >= 10 and len(pool.crypt) >= 50, (len(pool.combat), len(pool.crypt))
-    assert len(pool.cancellers) >= 10, len(pool.cancellers)
+    assert len(pool.cancellers) >= 10 and len(pool.masters) >= 4, (len(pool.cancellers), len(pool.masters))
     assert len(pool.titles) >= 50 and len(pool.weapons) >= 15, (len(pool.titles), len(pool.weapons))
     reports = randomplay.play_many(600, seed=37, max_events=120, pool=pool)
     violations = [v for r in reports for v in r.violations]
@@ -153,4 +155,5 @@ def test_random_games_naming_real_cards_keep_the_invariants():
     assert reached["UNCONTROLLED_TARGETS"] and reached["DIRECTED_TARGETS"], reached  # action cards' effects
     assert len(pool.retainers) >= 5 and reached["EMPLOY"], (len(pool.retainers), reached["EMPLOY"])
     assert len(pool.allies) >= 5 and reached["RECRUIT"], (len(pool.allies), reached["RECRUIT"])
+    assert sum(r.masters for r in reports) >= 3  # master cards' effects on a minion taken
     assert sum(r.events for r in reports) > 10_000

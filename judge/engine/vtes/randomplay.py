@@ -260,6 +260,10 @@ def candidates(state: GameState, rng: random.Random, new_name: _Namer) -> list[C
             if new_name.pool is not None and new_name.pool.master_disciplines and bearers:
                 add(lambda bearers=bearers: PlayCard(card=pick(new_name.pool.master_disciplines), player=turn,
                                                      on=pick(bearers)))
+            anyone = [m.name for m in state.minions.values()]
+            if new_name.pool is not None and new_name.pool.masters and anyone:  # on a random minion, or on none
+                add(lambda anyone=anyone: PlayCard(card=pick(new_name.pool.masters), player=turn,
+                                                   on=pick(anyone + [None])))
     elif state.phase == "minion" and mine:
         # A vampire with no blood must hunt first: offer it, or the turn cannot go on.
         must_hunt = False
@@ -385,6 +389,9 @@ class CardPool:
     referendums: list = field(default_factory=list)
     # master Discipline cards, put on a vampire in the master phase
     master_disciplines: list = field(default_factory=list)
+    # master cards whose effect on a minion is read whole (action_effects.master_text_of), played on a random minion
+    # or on none (the only one the card allows, when there is one)
+    masters: list = field(default_factory=list)
     # action cards whose effects on success are read whole (action_effects.ActionText), played on a random minion
     # or on none (the only one the card allows, when there is one)
     actions: list = field(default_factory=list)
@@ -701,6 +708,7 @@ class GameReport:
     named_cards: int = 0  # cards named from the card base that were played (cards.py)
     pool_cards: int = 0  # of them, real cards of the card base (`CardPool`) the engine played
     titles: int = 0  # titles gained as a referendum closed (a title card's, `CardPool.titles`)
+    masters: int = 0  # master cards with an effect on a minion played (`CardPool.masters`)
     rules: Counter = field(default_factory=Counter)  # rules applied or refusing, by name: what the games reached
 
 
@@ -738,6 +746,7 @@ def play(rng: random.Random, max_events: int = 150, max_tries: int = 25,
                 state, entries = core.apply(state, event)
                 report.named_cards += isinstance(event, (PlayCard, BurnOption))
                 report.pool_cards += isinstance(event, PlayCard) and not event.card.id.startswith("random:")
+                report.masters += isinstance(event, PlayCard) and pool is not None and event.card in pool.masters
                 report.titles += _titles_gained(before, state) if isinstance(event, ClosePolling) else 0
             except Refusal as stop:
                 report.refused += 1
