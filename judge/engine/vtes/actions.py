@@ -24,7 +24,7 @@ from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.events import (AbilityBleed, ActionCard, BecomeAnarch, Bleed, Block, Cost, Decline, Effect, Employ, Equip, Hunt,
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
-from judge.engine.vtes.card_text import abilities_of
+from judge.engine.vtes.card_text import Ability, abilities_of
 from judge.engine.vtes.helpers import (Log, action_over, announce, apply_card_effect, blood, burn_dead_ally,
                                        card_forbids, card_gives, card_text_action, check_actor, check_cost,
                                        check_redirect, cost_words, crypt_bonus, drain_excess, minion, names,
@@ -282,7 +282,8 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
                       [R.MODIFIER_WHO])
     if e.card:
         played_once(d, m.name, e.card, "modifiers")
-    if not (e.stealth or e.bleed or e.hunt or e.effect or e.unblockable or e.fails_attempt or e.blocker_intercept):
+    if not (e.stealth or e.bleed or e.hunt or e.effect or e.unblockable or e.fails_attempt or e.blocker_intercept
+            or e.grant):
         raise NotModelled("action modifiers other than +stealth, +bleed, +hunt, unblockable or a described effect",
                           [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
     if (e.fails_attempt or e.blocker_intercept) and a.attempt is None:
@@ -347,6 +348,10 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
             e.bars, f"{att.player} may attempt again, or decline")
         changes.append(f"{att.blocker}'s block attempt fails, as the card says (\"{e.fails_attempt}\"): {later}")
         rules += [R.GOLDEN_RULE, R.BLOCK_REPEAT]
+    if e.grant is not None:
+        a = d.put_action(grants=a.grants + ((m.name, what, e.grant),))
+        changes.append(f"if the action is blocked, {m.name} has in that combat what the card says (\"{e.grant.sentence}\")")
+        rules.append(R.GOLDEN_RULE)
     note = " (this book has no 'limited' rule: only playing the same card twice is forbidden)" if second_bleed else ""
     if e.cost.blood or e.cost.pool:
         rules.append(R.COST_AT_ONCE)
@@ -384,7 +389,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
                       [R.REACTION_WHO, *([R.ALLY_OLDER_REGION] if m.recruited else []), *([R.WAKE] if m.locked else [])])
     if e.card:
         played_once(d, m.name, e.card, "reactions")
-    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block):
+    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block or e.grant):
         raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake, unlocking to block or "
                           "a described effect",
                           [R.REACTION_WHO, R.GOLDEN_RULE])
@@ -432,6 +437,10 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
         # the card over the rule that only unlocked minions react; the block attempt is then the engine's own
         d.put_minion(m.name, locked=False)
         text += f": {m.name} unlocks and attempts to block"
+    if e.grant is not None:
+        a = d.put_action(grants=a.grants + ((m.name, what, e.grant),))
+        text += f"; if {m.name} blocks, it has in that combat what the card says (\"{e.grant.sentence}\")"
+        rules.append(R.GOLDEN_RULE)
     if e.cost.blood or e.cost.pool:
         rules.append(R.COST_AT_ONCE)
     log.add(text + ".", *rules)
@@ -652,12 +661,33 @@ def resolve_attempt(d: Draft, log: Log) -> bool:
                 f"is blocked and has no effect, its cost is not paid.{burned} {att.blocker} locks and enters combat "
                 f"with {a.actor}.", R.BLOCK_COMPARE, R.BLOCKED, R.COST_ON_SUCCESS)
         combat.start(d, log, a.actor, att.blocker, action=a, cause=a.summary)
+        _give_grants(d, log, a, att.blocker)
         return True
     d.put_action(attempt=None)
     log.add(f"{att.blocker}'s block attempt fails ({att.intercept} intercept against {a.stealth} stealth); "
             f"{att.player} may attempt again, with the same or another minion, or decline.",
             R.BLOCK_COMPARE, R.BLOCK_REPEAT)
     return False
+
+
+def _give_grants(d: Draft, log: Log, a, blocker: str) -> None:
+    """What the action's reactions and modifiers give their minions in the combat its block began (`Action.grants`):
+    the blocker's "if this vampire blocks", the acting minion's "if this action is blocked"; a maneuver or press is
+    used as its card names it ("with Guard Dogs"), "maneuver or press" either once; strength holds that combat (or
+    its first round)."""
+    given, strength = [], []
+    for who, card, g in a.grants:
+        if who != (blocker if g.on == "blocks" else a.actor):
+            continue
+        if g.kind == "strength":
+            strength.append((who, g.amount, card, "round" if g.first_round else "combat"))
+        else:
+            given += [(who, card, Ability(kind=k, sentence=g.sentence, uses=g.amount, first_round=g.first_round))
+                      for k in g.kind.split(" or ")]
+        log.add(f"{card} gives {who} in this combat: \"{g.sentence}\"", R.GOLDEN_RULE)
+    if given or strength:
+        c = d.combat
+        d.put_combat(card_abilities=c.card_abilities + tuple(given), strength_mods=c.strength_mods + tuple(strength))
 
 
 def settle(d: Draft, log: Log) -> None:

@@ -877,6 +877,8 @@ _ABOVE_QUANTITY = re.compile(r"(?<![\w+-])[+-]?\d+R? (?P<unit>aggravated damage|
 _STRIKE_RIDER = re.compile(r"(?:an|one|\d) (?:optional press|optional maneuver|additional strikes?)(?: \(limited\))?"
                            r"(?:, only usable to (?:continue|end) combat)?|first strike")
 _ADDED_BONUS = re.compile(r"\+\d (?:stealth|intercept|bleed)")
+_COMBAT_RIDER = re.compile(r"(?:an|one|\d) optional (?:maneuver or press|maneuver|press) during the (?:first round of the )?"
+                           r"resulting combat if this vampire (?:blocks|is blocked)")
 _DROPS = {"do not lock this vampire": re.compile(r"Lock this (?:reacting |acting )?vampire\.?$"),
           "do not lock this reacting vampire": re.compile(r"Lock this (?:reacting )?vampire\.?$")}
 # a library card's text split into its sentences (cards.modelled reads them one by one)
@@ -935,6 +937,9 @@ def written_out(line: str, above: str) -> Optional[str]:
     if how == "with":
         if _ADDED_BONUS.fullmatch(change):
             return " ".join(sentences + [change + "."])
+        if _COMBAT_RIDER.fullmatch(change):  # "with 1 optional maneuver during the resulting combat if this vampire
+            # blocks": what the card gives in the combat its block begins, a sentence of its own
+            return " ".join(sentences + [f"This vampire gets {change}."])
         if not _STRIKE_RIDER.fullmatch(change):
             return None
         strikes = [i for i, s in enumerate(sentences) if s.startswith("Strike: ") and ", with " not in s]

@@ -55,7 +55,7 @@ from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives
 from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, Methuselah, StrikeText, abilities_of, above_codes,
                                          condition_of, discipline_level, is_as_above, level_of,
                                          read_crypt_text, same_clan, strike_of, written_out)
-from judge.engine.vtes.state import ALLY, VAMPIRE, Draft, GrantedPress, Minion
+from judge.engine.vtes.state import ALLY, VAMPIRE, CombatGrant, Draft, GrantedPress, Minion
 from judge.engine.vtes.traits import CITY_TITLES
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
@@ -622,6 +622,9 @@ class Modelled:
     bars: str = ""
     fail_cost: int = 0
     blocker_intercept: int = 0  # an action modifier's "The blocking minion gets -N intercept."
+    # a reaction's or modifier's "... 1 optional maneuver during the resulting combat if this vampire blocks" (state.
+    # CombatGrant): given in the combat the action's block begins
+    grant: Optional[CombatGrant] = None
     # an ally card's "Mortal with 3 life. 1 strength, 1 bleed.": (life, strength, bleed) of the ally it brings in
     ally: Optional[tuple[int, int, int]] = None
     # a master card's "(Master: )(Unique )location.", "Put this card in play.": played, it stays in play as a location
@@ -689,6 +692,34 @@ _ATTEMPT_FAILS = re.compile(
     r"|The block fails, and the action continues)"
     r"(?:(?:,? and|;) (?:(?P<bars>the blocking (?:minion|vampire)|that (?:minion|vampire|[A-Z]\w+ vampire))"
     r"|the blocking minion's (?P<controller>controller)) cannot attempt to block this action again)?")
+# What a reaction or modifier gives its minion in the combat the block begins: "This vampire gets 1 optional maneuver
+# during the resulting combat if this vampire blocks." (an "As above, with ..." line written out), "This Anarch gets 1
+# optional maneuver during the resulting combat if they block.", "If this action is blocked, this vampire gets 1
+# optional maneuver during the first round of the resulting combat.", "If this Anarch is blocked, they get +1
+# strength during the resulting combat."
+_WHAT = r"(?:(?P<n>\d|an|one) optional (?P<what>maneuver or press|maneuver|press)|\+(?P<str>\d) strength)"
+_DURING = r" (?:during|in) the (?P<first>first round of the )?resulting combat"
+_GRANTS = (
+    re.compile(r"(?:This (?:blocking )?(?:vampire|minion|[A-Z][a-z]+)) gets " + _WHAT + _DURING +
+               r" if (?:this (?:vampire|minion)|they|he or she) (?P<how>blocks?|is blocked)"),
+    re.compile(r"If this (?:action|vampire|minion|[A-Z][a-z]+) is blocked, (?:this (?:acting )?(?:vampire|minion|"
+               r"[A-Z][a-z]+)|they|he or she) gets? " + _WHAT + _DURING),
+)
+
+
+def _combat_grant(s: str, sentence: str) -> Optional[CombatGrant]:
+    for n, pattern in enumerate(_GRANTS):
+        m = pattern.fullmatch(s)
+        if m is None:
+            continue
+        on = "blocked" if n == 1 or m.group("how") == "is blocked" else "blocks"
+        if m.group("str"):
+            return CombatGrant("strength", int(m.group("str")), bool(m.group("first")), on, sentence)
+        amount = int(m.group("n")) if m.group("n").isdigit() else 1
+        return CombatGrant(m.group("what"), amount, bool(m.group("first")), on, sentence)
+    return None
+
+
 _BARS = re.compile(r"(?:The blocking|That) minion cannot attempt to block this action again")
 # Sentences read whole as one flag of `Modelled` (the sentence without its full stop -> the flag).
 _FLAGS = {
@@ -864,6 +895,10 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         if _BARS.fullmatch(s) and out.fails_attempt and not out.bars and MODIFIER in card.types:
             out.fails_attempt, out.bars = f"{out.fails_attempt} {sentence}", "minion"  # "The block fails, ..." before
+            continue
+        grant = _combat_grant(s, sentence) if set(card.types) & {MODIFIER, REACTION} and out.grant is None else None
+        if grant is not None:
+            out.grant = grant
             continue
         m = re.fullmatch(r"The blocking minion gets -(\d) intercept", s)
         if m and MODIFIER in card.types and not out.blocker_intercept:
@@ -1650,8 +1685,8 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO, "modifier")
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
-    if not (what.stealth or what.bleed or e.effect or what.unblockable or what.fails_attempt or what.blocker_intercept) \
-            and e.says is not None:  # described only
+    if not (what.stealth or what.bleed or e.effect or what.unblockable or what.fails_attempt or what.blocker_intercept
+            or what.grant) and e.says is not None:  # described only
         actions.played_once(d, m.name, e.card.name, "modifiers")
         _pay(d, m, cost)
         play_from_hand(d, m.controller, log, e.card.name)
@@ -1672,7 +1707,7 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=bleed, limited=what.limited,
                      cost=cost, effect=e.effect, by_other=what.other_than_acting, unblockable=what.unblockable,
                      fails_attempt=what.fails_attempt, bars=what.bars, blocker_intercept=what.blocker_intercept,
-                     line=e.line, text=e.text)
+                     grant=what.grant, line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
     _says(e, log)
 
@@ -1710,9 +1745,9 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=effect,
                      wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
                      locked_ok=what.locked_ok, locked_by=what.locked_by, unlock_block=what.unlock_block,
-                     after_action=what.after_action, line=e.line, text=e.text)
-    if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block) and \
-            e.says is not None:
+                     after_action=what.after_action, grant=what.grant, line=e.line, text=e.text)
+    if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block or
+            what.grant) and e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
         actions.played_once(d, m.name, e.card.name, "reactions")
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced,

@@ -501,10 +501,12 @@ def _merge(d: Draft, committed: Strike, e: ChooseStrike, m: Minion) -> Strike:
 
 
 def _use_once(d: Draft, c: Combat, m: Minion, sentence: str, uses: int, what: str,
-              gives: str = "its card gives each combat") -> None:
-    """Count a use of what `m`'s card gives it `uses` times each combat (`sentence`); refused once they are used."""
+              gives: str = "its card gives each combat", own: bool = True) -> None:
+    """Count a use of what `m`'s card gives it `uses` times each combat (`sentence`); refused once they are used.
+    `own`: its own card's (a vampire's special abilities); else a card played gave it (the card over the rules)."""
     if c.uses(m.name, sentence) >= uses:
-        raise Refusal(f"{m.name} has used the {what} {gives}: \"{sentence}\"", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+        raise Refusal(f"{m.name} has used the {what} {gives}: \"{sentence}\"",
+                      [R.CRYPT_ABILITY, R.GOLDEN_RULE] if own else [R.GOLDEN_RULE])
     d.put_combat(used_abilities=c.used_abilities + ((m.name, sentence),))
 
 
@@ -531,6 +533,11 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
         raise Refusal(f"{source} is the action card of this combat's action: it gives {m.name} no {kind} in it"
                       + (" (what it gives in combat holds in the combat its action causes, not in one its block "
                          "causes)" if c.action is not None else ""), [R.GOLDEN_RULE, R.COMBAT_CAUSED])
+    played = (c.action.modifiers + c.action.reactions) if c.action is not None else ()
+    if named is None and not given and source and any(_same_source(card, source) for _, card in played):
+        raise Refusal(f"{source} was played during the blocked action: it gives {m.name} no optional {kind} in this "
+                      f"combat (a card's maneuver or press in the combat its block begins is the one it says: \"... "
+                      f"during the resulting combat if this vampire blocks\")", [R.GOLDEN_RULE, R.COMBAT_CAUSED])
     if named is None and not given:
         return None
     whose, what = named or (None, kind)
@@ -552,17 +559,21 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
     card = next((f"{name}" for who, name, a in c.card_abilities if a is ability),
                 next((f"{m.name}'s retainer {r.name}" for r in m.retainers if ability in r.abilities),
                      f"{m.name}'s card"))
+    own = card == f"{m.name}'s card"
+    rules = [R.CRYPT_ABILITY, R.GOLDEN_RULE] if own else [R.GOLDEN_RULE]
     if ability.first_round and c.round != 1:
         raise Refusal(f"it is round {c.round}: {card} gives its optional {kind} during the first round of "
-                      f"combat only (\"{ability.sentence}\")", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
+                      f"combat only (\"{ability.sentence}\")", rules)
     if ability.press_to == "continue" and to_continue is False:
-        raise Refusal(f"{card} gives a press only usable to continue combat: \"{ability.sentence}\"",
-                      [R.CRYPT_ABILITY, R.GOLDEN_RULE])
-    plural = "" if ability.uses == 1 else "es" if kind == "press" else "s"
-    own = card == f"{m.name}'s card"
+        raise Refusal(f"{card} gives a press only usable to continue combat: \"{ability.sentence}\"", rules)
+    # "1 optional maneuver or press": one of them, counted on the one sentence
+    either = any(a.sentence == ability.sentence and a.kind != kind for _, _, a in c.card_abilities)
+    label = "maneuver or press" if either else kind
+    plural = "" if ability.uses == 1 else "es" if label.endswith("press") else "s"
     span = "in this combat" if any(a is ability for _, _, a in c.card_abilities) else "each combat"
     _use_once(d, c, m, ability.sentence, ability.uses, f"{ability.uses} {'' if ability.blood else 'optional '}"
-                                                        f"{kind}{plural}", f"{'its card' if own else card} gives {span}")
+                                                        f"{label}{plural}", f"{'its card' if own else card} gives {span}",
+              own=own)
     paid = _pay(d, m, Cost(blood=ability.blood), f"the {kind}") if ability.blood else ""
     what = "" if ability.blood else "optional "
     gives = "its card gives" if own else f"{card} gives"

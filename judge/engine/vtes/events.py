@@ -221,6 +221,7 @@ class Modifier(Event):
     fails_attempt: str = ""
     bars: str = ""
     blocker_intercept: int = 0  # "The blocking minion gets -N intercept." (the attempt in progress)
+    grant: Any = None  # state.CombatGrant: what it gives the acting minion in the combat if the action is blocked
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -239,6 +240,7 @@ class Reaction(Event):
     locked_by: str = ""  # the card's sentence that lets a locked minion play it (default: "Usable by a locked vampire")
     after_action: bool = False  # "Do not replace until after this action."
     unlock_block: bool = False  # "This vampire unlocks and attempts to block.": played locked, then unlocks and blocks
+    grant: Any = None  # state.CombatGrant: what it gives its minion in the combat if that minion blocks
 
 
 @dataclass(frozen=True, kw_only=True)

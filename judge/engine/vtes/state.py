@@ -213,6 +213,8 @@ class Action:
     # minions a card barred from attempting to block this action again ("That attempt fails and the blocking minion
     # cannot attempt to block this action again."): (minion, the card)
     barred: tuple[tuple[str, str], ...] = ()
+    # what reactions and modifiers give their minions in the combat if the action is blocked: (minion, card, CombatGrant)
+    grants: tuple = ()
 
     @property
     def undeclined(self) -> tuple[str, ...]:
@@ -259,6 +261,19 @@ class Damage:
     source: str = ""
     retainer: Optional[str] = None  # the victim's retainer that takes it instead
     unpreventable: bool = False
+
+
+class CombatGrant(NamedTuple):
+    """What a reaction or action modifier gives its minion in the combat the action's block begins ("As above, with 1
+    optional maneuver during the resulting combat if this vampire blocks.", "If this action is blocked, this vampire
+    gets 1 optional maneuver during the first round of the resulting combat.", "If this Anarch is blocked, they get
+    +1 strength during the resulting combat.")."""
+
+    kind: str  # "maneuver", "press", "maneuver or press" (one of them) or "strength"
+    amount: int
+    first_round: bool  # during the first round of that combat only
+    on: str  # "blocks": its minion blocks the action; "blocked": its minion's action is blocked
+    sentence: str
 
 
 class GrantedPress(NamedTuple):
