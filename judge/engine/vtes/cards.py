@@ -587,6 +587,8 @@ class Modelled:
     granted_press: Optional[str] = None
     granted_by: str = ""  # the sentence that gives it
     strike_maneuver: bool = False  # a strike's ", with an optional maneuver": played as the maneuver in the range step
+    # "Strike: hand strike or use a melee weapon strike." (the sentence): `strike` is then the hand strike at +N
+    hand_or_melee: str = ""
     # "Only usable by a ready vampire other than the acting minion": an action modifier another of the acting
     # Methuselah's ready vampires plays (the card over Minion Cards ¶6).
     other_than_acting: bool = False
@@ -721,6 +723,12 @@ def _combat_grant(s: str, sentence: str) -> Optional[CombatGrant]:
 
 
 _BARS = re.compile(r"(?:The blocking|That) minion cannot attempt to block this action again")
+# "Strike: hand strike or use a melee weapon strike. This strike is at +1 damage[, with 1 optional maneuver|press]."
+# (Undead Strength, Lucky Blow, Lam Into): a hand strike at +N damage (a minion bearing equipment: its melee weapon's
+# strike at +N is not read)
+_HAND_OR_MELEE = re.compile(r"Strike: hand(?: strike)? or use a melee weapon strike")
+_AT_DAMAGE = re.compile(r"This strike is at \+(?P<n>\d) damage(?:, with (?:an|1|one) optional (?P<what>maneuver|press)"
+                        r"(?:,? only usable to (?P<to>continue|end) combat)?)?")
 # Sentences read whole as one flag of `Modelled` (the sentence without its full stop -> the flag).
 _FLAGS = {
     "Do not replace until your next unlock phase": "not_replaced",
@@ -1011,6 +1019,17 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         if s == "Damage from this vampire's hand strikes is aggravated this round" and COMBAT in card.types:
             out.aggravated_hands = True
+            continue
+        if _HAND_OR_MELEE.fullmatch(s) and COMBAT in card.types and not out.hand_or_melee:
+            out.hand_or_melee = sentence  # the strike's damage: the next sentence ("This strike is at +1 damage.")
+            continue
+        m = _AT_DAMAGE.fullmatch(s)
+        if m and out.hand_or_melee and out.strike is None:
+            out.strike = StrikeText("hand", int(m.group("n")), False, False, False, False)
+            if m.group("what") == "maneuver":
+                out.strike_maneuver = True
+            elif m.group("what") == "press":
+                out.granted_press, out.granted_by = m.group("to") or "any", sentence
             continue
         m = _WITH_PRESS.fullmatch(s)
         struck = strike_of(m.group("strike")) if m and COMBAT in card.types and out.strike is None else None
@@ -1996,6 +2015,11 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         return
     if e.effect is None and e.says is None and what.strike is not None and not what.rest:
         # A strike card whose text the engine reads whole: played as its strike, as printed.
+        if what.hand_or_melee and m.equipment:
+            raise NotModelled(f"{e.card.name}{_at(e)} is \"{what.hand_or_melee}\", and {m.name} bears "
+                              f"{', '.join(m.equipment)}: whether it strikes with its hands or a melee weapon, and that "
+                              f"weapon's strike at +{what.strike.amount} damage, is not read. {e.card.quote()}",
+                              [R.CARD_COMBAT_WHO, R.GOLDEN_RULE])
         s = what.strike
         spec = (StrikeSpec(kind="hand", bonus=s.amount, aggravated=s.aggravated, first=s.first) if s.kind == "hand" else
                 StrikeSpec(kind=s.kind, amount=s.amount, ranged=s.ranged, aggravated=s.aggravated, first=s.first,
