@@ -589,6 +589,7 @@ class Modelled:
     strike_maneuver: bool = False  # a strike's ", with an optional maneuver": played as the maneuver in the range step
     # "Strike: hand strike or use a melee weapon strike." (the sentence): `strike` is then the hand strike at +N
     hand_or_melee: str = ""
+    ends_combat: str = ""  # a combat card's "Combat ends." (the sentence), not a strike: as the card is played
     # "Only usable by a ready vampire other than the acting minion": an action modifier another of the acting
     # Methuselah's ready vampires plays (the card over Minion Cards ¶6).
     other_than_acting: bool = False
@@ -1019,6 +1020,9 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         if s == "Damage from this vampire's hand strikes is aggravated this round" and COMBAT in card.types:
             out.aggravated_hands = True
+            continue
+        if s == "Combat ends" and COMBAT in card.types and not out.ends_combat:
+            out.ends_combat = sentence  # (not a strike: the card's effect, as it is played)
             continue
         if _HAND_OR_MELEE.fullmatch(s) and COMBAT in card.types and not out.hand_or_melee:
             out.hand_or_melee = sentence  # the strike's damage: the next sentence ("This strike is at +1 damage.")
@@ -2094,8 +2098,22 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
             _grant_press(d, e, m, what, log)
         return
     if e.effect is None and e.says is None and not what.rest and (what.strength or what.aggravated_hands) and \
-            what.strike is None and not (what.press or what.maneuver or what.prevent or what.extra_strikes):
+            what.strike is None and not (what.press or what.maneuver or what.prevent or what.extra_strikes or
+                                         what.ends_combat):
         _combat_effects(d, e, m, cost, what, log)
+        return
+    if e.effect is None and e.says is None and not what.rest and what.ends_combat and what.strike is None and \
+            not (what.press or what.maneuver or what.prevent or what.extra_strikes or what.strength or
+                 what.aggravated_hands):
+        c = d.combat
+        if c is None or c.ended:
+            raise _refuse(e.card, f"{m.name} cannot play {e.card.name} now: "
+                                  f"{'the combat has ended' if c else 'no combat is in progress'}", R.CARD_COMBAT_WHO)
+        _pay(d, m, cost)
+        play_from_hand(d, m.controller, log, e.card.name, after_combat=what.after_combat)
+        paid = f", paying {_cost_text(cost)}" if cost != Cost() else ""
+        combat.end_prematurely(d, log, f"{m.name} plays {e.card.name}{_at(e)}{paid} (\"{what.ends_combat}\")",
+                               R.CARD_COMBAT_WHO, R.GOLDEN_RULE)
         return
     if e.effect is None and e.says is None:
         text = what.printed_line or e.card.text
