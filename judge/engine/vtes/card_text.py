@@ -336,6 +336,19 @@ def _range(d, m, which=None, before_strikes=False, step=None, first=False):
     return None
 
 
+def _acting_has(code: str, name: str) -> Check:
+    """The acting minion has a Discipline, at any level ("Not usable if the acting minion has Celerity [cel].")."""
+    def check(d, m):
+        a = _action_or_referendum(d)
+        if a is None:
+            return "no action is in progress"
+        o = d.minions.get(a.actor)
+        if o is None:
+            return f"the acting minion {a.actor} is not in play"
+        return None if discipline_level(o, code, name) is not None else f"{o.name} does not have {name} [{code}]"
+    return check
+
+
 def _choosing_strike(d, m):
     """As the minion chooses its strike: in the strike step, its strike for this pair not chosen yet."""
     c = _combat(d)
@@ -739,6 +752,10 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
      lambda g: (_all(_acting_is(g["who"]), _during_action([], True)), _younger(g))),
     (r"the bleed amount is (?P<n>\d+) or more", lambda g: (_bleed_amount(int(g["n"])), {})),
     (r"(?:if|when) (?P<who>" + _OTHER + r") is acting", lambda g: (_acting_is(g["who"]), _younger(g))),
+    (r"if the acting (?:minion|vampire) has (?P<name>[A-Z][a-z]+) \[(?P<code>[a-z]{3})\]",
+     lambda g: (_acting_has(g["code"], g["name"]), {})),
+    (r"if the blocking (?:minion|vampire) is (?P<who>" + _OTHER + r")" + _END,
+     lambda g: (_attempting(g["who"]), _younger(g))),
     (r"(?:if|when) (?P<who>" + _OTHER + r") is bleeding" + _END,
      lambda g: (_all(_kind_is("bleed", False), _acting_is(g["who"])), _younger(g))),
     (r"(?:if|when) (?P<who>" + _OTHER + r") is hunting",
