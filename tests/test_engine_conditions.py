@@ -251,3 +251,16 @@ def test_unpreventable_and_maneuvering_strikes_are_read():
     assert sweat.rest == [] and sweat.strike == ("damage", 3, True, False, False, True)
     bats = modelled(catalog.lookup("Aid from Bats"), "inferior")
     assert bats.rest == [] and bats.strike_maneuver and bats.strike[:3] == ("damage", 1, True)
+
+
+def test_a_title_is_held_as_the_table_or_the_card_writes_it():
+    """"a prince or justicar" (a condition's, a card's requirement) is held by a "prince of Atlanta" or a "Tremere
+    justicar" as crypt cards print them; a primogen holds neither, and a contested title counts for no claimant."""
+    from judge.engine.vtes.card_text import holds_title
+
+    def held(title, contested=False):
+        return holds_title(Minion(name="V", controller="Sarah", title=title, title_contested=contested),
+                           ("prince", "justicar"))
+    assert held("prince of Atlanta") and held("Tremere justicar") and held("Prince")
+    assert not held("primogen") and not held(None) and not held("prince of Paris", contested=True)
+    assert not held("princess")  # a word of its own, not a prefix

@@ -348,6 +348,8 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
             e.bars, f"{att.player} may attempt again, or decline")
         changes.append(f"{att.blocker}'s block attempt fails, as the card says (\"{e.fails_attempt}\"): {later}")
         rules += [R.GOLDEN_RULE, R.BLOCK_REPEAT]
+    if e.card and not e.combat_type:
+        a = d.put_action(not_combat=a.not_combat + ((m.name, e.card),))
     if e.grant is not None:
         a = d.put_action(grants=a.grants + ((m.name, what, e.grant),))
         changes.append(f"if the action is blocked, {m.name} has in that combat what the card says (\"{e.grant.sentence}\")")
@@ -437,6 +439,8 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
         # the card over the rule that only unlocked minions react; the block attempt is then the engine's own
         d.put_minion(m.name, locked=False)
         text += f": {m.name} unlocks and attempts to block"
+    if e.card and not e.combat_type:
+        a = d.put_action(not_combat=a.not_combat + ((m.name, e.card),))
     if e.grant is not None:
         a = d.put_action(grants=a.grants + ((m.name, what, e.grant),))
         text += f"; if {m.name} blocks, it has in that combat what the card says (\"{e.grant.sentence}\")"

@@ -41,6 +41,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Optional
 
+from judge.engine.errors import NotModelled
 from judge.engine.vtes.cancels import CancelText, cancel_of
 from judge.engine.vtes.clans import is_clan
 from judge.engine.vtes.state import ALLY, READY, TORPOR, VAMPIRE
@@ -401,9 +402,7 @@ def _acting_is(who: str) -> Check:
     test = _is_kind(who)
 
     def check(d, m):
-        # (after resolution, "is acting" is the minion whose action has just resolved: "Only usable when a non-Seraph
-        # Black Hand vampire is acting, after resolution.")
-        a = _action_or_referendum(d) or getattr(d, "resolved", None)
+        a = _action_or_referendum(d)
         if a is None:
             return "no action is in progress"
         o = d.minions.get(a.actor)
@@ -434,20 +433,30 @@ def _bleed_amount(at_least: int) -> Check:
     return check
 
 
-def _attempting(who: str) -> Check:
+def _attempting(who: str, succeeds: bool = False) -> Check:
+    """Such a minion is attempting to block; `succeeds`: "<minions> blocks", the block succeeding (its intercept meets
+    the stealth), as the engine holds it until the block resolves."""
     test = _is_kind(who)
 
     def check(d, m):
         a = _action(d)
         if a is None or a.attempt is None:
             return "no block attempt is in progress"
+        if succeeds and a.attempt.intercept < a.stealth:
+            return _not_blocked_yet(a)
         o = d.minions.get(a.attempt.blocker)
         return None if o is None else test(d, o, m)
     return check
 
 
-def _this_blocks(who: Optional[str]) -> Check:
-    """This minion is attempting to block, or (a combat card) is the blocker in the combat its block began."""
+def _not_blocked_yet(a) -> str:
+    return (f"{a.attempt.blocker} is attempting to block, and does not block yet ({a.attempt.intercept} intercept "
+            f"against {a.stealth} stealth)")
+
+
+def _this_blocks(who: Optional[str], succeeds: bool = False) -> Check:
+    """This minion is attempting to block (`succeeds`: "this vampire blocks", the block succeeding: its intercept
+    meets the stealth), or (a combat card) is the blocker in the combat its block began."""
     test = _is_kind(who) if who else None
 
     def check(d, m):
@@ -456,6 +465,8 @@ def _this_blocks(who: Optional[str]) -> Check:
             o = d.minions.get(c.acting)
         elif a is None or a.attempt is None or a.attempt.blocker != m.name:
             return f"{m.name} is not attempting to block" + (", nor the blocker in this combat" if c else "")
+        elif succeeds and a.attempt.intercept < a.stealth:
+            return _not_blocked_yet(a)
         else:
             o = d.minions.get(a.actor)
         return None if test is None or o is None else test(d, o, m)
@@ -614,8 +625,16 @@ def _you_control(who: str) -> Check:
     def check(d, m):
         mine = [o for o in d.minions.values() if o.controller == m.controller and o.controlled and not o.contested
                 and o.region in (READY, TORPOR)]
-        reasons = [named.misfit(d, o, m, f"the card names \"{named.words}\"") for o in mine]
-        return None if None in reasons else f"{m.controller} controls no {named.words.split(' ', 1)[1]} in play"
+        unknown = None
+        for o in mine:
+            try:
+                if named.misfit(d, o, m, f"the card names \"{named.words}\"") is None:
+                    return None
+            except NotModelled as stop:  # (decides only if no other minion fits)
+                unknown = unknown or stop
+        if unknown is not None:
+            raise unknown
+        return f"{m.controller} controls no {named.words.split(' ', 1)[1]} in play"
     return check
 
 
@@ -639,9 +658,9 @@ def _who(adjectives: str, noun: str, other_than_acting: bool, outside_combat: bo
         folded = noun.casefold()
         titles = re.split(r",? or |, ", folded)
         if all(t in _TITLE_WORDS for t in titles):
-            held = (m.title or "").casefold() if not m.title_contested else ""
-            return None if held in titles else f"{m.name} is not {_a(noun)} ({held or 'no title'})"
-        if folded == "vampire" and m.kind != VAMPIRE:
+            if not holds_title(m, titles):
+                return f"{m.name} is not {_a(noun)} ({m.title or 'no title'})"
+        elif folded == "vampire" and m.kind != VAMPIRE:
             return f"{m.name} is not a vampire"
         if folded == "ally" and m.kind != ALLY:
             return f"{m.name} is not an ally"
@@ -650,7 +669,8 @@ def _who(adjectives: str, noun: str, other_than_acting: bool, outside_combat: bo
         sect = re.fullmatch(r"(camarilla|sabbat|laibon|independent) vampire", folded)
         if sect and (m.kind != VAMPIRE or (m.sect or "").casefold() != sect.group(1)):
             return f"{m.name} is not {_a(sect.group(1).capitalize())} vampire"
-        if folded not in ("vampire", "minion", "ally", "anarch") and not sect and not same_clan(m.clan or "", noun):
+        if folded not in ("vampire", "minion", "ally", "anarch") and not sect and not same_clan(m.clan or "", noun) \
+                and not all(t in _TITLE_WORDS for t in titles):
             return f"{m.name} is not {_a(noun)} ({m.clan or 'no clan'})"
         if outside_combat:
             c = _combat(d)
@@ -738,7 +758,8 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"(?:if|when) (?P<who>" + _OTHER + r") (?:attempts|is attempting) to block(?P<this> this (?:acting )?(?:minion|vampire))?",
      lambda g: (_all(_attempting(g["who"]), *([_this_acting] if g["this"] else [])),
                 {"minion": bool(g["this"]) or _younger(g)["minion"]})),
-    (r"(?:if|when) (?P<who>" + _OTHER + r") blocks" + _END, lambda g: (_attempting(g["who"]), _younger(g))),
+    (r"(?:if|when) (?P<who>" + _OTHER + r") blocks" + _END,
+     lambda g: (_attempting(g["who"], succeeds=True), _younger(g))),
     (r"(?:during|on) (?:a|an) (?:(?P<kinds>" + _KIND + r"(?:, " + _KIND + r")*(?:,? or " + _KIND + r")?) )?"
      r"(?:action|(?P<bleed>bleed))(?: (?:directed at|against) (?P<you>you)(?: \(or a card you control\))?)?",
      lambda g: (_during_action(re.split(r",? or |, ", g["kinds"]) if g["kinds"]
@@ -751,7 +772,7 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
      r"(?: \(or a card you control\))?",
      lambda g: (_all(_acting_is(g["who"]), _during_action([], True)), _younger(g))),
     (r"the bleed amount is (?P<n>\d+) or more", lambda g: (_bleed_amount(int(g["n"])), {})),
-    (r"(?:if|when) (?P<who>" + _OTHER + r") is acting", lambda g: (_acting_is(g["who"]), _younger(g))),
+    (r"(?:if|when) (?P<who>" + _OTHER + r") is acting", lambda g: (_acting_is(g["who"]), {**_younger(g), "acting": True})),
     (r"if the acting (?:minion|vampire) has (?P<name>[A-Z][a-z]+) \[(?P<code>[a-z]{3})\]",
      lambda g: (_acting_has(g["code"], g["name"]), {})),
     (r"if the blocking (?:minion|vampire) is (?P<who>" + _OTHER + r")" + _END,
@@ -763,14 +784,14 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"when attempting to block (?:an? (?P<kind>bleed|political|hunt|directed|undirected) action)",
      lambda g: (_all(_this_blocks(None), _during_action([g["kind"].casefold()], False)), {"minion": True})),
     (r"(?:if|when) this " + _SELF + r" blocks(?: (?P<who>" + _OTHER + r")(?P<bleeding> bleeding you)?)?" + _END,
-     lambda g: (_all(_this_is(g["self"]), _this_blocks(g["who"]),
+     lambda g: (_all(_this_is(g["self"]), _this_blocks(g["who"], succeeds=True),
                      *([_during_action(["bleed"], True)] if g["bleeding"] else [])), {"minion": True})),
     (r"(?:if|when) this " + _SELF + r" blocks (?:an? (?P<kind>recruit ally|employ retainer|bleed|political|hunt|equip|"
      r"directed|undirected) action|an action directed at (?P<you>you)(?: \(or a card you control\))?)",
-     lambda g: (_all(_this_is(g["self"]), _this_blocks(None),
+     lambda g: (_all(_this_is(g["self"]), _this_blocks(None, succeeds=True),
                      _during_action([g["kind"].casefold()] if g["kind"] else [], bool(g["you"]))), {"minion": True})),
     (r"by a blocking (?:vampire|minion)", lambda g: (_this_blocks(None), {"minion": True})),
-    (r"(?:if|when) this " + _SELF + r" is blocked(?: \(play before combat(?:, if any)?\))?",
+    (r"(?:if|when) this " + _SELF + r" is blocked",
      lambda g: (_all(_this_is(g["self"]), _this_blocked), {"minion": True})),
     (r"(?:(?:in|during) combat with|against) (?P<who>" + _OTHER + r")" + _END,
      lambda g: (_in_combat_with(g["who"]), {"minion": True})),
@@ -785,7 +806,7 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
      r"(?P<none> or the Edge is uncontrolled)?",
      lambda g: (_edge("you" if g["whose"] else "prey", uncontrolled=bool(g["none"])), {})),
     (r"if you have at least one (?P<who>(?:(?:ready|unlocked|locked) )*[\w -]+?) in play",
-     lambda g: (_you_control("a " + g["who"]), _younger(g))),
+     lambda g: (_you_control(_a(g["who"])), _younger(g))),
     (_WHO, lambda g: (_who(g["adjs"] or "", g["noun"], bool(g["other"]), bool(g["outside"]), bool(g["torpor"]),
                            ("above", int(g["n1"])) if g["above"] else
                            (g["moreless"].casefold(), int(g["n2"])) if g["n2"] else None),
@@ -808,7 +829,7 @@ def condition_of(sentence: str) -> Optional[Condition]:
         return None
     clauses, at = [], start.end()
     flags = {"locked": False, "other_than_acting": False, "minion": False, "outside_combat": False, "torpor": False,
-             "after_resolution": False}
+             "after_resolution": False, "acting": False}
     while at < len(text):
         found = max((m for m in (pattern.match(text, at) for pattern, _ in _CLAUSES) if m and _named(m.groupdict())),
                     key=lambda m: m.end(), default=None)
@@ -824,6 +845,10 @@ def condition_of(sentence: str) -> Optional[Condition]:
             if join is None or join.end() == at:
                 return None
             at = join.end()
+    if flags.pop("acting") and flags["after_resolution"]:
+        # "when a non-Seraph Black Hand vampire is acting, after resolution": a card played once the action resolved,
+        # by another vampire than the one that acted (Seraph's Second): who plays it then is not read
+        return None
     if start.group("not"):  # one clause, of the moment or the action: who may play it is not negated here
         if len(clauses) != 1 or any(v for k, v in flags.items() if k != "minion"):
             return None
@@ -1179,7 +1204,7 @@ class Named:
                 return f"{o.name} is not controlled by " + (player if self.whose == "you" else
                                                             f"{player}'s {self.whose[5:]} ({owners[self.whose][0]})")
         if self.titles or self.groups:
-            titled = bool(o.title) and not o.title_contested and o.title.casefold() in self.titles
+            titled = holds_title(o, self.titles)
             fits = True if titled else Group.any_fits(self.groups, o, me) if self.groups else False
             if fits is None:
                 raise unknown()
@@ -1201,6 +1226,13 @@ class Named:
         if code and (o.kind != VAMPIRE or discipline_level(o, code, name) is not None):
             return f"{o.name} is not {self.words}"
         return None
+
+
+def holds_title(m, titles) -> bool:
+    """Whether the minion holds one of `titles` (folded: "prince", "justicar"), its title as the table or its card
+    gives it ("prince of Atlanta", "Tremere justicar"); a contested title is held by neither claimant for this."""
+    held = " ".join((m.title or "").casefold().split())
+    return bool(held) and not m.title_contested and any(re.search(rf"\b{re.escape(t)}\b", held) for t in titles)
 
 
 def named_of(words: str) -> Optional[Named]:

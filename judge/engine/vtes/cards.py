@@ -53,7 +53,7 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, minion, play_from_hand, pool,
                                   require_seated)
 from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, Methuselah, StrikeText, abilities_of, above_codes,
-                                         condition_of, discipline_level, is_as_above, level_of,
+                                         condition_of, discipline_level, holds_title, is_as_above, level_of,
                                          read_crypt_text, same_clan, strike_of, written_out)
 from judge.engine.vtes.state import ALLY, VAMPIRE, CombatGrant, Draft, GrantedPress, Minion
 from judge.engine.vtes.traits import CITY_TITLES
@@ -493,8 +493,7 @@ def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str
     reqs = [r.casefold() for r in card.requirements]
     titles = [r for r in reqs if r in TITLES]
     if titles:
-        held = (m.title or "").casefold()
-        if m.title_contested or not any(held == t or held.startswith(t + " ") for t in titles):
+        if not holds_title(m, titles):
             raise _refuse(card, f"{m.name} ({m.title or 'untitled'}) cannot play {card.name}: it requires a "
                                 f"{' or '.join(titles)}", R.CARD_REQUIREMENTS)
     sects = [r for r in reqs if r in SECTS]
@@ -1730,7 +1729,7 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=bleed, limited=what.limited,
                      cost=cost, effect=e.effect, by_other=what.other_than_acting, unblockable=what.unblockable,
                      fails_attempt=what.fails_attempt, bars=what.bars, blocker_intercept=what.blocker_intercept,
-                     grant=what.grant, line=e.line, text=e.text)
+                     grant=what.grant, combat_type=COMBAT in e.card.types, line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
     _says(e, log)
 
@@ -1768,7 +1767,8 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=effect,
                      wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
                      locked_ok=what.locked_ok, locked_by=what.locked_by, unlock_block=what.unlock_block,
-                     after_action=what.after_action, grant=what.grant, line=e.line, text=e.text)
+                     after_action=what.after_action, grant=what.grant, combat_type=COMBAT in e.card.types,
+                     line=e.line, text=e.text)
     if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block or
             what.grant) and e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
@@ -2225,9 +2225,6 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         raise NotModelled(f"{card.name} put on {e.on}: the engine reads no card put on a minion but a master "
                           f"Discipline card. {card.quote()}", [R.CARD_MASTER_WHO, R.GOLDEN_RULE])
     target = _discipline_target(d, e, what) if what.discipline_card is not None and not cancelling else None
-    # the minion its effect aims at ("Lock a minion.": `Sarah plays Misdirection on Carna`), chosen as it is played
-    aimed = action_effects.chosen_for(d, what.master_text, Methuselah(player), e.on, card.quote()) \
-        if what.master_text is not None and not (cancelling or e.cancelled) else None
     if not (cancelling or e.cancelled):
         _unmodelled_rest(e, what, [R.CARD_MASTER_WHO])
     if own_turn:
@@ -2259,6 +2256,9 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
     if target is not None:
         _discipline_given(d, e, what, d.minions[target.name], log)
     if what.master_text is not None:
+        # the minion its effect aims at ("Lock a minion.": `Sarah plays Misdirection on Carna`), chosen as it is played
+        # (once the master phase action and the cost are found: a refusal for those comes first)
+        aimed = action_effects.chosen_for(d, what.master_text, Methuselah(player), e.on, card.quote())
         action_effects.take_effect(d, log, what.master_text, Methuselah(player), player, player, aimed, card.name)
     effect = _with_gains(e, what, player)
     if effect is not None:

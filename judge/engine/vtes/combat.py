@@ -533,11 +533,12 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
         raise Refusal(f"{source} is the action card of this combat's action: it gives {m.name} no {kind} in it"
                       + (" (what it gives in combat holds in the combat its action causes, not in one its block "
                          "causes)" if c.action is not None else ""), [R.GOLDEN_RULE, R.COMBAT_CAUSED])
-    played = (c.action.modifiers + c.action.reactions) if c.action is not None else ()
+    # a reaction or modifier of the blocked action that is no combat card: no copy of it is played in the combat
+    played = c.action.not_combat if c.action is not None else ()
     if named is None and not given and source and any(_same_source(card, source) for _, card in played):
-        raise Refusal(f"{source} was played during the blocked action: it gives {m.name} no optional {kind} in this "
-                      f"combat (a card's maneuver or press in the combat its block begins is the one it says: \"... "
-                      f"during the resulting combat if this vampire blocks\")", [R.GOLDEN_RULE, R.COMBAT_CAUSED])
+        raise Refusal(f"{source}, played during the blocked action, is no combat card: it gives {m.name} no optional "
+                      f"{kind} in this combat (what a card gives in the combat its block begins, it says: \"... during "
+                      f"the resulting combat if this vampire blocks\")", [R.GOLDEN_RULE, R.COMBAT_CAUSED])
     if named is None and not given:
         return None
     whose, what = named or (None, kind)

@@ -222,6 +222,7 @@ class Modifier(Event):
     bars: str = ""
     blocker_intercept: int = 0  # "The blocking minion gets -N intercept." (the attempt in progress)
     grant: Any = None  # state.CombatGrant: what it gives the acting minion in the combat if the action is blocked
+    combat_type: bool = False  # the card is a combat card too (another copy may be played in the combat)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -241,6 +242,7 @@ class Reaction(Event):
     after_action: bool = False  # "Do not replace until after this action."
     unlock_block: bool = False  # "This vampire unlocks and attempts to block.": played locked, then unlocks and blocks
     grant: Any = None  # state.CombatGrant: what it gives its minion in the combat if that minion blocks
+    combat_type: bool = False  # the card is a combat card too (another copy may be played in the combat)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,6 +9,8 @@ unique, and a trait's meaning, is traits.py.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from judge.engine.vtes import combat, traits
 from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
@@ -323,7 +325,9 @@ def unique_entered(d: Draft, log: Log, name: str, player: str, kind: str, bearer
     if not others:
         return
     _take_off(d, player, name, kind, bearer)
-    new = [Card(name, player, kind, bearer, contested=True)]
+    # (a location keeps what its card gives, its "+1 hand size.", for when it turns face up again)
+    new = [replace(incoming, contested=True) if incoming is not None else Card(name, player, kind, bearer,
+                                                                               contested=True)]
     for m, c in others:
         if m is not None:  # equipment on another Methuselah's minion: off it, face down
             left = list(m.equipment)
@@ -331,8 +335,8 @@ def unique_entered(d: Draft, log: Log, name: str, player: str, kind: str, bearer
             left.remove(theirs)
             d.put_minion(m.name, equipment=tuple(left))
             new.append(Card(theirs, m.controller, "equipment", m.name, contested=True))
-    d.set(cards=tuple(c if not same_card(c.name, name) else Card(c.name, c.controller, c.kind, c.bearer, True)
-                      for c in d.cards) + tuple(new))
+    d.set(cards=tuple(c if not same_card(c.name, name) else replace(c, contested=True)
+                      for c in d.cards if c is not incoming) + tuple(new))
     holders = names([x[0].controller if x[0] else x[1].controller for x in others])
     log.add(f"{name} is unique and {holders} already {'has' if len(others) == 1 else 'have'} it in play: the copies are "
             f"contested, face down and out of play, until all but one is yielded; each Methuselah pays 1 pool in each "
@@ -408,7 +412,7 @@ def end_card_contests(d: Draft, log: Log, player: str) -> None:
     for card in [c for c in d.cards if c.contested and c.controller == player and not _card_rivals(d, c)]:
         rest = tuple(c for c in d.cards if c is not card)
         if card.kind == "location":
-            d.set(cards=rest + (Card(card.name, player, "location"),))
+            d.set(cards=rest + (replace(card, controller=player, contested=False),))
             log.add(f"Every other copy of {card.name} was yielded: it turns face up, in play.", R.CONTEST_CARD_END)
         elif card.bearer in d.minions and d.minions[card.bearer].controlled:
             d.set(cards=rest)

@@ -215,6 +215,8 @@ class Action:
     barred: tuple[tuple[str, str], ...] = ()
     # what reactions and modifiers give their minions in the combat if the action is blocked: (minion, card, CombatGrant)
     grants: tuple = ()
+    # the reactions and modifiers played this action that are no combat card: (minion, card)
+    not_combat: tuple[tuple[str, str], ...] = ()
 
     @property
     def undeclined(self) -> tuple[str, ...]:
