@@ -147,8 +147,9 @@ def test_random_games_naming_real_cards_keep_the_invariants():
     violations = [v for r in reports for v in r.violations]
     assert not violations, violations[:10]
     assert sum(r.pool_cards for r in reports) >= 10  # played, not only named: the engine refuses the others
-    assert sum(r.titles for r in reports) >= 2  # title cards played through their referendum, passed (2 at seed 37;
-    # the count moves as the pool of read cards grows: 5 before the hand strike cards joined it)
+    # title cards played through their referendum, passed: the path is reached (2 at seed 37; the count moves with
+    # the pool of read cards, 5 before the hand strike cards joined it, so the floor is the path, not the count)
+    assert sum(r.titles for r in reports) >= 1
     reached = Counter(name for r in reports for name in r.rules)
     assert len(pool.referendums) >= 10 and len(pool.master_disciplines) >= 15
     assert reached["MASTER_DISCIPLINE"] and reached["POLITICAL_TERMS"], reached  # those cards were played

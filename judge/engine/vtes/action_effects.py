@@ -262,7 +262,8 @@ def chosen_for(d: Draft, text: ActionText, actor: Minion, named: Optional[str], 
     if named is not None:
         t = d.minions.get(named)
         if t is None:
-            raise Refusal(f"{named} is not in play (burned, removed, or never there)", [R.OUSTED])
+            raise Refusal(f"{actor.name} cannot play {text.card} on {named}: {named} is not in play (burned, removed, or "
+                          f"never there). {quote}", [R.UNCONTROLLED_TARGETS])
         if e.verb == "enter combat":  # (only ready minions fight, never two of one Methuselah's: the book's refusals)
             try:
                 combat.check_can_fight(d, actor, t)

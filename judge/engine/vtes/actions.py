@@ -284,8 +284,9 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
         played_once(d, m.name, e.card, "modifiers")
     if not (e.stealth or e.bleed or e.hunt or e.effect or e.unblockable or e.fails_attempt or e.blocker_intercept
             or e.grant):
-        raise NotModelled("action modifiers other than +stealth, +bleed, +hunt, unblockable or a described effect",
-                          [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
+        raise NotModelled("action modifiers other than +stealth, +bleed, +hunt, unblockable, a block attempt made to "
+                          "fail or its intercept lowered, what it gives in the combat if the action is blocked, or a "
+                          "described effect", [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
     if (e.fails_attempt or e.blocker_intercept) and a.attempt is None:
         said = e.fails_attempt or f"The blocking minion gets -{e.blocker_intercept} intercept."
         raise Refusal(f"{e.card or 'the modifier'} acts on a block attempt (\"{said}\"), and no block attempt is in "
@@ -341,17 +342,16 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
         att = a.attempt
         barred = a.barred + (((att.blocker, what),) if e.bars == "minion" else ())
         declined = a.declined + ((att.player,) if e.bars == "controller" and att.player not in a.declined else ())
-        a = d.put_action(attempt=None, barred=barred, declined=declined)
+        players = a.barred_players + (((att.player, what),) if e.bars == "controller" else ())
+        a = d.put_action(attempt=None, barred=barred, declined=declined, barred_players=players)
         later = {"minion": f"{att.blocker} cannot attempt to block this action again; {att.player} may attempt with "
                            f"another minion, or decline",
                  "controller": f"{att.player} cannot attempt to block this action again (as having declined)"}.get(
             e.bars, f"{att.player} may attempt again, or decline")
         changes.append(f"{att.blocker}'s block attempt fails, as the card says (\"{e.fails_attempt}\"): {later}")
         rules += [R.GOLDEN_RULE, R.BLOCK_REPEAT]
-    if e.card and not e.combat_type:
-        a = d.put_action(not_combat=a.not_combat + ((m.name, e.card),))
+    a = _note_for_combat(d, a, m, e, what)
     if e.grant is not None:
-        a = d.put_action(grants=a.grants + ((m.name, what, e.grant),))
         changes.append(f"if the action is blocked, {m.name} has in that combat what the card says (\"{e.grant.sentence}\")")
         rules.append(R.GOLDEN_RULE)
     note = " (this book has no 'limited' rule: only playing the same card twice is forbidden)" if second_bleed else ""
@@ -392,8 +392,8 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     if e.card:
         played_once(d, m.name, e.card, "reactions")
     if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block or e.grant):
-        raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake, unlocking to block or "
-                          "a described effect",
+        raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake, unlocking to block, what "
+                          "it gives in the combat if its minion blocks, or a described effect",
                           [R.REACTION_WHO, R.GOLDEN_RULE])
     if e.bleed or e.redirect:
         _check_bleed_reaction(d, a, e)
@@ -439,10 +439,8 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
         # the card over the rule that only unlocked minions react; the block attempt is then the engine's own
         d.put_minion(m.name, locked=False)
         text += f": {m.name} unlocks and attempts to block"
-    if e.card and not e.combat_type:
-        a = d.put_action(not_combat=a.not_combat + ((m.name, e.card),))
+    a = _note_for_combat(d, a, m, e, what)
     if e.grant is not None:
-        a = d.put_action(grants=a.grants + ((m.name, what, e.grant),))
         text += f"; if {m.name} blocks, it has in that combat what the card says (\"{e.grant.sentence}\")"
         rules.append(R.GOLDEN_RULE)
     if e.cost.blood or e.cost.pool:
@@ -486,6 +484,10 @@ def block(d: Draft, e: Block, log: Log) -> None:
     if player not in a.order:
         raise Refusal(f"{player} may not block {a.summary}: {who_blocks(a.order, a.directed, d, a.player)}",
                       [block_rule])
+    barred_by = dict(a.barred_players).get(player)
+    if barred_by:
+        raise Refusal(f"{player} cannot attempt to block this action again: {barred_by} made {player}'s attempt fail, "
+                      f"and says so", [R.GOLDEN_RULE, block_rule])
     if player in a.declined:
         raise Refusal(f"{player} already declined to block this action, and that decision is final",
                       [R.BLOCK_DECLINE_FINAL])
@@ -672,6 +674,16 @@ def resolve_attempt(d: Draft, log: Log) -> bool:
             f"{att.player} may attempt again, with the same or another minion, or decline.",
             R.BLOCK_COMPARE, R.BLOCK_REPEAT)
     return False
+
+
+def _note_for_combat(d: Draft, a, m: Minion, e, what: str):
+    """A reaction or modifier played (`e`) as the combat its block would begin will see it: what it gives its minion
+    there (`Action.grants`), and a card of no combat type (`Action.not_combat`: no copy of it is a combat card)."""
+    if e.card and not e.combat_type:
+        a = d.put_action(not_combat=a.not_combat + ((m.name, e.card),))
+    if e.grant is not None:
+        a = d.put_action(grants=a.grants + ((m.name, what, e.grant),))
+    return a
 
 
 def _give_grants(d: Draft, log: Log, a, blocker: str) -> None:

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Optional
 
 from judge.engine.errors import NotModelled
+from judge.engine.vtes import rules as R
 from judge.engine.vtes.cancels import CancelText, cancel_of
 from judge.engine.vtes.clans import is_clan
 from judge.engine.vtes.state import ALLY, READY, TORPOR, VAMPIRE
@@ -188,6 +189,10 @@ def _read_sentence(s: str, out: CryptText, sect: Optional[str], title: Optional[
 # (`cards.modelled` keeps it in `rest`). Who is "younger" is told against the minion playing the card, as the cards
 # mean it ("an ally or younger vampire is bleeding you": younger than the vampire reacting).
 Check = Callable[[Any, Any], Optional[str]]
+# The titles a card's requirement or condition names ("Requires a prince or justicar.", "by a locked prince or
+# justicar"), folded
+TITLES = ("prince", "justicar", "primogen", "baron", "bishop", "archbishop", "cardinal", "regent", "inner circle",
+          "priscus", "magaji", "kholo")
 
 
 @dataclass(frozen=True)
@@ -387,7 +392,7 @@ def _named(g: dict) -> bool:
     sentence, are not read)."""
     self_noun = g.get("self") or "vampire"
     return (not g.get("who") or named_of(g["who"]) is not None) and \
-        (self_noun.casefold() in ("vampire", "minion") or named_of("a " + self_noun) is not None)
+        (self_noun.casefold() in ("vampire", "minion") or named_of(_a(self_noun)) is not None)
 
 
 # the words naming another minion ("an ally or younger vampire", "a Toreador, Toreador antitribu, ally or younger
@@ -500,7 +505,7 @@ def _during_action(kinds: list[str], at_you: bool) -> Check:
 
 
 def _a(word: str) -> str:
-    return ("an " if word[0] in "aeiou" else "a ") + word
+    return ("an " if word[:1].casefold() in "aeiou" else "a ") + word
 
 
 def _in_combat_with(who: str) -> Check:
@@ -600,7 +605,7 @@ def _this_is(noun: str) -> Check:
     """The minion playing the card is what "this <noun>" says (a vampire or minion: any)."""
     if noun.casefold() in ("vampire", "minion"):
         return lambda d, m: None if noun.casefold() == "minion" or m.kind == VAMPIRE else f"{m.name} is not a vampire"
-    named = named_of("a " + noun)
+    named = named_of(_a(noun))
 
     def check(d, m):
         return named.misfit(d, m, m, f"the card says \"this {noun}\"")
@@ -657,10 +662,10 @@ def _who(adjectives: str, noun: str, other_than_acting: bool, outside_combat: bo
             return f"{m.name} is not locked"
         folded = noun.casefold()
         titles = re.split(r",? or |, ", folded)
-        if all(t in _TITLE_WORDS for t in titles):
-            if not holds_title(m, titles):
-                return f"{m.name} is not {_a(noun)} ({m.title or 'no title'})"
-        elif folded == "vampire" and m.kind != VAMPIRE:
+        by_title = all(t in TITLES for t in titles)
+        if by_title and not holds_title(m, titles):
+            return f"{m.name} is not {_a(noun)} ({m.title or 'no title'})"
+        if folded == "vampire" and m.kind != VAMPIRE:
             return f"{m.name} is not a vampire"
         if folded == "ally" and m.kind != ALLY:
             return f"{m.name} is not an ally"
@@ -669,8 +674,8 @@ def _who(adjectives: str, noun: str, other_than_acting: bool, outside_combat: bo
         sect = re.fullmatch(r"(camarilla|sabbat|laibon|independent) vampire", folded)
         if sect and (m.kind != VAMPIRE or (m.sect or "").casefold() != sect.group(1)):
             return f"{m.name} is not {_a(sect.group(1).capitalize())} vampire"
-        if folded not in ("vampire", "minion", "ally", "anarch") and not sect and not same_clan(m.clan or "", noun) \
-                and not all(t in _TITLE_WORDS for t in titles):
+        if folded not in ("vampire", "minion", "ally", "anarch") and not sect and not by_title and \
+                not same_clan(m.clan or "", noun):
             return f"{m.name} is not {_a(noun)} ({m.clan or 'no clan'})"
         if outside_combat:
             c = _combat(d)
@@ -714,7 +719,7 @@ def _younger(g: dict) -> dict:
     return {"minion": bool(re.search(r"\b(?:younger|older)\b", g.get("who") or ""))}
 
 
-_TITLE = r"(?:prince|justicar|primogen|baron|bishop|archbishop|cardinal|regent|priscus)"
+_TITLE = "(?:" + "|".join(sorted(TITLES, key=len, reverse=True)) + ")"
 _TITLES = _TITLE + r"(?:(?:,|,? or) " + _TITLE + r")*"  # "a locked prince or justicar": a vampire of those titles
 _WHO = (
     r"by (?:a |an |the )?(?P<adjs>(?:(?:ready|unlocked|locked|non-acting),? (?:and )?)*)"
@@ -747,8 +752,8 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"after resolution of (?:a|an) (?:(?P<how>successful|unsuccessful|blocked) )?(?:(?P<directed>directed) )?"
      r"(?P<kind>bleed action|bleed|hunt action|hunt|political action|action)(?P<passed> whose referendum passed)?",
      lambda g: (_resolved(g["how"], bool(g["directed"]), g["kind"], bool(g["passed"])), {"after_resolution": True})),
-    (r"(?:on|after) a (?P<how>successful) (?:(?P<directed>directed) action|(?P<kind>bleed))"
-     r"|at the end of a (?P<how2>successful) action \(after resolving the action\)",
+    (r"(?:on|after) a successful (?:(?P<directed>directed) action|(?P<kind>bleed))"
+     r"|at the end of a successful action \(after resolving the action\)",
      lambda g: (_resolved("successful", bool(g["directed"]), g["kind"], False), {"after_resolution": True})),
     (r"when this (?:acting )?(?:vampire|minion) successfully bleeds a Methuselah",
      lambda g: (_all(_resolved("successful", False, "bleed", False), _resolved_by_this), {"after_resolution": True,
@@ -1156,9 +1161,7 @@ def discipline_level(m, code: str, name: str) -> Optional[str]:
 
 
 # -- the minions a condition names ------------------------------------------------------------------------------
-_TITLE_WORDS = ("prince", "justicar", "primogen", "baron", "bishop", "archbishop", "cardinal", "regent", "priscus",
-                "inner circle", "magaji", "kholo")
-_NAMED_TRAITS = {"black hand": "black hand", "seraph": "seraph", "red list": "red list", "infernal": "infernal"}
+_NAMED_TRAITS = frozenset({"black hand", "seraph", "red list", "infernal"})  # traits a condition names minions by
 
 
 @dataclass(frozen=True)
@@ -1182,8 +1185,6 @@ class Named:
     def misfit(self, d, o, me, said: str) -> Optional[str]:
         """Why the minion `o` is not one of them (None: it is), `me` playing the card; NotModelled when the table does
         not say (a vampire described without its clan or sect): `said`, what the card says."""
-        from judge.engine.errors import NotModelled
-        from judge.engine.vtes import rules as R
 
         def unknown():
             return NotModelled(f"{said}, and the table does not say whether {o.name} is {self.words} (give its clan "
@@ -1256,14 +1257,14 @@ def named_of(words: str) -> Optional[Named]:
     fields["states"] = frozenset(m.group("states").replace(",", " ").split())
     text = m.group("rest")
     alternatives = re.split(r",? or |, ", text)
-    if all(t.casefold() in _TITLE_WORDS for t in alternatives):
+    if all(t.casefold() in TITLES for t in alternatives):
         return Named(titles=tuple(t.casefold() for t in alternatives), **fields)
     m = re.fullmatch(r"(?P<age>older |younger )?non-(?P<not>anarch|titled|Seraph|Black Hand|Red List|[A-Z][a-z]+"
                      r"(?: antitribu)?) (?P<rest>.+)", text, re.I)
     if m:
         what = m.group("not").casefold()
         if what in _NAMED_TRAITS or what == "titled":
-            fields["not_trait"] = _NAMED_TRAITS.get(what, what)
+            fields["not_trait"] = what
         else:
             group = groups_of(m.group("not"))
             if group is None or len(group) != 1:
@@ -1273,7 +1274,7 @@ def named_of(words: str) -> Optional[Named]:
     m = re.fullmatch(r"(?P<age>older |younger )?(?P<trait>Black Hand|Seraph|Red List|infernal) (?P<rest>vampire|minion)",
                      text, re.I)
     if m:
-        fields["trait"] = _NAMED_TRAITS[m.group("trait").casefold()]
+        fields["trait"] = m.group("trait").casefold()
         text = (m.group("age") or "") + m.group("rest")
     groups = groups_of(text)
     if groups is None:

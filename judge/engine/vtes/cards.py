@@ -50,9 +50,9 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
                                  GainStrikes,
                                  HuntingGround, Maneuver, MasterCard, Modifier, PlayCard, Political, Press, Prevent,
                                  Reaction, Recruit, StrikeSpec)
-from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, minion, play_from_hand, pool,
-                                  require_seated)
-from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, Methuselah, StrikeText, abilities_of, above_codes,
+from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, check_minion_phase, minion,
+                                  play_from_hand, pool, require_seated)
+from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Methuselah, StrikeText, abilities_of, above_codes,
                                          condition_of, discipline_level, holds_title, is_as_above, level_of,
                                          read_crypt_text, same_clan, strike_of, written_out)
 from judge.engine.vtes.state import ALLY, VAMPIRE, CombatGrant, Draft, GrantedPress, Minion
@@ -383,8 +383,6 @@ def _same(key: str, given: Any, card: Any) -> bool:
 
 
 # -- requirements -----------------------------------------------------------------------------------------
-TITLES = ("prince", "justicar", "primogen", "baron", "bishop", "archbishop", "cardinal", "regent", "inner circle",
-          "priscus", "magaji", "kholo")
 SECTS = ("camarilla", "sabbat", "anarch", "laibon", "independent")
 
 
@@ -1214,6 +1212,12 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         if reason:
             raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
     if what.beyond_rules:
+        # (what the card does not override still refuses: an action in its controller's minion phase, a reaction or
+        # modifier during an action, and the card's own requirements)
+        if kind is ActionCard:
+            check_minion_phase(d, m)
+        elif kind in (Modifier, Reaction) and d.action_() is None:
+            raise _refuse(card, f"{m.name} cannot play {card.name}: no action is in progress", R.CARD_REQUIREMENTS)
         check_requirements(d, card, m, e.level)
         raise NotModelled(f"{card.name}{_at(e)} is \"{what.beyond_rules}\", as {m.name} is: played so, beyond the "
                           f"rules of who acts, reacts and fights, it is not modelled. {card.quote()}",

@@ -501,13 +501,15 @@ def _merge(d: Draft, committed: Strike, e: ChooseStrike, m: Minion) -> Strike:
 
 
 def _use_once(d: Draft, c: Combat, m: Minion, sentence: str, uses: int, what: str,
-              gives: str = "its card gives each combat", own: bool = True) -> None:
-    """Count a use of what `m`'s card gives it `uses` times each combat (`sentence`); refused once they are used.
-    `own`: its own card's (a vampire's special abilities); else a card played gave it (the card over the rules)."""
-    if c.uses(m.name, sentence) >= uses:
+              gives: str = "its card gives each combat", own: bool = True, key: Optional[str] = None) -> None:
+    """Count a use of what `m`'s card (or a card played) gives it `uses` times each combat (`sentence`; counted under
+    `key`, the sentence by default: `_use_key`); refused once they are used. `own`: its own card's (a vampire's
+    special abilities); else a card played gave it (the card over the rules)."""
+    key = key or sentence
+    if c.uses(m.name, key) >= uses:
         raise Refusal(f"{m.name} has used the {what} {gives}: \"{sentence}\"",
                       [R.CRYPT_ABILITY, R.GOLDEN_RULE] if own else [R.GOLDEN_RULE])
-    d.put_combat(used_abilities=c.used_abilities + ((m.name, sentence),))
+    d.put_combat(used_abilities=c.used_abilities + ((m.name, key),))
 
 
 def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: str,
@@ -533,12 +535,17 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
         raise Refusal(f"{source} is the action card of this combat's action: it gives {m.name} no {kind} in it"
                       + (" (what it gives in combat holds in the combat its action causes, not in one its block "
                          "causes)" if c.action is not None else ""), [R.GOLDEN_RULE, R.COMBAT_CAUSED])
+    # what a reaction or modifier of the blocked action gives another minion in this combat: not this one's
+    theirs = next(((who, g) for who, card, g in (c.action.grants if c.action is not None else ())
+                   if who != m.name and _same_source(card, source or "")), None)
+    if named is None and not given and theirs is not None:
+        raise Refusal(f"{source} gives what it gives in this combat to {theirs[0]}, not {m.name}: "
+                      f"\"{theirs[1].sentence}\"", [R.GOLDEN_RULE])
     # a reaction or modifier of the blocked action that is no combat card: no copy of it is played in the combat
     played = c.action.not_combat if c.action is not None else ()
     if named is None and not given and source and any(_same_source(card, source) for _, card in played):
-        raise Refusal(f"{source}, played during the blocked action, is no combat card: it gives {m.name} no optional "
-                      f"{kind} in this combat (what a card gives in the combat its block begins, it says: \"... during "
-                      f"the resulting combat if this vampire blocks\")", [R.GOLDEN_RULE, R.COMBAT_CAUSED])
+        raise Refusal(f"{source}, played during the blocked action, is no combat card, and gives {m.name} no "
+                      f"optional {kind} in this combat", [R.GOLDEN_RULE, R.COMBAT_CAUSED])
     if named is None and not given:
         return None
     whose, what = named or (None, kind)
@@ -556,7 +563,7 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
                       + (f" (of its card, the engine does not read: {'; '.join(m.unread)})" if m.unread else "")
                       + bare, [R.CRYPT_ABILITY])
     # (of its card's and the action card's, one with a use left)
-    ability = next((a for a in found if not a.uses or c.uses(m.name, a.sentence) < a.uses), found[0])
+    ability = next((a for a in found if not a.uses or c.uses(m.name, _use_key(c, a)) < a.uses), found[0])
     card = next((f"{name}" for who, name, a in c.card_abilities if a is ability),
                 next((f"{m.name}'s retainer {r.name}" for r in m.retainers if ability in r.abilities),
                      f"{m.name}'s card"))
@@ -574,11 +581,19 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
     span = "in this combat" if any(a is ability for _, _, a in c.card_abilities) else "each combat"
     _use_once(d, c, m, ability.sentence, ability.uses, f"{ability.uses} {'' if ability.blood else 'optional '}"
                                                         f"{label}{plural}", f"{'its card' if own else card} gives {span}",
-              own=own)
+              own=own, key=_use_key(c, ability))
     paid = _pay(d, m, Cost(blood=ability.blood), f"the {kind}") if ability.blood else ""
     what = "" if ability.blood else "optional "
     gives = "its card gives" if own else f"{card} gives"
     return f" with the {what}{kind} {gives} (\"{ability.sentence}\"){paid}"
+
+
+def _use_key(c: Combat, ability) -> str:
+    """What a use of `ability` is counted under in the combat (`Combat.used_abilities`): its sentence, and for one a
+    card played gave (`Combat.card_abilities`) the card too: Guard Dogs and Instinctive Reaction print the same
+    sentence, and each gives its own maneuver."""
+    card = next((name for _, name, a in c.card_abilities if a is ability), None)
+    return ability.sentence if card is None else f"{card}: {ability.sentence}"
 
 
 def _strike_ability(d: Draft, c: Combat, m: Minion, e: ChooseStrike) -> tuple[str, StrikeSpec]:

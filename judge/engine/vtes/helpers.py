@@ -318,16 +318,21 @@ def text_unread(m: Minion, when: str) -> None:
                           [R.GOLDEN_RULE])
 
 
-def check_actor(d: Draft, name: str, kind: str) -> Minion:
-    """Who may act now: the turn's Methuselah's ready unlocked minion, mandatory actions first."""
-    m = minion(d, name)
-    require_seated(d, m.controller)
+def check_minion_phase(d: Draft, m: Minion) -> None:
+    """Actions are performed in their controller's minion phase."""
     if m.controller != d.turn:
         raise Refusal(f"{m.name} is {m.controller}'s minion and it is {d.turn}'s turn: minions act in their "
                       f"controller's minion phase", [R.MINION_PHASE])
     if d.phase != "minion":
         raise Refusal(f"actions are performed in the minion phase; {d.turn} is in the {d.phase} phase",
                       [R.MINION_PHASE])
+
+
+def check_actor(d: Draft, name: str, kind: str) -> Minion:
+    """Who may act now: the turn's Methuselah's ready unlocked minion, mandatory actions first."""
+    m = minion(d, name)
+    require_seated(d, m.controller)
+    check_minion_phase(d, m)
     if m.contested:
         raise Refusal(f"{m.name} is contested: face down and out of play", [R.CONTEST_CARD_OUT])
     if m.region == TORPOR and kind != "leave torpor":
@@ -597,7 +602,10 @@ def redirect_bleed(d: Draft, to: str) -> tuple[str, tuple[Rule, ...]]:
     a = check_redirect(d, to)
     old = a.targets[0]
     order = block_order(d, a.player, True, (to,))
-    a = d.put_action(targets=(to,), order=order, declined=(), summary=f"{a.actor} bleeds {to} (redirected from {old})")
+    # (a Methuselah a card barred from blocking this action again stays so: "... the blocking minion's controller
+    # cannot attempt to block this action again.")
+    a = d.put_action(targets=(to,), order=order, declined=tuple(p for p, _ in a.barred_players if p in order),
+                     summary=f"{a.actor} bleeds {to} (redirected from {old})")
     recount = ""
     actor = d.minions.get(a.actor)
     if actor is not None and (actor.bonuses or any(r.bonuses for r in actor.retainers)):  # its (retainers') card bonuses
@@ -652,8 +660,9 @@ def hand_size_bonus(table, player: str) -> tuple[int, list[tuple[str, Rule]]]:
 
 
 def match_hand_sizes(d: Draft, log: Log) -> None:
-    """A ready vampire's card changing hand sizes: when what they add changes (such a vampire came into play, went
-    to torpor, left play...), each Methuselah's hand size changes by as much, and the hand is matched at once."""
+    """Cards changing hand sizes (a ready vampire's card, a location in play): when what they add changes (such a
+    vampire came into play, went to torpor, left play; a location played, contested, burned...), each Methuselah's
+    hand size changes by as much, and the hand is matched at once."""
     if not any(a.kind == "hand size" for m in d.minions.values() for a in m.abilities) and \
             not any(p.hand_bonus for p in d.players.values()) and not any(c.hand_size for c in d.cards):
         return  # (after every event: the common case, no such card at the table, costs one pass over the minions)
@@ -664,5 +673,5 @@ def match_hand_sizes(d: Draft, log: Log) -> None:
         if bonus != p.hand_bonus:
             d.put_player(name, hand_bonus=bonus)
             why = f" ({', '.join(w for w, _ in said)})" if said else " (no card in play changes it now)"
-            rules = tuple(dict.fromkeys(r for _, r in said)) or (R.CRYPT_ABILITY,)
+            rules = tuple(dict.fromkeys(r for _, r in said))  # (none left: the drawing rule alone)
             _set_hand_size(d, log, name, max(0, p.hand_size + bonus - p.hand_bonus), why, rules)

@@ -148,8 +148,8 @@ def _table(data: dict, lines: Lines, rules: str, cards=None) -> GameState:
         return GameState(edition=rules, seating=tuple(seating), players=players, minions=minions, turn=turn,
                          phase=phase, turn_number=turn_number, edge=edge, phase_state=ps, cards=in_play)
 
-    # what ready vampires' cards add to hand sizes: in the table's `hand_size` when it gives one, else added to the
-    # default (and to the default hand)
+    # what ready vampires' cards and the locations on the table add to hand sizes: in the table's `hand_size` when it
+    # gives one, else added to the default (and to the default hand)
     table, sized = state_of(dict(players)), dict(players)
     for name, p in players.items():
         bonus = hand_size_bonus(table, name)[0]

@@ -50,7 +50,7 @@ class Player:
     withdrawn: bool = False
     hand: int = DEFAULT_HAND_SIZE
     hand_size: int = DEFAULT_HAND_SIZE
-    hand_bonus: int = 0  # of `hand_size`, what ready vampires' cards add now ("While Abraham is ready, you get +1 ...")
+    hand_bonus: int = 0  # of `hand_size`, what ready vampires' cards and locations in play add now (helpers.hand_size_bonus)
     library: Optional[int] = None  # None: not tracked, a draw always finds a card
     crypt: Optional[int] = None
     # Out-of-turn master cards borrow from the next master phase.
@@ -213,6 +213,9 @@ class Action:
     # minions a card barred from attempting to block this action again ("That attempt fails and the blocking minion
     # cannot attempt to block this action again."): (minion, the card)
     barred: tuple[tuple[str, str], ...] = ()
+    # Methuselahs a card barred from attempting to block this action again ("... the blocking minion's controller
+    # cannot attempt to block this action again."): (player, the card); counted as having declined
+    barred_players: tuple[tuple[str, str], ...] = ()
     # what reactions and modifiers give their minions in the combat if the action is blocked: (minion, card, CombatGrant)
     grants: tuple = ()
     # the reactions and modifiers played this action that are no combat card: (minion, card)
