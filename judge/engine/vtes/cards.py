@@ -23,10 +23,12 @@ What playing a named card checks, each refusal citing the rule and quoting the c
 
 What the card does: the parts of its text for the level played that the engine models (`+N stealth`,
 `+N bleed`, `+N intercept`, `(D) Bleed ... with +N bleed`, `+1 stealth action`, strikes, maneuvers, presses,
-redirects, unlocking, votes, pool gained...) are applied through the engine's own events (actions.py, phases.py);
-an action modifier usable after its action resolved is played then (`_after_resolution`); an ally card is its
-recruit action (`_recruit`); a master card's location stays in play, and a hunting ground gives its blood in the
-unlock phase (`hunting_ground`). Anything else is applied only as the scenario states
+redirects, unlocking, votes, pool gained, a block attempt made to fail, what a reaction or modifier gives in the
+combat its block begins...) are applied through the engine's own events (actions.py, phases.py); an action modifier
+usable after its action resolved is played then (`_after_resolution`); an ally card is its recruit action
+(`_recruit`); a master card's location stays in play (with the hand size it adds), a hunting ground gives its blood in
+the unlock phase (`hunting_ground`), and a master card's effect on a minion takes place as it is played
+(`action_effects.master_text_of`). Anything else is applied only as the scenario states
 it (`effect:`, or "plays X: Alexis burns 3 pool"), shown if it is only described (`says:`), or the
 replay stops as not modelled, listing the card's rulings. Never guessed.
 """
