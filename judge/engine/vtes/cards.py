@@ -657,7 +657,7 @@ class Modelled:
     # a condition that, met, lets the card be played where the engine's rules of who acts, reacts and fights would
     # refuse it ("Only usable by a vampire in torpor.", "... by a ready vampire not involved in combat."): the sentence
     beyond_rules: str = ""
-    vampire_only: str = ""  # an action card's "Requires a [ready] vampire." (the sentence): no ally plays it
+    vampire_only: str = ""  # an action, modifier or reaction card's "Requires a [ready] vampire.": no ally plays it
     # a combat card's "If this vampire was blocked while performing an action, the action continues as if
     # unblocked." (the sentence), and the kinds of action it excludes ("a non-bleed action": bleed)
     continues: str = ""
@@ -972,7 +972,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if s == "This vampire unlocks and attempts to block" and tuple(card.types) == (REACTION,):
             out.unlock_block = True  # read for a reaction alone, as "Usable by a locked vampire"
             continue
-        m = re.fullmatch(r"This vampire gets \+(\d) votes?", s)
+        m = re.fullmatch(r"This (?:reacting |acting )?vampire (?:gets \+|gains )(\d) votes?", s)
         if m and (MODIFIER in card.types or REACTION in card.types) and not out.votes:
             out.votes = int(m.group(1))
             continue
@@ -1073,8 +1073,9 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         if s.startswith("Requires ") and requirements_checked(card):
             continue  # the card data's requirements, which `check_requirements` checks
-        if s in ("Requires a vampire", "Requires a ready vampire") and tuple(card.types) == (ACTION,):
-            out.vampire_only = sentence  # (an acting minion is ready: `check_actor`)
+        if s in ("Requires a vampire", "Requires a ready vampire") and tuple(card.types) in ((ACTION,), (MODIFIER,),
+                                                                                            (REACTION,)):
+            out.vampire_only = sentence  # (an acting or reacting minion is ready: the rules of who acts and reacts)
             continue
         m = re.fullmatch(r"\(D\) Bleed( any Methuselah)?(?: with \+(\d) bleed)?", s)
         if m:
@@ -1213,6 +1214,8 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
         reason = condition.reason(d, m)
         if reason:
             raise _refuse(card, f"{card.name} is \"{sentence}\": {reason}", R.CARD_REQUIREMENTS)
+    if what.vampire_only and m.kind != VAMPIRE:
+        raise _refuse(card, f"{m.name} is an ally: \"{what.vampire_only}\"", R.CARD_REQUIREMENTS)
     if what.beyond_rules:
         # (what the card does not override still refuses: an action in its controller's minion phase, a reaction or
         # modifier during an action, and the card's own requirements)
@@ -1863,8 +1866,6 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
         _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO, "action")
         return
     _unmodelled_rest(e, what, [R.CARD_ACTION_WHO])
-    if what.vampire_only and m.kind != VAMPIRE:
-        raise _refuse(e.card, f"{m.name} is an ally: \"{what.vampire_only}\"", R.CARD_REQUIREMENTS)
     targets = tuple(t for t in (e.target,) if t)
     success = what.action_text if e.effect is None and e.says is None else None
     chosen = None
