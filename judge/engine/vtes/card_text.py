@@ -345,12 +345,9 @@ def _range(d, m, which=None, before_strikes=False, step=None, first=False):
 def _acting_has(code: str, name: str) -> Check:
     """The acting minion has a Discipline, at any level ("Not usable if the acting minion has Celerity [cel].")."""
     def check(d, m):
-        a = _action_or_referendum(d)
-        if a is None:
-            return "no action is in progress"
-        o = d.minions.get(a.actor)
-        if o is None:
-            return f"the acting minion {a.actor} is not in play"
+        o, why = _acting_minion(d)
+        if why:
+            return why
         return None if discipline_level(o, code, name) is not None else f"{o.name} does not have {name} [{code}]"
     return check
 
@@ -403,15 +400,21 @@ _OTHER = r"(?:an?|another) " + _WORD + r"(?:(?:,? or |, | )" + _WORD + r")*"
 _END = r"(?=$|[,;])"  # where a clause ending in such words ends
 
 
+def _acting_minion(d):
+    """(the acting minion, None), or (None, why there is none): no action in progress, or its minion gone."""
+    a = _action_or_referendum(d)
+    if a is None:
+        return None, "no action is in progress"
+    o = d.minions.get(a.actor)
+    return (o, None) if o is not None else (None, f"the acting minion {a.actor} is not in play")
+
+
 def _acting_is(who: str) -> Check:
     test = _is_kind(who)
 
     def check(d, m):
-        a = _action_or_referendum(d)
-        if a is None:
-            return "no action is in progress"
-        o = d.minions.get(a.actor)
-        return f"the acting minion {a.actor} is not in play" if o is None else test(d, o, m)
+        o, why = _acting_minion(d)
+        return why or test(d, o, m)
     return check
 
 

@@ -57,7 +57,7 @@ from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives
 from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Methuselah, StrikeText, abilities_of, above_codes,
                                          condition_of, discipline_level, holds_title, is_as_above, level_of,
                                          read_crypt_text, same_clan, strike_of, written_out)
-from judge.engine.vtes.state import ALLY, VAMPIRE, CombatGrant, Draft, GrantedPress, Minion
+from judge.engine.vtes.state import ALLY, VAMPIRE, Combat, CombatGrant, Draft, GrantedPress, Minion
 from judge.engine.vtes.traits import CITY_TITLES
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
@@ -2112,12 +2112,7 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
     if e.effect is None and e.says is None and not what.rest and what.ends_combat and what.strike is None and \
             not (what.press or what.maneuver or what.prevent or what.extra_strikes or what.strength or
                  what.aggravated_hands):
-        c = d.combat
-        if c is None or c.ended:
-            raise _refuse(e.card, f"{m.name} cannot play {e.card.name} now: "
-                                  f"{'the combat has ended' if c else 'no combat is in progress'}", R.CARD_COMBAT_WHO)
-        _pay(d, m, cost)
-        play_from_hand(d, m.controller, log, e.card.name, after_combat=what.after_combat)
+        _played_in_combat(d, e, m, cost, what, log)
         paid = f", paying {_cost_text(cost)}" if cost != Cost() else ""
         combat.end_prematurely(d, log, f"{m.name} plays {e.card.name}{_at(e)}{paid} (\"{what.ends_combat}\")",
                                R.CARD_COMBAT_WHO, R.GOLDEN_RULE)
@@ -2156,15 +2151,23 @@ def _grant_press(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
             f"{to} with {e.card.name}\"): the card is not played again for it.", R.PRESS, R.GOLDEN_RULE)
 
 
-def _combat_effects(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
-    """A combat card read whole whose effect lasts the round or the combat: strength for this vampire or the opposing
-    minion (counted in its hand strikes: combat.strength_in_combat), its hand strikes aggravated this round."""
+def _played_in_combat(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> Combat:
+    """A combat card read whole, played for an effect of its own (not a strike, maneuver or press: the engine's
+    events for those pay and play the card): refused outside a combat in progress, else paid and played from the
+    hand. The combat."""
     c = d.combat
     if c is None or c.ended:
         raise _refuse(e.card, f"{m.name} cannot play {e.card.name} now: "
                               f"{'the combat has ended' if c else 'no combat is in progress'}", R.CARD_COMBAT_WHO)
     _pay(d, m, cost)
     play_from_hand(d, m.controller, log, e.card.name, after_combat=what.after_combat)
+    return c
+
+
+def _combat_effects(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Log) -> None:
+    """A combat card read whole whose effect lasts the round or the combat: strength for this vampire or the opposing
+    minion (counted in its hand strikes: combat.strength_in_combat), its hand strikes aggravated this round."""
+    c = _played_in_combat(d, e, m, cost, what, log)
     said = []
     mods = c.strength_mods
     for whose, n, span in what.strength:
