@@ -46,6 +46,19 @@ def test_versions_of_a_vampire(cards):
     assert [m.card.slug for m in cards.find("Theo Bell")] == ["theo-bell", "theo-bell-g6", "theo-bell-adv"]
 
 
+def test_every_version_label_judge_prints_names_its_own_card(cards):
+    # The label `judge card` and the web print to tell versions apart ("Theo Bell (ADV, G2)") is a name a user
+    # copies into a scenario or a search: it names that version, and no other.
+    from judge.cards.query import version_labels
+    labels = version_labels(cards, list(cards.cards))
+    assert len(labels) > 250
+    wrong = {label: cards.card(label) and cards.card(label).id for cid, label in labels.items()
+             if cards.card(label) is None or cards.card(label).id != cid}
+    assert wrong == {}
+    assert cards.card("Dylan (ADV, G2)").advanced and cards.card("dylan (g2 adv)").advanced
+    assert not cards.card("Dylan (G2)").advanced
+
+
 def test_card_fields(cards):
     govern = cards.card("Govern the Unaligned")
     assert govern.kind == "library" and govern.types == ["Action"] and govern.blood_cost == "1"

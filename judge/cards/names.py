@@ -7,6 +7,8 @@ import unicodedata
 from typing import Optional
 
 _MARK_RE = re.compile(r"\s*\((?:(?P<adv>adv(?:anced)?)|g(?:roup)?\s*(?P<group>\d+|any))\)\s*$", re.IGNORECASE)
+# "(ADV, G2)", "(G2 ADV)": the version label's marks together
+_MARKS_RE = re.compile(r"\s*\((?P<marks>(?:adv(?:anced)?|g\d+)(?:[,\s]+(?:adv(?:anced)?|g\d+))+)\)\s*$", re.IGNORECASE)
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2014": "-", "\u2013": "-"})
 # Letters Unicode does not decompose into a base letter and an accent: written as their plain letters are typed.
 _LIGATURES = str.maketrans({"œ": "oe", "Œ": "Oe", "æ": "ae", "Æ": "Ae", "ß": "ss", "ø": "o", "Ø": "O", "đ": "d",
@@ -45,16 +47,20 @@ def display_name(vekn_name: str) -> str:
 
 
 def split_marks(name: str) -> tuple[str, bool, Optional[str]]:
-    """("Theo Bell", advanced, group) of a name carrying the rulings' marks: "(ADV)", "(G4)"."""
+    """("Theo Bell", advanced, group) of a name carrying the rulings' marks: "(ADV)", "(G4)", or the label
+    judge prints for a version, both marks in one pair of brackets ("Theo Bell (ADV, G2)")."""
     advanced, group = False, None
     while True:
-        m = _MARK_RE.search(name)
+        m = _MARK_RE.search(name) or _MARKS_RE.search(name)
         if not m:
             return name.strip(), advanced, group
-        if m.group("adv"):
-            advanced = True
-        else:
-            group = m.group("group").upper()
+        marks = [x for x in re.split(r"[,\s]+", m.group("marks")) if x] if m.re is _MARKS_RE else \
+            ["adv" if m.group("adv") else "g" + m.group("group")]
+        for mark in marks:
+            if mark.casefold().startswith("adv"):
+                advanced = True
+            else:
+                group = re.sub(r"^g(?:roup)?\s*", "", mark, flags=re.IGNORECASE).upper()
         name = name[: m.start()]
 
 

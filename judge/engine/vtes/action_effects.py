@@ -23,13 +23,15 @@ from judge.engine.vtes import combat
 from judge.engine.vtes import rules as R
 from judge.engine.vtes.abilities import group_misfit
 from judge.engine.vtes.card_text import Ability, Group, groups_of
-from judge.engine.vtes.helpers import Log, blood, burn_dead_ally, drain_excess, pool
+from judge.engine.vtes.events import ChangeControl
+from judge.engine.vtes.helpers import Log, action_over, blood, burn_dead_ally, drain_excess, pool, remove_minion
+from judge.engine.vtes.situations import change_control
 from judge.engine.vtes.state import READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion
 
 # "a younger vampire in your uncontrolled region", "a ready minion controlled by your prey", "another ready Laibon",
 # "a vampire you control", "an unlocked Sabbat vampire with capacity above 4"
 _CAPACITY = r"(?: with capacity (?:(?P<above>above) (?P<n1>\d+)|(?P<n2>\d+) or (?P<moreless>more|less)))?"
-_TARGET = (r"(?P<art>a|an|any|another) (?P<state>(?:(?:ready|unlocked|locked) )*)(?P<who>.+?)"
+_TARGET = (r"(?P<art>a|an|any|another) (?P<state>(?:(?:ready|unlocked|locked) )*)(?P<who>.+?)(?P<torpor> in torpor)?"
            r"(?P<mine> you control)?(?: controlled by (?P<whose>your prey|your predator|your predator or prey|"
            r"another Methuselah))?" + _CAPACITY.replace("(?P<", "(?P<a_") +
            r"(?P<unc> in your uncontrolled region)?" + _CAPACITY)
@@ -37,6 +39,14 @@ _ADD_BLOOD = re.compile(r"(?:Add|Move) (?P<n>\d) blood(?: from the (?:blood )?ba
 _LOCK = re.compile(r"(?P<d>\(D\) )?(?P<verb>Lock|Unlock) " + _TARGET)
 _COMBAT = re.compile(r"(?P<d>\(D\) )?Enter combat with " + _TARGET)
 _BURN = re.compile(r"(?P<d>\(D\) )?Burn (?P<n>\d) blood(?P<life> or life)? from " + _TARGET)
+# "(D) Steal an ally controlled by another Methuselah." (Entrancement), "(D) Steal a vampire in torpor controlled by
+# another Methuselah." (Graverobbing): the minion changes controller, in the region it was in (the wording template)
+_STEAL = re.compile(r"(?P<d>\(D\) )?Steal " + _TARGET)
+# "(D) Steal 1 blood from a ready vampire.", "(D) Steal 1 blood or life (becoming blood) from a ready minion.": moved from
+# the target to the acting minion (what is above its capacity drains)
+_STEAL_BLOOD = re.compile(r"(?P<d>\(D\) )?Steal (?P<n>\d) blood(?P<life> or life)?(?: \(becoming blood\))? from "
+                          + _TARGET)
+_NOT_SUCCESSFUL = "(The action is not successful.)"
 _UNLOCK_SELF = re.compile(r"Unlock this (?:acting )?(?:vampire|minion)")
 # the minion another effect of the card aimed at: "As above, and burn 1 blood or life from the target minion."
 _SAME = re.compile(r"(?P<verb>Lock|Unlock|Burn (?P<n>\d) blood(?P<life> or life)? from) (?:the target|that) "
@@ -70,8 +80,8 @@ class Effect(NamedTuple):
     """One sentence of what a successful action does."""
 
     sentence: str
-    # "add blood" | "lock" | "unlock" | "enter combat" | "in combat" | "burn blood" | "unlock self"; a bleed's: "bled pool",
-    # "bled blood", "bled unlock", "bled add blood"
+    # "add blood" | "lock" | "unlock" | "enter combat" | "in combat" | "burn blood" | "steal" | "steal blood" |
+    # "unlock self"; a bleed's: "bled pool", "bled blood", "bled unlock", "bled add blood"
     verb: str
     amount: int = 0
     groups: tuple[Group, ...] = ()  # the minions it may aim at (empty: none, it aims at no minion)
@@ -90,6 +100,7 @@ class Effect(NamedTuple):
     each: bool = False  # every minion of `groups` ("Each ready unlocked Ravnos gains 1 blood."), none chosen
     same: bool = False  # the minion the card's aiming effect aims at ("the target minion")
     life: bool = False  # "burn N blood or life": an ally's life too
+    torpor: bool = False  # "a vampire in torpor"
 
     @property
     def aims(self) -> bool:
@@ -120,11 +131,13 @@ def _target(m: re.Match) -> Optional[dict]:
     cap = next(((("above", int(g[p + "n1"])) if g[p + "above"] else (g[p + "moreless"], int(g[p + "n2"])))
                 for p in ("", "a_") if g.get(p + "n1") or g.get(p + "n2")), None)
     whose = "you" if g["mine"] or g.get("yours") else (g.get("whose") or "")
+    if g.get("torpor") and (g["unc"] or g["state"]):
+        return None  # ("a ready vampire in torpor": no such minion)
     if g["unc"] and (whose or g["state"] or any(x.kind not in ("vampire", "clan", "sect", "younger", "older")
                                                 for x in groups)):
         return None  # a crypt card in the uncontrolled region is no one's minion, neither ready nor locked
     return dict(groups=groups, states=frozenset(g["state"].split()), other=g["art"] == "another", whose=whose,
-                uncontrolled=bool(g["unc"]), capacity=cap, target=m.string[m.start("art"):])
+                uncontrolled=bool(g["unc"]), capacity=cap, torpor=bool(g.get("torpor")), target=m.string[m.start("art"):])
 
 
 def _effect_of(sentence: str) -> Optional[Effect]:
@@ -139,6 +152,13 @@ def _effect_of(sentence: str) -> Optional[Effect]:
         t = _target(m)
         return Effect(sentence, "burn blood", int(m.group("n")), directed=bool(m.group("d")), life=bool(m.group("life")),
                       **t) if t else None
+    if (m := _STEAL_BLOOD.fullmatch(s)) and not m.group("unc"):
+        t = _target(m)
+        return Effect(sentence, "steal blood", int(m.group("n")), directed=bool(m.group("d")),
+                      life=bool(m.group("life")), **t) if t else None
+    if (m := _STEAL.fullmatch(s)) and not m.group("unc"):
+        t = _target(m)
+        return Effect(sentence, "steal", directed=bool(m.group("d")), **t) if t else None
     if m := _COMBAT.fullmatch(s):
         t = _target(m)
         return Effect(sentence, "enter combat", directed=bool(m.group("d")), **t) if t else None
@@ -149,6 +169,8 @@ def _effect_of(sentence: str) -> Optional[Effect]:
         n = int(m.group("n")) if m.group("n").isdigit() else 1
         return Effect(sentence, "in combat", n, grant=m.group("what"), first_round=bool(m.group("first")),
                       to_continue=bool(m.group("cont")))
+    if s == "Burn the acting minion":  # (a master card's, played during an action: Archon Investigation)
+        return Effect(sentence, "burn acting")
     if _UNLOCK_SELF.fullmatch(s):
         return Effect(sentence, "unlock self")
     if m := _SAME.fullmatch(s):
@@ -198,8 +220,16 @@ def master_text_of(name: str, sentences: list[str]) -> Optional[ActionText]:
     blood to a vampire in your uncontrolled region with capacity 8 or more."), or None when none is. Those naming
     older or younger minions (than whom?) or "another" are not read, nor a second effect aiming at a minion."""
     effects, read = [], set()
-    for s in sentences:
+    for n, s in enumerate(sentences):
         e = _effect_of(s)
+        if e is not None and e.verb == "burn acting":
+            # "Burn the acting minion. (The action is not successful.)": read with what becomes of the action, which
+            # the book does not say of an acting minion leaving play
+            after = sentences[n + 1] if n + 1 < len(sentences) else ""
+            if after.strip() == _NOT_SUCCESSFUL:
+                effects.append(e)
+                read.update((s, after))
+            continue
         if e is None or e.verb not in ("add blood", "lock", "unlock", "burn blood") or e.other or e.same or \
                 any(g.kind in ("older", "younger") or g.age for g in e.groups) or \
                 (e.aims and any(x.aims for x in effects)):
@@ -224,6 +254,10 @@ def misfit(d: Draft, e: Effect, actor: Minion, t: Minion) -> Optional[str]:
         return why
     if e.other and t.name == actor.name:
         return f"{t.name} is the acting minion, and the card says another"
+    if e.torpor and t.region != TORPOR:
+        return f"{t.name} is not in torpor (it is in the {t.region} region)"
+    if e.verb == "steal" and t.controller == actor.controller:
+        return f"{t.name} is {actor.controller}'s own minion (a Methuselah cannot steal a card from themself)"
     if "ready" in e.states and t.region != READY:
         return f"{t.name} is not ready (it is in the {t.region} region)"
     if "locked" in e.states and not t.locked:
@@ -341,6 +375,9 @@ def take_effect(d: Draft, log: Log, text: ActionText, actor, actor_name: str, pl
             for t in every:
                 drain_excess(d, t.name, log)
             continue
+        if e.verb == "burn acting":
+            _burn_acting(d, log, e.sentence.strip(), text.card)
+            continue
         aimed = text.aiming
         t = d.minions.get(chosen) if chosen else None
         why = "it is no longer in play" if t is None else misfit(d, aimed if e.same else e, actor, t)
@@ -355,6 +392,17 @@ def take_effect(d: Draft, log: Log, text: ActionText, actor, actor_name: str, pl
             log.add(f"{said}: {t.name} burns {burned} {'blood' if t.kind == VAMPIRE else 'life'} "
                     f"({d.minions[t.name].blood} left).", R.GOLDEN_RULE, R.BLOOD_BANK)
             burn_dead_ally(d, log, t.name)
+        elif e.verb == "steal blood":
+            if t.kind != VAMPIRE and not e.life:
+                log.add(f"{said}: {t.name} is an ally, with life, not blood: no effect.", R.GOLDEN_RULE)
+                continue
+            taken = -blood(d, t.name, -e.amount)
+            blood(d, actor.name, taken, drain=False)  # (from the bank: the target's counters went to it)
+            log.add(f"{said}: {actor.name} steals {taken} {'blood' if t.kind == VAMPIRE else 'life'} from {t.name} "
+                    f"({t.name} {d.minions[t.name].blood} left, {actor.name} {d.minions[actor.name].blood} of "
+                    f"capacity {actor.capacity}).", R.GOLDEN_RULE)
+            drain_excess(d, actor.name, log)
+            burn_dead_ally(d, log, t.name)
         elif e.verb in ("add blood", "bled add blood"):
             blood(d, t.name, e.amount, drain=False)
             note = " (in the uncontrolled region: blood above capacity drains only as the vampire comes into play)" \
@@ -366,6 +414,10 @@ def take_effect(d: Draft, log: Log, text: ActionText, actor, actor_name: str, pl
         elif e.verb in ("lock", "unlock"):
             d.put_minion(t.name, locked=e.verb == "lock")
             log.add(f"{said}: {t.name} {e.verb}s.", R.GOLDEN_RULE)
+        elif e.verb == "steal":
+            log.add(f"{said}: {player} steals {t.name} from {t.controller}; it stays in the {t.region} region"
+                    f"{', locked' if t.locked else ''}.", R.STEAL_CARD, R.GOLDEN_RULE)
+            change_control(d, ChangeControl(minion=t.name, player=player, source=text.card), log)
         elif e.verb == "enter combat":
             if t.region != READY:
                 log.add(f"{said}: {t.name} is no longer ready: no combat.", R.COMBAT_READY)
@@ -383,3 +435,22 @@ def take_effect(d: Draft, log: Log, text: ActionText, actor, actor_name: str, pl
             if riders:
                 log.add(f"{text.card} gives {actor.name} in this combat: "
                         + " ".join(f'"{g.sentence.strip()}"' for g in riders), R.GOLDEN_RULE)
+
+
+def _burn_acting(d: Draft, log: Log, sentence: str, card: str) -> None:
+    """A master card's "Burn the acting minion. (The action is not successful.)": the acting minion is burned (its
+    counters to the bank, the card to its owner's ash heap) and the action ends there, not successful, as the card
+    says; the moment after its resolution opens, as for an action that failed."""
+    a = d.action_()
+    if a is None:
+        raise Refusal(f"{card} burns the acting minion, and no action is in progress", [R.GOLDEN_RULE])
+    if d.combat is not None:
+        raise NotModelled(f"{card} burning the acting minion {a.actor} during a combat", [R.GOLDEN_RULE, R.COMBAT])
+    m = d.minions.get(a.actor)
+    owner = (m.owner or m.controller) if m is not None else a.player
+    counters = remove_minion(d, a.actor) if m is not None else 0
+    d.set(action=None)
+    back = f", its {counters} {'blood' if m.kind == VAMPIRE else 'life'} to the blood bank" if counters else ""
+    log.add(f"{card}: \"{sentence} {_NOT_SUCCESSFUL}\": {a.actor} is burned, to {owner}'s ash heap{back}; the "
+            f"action ({a.summary}) ends, not successful.", R.GOLDEN_RULE, R.OWNER_ASH_HEAP)
+    action_over(d, log, a, successful=False)

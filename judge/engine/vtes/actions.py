@@ -283,7 +283,7 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     if e.card:
         played_once(d, m.name, e.card, "modifiers")
     if not (e.stealth or e.bleed or e.hunt or e.effect or e.unblockable or e.fails_attempt or e.blocker_intercept
-            or e.grant):
+            or e.grant or e.ends_action):
         raise NotModelled("action modifiers other than +stealth, +bleed, +hunt, unblockable, a block attempt made to "
                           "fail or its intercept lowered, what it gives in the combat if the action is blocked, or a "
                           "described effect", [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
@@ -357,10 +357,41 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     note = " (this book has no 'limited' rule: only playing the same card twice is forbidden)" if second_bleed else ""
     if e.cost.blood or e.cost.pool:
         rules.append(R.COST_AT_ONCE)
+    if e.ends_action:
+        changes.append("it ends the action")
     log.add(f"{m.name} plays {what}{paid}: {', '.join(changes) or 'its described effect'}{note}.", *rules)
     if e.effect:
         apply_card_effect(d, log, e.effect, what)
+    if e.ends_action:
+        end_unsuccessfully(d, log, m.name, what, e.ends_action, e.end_locks)
     burn_dead_ally(d, log, m.name)
+
+
+def end_unsuccessfully(d: Draft, log: Log, by: str, card: str, sentence: str, locks) -> None:
+    """A card played by `by` ends the action in progress, unsuccessfully ("Lock this vampire and end the action."):
+    the locks it says first, then the action is over at once: no block attempt resolves (its minion does not lock
+    for it, nor enter combat), the action's cost is not paid (it is paid only on success), and no card can be played
+    in it after (the rulings on Mental Maze and Mirror's Visage: "The action ends unsuccessfully immediately, no other
+    action modifier or reaction can be played afterwards"); the moment after its resolution opens, as for an action
+    that failed (a ruling on Psychomachia: "The action has reached resolution")."""
+    a = d.action_()
+    whom = {"self": by, "actor": a.actor, "blocker": a.attempt.blocker if a.attempt is not None else None}
+    said = []
+    for who, verb in locks:
+        name = whom[who]
+        if name is None:
+            raise Refusal(f"{card} says \"{sentence}\", and no block attempt is in progress: there is no blocking "
+                          f"minion to {verb}", [R.GOLDEN_RULE])
+        if name in d.minions:
+            d.put_minion(name, locked=verb == "lock")
+            said.append(f"{name} {verb}s")
+    d.set(action=None)
+    attempt = (f"; {a.attempt.blocker}'s block attempt does not resolve (it does not lock for it, and there is no "
+               f"combat)" if a.attempt is not None else "")
+    cost = "; its cost is not paid" if a.cost_blood or a.cost_pool else ""
+    log.add(f"{card}: \"{sentence}\": " + (", ".join(said) + "; " if said else "") + f"the action ({a.summary}) "
+            f"ends, unsuccessfully{attempt}{cost}.", R.GOLDEN_RULE, R.COST_ON_SUCCESS)
+    action_over(d, log, a, successful=False)
 
 
 def reaction_played(name: str, played: str, locked_by_card: bool, allows: str = "") -> tuple[str, list]:
@@ -391,7 +422,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
                       [R.REACTION_WHO, *([R.ALLY_OLDER_REGION] if m.recruited else []), *([R.WAKE] if m.locked else [])])
     if e.card:
         played_once(d, m.name, e.card, "reactions")
-    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block or e.grant):
+    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block or e.grant or e.ends_action):
         raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake, unlocking to block, what "
                           "it gives in the combat if its minion blocks, or a described effect",
                           [R.REACTION_WHO, R.GOLDEN_RULE])
@@ -448,7 +479,9 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     log.add(text + ".", *rules)
     if e.effect:
         apply_card_effect(d, log, e.effect, what)
-    if e.unlock_block:
+    if e.ends_action:
+        end_unsuccessfully(d, log, m.name, what, e.ends_action, e.end_locks)
+    elif e.unlock_block:
         block(d, Block(blocker=m.name), log)
     burn_dead_ally(d, log, m.name)
 

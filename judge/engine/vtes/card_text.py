@@ -52,6 +52,9 @@ _SECT_PREFIX = re.compile(r"^(?P<head>[A-Z][^:.]*?(?:\. \d+ votes? \(titled\))?)
 _SENTENCE = re.compile(r"(?<=[.)])\s+(?=[A-Z+(\[]|-\d)")
 _BONUS = re.compile(r"(?P<n>[+-]\d) (?P<what>bleed|strength|stealth|intercept)")
 _CIRCLE_HEAD = re.compile(r"(?P<circle>\w+) Circle: (?P<rest>.+)")
+# "Black Hand: Dylan gets ...", "Black Hand Seraph: ...", "Red List: ...": the vampire has those traits (the books
+# define them), and the sentence after the heading is read as any other
+_TRAIT_HEAD = re.compile(r"(?P<traits>Black Hand Seraph|Black Hand|Seraph|Red List): (?P<rest>.+)")
 _TRAITS = ("infernal", "black hand", "red list", "scarce", "sterile", "blood cursed", "seraph")
 _MASTER = re.compile(r"(?:If|While) (?P<who>[\w' ,.-]+?) is (?P<state>ready|unlocked)(?: during your master phase"
                      r"| at the start of your master phase)?, you get (?:two master phase actions \(instead of "
@@ -119,6 +122,11 @@ def _read_text(body: str, out: CryptText, sect: Optional[str], title: Optional[s
             # "Torrance Circle: Mark gets +1 intercept when ...": the circle, and the sentence after it
             out.traits.append(f"circle ({circle.group('circle').lower()})")
             sentence = circle.group("rest")
+        headed = _TRAIT_HEAD.fullmatch(sentence)
+        if headed and (bonus_of(headed.group("rest"), name) or ability_of(headed.group("rest"), name)):
+            out.traits.extend(t for t in (["black hand", "seraph"] if headed.group("traits") == "Black Hand Seraph"
+                                          else [headed.group("traits").casefold()]) if t not in out.traits)
+            sentence = headed.group("rest")
         bonus = bonus_of(sentence, name)
         ability = ability_of(sentence, name) if bonus is None else None
         if bonus is not None:
@@ -926,11 +934,15 @@ _ABOVE_QUANTITY = re.compile(r"(?<![\w+-])[+-]?\d+R? (?P<unit>aggravated damage|
                              r"strength|votes?)\b")
 _STRIKE_RIDER = re.compile(r"(?:an|one|\d) (?:optional press|optional maneuver|additional strikes?)(?: \(limited\))?"
                            r"(?:, only usable to (?:continue|end) combat)?|first strike")
+# a strike's one rider as printed ("Strike: dodge, with an optional press."): a second of the other kind joins it
+_RIDER_ON_STRIKE = re.compile(r", with (?P<rider>[^,]+?)\.?$")
+_MANEUVER_OR_PRESS = re.compile(r"(?:an|one|1) optional (?:maneuver|press)")
 _ADDED_BONUS = re.compile(r"\+\d (?:stealth|intercept|bleed)")
 _COMBAT_RIDER = re.compile(r"(?:an|one|\d) optional (?:maneuver or press|maneuver|press) during the (?:first round of the )?"
                            r"resulting combat if this vampire (?:blocks|is blocked)")
 _DROPS = {"do not lock this vampire": re.compile(r"Lock this (?:reacting |acting )?vampire\.?$"),
           "do not lock this reacting vampire": re.compile(r"Lock this (?:reacting )?vampire\.?$")}
+_LOCK_AND = re.compile(r"Lock this (?:reacting )?vampire and (?P<rest>.+)")
 # a library card's text split into its sentences (cards.modelled reads them one by one)
 LIBRARY_SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z(+\[])")
 
@@ -969,7 +981,10 @@ def written_out(line: str, above: str) -> Optional[str]:
         drop = _DROPS.get(change.casefold())
         if drop is not None:
             kept = [s for s in sentences if not drop.match(s)]
-            return " ".join(kept) if len(kept) < len(sentences) else None
+            # "Lock this vampire and end the action." without its lock: "End the action." (Mental Maze)
+            kept = [(lambda rest: rest[0].upper() + rest[1:])(c.group("rest")) if (c := _LOCK_AND.fullmatch(s))
+                    else s for s in kept]
+            return " ".join(kept) if kept != sentences else None
         q = _BUT.fullmatch(change)
         if q is None:
             return None
@@ -992,11 +1007,20 @@ def written_out(line: str, above: str) -> Optional[str]:
             return " ".join(sentences + [f"This vampire gets {change}."])
         if not _STRIKE_RIDER.fullmatch(change):
             return None
-        strikes = [i for i, s in enumerate(sentences) if s.startswith("Strike: ") and ", with " not in s]
+        strikes = [i for i, s in enumerate(sentences) if s.startswith("Strike: ")]
         if len(strikes) != 1:
             return None
         i = strikes[0]
-        sentences[i] = sentences[i].rstrip(".") + f", with {change}."
+        rider = _RIDER_ON_STRIKE.search(sentences[i])
+        if rider is None:
+            sentences[i] = sentences[i].rstrip(".") + f", with {change}."
+        elif _MANEUVER_OR_PRESS.fullmatch(change) and _MANEUVER_OR_PRESS.fullmatch(rider.group("rider")) and \
+                ("maneuver" in change) != ("maneuver" in rider.group("rider")):
+            # a maneuver added to a strike's press, or a press to its maneuver: "Strike: 1R damage, with 1 optional
+            # maneuver and 1 optional press." (Aid from Bats at superior)
+            sentences[i] = sentences[i].rstrip(".") + f" and {change}."
+        else:  # a rider the strike already has, or one with a limit of its own: how the two go together is not said
+            return None
         return " ".join(sentences)
     # "and <clause>"
     return " ".join(sentences + [change[0].upper() + change[1:] + "."])
@@ -1079,6 +1103,7 @@ class Bonus:
     not_kinds: frozenset = frozenset()  # the actions it does not hold on ("on non-hunt actions": hunt)
     edge: bool = False  # "While you have the Edge, ...": while its Methuselah has the Edge
     pool_at_most: Optional[int] = None  # "While you have 5 or fewer pool, ...": while its Methuselah has that or less
+    none: bool = False  # of "action": the Methuselah controls none of `groups` ("who controls no ready titled vampires")
 
     def group_words(self) -> str:
         return " or ".join(("an " if g.words()[0].casefold() in "aeiou" else "a ") + g.words() for g in self.groups)
@@ -1296,14 +1321,18 @@ _KIND_LIST = r"(?P<kinds>" + _KIND_WORDS + r"(?:(?:,| and| or|, and|, or) " + _K
 # (the stats a scope is read for, the scope's pattern): the groups read from a scope are its `kinds`, `dir`
 # (directed, undirected), `always`, `group` (the minions named) and the fixed kinds of `hunting`, `bleeding`,
 # `employing`, `recruiting`
+# the Methuselah a bonus names by the minions they control, or do not: "who controls a ready Ventrue", "controlling no
+# ready titled vampire", "who doesn't control a ready Sabbat vampire", "who controls neither a ready Tremere nor a ready
+# Tremere antitribu" (`_none_of` reads the group's words)
+_CONTROLS = r"(?:who (?:controls?|(?P<doesnt>doesn't|does not) control)|controlling) "
 _BONUS_SCOPES: list[tuple[str, re.Pattern]] = [(stats, re.compile(p, re.I)) for stats, p in [
     ("stealth bleed intercept", r"(?:on|during) non-(?P<notkind>bleed|hunt|political) actions"),
     ("stealth bleed", r"(?:on|during) " + _KIND_LIST + r"|(?:on|during) (?P<dir>directed|undirected) actions"
                       r"|(?P<always>on each of (?:his|her|their|its) actions)|(?P<hunting>when hunting)"
                       r"|(?P<bleeding>when bleeding)|(?P<employing>when employing retainers)(?P<recruiting> and "
                       r"recruiting allies)?"),
-    ("stealth bleed", r"(?:(?P<bleeding>when bleeding)|against) (?:a |the )?Methuselahs? (?:who controls?|controlling) "
-                      r"(?P<group>.+)"),
+    ("stealth bleed", r"(?:(?P<bleeding>when bleeding)|against|(?:on|during) (?:(?P<kinds>bleed) )?actions (?P<at>directed at)) "
+                      r"(?:a |the )?Methuselahs? " + _CONTROLS + r"(?P<group>.+)"),
     ("strength", r"(?:when )?in combat with (?P<group>.+)"),
     ("intercept", r"(?:when attempting to block|during|vs\.) (?:an? )?" + _KIND_LIST +
                   r"|(?:during|when attempting to block|when blocking) (?P<dir>directed|undirected) actions"),
@@ -1337,21 +1366,40 @@ def bonus_of(sentence: str, name: str) -> Optional[Bonus]:
         if "bleeding" in g or (stat == "bleed" and "group" in g):
             kinds.add("bleed")
         directed = {"directed": True, "undirected": False}.get((g.get("dir") or "").casefold())
-        groups = ()
+        if "at" in g:  # "on actions directed at a Methuselah who ...": directed ones, at that Methuselah
+            directed = True
+        groups, none = (), False
         if "group" in g:
-            groups = groups_of(g["group"])
+            none, words = _none_of(g["group"], "doesnt" in g)
+            groups = groups_of(words) if words else None
             if groups is None:
                 return None
         on = {"intercept": "block", "strength": "combat"}.get(stat, "action")
         if on == "action" and any(x.kind in ("older", "younger") for x in groups):
             return None  # a Methuselah's minion older than the vampire: not read
-        ready = "group" not in g or bool(re.match(r"(?:a |an |the )?ready ", g["group"], re.I))
+        ready = "group" not in g or bool(re.match(r"(?:a |an |the )?ready ", words, re.I))
+        if none and on != "action":
+            return None  # ("in combat with no ...": not a form cards print)
         not_kinds = frozenset({_BONUS_KINDS[g["notkind"].casefold()]}) if g.get("notkind") else frozenset()
         if not_kinds and stat == "intercept":
             on = "block"
         return Bonus(stat, int(m.group("n")), on, sentence.strip(), frozenset(kinds), directed, groups, ready,
-                     not_kinds, **held)
+                     not_kinds, none=none, **held)
     return None
+
+
+def _none_of(words: str, doesnt: bool) -> tuple[bool, Optional[str]]:
+    """Whether a bonus's Methuselah controls none of the minions `words` names ("no ready titled vampires",
+    "neither a ready Tremere nor a ready Tremere antitribu"; `doesnt`: "who doesn't control ..."), and the minions'
+    words as a list groups_of reads ("a ready Tremere or a ready Tremere antitribu"); None for the words when a
+    negation is read twice or half ("doesn't control no ...", "neither ..." without "nor")."""
+    m = re.fullmatch(r"neither (?P<a>.+?) nor (?P<b>.+)", words)
+    if m:
+        return (None, None) if doesnt else (True, f"{m.group('a')} or {m.group('b')}")
+    m = re.fullmatch(r"no (?P<rest>.+)", words)
+    if m:
+        return (None, None) if doesnt else (True, m.group("rest"))
+    return doesnt, words
 
 
 def is_self(who: str, name: str) -> bool:

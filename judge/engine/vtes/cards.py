@@ -55,7 +55,7 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, check_minion_phase, minion,
                                   play_from_hand, pool, require_seated)
 from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Methuselah, StrikeText, abilities_of, above_codes,
-                                         condition_of, discipline_level, holds_title, is_as_above, level_of,
+                                         condition_of, discipline_level, groups_of, holds_title, is_as_above, level_of,
                                          read_crypt_text, same_clan, strike_of, written_out)
 from judge.engine.vtes.state import ALLY, VAMPIRE, Combat, CombatGrant, Draft, GrantedPress, Minion
 from judge.engine.vtes.traits import CITY_TITLES
@@ -424,13 +424,31 @@ _PLAYED_AS = {Modifier: "Action Modifier", Reaction: "Reaction", ActionCard: "Ac
               Equip: "Equipment", Recruit: "Ally", Employ: "Retainer"}
 
 
+# A card's own discount for a clan: "This card costs Followers of Set 1 fewer blood." (Mental Maze)
+_OWN_DISCOUNT = re.compile(r"This card costs (?P<clan>[A-Z][\w' -]+?) (?P<n>\d) (?:fewer|less) blood")
+
+
 def card_cost(card: CardFacts, m: Optional[Minion], log: Optional[Log] = None, played_as: Optional[str] = None) -> Cost:
-    """What `card` costs `m` as printed, less what `m`'s card takes off ("Cards requiring Quietus [qui] cost Izhim 1
-    fewer blood.", "Combat cards cost Adana 1 fewer blood.", "Equipment costs Ivan 1 fewer blood or pool to equip."):
-    never below 0, said in the log when one is given; a discount by type counts the type the card is played as
-    (`played_as`). A card requiring that Discipline or another the minion also has is not said to require it: not
-    modelled."""
+    """What `card` costs `m` as printed, less what its own text takes off for `m`'s clan ("This card costs Followers
+    of Set 1 fewer blood.") and what `m`'s card takes off ("Cards requiring Quietus [qui] cost Izhim 1 fewer blood.",
+    "Combat cards cost Adana 1 fewer blood.", "Equipment costs Ivan 1 fewer blood or pool to equip."): never below 0,
+    said in the log when one is given; a discount by type counts the type the card is played as (`played_as`). A
+    card requiring that Discipline or another the minion also has is not said to require it, or a minion the table
+    gives no clan where the card's discount names one: not modelled."""
     cost = card.costs()
+    for hit in _OWN_DISCOUNT.finditer(card.text) if m is not None and cost.blood else ():
+        named = groups_of(hit.group("clan"))
+        if not named or len(named) != 1 or named[0].kind != "clan":
+            continue  # (not a clan's name: the sentence is left unread by `modelled`)
+        clan = named[0].name
+        if m.clan is None:
+            raise NotModelled(f"{card.name} says \"{hit.group(0)}.\", and the table does not say {m.name}'s clan "
+                              f"(give its clan:)", [R.COST_REQUIRED, R.GOLDEN_RULE])
+        if same_clan(m.clan, clan) or same_clan(m.clan, clan.removesuffix("s")):  # ("Assamites")
+            before, cost = cost, Cost(blood=max(0, cost.blood - int(hit.group("n"))), pool=cost.pool)
+            if log is not None:
+                log.add(f"{card.name}: \"{hit.group(0)}.\" ({m.name} is {m.clan}: it costs {_cost_text(cost) or 'nothing'} "
+                        f"instead of {_cost_text(before)}).", R.GOLDEN_RULE)
     for a in abilities_of(m, "card cost") if m is not None else ():
         if a.codes:
             required = [c.casefold() for c, _, _ in card.disciplines]
@@ -624,6 +642,11 @@ class Modelled:
     bars: str = ""
     fail_cost: int = 0
     blocker_intercept: int = 0  # an action modifier's "The blocking minion gets -N intercept."
+    # a modifier's or reaction's "Lock this vampire and end the action.", "Unlock this vampire, lock the blocking
+    # minion, and end the action.", "Unlock this vampire, and the action ends (unsuccessfully).": the sentence, and the
+    # locks said with it ((who: "self", "blocker" or "actor", "lock" or "unlock"), in the order printed)
+    ends_action: str = ""
+    end_locks: tuple[tuple[str, str], ...] = ()
     # a reaction's or modifier's "... 1 optional maneuver during the resulting combat if this vampire blocks" (state.
     # CombatGrant): given in the combat the action's block begins
     grant: Optional[CombatGrant] = None
@@ -685,6 +708,10 @@ _WITH_PRESS = re.compile(r"(?P<strike>Strike: .+?),? with (?:an|1|one) optional 
                          r"(?P<to>continue|end) combat)?")
 # A strike that also gives a maneuver: "Strike: 1R damage, with 1 optional maneuver." (used in the range step)
 _WITH_MANEUVER = re.compile(r"(?P<strike>Strike(?:, ranged)?: .+?),? with (?:an|1|one) optional maneuver")
+# ... and both, as an "As above, with ..." line writes them out: "Strike: 1R damage, with 1 optional maneuver and 1
+# optional press." (Aid from Bats at superior), "Strike: dodge, with an optional press and an optional maneuver."
+_WITH_BOTH = re.compile(r"(?P<strike>Strike(?:, ranged)?: .+?),? with (?:an|1|one) optional (?:maneuver and (?:an|1|one)"
+                        r" optional press|press and (?:an|1|one) optional maneuver)")
 # An action modifier making the block attempt in progress fail: "That attempt fails and the blocking minion cannot
 # attempt to block this action again.", "... the blocking minion's controller cannot ...", "Burn 1 blood to have that
 # attempt fail; the blocking minion cannot ...", "The block attempt fails, and that Sabbat vampire cannot ...", "The
@@ -723,6 +750,30 @@ def _combat_grant(s: str, sentence: str) -> Optional[CombatGrant]:
 
 
 _BARS = re.compile(r"(?:The blocking|That) minion cannot attempt to block this action again")
+# A modifier or reaction ending the action (unsuccessfully: no combat, its cost unpaid, the blocking minion not
+# locked by its block), with the locks it says first: "Lock this vampire and end the action." (Mental Maze),
+# "Unlock this vampire, lock the blocking minion, and end the action." (Mirror's Visage), "Unlock this vampire, and
+# the action ends (unsuccessfully)." (Psychomachia), "The action ends (unsuccessfully)."
+_ENDS = re.compile(r"(?:(?P<clauses>.+?),? and )?(?:[Ee]nd the action|[Tt]he action ends \(unsuccessfully\))"
+                   r"(?: \(without combat\))?")
+_END_CLAUSE = re.compile(r"(?P<verb>[Ll]ock|[Uu]nlock) (?:(?P<self>this (?:reacting |acting )?(?:vampire|minion))|"
+                         r"(?P<blocker>the blocking (?:minion|vampire))|(?P<actor>the acting (?:minion|vampire)))")
+
+
+def _ends_action(s: str) -> Optional[tuple[tuple[str, str], ...]]:
+    """The locks an "... and end the action" sentence says before it (`_ENDS`), or None when `s` is no such sentence
+    or one of its clauses is not a lock or unlock read here."""
+    m = _ENDS.fullmatch(s) if s[:1].isupper() or s.startswith("(") else None
+    if m is None:
+        return None
+    locks = []
+    for clause in re.split(r",\s*", m.group("clauses") or "") if m.group("clauses") else ():
+        c = _END_CLAUSE.fullmatch(clause.strip())
+        if c is None:
+            return None
+        who = "self" if c.group("self") else "blocker" if c.group("blocker") else "actor"
+        locks.append((who, c.group("verb").casefold()))
+    return tuple(locks)
 # "Strike: hand strike or use a melee weapon strike. This strike is at +1 damage[, with 1 optional maneuver|press]."
 # (Undead Strength, Lucky Blow, Lam Into): a hand strike at +N damage (a minion bearing equipment: its melee weapon's
 # strike at +N is not read)
@@ -904,6 +955,14 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if _BARS.fullmatch(s) and out.fails_attempt and not out.bars and MODIFIER in card.types:
             out.fails_attempt, out.bars = f"{out.fails_attempt} {sentence}", "minion"  # "The block fails, ..." before
             continue
+        hit = _OWN_DISCOUNT.fullmatch(s)
+        if hit and (card.costs().blood or 0) and (named := groups_of(hit.group("clan"))) and len(named) == 1 and \
+                named[0].kind == "clan":
+            continue  # (taken off as the card is paid for: card_cost)
+        ends = _ends_action(s) if set(card.types) & {MODIFIER, REACTION} and not out.ends_action else None
+        if ends is not None:
+            out.ends_action, out.end_locks = sentence, ends
+            continue
         grant = _combat_grant(s, sentence) if set(card.types) & {MODIFIER, REACTION} and out.grant is None else None
         if grant is not None:
             out.grant = grant
@@ -1043,6 +1102,11 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         struck = strike_of(m.group("strike")) if m and COMBAT in card.types and out.strike is None else None
         if struck is not None:
             out.strike, out.strike_maneuver = struck, True
+            continue
+        m = _WITH_BOTH.fullmatch(s)
+        struck = strike_of(m.group("strike")) if m and COMBAT in card.types and out.strike is None else None
+        if struck is not None:
+            out.strike, out.strike_maneuver, out.granted_press, out.granted_by = struck, True, "any", sentence
             continue
         struck = strike_of(sentence)
         if struck is not None and out.strike is None and COMBAT in card.types:
@@ -1717,7 +1781,7 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
     if not (what.stealth or what.bleed or e.effect or what.unblockable or what.fails_attempt or what.blocker_intercept
-            or what.grant) and e.says is not None:  # described only
+            or what.grant or what.ends_action) and e.says is not None:  # described only
         actions.played_once(d, m.name, e.card.name, "modifiers")
         _pay(d, m, cost)
         play_from_hand(d, m.controller, log, e.card.name)
@@ -1738,7 +1802,8 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=bleed, limited=what.limited,
                      cost=cost, effect=e.effect, by_other=what.other_than_acting, unblockable=what.unblockable,
                      fails_attempt=what.fails_attempt, bars=what.bars, blocker_intercept=what.blocker_intercept,
-                     grant=what.grant, combat_type=COMBAT in e.card.types, line=e.line, text=e.text)
+                     grant=what.grant, combat_type=COMBAT in e.card.types, ends_action=what.ends_action,
+                     end_locks=what.end_locks, line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
     _says(e, log)
 
@@ -1777,9 +1842,9 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
                      wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
                      locked_ok=what.locked_ok, locked_by=what.locked_by, unlock_block=what.unlock_block,
                      after_action=what.after_action, grant=what.grant, combat_type=COMBAT in e.card.types,
-                     line=e.line, text=e.text)
+                     ends_action=what.ends_action, end_locks=what.end_locks, line=e.line, text=e.text)
     if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block or
-            what.grant) and e.says is not None:
+            what.grant or what.ends_action) and e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
         actions.played_once(d, m.name, e.card.name, "reactions")
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced,
@@ -2042,6 +2107,7 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
             event = Maneuver(minion=m.name, source=e.card.name, via="strike card", strike=spec, cost=cost,
                              unreplaced=what.after_combat, line=e.line, text=e.text)
             _delegate(e, combat.maneuver, event, d, log, R.CARD_COMBAT_WHO)
+            _grant_press(d, e, m, what, log)
             return
         event = ChooseStrike(minion=m.name, spec=spec, source=e.card.name, via="card", cost=cost,
                              unreplaced=what.after_combat, line=e.line, text=e.text)

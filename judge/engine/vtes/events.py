@@ -223,6 +223,10 @@ class Modifier(Event):
     blocker_intercept: int = 0  # "The blocking minion gets -N intercept." (the attempt in progress)
     grant: Any = None  # state.CombatGrant: what it gives the acting minion in the combat if the action is blocked
     combat_type: bool = False  # the card is a combat card too (another copy may be played in the combat)
+    # "Unlock this vampire, and the action ends (unsuccessfully).": the sentence, and its locks ((who, "lock" or
+    # "unlock"); who: "self", "blocker" or "actor")
+    ends_action: str = ""
+    end_locks: tuple = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -243,6 +247,8 @@ class Reaction(Event):
     unlock_block: bool = False  # "This vampire unlocks and attempts to block.": played locked, then unlocks and blocks
     grant: Any = None  # state.CombatGrant: what it gives its minion in the combat if that minion blocks
     combat_type: bool = False  # the card is a combat card too (another copy may be played in the combat)
+    ends_action: str = ""  # "Lock this vampire and end the action.": as a modifier's
+    end_locks: tuple = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -510,9 +510,11 @@ def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, d
                     raise NotModelled(f"{source} says \"{b.sentence}\", and the table does not say whether "
                                       f"{names([o.name for o in unknown])} {'is' if len(unknown) == 1 else 'are'} "
                                       f"{b.group_words()} (give its clan and sect)", [R.CRYPT_ABILITY])
-                if not fits:
+                if bool(fits) == b.none or not targets:  # ("who controls no ready titled vampires": holds when
+                    # none fits, on an action at a Methuselah)
                     continue
-                why = f"{targets[0]} controls {fits[0].name}" + (", ready" if b.ready else "")
+                why = (f"{targets[0]} controls none of them" if b.none else
+                       f"{targets[0]} controls {fits[0].name}" + (", ready" if b.ready else ""))
             else:
                 found = Group.any_fits(b.groups, other, m) if other is not None else False
                 if found is None:

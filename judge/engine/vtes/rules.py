@@ -806,6 +806,10 @@ EQUIP_ONE_CARD = rule("EQUIP_ONE_CARD", "only one action card (one equipment car
 CONTROL_CHANGE = rule("CONTROL_CHANGE", "control of a card can change through game effects; its owner does not",
                       [V("important-terms-in-the-game", "Control can change through game effects")],
                       [RB("1.3", "Your cards are never transferred")])
+STEAL_CARD = rule("STEAL_CARD", "a stolen card changes controller for good and stays in the region it was in",
+                  [V("wording-templates", "A Methuselah who steals a card takes permanent control of it"),
+                   V("wording-templates", "The card stays in the same region as it was before")],
+                  [])
 OWNER_ASH_HEAP = rule("OWNER_ASH_HEAP", "a burned card goes to its owner's ash heap, whoever controls it",
                       [V("important-terms-in-the-game", "When a card is burned, it is placed into its owner's ash heap")],
                       [RB("rules-glossary", "Burn: Discard. A burned card goes to its owner")])
