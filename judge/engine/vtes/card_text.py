@@ -515,6 +515,42 @@ def _during_action(kinds: list[str], at_you: bool) -> Check:
     return check
 
 
+# the minion an action of each kind aims at, from what its announcement keeps (`Action.payload`); the kinds not here
+# aim at no minion (a bleed, a hunt, an equip, a political action...), "card" at its card's `chosen` when its text is
+# read (`Action.success`)
+_AIMED_BY_PAYLOAD = {"target action": lambda p: p[1], "enter combat": lambda p: p, "red list": lambda p: p,
+                     "rescue": lambda p: p[0], "diablerize": lambda p: p[0]}
+
+
+def aimed_minion(a) -> tuple[bool, Optional[str]]:
+    """(whether the engine knows which minion the action `a` aims at, that minion or None for none)."""
+    if a.kind in _AIMED_BY_PAYLOAD:
+        return True, _AIMED_BY_PAYLOAD[a.kind](a.payload)
+    if a.kind == "card":
+        return (True, a.chosen) if a.success is not None else (False, None)
+    return True, None
+
+
+def _directed_at(what: str) -> Check:
+    """"during an action directed at this vampire", "... at a minion [or location] you control": the minion the action
+    aims at; NotModelled when the engine does not know it (an action card described, not read)."""
+    def check(d, m):
+        a = _action(d)
+        if a is None:
+            return "no action is in progress"
+        known, aimed = aimed_minion(a)
+        if not known:
+            raise NotModelled(f"which minion {a.summary} is directed at is not read (its card is described): say "
+                              f"what the card does with effect: or says:", [R.GOLDEN_RULE])
+        t = d.minions.get(aimed) if aimed else None
+        at = f"{a.summary} is directed at " + (f"{aimed}" if aimed else "no minion")
+        if what == "this":
+            return None if aimed == m.name else f"{at}, not at {m.name}"
+        return None if t is not None and t.controller == m.controller and a.player != m.controller else \
+            f"{at}, not at a minion {m.controller} controls"
+    return check
+
+
 def _a(word: str) -> str:
     return ("an " if word[:1].casefold() in "aeiou" else "a ") + word
 
@@ -784,15 +820,18 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
      lambda g: (_bleeding_you(g["who"], int(g["n"]) if g["n"] else None), _younger(g))),
     (r"when you are being bled by (?P<who>" + _OTHER + r")" + _END,
      lambda g: (_bleeding_you(g["who"], None), _younger(g))),
-    (r"(?:if|when) (?P<who>" + _OTHER + r") is (?:taking|performing) an action directed at you"
-     r"(?: \(or a card you control\))?",
-     lambda g: (_all(_acting_is(g["who"]), _during_action([], True)), _younger(g))),
+    (r"(?:if|when) (?P<who>" + _OTHER + r") is (?:taking|performing) an action directed at (?:you"
+     r"(?: \(or a card you control\))?|(?P<mine>a minion you control))",
+     lambda g: (_all(_acting_is(g["who"]), _directed_at("yours") if g["mine"] else _during_action([], True)),
+                _younger(g))),
     (r"the bleed amount is (?P<n>\d+) or more", lambda g: (_bleed_amount(int(g["n"])), {})),
     (r"(?:if|when) (?P<who>" + _OTHER + r") is acting", lambda g: (_acting_is(g["who"]), {**_younger(g), "acting": True})),
     (r"if the acting (?:minion|vampire) has (?P<name>[A-Z][a-z]+) \[(?P<code>[a-z]{3})\]",
      lambda g: (_acting_has(g["code"], g["name"]), {})),
     (r"if the blocking (?:minion|vampire) is (?P<who>" + _OTHER + r")" + _END,
      lambda g: (_attempting(g["who"]), _younger(g))),
+    (r"if the acting (?:minion|vampire) is (?P<who>" + _OTHER + r")" + _END,
+     lambda g: (_acting_is(g["who"]), _younger(g))),
     (r"(?:if|when) (?P<who>" + _OTHER + r") is bleeding" + _END,
      lambda g: (_all(_kind_is("bleed", False), _acting_is(g["who"])), _younger(g))),
     (r"(?:if|when) (?P<who>" + _OTHER + r") is hunting",
@@ -807,6 +846,8 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
      lambda g: (_all(_this_is(g["self"]), _this_blocks(None, succeeds=True),
                      _during_action([g["kind"].casefold()] if g["kind"] else [], bool(g["you"]))), {"minion": True})),
     (r"by a blocking (?:vampire|minion)", lambda g: (_this_blocks(None), {"minion": True})),
+    (r"during an action directed at (?:(?P<this>this (?:vampire|minion))|a (?:minion|vampire) you control)",
+     lambda g: (_directed_at("this" if g["this"] else "yours"), {"minion": bool(g["this"])})),
     (r"(?:if|when) this " + _SELF + r" is blocked",
      lambda g: (_all(_this_is(g["self"]), _this_blocked), {"minion": True})),
     (r"(?:(?:in|during) combat with|against) (?P<who>" + _OTHER + r")" + _END,
@@ -978,6 +1019,8 @@ def written_out(line: str, above: str) -> Optional[str]:
     how, change = m.group("how"), m.group("change").strip()
     sentences = [s.strip() for s in LIBRARY_SENTENCE.split(above.strip()) if s.strip()]
     if how == "but":
+        if change.casefold() == "usable by a locked vampire":  # ("As above, but usable by a locked vampire.")
+            return " ".join(sentences + ["Usable by a locked vampire."])
         drop = _DROPS.get(change.casefold())
         if drop is not None:
             kept = [s for s in sentences if not drop.match(s)]

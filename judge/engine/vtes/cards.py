@@ -647,6 +647,7 @@ class Modelled:
     # locks said with it ((who: "self", "blocker" or "actor", "lock" or "unlock"), in the order printed)
     ends_action: str = ""
     end_locks: tuple[tuple[str, str], ...] = ()
+    end_cost: int = 0  # "Burn 1 blood to have the action fail.": paid as the card is played
     # a reaction's or modifier's "... 1 optional maneuver during the resulting combat if this vampire blocks" (state.
     # CombatGrant): given in the combat the action's block begins
     grant: Optional[CombatGrant] = None
@@ -754,18 +755,21 @@ _BARS = re.compile(r"(?:The blocking|That) minion cannot attempt to block this a
 # locked by its block), with the locks it says first: "Lock this vampire and end the action." (Mental Maze),
 # "Unlock this vampire, lock the blocking minion, and end the action." (Mirror's Visage), "Unlock this vampire, and
 # the action ends (unsuccessfully)." (Psychomachia), "The action ends (unsuccessfully)."
-_ENDS = re.compile(r"(?:(?P<clauses>.+?),? and )?(?:[Ee]nd the action|[Tt]he action ends \(unsuccessfully\))"
-                   r"(?: \(without combat\))?")
+_ENDS = re.compile(r"(?:(?P<clauses>.+?),? and )?(?:[Ee]nd the action|[Tt]he action ends \(unsuccessfully\)|[Tt]he action "
+                   r"fails)(?: \(without combat\))?|Burn (?P<n>\d) blood to have the action fail")
 _END_CLAUSE = re.compile(r"(?P<verb>[Ll]ock|[Uu]nlock) (?:(?P<self>this (?:reacting |acting )?(?:vampire|minion))|"
                          r"(?P<blocker>the blocking (?:minion|vampire))|(?P<actor>the acting (?:minion|vampire)))")
 
 
-def _ends_action(s: str) -> Optional[tuple[tuple[str, str], ...]]:
-    """The locks an "... and end the action" sentence says before it (`_ENDS`), or None when `s` is no such sentence
-    or one of its clauses is not a lock or unlock read here."""
+def _ends_action(s: str) -> Optional[tuple[tuple[tuple[str, str], ...], int]]:
+    """(the locks an "... and end the action" sentence says before it, the blood it costs: "Burn 1 blood to have the
+    action fail."), or None when `s` is no such sentence (`_ENDS`) or one of its clauses is not a lock or unlock read
+    here."""
     m = _ENDS.fullmatch(s) if s[:1].isupper() or s.startswith("(") else None
     if m is None:
         return None
+    if m.group("n"):
+        return (), int(m.group("n"))
     locks = []
     for clause in re.split(r",\s*", m.group("clauses") or "") if m.group("clauses") else ():
         c = _END_CLAUSE.fullmatch(clause.strip())
@@ -773,7 +777,7 @@ def _ends_action(s: str) -> Optional[tuple[tuple[str, str], ...]]:
             return None
         who = "self" if c.group("self") else "blocker" if c.group("blocker") else "actor"
         locks.append((who, c.group("verb").casefold()))
-    return tuple(locks)
+    return tuple(locks), 0
 # "Strike: hand strike or use a melee weapon strike. This strike is at +1 damage[, with 1 optional maneuver|press]."
 # (Undead Strength, Lucky Blow, Lam Into): a hand strike at +N damage (a minion bearing equipment: its melee weapon's
 # strike at +N is not read)
@@ -961,7 +965,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue  # (taken off as the card is paid for: card_cost)
         ends = _ends_action(s) if set(card.types) & {MODIFIER, REACTION} and not out.ends_action else None
         if ends is not None:
-            out.ends_action, out.end_locks = sentence, ends
+            out.ends_action, (out.end_locks, out.end_cost) = sentence, ends
             continue
         grant = _combat_grant(s, sentence) if set(card.types) & {MODIFIER, REACTION} and out.grant is None else None
         if grant is not None:
@@ -1799,6 +1803,7 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
             log.add(f"{m.name} is {clan}: {e.card.name} gives +{more} bleed more (\"{sentence}\").", R.GOLDEN_RULE)
     if what.fail_cost:  # "Burn 1 blood to have that attempt fail; ...": paid as the card is played, with its cost
         cost = dataclasses.replace(cost, blood=cost.blood + what.fail_cost)
+    cost = _with_end_cost(cost, what)
     event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=bleed, limited=what.limited,
                      cost=cost, effect=e.effect, by_other=what.other_than_acting, unblockable=what.unblockable,
                      fails_attempt=what.fails_attempt, bars=what.bars, blocker_intercept=what.blocker_intercept,
@@ -1835,6 +1840,7 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         effect = dataclasses.replace(effect or CardEffect(), unlock=(*(effect.unlock if effect else ()), m.name))
     if effect == CardEffect():
         effect = None
+    cost = _with_end_cost(cost, what)
     if what.bleed_reduced and (a.kind != "bleed" or m.controller not in a.targets):
         raise _refuse(e.card, f"{e.card.name} reduces a bleed against its player: {a.summary} is not a bleed of "
                               f"{m.controller}", R.CARD_REQUIREMENTS, R.BLEED_AMOUNT)
@@ -1857,6 +1863,11 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         return
     _delegate(e, actions.reaction, event, d, log, R.CARD_REACTION_WHO)
     _says(e, log)
+
+
+def _with_end_cost(cost: Cost, what: Modelled) -> Cost:
+    """The cost, with the blood "Burn 1 blood to have the action fail." asks: paid as the card is played."""
+    return dataclasses.replace(cost, blood=cost.blood + what.end_cost) if what.end_cost else cost
 
 
 def _referendum_who(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) -> None:
