@@ -103,6 +103,15 @@ def test_a_name_ending_in_an_apostrophe_is_the_name_not_a_possessive():
     assert parse_wording("Sarah burns 1 pool to unlock Dancin' Dana", n, 3).minion == "Dancin' Dana"
 
 
+@pytest.mark.parametrize("card", ["Cats' Guidance", "Achilles' Heel", "Veles' Hunt"])
+def test_a_card_name_with_an_apostrophe_ending_a_word_is_the_card(card):
+    """A library card whose name has an apostrophe ending a word is named as printed, typed with either apostrophe
+    (it was read as the possessive "Cats's Guidance", an unknown card)."""
+    event = parse_wording(f"Carna plays {card}", names(), 1)
+    assert event.card.name == card
+    assert parse_wording(f"Carna plays {card.replace(chr(39), chr(0x2019))}", names(), 2).card.name == card
+
+
 def _documented_sentences() -> list[str]:
     """Every sentence shown in the 'sentence' column of the event tables of docs/scenarios.md."""
     out, in_events_table = [], False

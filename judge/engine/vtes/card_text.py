@@ -217,6 +217,7 @@ class Condition:
     outside_combat: bool = False  # "by a ... not involved in the combat"
     torpor: bool = False  # "by a ... in torpor"
     after_resolution: bool = False  # "after resolution of a successful action": played once the action resolved
+    after_block: bool = False  # "by a vampire who has blocked, after block resolution": a reaction, then, by its blocker
     # "Not usable <clause>": the card is refused when its one clause holds (a clause of the moment or the action,
     # never of who plays it)
     negated: bool = False
@@ -597,6 +598,23 @@ def _resolved(how: Optional[str], directed: bool, kind: Optional[str], passed: b
     return check
 
 
+def _has_blocked(locked: bool) -> Check:
+    """"by a [locked] vampire who has blocked, after block resolution": the blocker of the action that has just
+    resolved (blocked: its combat over), now."""
+    def check(d, m):
+        if _action(d) is not None:
+            return "the action has not resolved yet"
+        r = getattr(d, "resolved", None)
+        if r is None:
+            return "no action has just resolved"
+        if not r.blocked or r.blocker != m.name:
+            return f"{m.name} did not block {r.summary}" + (f" ({r.blocker} did)" if r.blocker else "")
+        if locked and not m.locked:
+            return f"{m.name} is not locked"
+        return None
+    return check
+
+
 def _resolved_by_this(d, m):
     r = getattr(d, "resolved", None)
     return None if r is not None and r.actor == m.name else f"{m.name} did not perform the action that resolved"
@@ -802,6 +820,9 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"(?:on|after) a successful (?:(?P<directed>directed) action|(?P<kind>bleed))"
      r"|at the end of a successful action \(after resolving the action\)",
      lambda g: (_resolved("successful", bool(g["directed"]), g["kind"], False), {"after_resolution": True})),
+    (r"by a (?P<locked>locked )?(?:vampire|minion) who has blocked,? after block resolution",
+     lambda g: (_has_blocked(bool(g["locked"])), {"after_resolution": True, "after_block": True, "minion": True,
+                                                  "locked": bool(g["locked"])})),
     (r"when this (?:acting )?(?:vampire|minion) successfully bleeds a Methuselah",
      lambda g: (_all(_resolved("successful", False, "bleed", False), _resolved_by_this), {"after_resolution": True,
                                                                                          "minion": True})),
@@ -886,7 +907,7 @@ def condition_of(sentence: str) -> Optional[Condition]:
         return None
     clauses, at = [], start.end()
     flags = {"locked": False, "other_than_acting": False, "minion": False, "outside_combat": False, "torpor": False,
-             "after_resolution": False, "acting": False}
+             "after_resolution": False, "after_block": False, "acting": False}
     while at < len(text):
         found = max((m for m in (pattern.match(text, at) for pattern, _ in _CLAUSES) if m and _named(m.groupdict())),
                     key=lambda m: m.end(), default=None)

@@ -88,7 +88,8 @@ class DisciplineLine(NamedTuple):
 
 
 # A Discipline line's head: its symbols, joined by "or", "and", "&" or nothing ("[pot] or [pre] ", "[dom] [REACTION] ")
-_LINE_HEAD = re.compile(r"(?:\[[A-Za-z ]+\]\s*(?:(?:or|and)\s+|&\s*)?)+")
+# (a colon after the marks, as one card prints them, is part of the head: "[cel]: Strike: 1R damage.")
+_LINE_HEAD = re.compile(r"(?:\[[A-Za-z ]+\]\s*(?:(?:or|and)\s+|&\s*)?)+(?::\s*)?")
 
 
 def _is_discipline(symbol: str) -> bool:
@@ -197,6 +198,7 @@ class Catalog:
     def __init__(self, base: Any):
         self._base = base
         self._facts: Memo[str, CardFacts] = Memo("engine.card_facts", self.LIMIT)
+        self._apostrophes: Optional[frozenset[str]] = None
 
     def lookup(self, name: str) -> Optional[CardFacts]:
         key = " ".join(str(name).split()).casefold()
@@ -207,6 +209,14 @@ class Catalog:
                 return None
             found = self._facts.remember(key, self.facts_of(card))
         return found
+
+    def apostrophe_names(self) -> frozenset[str]:
+        """The words of card names around an apostrophe that ends a word ("cats' guidance", "achilles' heel"),
+        lower case: a sentence naming such a card keeps its apostrophe, not read as a possessive."""
+        if self._apostrophes is None:
+            self._apostrophes = frozenset(m.group(0).casefold() for c in self._base.cards.values()
+                                          for m in re.finditer(r"\w+' \w+", c.name))
+        return self._apostrophes
 
     def closest(self, name: str, limit: int = 3) -> list[str]:
         """The card base's own matches, kept only when spelt like the name as a whole: its fuzzy matching scores
@@ -1121,8 +1131,10 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             out.redirect = True
             continue
         condition = condition_of(s) if set(card.types) & _PLAYED_UNDER_CONDITIONS else None
-        if condition is not None and condition.after_resolution and tuple(card.types) != (MODIFIER,):
-            condition = None  # played once the action resolved: read for an action modifier alone
+        if condition is not None and condition.after_resolution and tuple(card.types) != (MODIFIER,) and not (
+                condition.after_block and tuple(card.types) == (REACTION,)):
+            condition = None  # played once the action resolved: read for an action modifier alone, and a reaction
+            # by the vampire that blocked the action
         if condition is not None and ((condition.outside_combat and COMBAT in card.types) or condition.torpor or
                                       (condition.locked and ACTION in card.types)):
             # a combat card played from outside the combat, an action by a locked vampire (Force of Will), a card
@@ -1235,7 +1247,7 @@ def stage_kind(e: PlayCard, table) -> type:
     reaction belongs to the open action, a combat card to the combat; an action modifier "only usable after
     resolution" to none of them (the action, and a blocked action's combat, are played out first)."""
     types = e.card.types
-    if types == (MODIFIER,) and modelled(e.card, e.level).after_resolution:
+    if types in ((MODIFIER,), (REACTION,)) and modelled(e.card, e.level).after_resolution:
         return PlayCard
     if COMBAT in types and len(types) > 1 and {frozenset(ln.marks & {"COMBAT", "ACTION MODIFIER", "REACTION"})
                                                for ln in e.card.discipline_lines() if ln.played_at(e.level)} \
@@ -1307,7 +1319,7 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     if kind is ChooseStrike or (COMBAT in card.types and kind is PlayCard):
         _combat_card(d, e, m, what, log)
         return
-    if tuple(card.types) == (MODIFIER,) and what.after_resolution:
+    if tuple(card.types) in ((MODIFIER,), (REACTION,)) and what.after_resolution:
         _after_resolution(d, e, m, what, log)  # (its conditions met: an action has just resolved)
         return
     if kind is PlayCard:
@@ -1372,33 +1384,40 @@ def _as_vampire(m: Minion, card: CardFacts, log: Log) -> Minion:
 def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> None:
     """An action modifier "only usable after resolution" of the action (its conditions met: one has just resolved,
     `state.Resolved`): played by the minion that acted, as the card allows once its action is over (the Golden Rule:
-    action modifiers are otherwise played during the action); "Unlock this vampire." unlocks it."""
+    action modifiers are otherwise played during the action); a reaction "by a vampire who has blocked, after block
+    resolution", by the minion that blocked it (its condition checked that), a locked one as the card says (Cats'
+    Guidance). "Unlock this vampire." unlocks it."""
     r, card = d.resolved, e.card
-    if m.name != r.actor:
+    modifier = tuple(card.types) == (MODIFIER,)
+    kind, rule = ("action modifier", R.CARD_MODIFIER_WHO) if modifier else ("reaction", R.CARD_REACTION_WHO)
+    if modifier and m.name != r.actor:
         raise _refuse(card, f"{m.name} cannot play {card.name}, an action modifier: the action that resolved, "
                             f"{r.summary}, was {r.actor}'s", R.CARD_MODIFIER_WHO, R.MODIFIER_WHO)
-    if (m.name, card.name) in r.modifiers:
+    if (m.name, card.name) in (r.modifiers if modifier else r.reactions):
         raise _refuse(card, f"{m.name} played {card.name} during {r.summary} already: the moment after its resolution "
-                            f"is the action's last step, and a minion plays the same action modifier once an action",
+                            f"is the action's last step, and a minion plays the same {kind} once an action",
                       R.SAME_CARD_ONCE)
     check_requirements(d, card, m, e.level, log)
-    cost = e.cost or card_cost(card, m, log, "Action Modifier")
+    cost = e.cost or card_cost(card, m, log, "Action Modifier" if modifier else "Reaction")
     check_cost(d, card, m, m.controller, cost)
     if e.canceller is not None:
         raise NotModelled(f"{card.name} cancelled by {_canceller_name(e.canceller)} after {r.summary} resolved: who "
                           f"may cancel a card played once the action is over, and under which of its conditions, is "
                           f"not modelled", [R.CANCEL_AS_PLAYED, R.GOLDEN_RULE])
-    d.set(resolved=dataclasses.replace(r, modifiers=r.modifiers + ((m.name, card.name),)))  # (the non-repeat rule)
+    played = ((m.name, card.name),)  # (the non-repeat rule)
+    d.set(resolved=dataclasses.replace(r, modifiers=r.modifiers + played) if modifier else
+          dataclasses.replace(r, reactions=r.reactions + played))
     if e.cancelled:  # (still played: recorded above)
-        _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO, "modifier")
+        _cancelled(d, e, m, m.controller, cost, log, False, rule, "modifier" if modifier else "reaction")
         return
-    _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
+    _unmodelled_rest(e, what, [rule])
     _pay(d, m, cost)
     play_from_hand(d, m.controller, log, card.name, replaced=not what.not_replaced)
     paid = f", paying {_cost_text(cost)}" if cost != Cost() else ""
+    who = "" if modifier else f", {'locked, ' if m.locked else ''}having blocked it"
     log.add(f"{m.name} plays {card.name}{_at(e)} after {r.summary} resolved ("
-            f"{'successful' if r.successful else 'blocked' if r.blocked else 'not successful'}){paid}, as the card "
-            f"allows.", R.CARD_MODIFIER_WHO, R.GOLDEN_RULE)
+            f"{'successful' if r.successful else 'blocked' if r.blocked else 'not successful'}){who}{paid}, as the "
+            f"card allows.", rule, R.GOLDEN_RULE)
     if what.unlock_self:
         if m.locked:
             d.put_minion(m.name, locked=False)

@@ -223,7 +223,7 @@ def end(d: Draft, log: Log) -> None:
     if c.action is not None and c.continues is not None:
         _continue_as_if_unblocked(d, log, c)
     elif c.action is not None:  # the blocked action resolves as the combat ends
-        action_over(d, log, c.action, successful=False, blocked=True)
+        action_over(d, log, c.action, successful=False, blocked=True, blocker=c.other(c.action.actor))
     dmg.apply_statuses(d, log, c.wounded, c.burning, after_combat=True)
 
 
@@ -237,7 +237,7 @@ def _continue_as_if_unblocked(d: Draft, log: Log, c: Combat) -> None:
     if who in c.wounded or who in c.burning or who not in d.minions or not d.minions[who].ready:
         log.add(f"{who} is not ready as the combat ends: {c.action.summary} cannot continue as {card} says "
                 f"(\"{sentence}\"); it is over, blocked.", R.GOLDEN_RULE, R.BLOCKED)
-        action_over(d, log, c.action, successful=False, blocked=True)
+        action_over(d, log, c.action, successful=False, blocked=True, blocker=c.other(who))
         return
     a = dataclasses.replace(c.action, attempt=None)
     d.set(action=a)

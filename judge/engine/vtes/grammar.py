@@ -69,6 +69,19 @@ class _Match:
         return {k: self._written(v) if v is not None else default for k, v in self._match.groupdict().items()}
 
 
+_POSSESSIVE = re.compile(r"'s\b|'(?=\s)")
+
+
+def _in_card_name(m: re.Match, kept: frozenset) -> bool:
+    """Whether the apostrophe `m` found ends a word of a card's name ("Cats' Guidance": not "Cats's")."""
+    if m.group(0) != "'" or not kept:
+        return False
+    text = m.string
+    before = re.search(r"\w+$", text[:m.start()])
+    after = re.match(r"\s+(\w+)", text[m.end():])
+    return bool(before and after) and f"{before.group(0)}' {after.group(1)}".casefold() in kept
+
+
 def parse_wording(text: str, names: Names, line: int) -> Event:
     """The event a sentence describes: the first form (WORDING) that matches; ScenarioError naming the line, an
     unknown name, or the closest forms."""
@@ -76,7 +89,9 @@ def parse_wording(text: str, names: Names, line: int) -> Event:
     # names first, then the possessives ("Alexis' vampire" is "Alexis's vampire"): a name ending in an apostrophe
     # ("Dancin' Dana") stays the name
     marked, originals = names.mark(clean)
-    clean, marked = (re.sub(r"'s\b|'(?=\s)", "'s", t) for t in (clean, marked))
+    kept = names.cards.apostrophe_names() if names.cards is not None else frozenset()
+    clean, marked = (_POSSESSIVE.sub(lambda m: m.group(0) if _in_card_name(m, kept) else "'s", t)
+                     for t in (clean, marked))
     for pattern in WORDING:
         rx, names_anyone = _compile(pattern.template)
         # A form without a name is matched on the sentence as written: "nobody blocks" stays that sentence

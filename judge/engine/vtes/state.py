@@ -440,11 +440,15 @@ class Resolved:
     # a player per card played "Do not replace until after this action.": replaced as this moment closes (the ruling:
     # "The card is replaced after all "after resolution" cards and effects"; helpers.close_resolution)
     unreplaced: tuple[str, ...] = ()
+    blocker: Optional[str] = None  # a blocked action's: the minion that blocked it
+    # the reactions played during it and after its resolution, (minion, card): a minion plays the same reaction once
+    reactions: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def of(cls, a: "Action", successful: bool, blocked: bool = False, passed: Optional[bool] = None) -> "Resolved":
+    def of(cls, a: "Action", successful: bool, blocked: bool = False, passed: Optional[bool] = None,
+           blocker: Optional[str] = None) -> "Resolved":
         return cls(a.actor, a.player, a.kind, a.summary, a.directed, successful, blocked, passed, a.modifiers,
-                   a.unreplaced)
+                   a.unreplaced, blocker, a.reactions)
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ def blocked_leave(d: Draft, log: Log, a: Action, blocker: str) -> None:
                 f"enter combat). {blocker} may diablerize {a.actor}; otherwise the action fails, and no cost is paid.",
                 R.LEAVE_TORPOR_BLOCKED, R.COST_ON_SUCCESS)
         return
-    action_over(d, log, a, successful=False, blocked=True)
+    action_over(d, log, a, successful=False, blocked=True, blocker=blocker)
     said = abilities_of(b, "no diablerie") if b.kind == VAMPIRE else []
     why = "is an ally" if b.kind == ALLY else (f"cannot commit diablerie (its card: \"{said[0].sentence}\")" if said
                                               else "is Blood Cursed and cannot commit diablerie")
@@ -79,7 +79,7 @@ def blocked_leave(d: Draft, log: Log, a: Action, blocker: str) -> None:
 def pass_chance(d: Draft, log: Log) -> None:
     ch = d.chance
     d.set(chance=None)
-    action_over(d, log, ch.action, successful=False, blocked=True)
+    action_over(d, log, ch.action, successful=False, blocked=True, blocker=ch.blocker)
     log.add(f"{ch.blocker} does not diablerize {ch.victim}: the action simply fails; {ch.victim} stays in torpor and "
             f"no cost is paid.", R.LEAVE_TORPOR_BLOCKED)
 
@@ -198,7 +198,7 @@ def diablerize(d: Draft, e: Diablerize, log: Log) -> None:
         log.add(f"{m.name} takes the opportunity its block gives and diablerizes {victim.name}.",
                 R.LEAVE_TORPOR_BLOCKED, R.DIABLERIE_READY)
         commit(d, log, m.name, victim.name, e.take, e.take_all, e.discipline, e.capacity)
-        action_over(d, log, ch.action, successful=False, blocked=True)
+        action_over(d, log, ch.action, successful=False, blocked=True, blocker=ch.blocker)
         return
     m = check_actor(d, e.actor, "diablerize")
     victim = _in_torpor(d, e.victim, "a diablerie", R.DIABLERIZE)
