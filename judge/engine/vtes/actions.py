@@ -315,7 +315,7 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
                           [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
     what = e.card or "an action modifier"
     paid = _pay_now(d, m, e.cost, what, log)
-    play_from_hand(d, m.controller, log, what)
+    play_from_hand(d, m.controller, log, what, replaced=e.replaced)
     a = d.put_action(stealth=a.stealth + e.stealth, bleed=a.bleed + e.bleed, hunt=a.hunt + e.hunt,
                      bleed_modified=a.bleed_modified or (bool(e.bleed) and limited))
     changes = []
@@ -382,7 +382,16 @@ def end_unsuccessfully(d: Draft, log: Log, by: str, card: str, sentence: str, lo
         if name is None:
             raise Refusal(f"{card} says \"{sentence}\", and no block attempt is in progress: there is no blocking "
                           f"minion to {verb}", [R.GOLDEN_RULE])
-        if name in d.minions:
+        if name not in d.minions:
+            continue
+        if verb.startswith("burn "):
+            burned = -blood(d, name, -int(verb.split()[1]))
+            said.append(f"{name} burns {burned} blood")
+        elif verb == "torpor":
+            if d.minions[name].kind == VAMPIRE and d.minions[name].region != TORPOR:
+                d.put_minion(name, region=TORPOR)
+                said.append(f"{name} goes to torpor")
+        else:
             d.put_minion(name, locked=verb == "lock")
             said.append(f"{name} {verb}s")
     d.set(action=None)
@@ -390,7 +399,8 @@ def end_unsuccessfully(d: Draft, log: Log, by: str, card: str, sentence: str, lo
                f"combat)" if a.attempt is not None else "")
     cost = "; its cost is not paid" if a.cost_blood or a.cost_pool else ""
     log.add(f"{card}: \"{sentence}\": " + (", ".join(said) + "; " if said else "") + f"the action ({a.summary}) "
-            f"ends, unsuccessfully{attempt}{cost}.", R.GOLDEN_RULE, R.COST_ON_SUCCESS)
+            f"ends, unsuccessfully{attempt}{cost}.", R.GOLDEN_RULE, R.COST_ON_SUCCESS,
+            *([R.TORPOR_GOING] if any(verb == "torpor" for _, verb in locks) else []))
     action_over(d, log, a, successful=False)
 
 

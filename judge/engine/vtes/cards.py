@@ -654,7 +654,8 @@ class Modelled:
     blocker_intercept: int = 0  # an action modifier's "The blocking minion gets -N intercept."
     # a modifier's or reaction's "Lock this vampire and end the action.", "Unlock this vampire, lock the blocking
     # minion, and end the action.", "Unlock this vampire, and the action ends (unsuccessfully).": the sentence, and the
-    # locks said with it ((who: "self", "blocker" or "actor", "lock" or "unlock"), in the order printed)
+    # locks said with it ((who: "self", "blocker" or "actor", "lock", "unlock", "burn N" blood or "torpor"), in the
+    # order printed)
     ends_action: str = ""
     end_locks: tuple[tuple[str, str], ...] = ()
     end_cost: int = 0  # "Burn 1 blood to have the action fail.": paid as the card is played
@@ -766,9 +767,16 @@ _BARS = re.compile(r"(?:The blocking|That) minion cannot attempt to block this a
 # "Unlock this vampire, lock the blocking minion, and end the action." (Mirror's Visage), "Unlock this vampire, and
 # the action ends (unsuccessfully)." (Psychomachia), "The action ends (unsuccessfully)."
 _ENDS = re.compile(r"(?:(?P<clauses>.+?),? and )?(?:[Ee]nd the action|[Tt]he action ends \(unsuccessfully\)|[Tt]he action "
-                   r"fails)(?: \(without combat\))?|Burn (?P<n>\d) blood to have the action fail")
-_END_CLAUSE = re.compile(r"(?P<verb>[Ll]ock|[Uu]nlock) (?:(?P<self>this (?:reacting |acting )?(?:vampire|minion))|"
-                         r"(?P<blocker>the blocking (?:minion|vampire))|(?P<actor>the acting (?:minion|vampire)))")
+                   r"fails|the current action is ended)(?: \(without combat\))?|Burn (?P<n>\d) blood to have the action "
+                   r"fail")
+# its clauses: "Lock this vampire", "lock the blocking minion", "the blocking vampire burns 2 blood", "The block attempt
+# is canceled" (the attempt ends with the action)
+_END_CLAUSE = re.compile(r"(?:(?P<verb>[Ll]ock|[Uu]nlock) (?:(?P<self>this (?:reacting |acting )?(?:vampire|minion))|"
+                         r"(?P<blocker>the blocking (?:minion|vampire))|(?P<actor>the acting (?:minion|vampire)))"
+                         r"|the blocking (?:vampire|minion) (?P<burns>burns (?P<n>\d) blood)"
+                         r"|(?P<cancel>[Tt]he block attempt is canceled))")
+# said after it, on a level written from it: "As above, and send the blocking vampire to torpor." (The Kiss of Ra)
+_END_TORPOR = re.compile(r"Send the blocking (?:vampire|minion) to torpor")
 
 
 def _ends_action(s: str) -> Optional[tuple[tuple[tuple[str, str], ...], int]]:
@@ -785,6 +793,11 @@ def _ends_action(s: str) -> Optional[tuple[tuple[tuple[str, str], ...], int]]:
         c = _END_CLAUSE.fullmatch(clause.strip())
         if c is None:
             return None
+        if c.group("cancel"):
+            continue
+        if c.group("burns"):
+            locks.append(("blocker", f"burn {c.group('n')}"))
+            continue
         who = "self" if c.group("self") else "blocker" if c.group("blocker") else "actor"
         locks.append((who, c.group("verb").casefold()))
     return tuple(locks), 0
@@ -797,8 +810,12 @@ _AT_DAMAGE = re.compile(r"This strike is at \+(?P<n>\d) damage(?:, with (?:an|1|
 # Sentences read whole as one flag of `Modelled` (the sentence without its full stop -> the flag).
 _FLAGS = {
     "Do not replace until your next unlock phase": "not_replaced",
+    "Do not replace until your unlock phase": "not_replaced",  # (the same: the next one)
     "Lock this reacting vampire": "lock_self",
 }
+# The cards whose "Do not replace until your next unlock phase." the engine applies as they are played (the paths of
+# the other types replace a card at once: the sentence stays unread there, and stops where it matters)
+_REPLACED_LATER = {(MODIFIER,), (REACTION,), (MASTER,)}
 # An ally card's sentences that act as it is recruited or comes into play, or change its figures: not read, they
 # stop its recruit (an ally's other sentences go with it as unread text, stopping where they could matter)
 _AS_RECRUITED = re.compile(r"recruit|enters? play|comes? into play|Unlock this vampire|As above|this ally has|"
@@ -932,7 +949,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         s = sentence.rstrip(".")
         if s.casefold() in ("unique", "trifle", "master", "out-of-turn", "master: out-of-turn", "master: trifle"):
             continue
-        if s in _FLAGS:
+        if s in _FLAGS and (_FLAGS[s] != "not_replaced" or tuple(card.types) in _REPLACED_LATER):
             setattr(out, _FLAGS[s], True)
             continue
         if s == "Do not replace until after combat" and COMBAT in card.types:
@@ -976,6 +993,9 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         ends = _ends_action(s) if set(card.types) & {MODIFIER, REACTION} and not out.ends_action else None
         if ends is not None:
             out.ends_action, (out.end_locks, out.end_cost) = sentence, ends
+            continue
+        if out.ends_action and _END_TORPOR.fullmatch(s):
+            out.ends_action, out.end_locks = f"{out.ends_action} {sentence}", out.end_locks + (("blocker", "torpor"),)
             continue
         grant = _combat_grant(s, sentence) if set(card.types) & {MODIFIER, REACTION} and out.grant is None else None
         if grant is not None:
@@ -1827,7 +1847,7 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
                      cost=cost, effect=e.effect, by_other=what.other_than_acting, unblockable=what.unblockable,
                      fails_attempt=what.fails_attempt, bars=what.bars, blocker_intercept=what.blocker_intercept,
                      grant=what.grant, combat_type=COMBAT in e.card.types, ends_action=what.ends_action,
-                     end_locks=what.end_locks, line=e.line, text=e.text)
+                     end_locks=what.end_locks, replaced=not what.not_replaced, line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
     _says(e, log)
 
@@ -2342,7 +2362,8 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
     trifle = card.trifle and not e.cancelled
     event = MasterCard(player=player, card=card.name, trifle=trifle, out_of_turn=card.out_of_turn,
                        cost_pool=0 if unpaid else cost.pool, location=what.location and not (e.cancelled or cancelling),
-                       unique=what.unique_location, hand_size=what.location_hand, line=e.line, text=e.text)
+                       unique=what.unique_location, hand_size=what.location_hand, replaced=not what.not_replaced,
+                       line=e.line, text=e.text)
     _delegate(e, phases.master_card, event, d, log, R.MASTER_IN_PHASE)
     if cancelling:
         _cancels(d, e, None, player, what, log, R.CARD_MASTER_WHO)

@@ -102,6 +102,7 @@ class MasterCard(Event):
     location: bool = False  # the card is a location: it stays in play under its Methuselah
     unique: bool = False  # ... a unique one
     hand_size: tuple[int, str] = (0, "")  # ... adding to its controller's hand size ("+1 hand size."): N, the sentence
+    replaced: bool = True  # False: "Do not replace until your next unlock phase."
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -223,6 +224,7 @@ class Modifier(Event):
     blocker_intercept: int = 0  # "The blocking minion gets -N intercept." (the attempt in progress)
     grant: Any = None  # state.CombatGrant: what it gives the acting minion in the combat if the action is blocked
     combat_type: bool = False  # the card is a combat card too (another copy may be played in the combat)
+    replaced: bool = True  # False: "Do not replace until your next unlock phase."
     # "Unlock this vampire, and the action ends (unsuccessfully).": the sentence, and its locks ((who, "lock" or
     # "unlock"); who: "self", "blocker" or "actor")
     ends_action: str = ""

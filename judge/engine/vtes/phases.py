@@ -363,7 +363,7 @@ def master_card(d: Draft, e: MasterCard, log: Log) -> None:
     if ps.master_actions < 1:
         raise Refusal(f"{e.player} has no master phase action left", [R.MASTER_ACTIONS])
     _pay_pool_cost(d, e.player, e.cost_pool, what)
-    play_from_hand(d, e.player, log, what)
+    play_from_hand(d, e.player, log, what, replaced=e.replaced)
     actions = ps.master_actions - 1
     text = f"{e.player} uses a master phase action to play {what}"
     rules = [R.MASTER_IN_PHASE]
@@ -392,7 +392,7 @@ def _out_of_turn(d: Draft, e: MasterCard, log: Log, what: str) -> None:
         raise Refusal(f"{e.player} already played an out-of-turn master card since {e.player}'s last master phase",
                       [R.OUT_OF_TURN_LIMIT])
     _pay_pool_cost(d, e.player, e.cost_pool, what)
-    play_from_hand(d, e.player, log, what)
+    play_from_hand(d, e.player, log, what, replaced=e.replaced)
     d.put_player(e.player, oot_played=True, oot_debt=p.oot_debt + 1, oot_credit=1 if e.trifle else p.oot_credit)
     text = f"{e.player} plays {what} out of turn, using a master phase action of {e.player}'s next master phase"
     if e.trifle:
