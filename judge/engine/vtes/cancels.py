@@ -26,10 +26,12 @@ _KINDS = {
 }
 _DISCIPLINE = r"[A-Z][a-z]+(?: \[[a-z]{3}\])?"
 _REQUIRING = re.compile(rf" (?:requiring|that requires) (?P<req>{_DISCIPLINE}(?:(?:,| or|, or) {_DISCIPLINE})*)")
-_WHO = {"the opposing minion": "opposing", "another Methuselah": "another", "a younger vampire": "younger"}
+_WHO = {"the opposing minion": "opposing", "another Methuselah": "another", "a younger vampire": "younger",
+        "your predator or prey": "predator or prey"}
 _CANCEL = re.compile(
     r"(?P<burn>(?:Alternatively, )?(?:[Bb]urn|This (?:vampire|ally) burns) (?P<n>\d) (?P<unit>blood|life) to c|C)ancel "
-    r"(?P<what>.+?) as it is played(?: by (?P<by>the opposing minion|another Methuselah|a younger vampire))?"
+    r"(?P<what>.+?) as it is played(?: by (?P<by>the opposing minion|another Methuselah|a younger vampire|your "
+    r"predator or prey))?"
     r"(?P<tail>(?:,? and its cost is not paid|;? its cost is not paid| \(no cost is paid(?: for that card)?\)|"
     r" \((?:its )?cost (?:must be|is still) paid\)| \(the minion chooses (?:another strike|a strike again)\)|"
     r" \(the acting minion does not lock\))*)")
@@ -43,7 +45,7 @@ class CancelText(NamedTuple):
     sentence: str
     kinds: tuple[str, ...]
     requiring: tuple[str, ...] = ()  # Discipline names, lower case
-    by: Optional[str] = None  # "opposing" | "another" | "younger"
+    by: Optional[str] = None  # "opposing" | "another" | "younger" | "predator or prey"
     cost_paid: Optional[bool] = None
     burn: int = 0
     burn_unit: str = "blood"
@@ -110,10 +112,11 @@ def _labelled(card, label: str) -> bool:
     return re.search(rf"(?:^|[.\]]\s+){label}\.", card.text, re.I) is not None
 
 
-def why_not(cancel: CancelText, target: Played, canceller_player: str, canceller, combat) -> Optional[str]:
+def why_not(cancel: CancelText, target: Played, canceller_player: str, canceller, table) -> Optional[str]:
     """Why the card played is out of the cancel's reach (what the sentence names and it is not), or None.
-    `canceller`: the minion cancelling (None: a Methuselah, with a master card); `combat`: the combat in progress."""
-    card = target.card
+    `canceller`: the minion cancelling (None: a Methuselah, with a master card); `table`: the game (its combat in
+    progress, its seating)."""
+    card, combat = target.card, table.combat
     tests = {
         "master": target.played_as == "master",
         "regular master": target.played_as == "master" and not card.out_of_turn,
@@ -137,6 +140,9 @@ def why_not(cancel: CancelText, target: Played, canceller_player: str, canceller
                 else f"{card.name} is played without {' or '.join(n.title() for n in cancel.requiring)}")
     if cancel.by == "another" and target.player == canceller_player:
         return f"{card.name} is played by {target.player}, the cancelling card's own Methuselah"
+    if cancel.by == "predator or prey" and target.player not in (table.prey(canceller_player),
+                                                                  table.predator(canceller_player)):
+        return f"{card.name} is played by {target.player}, not by {canceller_player}'s predator or prey"
     if cancel.by == "opposing":
         them = target.minion.name if target.minion is not None else None
         if combat is None or canceller is None or {canceller.name, them} != {combat.acting, combat.opposing}:

@@ -681,6 +681,9 @@ class Modelled:
     # "Cancel an action modifier card as it is played, and its cost is not paid.": played only as the card it
     # cancels is played ("..., cancelled by Carna's Ophidian Gaze")
     cancel: Optional[cancels.CancelText] = None
+    # a master card's, after its cancel: "That Methuselah gets +1 master phase action immediately, or at the start of
+    # their next master phase if the canceled card is an out-of-turn master." (Wash): the sentence
+    gives_back: str = ""
     title: Optional[titles.TitleCard] = None  # a political action card putting itself on a vampire as a title
     referendum: Optional[referendum_effects.ReferendumText] = None  # ... or its referendum's terms and outcomes
     weapon: Optional[weapons.WeaponText] = None  # an equipment card's weapon: its label and strike
@@ -813,6 +816,8 @@ _FLAGS = {
     "Do not replace until your unlock phase": "not_replaced",  # (the same: the next one)
     "Lock this reacting vampire": "lock_self",
 }
+_GIVES_BACK = re.compile(r"That Methuselah gets \+1 master phase action immediately, or at the start of their next "
+                         r"master phase if the cancell?ed card is an out-of-turn master")
 # The cards whose "Do not replace until your next unlock phase." the engine applies as they are played (the paths of
 # the other types replace a card at once: the sentence stays unread there, and stops where it matters)
 _REPLACED_LATER = {(MODIFIER,), (REACTION,), (MASTER,)}
@@ -1040,6 +1045,9 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             out.continues = sentence
             out.continues_not = tuple(re.findall(r"non-(\w+)", m.group("not") or "")) + (
                 ("bleed",) if m.group("other") else ())
+            continue
+        if out.cancel is not None and MASTER in card.types and _GIVES_BACK.fullmatch(s) and not out.gives_back:
+            out.gives_back = sentence  # (of the master card cancelled: its Methuselah's master phase action)
             continue
         if out.cancel is not None and s in ("No cost is paid", "That card has no effect"):  # (of the card cancelled)
             out.cancel = out.cancel._replace(sentence=f"{out.cancel.sentence} {sentence}",
@@ -1657,7 +1665,7 @@ def _cancels(d: Draft, e: PlayCard, m: Optional[Minion], player: str, what: Mode
                               f"reflexes are not modelled. {card.quote()}", [R.CANCEL_AS_PLAYED, R.GOLDEN_RULE])
         raise _refuse(card, f"{card.name}{_at(e)} cancels no card as it is played: it cannot cancel "
                             f"{target.card.name}", R.CANCEL_AS_PLAYED)
-    reason = cancels.why_not(c, target, player, m, d.combat)
+    reason = cancels.why_not(c, target, player, m, d)
     if reason:
         raise _refuse(card, f"{card.name}{_at(e)} is \"{c.sentence}\": {reason}", R.CANCEL_AS_PLAYED)
     _unmodelled_rest(e, what, [rule])
@@ -1716,11 +1724,11 @@ def _ability_cancels(d: Draft, target: cancels.Played, cm: Minion, log: Log) -> 
                        "describe the cancel without it ('..., cancelled as it is played')", (R.CRYPT_ABILITY,))
     ability = found[0]
     for a in found:  # (a card gives one; the first that reaches the card played, if two)
-        if cancels.why_not(a.cancel, target, cm.controller, cm, d.combat) is None:
+        if cancels.why_not(a.cancel, target, cm.controller, cm, d) is None:
             ability = a
             break
     c, sentence, card = ability.cancel, ability.sentence, target.card
-    reason = cancels.why_not(c, target, cm.controller, cm, d.combat)
+    reason = cancels.why_not(c, target, cm.controller, cm, d)
     if reason is None and "combat" in (ability.during, ability.once) and (
             d.combat is None or d.combat.ended or cm.name not in (d.combat.acting, d.combat.opposing)):
         reason = f"{cm.name} is not in combat"
@@ -2379,6 +2387,10 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         log.add(f"{card.name} is cancelled as it is played: it has no effect, but it is played ({paid}, the master "
                 f"phase action used" + (", and no action gained from the trifle" if card.trifle else "") + ").",
                 R.CARD_CANCELLED, *([R.GOLDEN_RULE] if unpaid else []), *([R.TRIFLE] if card.trifle else []))
+        gives = (modelled(e.canceller.card, e.canceller.level).gives_back
+                 if e.canceller is not None and e.canceller.card is not None else "")
+        if gives:
+            _give_back(d, log, player, card, e.canceller.card.name, gives)
         return
     if target is not None:
         _discipline_given(d, e, what, d.minions[target.name], log)
@@ -2391,6 +2403,20 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
     if effect is not None:
         apply_card_effect(d, log, effect, card.name)
     _says(e, log)
+
+
+def _give_back(d: Draft, log: Log, player: str, card: CardFacts, canceller: str, sentence: str) -> None:
+    """A cancel's "That Methuselah gets +1 master phase action immediately, or at the start of their next master phase
+    if the canceled card is an out-of-turn master." (Wash): now, in `player`'s master phase, or at the next one."""
+    if card.out_of_turn:
+        p = d.players[player]
+        d.put_player(player, oot_credit=p.oot_credit + 1)
+        when = f"at the start of {player}'s next master phase ({card.name} is an out-of-turn master card)"
+    else:
+        d.put_phase(master_actions=d.phase_state().master_actions + 1)
+        when = f"now ({d.phase_state().master_actions} left)"
+    log.add(f"{canceller}: \"{sentence}\": {player} gets +1 master phase action {when}.", R.GOLDEN_RULE,
+            R.MASTER_ACTIONS)
 
 
 def _discipline_target(d: Draft, e: PlayCard, what: Modelled) -> Minion:

@@ -345,7 +345,11 @@ def _enter_master(d: Draft, log: Log) -> None:
         text += f" ({names([m.name for m in giving])}'s card text gives {extra} more)"
     if p.oot_debt:
         rules.append(R.OUT_OF_TURN_DEBT)
-        text += f" (an out-of-turn master card already used one{', and its trifle gave one back' if p.oot_credit else ''})"
+        back = f", and {p.oot_credit} given back (by a trifle or a card)" if p.oot_credit else ""
+        text += f" (an out-of-turn master card already used one{back})"
+    elif p.oot_credit:
+        rules.append(R.GOLDEN_RULE)
+        text += f" ({p.oot_credit} given by a card)"
     log.add(text + ".", *rules)
 
 
@@ -393,7 +397,7 @@ def _out_of_turn(d: Draft, e: MasterCard, log: Log, what: str) -> None:
                       [R.OUT_OF_TURN_LIMIT])
     _pay_pool_cost(d, e.player, e.cost_pool, what)
     play_from_hand(d, e.player, log, what, replaced=e.replaced)
-    d.put_player(e.player, oot_played=True, oot_debt=p.oot_debt + 1, oot_credit=1 if e.trifle else p.oot_credit)
+    d.put_player(e.player, oot_played=True, oot_debt=p.oot_debt + 1, oot_credit=p.oot_credit + (1 if e.trifle else 0))
     text = f"{e.player} plays {what} out of turn, using a master phase action of {e.player}'s next master phase"
     if e.trifle:
         text += "; as a trifle it gives one back in that master phase"
