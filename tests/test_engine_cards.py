@@ -148,10 +148,9 @@ def test_what_the_engine_does_not_model_stops_with_the_rulings_or_is_applied_as_
                              "{Sarah: 3}}}\n  - nobody blocks\n", "t.yaml", cards=card_catalog()))
     assert stated.stop is None and stated.state.players["Sarah"].pool == 33
     assert stated.state.minions["Belinde"].blood == 2  # its blood cost, paid on success
-    described = sc.run(sc.parse(TABLE.format(rules="current", turn="Sarah", phase="minion") + "  - Belinde bleeds "
-        "Alexis\n  - {play: The Sleeping Mind, by: Belinde, says: 'Gus, locked, cannot block this action'}\n"
-        "  - Alexis declines to block\n", "t.yaml",
-        cards=card_catalog()))  # shown, not applied (Gus could not block anyway); the blood cost is paid
+    described = sc.run(sc.parse(text + "  - Belinde bleeds Alexis\n  - {play: The Sleeping Mind, by: Belinde, at: "
+        "superior, says: 'minions cannot unlock during this action'}\n  - Alexis declines to block\n", "t.yaml",
+        cards=card_catalog()))  # ("During this action, minions cannot unlock."): shown, not applied; the cost is paid
     assert described.stop is None and described.state.players["Alexis"].pool == 11
     assert described.state.minions["Belinde"].blood == 2
     unstated = sc.run(sc.parse(text + "  - Belinde plays Govern the Unaligned at superior\n", "t.yaml",

@@ -164,7 +164,7 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
         raise Refusal(f"{m.name} already performed an action with {card} this turn", [R.ACTION_CARD_ONCE])
     common = dict(cost=e.cost, card=e.card if not e.via else None, via=e.via, from_hand=not e.via, effect=e.effect,
                   says=e.says, puts_vampire=e.puts_vampire, unreplaced=e.unreplaced, success=e.success,
-                  chosen=e.chosen)
+                  chosen=e.chosen, cannot_block=e.cannot_block)
     if e.as_ == "bleed":
         target = _bleed_target(d, m, e.targets[0] if e.targets else None, e.any_target)
         extra, why = crypt_bonus(d, m, "bleed", kind="bleed", directed=True, targets=(target,))
@@ -283,7 +283,7 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     if e.card:
         played_once(d, m.name, e.card, "modifiers")
     if not (e.stealth or e.bleed or e.hunt or e.effect or e.unblockable or e.fails_attempt or e.blocker_intercept
-            or e.grant or e.ends_action):
+            or e.grant or e.ends_action or e.cannot_block):
         raise NotModelled("action modifiers other than +stealth, +bleed, +hunt, unblockable, a block attempt made to "
                           "fail or its intercept lowered, what it gives in the combat if the action is blocked, or a "
                           "described effect", [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
@@ -309,6 +309,10 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
         rules.append(R.SAME_CARD_ONCE)
     if e.hunt and a.kind != "hunt":
         raise Refusal(f"+hunt modifies a hunt action; {a.summary} is not one", [R.HUNT_EFFECT])
+    if e.cannot_block and a.attempt is not None and bars(d, a, e.cannot_block, d.minions.get(a.attempt.blocker)):
+        # (what becomes of an attempt in progress by a minion the card now bars is not said)
+        raise NotModelled(f"{e.card} says \"{e.cannot_block[0][1]}\" while {a.attempt.blocker} is attempting to "
+                          f"block: what becomes of that attempt is not read", [R.GOLDEN_RULE, R.MODIFIERS_ANY_TIME])
     if e.unblockable and (a.attempt is not None or a.declined):
         # (the cards saying so are "Only usable as the action is announced": what one played later does is not read)
         raise NotModelled(f"an action made unblockable after block attempts began ({e.card or 'a modifier'})",
@@ -332,6 +336,11 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     if e.unblockable:
         a = d.put_action(unblockable=what)
         changes.append("the action is unblockable (no block can be attempted)")
+        rules.append(R.GOLDEN_RULE)
+    if e.cannot_block:
+        a = d.put_action(cannot_block=a.cannot_block + tuple(e.cannot_block))
+        card, sentence, who, _ = e.cannot_block[0]
+        changes.append(f"{who} cannot block this action" if isinstance(who, str) else f"\"{sentence}\"")
         rules.append(R.GOLDEN_RULE)
     if e.blocker_intercept:
         att = replace(a.attempt, intercept=a.attempt.intercept - e.blocker_intercept)
@@ -402,6 +411,23 @@ def end_unsuccessfully(d: Draft, log: Log, by: str, card: str, sentence: str, lo
             f"ends, unsuccessfully{attempt}{cost}.", R.GOLDEN_RULE, R.COST_ON_SUCCESS,
             *([R.TORPOR_GOING] if any(verb == "torpor" for _, verb in locks) else []))
     action_over(d, log, a, successful=False)
+
+
+def bars(d: Draft, a, entries, b: Optional[Minion]):
+    """The first of `entries` (state.Action.cannot_block's) that bars the minion `b` from blocking the action `a`, or
+    None; NotModelled when the table does not say whether `b` is one of the minions a card names (its clan, ...)."""
+    for entry in entries:
+        card, sentence, who, by = entry
+        if b is None:
+            continue
+        if isinstance(who, str):
+            if who == b.name:
+                return entry
+            continue
+        me = d.minions.get(by) or d.minions.get(a.actor) or b
+        if who.misfit(d, b, me, f"{card} says \"{sentence}\"") is None:
+            return entry
+    return None
 
 
 def reaction_played(name: str, played: str, locked_by_card: bool, allows: str = "") -> tuple[str, list]:
@@ -538,6 +564,11 @@ def block(d: Draft, e: Block, log: Log) -> None:
     if barred_by:
         raise Refusal(f"{b.name} cannot attempt to block this action again: {barred_by} made its attempt fail, and "
                       f"says so", [R.GOLDEN_RULE, block_rule])
+    barred = bars(d, a, a.cannot_block, b)
+    if barred:
+        card, sentence, who, _ = barred
+        raise Refusal(f"{b.name} cannot block this action: {card} says \"{sentence}\""
+                      + (f" ({b.name} was chosen)" if isinstance(who, str) else ""), [R.GOLDEN_RULE, block_rule])
     before = [p for p in a.order[:a.order.index(player)] if p not in a.declined]
     if before:
         raise Refusal(f"{names(before)} may block first; {player} can block only after "

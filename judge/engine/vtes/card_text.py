@@ -1042,6 +1042,12 @@ def written_out(line: str, above: str) -> Optional[str]:
     if how == "but":
         if change.casefold() == "usable by a locked vampire":  # ("As above, but usable by a locked vampire.")
             return " ".join(sentences + ["Usable by a locked vampire."])
+        if change.startswith("choose "):  # "As above, but choose any vampire.": the choice above, of those
+            chosen = [i for i, x in enumerate(sentences) if x.startswith("Choose ")]
+            if len(chosen) != 1:
+                return None
+            sentences[chosen[0]] = "C" + change[1:] + "."
+            return " ".join(sentences)
         drop = _DROPS.get(change.casefold())
         if drop is not None:
             kept = [s for s in sentences if not drop.match(s)]

@@ -56,7 +56,7 @@ from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives
                                   play_from_hand, pool, require_seated)
 from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Methuselah, StrikeText, abilities_of, above_codes,
                                          condition_of, discipline_level, groups_of, holds_title, is_as_above, level_of,
-                                         read_crypt_text, same_clan, strike_of, written_out)
+                                         named_of, read_crypt_text, same_clan, strike_of, written_out)
 from judge.engine.vtes.state import ALLY, VAMPIRE, Combat, CombatGrant, Draft, GrantedPress, Minion
 from judge.engine.vtes.traits import CITY_TITLES
 
@@ -658,6 +658,11 @@ class Modelled:
     # order printed)
     ends_action: str = ""
     end_locks: tuple[tuple[str, str], ...] = ()
+    # an action modifier's "Vampires cannot block this action." (the sentence, card_text.Named), and its "Choose a
+    # younger vampire. The chosen vampire cannot block this action." (the sentences, the Named it chooses among)
+    cannot_block: Optional[tuple[str, Any]] = None
+    choose: Optional[tuple[str, Any]] = None
+    chosen_cannot_block: str = ""
     end_cost: int = 0  # "Burn 1 blood to have the action fail.": paid as the card is played
     # a reaction's or modifier's "... 1 optional maneuver during the resulting combat if this vampire blocks" (state.
     # CombatGrant): given in the combat the action's block begins
@@ -765,6 +770,10 @@ def _combat_grant(s: str, sentence: str) -> Optional[CombatGrant]:
 
 
 _BARS = re.compile(r"(?:The blocking|That) minion cannot attempt to block this action again")
+# "Vampires cannot block this action.", "Titled vampires ...", "Minions without Celerity [cel] ..." (card_text.named_of
+# reads the minions); "Choose a younger vampire." then "The chosen vampire cannot block this action." (Seduction)
+_CANNOT_BLOCK = re.compile(r"(?P<who>.+?) cannot block this action")
+_CHOOSE = re.compile(r"Choose (?P<who>(?:an?|any) .+)")
 # A modifier or reaction ending the action (unsuccessfully: no combat, its cost unpaid, the blocking minion not
 # locked by its block), with the locks it says first: "Lock this vampire and end the action." (Mental Maze),
 # "Unlock this vampire, lock the blocking minion, and end the action." (Mirror's Visage), "Unlock this vampire, and
@@ -995,6 +1004,20 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if hit and (card.costs().blood or 0) and (named := groups_of(hit.group("clan"))) and len(named) == 1 and \
                 named[0].kind == "clan":
             continue  # (taken off as the card is paid for: card_cost)
+        m = _CANNOT_BLOCK.fullmatch(s) if tuple(card.types) in ((MODIFIER,), (ACTION,)) else None
+        if m and re.fullmatch(r"[Tt]he chosen (?:vampire|minion)", m.group("who")) and out.choose and \
+                not out.chosen_cannot_block:
+            out.chosen_cannot_block = sentence
+            continue
+        named = named_of(m.group("who")) if m and out.cannot_block is None else None
+        if named is not None:
+            out.cannot_block = (sentence, named)
+            continue
+        m = _CHOOSE.fullmatch(s) if tuple(card.types) == (MODIFIER,) and out.choose is None else None
+        named = named_of(re.sub(r"^any ", "a ", m.group("who"))) if m else None
+        if named is not None:
+            out.choose = (sentence, named)
+            continue
         ends = _ends_action(s) if set(card.types) & {MODIFIER, REACTION} and not out.ends_action else None
         if ends is not None:
             out.ends_action, (out.end_locks, out.end_cost) = sentence, ends
@@ -1210,6 +1233,9 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
     if out.hunting_gain and not (out.location and out.hunting_ground):
         out.hunting_gain = 0
         out.rest.append(gain_sentence)  # (a hunting ground's gain: read on a location only)
+    if out.choose and not out.chosen_cannot_block:  # a choice for nothing the engine reads
+        out.rest.append(out.choose[0])
+        out.choose = None
     if out.unlock_self and tuple(card.types) == (MODIFIER,) and not out.after_resolution:
         out.rest.append(out.unlock_self)  # a modifier unlocking its vampire during the action: not read
         out.unlock_self = ""
@@ -1301,8 +1327,9 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
     if kind is MasterCard:
         _master(d, e, log)
         return
-    if e.on is not None and kind is not ActionCard:  # (a master Discipline card, and an action card's effect aimed
-        # at a minion, are the cards the engine reads played on one)
+    if e.on is not None and kind is not ActionCard and not (kind is Modifier and modelled(card, e.level).choose):
+        # (a master Discipline card, an action card's effect aimed at a minion, and a modifier's "Choose a younger
+        # vampire.", are the cards the engine reads played on one)
         raise NotModelled(f"{card.name} put on {e.on}: the engine reads no {'/'.join(card.types)} card put on a "
                           f"minion. {card.quote()}", [R.GOLDEN_RULE])
     if e.minion is None:
@@ -1832,7 +1859,8 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
     if not (what.stealth or what.bleed or e.effect or what.unblockable or what.fails_attempt or what.blocker_intercept
-            or what.grant or what.ends_action) and e.says is not None:  # described only
+            or what.grant or what.ends_action or what.cannot_block or what.chosen_cannot_block) and \
+            e.says is not None:  # described only
         actions.played_once(d, m.name, e.card.name, "modifiers")
         _pay(d, m, cost)
         play_from_hand(d, m.controller, log, e.card.name)
@@ -1851,11 +1879,15 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     if what.fail_cost:  # "Burn 1 blood to have that attempt fail; ...": paid as the card is played, with its cost
         cost = dataclasses.replace(cost, blood=cost.blood + what.fail_cost)
     cost = _with_end_cost(cost, what)
+    barring = ((e.card.name, *what.cannot_block, m.name),) if what.cannot_block else ()
+    if what.chosen_cannot_block:
+        barring += ((e.card.name, what.chosen_cannot_block, _chosen_vampire(d, e, m, what), m.name),)
     event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=bleed, limited=what.limited,
                      cost=cost, effect=e.effect, by_other=what.other_than_acting, unblockable=what.unblockable,
                      fails_attempt=what.fails_attempt, bars=what.bars, blocker_intercept=what.blocker_intercept,
                      grant=what.grant, combat_type=COMBAT in e.card.types, ends_action=what.ends_action,
-                     end_locks=what.end_locks, replaced=not what.not_replaced, line=e.line, text=e.text)
+                     end_locks=what.end_locks, replaced=not what.not_replaced, cannot_block=barring,
+                     line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
     _says(e, log)
 
@@ -1910,6 +1942,21 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         return
     _delegate(e, actions.reaction, event, d, log, R.CARD_REACTION_WHO)
     _says(e, log)
+
+
+def _chosen_vampire(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> str:
+    """The minion a modifier's "Choose a younger vampire." chooses: the one named after " on " (`Belinde plays
+    Seduction on Carna`), refused, quoting the card, when it is not one the card allows."""
+    sentence, named = what.choose
+    if e.on is None:
+        raise NotModelled(f"{e.card.name} says \"{sentence}\": say which ('{m.name} plays {e.card.name} on ...')",
+                          [R.GOLDEN_RULE])
+    t = minion(d, e.on)
+    why = named.misfit(d, t, m, f"{e.card.name} says \"{sentence}\"")
+    if why is not None:
+        raise _refuse(e.card, f"{m.name} cannot choose {t.name} for {e.card.name}: {why} (\"{sentence}\")",
+                      R.GOLDEN_RULE)
+    return t.name
 
 
 def _with_end_cost(cost: Cost, what: Modelled) -> Cost:
@@ -2013,7 +2060,9 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
     event = ActionCard(actor=m.name, card=e.card.name, as_="bleed" if what.action_bleed else None, targets=targets,
                        directed=directed, stealth=what.stealth, bleed=what.bleed, any_target=what.any_target,
                        cost=cost, effect=_with_gains(e, what, m.controller, m), says=e.says, success=success,
-                       chosen=chosen, unreplaced=what.after_action, line=e.line, text=e.text)
+                       chosen=chosen, unreplaced=what.after_action,
+                       cannot_block=((e.card.name, *what.cannot_block, m.name),) if what.cannot_block else (),
+                       line=e.line, text=e.text)
     if event.directed and not targets and not what.action_bleed:
         raise _refuse(e.card, f"{e.card.name} is a directed action (D): say whom it is directed at "
                               f"('directed at Alexis', or target:)", R.BLOCK_DIRECTED)

@@ -184,6 +184,7 @@ class ActionCard(Event):
     success: Any = None
     chosen: Optional[str] = None
     unreplaced: bool = False  # its "Do not replace until after this action."
+    cannot_block: tuple = ()  # its "Titled vampires cannot block this action.": state.Action.cannot_block's entries
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -225,6 +226,7 @@ class Modifier(Event):
     grant: Any = None  # state.CombatGrant: what it gives the acting minion in the combat if the action is blocked
     combat_type: bool = False  # the card is a combat card too (another copy may be played in the combat)
     replaced: bool = True  # False: "Do not replace until your next unlock phase."
+    cannot_block: tuple = ()  # "Vampires cannot block this action.", ...: state.Action.cannot_block's entries
     # "Unlock this vampire, and the action ends (unsuccessfully).": the sentence, and its locks ((who, "lock" or
     # "unlock"); who: "self", "blocker" or "actor")
     ends_action: str = ""

@@ -220,6 +220,10 @@ class Action:
     grants: tuple = ()
     # the reactions and modifiers played this action that are no combat card: (minion, card)
     not_combat: tuple[tuple[str, str], ...] = ()
+    # minions a card says cannot block this action ("Titled vampires cannot block this action.", "The chosen vampire
+    # cannot block this action."): (the card, its sentence, the minions it names as card_text.Named or the chosen
+    # minion's name, the minion that played it: "younger" is told against it)
+    cannot_block: tuple = ()
 
     @property
     def undeclined(self) -> tuple[str, ...]:
