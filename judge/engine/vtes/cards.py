@@ -674,6 +674,7 @@ class Modelled:
     unique_location: bool = False
     in_play: str = ""  # its "Put this card in play." (read with a location only)
     location_hand: tuple[int, str] = (0, "")  # a location's "+1 hand size." (N, the sentence)
+    location_transfers: tuple[int, str] = (0, "")  # a location's "+2 transfers." (N, the sentence)
     # an out-of-turn master card's "You may play this card during your turn." (the sentence): on its player's turn too
     own_turn: str = ""
     # a hunting ground's "During your unlock phase, a ready vampire you control can gain N blood." (N), and "A vampire
@@ -1044,6 +1045,10 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             m = re.fullmatch(r"(?:You get )?\+(\d) hand size", s)
             if m and not out.location_hand[0] and out.location:
                 out.location_hand = (int(m.group(1)), sentence)  # (a location's: while in play)
+                continue
+            m = re.fullmatch(r"(?:You get )?\+(\d) transfers?", s)
+            if m and not out.location_transfers[0] and out.location:
+                out.location_transfers = (int(m.group(1)), sentence)  # (a location's: each influence phase)
                 continue
             if s == "Put this card in play" and not out.in_play:
                 out.in_play = sentence
@@ -2419,7 +2424,8 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
     trifle = card.trifle and not e.cancelled
     event = MasterCard(player=player, card=card.name, trifle=trifle, out_of_turn=card.out_of_turn,
                        cost_pool=0 if unpaid else cost.pool, location=what.location and not (e.cancelled or cancelling),
-                       unique=what.unique_location, hand_size=what.location_hand, replaced=not what.not_replaced,
+                       unique=what.unique_location, hand_size=what.location_hand,
+                       transfers=what.location_transfers, replaced=not what.not_replaced,
                        line=e.line, text=e.text)
     _delegate(e, phases.master_card, event, d, log, R.MASTER_IN_PHASE)
     if cancelling:

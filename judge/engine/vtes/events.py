@@ -102,6 +102,7 @@ class MasterCard(Event):
     location: bool = False  # the card is a location: it stays in play under its Methuselah
     unique: bool = False  # ... a unique one
     hand_size: tuple[int, str] = (0, "")  # ... adding to its controller's hand size ("+1 hand size."): N, the sentence
+    transfers: tuple[int, str] = (0, "")  # ... adding to its controller's transfers ("+2 transfers."): N, the sentence
     replaced: bool = True  # False: "Do not replace until your next unlock phase."
 
 

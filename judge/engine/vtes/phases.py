@@ -385,7 +385,7 @@ def master_card(d: Draft, e: MasterCard, log: Log) -> None:
             rules.append(R.TRIFLE)
     log.add(f"{text} ({actions} left).", *rules)
     if e.location:
-        situations.location_played(d, log, e.card or "the location", e.player, e.unique, e.hand_size)
+        situations.location_played(d, log, e.card or "the location", e.player, e.unique, e.hand_size, e.transfers)
 
 
 def _out_of_turn(d: Draft, e: MasterCard, log: Log, what: str) -> None:
@@ -443,6 +443,11 @@ def _enter_influence(d: Draft, log: Log) -> None:
         n += sum(a.amount for _, a in giving)
         why += " (" + "; ".join(f"{m.name}'s card: \"{a.sentence}\"" for m, a in giving) + ")"
         rules += [R.CRYPT_ABILITY, R.GOLDEN_RULE]
+    places = [c for c in d.cards if c.kind == "location" and c.controller == d.turn and not c.contested and c.transfers]
+    if places:  # a location's "+2 transfers."
+        n += sum(c.transfers for c in places)
+        why += " (" + "; ".join(f"{c.name}: \"{c.transfers_said}\"" for c in places) + ")"
+        rules += [R.GOLDEN_RULE]
     d.put_phase(transfers=n)
     log.add(f"{d.turn}'s influence phase: {n} transfer{'s' if n != 1 else ''}{why}.", *rules)
 

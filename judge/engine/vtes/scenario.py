@@ -160,11 +160,14 @@ def _table(data: dict, lines: Lines, rules: str, cards=None) -> GameState:
 
 
 def _location(name: str, player: str, cards) -> Card:
-    """A location on the table, with what its card adds to its controller's hand size ("+1 hand size.") when the card
-    base knows it (a name it does not know is the scenario's own location, with no text)."""
+    """A location on the table, with what its card adds to its controller's hand size ("+1 hand size.") and transfers
+    ("+2 transfers.") when the card base knows it (a name it does not know is the scenario's own location, with no
+    text)."""
     facts = cards.lookup(name) if cards is not None else None
-    hand = modelled(facts, None).location_hand if facts is not None and tuple(facts.types) == ("Master",) else (0, "")
-    return Card(name, player, "location", hand_size=hand[0], said=hand[1])
+    what = modelled(facts, None) if facts is not None and tuple(facts.types) == ("Master",) else None
+    hand = what.location_hand if what is not None else (0, "")
+    more = what.location_transfers if what is not None else (0, "")
+    return Card(name, player, "location", hand_size=hand[0], said=hand[1], transfers=more[0], transfers_said=more[1])
 
 
 def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, player_of, cards=None) -> Minion:

@@ -365,8 +365,9 @@ def _take_off(d: Draft, player: str, name: str, kind: str, bearer: str | None) -
 
 
 def location_played(d: Draft, log: Log, name: str, player: str, unique: bool,
-                    hand_size: tuple[int, str] = (0, "")) -> None:
-    card = Card(name, player, "location", hand_size=hand_size[0], said=hand_size[1])
+                    hand_size: tuple[int, str] = (0, ""), transfers: tuple[int, str] = (0, "")) -> None:
+    card = Card(name, player, "location", hand_size=hand_size[0], said=hand_size[1], transfers=transfers[0],
+                transfers_said=transfers[1])
     d.set(cards=d.cards + (card,))
     log.add(f"{name}, a location, stays in play under {player}'s control.", R.GOLDEN_RULE)
     if unique:

@@ -164,6 +164,9 @@ class Card:
     # a location's "+1 hand size.": what it adds to its controller's hand size while in play, and the sentence
     hand_size: int = 0
     said: str = ""
+    # a location's "+2 transfers.": what it adds to its controller's transfers each influence phase, and the sentence
+    transfers: int = 0
+    transfers_said: str = ""
 
 
 @dataclass(frozen=True)
