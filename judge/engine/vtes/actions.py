@@ -395,7 +395,7 @@ def end_unsuccessfully(d: Draft, log: Log, by: str, card: str, sentence: str, lo
             continue
         if verb.startswith("burn "):
             burned = -blood(d, name, -int(verb.split()[1]))
-            said.append(f"{name} burns {burned} blood")
+            said.append(f"{name} burns {burned} {'blood' if d.minions[name].kind == VAMPIRE else 'life'}")
         elif verb == "torpor":
             if d.minions[name].kind == VAMPIRE and d.minions[name].region != TORPOR:
                 d.put_minion(name, region=TORPOR)
@@ -411,6 +411,9 @@ def end_unsuccessfully(d: Draft, log: Log, by: str, card: str, sentence: str, lo
             f"ends, unsuccessfully{attempt}{cost}.", R.GOLDEN_RULE, R.COST_ON_SUCCESS,
             *([R.TORPOR_GOING] if any(verb == "torpor" for _, verb in locks) else []))
     action_over(d, log, a, successful=False)
+    for who, verb in locks:  # (an ally that burned its last life is burned: the action is over by then)
+        if verb.startswith("burn ") and whom[who]:
+            burn_dead_ally(d, log, whom[who])
 
 
 def bars(d: Draft, a, entries, b: Optional[Minion]):

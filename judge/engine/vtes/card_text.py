@@ -351,13 +351,28 @@ def _range(d, m, which=None, before_strikes=False, step=None, first=False):
     return None
 
 
-def _acting_has(code: str, name: str) -> Check:
-    """The acting minion has a Discipline, at any level ("Not usable if the acting minion has Celerity [cel].")."""
+def _acting_has(code: str, name: str, superior: bool = False) -> Check:
+    """The acting minion has a Discipline, at any level ("Not usable if the acting minion has Celerity [cel].") or at
+    the superior level ("... has superior Celerity [CEL].")."""
     def check(d, m):
         o, why = _acting_minion(d)
         if why:
             return why
-        return None if discipline_level(o, code, name) is not None else f"{o.name} does not have {name} [{code}]"
+        level = discipline_level(o, code, name)
+        if superior:
+            return None if level == "superior" else f"{o.name} does not have superior {name} [{code.upper()}]"
+        return None if level is not None else f"{o.name} does not have {name} [{code}]"
+    return check
+
+
+def _more_intercept(n: int) -> Check:
+    """"by a vampire with more than N intercept" (a "Not usable ..." clause: Legwork): its own intercept, its card's or
+    the table's, and the attempt's when it is blocking."""
+    def check(d, m):
+        a = _action(d)
+        mine = a.attempt.intercept if a is not None and a.attempt is not None and a.attempt.blocker == m.name \
+            else m.intercept
+        return None if mine > n else f"{m.name} has {mine} intercept, not more than {n}"
     return check
 
 
@@ -849,6 +864,10 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"(?:if|when) (?P<who>" + _OTHER + r") is acting", lambda g: (_acting_is(g["who"]), {**_younger(g), "acting": True})),
     (r"if the acting (?:minion|vampire) has (?P<name>[A-Z][a-z]+) \[(?P<code>[a-z]{3})\]",
      lambda g: (_acting_has(g["code"], g["name"]), {})),
+    (r"if the acting (?:minion|vampire) has superior (?P<name>[A-Z][a-z]+) \[(?P<code>[A-Z]{3})\]",
+     lambda g: (_acting_has(g["code"].casefold(), g["name"], superior=True), {})),
+    (r"by a (?:vampire|minion) with more than (?P<n>\d+) intercept",
+     lambda g: (_more_intercept(int(g["n"])), {"minion": True})),
     (r"if the blocking (?:minion|vampire) is (?P<who>" + _OTHER + r")" + _END,
      lambda g: (_attempting(g["who"]), _younger(g))),
     (r"if the acting (?:minion|vampire) is (?P<who>" + _OTHER + r")" + _END,

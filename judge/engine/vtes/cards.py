@@ -663,7 +663,9 @@ class Modelled:
     cannot_block: Optional[tuple[str, Any]] = None
     choose: Optional[tuple[str, Any]] = None
     chosen_cannot_block: str = ""
-    end_cost: int = 0  # "Burn 1 blood to have the action fail.": paid as the card is played
+    # the blood a sentence has the minion burn as the card is played: "Burn 2 blood to have the action fail.", "Burn 1
+    # blood to get +1 intercept.", "This vampire burns 1 blood to unlock." (paid with the card's cost)
+    paid_blood: int = 0
     # a reaction's or modifier's "... 1 optional maneuver during the resulting combat if this vampire blocks" (state.
     # CombatGrant): given in the combat the action's block begins
     grant: Optional[CombatGrant] = None
@@ -781,7 +783,8 @@ _CHOOSE = re.compile(r"Choose (?P<who>(?:an?|any) .+)")
 # the action ends (unsuccessfully)." (Psychomachia), "The action ends (unsuccessfully)."
 _ENDS = re.compile(r"(?:(?P<clauses>.+?),? and )?(?:[Ee]nd the action|[Tt]he action ends \(unsuccessfully\)|[Tt]he action "
                    r"fails|the current action is ended)(?: \(without combat\))?|Burn (?P<n>\d) blood to have the action "
-                   r"fail")
+                   r"fail|(?P<lock>Lock this vampire) to cause the action to fail"
+                   r"|The action fails and (?P<torpor>the acting (?:vampire|minion) goes to torpor)")
 # its clauses: "Lock this vampire", "lock the blocking minion", "the blocking vampire burns 2 blood", "The block attempt
 # is canceled" (the attempt ends with the action)
 _END_CLAUSE = re.compile(r"(?:(?P<verb>[Ll]ock|[Uu]nlock) (?:(?P<self>this (?:reacting |acting )?(?:vampire|minion))|"
@@ -801,6 +804,10 @@ def _ends_action(s: str) -> Optional[tuple[tuple[tuple[str, str], ...], int]]:
         return None
     if m.group("n"):
         return (), int(m.group("n"))
+    if m.group("lock"):  # "Lock this vampire to cause the action to fail." (The Mole)
+        return (("self", "lock"),), 0
+    if m.group("torpor"):  # "The action fails and the acting vampire goes to torpor." (Mistaken Identity)
+        return (("actor", "torpor"),), 0
     locks = []
     for clause in re.split(r",\s*", m.group("clauses") or "") if m.group("clauses") else ():
         c = _END_CLAUSE.fullmatch(clause.strip())
@@ -1021,10 +1028,25 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         ends = _ends_action(s) if set(card.types) & {MODIFIER, REACTION} and not out.ends_action else None
         if ends is not None:
-            out.ends_action, (out.end_locks, out.end_cost) = sentence, ends
+            out.ends_action, (out.end_locks, out.paid_blood) = sentence, ends
             continue
         if out.ends_action and _END_TORPOR.fullmatch(s):
             out.ends_action, out.end_locks = f"{out.ends_action} {sentence}", out.end_locks + (("blocker", "torpor"),)
+            continue
+        m = re.fullmatch(r"The acting (?:minion|vampire) burns (\d) blood or life", s) if out.ends_action else None
+        if m:  # "As above, and the acting minion burns 1 blood or life." (Voice of Madness at superior)
+            out.ends_action = f"{out.ends_action} {sentence}"
+            out.end_locks += (("actor", f"burn {m.group(1)}"),)
+            continue
+        m = re.fullmatch(r"(?:This vampire burns|Burn) (\d) blood to get \+(\d) intercept", s)
+        if m and REACTION in card.types:
+            out.paid_blood += int(m.group(1))  # (paid as the card is played: "Burn 1 blood to get +1 intercept.")
+            out.intercept += int(m.group(2))
+            continue
+        m = re.fullmatch(r"This vampire burns (\d) blood to unlock", s)
+        if m and tuple(card.types) == (REACTION,) and not out.unlock_self:
+            out.paid_blood += int(m.group(1))
+            out.unlock_self = sentence
             continue
         grant = _combat_grant(s, sentence) if set(card.types) & {MODIFIER, REACTION} and out.grant is None else None
         if grant is not None:
@@ -1883,7 +1905,7 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
             log.add(f"{m.name} is {clan}: {e.card.name} gives +{more} bleed more (\"{sentence}\").", R.GOLDEN_RULE)
     if what.fail_cost:  # "Burn 1 blood to have that attempt fail; ...": paid as the card is played, with its cost
         cost = dataclasses.replace(cost, blood=cost.blood + what.fail_cost)
-    cost = _with_end_cost(cost, what)
+    cost = _with_paid_blood(cost, what)
     barring = ((e.card.name, *what.cannot_block, m.name),) if what.cannot_block else ()
     if what.chosen_cannot_block:
         barring += ((e.card.name, what.chosen_cannot_block, _chosen_vampire(d, e, m, what), m.name),)
@@ -1924,7 +1946,7 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         effect = dataclasses.replace(effect or CardEffect(), unlock=(*(effect.unlock if effect else ()), m.name))
     if effect == CardEffect():
         effect = None
-    cost = _with_end_cost(cost, what)
+    cost = _with_paid_blood(cost, what)
     if what.bleed_reduced and (a.kind != "bleed" or m.controller not in a.targets):
         raise _refuse(e.card, f"{e.card.name} reduces a bleed against its player: {a.summary} is not a bleed of "
                               f"{m.controller}", R.CARD_REQUIREMENTS, R.BLEED_AMOUNT)
@@ -1964,9 +1986,9 @@ def _chosen_vampire(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> str:
     return t.name
 
 
-def _with_end_cost(cost: Cost, what: Modelled) -> Cost:
+def _with_paid_blood(cost: Cost, what: Modelled) -> Cost:
     """The cost, with the blood "Burn 1 blood to have the action fail." asks: paid as the card is played."""
-    return dataclasses.replace(cost, blood=cost.blood + what.end_cost) if what.end_cost else cost
+    return dataclasses.replace(cost, blood=cost.blood + what.paid_blood) if what.paid_blood else cost
 
 
 def _referendum_who(d: Draft, e: PlayCard, m: Minion, kind: type, what: Modelled) -> None:
