@@ -27,7 +27,8 @@ from judge.engine.vtes.events import (AbilityBleed, ActionCard, BecomeAnarch, Bl
 from judge.engine.vtes.card_text import Ability, abilities_of
 from judge.engine.vtes.helpers import (Log, action_over, announce, apply_card_effect, blood, burn_dead_ally,
                                        card_forbids, card_gives, card_text_action, check_actor, check_cost,
-                                       check_redirect, cost_words, crypt_bonus, drain_excess, minion, names,
+                                       check_redirect, cost_words, crypt_bonus, drain_excess, draw_after_action,
+                                       minion, names,
                                        play_from_hand, pool, redirect_bleed, require_seated, rule_exists, text_unread,
                                        who_blocks)
 from judge.engine.vtes.state import (ALLY, TORPOR, UNCONTROLLED, VAMPIRE, Action, BlockAttempt, Draft, Minion,
@@ -164,7 +165,8 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
         raise Refusal(f"{m.name} already performed an action with {card} this turn", [R.ACTION_CARD_ONCE])
     common = dict(cost=e.cost, card=e.card if not e.via else None, via=e.via, from_hand=not e.via, effect=e.effect,
                   says=e.says, puts_vampire=e.puts_vampire, unreplaced=e.unreplaced, success=e.success,
-                  chosen=e.chosen, cannot_block=e.cannot_block)
+                  chosen=e.chosen, cannot_block=e.cannot_block, intercept_mods=e.intercept_mods,
+                  block_costs=e.block_costs)
     if e.as_ == "bleed":
         target = _bleed_target(d, m, e.targets[0] if e.targets else None, e.any_target)
         extra, why = crypt_bonus(d, m, "bleed", kind="bleed", directed=True, targets=(target,))
@@ -283,7 +285,7 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     if e.card:
         played_once(d, m.name, e.card, "modifiers")
     if not (e.stealth or e.bleed or e.hunt or e.effect or e.unblockable or e.fails_attempt or e.blocker_intercept
-            or e.grant or e.ends_action or e.cannot_block):
+            or e.grant or e.ends_action or e.cannot_block or e.intercept_mods or e.block_costs):
         raise NotModelled("action modifiers other than +stealth, +bleed, +hunt, unblockable, a block attempt made to "
                           "fail or its intercept lowered, what it gives in the combat if the action is blocked, or a "
                           "described effect", [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
@@ -291,7 +293,7 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
         said = e.fails_attempt or f"The blocking minion gets -{e.blocker_intercept} intercept."
         raise Refusal(f"{e.card or 'the modifier'} acts on a block attempt (\"{said}\"), and no block attempt is in "
                       f"progress", [R.GOLDEN_RULE, R.MODIFIERS_ANY_TIME])
-    if e.stealth > 0:
+    if e.stealth > 0 and not e.any_stealth:  # ("+1 stealth, even if stealth is not yet needed.": the card over it)
         if a.attempt is None or a.attempt.intercept < a.stealth:
             state = (f"{a.attempt.blocker}'s intercept {a.attempt.intercept} is below the stealth {a.stealth}"
                      if a.attempt else "no block attempt is in progress")
@@ -321,7 +323,8 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     paid = _pay_now(d, m, e.cost, what, log)
     play_from_hand(d, m.controller, log, what, replaced=e.replaced)
     a = d.put_action(stealth=a.stealth + e.stealth, bleed=a.bleed + e.bleed, hunt=a.hunt + e.hunt,
-                     bleed_modified=a.bleed_modified or (bool(e.bleed) and limited))
+                     bleed_modified=a.bleed_modified or (bool(e.bleed) and limited),
+                     announce_over=a.announce_over or (None if e.as_announced else what))
     changes = []
     if e.stealth:
         changes.append(f"stealth {a.stealth}")
@@ -336,6 +339,20 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     if e.unblockable:
         a = d.put_action(unblockable=what)
         changes.append("the action is unblockable (no block can be attempted)")
+        rules.append(R.GOLDEN_RULE)
+    if e.intercept_mods:
+        a = d.put_action(intercept_mods=a.intercept_mods + tuple(e.intercept_mods))
+        card, sentence, who, n, by = e.intercept_mods[0]
+        changes.append(f"\"{sentence}\"")
+        rules.append(R.GOLDEN_RULE)
+        if a.attempt is not None and _lowers(d, a, e.intercept_mods, d.minions.get(a.attempt.blocker)):
+            att = replace(a.attempt, intercept=a.attempt.intercept - n)
+            a = d.put_action(attempt=att)
+            changes.append(f"{att.blocker} has {att.intercept} intercept against {a.stealth} stealth")
+            rules.append(R.BLOCK_COMPARE)
+    if e.block_costs:
+        a = d.put_action(block_costs=a.block_costs + tuple(e.block_costs))
+        changes.append(f"\"{e.block_costs[0][1]}\"")
         rules.append(R.GOLDEN_RULE)
     if e.cannot_block:
         a = d.put_action(cannot_block=a.cannot_block + tuple(e.cannot_block))
@@ -372,17 +389,21 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     if e.effect:
         apply_card_effect(d, log, e.effect, what)
     if e.ends_action:
-        end_unsuccessfully(d, log, m.name, what, e.ends_action, e.end_locks)
+        end_unsuccessfully(d, log, m.name, what, e.ends_action, e.end_locks, e.end_how)
     burn_dead_ally(d, log, m.name)
 
 
-def end_unsuccessfully(d: Draft, log: Log, by: str, card: str, sentence: str, locks) -> None:
+def end_unsuccessfully(d: Draft, log: Log, by: str, card: str, sentence: str, locks, how: str) -> None:
     """A card played by `by` ends the action in progress, unsuccessfully ("Lock this vampire and end the action."):
     the locks it says first, then the action is over at once: no block attempt resolves (its minion does not lock
     for it, nor enter combat), the action's cost is not paid (it is paid only on success), and no card can be played
-    in it after (the rulings on Mental Maze and Mirror's Visage: "The action ends unsuccessfully immediately, no other
-    action modifier or reaction can be played afterwards"); the moment after its resolution opens, as for an action
-    that failed (a ruling on Psychomachia: "The action has reached resolution")."""
+    in it after. `how`, as the cards' rulings tell their wordings apart:
+      "fails" ("The action fails.") and "resolved" ("the action ends (unsuccessfully)"): the action has reached
+      resolution (Psychomachia's ruling, and the group ruling on "the action fails": the non-repeat rules apply, and
+      cards usable after an action still are): the moment after its resolution opens;
+      "ended" ("end the action", "the current action is ended"): it has not reached resolution, "effectively
+      canceled" (The Kiss of Ra's ruling: the same vampire can undertake the same action again), and no modifier or
+      reaction is played after it (the rulings on The Kiss of Ra and Mental Maze): no such moment opens."""
     a = d.action_()
     whom = {"self": by, "actor": a.actor, "blocker": a.attempt.blocker if a.attempt is not None else None}
     said = []
@@ -407,13 +428,36 @@ def end_unsuccessfully(d: Draft, log: Log, by: str, card: str, sentence: str, lo
     attempt = (f"; {a.attempt.blocker}'s block attempt does not resolve (it does not lock for it, and there is no "
                f"combat)" if a.attempt is not None else "")
     cost = "; its cost is not paid" if a.cost_blood or a.cost_pool else ""
+    ended = (" before its resolution: as canceled, it does not count for the non-repeat rules, and no card usable "
+             "after it can be played" if how == "ended" else "")
     log.add(f"{card}: \"{sentence}\": " + (", ".join(said) + "; " if said else "") + f"the action ({a.summary}) "
-            f"ends, unsuccessfully{attempt}{cost}.", R.GOLDEN_RULE, R.COST_ON_SUCCESS,
+            f"ends, unsuccessfully{attempt}{cost}{ended}.", R.GOLDEN_RULE, R.COST_ON_SUCCESS,
             *([R.TORPOR_GOING] if any(verb == "torpor" for _, verb in locks) else []))
-    action_over(d, log, a, successful=False)
+    if how == "ended":
+        actor = d.minions.get(a.actor)
+        if actor is not None:  # (what announcing it recorded for the non-repeat rules: undone)
+            used = tuple(u for u in actor.used if u not in (a.card, a.via)) if (a.card or a.via) else actor.used
+            d.put_minion(actor.name, bled=actor.bled and a.kind != "bleed",
+                         political=actor.political and a.kind != "political", used=used)
+        draw_after_action(d, log, a.unreplaced)
+    else:
+        action_over(d, log, a, successful=False)
     for who, verb in locks:  # (an ally that burned its last life is burned: the action is over by then)
         if verb.startswith("burn ") and whom[who]:
             burn_dead_ally(d, log, whom[who])
+
+
+def _fits(d: Draft, a, who, by: str, b: Minion, card: str, sentence: str) -> bool:
+    """Whether `b` is one of the minions `who` (card_text.Named) names, "younger" told against the minion that played
+    the card (`by`); NotModelled when the table does not say."""
+    me = d.minions.get(by) or d.minions.get(a.actor) or b
+    return who.misfit(d, b, me, f"{card} says \"{sentence}\"") is None
+
+
+def _lowers(d: Draft, a, entries, b: Optional[Minion]) -> int:
+    """What the cards' "Allies get -1 intercept." (`entries`: state.Action.intercept_mods's) take from `b`'s
+    intercept."""
+    return sum(n for card, sentence, who, n, by in entries if b is not None and _fits(d, a, who, by, b, card, sentence))
 
 
 def bars(d: Draft, a, entries, b: Optional[Minion]):
@@ -519,7 +563,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     if e.effect:
         apply_card_effect(d, log, e.effect, what)
     if e.ends_action:
-        end_unsuccessfully(d, log, m.name, what, e.ends_action, e.end_locks)
+        end_unsuccessfully(d, log, m.name, what, e.ends_action, e.end_locks, e.end_how)
     elif e.unlock_block:
         block(d, Block(blocker=m.name), log)
     burn_dead_ally(d, log, m.name)
@@ -589,8 +633,10 @@ def block(d: Draft, e: Block, log: Log) -> None:
     _check_cannot_block(d, b, a)
     extra, why = crypt_bonus(d, b, "intercept", kind=a.kind, directed=a.directed, other=d.minions.get(a.actor))
     more, said = _acting_cards_on_blockers(d, b, a)
+    lowered = [(card, sentence, n) for card, sentence, who, n, by in a.intercept_mods
+               if _fits(d, a, who, by, b, card, sentence)]
     paid = _pay_to_block(d, b, a, log)
-    att = BlockAttempt(b.name, player, b.intercept + extra + more)
+    att = BlockAttempt(b.name, player, b.intercept + extra + more - sum(n for _, _, n in lowered))
     d.put_action(attempt=att)
     verdict = ("the block would succeed unless stealth is added" if att.intercept >= a.stealth
                else "intercept is needed for the block to succeed")
@@ -603,6 +649,8 @@ def block(d: Draft, e: Block, log: Log) -> None:
         log.add(f"{words} (counted above).", *words.rules)
     for words in said:
         log.add(f"{a.actor}'s card: {words} (counted above).", R.CRYPT_ABILITY, R.GOLDEN_RULE)
+    for card, sentence, n in lowered:
+        log.add(f"{card}: \"{sentence}\": {b.name} gets -{n} intercept (counted above).", R.GOLDEN_RULE)
 
 
 def _reaches(ability, o: Optional[Minion], me: Optional[Minion], whose: str, who: str) -> bool:
@@ -637,17 +685,20 @@ def _acting_cards_on_blockers(d: Draft, b: Minion, a) -> tuple[int, list[str]]:
 
 def _pay_to_block(d: Draft, b: Minion, a, log: Log) -> str:
     """The blood (or life) a card asks for a block attempt, paid as it is made: the acting minion's ("Younger
-    vampires must burn 1 blood to attempt to block Ferox.") or the blocker's own ("Janet must burn 1 blood to attempt
-    to block."); refused when it cannot be paid. The words the trace adds."""
+    vampires must burn 1 blood to attempt to block Ferox."), the blocker's own ("Janet must burn 1 blood to attempt
+    to block."), or a card's played on the action ("Vampires must burn 1 blood to attempt to block this action.");
+    refused when it cannot be paid. The words the trace adds."""
     actor = d.minions.get(a.actor)
-    costs = [(ability, a.actor) for ability in (abilities_of(actor, "block cost") if actor else ())
+    costs = [(ability, f"{a.actor}'s card") for ability in (abilities_of(actor, "block cost") if actor else ())
              if not ability.itself and _reaches(ability, b, actor, a.actor, b.name)]
-    costs += [(ability, b.name) for ability in abilities_of(b, "block cost")
+    costs += [(ability, f"{b.name}'s card") for ability in abilities_of(b, "block cost")
               if ability.itself and (not ability.groups or _reaches(ability, actor, b, b.name, a.actor))]
+    costs += [(Ability(kind="block cost", sentence=sentence, blood=n), card)  # (a card played on the action)
+              for card, sentence, who, n, by in a.block_costs if _fits(d, a, who, by, b, card, sentence)]
     words = []
     for ability, whose in costs:
         if b.kind == ALLY and not ability.or_life:
-            raise Refusal(f"{b.name} is an ally, with life, not blood: {whose}'s card asks blood to attempt to block "
+            raise Refusal(f"{b.name} is an ally, with life, not blood: {whose} asks blood to attempt to block "
                           f"(\"{ability.sentence}\")", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
         have = d.minions[b.name].blood
         if b.kind == ALLY and have == ability.blood:
@@ -655,10 +706,10 @@ def _pay_to_block(d: Draft, b: Minion, a, log: Log) -> str:
                               f"burned so, and its block attempt, are not modelled", [R.CRYPT_ABILITY, R.ALLY_BURNED])
         if have < ability.blood:
             raise Refusal(f"{b.name} has {have} {'life' if b.kind == ALLY else 'blood'}, not the {ability.blood} "
-                          f"{whose}'s card asks to attempt to block: \"{ability.sentence}\"",
+                          f"{whose} asks to attempt to block: \"{ability.sentence}\"",
                           [R.CRYPT_ABILITY, R.GOLDEN_RULE])
         blood(d, b.name, -ability.blood)
-        words.append(f"burning {ability.blood} {'life' if b.kind == ALLY else 'blood'} as {whose}'s card asks "
+        words.append(f"burning {ability.blood} {'life' if b.kind == ALLY else 'blood'} as {whose} asks "
                      f"(\"{ability.sentence}\")")
     return f", {', '.join(words)}" if words else ""
 

@@ -122,8 +122,9 @@ def _read_text(body: str, out: CryptText, sect: Optional[str], title: Optional[s
             # "Torrance Circle: Mark gets +1 intercept when ...": the circle, and the sentence after it
             out.traits.append(f"circle ({circle.group('circle').lower()})")
             sentence = circle.group("rest")
+        printed = sentence
         headed = _TRAIT_HEAD.fullmatch(sentence)
-        if headed and (bonus_of(headed.group("rest"), name) or ability_of(headed.group("rest"), name)):
+        if headed:  # the heading is the trait (the books: "Black Hand", "Red List", "Seraph"), whatever follows it
             out.traits.extend(t for t in (["black hand", "seraph"] if headed.group("traits") == "Black Hand Seraph"
                                           else [headed.group("traits").casefold()]) if t not in out.traits)
             sentence = headed.group("rest")
@@ -134,7 +135,7 @@ def _read_text(body: str, out: CryptText, sect: Optional[str], title: Optional[s
         elif ability is not None:
             out.abilities.append(ability)
         elif not _read_sentence(sentence.rstrip("."), out, sect, title, name):
-            out.unread.append(sentence)
+            out.unread.append(printed)
 
 
 def _is_sect_head(head: str, sect: Optional[str], title: Optional[str]) -> bool:
@@ -296,6 +297,9 @@ def _announced(d, m):
         return "no action is in progress"
     if a.attempt is not None or a.declined:
         return "the action was announced already: blocks are being decided"
+    if getattr(a, "announce_over", None):  # (the rulings on such cards: played before the modifiers that are not)
+        return f"the action was announced already: {a.announce_over}, an action modifier not played as it is announced, " \
+               f"was played"
     return None
 
 
@@ -613,10 +617,12 @@ def _resolved(how: Optional[str], directed: bool, kind: Optional[str], passed: b
     return check
 
 
-def _has_blocked(locked: bool) -> Check:
-    """"by a [locked] vampire who has blocked, after block resolution": the blocker of the action that has just
+def _has_blocked(locked: bool, vampire: bool) -> Check:
+    """"by a [locked] vampire|minion who has blocked, after block resolution": the blocker of the action that has just
     resolved (blocked: its combat over), now."""
     def check(d, m):
+        if vampire and m.kind != VAMPIRE:
+            return f"{m.name} is not a vampire"
         if _action(d) is not None:
             return "the action has not resolved yet"
         r = getattr(d, "resolved", None)
@@ -789,7 +795,7 @@ def ruling_quote(rulings: tuple, *words: str) -> str:
 
 def same_clan(a: str, b: str) -> bool:
     def fold(name: str) -> str:
-        name = " ".join(name.casefold().split())
+        name = re.sub(r"^(follower|daughter)s of ", r"\1 of ", " ".join(name.casefold().split()))  # (the plural)
         return _RENAMED_CLANS.get(name, name)
     return bool(a) and fold(a) == fold(b)
 
@@ -835,8 +841,8 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"(?:on|after) a successful (?:(?P<directed>directed) action|(?P<kind>bleed))"
      r"|at the end of a successful action \(after resolving the action\)",
      lambda g: (_resolved("successful", bool(g["directed"]), g["kind"], False), {"after_resolution": True})),
-    (r"by a (?P<locked>locked )?(?:vampire|minion) who has blocked,? after block resolution",
-     lambda g: (_has_blocked(bool(g["locked"])), {"after_resolution": True, "after_block": True, "minion": True,
+    (r"by a (?P<locked>locked )?(?P<noun>vampire|minion) who has blocked,? after block resolution",
+     lambda g: (_has_blocked(bool(g["locked"]), g["noun"].casefold() == "vampire"), {"after_resolution": True, "after_block": True, "minion": True,
                                                   "locked": bool(g["locked"])})),
     (r"when this (?:acting )?(?:vampire|minion) successfully bleeds a Methuselah",
      lambda g: (_all(_resolved("successful", False, "bleed", False), _resolved_by_this), {"after_resolution": True,

@@ -56,8 +56,8 @@ from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives
                                   play_from_hand, pool, require_seated)
 from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Methuselah, StrikeText, abilities_of, above_codes,
                                          condition_of, discipline_level, groups_of, holds_title, is_as_above, level_of,
-                                         named_of, read_crypt_text, same_clan, strike_of, written_out)
-from judge.engine.vtes.state import ALLY, VAMPIRE, Combat, CombatGrant, Draft, GrantedPress, Minion
+                                         named_of, read_crypt_text, ruling_quote, same_clan, strike_of, written_out)
+from judge.engine.vtes.state import ALLY, READY, VAMPIRE, Combat, CombatGrant, Draft, GrantedPress, Minion
 from judge.engine.vtes.traits import CITY_TITLES
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
@@ -209,6 +209,20 @@ class Catalog:
                 return None
             found = self._facts.remember(key, self.facts_of(card))
         return found
+
+    def no_press(self, name: str) -> str:
+        """The card quoted when `name` is a library card none of whose lines is played as a press ("Press.",
+        "Maneuver or press.", "Press, or maneuver ..."), or no combat card at all: a press named "with" it, and no
+        press it gave this round, would play another copy of it as a press card; else "" (a press card, a card in
+        play, an ability, a name the card base does not know, a combat card with a line not read)."""
+        facts = self.lookup(name)
+        if facts is None or facts.kind != "library" or set(facts.types) & {EQUIPMENT, RETAINER_CARD, ALLY_CARD}:
+            return ""  # (a card in play may give its minion a press: a weapon, a retainer)
+        if COMBAT not in facts.types:
+            return facts.quote()  # (an action card, a master card...: never played in a combat)
+        lines = facts.discipline_lines()
+        plays = [modelled(facts, ln.level, n) for n, ln in enumerate(lines) if ln.played] or [modelled(facts, None)]
+        return "" if any(w.press or w.maneuver_or_press or w.rest for w in plays) else facts.quote()
 
     def apostrophe_names(self) -> frozenset[str]:
         """The words of card names around an apostrophe that ends a word ("cats' guidance", "achilles' heel"),
@@ -658,11 +672,17 @@ class Modelled:
     # order printed)
     ends_action: str = ""
     end_locks: tuple[tuple[str, str], ...] = ()
+    end_how: str = ""  # how it ends the action (actions.end_unsuccessfully): "fails", "resolved" or "ended"
     # an action modifier's "Vampires cannot block this action." (the sentence, card_text.Named), and its "Choose a
     # younger vampire. The chosen vampire cannot block this action." (the sentences, the Named it chooses among)
     cannot_block: Optional[tuple[str, Any]] = None
     choose: Optional[tuple[str, Any]] = None
     chosen_cannot_block: str = ""
+    # "Allies and younger vampires get -1 intercept.", "Vampires must burn 1 blood to attempt to block this action.":
+    # (the sentence, the minions as card_text.Named, N)
+    intercept_mod: Optional[tuple[str, Any, int]] = None
+    block_cost: Optional[tuple[str, Any, int]] = None
+    any_stealth: bool = False  # "+1 stealth, even if stealth is not yet needed."
     # the blood a sentence has the minion burn as the card is played: "Burn 2 blood to have the action fail.", "Burn 1
     # blood to get +1 intercept.", "This vampire burns 1 blood to unlock." (paid with the card's cost)
     paid_blood: int = 0
@@ -776,6 +796,14 @@ _BARS = re.compile(r"(?:The blocking|That) minion cannot attempt to block this a
 # "Vampires cannot block this action.", "Titled vampires ...", "Minions without Celerity [cel] ..." (card_text.named_of
 # reads the minions); "Choose a younger vampire." then "The chosen vampire cannot block this action." (Seduction)
 _CANNOT_BLOCK = re.compile(r"(?P<who>.+?) cannot block this action")
+_NOT_BY = re.compile(r"This (?:acting )?(?:minion|vampire|[A-Z][a-z]+) cannot be blocked by (?P<who>allies) (?:until the "
+                     r"end of this action|this action)")
+# "Allies and younger vampires get -1 intercept [during this action].", "Minions must burn 1 blood to attempt to block
+# this action.", "+1 stealth, even if stealth is not yet needed."
+_LOWERED = re.compile(r"(?P<who>.+?) get -(?P<n>\d) intercept(?: during this action| this action| against this action|"
+                      r" when attempting to block this action)?")
+_BLOCK_COST = re.compile(r"(?P<who>.+?) must burn (?P<n>\d) blood to attempt to block this action")
+_ANY_STEALTH = re.compile(r"(?:This action gets )?\+(\d) stealth,? even if stealth is not yet needed")
 _CHOOSE = re.compile(r"Choose (?P<who>(?:an?|any) .+)")
 # A modifier or reaction ending the action (unsuccessfully: no combat, its cost unpaid, the blocking minion not
 # locked by its block), with the locks it says first: "Lock this vampire and end the action." (Mental Maze),
@@ -795,19 +823,20 @@ _END_CLAUSE = re.compile(r"(?:(?P<verb>[Ll]ock|[Uu]nlock) (?:(?P<self>this (?:re
 _END_TORPOR = re.compile(r"Send the blocking (?:vampire|minion) to torpor")
 
 
-def _ends_action(s: str) -> Optional[tuple[tuple[tuple[str, str], ...], int]]:
+def _ends_action(s: str) -> Optional[tuple[tuple[tuple[str, str], ...], int, str]]:
     """(the locks an "... and end the action" sentence says before it, the blood it costs: "Burn 1 blood to have the
-    action fail."), or None when `s` is no such sentence (`_ENDS`) or one of its clauses is not a lock or unlock read
-    here."""
+    action fail.", how it ends: `end_unsuccessfully`'s "fails", "resolved" or "ended"), or None when `s` is no such
+    sentence (`_ENDS`) or one of its clauses is not a lock or unlock read here."""
     m = _ENDS.fullmatch(s) if s[:1].isupper() or s.startswith("(") else None
     if m is None:
         return None
     if m.group("n"):
-        return (), int(m.group("n"))
+        return (), int(m.group("n")), "fails"
     if m.group("lock"):  # "Lock this vampire to cause the action to fail." (The Mole)
-        return (("self", "lock"),), 0
+        return (("self", "lock"),), 0, "fails"
     if m.group("torpor"):  # "The action fails and the acting vampire goes to torpor." (Mistaken Identity)
-        return (("actor", "torpor"),), 0
+        return (("actor", "torpor"),), 0, "fails"
+    how = ("fails" if re.search(r"action fails$", s) else "resolved" if "(unsuccessfully)" in s else "ended")
     locks = []
     for clause in re.split(r",\s*", m.group("clauses") or "") if m.group("clauses") else ():
         c = _END_CLAUSE.fullmatch(clause.strip())
@@ -820,7 +849,7 @@ def _ends_action(s: str) -> Optional[tuple[tuple[tuple[str, str], ...], int]]:
             continue
         who = "self" if c.group("self") else "blocker" if c.group("blocker") else "actor"
         locks.append((who, c.group("verb").casefold()))
-    return tuple(locks), 0
+    return tuple(locks), 0, how
 # "Strike: hand strike or use a melee weapon strike. This strike is at +1 damage[, with 1 optional maneuver|press]."
 # (Undead Strength, Lucky Blow, Lam Into): a hand strike at +N damage (a minion bearing equipment: its melee weapon's
 # strike at +N is not read)
@@ -1012,7 +1041,26 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if hit and (card.costs().blood or 0) and (named := groups_of(hit.group("clan"))) and len(named) == 1 and \
                 named[0].kind == "clan":
             continue  # (taken off as the card is paid for: card_cost)
-        m = _CANNOT_BLOCK.fullmatch(s) if tuple(card.types) in ((MODIFIER,), (ACTION,)) else None
+        on_action = MODIFIER in card.types or tuple(card.types) == (ACTION,)
+        m = _ANY_STEALTH.fullmatch(s) if MODIFIER in card.types else None
+        if m:
+            out.stealth, out.any_stealth = out.stealth + int(m.group(1)), True
+            continue
+        m = _LOWERED.fullmatch(s) if on_action and out.intercept_mod is None else None
+        named = named_of(m.group("who")) if m else None
+        if named is not None:
+            out.intercept_mod = (sentence, named, int(m.group("n")))
+            continue
+        m = _BLOCK_COST.fullmatch(s) if on_action and out.block_cost is None else None
+        named = named_of(m.group("who")) if m else None
+        if named is not None:
+            out.block_cost = (sentence, named, int(m.group("n")))
+            continue
+        m = _NOT_BY.fullmatch(s) if on_action and out.cannot_block is None else None
+        if m:
+            out.cannot_block = (sentence, named_of(m.group("who")))
+            continue
+        m = _CANNOT_BLOCK.fullmatch(s) if on_action else None
         if m and re.fullmatch(r"[Tt]he chosen (?:vampire|minion)", m.group("who")) and out.choose and \
                 not out.chosen_cannot_block:
             out.chosen_cannot_block = sentence
@@ -1028,7 +1076,7 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
             continue
         ends = _ends_action(s) if set(card.types) & {MODIFIER, REACTION} and not out.ends_action else None
         if ends is not None:
-            out.ends_action, (out.end_locks, out.paid_blood) = sentence, ends
+            out.ends_action, (out.end_locks, out.paid_blood, out.end_how) = sentence, ends
             continue
         if out.ends_action and _END_TORPOR.fullmatch(s):
             out.ends_action, out.end_locks = f"{out.ends_action} {sentence}", out.end_locks + (("blocker", "torpor"),)
@@ -1479,6 +1527,9 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
         raise _refuse(card, f"{m.name} played {card.name} during {r.summary} already: the moment after its resolution "
                             f"is the action's last step, and a minion plays the same {kind} once an action",
                       R.SAME_CARD_ONCE)
+    if not modifier and m.region != READY:  # (a reaction's rule: a vampire in torpor plays none)
+        raise _refuse(card, f"{m.name} is in the {m.region} region and cannot play reaction cards", R.TORPOR_REGION,
+                      R.REACTION_WHO)
     check_requirements(d, card, m, e.level, log)
     cost = e.cost or card_cost(card, m, log, "Action Modifier" if modifier else "Reaction")
     check_cost(d, card, m, m.controller, cost)
@@ -1886,8 +1937,8 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
     if not (what.stealth or what.bleed or e.effect or what.unblockable or what.fails_attempt or what.blocker_intercept
-            or what.grant or what.ends_action or what.cannot_block or what.chosen_cannot_block) and \
-            e.says is not None:  # described only
+            or what.grant or what.ends_action or what.cannot_block or what.chosen_cannot_block or what.intercept_mod
+            or what.block_cost) and e.says is not None:  # described only
         actions.played_once(d, m.name, e.card.name, "modifiers")
         _pay(d, m, cost)
         play_from_hand(d, m.controller, log, e.card.name)
@@ -1906,14 +1957,20 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     if what.fail_cost:  # "Burn 1 blood to have that attempt fail; ...": paid as the card is played, with its cost
         cost = dataclasses.replace(cost, blood=cost.blood + what.fail_cost)
     cost = _with_paid_blood(cost, what)
+    _check_fails(d, e, what)
     barring = ((e.card.name, *what.cannot_block, m.name),) if what.cannot_block else ()
+    lowering = ((e.card.name, *what.intercept_mod, m.name),) if what.intercept_mod else ()
+    costing = ((e.card.name, *what.block_cost, m.name),) if what.block_cost else ()
     if what.chosen_cannot_block:
         barring += ((e.card.name, what.chosen_cannot_block, _chosen_vampire(d, e, m, what), m.name),)
     event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=bleed, limited=what.limited,
                      cost=cost, effect=e.effect, by_other=what.other_than_acting, unblockable=what.unblockable,
                      fails_attempt=what.fails_attempt, bars=what.bars, blocker_intercept=what.blocker_intercept,
                      grant=what.grant, combat_type=COMBAT in e.card.types, ends_action=what.ends_action,
+                     end_how=what.end_how,
                      end_locks=what.end_locks, replaced=not what.not_replaced, cannot_block=barring,
+                     intercept_mods=lowering, block_costs=costing, any_stealth=what.any_stealth,
+                     as_announced=any("announced" in clause for _, c in what.conditions for clause, _ in c.clauses),
                      line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
     _says(e, log)
@@ -1947,6 +2004,7 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     if effect == CardEffect():
         effect = None
     cost = _with_paid_blood(cost, what)
+    _check_fails(d, e, what)
     if what.bleed_reduced and (a.kind != "bleed" or m.controller not in a.targets):
         raise _refuse(e.card, f"{e.card.name} reduces a bleed against its player: {a.summary} is not a bleed of "
                               f"{m.controller}", R.CARD_REQUIREMENTS, R.BLEED_AMOUNT)
@@ -1954,7 +2012,8 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
                      wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
                      locked_ok=what.locked_ok, locked_by=what.locked_by, unlock_block=what.unlock_block,
                      after_action=what.after_action, grant=what.grant, combat_type=COMBAT in e.card.types,
-                     ends_action=what.ends_action, end_locks=what.end_locks, line=e.line, text=e.text)
+                     ends_action=what.ends_action, end_locks=what.end_locks, end_how=what.end_how,
+                     line=e.line, text=e.text)
     if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block or
             what.grant or what.ends_action) and e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
@@ -1979,11 +2038,27 @@ def _chosen_vampire(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> str:
         raise NotModelled(f"{e.card.name} says \"{sentence}\": say which ('{m.name} plays {e.card.name} on ...')",
                           [R.GOLDEN_RULE])
     t = minion(d, e.on)
+    if not t.controlled or t.contested or t.region not in (READY, "torpor"):  # (Targeting of Cards)
+        raise _refuse(e.card, f"{m.name} cannot choose {t.name} for {e.card.name}: {t.name} is not in play (it is "
+                              f"{'contested' if t.contested else 'in the ' + t.region + ' region'})",
+                      R.UNCONTROLLED_TARGETS)
     why = named.misfit(d, t, m, f"{e.card.name} says \"{sentence}\"")
     if why is not None:
         raise _refuse(e.card, f"{m.name} cannot choose {t.name} for {e.card.name}: {why} (\"{sentence}\")",
                       R.GOLDEN_RULE)
     return t.name
+
+
+def _check_fails(d: Draft, e: PlayCard, what: Modelled) -> None:
+    """A card making the action fail ("The action fails.", "Lock this vampire to cause the action to fail.") is refused
+    while a block is being attempted (the group ruling on such cards: "Cannot be used while a block is being
+    attempted, or has already been successful."; a successful block has begun its combat, where no reaction is
+    played)."""
+    a = d.action_()
+    if what.end_how == "fails" and a is not None and a.attempt is not None:
+        said = ruling_quote(e.card.rulings, "block is being attempted")
+        raise _refuse(e.card, f"{e.card.name} makes the action fail (\"{what.ends_action}\"), and {a.attempt.blocker} "
+                              f"is attempting to block{said}", R.GOLDEN_RULE)
 
 
 def _with_paid_blood(cost: Cost, what: Modelled) -> Cost:
@@ -2089,6 +2164,8 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
                        cost=cost, effect=_with_gains(e, what, m.controller, m), says=e.says, success=success,
                        chosen=chosen, unreplaced=what.after_action,
                        cannot_block=((e.card.name, *what.cannot_block, m.name),) if what.cannot_block else (),
+                       intercept_mods=((e.card.name, *what.intercept_mod, m.name),) if what.intercept_mod else (),
+                       block_costs=((e.card.name, *what.block_cost, m.name),) if what.block_cost else (),
                        line=e.line, text=e.text)
     if event.directed and not targets and not what.action_bleed:
         raise _refuse(e.card, f"{e.card.name} is a directed action (D): say whom it is directed at "
@@ -2487,7 +2564,7 @@ def _give_back(d: Draft, log: Log, player: str, card: CardFacts, canceller: str,
     if the canceled card is an out-of-turn master." (Wash): now, in `player`'s master phase, or at the next one."""
     if card.out_of_turn:
         p = d.players[player]
-        d.put_player(player, oot_credit=p.oot_credit + 1)
+        d.put_player(player, given_actions=p.given_actions + 1)
         when = f"at the start of {player}'s next master phase ({card.name} is an out-of-turn master card)"
     else:
         d.put_phase(master_actions=d.phase_state().master_actions + 1)

@@ -1086,6 +1086,9 @@ def press(d: Draft, e: Press, log: Log) -> None:
                           f"{grant.card}: \"{grant.sentence}\"", [R.PRESS, R.GOLDEN_RULE])
         c = d.put_combat(granted=tuple(g for g in c.granted if g is not grant))
         paid, src = "", f" with the optional press {grant.card} gave"
+    elif e.no_press:  # (a combat card whose press comes only with its strike or maneuver, played this round)
+        raise Refusal(f"{m.name} has no optional press from {e.source} this round, and {e.source} is no press card: "
+                      f"{e.no_press}", [R.PRESS, R.GOLDEN_RULE])
     else:
         paid = _pay(d, m, e.cost, e.source or "the press")
         if e.source and not _uses_weapon(m, e.source):

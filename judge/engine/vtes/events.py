@@ -186,6 +186,8 @@ class ActionCard(Event):
     chosen: Optional[str] = None
     unreplaced: bool = False  # its "Do not replace until after this action."
     cannot_block: tuple = ()  # its "Titled vampires cannot block this action.": state.Action.cannot_block's entries
+    intercept_mods: tuple = ()  # its "Allies get -1 intercept.": state.Action.intercept_mods's entries
+    block_costs: tuple = ()  # its "Vampires must burn 1 blood to attempt to block this action."
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -228,10 +230,15 @@ class Modifier(Event):
     combat_type: bool = False  # the card is a combat card too (another copy may be played in the combat)
     replaced: bool = True  # False: "Do not replace until your next unlock phase."
     cannot_block: tuple = ()  # "Vampires cannot block this action.", ...: state.Action.cannot_block's entries
+    intercept_mods: tuple = ()  # "Allies get -1 intercept.": state.Action.intercept_mods's entries
+    block_costs: tuple = ()  # "Vampires must burn 1 blood to attempt to block this action.": state.Action.block_costs's
+    any_stealth: bool = False  # "+1 stealth, even if stealth is not yet needed."
+    as_announced: bool = False  # "Only usable as the action is announced."
     # "Unlock this vampire, and the action ends (unsuccessfully).": the sentence, and its locks ((who, "lock" or
     # "unlock"); who: "self", "blocker" or "actor")
     ends_action: str = ""
     end_locks: tuple = ()
+    end_how: str = ""  # "fails", "resolved" or "ended" (actions.end_unsuccessfully)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -254,6 +261,7 @@ class Reaction(Event):
     combat_type: bool = False  # the card is a combat card too (another copy may be played in the combat)
     ends_action: str = ""  # "Lock this vampire and end the action.": as a modifier's
     end_locks: tuple = ()
+    end_how: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -397,6 +405,8 @@ class Press(Event):
     source: Optional[str] = None
     cost: Cost = field(default_factory=Cost)
     unreplaced: bool = False  # a card that says "Do not replace until after combat."
+    # the source, a combat card of the card base none of whose lines is a press card (cards.Catalog.no_press): quoted
+    no_press: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

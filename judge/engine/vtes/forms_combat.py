@@ -295,8 +295,14 @@ def _combat_over(m, names, line, text):
                "Ayelech presses to continue")
 def _press(m, names, line, text):
     props = strike_props(m.group("props"), line, "press")
+    source = bare_name(m.group("x") or m.group("x2"))
     return Press(minion=minion_of(m, names, line), to_continue=(m.group("what") or "continue") == "continue",
-                 source=bare_name(m.group("x") or m.group("x2")), cost=props.cost(), line=line, text=text)
+                 source=source, cost=props.cost(), no_press=_not_a_press_card(names, source), line=line, text=text)
+
+
+def _not_a_press_card(names, source) -> str:
+    """A press named "with" a combat card that is no press card (cards.Catalog.no_press): its quote."""
+    return names.cards.no_press(source) if source and names.cards is not None else ""
 
 
 @FORMS.wording(r"(?:nobody presses|no (?:more )?press(?:es)?|{M} (?:does not press|declines to press))",
@@ -411,7 +417,7 @@ def _s_press(d, names, line, text):
     if to not in ("continue", "end"):
         raise ValueError("to must be continue or end")
     return Press(minion=names.canon_minion(d["press"], line), to_continue=to == "continue", source=d.get("with"),
-                 cost=cost_of(d), line=line, text=text)
+                 cost=cost_of(d), no_press=_not_a_press_card(names, d.get("with")), line=line, text=text)
 
 
 @FORMS.structured("no_press", (), "{no_press: true}")

@@ -424,7 +424,8 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
              card: Optional[str] = None, via: Optional[str] = None, from_hand: bool = False, payload=None,
              effect: Optional[CardEffect] = None, says: Optional[str] = None, rules=(), detail: str = "",
              cost_rules=(), puts_vampire: bool = False, bleed_words: Sequence[str] = (),
-             unreplaced: bool = False, success=None, chosen: Optional[str] = None, cannot_block=()) -> None:
+             unreplaced: bool = False, success=None, chosen: Optional[str] = None, cannot_block=(), intercept_mods=(),
+             block_costs=()) -> None:
     """Announce an action; `cost_rules` are the rules that set its cost (a cardless action's default cost);
     `unreplaced`: its card says "Do not replace until after this action.";
     `bleed_words`, the words of the card bonuses the caller counted in `bleed` (crypt_bonus), said after it.
@@ -451,7 +452,8 @@ def announce(d: Draft, log: Log, m: Minion, *, kind: str, summary: str, stealth:
     d.set(action=Action(actor=m.name, player=m.controller, kind=kind, summary=summary, directed=directed,
                         targets=targets, stealth=stealth, bleed=bleed, hunt=hunt, cost_blood=cost.blood,
                         cost_pool=cost.pool, card=card, via=via, order=order, payload=payload, success=success,
-                        chosen=chosen, cannot_block=tuple(cannot_block),
+                        chosen=chosen, cannot_block=tuple(cannot_block), intercept_mods=tuple(intercept_mods),
+                        block_costs=tuple(block_costs),
                         effects=(effect,) if effect else (), says=says),
           resolved=None)
     if from_hand and unreplaced:  # (drawn as the moment after its resolution closes: `close_resolution`)

@@ -335,9 +335,11 @@ def _enter_master(d: Draft, log: Log) -> None:
             text_unread(m, "is ready as its controller's master phase begins")
     giving = [m for m in own if m.extra_master and (m.extra_master_when == "ready" or not m.locked)]
     extra = sum(m.extra_master for m in giving)
-    actions = max(0, 1 + extra - p.oot_debt + p.oot_credit)
-    d.put_player(d.turn, oot_played=False, oot_debt=0, oot_credit=0)
-    d.put_phase(master_actions=actions)
+    actions = max(0, 1 + extra - p.oot_debt + p.oot_credit + p.given_actions)
+    d.put_player(d.turn, oot_played=False, oot_debt=0, oot_credit=0, given_actions=0)
+    # an out-of-turn trifle's action is the phase's one trifle action (Master Cards: "A Methuselah can gain only one
+    # master phase action from trifles in a given master phase")
+    d.put_phase(master_actions=actions, trifle_used=bool(p.oot_credit))
     rules = [R.MASTER_ACTIONS]
     text = f"{d.turn}'s master phase: {actions} master phase action{'s' if actions != 1 else ''}"
     if giving:
@@ -345,11 +347,12 @@ def _enter_master(d: Draft, log: Log) -> None:
         text += f" ({names([m.name for m in giving])}'s card text gives {extra} more)"
     if p.oot_debt:
         rules.append(R.OUT_OF_TURN_DEBT)
-        back = f", and {p.oot_credit} given back (by a trifle or a card)" if p.oot_credit else ""
-        text += f" (an out-of-turn master card already used one{back})"
-    elif p.oot_credit:
+        text += f" (an out-of-turn master card already used one{', and its trifle gave one back' if p.oot_credit else ''})"
+    if p.oot_credit:
+        rules.append(R.TRIFLE)
+    if p.given_actions:
         rules.append(R.GOLDEN_RULE)
-        text += f" ({p.oot_credit} given by a card)"
+        text += f" ({p.given_actions} given back by a card that cancelled an out-of-turn master card)"
     log.add(text + ".", *rules)
 
 
@@ -397,7 +400,7 @@ def _out_of_turn(d: Draft, e: MasterCard, log: Log, what: str) -> None:
                       [R.OUT_OF_TURN_LIMIT])
     _pay_pool_cost(d, e.player, e.cost_pool, what)
     play_from_hand(d, e.player, log, what, replaced=e.replaced)
-    d.put_player(e.player, oot_played=True, oot_debt=p.oot_debt + 1, oot_credit=p.oot_credit + (1 if e.trifle else 0))
+    d.put_player(e.player, oot_played=True, oot_debt=p.oot_debt + 1, oot_credit=1 if e.trifle else p.oot_credit)
     text = f"{e.player} plays {what} out of turn, using a master phase action of {e.player}'s next master phase"
     if e.trifle:
         text += "; as a trifle it gives one back in that master phase"

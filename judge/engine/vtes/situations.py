@@ -277,6 +277,11 @@ def change_control(d: Draft, e: ChangeControl, log: Log) -> None:
                         d.combat and d.combat.opposing) if x]
     if m.name in busy:
         raise NotModelled(f"control of {m.name} changing during its own action or combat", [R.CONTROL_CHANGE])
+    twin = any(o.name != m.name and o.card == m.card and o.controller == e.player and o.controlled
+               for o in d.minions.values())
+    if twin and m.kind != VAMPIRE:  # (a vampire is unique; an ally only when its card says so, not read here)
+        raise NotModelled(f"{e.player} would control two copies of {m.card}: whether that ally card is unique (the "
+                          f"incoming copy then burned) or not (both kept) is not read", [R.CONTEST_SELF, R.CONTROL_CHANGE])
     owner = m.owner or m.controller
     d.put_minion(m.name, controller=e.player, owner=None if owner == e.player else owner,
                  recruited=m.recruited, bled=m.bled)
@@ -285,8 +290,7 @@ def change_control(d: Draft, e: ChangeControl, log: Log) -> None:
              f"the game" if owner != e.player else f"{e.player} owns it")
     log.add(f"{source}{e.player} takes control of {m.name} from {m.controller} ({whose}).", R.GOLDEN_RULE,
             R.CONTROL_CHANGE, *([R.OWNER_ASH_HEAP] if owner != e.player else []))
-    if any(o.name != m.name and o.card == m.card and o.controller == e.player and o.controlled
-           for o in d.minions.values()):
+    if twin:
         burned = remove_minion(d, m.name)
         extra = f", with its {burned} counters" if burned else ""
         log.add(f"{e.player} already controls {m.card}: a Methuselah never contests a card with themself, so "

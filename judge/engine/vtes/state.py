@@ -56,7 +56,10 @@ class Player:
     # Out-of-turn master cards borrow from the next master phase.
     oot_played: bool = False  # one played since this player's last master phase
     oot_debt: int = 0  # master phase actions already used from the next master phase
-    oot_credit: int = 0  # master phase actions an out-of-turn trifle adds to it
+    oot_credit: int = 0  # master phase actions an out-of-turn trifle adds to it (its one trifle action)
+    # master phase actions a card gives it back for the next master phase (Wash: "... or at the start of their next
+    # master phase if the canceled card is an out-of-turn master"), no trifle's (the card's ruling)
+    given_actions: int = 0
     # Cards played whose replacement waits for this player's next unlock phase ("Do not replace until ...").
     owed_draws: int = 0
     withdrawing: bool = False  # withdrawal announced, conditions being watched
@@ -227,6 +230,14 @@ class Action:
     # cannot block this action."): (the card, its sentence, the minions it names as card_text.Named or the chosen
     # minion's name, the minion that played it: "younger" is told against it)
     cannot_block: tuple = ()
+    # a card's "Allies get -1 intercept [during this action]." and "Vampires must burn 1 blood to attempt to block this
+    # action.": (the card, its sentence, the minions as card_text.Named, N, the minion that played it)
+    intercept_mods: tuple = ()
+    block_costs: tuple = ()
+    # the first action modifier played that is not played "as the action is announced": those are played before it
+    # (the rulings on the cards that are: "Must be played ... before action modifiers that are not explicitly played
+    # 'as the action is announced'"); None while there is none
+    announce_over: Optional[str] = None
 
     @property
     def undeclined(self) -> tuple[str, ...]:
