@@ -796,6 +796,8 @@ def ruling_quote(rulings: tuple, *words: str) -> str:
 def same_clan(a: str, b: str) -> bool:
     def fold(name: str) -> str:
         name = re.sub(r"^(follower|daughter)s of ", r"\1 of ", " ".join(name.casefold().split()))  # (the plural)
+        if name.endswith("s") and not is_clan(name) and is_clan(name[:-1]):  # ("Assamites")
+            name = name[:-1]
         return _RENAMED_CLANS.get(name, name)
     return bool(a) and fold(a) == fold(b)
 
@@ -1433,7 +1435,7 @@ _BONUS_SCOPES: list[tuple[str, re.Pattern]] = [(stats, re.compile(p, re.I)) for 
                   r"|(?:during|when attempting to block|when blocking) (?P<dir>directed|undirected) actions"),
     ("intercept", r"(?:when attempting to block|against) (?P<group>.+)"),
 ]]
-_BONUS_HEAD = re.compile(r"(?:While you have (?:(?P<edge>the Edge)|(?P<pool>\d+) or fewer pool), )?(?P<who>.+?) gets "
+_BONUS_HEAD = re.compile(r"(?:While you (?:have|control) (?:(?P<edge>the Edge)|(?P<pool>\d+) or fewer pool), )?(?P<who>.+?) gets "
                          r"(?:an additional )?(?P<n>[+-]\d) (?P<stat>stealth|bleed|intercept|strength)"
                          r"(?: (?P<scope>.+?))?\.?")
 
@@ -1524,6 +1526,8 @@ class Ability:
     "cannot block"  "Marie-Pierre cannot block older vampires." (`groups`), "... cannot block undirected actions.";
     "aggravated hands"  "Damage from Basilia's hand strikes is aggravated.";
     "no diablerie"  "Ferox cannot commit diablerie.";
+    "bleed against you"  "Toreador and Toreador antitribu get +1 bleed against you.": other Methuselahs' minions of
+                    `groups` get +`amount` bleed when they bleed its controller;
     "hunt"          "+1 hunt.": its hunts gain `amount` more blood;
     "press", "maneuver"  "Aidan gets 1 optional press each combat.": `uses` presses (maneuvers) each combat that
                     play no card ("Aidan Lyle presses to continue with his optional press"); `first_round`: "during
@@ -1770,9 +1774,20 @@ _VOTES_FOR = re.compile(r"During (?:the polling step of (?:any|a) (?P<kind>refer
                         r"\+(?P<n2>\d) votes?\.?")
 
 
+# "Toreador and Toreador antitribu get +1 bleed against you.", "Baali get +1 bleed when bleeding you.": what other
+# Methuselahs' minions of those get when they bleed this vampire's controller
+_AGAINST_YOU = re.compile(r"(?P<who>.+?) get \+(?P<n>\d) bleed (?:against you|when bleeding (?:you|(?P<own>.+?)'s "
+                          r"controller))\.?")
+
+
 def ability_of(sentence: str, name: str) -> Optional[Ability]:
     """The crypt card `name`'s sentence read as an `Ability`, or None when it is none of the forms read."""
     s = sentence.strip()
+    m = _AGAINST_YOU.fullmatch(s)
+    if m and not is_self(m.group("who"), name) and (m.group("own") is None or is_self(m.group("own"), name)):
+        groups = groups_of(m.group("who"))
+        if groups is not None:
+            return Ability("bleed against you", s, amount=int(m.group("n")), groups=groups)
     m = _VOTES_FOR.fullmatch(s)
     if m and is_self(m.group("who") or m.group("who2"), name):
         per = groups_of(m.group("per")) if m.group("per") else ()

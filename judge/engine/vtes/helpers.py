@@ -528,6 +528,33 @@ def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, d
         total += b.amount
         words.append(BonusWords(f"{source}: \"{b.sentence}\": {b.amount:+d} {stat}" + (f" ({why})" if why else ""),
                                 rules))
+    if stat == "bleed" and kind == "bleed" and targets:
+        more, said = _bled_ones_cards(d, m, targets[0])
+        total, words = total + more, words + said
+    return total, words
+
+
+def _bled_ones_cards(d: Draft, m: Minion, target: str) -> tuple[int, list[BonusWords]]:
+    """What the cards of the Methuselah bled give `m`'s bleed ("Toreador and Toreador antitribu get +1 bleed against
+    you."): of its ready vampires; one in torpor whose text would give it stops as not modelled (whether the text of a
+    vampire in torpor holds is not read)."""
+    total, words = 0, []
+    for o in d.minions.values():
+        if o.controller != target or not o.controlled or o.contested or o.name == m.name:
+            continue
+        for a in abilities_of(o, "bleed against you"):
+            fits = Group.any_fits(a.groups, m, o)
+            if fits is None:
+                raise NotModelled(f"{o.name}'s card says \"{a.sentence}\", and the table does not say whether {m.name} "
+                                  f"is one of them (give its clan and sect)", [R.CRYPT_ABILITY])
+            if not fits:
+                continue
+            if o.region != READY:
+                raise NotModelled(f"{o.name}'s card says \"{a.sentence}\", and {o.name} is in {o.region}: whether the "
+                                  f"text of a vampire out of the ready region holds is not read", [R.CRYPT_ABILITY])
+            total += a.amount
+            words.append(BonusWords(f"{o.name}'s card ({target}'s): \"{a.sentence}\": {a.amount:+d} bleed", (R.CRYPT_ABILITY,
+                                                                                                    R.GOLDEN_RULE)))
     return total, words
 
 
