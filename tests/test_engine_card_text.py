@@ -80,7 +80,7 @@ def test_every_bonus_read_from_the_card_list_is_about_the_vampire_itself_and_who
         facts = catalog.facts_of(card)
         for bonus in read_crypt_text(facts.text, facts.sect, facts.title, facts.name).bonuses:
             read += 1
-            subject = re.sub(r"^While you have [^,]+, ", "", bonus.sentence.split(" gets ")[0])  # (its condition)
+            subject = re.sub(r"^While you (?:have|control) [^,]+, ", "", bonus.sentence.split(" gets ")[0])  # (its condition)
             # a pronoun, the name, or a word of it ("Callihan" on Boss Callihan's card)
             assert subject.casefold() in ("he", "she", "they", "it") or re.search(
                 rf"(?<!\w){re.escape(subject)}(?!\w)", facts.name.split(",")[0]), (facts.name, subject)
