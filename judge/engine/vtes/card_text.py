@@ -552,8 +552,9 @@ def aimed_minion(a) -> tuple[bool, Optional[str]]:
 
 
 def _directed_at(what: str) -> Check:
-    """"during an action directed at this vampire", "... at a minion [or location] you control": the minion the action
-    aims at; NotModelled when the engine does not know it (an action card described, not read)."""
+    """"during an action directed at this vampire", "... at a minion [or location] you control", "... at a location":
+    the minion the action aims at (the actions the engine reads aim at no location); NotModelled when the engine does
+    not know it (an action card described, not read)."""
     def check(d, m):
         a = _action(d)
         if a is None:
@@ -566,6 +567,8 @@ def _directed_at(what: str) -> Check:
         at = f"{a.summary} is directed at " + (f"{aimed}" if aimed else "no minion")
         if what == "this":
             return None if aimed == m.name else f"{at}, not at {m.name}"
+        if what == "location":
+            return f"{at}, not at a location"
         return None if t is not None and t.controller == m.controller and a.player != m.controller else \
             f"{at}, not at a minion {m.controller} controls"
     return check
@@ -854,7 +857,7 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"(?:if|when) (?P<who>" + _OTHER + r") (?:attempts|is attempting) to block(?P<this> this (?:acting )?(?:minion|vampire))?",
      lambda g: (_all(_attempting(g["who"]), *([_this_acting] if g["this"] else [])),
                 {"minion": bool(g["this"]) or _younger(g)["minion"]})),
-    (r"(?:if|when) (?P<who>" + _OTHER + r") blocks" + _END,
+    (r"(?:if|when) (?P<who>" + _OTHER + r") (?:successfully )?blocks" + _END,
      lambda g: (_attempting(g["who"], succeeds=True), _younger(g))),
     (r"(?:during|on) (?:a|an) (?:(?P<kinds>" + _KIND + r"(?:, " + _KIND + r")*(?:,? or " + _KIND + r")?) )?"
      r"(?:action|(?P<bleed>bleed))(?: (?:directed at|against) (?P<you>you)(?: \(or a card you control\))?)?",
@@ -894,8 +897,10 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
      lambda g: (_all(_this_is(g["self"]), _this_blocks(None, succeeds=True),
                      _during_action([g["kind"].casefold()] if g["kind"] else [], bool(g["you"]))), {"minion": True})),
     (r"by a blocking (?:vampire|minion)", lambda g: (_this_blocks(None), {"minion": True})),
-    (r"during an action directed at (?:(?P<this>this (?:vampire|minion))|a (?:minion|vampire) you control)",
-     lambda g: (_directed_at("this" if g["this"] else "yours"), {"minion": bool(g["this"])})),
+    (r"during an action directed at (?:(?P<this>this (?:vampire|minion))|a (?:minion|vampire)(?: or location)? you "
+     r"control|(?P<location>a location))",
+     lambda g: (_directed_at("this" if g["this"] else "location" if g["location"] else "yours"),
+                {"minion": bool(g["this"])})),
     (r"(?:if|when) this " + _SELF + r" is blocked",
      lambda g: (_all(_this_is(g["self"]), _this_blocked), {"minion": True})),
     (r"(?:(?:in|during) combat with|against) (?P<who>" + _OTHER + r")" + _END,
@@ -903,7 +908,8 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"if this (?:vampire|minion) has more blood than the opposing (?:vampire|minion)",
      lambda g: (_more_blood, {"minion": True})),
 
-    (r"when an action is blocked|(?:(?:of )?(?:the )?combat )?resulting from a block", lambda g: (_combat_from_block, {})),
+    (r"when an action is blocked|(?:(?:of )?(?:the )?combat )?resulting from a block|in the resulting combat",
+     lambda g: (_combat_from_block, {})),
     (r"as this (?:minion|vampire) chooses (?:a|his or her|its|their) strike", lambda g: (_choosing_strike, {"minion": True})),
     (r"if you have (?:at least (?P<n>\d+)|(?P<one>one) or more) victory points?",
      lambda g: (_victory_points(int(g["n"] or 1)), {})),
