@@ -400,6 +400,22 @@ def _both_ready(d, m):
     return f"{' and '.join(down)} {'is' if len(down) == 1 else 'are'} no longer ready" if down else None
 
 
+def _ready_opponent_not(d, m):
+    """"if this vampire is ready and the opposing minion is not": in combat, this one still ready, the other not."""
+    c = _combat(d)
+    if c is None or m.name not in (c.acting, c.opposing):
+        return f"{m.name} is not in combat"
+    other = c.other(m.name)
+    if m.name not in d.minions or not d.minions[m.name].ready:
+        return f"{m.name} is no longer ready"
+    return None if other not in d.minions or not d.minions[other].ready else f"{other} is still ready"
+
+
+def _press_step(d, m):
+    c = _combat(d)
+    return None if c is not None and c.step == "press" else "the combat is not at its press step"
+
+
 def _is_kind(who: str) -> Callable[[Any, Any, Any], Optional[str]]:
     """A test of another minion `o` by the words the card names it with (`named_of`: "a minion", "an ally or younger
     vampire", "a Camarilla or Sabbat vampire", "a vampire without Auspex [aus]", "a minion controlled by your
@@ -838,6 +854,15 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"before range is (?:determined|chosen)", lambda g: (lambda d, m: _range(d, m, step="before range"), {})),
     (r"(?:(?:on|during) )?(?:the )?first round(?: of combat)?", lambda g: (lambda d, m: _range(d, m, first=True), {})),
     (r"if both combatants are still ready", lambda g: (_both_ready, {})),
+    (r"if this (?:vampire|minion|[A-Z][a-z]+) is ready and the opposing minion is not",
+     lambda g: (_ready_opponent_not, {"minion": True})),
+    (r"during the press step", lambda g: (_press_step, {})),
+    (r"(?P<you>when a bleed against you is about to be successful)|if a bleed would be successful",
+     lambda g: (_all(_declined, _during_action(["bleed"], bool(g["you"])), _bleed_amount(1)), {})),
+    (r"by a (?:vampire|minion) who successfully blocks an action",
+     lambda g: (_this_blocks(None, succeeds=True), {"minion": True})),
+    (r"after a combat resulting from a block",
+     lambda g: (_resolved("blocked", False, None, False), {"after_resolution": True})),
     (r"after (?:action )?resolution(?: \(successful or not\))?",
      lambda g: (_resolved(None, False, None, False), {"after_resolution": True})),
     (r"after resolution of (?:a|an) (?:(?P<how>successful|unsuccessful|blocked) )?(?:(?P<directed>directed) )?"
