@@ -102,13 +102,22 @@ def votes_of(d: Draft, m: Minion) -> tuple[int, list, str]:
 
 # -- calling a referendum -------------------------------------------------------------------------
 def resolve_political(d: Draft, log: Log, a: Action, paid: str, rules: list) -> None:
+    rt = a.payload if isinstance(a.payload, referendum_effects.ReferendumText) else None
+    selected = None
+    if rt is not None and rt.select_edge:  # (its terms select the Edge's holder now, as the referendum is called)
+        if d.edge is None:
+            raise NotModelled(f"{rt.card}'s terms select the Methuselah with the Edge, and no one has it as the "
+                              f"referendum is called (\"{rt.select_edge.strip()}\")", [R.POLITICAL_TERMS])
+        selected = d.edge
     d.set(referendum=Referendum(kind="political", caller=a.actor, player=a.player, card=a.card, step="terms",
                                 effects=a.effects, says=a.says, card_voters=(a.player,) if a.card else (),
-                                action=a))
+                                action=a, selected=selected))
     card = f"; {a.card} gives {a.player} 1 vote (counting as {a.player}'s vote from political action cards)" \
         if a.card else ""
+    terms = (f" Its terms select {selected}, the Methuselah with the Edge (\"{rt.select_edge.strip()}\")."
+             if selected else "")
     log.add(f"{a.summary} succeeds{paid}: the referendum is called. First {a.player} chooses its terms, if any, "
-            f"now that the action has succeeded; then every Methuselah may cast votes{card}.",
+            f"now that the action has succeeded; then every Methuselah may cast votes{card}.{terms}",
             *rules, R.REFERENDUM, R.REFERENDUM_STEPS, R.POLITICAL_TERMS, *([R.POLITICAL_CARD_VOTE] if a.card else []))
 
 

@@ -38,6 +38,10 @@ _THEN = re.compile(r"Each Methuselah then (?P<verb>burns|gains) (?P<n>\d) pool f
 _BLOOD = re.compile(rf"{_PASSES} (?:each vampire|all vampires with capacity below (?P<below>\d)) burns? "
                     r"(?P<n>\d) blood")
 _FAILS = re.compile(r"If this referendum fails, the acting vampire burns (?P<n>\d) blood")
+# "Select the Methuselah with the Edge. If this referendum is successful, that Methuselah burns 1 pool." (Code of Milan
+# Suspended): the terms select the Edge's holder, whom the outcome names
+_SELECT_EDGE = re.compile(r"Select the Methuselah with the Edge")
+_SELECTED = re.compile(rf"{_PASSES} that Methuselah (?P<verb>burns|gains) (?P<n>\d) pool")
 
 
 class Outcome(NamedTuple):
@@ -49,6 +53,7 @@ class Outcome(NamedTuple):
     per: Optional[str] = None  # what each Methuselah counts among what they control ("minion", "point allocated")
     below: Optional[int] = None  # "all vampires with capacity below N"
     on_fail: bool = False  # "If this referendum fails, the acting vampire ..."
+    selected: bool = False  # "... that Methuselah burns 1 pool": the Methuselah its terms selected
 
 
 class ReferendumText(NamedTuple):
@@ -61,6 +66,7 @@ class ReferendumText(NamedTuple):
     allocate_others: bool = False  # "among two or more other Methuselahs": none to the caller
     allocate_sentence: str = ""
     read: frozenset = frozenset()
+    select_edge: str = ""  # its terms' "Select the Methuselah with the Edge." (the sentence)
     rulings: tuple = ()  # the card's (ID, text), quoted where one decides a step
 
     def ruling(self, *words: str) -> str:
@@ -73,11 +79,16 @@ def referendum_text_of(name: str, sentences: list[str], rulings: tuple = ()) -> 
     sentences are not read here (`ReferendumText.read` holds those that are)."""
     outcomes: list[Outcome] = []
     allocate, x, others, said = None, False, False, ""
-    read = set()
+    read, select = set(), ""
     for s in sentences:
         text = s.strip().rstrip(".")
         if (m := _ALLOCATE.fullmatch(text)) and allocate is None and bool(m.group("n")) != bool(m.group("x")):
             allocate, x, others, said = int(m.group("n") or 0), bool(m.group("x")), bool(m.group("other")), s
+        elif _SELECT_EDGE.fullmatch(text) and not select:
+            select = s
+        elif (m := _SELECTED.fullmatch(text)) and select:
+            sign = -1 if m.group("verb") == "burns" else 1
+            outcomes.append(Outcome(s, "pool", sign * int(m.group("n")), selected=True))
         elif m := _POOL.fullmatch(text):
             sign = -1 if m.group("verb") == "burns" else 1
             outcomes.append(Outcome(s, "pool", sign * int(m.group("n")), m.group("per")))
@@ -93,9 +104,11 @@ def referendum_text_of(name: str, sentences: list[str], rulings: tuple = ()) -> 
             continue  # (another sentence: the card's other text, read elsewhere or not at all)
         read.add(s)
     allocated = any(o.per == "point allocated" for o in outcomes)
-    if not outcomes or allocated != (allocate is not None):
+    if not outcomes or allocated != (allocate is not None) or (select and not any(o.selected for o in outcomes)):
         return None  # (points allocated and never spent, or spent and never allocated: not this form)
-    return ReferendumText(name, tuple(outcomes), allocate, x, others, said, frozenset(read), tuple(rulings))
+    return ReferendumText(name, tuple(outcomes), allocate, x, others, said,
+                          read=frozenset(read | ({select} if select else set())), rulings=tuple(rulings),
+                          select_edge=select)
 
 
 # -- the engine ------------------------------------------------------------------------------------------------
@@ -118,7 +131,12 @@ def points(d: Draft, rt: ReferendumText) -> int:
 
 def check_playable(d: Draft, rt: ReferendumText, player: str, rulings: tuple = ()) -> None:
     """As the card is played: its allocation needs two Methuselahs to allocate among (the rulings: "Cannot be played
-    if there is only one opponent left")."""
+    if there is only one opponent left"); "Select the Methuselah with the Edge." needs one to have it (the rulings:
+    "Cannot be used or played if the conditions for the terms of the referendum cannot be met")."""
+    if rt.select_edge and d.edge is None:
+        ruled = next((f" [{rid}] {text}" for rid, text in rulings if "no legal selection" in text), "")
+        raise Refusal(f"{rt.card} cannot be played: no Methuselah has the Edge for its terms to select "
+                      f"(\"{rt.select_edge.strip()}\").{ruled}", [R.POLITICAL_TERMS, R.GOLDEN_RULE])
     if rt.allocate is None:
         return
     among = [p for p in d.seated() if not (rt.allocate_others and p == player)]
@@ -200,6 +218,13 @@ def take_effect(d: Draft, log: Log, r: Referendum, passed: bool) -> None:
         rules = [R.GOLDEN_RULE] if o.on_fail else [R.REFERENDUM_RESULT, R.GOLDEN_RULE]
         ruled = {"locked minion": rt.ruling("counted after"),
                  "equipment, location or retainer card": rt.ruling("each equipment")}.get(o.per or "", "")
+        if o.unit == "pool" and o.selected:
+            p = r.selected
+            done = pool(d, p, o.amount) if p is not None and d.players[p].seated else 0
+            said = (f"{p} {'gains' if done > 0 else 'burns'} {abs(done)} (now {d.players[p].pool})" if done else
+                    f"{p or 'no Methuselah'} {'is out of the game' if p else 'was selected'}: no pool moves")
+            log.add(f"{rt.card}: \"{o.sentence.strip()}\": {said}.", *rules, R.BLOOD_BANK)
+            continue
         if o.unit == "pool":
             moved = []
             for p in d.seated():

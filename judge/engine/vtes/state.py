@@ -396,6 +396,7 @@ class Referendum:
     action: Optional[Action] = None
     chosen: Optional[str] = None  # the vampire its terms choose (a title card's "Choose a ready Brujah.")
     allocated: tuple[tuple[str, int], ...] = ()  # the points its terms allocate: (Methuselah, points)
+    selected: Optional[str] = None  # the Methuselah its terms select ("Select the Methuselah with the Edge.")
 
     def total(self, side: str) -> int:
         return sum(v.count for v in self.votes if v.side == side and v.kind != "ballot")
