@@ -12,8 +12,10 @@ TABLE = """rules: current
 players: [Sarah, Alexis, Bob, Carol]
 turn: Sarah
 phase: minion
+edge: Alexis
 minions:
   - {name: Lucinde, controller: Sarah, capacity: 6, blood: 4, sect: Anarch, anarch: true, title: Baron of Paris}
+  - {name: Quentin, controller: Sarah, capacity: 6, blood: 4, sect: Sabbat, title: bishop}
   - {name: Carna, controller: Alexis, capacity: 3, blood: 3, sect: Independent, locked: true, equipment: [Gun]}
   - {name: Mort, controller: Alexis, type: ally, life: 2}
   - {name: Blaise, controller: Bob, capacity: 5, blood: 2, region: torpor, sect: Camarilla}
@@ -32,7 +34,8 @@ def test_every_referendum_read_takes_effect_as_printed():
     assert len(cards) >= 10, len(cards)
     for passes in (True, False):
         for facts, rt in cards:
-            events = [f'"Lucinde plays {facts.name}"', "nobody blocks"]
+            caller = "Quentin" if "sabbat" in [r.casefold() for r in facts.requirements] else "Lucinde"
+            events = [f'"{caller} plays {facts.name}"', "nobody blocks"]
             allocated = {}
             if rt.allocate is not None:
                 n = 4 if rt.allocate_x else rt.allocate  # X: the four Methuselahs
