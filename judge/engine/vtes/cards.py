@@ -683,6 +683,9 @@ class Modelled:
     intercept_mod: Optional[tuple[str, Any, int]] = None
     block_cost: Optional[tuple[str, Any, int]] = None
     any_stealth: bool = False  # "+1 stealth, even if stealth is not yet needed."
+    # a master card's "Move any amount of blood from a vampire you control to your pool." (Minion Tap): the sentence;
+    # the amount and the vampire are the scenario's to say, checked against it
+    blood_to_pool: str = ""
     # the blood a sentence has the minion burn as the card is played: "Burn 2 blood to have the action fail.", "Burn 1
     # blood to get +1 intercept.", "This vampire burns 1 blood to unlock." (paid with the card's cost)
     paid_blood: int = 0
@@ -1041,6 +1044,9 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if hit and (card.costs().blood or 0) and (named := groups_of(hit.group("clan"))) and len(named) == 1 and \
                 named[0].kind == "clan":
             continue  # (taken off as the card is paid for: card_cost)
+        if s == "Move any amount of blood from a vampire you control to your pool" and tuple(card.types) == (MASTER,):
+            out.blood_to_pool = sentence
+            continue
         on_action = MODIFIER in card.types or tuple(card.types) == (ACTION,)
         m = _ANY_STEALTH.fullmatch(s) if MODIFIER in card.types else None
         if m:
@@ -2553,6 +2559,8 @@ def _master(d: Draft, e: PlayCard, log: Log) -> None:
         # (once the master phase action and the cost are found: a refusal for those comes first)
         aimed = action_effects.chosen_for(d, what.master_text, Methuselah(player), e.on, card.quote())
         action_effects.take_effect(d, log, what.master_text, Methuselah(player), player, player, aimed, card.name)
+    if what.blood_to_pool:
+        _check_blood_to_pool(d, e, what, player)
     effect = _with_gains(e, what, player)
     if effect is not None:
         apply_card_effect(d, log, effect, card.name)
@@ -2571,6 +2579,32 @@ def _give_back(d: Draft, log: Log, player: str, card: CardFacts, canceller: str,
         when = f"now ({d.phase_state().master_actions} left)"
     log.add(f"{canceller}: \"{sentence}\": {player} gets +1 master phase action {when}.", R.GOLDEN_RULE,
             R.MASTER_ACTIONS)
+
+
+def _check_blood_to_pool(d: Draft, e: PlayCard, what: Modelled, player: str) -> None:
+    """"Move any amount of blood from a vampire you control to your pool." (Minion Tap): the scenario says how much
+    and from whom (`Sarah plays Minion Tap: Belinde burns 3 blood; Sarah gains 3 pool`), checked against the card: one
+    vampire of its player's, the pool it gains the blood it burns; refused otherwise, quoting the card."""
+    said = f"\"{what.blood_to_pool}\""
+    eff = e.effect
+    if eff is None:
+        raise NotModelled(f"{e.card.name} says {said}: say how much and from whom ('{player} plays {e.card.name}: "
+                          f"Belinde burns 3 blood; {player} gains 3 pool')", [R.CARD_MASTER_WHO, R.GOLDEN_RULE])
+    burned = [(name, n) for name, n in eff.blood]
+    gained = [(p, n) for p, n in eff.pool]
+    if len(burned) != 1 or len(gained) != 1 or gained[0][0] != player or eff.lock or eff.unlock or eff.hand_size:
+        raise _refuse(e.card, f"{e.card.name} moves blood from one vampire to its player's pool ({said}): the effect "
+                              f"said is not that", R.GOLDEN_RULE)
+    (name, n), (_, gain) = burned[0], gained[0]
+    t = minion(d, name)
+    if t.kind != VAMPIRE or t.controller != player or not t.controlled or t.contested:
+        raise _refuse(e.card, f"{name} is not a vampire {player} controls ({said})", R.GOLDEN_RULE)
+    if n is None or n >= 0 or gain != -n:
+        raise _refuse(e.card, f"the pool {player} gains is the blood {name} burns ({said})", R.GOLDEN_RULE)
+    if -n > t.blood:  # (its ruling: "If the target has less blood at resolution than the amount announced, you take
+        # what you can")
+        raise NotModelled(f"{name} has {t.blood} blood, less than the {-n} said: {e.card.name}'s ruling takes what it "
+                          f"can; say {t.blood}", [R.GOLDEN_RULE])
 
 
 def _discipline_target(d: Draft, e: PlayCard, what: Modelled) -> Minion:
