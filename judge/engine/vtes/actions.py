@@ -433,6 +433,8 @@ def end_unsuccessfully(d: Draft, log: Log, by: str, card: str, sentence: str, lo
     log.add(f"{card}: \"{sentence}\": " + (", ".join(said) + "; " if said else "") + f"the action ({a.summary}) "
             f"ends, unsuccessfully{attempt}{cost}{ended}.", R.GOLDEN_RULE, R.COST_ON_SUCCESS,
             *([R.TORPOR_GOING] if any(verb == "torpor" for _, verb in locks) else []))
+    if how != "ended":  # (an action that fails has reached its resolution: what is burned "before" it is burned)
+        settle_unless_blocks(d, log, a, None)
     if how == "ended":
         actor = d.minions.get(a.actor)
         if actor is not None:  # (what announcing it recorded for the non-repeat rules: undone)
@@ -505,7 +507,8 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
                       [R.REACTION_WHO, *([R.ALLY_OLDER_REGION] if m.recruited else []), *([R.WAKE] if m.locked else [])])
     if e.card:
         played_once(d, m.name, e.card, "reactions")
-    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block or e.grant or e.ends_action):
+    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block or e.grant or e.ends_action
+            or e.unless_blocks):
         raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake, unlocking to block, what "
                           "it gives in the combat if its minion blocks, or a described effect",
                           [R.REACTION_WHO, R.GOLDEN_RULE])
@@ -562,6 +565,9 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     log.add(text + ".", *rules)
     if e.effect:
         apply_card_effect(d, log, e.effect, what)
+    if e.unless_blocks:
+        n, sentence = e.unless_blocks
+        d.put_action(unless_blocks=d.action_().unless_blocks + ((m.name, n, what, sentence),))
     if e.ends_action:
         end_unsuccessfully(d, log, m.name, what, e.ends_action, e.end_locks, e.end_how)
     elif e.unlock_block:
@@ -778,6 +784,7 @@ def resolve_attempt(d: Draft, log: Log) -> bool:
         if a.actor not in d.minions:  # e.g. an acting ally that burned its last life paying for a modifier
             raise NotModelled(f"the acting minion {a.actor} left play during the action, then was blocked",
                               [R.ACTION_SUCCEEDS, R.BLOCKED])
+        settle_unless_blocks(d, log, a, att.blocker)
         d.put_minion(att.blocker, locked=True)
         for who in (a.player, att.player):
             if d.players[who].withdrawing:
@@ -848,7 +855,20 @@ def settle(d: Draft, log: Log) -> None:
     succeed(d, log)
 
 
+def settle_unless_blocks(d: Draft, log: Log, a, blocker: Optional[str]) -> None:
+    """Before the action resolves: a reaction's "If they do not block this action, they burn 1 blood before action
+    resolution." is settled for each minion that played one and is not the one that blocked (`blocker`)."""
+    for name, n, card, sentence in a.unless_blocks:
+        if name == blocker or name not in d.minions:
+            continue
+        burned = -blood(d, name, -n)
+        log.add(f"{card}: \"{sentence}\": {name} did not block this action and burns {burned} blood "
+                f"({d.minions[name].blood} left).", R.GOLDEN_RULE, R.BLOOD_BANK)
+        burn_dead_ally(d, log, name)
+
+
 def succeed(d: Draft, log: Log) -> None:
+    settle_unless_blocks(d, log, d.action_(), None)
     a = d.action_()
     d.set(action=None)
     actor = d.minions.get(a.actor)

@@ -686,6 +686,8 @@ class Modelled:
     # a master card's "Move any amount of blood from a vampire you control to your pool." (Minion Tap): the sentence;
     # the amount and the vampire are the scenario's to say, checked against it
     blood_to_pool: str = ""
+    # a reaction's "If they do not block this action, they burn 1 blood before action resolution." (N, the sentence)
+    unless_blocks: tuple = ()
     # the blood a sentence has the minion burn as the card is played: "Burn 2 blood to have the action fail.", "Burn 1
     # blood to get +1 intercept.", "This vampire burns 1 blood to unlock." (paid with the card's cost)
     paid_blood: int = 0
@@ -1044,6 +1046,11 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         if hit and (card.costs().blood or 0) and (named := groups_of(hit.group("clan"))) and len(named) == 1 and \
                 named[0].kind == "clan":
             continue  # (taken off as the card is paid for: card_cost)
+        m = re.fullmatch(r"If (?:they|he or she|this vampire) (?:do|does) not block this action, (?:they|he or she|this "
+                         r"vampire) burns? (\d) blood before action resolution", s)
+        if m and tuple(card.types) == (REACTION,) and not out.unless_blocks:
+            out.unless_blocks = (int(m.group(1)), sentence)
+            continue
         if s == "Move any amount of blood from a vampire you control to your pool" and tuple(card.types) == (MASTER,):
             out.blood_to_pool = sentence
             continue
@@ -2019,9 +2026,9 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
                      locked_ok=what.locked_ok, locked_by=what.locked_by, unlock_block=what.unlock_block,
                      after_action=what.after_action, grant=what.grant, combat_type=COMBAT in e.card.types,
                      ends_action=what.ends_action, end_locks=what.end_locks, end_how=what.end_how,
-                     line=e.line, text=e.text)
+                     unless_blocks=what.unless_blocks, line=e.line, text=e.text)
     if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block or
-            what.grant or what.ends_action) and e.says is not None:
+            what.grant or what.ends_action or what.unless_blocks) and e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
         actions.played_once(d, m.name, e.card.name, "reactions")
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced,

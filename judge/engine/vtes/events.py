@@ -262,6 +262,7 @@ class Reaction(Event):
     ends_action: str = ""  # "Lock this vampire and end the action.": as a modifier's
     end_locks: tuple = ()
     end_how: str = ""
+    unless_blocks: tuple = ()  # "If they do not block this action, they burn 1 blood ...": (blood, the sentence)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -238,6 +238,9 @@ class Action:
     # (the rulings on the cards that are: "Must be played ... before action modifiers that are not explicitly played
     # 'as the action is announced'"); None while there is none
     announce_over: Optional[str] = None
+    # what a reaction has its minion burn unless it blocks ("If they do not block this action, they burn 1 blood before
+    # action resolution.", Forced Awakening): (minion, blood, the card, its sentence), settled as the action resolves
+    unless_blocks: tuple = ()
 
     @property
     def undeclined(self) -> tuple[str, ...]:
