@@ -565,6 +565,9 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     log.add(text + ".", *rules)
     if e.effect:
         apply_card_effect(d, log, e.effect, what)
+    if d.action_() is not None and d.action_().announce_over is None:  # (the rulings on "as announced" cards: played
+        # before regular action modifiers and reactions)
+        d.put_action(announce_over=what)
     if e.unless_blocks:
         n, sentence = e.unless_blocks
         d.put_action(unless_blocks=d.action_().unless_blocks + ((m.name, n, what, sentence),))

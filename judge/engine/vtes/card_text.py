@@ -298,8 +298,8 @@ def _announced(d, m):
     if a.attempt is not None or a.declined:
         return "the action was announced already: blocks are being decided"
     if getattr(a, "announce_over", None):  # (the rulings on such cards: played before the modifiers that are not)
-        return f"the action was announced already: {a.announce_over}, an action modifier not played as it is announced, " \
-               f"was played"
+        return f"the action was announced already: {a.announce_over}, a card not played as it is announced, was " \
+               f"played"
     return None
 
 
@@ -392,11 +392,17 @@ def _choosing_strike(d, m):
     return None
 
 
+def _still_ready(d, c, name: str) -> bool:
+    """A combatant still ready: in play, in the ready region, and not going to torpor or being burned in this combat
+    (the book: a wounded vampire is "no longer ready ... until the combat is over")."""
+    return name in d.minions and d.minions[name].ready and name not in c.wounded and name not in c.burning
+
+
 def _both_ready(d, m):
     c = _combat(d)
     if c is None:
         return "no combat is in progress"
-    down = [n for n in (c.acting, c.opposing) if n not in d.minions or not d.minions[n].ready]
+    down = [n for n in (c.acting, c.opposing) if not _still_ready(d, c, n)]
     return f"{' and '.join(down)} {'is' if len(down) == 1 else 'are'} no longer ready" if down else None
 
 
@@ -406,9 +412,9 @@ def _ready_opponent_not(d, m):
     if c is None or m.name not in (c.acting, c.opposing):
         return f"{m.name} is not in combat"
     other = c.other(m.name)
-    if m.name not in d.minions or not d.minions[m.name].ready:
+    if not _still_ready(d, c, m.name):
         return f"{m.name} is no longer ready"
-    return None if other not in d.minions or not d.minions[other].ready else f"{other} is still ready"
+    return None if not _still_ready(d, c, other) else f"{other} is still ready"
 
 
 def _press_step(d, m):
@@ -815,7 +821,7 @@ def ruling_quote(rulings: tuple, *words: str) -> str:
 def same_clan(a: str, b: str) -> bool:
     def fold(name: str) -> str:
         name = re.sub(r"^(follower|daughter)s of ", r"\1 of ", " ".join(name.casefold().split()))  # (the plural)
-        if name.endswith("s") and not is_clan(name) and is_clan(name[:-1]):  # ("Assamites")
+        if name.endswith("s") and is_clan(name[:-1]):  # the plural a card prints ("Assamites", "Malkavians")
             name = name[:-1]
         return _RENAMED_CLANS.get(name, name)
     return bool(a) and fold(a) == fold(b)

@@ -2298,6 +2298,12 @@ def _equip(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Lo
 
 def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> None:
     c = d.combat
+    if c is not None and c.ended and m.name in (c.acting, c.opposing) and what.conditions:
+        # (the combat ended prematurely; its round's end remains, where a card whose condition now holds may be
+        # played: "Only usable if this vampire is ready and the opposing minion is not." That step is not modelled)
+        raise NotModelled(f"{e.card.name}{_at(e)} after the combat ended prematurely (\"{what.conditions[0][0]}\"): "
+                          f"cards played at the end of that round are not modelled. {e.card.quote()}",
+                          [R.END_OF_ROUND, R.GOLDEN_RULE])
     if c is None or c.ended or m.name not in (c.acting, c.opposing):
         where = "no combat is in progress" if c is None or c.ended else f"{m.name} is not in the combat"
         raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a combat card: {where}", R.CARD_COMBAT_WHO)

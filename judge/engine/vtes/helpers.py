@@ -628,7 +628,8 @@ def check_redirect(d: Draft, to: str) -> Action:
 
 def redirect_bleed(d: Draft, to: str) -> tuple[str, tuple[Rule, ...]]:
     """Redirect the bleed in progress to `to` (checked by `check_redirect`): block attempts reopen for the new
-    target, and the acting vampire's card bonuses against the Methuselah bled are counted again. Returns what
+    target, and the card bonuses against the Methuselah bled are counted again (the acting vampire's and its
+    retainers', and what the bled Methuselah's vampires give: "Toreador ... get +1 bleed against you."). Returns what
     happened, for the step's text, and its rules."""
     a = check_redirect(d, to)
     old = a.targets[0]
@@ -639,8 +640,9 @@ def redirect_bleed(d: Draft, to: str) -> tuple[str, tuple[Rule, ...]]:
                      summary=f"{a.actor} bleeds {to} (redirected from {old})")
     recount = ""
     actor = d.minions.get(a.actor)
-    if actor is not None and (actor.bonuses or any(r.bonuses for r in actor.retainers)):  # its (retainers') card bonuses
-        # against the Methuselah bled, counted again
+    if actor is not None and (actor.bonuses or any(r.bonuses for r in actor.retainers) or any(
+            abilities_of(o, "bleed against you") for o in d.minions.values() if o.controller in (old, to))):
+        # the card bonuses against the Methuselah bled, counted again
         changes = {}
         for stat in ("bleed", "stealth"):
             before = crypt_bonus(d, actor, stat, kind="bleed", directed=True, targets=(old,))[0]
@@ -649,7 +651,7 @@ def redirect_bleed(d: Draft, to: str) -> tuple[str, tuple[Rule, ...]]:
                 changes[stat] = max(0, getattr(a, stat) + after - before)
         if changes:
             a = d.put_action(**changes)
-            recount = (f"; {actor.name}'s card bonuses counted against {to} instead of {old}: "
+            recount = (f"; the card bonuses of {actor.name}'s bleed counted against {to} instead of {old}: "
                        + ", ".join(f"{stat} {n}" for stat, n in changes.items()))
     return (f"the bleed is redirected from {old} to {to}, which reopens block attempts: "
             f"{who_blocks(order, True, d, a.player).rstrip('.')}{recount}",
