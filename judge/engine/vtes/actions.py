@@ -378,7 +378,8 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
         rules += [R.GOLDEN_RULE, R.BLOCK_REPEAT]
     a = _note_for_combat(d, a, m, e, what)
     if e.grant is not None:
-        changes.append(f"if the action is blocked, {m.name} has in that combat what the card says (\"{e.grant.sentence}\")")
+        changes.append(f"if the action is blocked, {a.actor if e.grant_to_actor else m.name} has in that combat what "
+                       f"the card says (\"{e.grant.sentence}\")")
         rules.append(R.GOLDEN_RULE)
     note = " (this book has no 'limited' rule: only playing the same card twice is forbidden)" if second_bleed else ""
     if e.cost.blood or e.cost.pool:
@@ -820,7 +821,8 @@ def _note_for_combat(d: Draft, a, m: Minion, e, what: str):
     if e.card and not e.combat_type:
         a = d.put_action(not_combat=a.not_combat + ((m.name, e.card),))
     if e.grant is not None:
-        a = d.put_action(grants=a.grants + ((m.name, what, e.grant),))
+        who = a.actor if getattr(e, "grant_to_actor", False) else m.name
+        a = d.put_action(grants=a.grants + ((who, what, e.grant),))
     return a
 
 

@@ -686,6 +686,10 @@ class Modelled:
     # a master card's "Move any amount of blood from a vampire you control to your pool." (Minion Tap): the sentence;
     # the amount and the vampire are the scenario's to say, checked against it
     blood_to_pool: str = ""
+    # a modifier's "The acting ally or younger vampire gets ...": (the sentence, the minions it names as Named), the
+    # acting minion checked against it; and its strength given to the acting minion in the combat if it is blocked
+    acting_must_be: Optional[tuple[str, Any]] = None
+    grant_to_actor: bool = False
     # a reaction's "If they do not block this action, they burn 1 blood before action resolution." (N, the sentence)
     unless_blocks: tuple = ()
     # the blood a sentence has the minion burn as the card is played: "Burn 2 blood to have the action fail.", "Burn 1
@@ -1289,6 +1293,18 @@ def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] =
         m = re.fullmatch(r"The acting minion gets \+(\d) stealth|\+(\d) stealth action", s)
         if m:
             out.stealth += int(m.group(1) or m.group(2))
+            continue
+        # "The acting minion gets +1 bleed (limited).", "The acting ally or younger vampire gets +1 strength during this
+        # action.": a modifier played by another vampire, for the acting minion (its minions named: checked as played)
+        m = re.fullmatch(r"The acting (?P<who>.+?) gets \+(?P<n>\d) (?:(?P<bleed>bleed)(?P<limited> \(limited\))?|"
+                         r"(?P<strength>strength) (?:during )?this action)", s) if MODIFIER in card.types else None
+        named = named_of(m.group("who")) if m and out.acting_must_be is None else None
+        if named is not None and m.group("bleed") and not out.bleed:
+            out.bleed, out.limited, out.acting_must_be = int(m.group("n")), bool(m.group("limited")), (sentence, named)
+            continue
+        if named is not None and m.group("strength") and out.grant is None:
+            out.grant = CombatGrant("strength", int(m.group("n")), False, "blocked", sentence)
+            out.grant_to_actor, out.acting_must_be = True, (sentence, named)
             continue
         if s.startswith("Requires ") and requirements_checked(card):
             continue  # the card data's requirements, which `check_requirements` checks
@@ -1971,6 +1987,19 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         cost = dataclasses.replace(cost, blood=cost.blood + what.fail_cost)
     cost = _with_paid_blood(cost, what)
     _check_fails(d, e, what)
+    if what.acting_must_be is not None:
+        sentence, named = what.acting_must_be
+        a = d.action_()
+        actor = d.minions.get(a.actor) if a is not None else None
+        why = named.misfit(d, actor, m, f"{e.card.name} says \"{sentence}\"") if actor is not None else "no actor"
+        if why is not None:
+            raise _refuse(e.card, f"{e.card.name} is for an acting {named.words}: {why} (\"{sentence}\")",
+                          R.GOLDEN_RULE)
+        if what.grant_to_actor and a.kind in ("enter combat", "red list") or (a.kind == "card" and a.success is not None
+                                                                            and any(x.verb == "enter combat" for x in
+                                                                                    a.success.effects)):
+            raise NotModelled(f"{e.card.name}: \"{sentence}\" in the combat the action itself begins is not modelled",
+                              [R.GOLDEN_RULE])
     barring = ((e.card.name, *what.cannot_block, m.name),) if what.cannot_block else ()
     lowering = ((e.card.name, *what.intercept_mod, m.name),) if what.intercept_mod else ()
     costing = ((e.card.name, *what.block_cost, m.name),) if what.block_cost else ()
@@ -1983,6 +2012,7 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
                      end_how=what.end_how,
                      end_locks=what.end_locks, replaced=not what.not_replaced, cannot_block=barring,
                      intercept_mods=lowering, block_costs=costing, any_stealth=what.any_stealth,
+                     grant_to_actor=what.grant_to_actor,
                      as_announced=any("announced" in clause for _, c in what.conditions for clause, _ in c.clauses),
                      line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
