@@ -956,9 +956,22 @@ def line_played(card: CardFacts, level: Optional[str], m: Minion) -> Optional[in
     return fits[0] if fits else None
 
 
+# What `modelled` read, kept: a card is read at each step it is played, staged or checked, and its reading depends on
+# nothing but the card's facts and the line played (the key holds the facts, a frozen value: other facts read again).
+_MODELLED: Memo[tuple, "Modelled"] = Memo("engine.modelled", 20_000)
+
+
 def modelled(card: CardFacts, level: Optional[str], line_number: Optional[int] = None) -> Modelled:
     """What the engine reads of the card played at `level` by its line `line_number` (`line_played`; the first at
-    that level when None)."""
+    that level when None). Kept (`_MODELLED`): callers read it and never change it."""
+    key = (card, level, line_number)
+    found = _MODELLED.recall(key)
+    if found is None:
+        found = _MODELLED.remember(key, _read_card(card, level, line_number))
+    return found
+
+
+def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]) -> Modelled:
     out = Modelled()
     line, as_above, above = _level_line(card, level, line_number)
     out.line_text, out.printed_line = line, as_above or line
