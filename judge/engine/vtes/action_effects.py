@@ -415,9 +415,10 @@ def take_effect(d: Draft, log: Log, text: ActionText, actor, actor_name: str, pl
             d.put_minion(t.name, locked=e.verb == "lock")
             log.add(f"{said}: {t.name} {e.verb}s.", R.GOLDEN_RULE)
         elif e.verb == "steal":
-            log.add(f"{said}: {player} steals {t.name} from {t.controller}; it stays in the {t.region} region"
-                    f"{', locked' if t.locked else ''}.", R.STEAL_CARD, R.GOLDEN_RULE)
-            change_control(d, ChangeControl(minion=t.name, player=player, source=text.card), log)
+            change_control(d, ChangeControl(minion=t.name, player=player, source=said), log)
+            if t.name in d.minions:  # (the wording template: a stolen card stays where it was)
+                log.add(f"{t.name} stays in the {t.region} region{', locked' if t.locked else ''}, now {player}'s.",
+                        R.STEAL_CARD, R.GOLDEN_RULE)
         elif e.verb == "enter combat":
             if t.region != READY:
                 log.add(f"{said}: {t.name} is no longer ready: no combat.", R.COMBAT_READY)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
-from judge.engine.vtes import abilities, action_effects, combat, politics, situations, torpor
+from judge.engine.vtes import abilities, action_effects, combat, damage, politics, situations, torpor
 from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
@@ -287,8 +287,9 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     if not (e.stealth or e.bleed or e.hunt or e.effect or e.unblockable or e.fails_attempt or e.blocker_intercept
             or e.grant or e.ends_action or e.cannot_block or e.intercept_mods or e.block_costs):
         raise NotModelled("action modifiers other than +stealth, +bleed, +hunt, unblockable, a block attempt made to "
-                          "fail or its intercept lowered, what it gives in the combat if the action is blocked, or a "
-                          "described effect", [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
+                          "fail or its intercept lowered, blockers barred, taxed or lowered, the action ended, what it "
+                          "gives in the combat if the action is blocked, or a described effect",
+                          [R.MODIFIERS_ANY_TIME, R.GOLDEN_RULE])
     if (e.fails_attempt or e.blocker_intercept) and a.attempt is None:
         said = e.fails_attempt or f"The blocking minion gets -{e.blocker_intercept} intercept."
         raise Refusal(f"{e.card or 'the modifier'} acts on a block attempt (\"{said}\"), and no block attempt is in "
@@ -342,11 +343,12 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
         rules.append(R.GOLDEN_RULE)
     if e.intercept_mods:
         a = d.put_action(intercept_mods=a.intercept_mods + tuple(e.intercept_mods))
-        card, sentence, who, n, by = e.intercept_mods[0]
+        sentence = e.intercept_mods[0][1]
         changes.append(f"\"{sentence}\"")
         rules.append(R.GOLDEN_RULE)
-        if a.attempt is not None and _lowers(d, a, e.intercept_mods, d.minions.get(a.attempt.blocker)):
-            att = replace(a.attempt, intercept=a.attempt.intercept - n)
+        lowered = _lowers(d, a, e.intercept_mods, d.minions.get(a.attempt.blocker)) if a.attempt is not None else 0
+        if lowered:
+            att = replace(a.attempt, intercept=a.attempt.intercept - lowered)
             a = d.put_action(attempt=att)
             changes.append(f"{att.blocker} has {att.intercept} intercept against {a.stealth} stealth")
             rules.append(R.BLOCK_COMPARE)
@@ -420,7 +422,7 @@ def end_unsuccessfully(d: Draft, log: Log, by: str, card: str, sentence: str, lo
             said.append(f"{name} burns {burned} {'blood' if d.minions[name].kind == VAMPIRE else 'life'}")
         elif verb == "torpor":
             if d.minions[name].kind == VAMPIRE and d.minions[name].region != TORPOR:
-                d.put_minion(name, region=TORPOR)
+                damage.apply_statuses(d, log, (name,), (), after_combat=False, rules=(R.GOLDEN_RULE,))
                 said.append(f"{name} goes to torpor")
         else:
             d.put_minion(name, locked=verb == "lock")
@@ -457,7 +459,7 @@ def _fits(d: Draft, a, who, by: str, b: Minion, card: str, sentence: str) -> boo
     return who.misfit(d, b, me, f"{card} says \"{sentence}\"") is None
 
 
-def _lowers(d: Draft, a, entries, b: Optional[Minion]) -> int:
+def _lowers(d: Draft, a, entries, b: Optional[Minion]) -> int:  # (the intercept taken off, 0 when none)
     """What the cards' "Allies get -1 intercept." (`entries`: state.Action.intercept_mods's) take from `b`'s
     intercept."""
     return sum(n for card, sentence, who, n, by in entries if b is not None and _fits(d, a, who, by, b, card, sentence))
@@ -474,8 +476,7 @@ def bars(d: Draft, a, entries, b: Optional[Minion]):
             if who == b.name:
                 return entry
             continue
-        me = d.minions.get(by) or d.minions.get(a.actor) or b
-        if who.misfit(d, b, me, f"{card} says \"{sentence}\"") is None:
+        if _fits(d, a, who, by, b, card, sentence):
             return entry
     return None
 
@@ -510,9 +511,9 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
         played_once(d, m.name, e.card, "reactions")
     if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block or e.grant or e.ends_action
             or e.unless_blocks):
-        raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake, unlocking to block, what "
-                          "it gives in the combat if its minion blocks, or a described effect",
-                          [R.REACTION_WHO, R.GOLDEN_RULE])
+        raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake, unlocking to block, the "
+                          "action ended, a burn unless its minion blocks, what it gives in the combat if its minion "
+                          "blocks, or a described effect", [R.REACTION_WHO, R.GOLDEN_RULE])
     if e.bleed or e.redirect:
         _check_bleed_reaction(d, a, e)
     rules = [R.REACTION_WHO]
@@ -789,6 +790,7 @@ def resolve_attempt(d: Draft, log: Log) -> bool:
             raise NotModelled(f"the acting minion {a.actor} left play during the action, then was blocked",
                               [R.ACTION_SUCCEEDS, R.BLOCKED])
         settle_unless_blocks(d, log, a, att.blocker)
+        a = d.put_action(unless_blocks=())  # (settled: an action continued as if unblocked does not settle it again)
         d.put_minion(att.blocker, locked=True)
         for who in (a.player, att.player):
             if d.players[who].withdrawing:

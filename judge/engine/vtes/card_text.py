@@ -297,7 +297,7 @@ def _announced(d, m):
         return "no action is in progress"
     if a.attempt is not None or a.declined:
         return "the action was announced already: blocks are being decided"
-    if getattr(a, "announce_over", None):  # (the rulings on such cards: played before the modifiers that are not)
+    if a.announce_over:  # (the rulings on such cards: played before the modifiers that are not)
         return f"the action was announced already: {a.announce_over}, a card not played as it is announced, was " \
                f"played"
     return None
@@ -585,6 +585,8 @@ def _directed_at(what: str) -> Check:
         if not known:
             raise NotModelled(f"which minion {a.summary} is directed at is not read (its card is described): say "
                               f"what the card does with effect: or says:", [R.GOLDEN_RULE])
+        if not a.directed:
+            return f"{a.summary} is not a directed action"
         t = d.minions.get(aimed) if aimed else None
         at = f"{a.summary} is directed at " + (f"{aimed}" if aimed else "no minion")
         if what == "this":

@@ -468,7 +468,7 @@ def card_cost(card: CardFacts, m: Optional[Minion], log: Optional[Log] = None, p
         if m.clan is None:
             raise NotModelled(f"{card.name} says \"{hit.group(0)}.\", and the table does not say {m.name}'s clan "
                               f"(give its clan:)", [R.COST_REQUIRED, R.GOLDEN_RULE])
-        if same_clan(m.clan, clan) or same_clan(m.clan, clan.removesuffix("s")):  # ("Assamites")
+        if same_clan(m.clan, clan):
             before, cost = cost, Cost(blood=max(0, cost.blood - int(hit.group("n"))), pool=cost.pool)
             if log is not None:
                 log.add(f"{card.name}: \"{hit.group(0)}.\" ({m.name} is {m.clan}: it costs {_cost_text(cost) or 'nothing'} "
@@ -660,11 +660,10 @@ class Modelled:
     gain_blood: int = 0  # an action card's "This vampire gains N blood." (the acting vampire's, on success)
     unblockable: bool = False  # an action modifier's "This action is unblockable."
     # an action modifier's "That attempt fails and the blocking minion cannot attempt to block this action again."
-    # (the sentences), whom it bars from blocking again ("minion", its "controller", or "" none) and the blood it costs
-    # ("Burn 1 blood to have that attempt fail; ...")
+    # (the sentences), and whom it bars from blocking again ("minion", its "controller", or "" none); the blood it
+    # costs ("Burn 1 blood to have that attempt fail; ...") is `paid_blood`
     fails_attempt: str = ""
     bars: str = ""
-    fail_cost: int = 0
     blocker_intercept: int = 0  # an action modifier's "The blocking minion gets -N intercept."
     # a modifier's or reaction's "Lock this vampire and end the action.", "Unlock this vampire, lock the blocking
     # minion, and end the action.", "Unlock this vampire, and the action ends (unsuccessfully).": the sentence, and the
@@ -693,7 +692,8 @@ class Modelled:
     # a reaction's "If they do not block this action, they burn 1 blood before action resolution." (N, the sentence)
     unless_blocks: tuple = ()
     # the blood a sentence has the minion burn as the card is played: "Burn 2 blood to have the action fail.", "Burn 1
-    # blood to get +1 intercept.", "This vampire burns 1 blood to unlock." (paid with the card's cost)
+    # blood to get +1 intercept.", "This vampire burns 1 blood to unlock.", "Burn 1 blood to have that attempt fail;
+    # ..." (paid with the card's cost)
     paid_blood: int = 0
     # a reaction's or modifier's "... 1 optional maneuver during the resulting combat if this vampire blocks" (state.
     # CombatGrant): given in the combat the action's block begins
@@ -819,7 +819,7 @@ _CHOOSE = re.compile(r"Choose (?P<who>(?:an?|any) .+)")
 # "Unlock this vampire, lock the blocking minion, and end the action." (Mirror's Visage), "Unlock this vampire, and
 # the action ends (unsuccessfully)." (Psychomachia), "The action ends (unsuccessfully)."
 _ENDS = re.compile(r"(?:(?P<clauses>.+?),? and )?(?:[Ee]nd the action|[Tt]he action ends \(unsuccessfully\)|[Tt]he action "
-                   r"fails|the current action is ended)(?: \(without combat\))?|Burn (?P<n>\d) blood to have the action "
+                   r"fails|[Tt]he current action is ended)(?: \(without combat\))?|Burn (?P<n>\d) blood to have the action "
                    r"fail|(?P<lock>Lock this vampire) to cause the action to fail"
                    r"|The action fails and (?P<torpor>the acting (?:vampire|minion) goes to torpor)")
 # its clauses: "Lock this vampire", "lock the blocking minion", "the blocking vampire burns 2 blood", "The block attempt
@@ -836,7 +836,7 @@ def _ends_action(s: str) -> Optional[tuple[tuple[tuple[str, str], ...], int, str
     """(the locks an "... and end the action" sentence says before it, the blood it costs: "Burn 1 blood to have the
     action fail.", how it ends: `end_unsuccessfully`'s "fails", "resolved" or "ended"), or None when `s` is no such
     sentence (`_ENDS`) or one of its clauses is not a lock or unlock read here."""
-    m = _ENDS.fullmatch(s) if s[:1].isupper() or s.startswith("(") else None
+    m = _ENDS.fullmatch(s) if s[:1].isupper() else None
     if m is None:
         return None
     if m.group("n"):
@@ -1054,7 +1054,7 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         if m and not out.fails_attempt:  # "That attempt fails and the blocking minion cannot attempt to block ..."
             out.fails_attempt = sentence
             out.bars = "controller" if m.group("controller") else "minion" if m.group("bars") else ""
-            out.fail_cost = int(m.group("n") or 0)
+            out.paid_blood += int(m.group("n") or 0)  # ("Burn 1 blood to have that attempt fail; ...")
             continue
         if _BARS.fullmatch(s) and out.fails_attempt and not out.bars and MODIFIER in card.types:
             out.fails_attempt, out.bars = f"{out.fails_attempt} {sentence}", "minion"  # "The block fails, ..." before
@@ -1416,7 +1416,8 @@ def _discipline_card(sentences: list[str]) -> Optional[DisciplineCard]:
 def stage_kind(e: PlayCard, table) -> type:
     """The engine event a named card is played as, for the stages (stages.py): an action modifier or a
     reaction belongs to the open action, a combat card to the combat; an action modifier "only usable after
-    resolution" to none of them (the action, and a blocked action's combat, are played out first)."""
+    resolution", or a reaction "by a vampire who has blocked, after block resolution", to none of them (the action,
+    and a blocked action's combat, are played out first)."""
     types = e.card.types
     if types in ((MODIFIER,), (REACTION,)) and modelled(e.card, e.level).after_resolution:
         return PlayCard
@@ -1572,6 +1573,9 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
     if not modifier and m.region != READY:  # (a reaction's rule: a vampire in torpor plays none)
         raise _refuse(card, f"{m.name} is in the {m.region} region and cannot play reaction cards", R.TORPOR_REGION,
                       R.REACTION_WHO)
+    if not modifier and m.locked and not what.locked_ok:  # (its block locked it: only a card allowing it says so)
+        raise _refuse(card, f"{m.name} is locked: only ready unlocked minions play reactions, and {card.name} does not "
+                            f"say it is usable by a locked vampire", R.REACTION_WHO)
     check_requirements(d, card, m, e.level, log)
     cost = e.cost or card_cost(card, m, log, "Action Modifier" if modifier else "Reaction")
     check_cost(d, card, m, m.controller, cost)
@@ -1983,7 +1987,9 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
             or what.block_cost) and e.says is not None:  # described only
         actions.played_once(d, m.name, e.card.name, "modifiers")
         _pay(d, m, cost)
-        play_from_hand(d, m.controller, log, e.card.name)
+        play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced)
+        if d.action_().announce_over is None and not _as_announced(what):
+            d.put_action(announce_over=e.card.name)
         log.add(f"{m.name} plays {e.card.name}{_at(e)}.", R.CARD_MODIFIER_WHO, R.MODIFIERS_ANY_TIME)
         _says(e, log)
         return
@@ -1996,21 +2002,21 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         if same_clan(m.clan, clan):
             bleed += more
             log.add(f"{m.name} is {clan}: {e.card.name} gives +{more} bleed more (\"{sentence}\").", R.GOLDEN_RULE)
-    if what.fail_cost:  # "Burn 1 blood to have that attempt fail; ...": paid as the card is played, with its cost
-        cost = dataclasses.replace(cost, blood=cost.blood + what.fail_cost)
     cost = _with_paid_blood(cost, what)
     _check_fails(d, e, what)
     if what.acting_must_be is not None:
         sentence, named = what.acting_must_be
         a = d.action_()
         actor = d.minions.get(a.actor) if a is not None else None
-        why = named.misfit(d, actor, m, f"{e.card.name} says \"{sentence}\"") if actor is not None else "no actor"
+        if actor is None:
+            raise _refuse(e.card, f"{m.name} cannot play {e.card.name}: no action is in progress", R.CARD_MODIFIER_WHO)
+        why = named.misfit(d, actor, m, f"{e.card.name} says \"{sentence}\"")
         if why is not None:
             raise _refuse(e.card, f"{e.card.name} is for an acting {named.words}: {why} (\"{sentence}\")",
                           R.GOLDEN_RULE)
-        if what.grant_to_actor and a.kind in ("enter combat", "red list") or (a.kind == "card" and a.success is not None
-                                                                            and any(x.verb == "enter combat" for x in
-                                                                                    a.success.effects)):
+        begins_combat = a.kind in ("enter combat", "red list") or (
+            a.kind == "card" and a.success is not None and any(x.verb == "enter combat" for x in a.success.effects))
+        if what.grant_to_actor and begins_combat:
             raise NotModelled(f"{e.card.name}: \"{sentence}\" in the combat the action itself begins is not modelled",
                               [R.GOLDEN_RULE])
     barring = ((e.card.name, *what.cannot_block, m.name),) if what.cannot_block else ()
@@ -2026,7 +2032,7 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
                      end_locks=what.end_locks, replaced=not what.not_replaced, cannot_block=barring,
                      intercept_mods=lowering, block_costs=costing, any_stealth=what.any_stealth,
                      grant_to_actor=what.grant_to_actor,
-                     as_announced=any("announced" in clause for _, c in what.conditions for clause, _ in c.clauses),
+                     as_announced=_as_announced(what),
                      line=e.line, text=e.text)
     _delegate(e, actions.modifier, event, d, log, R.CARD_MODIFIER_WHO)
     _says(e, log)
@@ -2079,6 +2085,8 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _pay(d, m, cost)
         text, rules = actions.reaction_played(m.name, f"{e.card.name}{_at(e)}",
                                               m.locked and what.locked_ok and m.name not in a.woken, what.locked_by)
+        if d.action_() is not None and d.action_().announce_over is None:
+            d.put_action(announce_over=e.card.name)
         log.add(f"{text}.", R.REACTION_WHO, *rules)
         _says(e, log)
         return
@@ -2115,6 +2123,13 @@ def _check_fails(d: Draft, e: PlayCard, what: Modelled) -> None:
         said = ruling_quote(e.card.rulings, "block is being attempted")
         raise _refuse(e.card, f"{e.card.name} makes the action fail (\"{what.ends_action}\"), and {a.attempt.blocker} "
                               f"is attempting to block{said}", R.GOLDEN_RULE)
+
+
+def _as_announced(what: Modelled) -> bool:
+    """The card is "Only usable as the action is announced" (or as an action of some kind is): one of its conditions,
+    not negated, holds such a clause."""
+    return any(not c.negated and any(re.match(r"(?:as|when) (?:the|an?) .*announced$", clause, re.I)
+                                     for clause, _ in c.clauses) for _, c in what.conditions)
 
 
 def _with_paid_blood(cost: Cost, what: Modelled) -> Cost:

@@ -384,7 +384,7 @@ def master_card(d: Draft, e: MasterCard, log: Log) -> None:
     else:
         d.put_phase(master_actions=actions)
         if e.trifle:
-            text += "; a second trifle this phase acts like a regular master card"
+            text += ("; the phase's one trifle action was already gained, so this trifle acts like a regular master card")
             rules.append(R.TRIFLE)
     log.add(f"{text} ({actions} left).", *rules)
     if e.location:

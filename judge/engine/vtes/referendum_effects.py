@@ -107,7 +107,7 @@ def referendum_text_of(name: str, sentences: list[str], rulings: tuple = ()) -> 
     if not outcomes or allocated != (allocate is not None) or (select and not any(o.selected for o in outcomes)):
         return None  # (points allocated and never spent, or spent and never allocated: not this form)
     return ReferendumText(name, tuple(outcomes), allocate, x, others, said,
-                          read=frozenset(read | ({select} if select else set())), rulings=tuple(rulings),
+                          read=frozenset(read), rulings=tuple(rulings),
                           select_edge=select)
 
 

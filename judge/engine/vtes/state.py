@@ -672,7 +672,8 @@ def state_to_json(state: GameState) -> dict:
         chance = {"blocker": state.chance.blocker, "victim": state.chance.victim}
     r = state.resolved
     resolved = None if r is None else {"actor": r.actor, "kind": r.kind, "summary": r.summary,
-                                       "successful": r.successful, "blocked": r.blocked, "passed": r.passed}
+                                       "successful": r.successful, "blocked": r.blocked, "passed": r.passed,
+                                       "blocker": r.blocker}
     scores = {name: _num(state.players[name].vp) for name in state.seating}
     return {
         "rules": state.edition, "turn": state.turn, "phase": state.phase, "turn_number": state.turn_number,
