@@ -2019,18 +2019,16 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         if what.grant_to_actor and begins_combat:
             raise NotModelled(f"{e.card.name}: \"{sentence}\" in the combat the action itself begins is not modelled",
                               [R.GOLDEN_RULE])
-    barring = ((e.card.name, *what.cannot_block, m.name),) if what.cannot_block else ()
-    lowering = ((e.card.name, *what.intercept_mod, m.name),) if what.intercept_mod else ()
-    costing = ((e.card.name, *what.block_cost, m.name),) if what.block_cost else ()
+    blockers = _on_blockers(e, m, what)
     if what.chosen_cannot_block:
-        barring += ((e.card.name, what.chosen_cannot_block, _chosen_vampire(d, e, m, what), m.name),)
+        blockers["cannot_block"] += ((e.card.name, what.chosen_cannot_block, _chosen_vampire(d, e, m, what), m.name),)
     event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=bleed, limited=what.limited,
                      cost=cost, effect=e.effect, by_other=what.other_than_acting, unblockable=what.unblockable,
                      fails_attempt=what.fails_attempt, bars=what.bars, blocker_intercept=what.blocker_intercept,
                      grant=what.grant, combat_type=COMBAT in e.card.types, ends_action=what.ends_action,
                      end_how=what.end_how,
-                     end_locks=what.end_locks, replaced=not what.not_replaced, cannot_block=barring,
-                     intercept_mods=lowering, block_costs=costing, any_stealth=what.any_stealth,
+                     end_locks=what.end_locks, replaced=not what.not_replaced, **blockers,
+                     any_stealth=what.any_stealth,
                      grant_to_actor=what.grant_to_actor,
                      as_announced=_as_announced(what),
                      line=e.line, text=e.text)
@@ -2092,6 +2090,16 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         return
     _delegate(e, actions.reaction, event, d, log, R.CARD_REACTION_WHO)
     _says(e, log)
+
+
+def _on_blockers(e: PlayCard, m: Minion, what: Modelled) -> dict:
+    """What the card does to the action's blockers, as the Modifier and ActionCard events carry it (state.Action's
+    entries: the card, its sentence, the minions it names, the minion playing it): those barred ("Vampires cannot block
+    this action."), those whose intercept it lowers, those it makes pay to attempt."""
+    def entry(read):
+        return ((e.card.name, *read, m.name),) if read else ()
+    return {"cannot_block": entry(what.cannot_block), "intercept_mods": entry(what.intercept_mod),
+            "block_costs": entry(what.block_cost)}
 
 
 def _chosen_vampire(d: Draft, e: PlayCard, m: Minion, what: Modelled) -> str:
@@ -2234,10 +2242,7 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
                        directed=directed, stealth=what.stealth, bleed=what.bleed, any_target=what.any_target,
                        cost=cost, effect=_with_gains(e, what, m.controller, m), says=e.says, success=success,
                        chosen=chosen, unreplaced=what.after_action,
-                       cannot_block=((e.card.name, *what.cannot_block, m.name),) if what.cannot_block else (),
-                       intercept_mods=((e.card.name, *what.intercept_mod, m.name),) if what.intercept_mod else (),
-                       block_costs=((e.card.name, *what.block_cost, m.name),) if what.block_cost else (),
-                       line=e.line, text=e.text)
+                       **_on_blockers(e, m, what), line=e.line, text=e.text)
     if event.directed and not targets and not what.action_bleed:
         raise _refuse(e.card, f"{e.card.name} is a directed action (D): say whom it is directed at "
                               f"('directed at Alexis', or target:)", R.BLOCK_DIRECTED)
