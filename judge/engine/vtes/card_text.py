@@ -1554,7 +1554,10 @@ def is_self(who: str, name: str) -> bool:
     first = full.split()[0] if full.split() else ""
     if first.casefold() in _NOT_A_NAME or is_clan(first):  # "Anarch Convert", "Giovanni del Georgio"
         first = ""
-    return who in (name, full, first, re.sub(r" \(.*\)$", "", full), *words)
+    # the name's first words, an honorific with the given name ("Lady Scarlett" for Lady Scarlett Churchill)
+    lead = full.split()
+    prefix = len(who.split()) >= 2 and lead[:len(who.split())] == who.split()
+    return prefix or who in (name, full, first, re.sub(r" \(.*\)$", "", full), *words)
 
 
 # -- what else a crypt card says its vampire may or may not do ------------------------------------------------------
@@ -1595,9 +1598,11 @@ class Ability:
                     Discipline) or `types` cost `amount` less of `unit` ("blood", "pool", "blood or pool");
     "prevent"       "Lizette can prevent 1 damage each combat.": `amount` damage each combat (`once` "combat") or round
                     ("round"), of normal damage only when `non_aggravated`;
-    "as clan"       "Abraham can play cards requiring a Tremere as if he were a Tremere.": cards requiring the clan
-                    `types[0]` are played by it as if it were of that clan; "You and Gem can play ..." (`whose`
-                    "you"): its Methuselah's master cards too;
+    "as if"         "Abraham can play cards requiring a Tremere as if he were a Tremere.": cards requiring one of the
+                    clans `types` ("*": any, "... a sect and/or clan as if she were of that required sect and/or
+                    clan."), the titles `titles` ("Karl can play cards requiring a justicar as if he were a
+                    justicar.", "*": any) or the sects `sects` ("*") are played by it as if it had them; "You and
+                    Gem can play ..." (`whose` "you"): its Methuselah's master cards too;
     "votes"         "During the polling step of any referendum, Stefano can burn 1 blood to get +1 vote.": `amount` more
                     votes for the vampire in the referendum (times its ready minions of `groups` "for each ready Anarch
                     you control"), once each referendum (the rulings), paid by `verb`: "burn" (`blood`), "lock", or
@@ -1666,7 +1671,9 @@ class Ability:
     during: str = ""  # "burn for": the actions it is used in; "hand size": "combat" while it fights
     once: str = ""  # "burn for": once each "action" or "turn" ("": any number of times)
     press_to: str = ""  # "press": "continue" when the press is only usable to continue combat
-    types: tuple[str, ...] = ()  # "card cost": the card types it is about
+    types: tuple[str, ...] = ()  # "card cost": the card types it is about; "as if": the clans
+    titles: tuple[str, ...] = ()  # "as if": the titles it stands in for ("*": any)
+    sects: tuple[str, ...] = ()  # "as if": the sects it stands in for ("*": any)
     unit: str = ""  # "card cost": "blood", "pool" or "blood or pool"
     non_aggravated: bool = False  # "prevent": normal damage only
     phase: str = ""  # "self unlock": the phase it is used in
@@ -1696,8 +1703,17 @@ _CARD_COST = re.compile(rf"(?:Cards requiring [A-Z][a-z]+ \[(?P<code>[a-z]{{3}})
 _COST_TYPES = {"Combat cards": ("Combat",), "Equipment": ("Equipment",), "Allies and retainers": ("Ally", "Retainer")}
 _PREVENT_EACH = re.compile(r"(?P<who>.+?) (?:can|may) prevent (?P<n>\d|one) (?P<na>non-aggravated )?damage each "
                            r"(?P<span>combat|round)\.?")
-_AS_CLAN = re.compile(r"(?:You and )?(?P<who>.+?) can play cards requiring an? (?P<clan>[A-Z][\w ]+?) as if (?P<who2>.+?) "
-                      r"were an? (?P<clan2>[A-Z][\w ]+?)\.?")
+_AS_CLAN = re.compile(r"(?:You and )?(?P<who>.+?) can play cards requiring an? (?P<clan>[A-Za-z][\w ]+?) as if (?P<who2>.+?) "
+                      r"were an? (?P<clan2>[A-Za-z][\w ]+?)\.?")
+# "You and Lisandro can play cards requiring a Samedi or a Ventrue antitribu as if he were of that required clan."
+_AS_CLANS = re.compile(r"(?:You and )?(?P<who>.+?) can play cards requiring an? (?P<clans>[A-Z][\w ]+?(?: or an? [A-Z][\w ]+?)+)"
+                       r" as if (?:he|she|they|it) were of that required clan\.?")
+# "You and Mata Hari can play cards requiring a sect and/or clan as if she were of that required sect and/or clan.",
+# "Vlad uses and can play cards requiring a title or a sect as if he had that required title or were of that required
+# sect."
+_AS_ANY = re.compile(r"(?:You and )?(?P<who>.+?) (?:uses and )?can play cards requiring (?:a sect and/or clan as if (?:he|she|they) "
+                     r"were of that required sect and/or clan|(?P<title>a title or a sect as if (?:he|she|they) had that "
+                     r"required title or were of that required sect))\.?")
 _BLEED_ACTION = re.compile(r"(?P<who>.+?) can bleed (?:(?P<any>any Methuselah)|(?P<pred>your predator)|with \+(?P<n>\d) "
                            r"bleed) as an? (?:\+(?P<st>\d) stealth )?\(D\) action(?: that costs (?P<blood>\d) blood)?\.?")
 _TRANSFERS = re.compile(r"If (?P<who>.+?) is ready (?:at the start of|during) your influence phase, you get \+(?P<n>\d) "
@@ -1901,11 +1917,23 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
     if m and is_self(m.group("who"), name):
         return Ability("prevent", s, amount=1 if m.group("n") == "one" else int(m.group("n")), once=m.group("span"),
                        non_aggravated=bool(m.group("na")))
+    # "You and Gem can play ...": its Methuselah's master cards too (`whose` "you"); without "You and", its own
+    whose = "you" if s.startswith("You and ") else ""
     m = _AS_CLAN.fullmatch(s)
-    if m and is_self(m.group("who"), name) and is_self(m.group("who2"), name) and m.group("clan") == m.group(
-            "clan2") and is_clan(m.group("clan")):
-        # "You and Gem can play ...": its Methuselah's master cards too (`whose` "you"); without "You and", its own
-        return Ability("as clan", s, types=(m.group("clan"),), whose="you" if s.startswith("You and ") else "")
+    if m and is_self(m.group("who"), name) and is_self(m.group("who2"), name) and m.group("clan") == m.group("clan2"):
+        if is_clan(m.group("clan")):
+            return Ability("as if", s, types=(m.group("clan"),), whose=whose)
+        if m.group("clan").casefold() in TITLES:  # "Karl can play cards requiring a justicar as if he were a justicar."
+            return Ability("as if", s, titles=(m.group("clan").casefold(),), whose=whose)
+    m = _AS_CLANS.fullmatch(s)
+    if m and is_self(m.group("who"), name):
+        clans = tuple(re.split(r" or an? ", m.group("clans")))
+        if all(is_clan(c) for c in clans):
+            return Ability("as if", s, types=clans, whose=whose)
+    m = _AS_ANY.fullmatch(s)
+    if m and is_self(m.group("who"), name):
+        return Ability("as if", s, titles=("*",) if m.group("title") else (), types=() if m.group("title") else ("*",),
+                       sects=("*",), whose=whose)
     m = _BLEED_ACTION.fullmatch(s)
     if m and is_self(m.group("who"), name):
         return Ability("bleed action", s, amount=int(m.group("n") or 0), stealth=int(m.group("st") or 0),

@@ -502,16 +502,20 @@ def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str
     """Refuse `m` playing `card` at `level` when it does not meet the card's clan, Discipline or text
     requirements; a card of `m`'s that meets one for it is said in `log`. `for_master`: `m` is the ready minion a
     master card's requirements ask of its Methuselah (only "You and Gem can play ..." counts there)."""
+    def as_if(field: str, wanted: list, fits) -> bool:
+        """Whether `m`'s card lets it play the card as if it met the requirement `wanted` (of its clans, titles or
+        sects, by `field`): "Abraham can play cards requiring a Tremere as if he were a Tremere."; said in `log`."""
+        found = [a for a in abilities_of(m, "as if") if (a.whose == "you" or not for_master) and any(
+            x == "*" or fits(x, w) for x in getattr(a, field) for w in wanted)]
+        if found and log is not None:
+            log.add(f"{m.name}'s card: \"{found[0].sentence}\" ({card.name} requires {' or '.join(wanted)}).",
+                    R.CRYPT_ABILITY, R.GOLDEN_RULE)
+        return bool(found)
+
     if card.clans and not any((m.clan or "").casefold() == c.casefold() for c in card.clans + card.former_clans):
-        # "Abraham can play cards requiring a Tremere as if he were a Tremere."
-        as_clan = [a for a in abilities_of(m, "as clan") if any(same_clan(a.types[0], c) for c in card.clans)
-                   and (a.whose == "you" or not for_master)]
-        if not as_clan:
+        if not as_if("types", card.clans, same_clan):
             raise _refuse(card, f"{m.name} ({m.clan or 'no clan'}) cannot play {card.name}: it requires "
                                 f"{' or '.join(card.clans)}", R.CARD_REQUIREMENTS)
-        if log is not None:
-            log.add(f"{m.name}'s card: \"{as_clan[0].sentence}\" ({card.name} requires {' or '.join(card.clans)}).",
-                    R.CRYPT_ABILITY, R.GOLDEN_RULE)
     barred = _barred_by(card, m)
     if barred:
         raise _refuse(card, f"{m.name} cannot play {card.name}: its card says \"{barred[0].sentence}\"",
@@ -535,19 +539,22 @@ def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str
     reqs = [r.casefold() for r in card.requirements]
     titles = [r for r in reqs if r in TITLES]
     if titles:
-        if not holds_title(m, titles):
-            raise _refuse(card, f"{m.name} ({m.title or 'untitled'}) cannot play {card.name}: it requires a "
+        if not holds_title(m, titles) and not as_if("titles", titles, str.__eq__):
+            held = m.title or ("titled, with no title named" if m.titled else "untitled")
+            raise _refuse(card, f"{m.name} ({held}) cannot play {card.name}: it requires a "
                                 f"{' or '.join(titles)}", R.CARD_REQUIREMENTS)
     sects = [r for r in reqs if r in SECTS]
     if sects:
         sect = "anarch" if m.anarch else (m.sect or "").casefold()
-        if sect not in sects:
+        if sect not in sects and not as_if("sects", sects, str.__eq__):
             raise _refuse(card, f"{m.name} ({m.sect or 'no sect'}) cannot play {card.name}: it requires "
                                 f"{' or '.join(sects)}", R.CARD_REQUIREMENTS)
     for req in reqs:
         if req in TITLES or req in SECTS:
             continue
         met = _other_requirement(m, req)
+        if met is False and req == "titled" and as_if("titles", [req], str.__eq__):
+            continue  # (Vlad Tepes: "... as if he had that required title ...")
         if met is None:
             raise NotModelled(f"{card.name}'s requirement {req!r} (the engine checks clans, Disciplines, titles, "
                               f"sects, capacity and traits). {card.quote()}", [R.CARD_REQUIREMENTS])
