@@ -771,6 +771,9 @@ _WITH_MANEUVER = re.compile(r"(?P<strike>Strike(?:, ranged)?: .+?),? with (?:an|
 # optional press." (Aid from Bats at superior), "Strike: dodge, with an optional press and an optional maneuver."
 _WITH_BOTH = re.compile(r"(?P<strike>Strike(?:, ranged)?: .+?),? with (?:an|1|one) optional (?:maneuver and (?:an|1|one)"
                         r" optional press|press and (?:an|1|one) optional maneuver)")
+# ... or additional strikes: "Strike: dodge, with an additional strike (limited)." (Acrobatics at superior; the
+# additional strikes follow the round's normal pair, as any do)
+_WITH_STRIKES = re.compile(r"(?P<strike>Strike(?:, ranged)?: .+?),? with (?:an|(?P<n>\d)) additional strikes? \(limited\)")
 # An action modifier making the block attempt in progress fail: "That attempt fails and the blocking minion cannot
 # attempt to block this action again.", "... the blocking minion's controller cannot ...", "Burn 1 blood to have that
 # attempt fail; the blocking minion cannot ...", "The block attempt fails, and that Sabbat vampire cannot ...", "The
@@ -1279,6 +1282,12 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         struck = strike_of(m.group("strike")) if m and COMBAT in card.types and out.strike is None else None
         if struck is not None:
             out.strike, out.strike_maneuver = struck, True
+            continue
+        m = _WITH_STRIKES.fullmatch(s)
+        struck = strike_of(m.group("strike")) if m and COMBAT in card.types and out.strike is None and \
+            not out.extra_strikes else None
+        if struck is not None:
+            out.strike, out.extra_strikes = struck, int(m.group("n") or 1)
             continue
         m = _WITH_BOTH.fullmatch(s)
         struck = strike_of(m.group("strike")) if m and COMBAT in card.types and out.strike is None else None
@@ -2414,6 +2423,10 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
         _continuation(d, e, m, what, log)
         _grant_press(d, e, m, what, log)
+        if what.extra_strikes and d.combat is not None and not d.combat.ended:
+            # "Strike: dodge, with an additional strike (limited).": given with the strike (and lost with the combat,
+            # should its pair of strikes end it)
+            combat.add_strikes(d, log, m.name, what.extra_strikes, e.card.name, "")
         return
     if e.effect is None and e.says is None and not what.rest and what.extra_strikes and what.strike is None and \
             not (what.press or what.maneuver or what.prevent):

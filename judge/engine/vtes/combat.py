@@ -982,20 +982,32 @@ def gain_strikes(d: Draft, e: GainStrikes, log: Log) -> None:
                           "says they are resolved after the normal pair, not when they can be gained",
                           [R.ADDITIONAL_STRIKES])
     c = reach(d, log, "strike", "additional strikes")
-    used = [src for who, src in c.extra_sources if who == m.name]
-    if used:
-        raise Refusal(f"{m.name} already gained additional strikes from {used[0]} this round: a minion cannot use more "
-                      f"than one card or effect to gain additional strikes per round", [R.ADDITIONAL_STRIKES_LIMIT])
+    _check_strike_source(c, m.name)
     source = e.source or "a card"
     paid = _pay(d, m, e.cost, source)
     if e.source:
         play_from_hand(d, m.controller, log, e.source, after_combat=e.unreplaced)
+    add_strikes(d, log, m.name, e.count, source, paid)
+
+
+def _check_strike_source(c: Combat, name: str) -> None:
+    used = [src for who, src in c.extra_sources if who == name]
+    if used:
+        raise Refusal(f"{name} already gained additional strikes from {used[0]} this round: a minion cannot use more "
+                      f"than one card or effect to gain additional strikes per round", [R.ADDITIONAL_STRIKES_LIMIT])
+
+
+def add_strikes(d: Draft, log: Log, name: str, count: int, source: str, paid: str) -> None:
+    """`count` additional strikes for the combatant `name` from `source` (its one source this round, checked: a card
+    giving them with its strike checks it here), resolved after the round's normal pair."""
+    c = d.combat
+    _check_strike_source(c, name)
     extra = dict(c.extra)
-    extra[m.name] = extra.get(m.name, 0) + e.count
-    c = d.put_combat(extra=tuple(extra.items()), extra_sources=c.extra_sources + ((m.name, source),))
-    log.add(f"{m.name} gains {e.count} additional strike{'s' if e.count > 1 else ''} from {source}{paid} (one source "
+    extra[name] = extra.get(name, 0) + count
+    c = d.put_combat(extra=tuple(extra.items()), extra_sources=c.extra_sources + ((name, source),))
+    log.add(f"{name} gains {count} additional strike{'s' if count > 1 else ''} from {source}{paid} (one source "
             f"per round); they are resolved after the normal pair, at the same {c.range} range.",
-            R.ADDITIONAL_STRIKES, R.ADDITIONAL_STRIKES_LIMIT, *([R.COMBAT_ACTING_FIRST] if m.name == c.acting else []))
+            R.ADDITIONAL_STRIKES, R.ADDITIONAL_STRIKES_LIMIT, *([R.COMBAT_ACTING_FIRST] if name == c.acting else []))
 
 
 def prevent(d: Draft, e: Prevent, log: Log) -> None:
