@@ -867,6 +867,15 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"during the press step", lambda g: (_press_step, {})),
     (r"(?P<you>when a bleed against you is about to be successful)|if a bleed would be successful",
      lambda g: (_all(_declined, _during_action(["bleed"], bool(g["you"])), _bleed_amount(1)), {})),
+    # a hunt about to succeed: its blocks declined, before it resolves (the blood is gained as it resolves)
+    (r"(?:if|when) this " + _SELF + r" (?:is about to (?:successfully hunt|hunt successfully)|would successfully hunt|"
+     r"successfully hunts)",
+     lambda g: (_all(_this_is(g["self"]), _this_acting, _kind_is("hunt", False), _declined), {"minion": True})),
+    (r"(?:if|when) (?P<who>" + _OTHER + r") (?:is about to (?:successfully hunt|hunt successfully)|would successfully "
+     r"hunt|successfully hunts)",
+     lambda g: (_all(_kind_is("hunt", False), _acting_is(g["who"]), _declined), _younger(g))),
+    (r"when a hunt action is successful, after resolution",
+     lambda g: (_resolved("successful", False, "hunt", False), {"after_resolution": True})),
     (r"by a (?:vampire|minion) who successfully blocks an action",
      lambda g: (_this_blocks(None, succeeds=True), {"minion": True})),
     (r"after a combat resulting from a block",

@@ -54,7 +54,7 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
                                  Reaction, Recruit, StrikeSpec)
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, check_minion_phase, minion,
                                   play_from_hand, pool, require_seated)
-from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Methuselah, StrikeText, abilities_of, above_codes,
+from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Methuselah, StrikeText, abilities_of, above_codes, is_clan,
                                          condition_of, discipline_level, groups_of, holds_title, is_as_above, level_of,
                                          named_of, read_crypt_text, ruling_quote, same_clan, strike_of, written_out)
 from judge.engine.vtes.state import ALLY, READY, VAMPIRE, Combat, CombatGrant, Draft, GrantedPress, Minion
@@ -537,6 +537,9 @@ def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str
         raise _refuse(card, f"{card.name} requires no Discipline: it has no superior level to play it at",
                       R.DISCIPLINE_LEVEL)
     reqs = [r.casefold() for r in card.requirements]
+    no_blood = re.search(r"Requires [^.]* with no blood\.", card.text)
+    if no_blood and m.blood:  # ("Requires a Laibon with no blood.": Excellent Thirst)
+        raise _refuse(card, f"{m.name} has {m.blood} blood: \"{no_blood.group(0)}\"", R.CARD_REQUIREMENTS)
     titles = [r for r in reqs if r in TITLES]
     if titles:
         if not holds_title(m, titles) and not as_if("titles", titles, str.__eq__):
@@ -567,12 +570,52 @@ _OTHER_REQUIREMENTS = ("titled", "non-titled", "non-sterile", "non-red list", "i
 
 
 def requirements_checked(card: CardFacts) -> bool:
-    """Whether the engine checks every requirement of the card data (`check_requirements`): its "Requires ..."
-    sentences are then read."""
+    """Whether the engine checks every requirement of the card data (`check_requirements`), and the data says all
+    its "Requires ..." sentences say: they are then read."""
     reqs = [r.casefold() for r in card.requirements]
     return bool(reqs or card.clans) and all(
         r in TITLES or r in SECTS or r in _OTHER_REQUIREMENTS or re.fullmatch(r"capacity \d+ or (more|less)", r)
-        or r.startswith("non-") and r[4:] in SECTS for r in reqs)
+        or r.startswith("non-") and r[4:] in SECTS for r in reqs) and all(
+        _requires_said(s) for s in re.findall(r"Requires [^.]*\.", card.text))
+
+
+# The words of a "Requires ..." sentence the card data's requirements hold, one category each: the titles, the
+# sects, and the rest (traits and their negations). Capacity bounds and "ready" are said too.
+_REQUIRED_TERMS = re.compile(
+    r"\b(?:(?P<title>" + "|".join(sorted(TITLES, key=len, reverse=True)) + r")(?: member)?"
+    r"|(?P<sect>camarilla|sabbat|anarch|laibon|independent)"
+    r"|(?P<other>non-[\w-]+(?: list)?|titled|infernal|red list|black hand|seraph|slave))\b", re.I)
+_REQUIRED_CAPACITY = re.compile(r"\b(?:with |of )?(?:a )?capacity (?:(?:above|below) \d+|\d+ or (?:more|less)|"
+                                r"(?:less|more) than \d+)", re.I)
+_REQUIRED_FILLER = re.compile(r"\b(?:an?|ready|unlocked|vampires?|minions?|or)\b|,", re.I)
+
+
+def _requires_said(sentence: str) -> bool:
+    """Whether the card data holds all a "Requires ..." sentence says: every word a requirement the data lists, a
+    clan, or a filler; "A or B" of one category (the engine holds alternatives within titles, sects or clans only:
+    "a Laibon or non-titled vampire" is not held); "both ..." and any other words ("with no blood", "with three or more
+    Aye", "who can commit diablerie") not."""
+    text = _REQUIRED_CAPACITY.sub(" ", sentence.strip().rstrip(".")[len("Requires "):])
+    text = re.sub(r"\bwith no blood$", " ", text)  # (checked by `check_requirements` from the text)
+    for left, right in re.findall(r"([\w-]+),? or ([\w-]+)", text):
+        kinds = set()
+        for word in (left, right):
+            t = _REQUIRED_TERMS.match(word) or (_REQUIRED_TERMS.match(word + " circle") if word.casefold() == "inner"
+                                                else None)
+            kinds.add(next(k for k, v in t.groupdict().items() if v) if t else "clan" if is_clan(word) else word)
+        if len(kinds) > 1:
+            return False
+    rest = _REQUIRED_FILLER.sub(" ", _REQUIRED_TERMS.sub(" ", text))
+    words = rest.split()
+    i = 0
+    while i < len(words):  # what is left must be clans ("Follower of Set", "Salubri antitribu")
+        for n in (4, 3, 2, 1):
+            if is_clan(" ".join(words[i:i + n])):
+                i += n
+                break
+        else:
+            return False
+    return True
 
 
 def _other_requirement(m: Minion, req: str) -> Optional[bool]:
@@ -662,6 +705,7 @@ class Modelled:
     press: Optional[str] = None  # a combat card's "Press." (any), "Press, only usable to end combat." (end), ... (continue)
     extra_strikes: int = 0  # a combat card's "Additional strike (limited)." / "N additional strikes."
     votes: int = 0  # an action modifier's or reaction's "This vampire gets +N votes." (in the referendum polled)
+    hunt: int = 0  # an action modifier's "This Laibon gets +2 hunt." (the hunt in progress)
     unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
     gain_pool: int = 0  # an action card's or master card's "Gain N pool." (its player's, as the card takes effect)
     gain_blood: int = 0  # an action card's "This vampire gains N blood." (the acting vampire's, on success)
@@ -1319,6 +1363,10 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
             # "by a ready vampire other than the acting minion": an action modifier played by another vampire
             out.other_than_acting = out.other_than_acting or (condition.other_than_acting and MODIFIER in card.types)
             continue
+        m = re.fullmatch(r"This (?:acting )?(?:vampire|[A-Z][a-z]+) gets \+(\d) hunt(?: this action)?", s)
+        if m and tuple(card.types) == (MODIFIER,) and not out.hunt:
+            out.hunt = int(m.group(1))  # (its own hunt: a modifier is the acting vampire's)
+            continue
         m = re.fullmatch(r"The acting minion gets \+(\d) stealth|\+(\d) stealth action", s)
         if m:
             out.stealth += int(m.group(1) or m.group(2))
@@ -1808,7 +1856,7 @@ def _only_cancels(what: Modelled) -> bool:
 # cancels nothing ("Maneuver. Alternatively, burn 1 blood to cancel a grapple card ...").
 _EFFECTS = ("stealth", "bleed", "intercept", "action_bleed", "wake", "lock_self", "unlock_self", "redirect", "strike",
             "bleed_reduced", "maneuver", "prevent", "strength", "aggravated_hands", "press", "extra_strikes", "votes",
-            "unlock_block", "gain_pool", "gain_blood", "unblockable", "ally", "location", "hunting_gain")
+            "unlock_block", "gain_pool", "gain_blood", "unblockable", "ally", "location", "hunting_gain", "hunt")
 
 
 def _cancels(d: Draft, e: PlayCard, m: Optional[Minion], player: str, what: Modelled, log: Log, rule) -> None:
@@ -1998,8 +2046,8 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         _cancelled(d, e, m, m.controller, cost, log, False, R.CARD_MODIFIER_WHO, "modifier")
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
-    if not (what.stealth or what.bleed or e.effect or what.unblockable or what.fails_attempt or what.blocker_intercept
-            or what.grant or what.ends_action or what.cannot_block or what.chosen_cannot_block or what.intercept_mod
+    if not (what.stealth or what.bleed or what.hunt or e.effect or what.unblockable or what.fails_attempt
+            or what.blocker_intercept or what.grant or what.ends_action or what.cannot_block or what.chosen_cannot_block or what.intercept_mod
             or what.block_cost) and e.says is not None:  # described only
         actions.played_once(d, m.name, e.card.name, "modifiers")
         _pay(d, m, cost)
@@ -2038,7 +2086,8 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     blockers = _on_blockers(e, m, what)
     if what.chosen_cannot_block:
         blockers["cannot_block"] += ((e.card.name, what.chosen_cannot_block, _chosen_vampire(d, e, m, what), m.name),)
-    event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=bleed, limited=what.limited,
+    event = Modifier(minion=m.name, card=e.card.name, stealth=what.stealth, bleed=bleed, hunt=what.hunt,
+                     limited=what.limited,
                      cost=cost, effect=e.effect, by_other=what.other_than_acting, unblockable=what.unblockable,
                      fails_attempt=what.fails_attempt, bars=what.bars, blocker_intercept=what.blocker_intercept,
                      grant=what.grant, combat_type=COMBAT in e.card.types, ends_action=what.ends_action,
