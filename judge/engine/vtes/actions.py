@@ -509,8 +509,8 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
                       [R.REACTION_WHO, *([R.ALLY_OLDER_REGION] if m.recruited else []), *([R.WAKE] if m.locked else [])])
     if e.card:
         played_once(d, m.name, e.card, "reactions")
-    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block or e.grant or e.ends_action
-            or e.unless_blocks):
+    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block or e.block_any or e.grant
+            or e.ends_action or e.unless_blocks):
         raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake, unlocking to block, the "
                           "action ended, a burn unless its minion blocks, what it gives in the combat if its minion "
                           "blocks, or a described effect", [R.REACTION_WHO, R.GOLDEN_RULE])
@@ -577,6 +577,8 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
         end_unsuccessfully(d, log, m.name, what, e.ends_action, e.end_locks, e.end_how)
     elif e.unlock_block:
         block(d, Block(blocker=m.name), log)
+    elif e.block_any:
+        block(d, Block(blocker=m.name, anyone=(what, e.block_any)), log)
     burn_dead_ally(d, log, m.name)
 
 
@@ -608,7 +610,7 @@ def block(d: Draft, e: Block, log: Log) -> None:
     if a.unblockable:
         raise Refusal(f"{a.summary} is unblockable ({a.unblockable}): no minion can attempt to block it",
                       [R.GOLDEN_RULE, block_rule])
-    if player not in a.order:
+    if player not in a.order and not e.anyone:
         raise Refusal(f"{player} may not block {a.summary}: {who_blocks(a.order, a.directed, d, a.player)}",
                       [block_rule])
     barred_by = dict(a.barred_players).get(player)
@@ -627,7 +629,8 @@ def block(d: Draft, e: Block, log: Log) -> None:
         card, sentence, who, _ = barred
         raise Refusal(f"{b.name} cannot block this action: {card} says \"{sentence}\""
                       + (f" ({b.name} was chosen)" if isinstance(who, str) else ""), [R.GOLDEN_RULE, block_rule])
-    before = [p for p in a.order[:a.order.index(player)] if p not in a.declined]
+    # (a card's block by anyone: only the rule of who may block is set aside, not the order of those who may)
+    before = [p for p in a.order[:a.order.index(player)] if p not in a.declined] if player in a.order else []
     if before:
         raise Refusal(f"{names(before)} may block first; {player} can block only after "
                       f"{'they decline' if len(before) > 1 else before[0] + ' declines'}", [block_rule])
@@ -651,8 +654,9 @@ def block(d: Draft, e: Block, log: Log) -> None:
     d.put_action(attempt=att)
     verdict = ("the block would succeed unless stealth is added" if att.intercept >= a.stealth
                else "intercept is needed for the block to succeed")
-    log.add(f"{b.name} ({player}) attempts to block {a.actor}{paid}: {att.intercept} intercept against {a.stealth} "
-            f"stealth; {verdict}.", block_rule, R.BLOCK_COMPARE)
+    anyone = (f", as {e.anyone[0]} allows (\"{e.anyone[1]}\")" if e.anyone and player not in a.order else "")
+    log.add(f"{b.name} ({player}) attempts to block {a.actor}{paid}{anyone}: {att.intercept} intercept against "
+            f"{a.stealth} stealth; {verdict}.", block_rule, R.BLOCK_COMPARE, *([R.GOLDEN_RULE] if anyone else []))
     if b.intercept:
         log.add(f"{b.name} has {b.intercept:+d} intercept of its own (its card's, or the table's `intercept:`), counted "
                 f"above.", R.CRYPT_ABILITY)

@@ -707,6 +707,9 @@ class Modelled:
     votes: int = 0  # an action modifier's or reaction's "This vampire gets +N votes." (in the referendum polled)
     hunt: int = 0  # an action modifier's "This Laibon gets +2 hunt." (the hunt in progress)
     unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
+    # a reaction's "This reacting vampire attempts to block the current action, ignoring the normal prey, predator or
+    # target restrictions for blocking actions." (Falcon's Eye, Eagle's Sight): the sentence
+    block_any: str = ""
     gain_pool: int = 0  # an action card's or master card's "Gain N pool." (its player's, as the card takes effect)
     gain_blood: int = 0  # an action card's "This vampire gains N blood." (the acting vampire's, on success)
     unblockable: bool = False  # an action modifier's "This action is unblockable."
@@ -1251,6 +1254,10 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         if s in ("Unlock this vampire", "Unlock this reacting vampire") and tuple(card.types) == (REACTION,) or \
                 s in ("Unlock this vampire", "Unlock this minion") and tuple(card.types) == (MODIFIER,):
             out.unlock_self = sentence  # (a modifier's: once its action has resolved)
+            continue
+        if re.fullmatch(r"This (?:reacting )?vampire attempts to block the current action, ignoring the normal prey, "
+                        r"predator or target restrictions for blocking actions", s) and tuple(card.types) == (REACTION,):
+            out.block_any = sentence
             continue
         if s == "This vampire unlocks and attempts to block" and tuple(card.types) == (REACTION,):
             out.unlock_block = True  # read for a reaction alone, as "Usable by a locked vampire"
@@ -1856,7 +1863,8 @@ def _only_cancels(what: Modelled) -> bool:
 # cancels nothing ("Maneuver. Alternatively, burn 1 blood to cancel a grapple card ...").
 _EFFECTS = ("stealth", "bleed", "intercept", "action_bleed", "wake", "lock_self", "unlock_self", "redirect", "strike",
             "bleed_reduced", "maneuver", "prevent", "strength", "aggravated_hands", "press", "extra_strikes", "votes",
-            "unlock_block", "gain_pool", "gain_blood", "unblockable", "ally", "location", "hunting_gain", "hunt")
+            "unlock_block", "block_any", "gain_pool", "gain_blood", "unblockable", "ally", "location", "hunting_gain",
+            "hunt")
 
 
 def _cancels(d: Draft, e: PlayCard, m: Optional[Minion], player: str, what: Modelled, log: Log, rule) -> None:
@@ -2136,11 +2144,11 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=effect,
                      wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
                      locked_ok=what.locked_ok, locked_by=what.locked_by, unlock_block=what.unlock_block,
-                     after_action=what.after_action, grant=what.grant, combat_type=COMBAT in e.card.types,
+                     block_any=what.block_any, after_action=what.after_action, grant=what.grant, combat_type=COMBAT in e.card.types,
                      ends_action=what.ends_action, end_locks=what.end_locks, end_how=what.end_how,
                      unless_blocks=what.unless_blocks, line=e.line, text=e.text)
     if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block or
-            what.grant or what.ends_action or what.unless_blocks) and e.says is not None:
+            what.block_any or what.grant or what.ends_action or what.unless_blocks) and e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
         actions.played_once(d, m.name, e.card.name, "reactions")
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced,

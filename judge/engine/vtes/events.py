@@ -258,6 +258,9 @@ class Reaction(Event):
     locked_by: str = ""  # the card's sentence that lets a locked minion play it (default: "Usable by a locked vampire")
     after_action: bool = False  # "Do not replace until after this action."
     unlock_block: bool = False  # "This vampire unlocks and attempts to block.": played locked, then unlocks and blocks
+    # "This reacting vampire attempts to block the current action, ignoring the normal prey, predator or target
+    # restrictions for blocking actions." (the sentence): it attempts to block, whoever the action may be blocked by
+    block_any: str = ""
     grant: Any = None  # state.CombatGrant: what it gives its minion in the combat if that minion blocks
     combat_type: bool = False  # the card is a combat card too (another copy may be played in the combat)
     ends_action: str = ""  # "Lock this vampire and end the action.": as a modifier's
@@ -269,6 +272,9 @@ class Reaction(Event):
 @dataclass(frozen=True, kw_only=True)
 class Block(Event):
     blocker: str
+    # a card's "..., ignoring the normal prey, predator or target restrictions for blocking actions." (the card and
+    # its sentence): the Methuselah's right to block is not asked, the rest is (its rulings)
+    anyone: tuple[str, str] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
