@@ -662,6 +662,9 @@ class Modelled:
     intercept: int = 0
     # "with an additional +N bleed if this vampire is Toreador": (N, the clan, the sentence), the vampire playing it
     bleed_if: Optional[tuple[int, str, str]] = None
+    # "+1 intercept, with an additional +1 intercept if the acting minion is titled." (Protection Racket), "... if this
+    # Nosferatu is titled." (The Warrens): (N, whose title: "acting" or "self", the sentence)
+    intercept_if: Optional[tuple[int, str, str]] = None
     limited: Optional[bool] = None
     action_bleed: bool = False  # "(D) Bleed"
     any_target: bool = False
@@ -1407,6 +1410,12 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
             out.bleed, out.limited = int(m.group("n")), bool(m.group("limited"))
             out.bleed_if = (int(m.group("more")), m.group("clan"), sentence)
             continue
+        m = re.fullmatch(r"\+(?P<n>\d) intercept, with an additional \+(?P<more>\d) intercept if (?:(?P<acting>the acting "
+                         r"(?:minion|vampire))|this (?:vampire|[A-Z][a-z]+)) is titled", s)
+        if m and tuple(card.types) == (REACTION,) and not out.intercept:
+            out.intercept = int(m.group("n"))
+            out.intercept_if = (int(m.group("more")), "acting" if m.group("acting") else "self", sentence)
+            continue
         m = re.fullmatch(r"(?:\+(\d) stealth)?(?:,? and )?(?:\+(\d) bleed( \(limited\))?)?(?:\+(\d) intercept)?", s)
         if m and any(m.groups()):
             out.stealth += int(m.group(1) or 0)
@@ -2141,7 +2150,15 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     if what.bleed_reduced and (a.kind != "bleed" or m.controller not in a.targets):
         raise _refuse(e.card, f"{e.card.name} reduces a bleed against its player: {a.summary} is not a bleed of "
                               f"{m.controller}", R.CARD_REQUIREMENTS, R.BLEED_AMOUNT)
-    event = Reaction(minion=m.name, card=e.card.name, intercept=what.intercept, cost=cost, effect=effect,
+    intercept = what.intercept
+    if what.intercept_if is not None:
+        more, whose, sentence = what.intercept_if
+        titled = d.minions.get(a.actor) if whose == "acting" else m
+        if titled is not None and titled.titled:
+            intercept += more
+            log.add(f"{titled.name} is titled: {e.card.name} gives +{more} intercept more (\"{sentence}\").",
+                    R.GOLDEN_RULE)
+    event = Reaction(minion=m.name, card=e.card.name, intercept=intercept, cost=cost, effect=effect,
                      wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
                      locked_ok=what.locked_ok, locked_by=what.locked_by, unlock_block=what.unlock_block,
                      block_any=what.block_any, after_action=what.after_action, grant=what.grant, combat_type=COMBAT in e.card.types,
