@@ -837,19 +837,22 @@ def _give_grants(d: Draft, log: Log, a, blocker: str) -> None:
     the blocker's "if this vampire blocks", the acting minion's "if this action is blocked"; a maneuver or press is
     used as its card names it ("with Guard Dogs"), "maneuver or press" either once; strength holds that combat (or
     its first round)."""
-    given, strength = [], []
+    given, strength, ranges = [], [], []
     for who, card, g in a.grants:
         if who != (blocker if g.on == "blocks" else a.actor):
             continue
-        if g.kind == "strength":
+        if g.kind.startswith("range "):  # "each round is at long range (skip the determine range step ...)"
+            ranges.append((1 if g.first_round else 0, g.kind.split()[1], f"{card} (\"{g.sentence}\")"))
+        elif g.kind == "strength":
             strength.append((who, g.amount, card, "round" if g.first_round else "combat"))
         else:
             given += [(who, card, Ability(kind=k, sentence=g.sentence, uses=g.amount, first_round=g.first_round))
                       for k in g.kind.split(" or ")]
         log.add(f"{card} gives {who} in this combat: \"{g.sentence}\"", R.GOLDEN_RULE)
-    if given or strength:
+    if given or strength or ranges:
         c = d.combat
-        d.put_combat(card_abilities=c.card_abilities + tuple(given), strength_mods=c.strength_mods + tuple(strength))
+        d.put_combat(card_abilities=c.card_abilities + tuple(given), strength_mods=c.strength_mods + tuple(strength),
+                     set_range=c.set_range + tuple(ranges))
 
 
 def settle(d: Draft, log: Log) -> None:

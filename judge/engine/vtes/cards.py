@@ -707,6 +707,9 @@ class Modelled:
     aggravated_hands: bool = False  # a combat card's "Damage from this vampire's hand strikes is aggravated this round."
     press: Optional[str] = None  # a combat card's "Press." (any), "Press, only usable to end combat." (end), ... (continue)
     extra_strikes: int = 0  # a combat card's "Additional strike (limited)." / "N additional strikes."
+    # a strike card's "If another round of combat occurs, that round is at close range (skip the determine range step
+    # for that round).": (the range, the sentence), set for the next round as the strike is chosen
+    next_round_range: Optional[tuple[str, str]] = None
     votes: int = 0  # an action modifier's or reaction's "This vampire gets +N votes." (in the referendum polled)
     hunt: int = 0  # an action modifier's "This Laibon gets +2 hunt." (the hunt in progress)
     unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
@@ -1185,6 +1188,16 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         if m and tuple(card.types) == (REACTION,) and not out.unlock_self:
             out.paid_blood += int(m.group(1))
             out.unlock_self = sentence
+            continue
+        m = re.fullmatch(r"If another round of combat occurs, that round is at (close|long) range \(skip the determine "
+                         r"range step for that round\)", s)
+        if m and COMBAT in card.types and out.strike is not None and out.next_round_range is None:
+            out.next_round_range = (m.group(1), sentence)
+            continue
+        m = re.fullmatch(r"This action, while this vampire is in combat, each round is at (close|long) range \(skip the "
+                         r"determine range step for each round\)", s)
+        if m and tuple(card.types) == (MODIFIER,) and out.grant is None:
+            out.grant = CombatGrant(f"range {m.group(1)}", 0, False, "blocked", sentence)
             continue
         grant = _combat_grant(s, sentence) if set(card.types) & {MODIFIER, REACTION} and out.grant is None else None
         if grant is not None:
@@ -2497,6 +2510,11 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
         _continuation(d, e, m, what, log)
         _grant_press(d, e, m, what, log)
+        c = d.combat
+        if what.next_round_range and c is not None and not c.ended:
+            rng, sentence = what.next_round_range
+            d.put_combat(set_range=c.set_range + ((c.round + 1, rng, f"{e.card.name} (\"{sentence}\")"),))
+            log.add(f"{e.card.name}: \"{sentence}\"", R.GOLDEN_RULE)
         if what.extra_strikes and d.combat is not None and not d.combat.ended:
             # "Strike: dodge, with an additional strike (limited).": given with the strike (and lost with the combat,
             # should its pair of strikes end it)

@@ -128,8 +128,21 @@ def reach(d: Draft, log: Log, step: str, what: str) -> Combat:
     raise NotModelled("a combat that does not reach its next step", [R.COMBAT_ROUND])
 
 
+def fixed_range(c: Combat) -> Optional[tuple[int, str, str]]:
+    """The range a card set for the current round (`Combat.set_range`), or None: the round has its range step."""
+    return next((x for x in c.set_range if x[0] in (0, c.round)), None)
+
+
 def _finish_before_range(d: Draft, log: Log) -> None:
-    d.put_combat(step="range")
+    fixed = fixed_range(d.combat)
+    if fixed is None:
+        d.put_combat(step="range")
+        return
+    c = d.combat
+    current = d.edition == CURRENT
+    d.put_combat(range=fixed[1], step="before strikes" if current else "strike")
+    log.add(f"Round {c.round} is at {fixed[1]} range, as {fixed[2]} says: the determine range step is skipped"
+            f"{'; the before strikes step follows' if current else '; strikes follow'}.", R.GOLDEN_RULE, R.RANGE_SET)
 
 
 def _finish_range(d: Draft, log: Log) -> None:
@@ -202,10 +215,14 @@ def _finish_round(d: Draft, log: Log) -> None:
                             cause=c.cause, wounded=c.wounded, burning=c.burning, taken=c.taken,
                             unreplaced=c.unreplaced, limited=c.limited, used_abilities=c.used_abilities,
                             card_abilities=c.card_abilities, cause_card=c.cause_card,
-                            strength_mods=tuple(x for x in c.strength_mods if x[3] == "combat")))
+                            strength_mods=tuple(x for x in c.strength_mods if x[3] == "combat"),
+                            set_range=tuple(x for x in c.set_range if x[0] == 0 or x[0] > c.round)))
         where = "the end of round step, then " if d.edition == CURRENT else ""
-        log.add(f"End of round {c.round}: {where}round {c.round + 1} begins, at close range unless a maneuver "
-                f"changes it.", *([R.END_OF_ROUND] if d.edition == CURRENT else []), R.PRESS, R.RANGE_CLOSE)
+        fixed = fixed_range(d.combat)
+        at = (f"at {fixed[1]} range, as {fixed[2]} says" if fixed else
+              "at close range unless a maneuver changes it")
+        log.add(f"End of round {c.round}: {where}round {c.round + 1} begins, {at}.",
+                *([R.END_OF_ROUND] if d.edition == CURRENT else []), R.PRESS, R.RANGE_CLOSE)
         return
     end(d, log)
 
@@ -307,6 +324,10 @@ def _pay(d: Draft, m: Minion, cost: Cost, what: str) -> str:
 def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
     c = _combat(d, "a maneuver")
     m = _combatant(d, c, e.minion, "maneuver")
+    fixed = fixed_range(c)
+    if fixed is not None and c.step in ("before range", "range"):
+        raise Refusal(f"round {c.round} is at {fixed[1]} range, as {fixed[2]} says: it has no determine range step, "
+                      f"so no maneuver is played", [R.GOLDEN_RULE, R.MANEUVER])
     c = reach(d, log, "range", "a maneuver")
     if c.last_maneuver == m.name:
         if R.MANEUVER_TWICE.exists_in(d.edition):
@@ -387,6 +408,14 @@ def no_maneuver(d: Draft, e: NoManeuver, log: Log) -> None:
     c = _combat(d, "declining to maneuver")
     if e.minion:
         _combatant(d, c, e.minion, "maneuver")
+    fixed = fixed_range(c) if c.step in ("before range", "range") else None
+    if fixed is not None:  # no range step: "the range is close" says what the card set, or is refused
+        if e.range and e.range != fixed[1]:
+            raise Refusal(f"round {c.round} is at {fixed[1]} range, as {fixed[2]} says, not {e.range}",
+                          [R.GOLDEN_RULE, R.RANGE_SET])
+        if c.step == "before range":
+            _finish_before_range(d, log)
+        return
     c = reach(d, log, "range", "the range step")
     if e.minion and e.minion == c.acting and not c.maneuvered:
         log.add(f"{e.minion}, the acting minion, declines to maneuver first; {c.opposing} may still maneuver.",

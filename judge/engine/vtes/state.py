@@ -358,6 +358,9 @@ class Combat:
     # a card's "If this vampire was blocked while performing an action, the action continues as if unblocked.",
     # played this round by the blocked vampire (the action's): (the card, the sentence); a new round drops it
     continues: Optional[tuple[str, str]] = None
+    # rounds a card set the range of, skipping their determine range step: (the round, 0 for each round, the range,
+    # what set it: 'Lam Into ("If another round of combat occurs, that round is at close range ...")')
+    set_range: tuple[tuple[int, str, str], ...] = ()
 
     def extra_of(self, name: str) -> int:
         return dict(self.extra).get(name, 0)
