@@ -52,8 +52,8 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
                                  GainStrikes,
                                  HuntingGround, Maneuver, MasterCard, Modifier, PlayCard, Political, Press, Prevent,
                                  Reaction, Recruit, StrikeSpec)
-from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, check_minion_phase, minion,
-                                  play_from_hand, pool, require_seated)
+from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, check_minion_phase,
+                                       drain_excess, minion, play_from_hand, pool, require_seated)
 from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Methuselah, StrikeText, abilities_of, above_codes, is_clan,
                                          condition_of, discipline_level, groups_of, holds_title, is_as_above, level_of,
                                          named_of, read_crypt_text, ruling_quote, same_clan, strike_of, written_out)
@@ -1263,6 +1263,10 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         if m and tuple(card.types) in ((ACTION,), (MASTER,)) and not out.gain_pool:
             out.gain_pool = int(m.group(1))
             continue
+        m = re.fullmatch(r"This vampire gains (\d) blood and you gain (\d) pool", s)
+        if m and tuple(card.types) == (MODIFIER,) and out.after_resolution and not (out.gain_blood or out.gain_pool):
+            out.gain_blood, out.gain_pool = int(m.group(1)), int(m.group(2))  # (Spoils of War: once it resolved)
+            continue
         m = re.fullmatch(r"This (?:acting )?vampire gains (\d) blood", s)
         if m and tuple(card.types) == (ACTION,) and not out.gain_blood:
             out.gain_blood = int(m.group(1))
@@ -1278,7 +1282,7 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         if s == "This vampire unlocks and attempts to block" and tuple(card.types) == (REACTION,):
             out.unlock_block = True  # read for a reaction alone, as "Usable by a locked vampire"
             continue
-        m = re.fullmatch(r"This (?:reacting |acting )?vampire (?:gets \+|gains )(\d) votes?", s)
+        m = re.fullmatch(r"This (?:reacting |acting )?(?:vampire|Anarch|(?-i:[A-Z][a-z]+)) (?:gets \+|gains )(\d) votes?", s)
         if m and (MODIFIER in card.types or REACTION in card.types) and not out.votes:
             out.votes = int(m.group(1))
             continue
@@ -1389,6 +1393,17 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         m = re.fullmatch(r"This (?:acting )?(?:vampire|[A-Z][a-z]+) gets \+(\d) hunt(?: this action)?", s)
         if m and tuple(card.types) == (MODIFIER,) and not out.hunt:
             out.hunt = int(m.group(1))  # (its own hunt: a modifier is the acting vampire's)
+            continue
+        m = re.fullmatch(r"Burn (\d) blood to get \+(\d) stealth", s)
+        if m and tuple(card.types) == (MODIFIER,) and not out.stealth:
+            out.paid_blood += int(m.group(1))  # (paid as the card is played, with its cost)
+            out.stealth = int(m.group(2))
+            continue
+        m = re.fullmatch(r"\+(\d) stealth, not usable during an? (bleed|political) action", s)
+        negated = condition_of(f"Not usable during a {m.group(2)} action.") if m and MODIFIER in card.types else None
+        if negated is not None and not out.stealth:
+            out.stealth = int(m.group(1))
+            out.conditions.append((sentence, negated))  # (Shroud of Night: its condition said after its effect)
             continue
         m = re.fullmatch(r"The acting minion gets \+(\d) stealth|\+(\d) stealth action", s)
         if m:
@@ -1690,6 +1705,12 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
     log.add(f"{m.name} plays {card.name}{_at(e)} after {r.summary} resolved ("
             f"{'successful' if r.successful else 'blocked' if r.blocked else 'not successful'}){who}{paid}, as the "
             f"card allows.", rule, R.GOLDEN_RULE)
+    if what.gain_blood or what.gain_pool:  # "This vampire gains 1 blood and you gain 1 pool." (Spoils of War)
+        gained = blood(d, m.name, what.gain_blood, drain=False)
+        pool(d, m.controller, what.gain_pool)
+        log.add(f"{m.name} gains {gained} blood and {m.controller} gains {what.gain_pool} pool, as {card.name} says.",
+                R.GOLDEN_RULE)
+        drain_excess(d, m.name, log)
     if what.unlock_self:
         if m.locked:
             d.put_minion(m.name, locked=False)
