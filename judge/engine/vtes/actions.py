@@ -285,7 +285,7 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     if e.card:
         played_once(d, m.name, e.card, "modifiers")
     if not (e.stealth or e.bleed or e.hunt or e.effect or e.unblockable or e.fails_attempt or e.blocker_intercept
-            or e.grant or e.ends_action or e.cannot_block or e.intercept_mods or e.block_costs):
+            or e.grant or e.ends_action or e.cannot_block or e.intercept_mods or e.block_costs or e.lock_failed):
         raise NotModelled("action modifiers other than +stealth, +bleed, +hunt, unblockable, a block attempt made to "
                           "fail or its intercept lowered, blockers barred, taxed or lowered, the action ended, what it "
                           "gives in the combat if the action is blocked, or a described effect",
@@ -371,13 +371,19 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
         barred = a.barred + (((att.blocker, what),) if e.bars == "minion" else ())
         declined = a.declined + ((att.player,) if e.bars == "controller" and att.player not in a.declined else ())
         players = a.barred_players + (((att.player, what),) if e.bars == "controller" else ())
-        a = d.put_action(attempt=None, barred=barred, declined=declined, barred_players=players)
+        a = d.put_action(attempt=None, barred=barred, declined=declined, barred_players=players,
+                         failed_blockers=a.failed_blockers + ((att.blocker,) if a.lock_failed else ()))
         later = {"minion": f"{att.blocker} cannot attempt to block this action again; {att.player} may attempt with "
                            f"another minion, or decline",
                  "controller": f"{att.player} cannot attempt to block this action again (as having declined)"}.get(
             e.bars, f"{att.player} may attempt again, or decline")
         changes.append(f"{att.blocker}'s block attempt fails, as the card says (\"{e.fails_attempt}\"): {later}")
         rules += [R.GOLDEN_RULE, R.BLOCK_REPEAT]
+    if e.lock_failed and not a.lock_failed:
+        a = d.put_action(lock_failed=(what, e.lock_failed))
+        open_ = f" (and {a.attempt.blocker}, attempting now, if it fails)" if a.attempt is not None else ""
+        changes.append(f"the minions who attempt to block it from now on and fail{open_} lock before it resolves")
+        rules.append(R.GOLDEN_RULE)
     a = _note_for_combat(d, a, m, e, what)
     if e.grant is not None:
         changes.append(f"if the action is blocked, {a.actor if e.grant_to_actor else m.name} has in that combat what "
@@ -408,6 +414,10 @@ def end_unsuccessfully(d: Draft, log: Log, by: str, card: str, sentence: str, lo
       canceled" (The Kiss of Ra's ruling: the same vampire can undertake the same action again), and no modifier or
       reaction is played after it (the rulings on The Kiss of Ra and Mental Maze): no such moment opens."""
     a = d.action_()
+    if a.failed_blockers:
+        raise NotModelled(f"{a.lock_failed[0]} says \"{a.lock_failed[1]}\", and {card} ends the action after "
+                          f"{names(a.failed_blockers)} failed to block: whether they lock then is not said",
+                          [R.GOLDEN_RULE])
     whom = {"self": by, "actor": a.actor, "blocker": a.attempt.blocker if a.attempt is not None else None}
     said = []
     for who, verb in locks:
@@ -790,6 +800,10 @@ def resolve_attempt(d: Draft, log: Log) -> bool:
         raise NotModelled(f"the blocking minion {att.blocker} left play during its block attempt",
                           [R.BLOCK_COMPARE, R.BLOCKED])
     if att.intercept >= a.stealth:
+        if a.failed_blockers:
+            raise NotModelled(f"{a.lock_failed[0]} says \"{a.lock_failed[1]}\", and the action is blocked after "
+                              f"{names(a.failed_blockers)} failed: whether they lock, the action not resolving, is not "
+                              f"said", [R.GOLDEN_RULE, R.BLOCKED])
         if a.actor not in d.minions:  # e.g. an acting ally that burned its last life paying for a modifier
             raise NotModelled(f"the acting minion {a.actor} left play during the action, then was blocked",
                               [R.ACTION_SUCCEEDS, R.BLOCKED])
@@ -814,7 +828,7 @@ def resolve_attempt(d: Draft, log: Log) -> bool:
         combat.start(d, log, a.actor, att.blocker, action=a, cause=a.summary)
         _give_grants(d, log, a, att.blocker)
         return True
-    d.put_action(attempt=None)
+    d.put_action(attempt=None, failed_blockers=a.failed_blockers + ((att.blocker,) if a.lock_failed else ()))
     log.add(f"{att.blocker}'s block attempt fails ({att.intercept} intercept against {a.stealth} stealth); "
             f"{att.player} may attempt again, with the same or another minion, or decline.",
             R.BLOCK_COMPARE, R.BLOCK_REPEAT)
@@ -871,7 +885,15 @@ def settle(d: Draft, log: Log) -> None:
 
 def settle_unless_blocks(d: Draft, log: Log, a, blocker: Optional[str]) -> None:
     """Before the action resolves: a reaction's "If they do not block this action, they burn 1 blood before action
-    resolution." is settled for each minion that played one and is not the one that blocked (`blocker`)."""
+    resolution." is settled for each minion that played one and is not the one that blocked (`blocker`); and, as it
+    resolves unblocked, the minions whose block attempt failed lock when a card says so (Faceless Night)."""
+    if blocker is None and a.failed_blockers:
+        locked = [n for n in dict.fromkeys(a.failed_blockers) if n in d.minions and not d.minions[n].locked]
+        for n in locked:
+            d.put_minion(n, locked=True)
+        log.add(f"{a.lock_failed[0]}: \"{a.lock_failed[1]}\": {names(list(dict.fromkeys(a.failed_blockers)))} "
+                f"failed to block, and {'lock' + ('s' if len(locked) == 1 else '') if locked else 'are locked already'}"
+                f" before the action resolves.", R.GOLDEN_RULE)
     for name, n, card, sentence in a.unless_blocks:
         if name == blocker or name not in d.minions:
             continue

@@ -710,6 +710,10 @@ class Modelled:
     # a strike card's "If another round of combat occurs, that round is at close range (skip the determine range step
     # for that round).": (the range, the sentence), set for the next round as the strike is chosen
     next_round_range: Optional[tuple[str, str]] = None
+    unlock_on_end: str = ""  # a combat-ends strike's "Unlock this vampire before combat ends." (the sentence)
+    # a modifier's "Minions who attempt to block this action and fail become locked before action resolution." (the
+    # sentence: Faceless Night at superior)
+    lock_failed: str = ""
     votes: int = 0  # an action modifier's or reaction's "This vampire gets +N votes." (in the referendum polled)
     hunt: int = 0  # an action modifier's "This Laibon gets +2 hunt." (the hunt in progress)
     unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
@@ -1188,6 +1192,14 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         if m and tuple(card.types) == (REACTION,) and not out.unlock_self:
             out.paid_blood += int(m.group(1))
             out.unlock_self = sentence
+            continue
+        if s == "Minions who attempt to block this action and fail become locked before action resolution" and \
+                tuple(card.types) == (MODIFIER,):
+            out.lock_failed = sentence
+            continue
+        if s == "Unlock this vampire before combat ends" and out.strike is not None and \
+                out.strike.kind == "combat ends" and not out.unlock_on_end:
+            out.unlock_on_end = sentence  # (Earth Meld at superior: as its strike ends the combat)
             continue
         m = re.fullmatch(r"If another round of combat occurs, that round is at (close|long) range \(skip the determine "
                          r"range step for that round\)", s)
@@ -2098,7 +2110,7 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         return
     _unmodelled_rest(e, what, [R.CARD_MODIFIER_WHO])
     if not (what.stealth or what.bleed or what.hunt or e.effect or what.unblockable or what.fails_attempt
-            or what.blocker_intercept or what.grant or what.ends_action or what.cannot_block or what.chosen_cannot_block or what.intercept_mod
+            or what.lock_failed or what.blocker_intercept or what.grant or what.ends_action or what.cannot_block or what.chosen_cannot_block or what.intercept_mod
             or what.block_cost) and e.says is not None:  # described only
         actions.played_once(d, m.name, e.card.name, "modifiers")
         _pay(d, m, cost)
@@ -2144,7 +2156,7 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
                      grant=what.grant, combat_type=COMBAT in e.card.types, ends_action=what.ends_action,
                      end_how=what.end_how,
                      end_locks=what.end_locks, replaced=not what.not_replaced, **blockers,
-                     any_stealth=what.any_stealth,
+                     any_stealth=what.any_stealth, lock_failed=what.lock_failed,
                      grant_to_actor=what.grant_to_actor,
                      as_announced=_as_announced(what),
                      line=e.line, text=e.text)
@@ -2528,6 +2540,8 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
             return
         event = ChooseStrike(minion=m.name, spec=spec, source=e.card.name, via="card", cost=cost,
                              unreplaced=what.after_combat, line=e.line, text=e.text)
+        if what.unlock_on_end and c is not None:  # (before the strike is chosen: the pair may resolve at once)
+            d.put_combat(unlock_on_end=c.unlock_on_end + ((m.name, e.card.name, what.unlock_on_end),))
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
         _continuation(d, e, m, what, log)
         _grant_press(d, e, m, what, log)

@@ -841,7 +841,11 @@ def _resolve_pair(d: Draft, log: Log) -> None:
                           "whether that damage is still inflicted is not said", [R.COMBAT_ENDS, R.ENVIRONMENTAL])
     if enders:
         who = names([s.minion for s in enders])
-        d.put_combat(chosen=(), environmental=())
+        for name, card, sentence in c.unlock_on_end:
+            if name in [s.minion for s in enders] and name in d.minions and d.minions[name].locked:
+                d.put_minion(name, locked=False)
+                log.add(f"{name} unlocks before combat ends, as {card} says (\"{sentence}\").", R.GOLDEN_RULE)
+        d.put_combat(chosen=(), environmental=(), unlock_on_end=())
         end_prematurely(d, log, f"{who}'s strike (combat ends) resolves first, before any other strike, even a "
                                 f"first strike, and even if the opponent dodges", R.COMBAT_ENDS)
         return

@@ -233,6 +233,7 @@ class Modifier(Event):
     intercept_mods: tuple = ()  # "Allies get -1 intercept.": state.Action.intercept_mods's entries
     block_costs: tuple = ()  # "Vampires must burn 1 blood to attempt to block this action.": state.Action.block_costs's
     any_stealth: bool = False  # "+1 stealth, even if stealth is not yet needed."
+    lock_failed: str = ""  # "... minions who attempt to block this action and fail become locked before action resolution."
     as_announced: bool = False  # "Only usable as the action is announced."
     grant_to_actor: bool = False  # its `grant` is the acting minion's ("The acting ally ... gets +1 strength ...")
     # "Unlock this vampire, and the action ends (unsuccessfully).": the sentence, and its locks ((who, "lock" or

@@ -241,6 +241,11 @@ class Action:
     # what a reaction has its minion burn unless it blocks ("If they do not block this action, they burn 1 blood before
     # action resolution.", Forced Awakening): (minion, blood, the card, its sentence), settled as the action resolves
     unless_blocks: tuple = ()
+    # a modifier's "... minions who attempt to block this action and fail become locked before action resolution."
+    # (Faceless Night at superior): (the card, its sentence), and the minions whose attempt failed since (or was open
+    # as it was played: the rulings), locked as the action resolves
+    lock_failed: tuple = ()
+    failed_blockers: tuple[str, ...] = ()
 
     @property
     def undeclined(self) -> tuple[str, ...]:
@@ -361,6 +366,9 @@ class Combat:
     # rounds a card set the range of, skipping their determine range step: (the round, 0 for each round, the range,
     # what set it: 'Lam Into ("If another round of combat occurs, that round is at close range ...")')
     set_range: tuple[tuple[int, str, str], ...] = ()
+    # a combat-ends strike card's "... and unlock this vampire before combat ends." (Earth Meld at superior), chosen
+    # this round: (the minion, the card, the sentence), the minion unlocked as its strike ends the combat
+    unlock_on_end: tuple[tuple[str, str, str], ...] = ()
 
     def extra_of(self, name: str) -> int:
         return dict(self.extra).get(name, 0)
