@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
-from judge.engine.vtes import abilities, action_effects, combat, damage, politics, situations, torpor
+from judge.engine.vtes import abilities, action_effects, combat, damage, gear, politics, situations, torpor
 from judge.engine.vtes import rules as R
 from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal
@@ -97,6 +97,12 @@ def _say_hunt_more(m: Minion, log: Log) -> None:
 def equip_action(d: Draft, e: Equip, log: Log) -> None:
     m = check_actor(d, e.actor, "equip")
     items = (e.item, *e.more)
+    bearer = m
+    for item in items:  # "A minion can have only one vehicle.": the cards it would bear, one by one
+        why = gear.one_more_refused(d, bearer, item)
+        if why:
+            raise Refusal(why, [R.EQUIP, R.GOLDEN_RULE])
+        bearer = replace(bearer, equipment=bearer.equipment + (item,))
     if e.source:
         src = minion(d, e.source)
         if src.controller != m.controller or src.name == m.name or not src.controlled:
@@ -608,6 +614,7 @@ def block(d: Draft, e: Block, log: Log) -> None:
     a = _current(d, "a block attempt")
     b = minion(d, e.blocker)
     text_unread(b, "attempts to block")
+    gear.check_unread(d, b, "attempts to block")
     card_forbids(b, "block")
     player = b.controller
     if player == a.player:
@@ -623,6 +630,9 @@ def block(d: Draft, e: Block, log: Log) -> None:
     if player not in a.order and not e.anyone:
         raise Refusal(f"{player} may not block {a.summary}: {who_blocks(a.order, a.directed, d, a.player)}",
                       [block_rule])
+    if e.anyone and not a.undeclined:
+        raise Refusal(f"every Methuselah who may block {a.summary} has declined: blocks are declined, and no block "
+                      f"attempt can be declared now, even as {e.anyone[0]} allows", [R.BLOCK_DECLINE_FINAL, block_rule])
     barred_by = dict(a.barred_players).get(player)
     if barred_by:
         raise Refusal(f"{player} cannot attempt to block this action again: {barred_by} made {player}'s attempt fail, "
@@ -639,8 +649,9 @@ def block(d: Draft, e: Block, log: Log) -> None:
         card, sentence, who, _ = barred
         raise Refusal(f"{b.name} cannot block this action: {card} says \"{sentence}\""
                       + (f" ({b.name} was chosen)" if isinstance(who, str) else ""), [R.GOLDEN_RULE, block_rule])
-    # (a card's block by anyone: only the rule of who may block is set aside, not the order of those who may)
-    before = [p for p in a.order[:a.order.index(player)] if p not in a.declined] if player in a.order else []
+    # (a card's block by anyone sets aside the rules of who may block, the prey's first opportunity included)
+    before = [p for p in a.order[:a.order.index(player)] if p not in a.declined] \
+        if player in a.order and not e.anyone else []
     if before:
         raise Refusal(f"{names(before)} may block first; {player} can block only after "
                       f"{'they decline' if len(before) > 1 else before[0] + ' declines'}", [block_rule])
@@ -863,10 +874,11 @@ def _give_grants(d: Draft, log: Log, a, blocker: str) -> None:
             given += [(who, card, Ability(kind=k, sentence=g.sentence, uses=g.amount, first_round=g.first_round))
                       for k in g.kind.split(" or ")]
         log.add(f"{card} gives {who} in this combat: \"{g.sentence}\"", R.GOLDEN_RULE)
-    if given or strength or ranges:
+    if given or strength:
         c = d.combat
-        d.put_combat(card_abilities=c.card_abilities + tuple(given), strength_mods=c.strength_mods + tuple(strength),
-                     set_range=c.set_range + tuple(ranges))
+        d.put_combat(card_abilities=c.card_abilities + tuple(given), strength_mods=c.strength_mods + tuple(strength))
+    if ranges:
+        combat.set_ranges(d, tuple(ranges))
 
 
 def settle(d: Draft, log: Log) -> None:

@@ -42,7 +42,7 @@ from typing import Any, NamedTuple, Optional
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
-from judge.engine.vtes import (action_effects, actions, allies, cancels, combat, phases, politics,
+from judge.engine.vtes import (action_effects, actions, allies, cancels, combat, gear, phases, politics,
                                referendum_effects, retainers, titles, weapons)
 from judge.memo import Memo
 from judge.engine.vtes import rules as R
@@ -788,6 +788,7 @@ class Modelled:
     title: Optional[titles.TitleCard] = None  # a political action card putting itself on a vampire as a title
     referendum: Optional[referendum_effects.ReferendumText] = None  # ... or its referendum's terms and outcomes
     weapon: Optional[weapons.WeaponText] = None  # an equipment card's weapon: its label and strike
+    gear: Optional[gear.GearText] = None  # an equipment card that is no weapon: what it gives its bearer
     discipline_card: Optional["DisciplineCard"] = None  # a master Discipline card
     action_text: Optional[action_effects.ActionText] = None  # an action card's effects on success
     master_text: Optional[action_effects.ActionText] = None  # a master card's effects as it is played
@@ -1057,6 +1058,12 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
     # (a weapon whose strike is a Discipline's line, Tinglestripe's, is not read: which line the bearer uses is not)
     out.weapon = weapons.weapon_of(card.name, sentences) if tuple(card.types) == (EQUIPMENT,) and \
         not card.discipline_lines() else None
+    if tuple(card.types) == (EQUIPMENT,) and out.weapon is None and not card.discipline_lines():
+        # read whole by its own reader (what it gives its bearer), as a retainer card is
+        read = out.gear = gear.gear_text_of(card.name, [s for s in sentences if not (
+            s.startswith("Requires ") and requirements_checked(card))])
+        out.rest = list(read.unread)
+        return out
     out.discipline_card = _discipline_card(sentences) if tuple(card.types) == (MASTER,) else None
     if tuple(card.types) in ((RETAINER_CARD,), (ALLY_CARD,)):  # read whole by their own readers (the line as
         # printed: "As above, but Raven Spy has 2 life.")
@@ -2141,11 +2148,15 @@ def _modifier(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         if why is not None:
             raise _refuse(e.card, f"{e.card.name} is for an acting {named.words}: {why} (\"{sentence}\")",
                           R.GOLDEN_RULE)
-        begins_combat = a.kind in ("enter combat", "red list") or (
-            a.kind == "card" and a.success is not None and any(x.verb == "enter combat" for x in a.success.effects))
-        if what.grant_to_actor and begins_combat:
+        if what.grant_to_actor and _begins_combat(a):
             raise NotModelled(f"{e.card.name}: \"{sentence}\" in the combat the action itself begins is not modelled",
                               [R.GOLDEN_RULE])
+    a = d.action_()
+    if what.grant is not None and what.grant.kind.startswith("range ") and a is not None and _begins_combat(a):
+        # "This action, while this vampire is in combat, each round is at ... range": read for the combat its block
+        # begins; the combat the action's own success begins is not
+        raise NotModelled(f"{e.card.name}: \"{what.grant.sentence}\" in the combat {a.summary} itself begins is not "
+                          f"modelled (the combat its block begins is)", [R.GOLDEN_RULE])
     blockers = _on_blockers(e, m, what)
     if what.chosen_cannot_block:
         blockers["cannot_block"] += ((e.card.name, what.chosen_cannot_block, _chosen_vampire(d, e, m, what), m.name),)
@@ -2226,6 +2237,12 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
         return
     _delegate(e, actions.reaction, event, d, log, R.CARD_REACTION_WHO)
     _says(e, log)
+
+
+def _begins_combat(a) -> bool:
+    """Whether the action's own success begins a combat (an action to enter combat, a card's "(D) Enter combat ...")."""
+    return a.kind in ("enter combat", "red list") or (
+        a.kind == "card" and a.success is not None and any(x.verb == "enter combat" for x in a.success.effects))
 
 
 def _on_blockers(e: PlayCard, m: Minion, what: Modelled) -> dict:
@@ -2486,6 +2503,9 @@ def _equip(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Lo
     if e.cancelled:  # (who may equip: `_who_and_when`)
         _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO, "equip")
         return
+    if what.gear is not None and what.gear.unread:  # (as a retainer card's: never equipped with its text dropped)
+        raise NotModelled(f"{e.card.name}: \"{' '.join(what.gear.unread)}\" is not modelled (what the rest of its "
+                          f"text gives its bearer is read). {e.card.quote()}", [R.EQUIP, R.GOLDEN_RULE])
     if e.card.unique:
         held = [x.name for x in d.minions.values() if e.card.name in x.equipment]
         if held:

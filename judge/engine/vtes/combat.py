@@ -27,7 +27,7 @@ from typing import Optional
 from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine.vtes import damage as dmg
-from judge.engine.vtes import weapons
+from judge.engine.vtes import gear, weapons
 from judge.engine.vtes.helpers import (Log, action_over, blood, card_gives, crypt_bonus, drain_excess, draw_after_combat, minion,
                                   names,
                                   play_from_hand, pool, text_unread)
@@ -57,6 +57,7 @@ def start(d: Draft, log: Log, acting: str, opposing: str, action: Optional[Actio
     check_can_fight(d, a, b)
     for m in (a, b):
         text_unread(m, "enters combat")
+        gear.check_unread(d, m, "enters combat")
     for who in (a.controller, b.controller):
         if d.players[who].withdrawing:
             d.put_player(who, withdrawal_broken=True)
@@ -131,6 +132,15 @@ def reach(d: Draft, log: Log, step: str, what: str) -> Combat:
 def fixed_range(c: Combat) -> Optional[tuple[int, str, str]]:
     """The range a card set for the current round (`Combat.set_range`), or None: the round has its range step."""
     return next((x for x in c.set_range if x[0] in (0, c.round)), None)
+
+
+def set_ranges(d: Draft, ranges: tuple) -> None:
+    """Rounds of the combat a card sets the range of (`Combat.set_range`); the current round's, if one is among them
+    and its range is not determined yet, is that range from now (its range step will be skipped)."""
+    c = d.put_combat(set_range=d.combat.set_range + tuple(ranges))
+    fixed = fixed_range(c)
+    if fixed is not None and c.step == "before range":
+        d.put_combat(range=fixed[1])
 
 
 def _finish_before_range(d: Draft, log: Log) -> None:
@@ -217,6 +227,9 @@ def _finish_round(d: Draft, log: Log) -> None:
                             card_abilities=c.card_abilities, cause_card=c.cause_card,
                             strength_mods=tuple(x for x in c.strength_mods if x[3] == "combat"),
                             set_range=tuple(x for x in c.set_range if x[0] == 0 or x[0] > c.round)))
+        fixed = fixed_range(d.combat)
+        if fixed is not None:
+            d.put_combat(range=fixed[1])
         where = "the end of round step, then " if d.edition == CURRENT else ""
         fixed = fixed_range(d.combat)
         at = (f"at {fixed[1]} range, as {fixed[2]} says" if fixed else
@@ -409,12 +422,13 @@ def no_maneuver(d: Draft, e: NoManeuver, log: Log) -> None:
     if e.minion:
         _combatant(d, c, e.minion, "maneuver")
     fixed = fixed_range(c) if c.step in ("before range", "range") else None
-    if fixed is not None:  # no range step: "the range is close" says what the card set, or is refused
+    if fixed is not None:  # no range step: "the range is close" says what the card set, or is refused; cards played
+        # before range is determined still may be (a ruling on Neutral Guard and Lam Into), so the step stays
         if e.range and e.range != fixed[1]:
             raise Refusal(f"round {c.round} is at {fixed[1]} range, as {fixed[2]} says, not {e.range}",
                           [R.GOLDEN_RULE, R.RANGE_SET])
-        if c.step == "before range":
-            _finish_before_range(d, log)
+        log.add(f"Round {c.round} is at {fixed[1]} range, as {fixed[2]} says; cards played before range is "
+                f"determined may still be played.", R.GOLDEN_RULE, R.RANGE_SET)
         return
     c = reach(d, log, "range", "the range step")
     if e.minion and e.minion == c.acting and not c.maneuvered:
@@ -1052,7 +1066,8 @@ def prevent(d: Draft, e: Prevent, log: Log) -> None:
     if m.name in c.prevent_done:
         raise Refusal(f"{m.name} already chose not to play any more damage prevention against this damage",
                       [R.PREVENT_DAMAGE])
-    own = _prevention_ability(d, c, m, e) if named_ability(e.source) is not None else None
+    own = _prevention_ability(d, c, m, e) if named_ability(e.source) is not None else \
+        _gear_prevention(d, c, m, e) if _uses_weapon(m, e.source) else None
     paid = _pay(d, m, e.cost, e.source or "the prevention")
     if e.source and own is None and not _uses_weapon(m, e.source):
         play_from_hand(d, m.controller, log, e.source, after_combat=e.unreplaced)
@@ -1064,6 +1079,33 @@ def prevent(d: Draft, e: Prevent, log: Log) -> None:
         # all of its damage is prevented, and every other minion taking damage is done preventing:
         # nothing more can be played in the damage step
         _finish_damage(d, log)
+
+
+def _gear_prevention(d: Draft, c: Combat, m: Minion, e: Prevent):
+    """The prevention an equipment card `m` bears gives ("The minion with this equipment may prevent 1 damage each
+    combat.": Flak Jacket), when the scenario names the card: counted point by point each combat (or round), for each
+    copy borne; refused past its amount, or for a card that gives none. None for equipment the scenario only named
+    (no text read: the prevention is taken as said)."""
+    item = next(x for x in m.equipment if x.lower() == e.source.lower())
+    g = gear.gear_of(d, item)
+    if g is None:
+        return None
+    found = [a for a in g.abilities if a.kind == "prevent"]
+    if not found:
+        raise Refusal(f"{item} gives {m.name} no prevention", [R.EQUIP, R.PREVENT_DAMAGE])
+    a = found[0]
+    if e.cost.blood or e.cost.pool:
+        raise Refusal(f"{item} asks nothing for its prevention: \"{a.sentence}\"", [R.EQUIP, R.PREVENT_DAMAGE])
+    if a.non_aggravated and e.aggravated:
+        raise Refusal(f"{item} prevents normal damage only: \"{a.sentence}\"", [R.EQUIP, R.PREVENT_DAMAGE])
+    key = (m.name, f"{item}: {a.sentence}" + ("" if a.once == "combat" else f" #{c.round}"))
+    free = a.amount * _copies(m, item) - sum(1 for k in c.used_abilities if k == key)
+    if e.amount > free:
+        span = "combat" if a.once == "combat" else "round"
+        raise Refusal(f"{item} lets {m.name} prevent {a.amount} damage each {span}, and {free} of it is left "
+                      f"(\"{a.sentence}\")", [R.EQUIP, R.PREVENT_DAMAGE])
+    d.put_combat(used_abilities=c.used_abilities + (key,) * e.amount)
+    return "the card", a
 
 
 def _prevention_ability(d: Draft, c: Combat, m: Minion, e: Prevent):

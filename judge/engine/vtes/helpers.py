@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from judge.engine.vtes import rules as R
+from judge.engine.vtes import gear, rules as R
 from judge.engine.vtes import traits
 from judge.engine.citations import Rule
 from judge.engine.errors import NotModelled, Refusal
@@ -369,6 +369,7 @@ def check_actor(d: Draft, name: str, kind: str) -> Minion:
     if kind in m.cannot:
         raise Refusal(f"a card effect forbids {m.name} to {kind}", [R.GOLDEN_RULE])
     text_unread(m, "acts")
+    gear.check_unread(d, m, "acts")
     for a in abilities_of(m, "cannot"):
         if "act" in a.types or (kind == "political" and "political" in a.types):
             raise Refusal(f"{m.name}'s card forbids it: \"{a.sentence}\"", [R.CRYPT_ABILITY, R.GOLDEN_RULE])
@@ -490,8 +491,10 @@ def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, d
     minion) in an action of `kind`, in combat against `other`. NotModelled when a bonus names minions the table
     does not say enough of (a vampire described without its clan)."""
     total, words = 0, []
+    borne = dict(getattr(d, "gear", ()))  # (the equipment cards the scenario named: what they give their bearer)
     sources = [(f"{m.name}'s card", (R.CRYPT_ABILITY,), b) for b in m.bonuses] + \
-        [(f"{m.name}'s retainer {r.name}", (R.EMPLOY, R.GOLDEN_RULE), b) for r in m.retainers for b in r.bonuses]
+        [(f"{m.name}'s retainer {r.name}", (R.EMPLOY, R.GOLDEN_RULE), b) for r in m.retainers for b in r.bonuses] + \
+        [(f"{m.name}'s {x}", (R.EQUIP, R.GOLDEN_RULE), b) for x in m.equipment if x in borne for b in borne[x].bonuses]
     for source, rules, b in sources:
         if b.stat != stat or (b.kinds and kind not in b.kinds) or (b.directed is not None and b.directed != directed):
             continue

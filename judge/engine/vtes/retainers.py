@@ -68,8 +68,17 @@ def retainer_text_of(name: str, preamble: list[str], line: Optional[str], above:
         kept.append(s)
     subjects = _SUBJECTS + "".join(f"|[Tt]his {re.escape(c)}|[Tt]he {re.escape(c)} with this retainer"
                                    for c in required)
-    bonuses, abilities = [], []
-    for s in kept:
+    bonuses, abilities, left = given_to(kept, subjects)
+    unread += [printed_as.get(s, s) for s in left]
+    return RetainerText(name, life, bonuses, abilities, tuple(dict.fromkeys(unread)))
+
+
+def given_to(sentences: list[str], subjects: str) -> tuple[tuple, tuple, tuple[str, ...]]:
+    """What `sentences` give the minion a card is on (`subjects`: the words naming it, "The employer", "The
+    bearer"), read as its own crypt card's would be: (bonuses, abilities of `_ABILITY_KINDS`, the sentences not
+    read)."""
+    bonuses, abilities, unread = [], [], []
+    for s in sentences:
         said = re.sub(rf"^(?:{subjects})\b", _EMPLOYER, s, flags=re.I)
         m = re.fullmatch(rf"{_EMPLOYER} (?:gets|has) (?P<n>[+-]\d) (?P<stat>bleed|stealth|intercept|strength)\.?", said)
         if m:  # "The employer gets +1 intercept.": on every block attempt it makes
@@ -79,13 +88,13 @@ def retainer_text_of(name: str, preamble: list[str], line: Optional[str], above:
         usable = [a for a in read.abilities if a.kind in _ABILITY_KINDS]
         if said == s or read.unread or read.votes or read.traits or read.master_actions or \
                 len(usable) != len(read.abilities):
-            unread.append(printed_as.get(s, s))
+            unread.append(s)
             continue
         # (quoted as the card prints them, not in the employer's form read)
         bonuses += [replace(b, sentence=s) for b in read.bonuses]
         bonuses += [Bonus(stat, n, _STATS[stat], s) for stat, n in read.bonus.items()]
         abilities += [replace(a, sentence=s) for a in usable]
-    return RetainerText(name, life, tuple(bonuses), tuple(abilities), tuple(dict.fromkeys(unread)))
+    return tuple(bonuses), tuple(abilities), tuple(dict.fromkeys(unread))
 
 
 def _split(text: str) -> list[str]:

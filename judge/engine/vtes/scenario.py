@@ -29,7 +29,7 @@ from judge.engine.yamlfile import Lines
 from judge.engine.vtes import core, stages, traits
 from judge.engine.vtes import expect as X
 from judge.engine.vtes.cards import fill_ally, fill_minion, modelled
-from judge.engine.vtes.events import Event
+from judge.engine.vtes.events import Equip, Event
 from judge.engine.vtes.forms import Names
 from judge.engine.vtes.grammar import STRUCTURED, parse_structured, parse_wording
 from judge.engine.vtes.phases import transfers_for
@@ -76,6 +76,7 @@ def parse_data(data: dict, lines: Lines, file: str, limits: Limits, clock: L.Clo
             events.append(parse_structured(raw, names, line, key_lines))
         L.over(limits, "minions", len(names.minions), "with the minions its events bring into play, the scenario "
                "has {count:,} minions", line)
+    state = replace(state, gear=_gear(state, events, cards))
     # Names the events brought into play (a recruited ally, a vampire from the crypt) can be expected too.
     expect = X.read(data.get("expect"), lines, rules, list(state.seating), list(names.minions), len(raw_events))
     return Scenario(file=file, rules=rules, title=str(data.get("title") or ""), state=state, events=events,
@@ -251,6 +252,27 @@ class _Employed(NamedTuple):
     bonuses: tuple = ()
     abilities: tuple = ()
     unread: tuple[str, ...] = ()
+
+
+def _gear(state: GameState, events: list, cards) -> tuple:
+    """The equipment cards other than weapons the table's minions bear and the events equip, read (gear.GearText):
+    what they give their bearers holds while borne."""
+    if cards is None:
+        return ()
+    named = [x for m in state.minions.values() for x in m.equipment]
+    for e in events:
+        card = getattr(e, "card", None)
+        if card is not None and not isinstance(card, str) and tuple(getattr(card, "types", ())) == ("Equipment",):
+            named.append(card.name)
+        if isinstance(e, Equip):
+            named += [e.item, *e.more]
+    out = {}
+    for name in dict.fromkeys(named):
+        facts = cards.lookup(name)
+        read = modelled(facts, None).gear if facts is not None else None
+        if read is not None:
+            out[name] = read
+    return tuple(out.items())
 
 
 def _retainer(raw, path: tuple, lines: Lines, cards) -> _Employed:

@@ -505,6 +505,9 @@ class GameState:
     red_list: tuple[tuple[str, int], ...] = ()  # (minion, turn number) marked by a master phase action
     cards: tuple[Card, ...] = ()  # locations in play, and contested equipment (situations.py)
     resolved: Optional[Resolved] = None  # the action that has just resolved (cards usable after resolution)
+    # the equipment cards (not weapons) the scenario names, read (gear.GearText): (card name, its text), looked up by
+    # the names on minions (`Minion.equipment`)
+    gear: tuple = ()
 
     # -- the table ---------------------------------------------------------
     def seated(self) -> list[str]:
