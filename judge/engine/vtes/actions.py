@@ -76,22 +76,32 @@ def hunt_action(d: Draft, e: Hunt, log: Log) -> None:
     m = check_actor(d, e.actor, "hunt")
     if m.kind != VAMPIRE:
         raise Refusal(f"{m.name} is an ally: only vampires hunt", [R.ALLY_BASIC])
-    more = _hunt_more(m)
+    more = _hunt_more(d, m)
     no_stealth = abilities_of(m, "hunt stealth")  # "Igo does not get the usual +1 stealth when hunting."
     announce(d, log, m, kind="hunt", summary=f"{m.name} hunts", stealth=0 if no_stealth else 1, hunt=1 + more,
              detail=f", hunt {1 + more}" + (f" (its card: \"{no_stealth[0].sentence}\")" if no_stealth else ""),
              rules=(R.HUNT_WHO, *((R.CRYPT_ABILITY, R.GOLDEN_RULE) if no_stealth else ())))
-    _say_hunt_more(m, log)
+    _say_hunt_more(d, m, log)
 
 
-def _hunt_more(m: Minion) -> int:
-    """The blood more its card's "+N hunt." gives a vampire's hunts."""
-    return sum(a.amount for a in abilities_of(m, "hunt"))
+def _hunt_more(d: Draft, m: Minion) -> int:
+    """The blood more its card's "+N hunt." gives a vampire's hunts, and the equipment it bears ("The bearer gets +1
+    hunt.")."""
+    return sum(a.amount for a in _hunt_abilities(d, m))
 
 
-def _say_hunt_more(m: Minion, log: Log) -> None:
+def _hunt_abilities(d: Draft, m: Minion) -> list:
+    return abilities_of(m, "hunt") + [a for x in m.equipment if (g := gear.gear_of(d, x)) is not None
+                                      for a in g.abilities if a.kind == "hunt"]
+
+
+def _say_hunt_more(d: Draft, m: Minion, log: Log) -> None:
     for a in abilities_of(m, "hunt"):
         log.add(f"{m.name}'s card: \"{a.sentence}\" (counted above).", R.CRYPT_ABILITY)
+    for x in m.equipment:
+        for a in (g.abilities if (g := gear.gear_of(d, x)) is not None else ()):
+            if a.kind == "hunt":
+                log.add(f"{m.name}'s {x}: \"{a.sentence}\" (counted above).", R.EQUIP, R.GOLDEN_RULE)
 
 
 def equip_action(d: Draft, e: Equip, log: Log) -> None:
@@ -184,11 +194,11 @@ def action_card(d: Draft, e: ActionCard, log: Log) -> None:
     if e.as_ == "hunt":
         if m.kind != VAMPIRE:
             raise Refusal(f"{m.name} is an ally: only vampires hunt", [R.ALLY_BASIC, R.ACTION_CARD_BASIC])
-        amount = 1 + e.hunt + _hunt_more(m)
+        amount = 1 + e.hunt + _hunt_more(d, m)
         announce(d, log, m, kind="hunt", summary=f"{m.name} hunts with {card}", stealth=e.stealth or 1,
                  hunt=amount, detail=f", hunt {amount}", rules=(R.ACTION_CARD, R.ACTION_CARD_BASIC, R.HUNT_WHO),
                  **common)
-        _say_hunt_more(m, log)
+        _say_hunt_more(d, m, log)
         return
     targets = tuple(t for t in e.targets)
     for t in targets:

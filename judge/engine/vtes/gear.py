@@ -21,15 +21,20 @@ from typing import NamedTuple, Optional
 
 from judge.engine.errors import NotModelled
 from judge.engine.vtes import rules as R
+from judge.engine.vtes.card_text import Ability
 from judge.engine.vtes.retainers import given_to
 
 # "Equipment.", "Unique equipment.", "Electronic equipment.", "Vehicle.", "Unique vehicle.", "Haven.": the card's
 # labels (its uniqueness is the card data's, checked as it is equipped)
-_LABEL = re.compile(r"(?:Unique )?(?P<labels>(?:Electronic|Vehicle|Haven|Equipment)(?: (?:equipment|vehicle))?)", re.I)
+_LABEL = re.compile(r"(?:Unique )?(?P<labels>(?:Electronic|Vehicle|Haven|Equipment)(?: (?:equipment|vehicle))?)|"
+                    r"(?P<unique>Unique)", re.I)
 _ONE = re.compile(r"A (?:minion|vampire) (?:may|can) have only one (?P<what>.+?)")
 # the subjects of what it gives its bearer, read as the employer's of a retainer
-_SUBJECTS = (r"(?:[Tt]he bearer|[Tt]he (?:minion|vampire) with this (?:equipment|card)|[Tt]his minion|"
+_SUBJECTS = (r"(?:(?:[Tt]he )?[Bb]earer|[Tt]he (?:minion|vampire) with this (?:equipment|card)|[Tt]his minion|"
              r"[Tt]his vampire|[Tt]he (?:minion|vampire) bearing this (?:equipment|card))")
+
+
+_HUNT = re.compile(_SUBJECTS + r" gets \+(?P<n>\d) hunt")
 
 
 class GearText(NamedTuple):
@@ -38,19 +43,23 @@ class GearText(NamedTuple):
     card: str
     labels: tuple[str, ...]  # lower case: "vehicle", "electronic", "haven", "equipment"
     bonuses: tuple  # card_text.Bonus: what it gives its bearer
-    abilities: tuple  # card_text.Ability: "prevent", "maneuver", "press" its bearer gets
+    abilities: tuple  # card_text.Ability: "prevent", "maneuver", "press", "hunt" its bearer gets
     one: tuple[str, str]  # ("vehicle" or the card's name, the sentence): a minion may bear only one; () when none
     unread: tuple[str, ...]  # its sentences not read, as printed
 
 
 def gear_text_of(name: str, sentences: list[str]) -> GearText:
     """The equipment card `name` read from its sentences (its "Requires ..." ones the engine checks left out)."""
-    labels, rest, one = [], [], ()
+    labels, rest, one, hunts = [], [], (), []
     for s in sentences:
         text = s.strip().rstrip(".")
         label = _LABEL.fullmatch(text)
-        if label:
-            labels += [w.casefold() for w in label.group("labels").split()]
+        if label:  # ("Unique.": the card data's uniqueness, checked as it is equipped)
+            labels += [w.casefold() for w in (label.group("labels") or "").split()]
+            continue
+        more = _HUNT.fullmatch(text)
+        if more:  # "The bearer gets +1 hunt.": its hunts, as a vampire's own "+1 hunt."
+            hunts.append(Ability("hunt", s.strip(), amount=int(more.group("n"))))
             continue
         limit = _ONE.fullmatch(text)
         what = limit.group("what") if limit else ""
@@ -59,7 +68,7 @@ def gear_text_of(name: str, sentences: list[str]) -> GearText:
             continue
         rest.append(s.strip())
     bonuses, abilities, unread = given_to(rest, _SUBJECTS)
-    return GearText(name, tuple(dict.fromkeys(labels)), bonuses, abilities, one, unread)
+    return GearText(name, tuple(dict.fromkeys(labels)), bonuses, abilities + tuple(hunts), one, unread)
 
 
 def gear_of(d, item: str) -> Optional[GearText]:
