@@ -16,6 +16,7 @@ the effect takes place when the action succeeds, on the target if it is still el
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import NamedTuple, Optional
 
 from judge.engine.errors import NotModelled, Refusal
@@ -46,6 +47,9 @@ _STEAL = re.compile(r"(?P<d>\(D\) )?Steal " + _TARGET)
 # the target to the acting minion (what is above its capacity drains)
 _STEAL_BLOOD = re.compile(r"(?P<d>\(D\) )?Steal (?P<n>\d) blood(?P<life> or life)?(?: \(becoming blood\))? from "
                           + _TARGET)
+# a location another Methuselah (or you) controls: "(D) Burn a location.", "(D) Steal a location.", "(D) Burn a
+# location and burn 2 pool from its controller." (Rewilding)
+_LOCATION = re.compile(r"(?P<d>\(D\) )?(?P<verb>Burn|Steal) a location(?: and burn (?P<n>\d) pool from its controller)?")
 _NOT_SUCCESSFUL = "(The action is not successful.)"
 _UNLOCK_SELF = re.compile(r"Unlock this (?:acting )?(?:vampire|minion)")
 # the minion another effect of the card aimed at: "As above, and burn 1 blood or life from the target minion."
@@ -101,11 +105,13 @@ class Effect(NamedTuple):
     same: bool = False  # the minion the card's aiming effect aims at ("the target minion")
     life: bool = False  # "burn N blood or life": an ally's life too
     torpor: bool = False  # "a vampire in torpor"
+    location: bool = False  # "burn location" | "steal location": it aims at a location (`amount`: pool its
+    # controller burns)
 
     @property
     def aims(self) -> bool:
-        """It aims at a minion the scenario names (`chosen`)."""
-        return bool(self.groups) and not self.each
+        """It aims at a minion (or a location) the scenario names (`chosen`)."""
+        return (bool(self.groups) or self.location) and not self.each
 
 
 class ActionText(NamedTuple):
@@ -142,6 +148,9 @@ def _target(m: re.Match) -> Optional[dict]:
 
 def _effect_of(sentence: str) -> Optional[Effect]:
     s = sentence.strip().rstrip(".")
+    if m := _LOCATION.fullmatch(s):
+        return Effect(sentence, f"{m.group('verb').casefold()} location", int(m.group("n") or 0),
+                      directed=bool(m.group("d")), location=True, target="a location")
     if m := _ADD_BLOOD.fullmatch(s):
         t = _target(m)
         return Effect(sentence, "add blood", int(m.group("n")), **t) if t else None
@@ -292,6 +301,8 @@ def chosen_for(d: Draft, text: ActionText, actor: Minion, named: Optional[str], 
             raise Refusal(f"{text.card} is not played on a minion (its text aims at none): leave out 'on {named}'. "
                           f"{quote}", [R.CARD_ACTION_WHO, R.GOLDEN_RULE])
         return None
+    if e.location:
+        return _location_chosen(d, text, e, actor, named, quote)
     rules = [R.UNCONTROLLED_TARGETS, R.GOLDEN_RULE] if e.uncontrolled else [R.TORPOR_TARGETS, R.GOLDEN_RULE]
     if named is not None:
         t = d.minions.get(named)
@@ -318,12 +329,47 @@ def chosen_for(d: Draft, text: ActionText, actor: Minion, named: Optional[str], 
                       f"'{actor.name} plays {text.card} on {fit[0]}' (chosen: in the structured form)", rules)
 
 
+def _location(d: Draft, name: Optional[str]):
+    return next((c for c in d.cards if c.kind == "location" and not c.contested and c.name == name), None)
+
+
+def _location_misfit(e: Effect, actor: Minion, card) -> Optional[str]:
+    if e.verb == "steal location" and card.controller == actor.controller:
+        return f"{card.name} is {actor.controller}'s own location (a Methuselah cannot steal a card from themself)"
+    return None
+
+
+def _location_chosen(d: Draft, text: ActionText, e: Effect, actor: Minion, named: Optional[str], quote: str) -> str:
+    """The location the action's effect aims at ("(D) Burn a location."): the one the scenario names, else the only
+    one in play that fits; refused, quoting the card, when the named one is not in play or does not fit."""
+    if named is not None:
+        card = _location(d, named)
+        if card is None:
+            raise Refusal(f"{actor.name} cannot play {text.card} on {named}: no location of that name is in play "
+                          f"(\"{e.sentence}\"). {quote}", [R.GOLDEN_RULE])
+        why = _location_misfit(e, actor, card)
+        if why is not None:
+            raise Refusal(f"{actor.name} cannot play {text.card} on {named}: {why} (\"{e.sentence}\"). {quote}",
+                          [R.STEAL_CARD, R.GOLDEN_RULE])
+        return named
+    fit = [c.name for c in d.cards if c.kind == "location" and not c.contested and _location_misfit(e, actor, c) is None]
+    if len(fit) == 1:
+        return fit[0]
+    if not fit:
+        raise NotModelled(f"{text.card}: no location in play fits (\"{e.sentence}\"); whether the card can be played "
+                          f"with no target is not read. {quote}", [R.GOLDEN_RULE])
+    raise NotModelled(f"{text.card}: which of {', '.join(fit)} it is played on is not said (\"{e.sentence}\"): say "
+                      f"'{actor.name} plays {text.card} on {fit[0]}'", [R.GOLDEN_RULE])
+
+
 def directed_at(d: Draft, chosen: Optional[str], actor: Minion) -> tuple[str, ...]:
     """The Methuselah the action is directed at for aiming at `chosen`: its controller when another Methuselah. At
     the acting Methuselah's own minion it is directed at nobody, (D) printed or not: the book calls an action directed
     when it targets other Methuselahs, (D) "a reminder" (Minion Phase), and the rulings say so of such cards
     ("If played on one of your own vampires, the action is undirected.", Temptation)."""
     t = d.minions.get(chosen) if chosen else None
+    if t is None and (card := _location(d, chosen)) is not None:  # a location: directed at its controller
+        return (card.controller,) if card.controller != actor.controller else ()
     return (t.controller,) if t is not None and t.controlled and t.controller != actor.controller else ()
 
 
@@ -377,6 +423,9 @@ def take_effect(d: Draft, log: Log, text: ActionText, actor, actor_name: str, pl
             continue
         if e.verb == "burn acting":
             _burn_acting(d, log, e.sentence.strip(), text.card)
+            continue
+        if e.location:
+            _location_effect(d, log, e, said, actor, player, chosen)
             continue
         aimed = text.aiming
         t = d.minions.get(chosen) if chosen else None
@@ -436,6 +485,31 @@ def take_effect(d: Draft, log: Log, text: ActionText, actor, actor_name: str, pl
             if riders:
                 log.add(f"{text.card} gives {actor.name} in this combat: "
                         + " ".join(f'"{g.sentence.strip()}"' for g in riders), R.GOLDEN_RULE)
+
+
+def _location_effect(d: Draft, log: Log, e: Effect, said: str, actor, player: str, chosen: Optional[str]) -> None:
+    """A successful action's effect on the location it aimed at: burned (its controller burning the pool the card
+    says), or stolen: controlled by the acting Methuselah from now on. No effect on one no longer in play."""
+    card = _location(d, chosen)
+    if card is None:
+        log.add(f"{said}: {chosen} is no longer in play; no effect.", R.GOLDEN_RULE)
+        return
+    if e.verb == "steal location":
+        why = _location_misfit(e, actor, card)
+        if why is not None:
+            log.add(f"{said}: {why}; no effect.", R.STEAL_CARD, R.GOLDEN_RULE)
+            return
+        if any(c.name == card.name and c.controller == player for c in d.cards):
+            raise NotModelled(f"{said}: {player} controls another {card.name} already: the contest a second copy of a "
+                              f"unique location starts", [R.UNIQUE_CARD, R.CONTEST_CARD])
+        d.set(cards=tuple(replace(c, controller=player) if c is card else c for c in d.cards))
+        log.add(f"{said}: {card.name} is {player}'s from now on (it was {card.controller}'s).", R.STEAL_CARD,
+                R.GOLDEN_RULE)
+        return
+    d.set(cards=tuple(c for c in d.cards if c is not card))
+    burned = -pool(d, card.controller, -e.amount) if e.amount else 0
+    more = f"; {card.controller} burns {burned} pool ({d.players[card.controller].pool} left)" if e.amount else ""
+    log.add(f"{said}: {card.name} is burned{more}.", R.GOLDEN_RULE, *([R.BLOOD_BANK] if e.amount else []))
 
 
 def _burn_acting(d: Draft, log: Log, sentence: str, card: str) -> None:

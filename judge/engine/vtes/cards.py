@@ -1102,7 +1102,8 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         if s == "Do not replace until after combat" and COMBAT in card.types:
             out.after_combat = True
             continue
-        if s == "Do not replace until after this action" and tuple(card.types) in ((REACTION,), (ACTION,)):
+        if s in ("Do not replace until after this action", "Do not replace until after the action") and \
+                tuple(card.types) in ((REACTION,), (ACTION,)):
             out.after_action = True
             continue
         m, scope = next(((hit, scope) for hit, scope in ((p.fullmatch(s), scope) for p, scope in _NOT_WITH) if hit),

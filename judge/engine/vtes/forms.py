@@ -40,9 +40,10 @@ def number(text: str) -> int:
 class Names:
     """Players and minions a sentence can name, with case-insensitive lookup."""
 
-    def __init__(self, players: list[str], minions: list[str], cards=None):
+    def __init__(self, players: list[str], minions: list[str], cards=None, locations: list[str] = ()):
         self.players = list(players)
         self.minions = list(minions)
+        self.locations = list(locations)  # the table's locations: a card may be played on one ("Arson on ...")
         self.cards = cards  # a cards.Catalog, or None: no card base was given (a named card is then refused)
         self._lowered = [(n.lower(), n, "p", i) for i, n in enumerate(self.players)]
         self._lowered += [(n.lower(), n, "m", i) for i, n in enumerate(self.minions)]

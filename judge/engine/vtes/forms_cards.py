@@ -125,7 +125,7 @@ def _played_on(raw: str, names: Names) -> Optional[tuple[str, str, Optional[str]
     words after " on " name a minion of the table and those before a card; None when they do not."""
     if names.cards is None:
         return None
-    for name in sorted(names.minions, key=len, reverse=True):
+    for name in sorted(names.minions + [x for x in names.locations if x not in names.minions], key=len, reverse=True):
         tail = f" on {name}"
         if not raw.casefold().endswith(tail.casefold()):
             continue
@@ -227,7 +227,8 @@ def _s_play(d, names, line, text):
     if d.get("put_on") is not None and d.get("chosen") is not None:
         raise ScenarioError("put_on: and chosen: both name the minion the card is played on; give one", line)
     said = d.get("put_on") if d.get("put_on") is not None else d.get("chosen")
-    on = names.canon_minion(said, line) if said is not None else None
+    on = (next((x for x in names.locations if x.casefold() == str(said).casefold()), None) or
+          names.canon_minion(said, line)) if said is not None else None
     return PlayCard(card=card, minion=minion, player=player, level=_level(d.get("at"), line), target=target, on=on,
                     cancelled=bool(cancelled), canceller=canceller, cost=cost_of(d) if "cost" in d else None,
                     effect=effect, says=str(d["says"]) if d.get("says") is not None else None, line=line, text=text)

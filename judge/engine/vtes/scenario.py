@@ -63,7 +63,8 @@ def parse_data(data: dict, lines: Lines, file: str, limits: Limits, clock: L.Clo
     SCHEMA.validate(data, lines)
     rules = _edition(data.get("rules", CURRENT), lines.of(("rules",)))
     state = _table(data, lines, rules, cards)
-    names = Names(list(state.seating), list(state.minions), cards)
+    names = Names(list(state.seating), list(state.minions), cards,
+                  [c.name for c in state.cards if c.kind == "location"])
     events = []
     raw_events = data.get("events") or []
     for i, raw in enumerate(raw_events):
