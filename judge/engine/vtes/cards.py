@@ -714,6 +714,9 @@ class Modelled:
     # a modifier's "Minions who attempt to block this action and fail become locked before action resolution." (the
     # sentence: Faceless Night at superior)
     lock_failed: str = ""
+    # an after-resolution modifier's "This vampire gains 1 blood for each vote by which the referendum passed." (the
+    # sentence: Voter Captivation)
+    blood_per_vote: str = ""
     votes: int = 0  # an action modifier's or reaction's "This vampire gets +N votes." (in the referendum polled)
     hunt: int = 0  # an action modifier's "This Laibon gets +2 hunt." (the hunt in progress)
     unlock_block: bool = False  # a reaction's "This vampire unlocks and attempts to block."
@@ -1283,6 +1286,10 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         if m and tuple(card.types) in ((ACTION,), (MASTER,)) and not out.gain_pool:
             out.gain_pool = int(m.group(1))
             continue
+        if s == "This vampire gains 1 blood for each vote by which the referendum passed" and \
+                tuple(card.types) == (MODIFIER,) and out.after_resolution:
+            out.blood_per_vote = sentence
+            continue
         m = re.fullmatch(r"This vampire gains (\d) blood and you gain (\d) pool", s)
         if m and tuple(card.types) == (MODIFIER,) and out.after_resolution and not (out.gain_blood or out.gain_pool):
             out.gain_blood, out.gain_pool = int(m.group(1)), int(m.group(2))  # (Spoils of War: once it resolved)
@@ -1725,6 +1732,11 @@ def _after_resolution(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log
     log.add(f"{m.name} plays {card.name}{_at(e)} after {r.summary} resolved ("
             f"{'successful' if r.successful else 'blocked' if r.blocked else 'not successful'}){who}{paid}, as the "
             f"card allows.", rule, R.GOLDEN_RULE)
+    if what.blood_per_vote:  # (the votes for less those against: a referendum passing automatically, by 0: a ruling)
+        gained = blood(d, m.name, max(0, r.margin), drain=False)
+        log.add(f"{m.name} gains {gained} blood, the referendum having passed by {max(0, r.margin)} vote"
+                f"{'' if r.margin == 1 else 's'} (\"{what.blood_per_vote}\").", R.GOLDEN_RULE)
+        drain_excess(d, m.name, log)
     if what.gain_blood or what.gain_pool:  # "This vampire gains 1 blood and you gain 1 pool." (Spoils of War)
         gained = blood(d, m.name, what.gain_blood, drain=False)
         pool(d, m.controller, what.gain_pool)

@@ -208,11 +208,11 @@ def draw_after_combat(d: Draft, log: Log, unreplaced: Sequence[str]) -> None:
 
 
 def action_over(d: Draft, log: Log, a: Action, successful: bool, blocked: bool = False,
-                passed: Optional[bool] = None, blocker: Optional[str] = None) -> None:
+                passed: Optional[bool] = None, blocker: Optional[str] = None, margin: int = 0) -> None:
     """Action `a` has resolved (it succeeded or fizzled; the combat its block began is over; its blocked leave torpor
     action ended; its referendum closed): the moment after its resolution opens (`state.Resolved`); the cards not
     replaced until after it are drawn as that moment closes (`close_resolution`)."""
-    d.set(resolved=Resolved.of(a, successful, blocked, passed, blocker))
+    d.set(resolved=Resolved.of(a, successful, blocked, passed, blocker, margin))
 
 
 def close_resolution(d: Draft, log: Log, keep: bool = False) -> None:

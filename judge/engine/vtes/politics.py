@@ -476,7 +476,7 @@ def close_polling(d: Draft, log: Log) -> None:
     yes, no, prisci = _tally(r)
     d.set(referendum=None)
     if r.action is not None:  # the political action resolves with its referendum
-        action_over(d, log, r.action, successful=True, passed=yes > no)
+        action_over(d, log, r.action, successful=True, passed=yes > no, margin=yes - no)
     card = f" ({r.card})" if r.card else ""
     what = "the blood hunt" if r.kind == "blood hunt" else f"{r.caller}'s referendum{card}"
     rules = [R.REFERENDUM_RESULT] + ([R.PRISCI] if any(v.kind == "ballot" for v in r.votes) else [])

@@ -476,12 +476,13 @@ class Resolved:
     blocker: Optional[str] = None  # a blocked action's: the minion that blocked it
     # the reactions played during it and after its resolution, (minion, card): a minion plays the same reaction once
     reactions: tuple[tuple[str, str], ...] = ()
+    margin: int = 0  # a political action's: the votes for less the votes against, as the polling closed
 
     @classmethod
     def of(cls, a: "Action", successful: bool, blocked: bool = False, passed: Optional[bool] = None,
-           blocker: Optional[str] = None) -> "Resolved":
+           blocker: Optional[str] = None, margin: int = 0) -> "Resolved":
         return cls(a.actor, a.player, a.kind, a.summary, a.directed, successful, blocked, passed, a.modifiers,
-                   a.unreplaced, blocker, a.reactions)
+                   a.unreplaced, blocker, a.reactions, margin)
 
 
 @dataclass(frozen=True)
