@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes import combat
@@ -27,7 +27,7 @@ from judge.engine.vtes.card_text import Ability, Group, groups_of
 from judge.engine.vtes.events import ChangeControl
 from judge.engine.vtes.helpers import Log, action_over, blood, burn_dead_ally, drain_excess, pool, remove_minion
 from judge.engine.vtes.situations import change_control
-from judge.engine.vtes.state import READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Draft, Minion
+from judge.engine.vtes.state import READY, TORPOR, UNCONTROLLED, VAMPIRE, Action, Attached, Draft, Minion
 
 # "a younger vampire in your uncontrolled region", "a ready minion controlled by your prey", "another ready Laibon",
 # "a vampire you control", "an unlocked Sabbat vampire with capacity above 4"
@@ -107,6 +107,7 @@ class Effect(NamedTuple):
     torpor: bool = False  # "a vampire in torpor"
     location: bool = False  # "burn location" | "steal location": it aims at a location (`amount`: pool its
     # controller burns)
+    given: Any = None  # "attach self": the card's gear.OnVampireText, what it gives the acting vampire once on it
 
     @property
     def aims(self) -> bool:
@@ -423,6 +424,13 @@ def take_effect(d: Draft, log: Log, text: ActionText, actor, actor_name: str, pl
             continue
         if e.verb == "burn acting":
             _burn_acting(d, log, e.sentence.strip(), text.card)
+            continue
+        if e.verb == "attach self":  # "Put this card on this vampire.": what it gives holds while the card is on it
+            on, m = e.given, d.minions[actor.name]
+            d.put_minion(m.name, attached=m.attached + (Attached(text.card, on.bonuses, on.abilities),))
+            gives = " ".join(f'"{x.sentence}"' for x in (*on.bonuses, *on.abilities))
+            log.add(f"{said}: {text.card} is put on {m.name}" + (f", which now has what it gives: {gives}" if gives
+                                                                  else "") + ".", R.GOLDEN_RULE)
             continue
         if e.location:
             _location_effect(d, log, e, said, actor, player, chosen)

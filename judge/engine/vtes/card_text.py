@@ -2029,8 +2029,10 @@ def ability_of(sentence: str, name: str) -> Optional[Ability]:
 
 
 def abilities_of(m, kind: str) -> list[Ability]:
-    """The abilities of `kind` a minion's card gives it, and its retainers' cards give their employer."""
-    return [a for a in (*m.abilities, *(a for r in m.retainers for a in r.abilities)) if a.kind == kind]
+    """The abilities of `kind` a minion's card gives it, its retainers' cards give their employer, and the cards put
+    on it give it (Shadow of the Beast)."""
+    return [a for a in (*m.abilities, *(a for r in m.retainers for a in r.abilities),
+                        *(a for x in getattr(m, "attached", ()) for a in x.abilities)) if a.kind == kind]
 
 
 # -- a minion's own ability, as a scenario names it ---------------------------------------------------------------

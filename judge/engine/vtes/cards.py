@@ -792,6 +792,7 @@ class Modelled:
     referendum: Optional[referendum_effects.ReferendumText] = None  # ... or its referendum's terms and outcomes
     weapon: Optional[weapons.WeaponText] = None  # an equipment card's weapon: its label and strike
     gear: Optional[gear.GearText] = None  # an equipment card that is no weapon: what it gives its bearer
+    on_vampire: Optional[gear.OnVampireText] = None  # an action card put on its acting vampire as it succeeds
     discipline_card: Optional["DisciplineCard"] = None  # a master Discipline card
     action_text: Optional[action_effects.ActionText] = None  # an action card's effects on success
     master_text: Optional[action_effects.ActionText] = None  # a master card's effects as it is played
@@ -1085,6 +1086,14 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
             if read.life is not None:
                 out.ally = (read.life, read.strength, read.bleed)
         out.rest = list(read.unread) + ([] if read.life is not None or read.unread else [" ".join(card.preamble)])
+        return out
+    on = gear.on_vampire_text_of(card.name, [s for s in sentences if not (
+        s.startswith("Requires ") and requirements_checked(card))]) if tuple(card.types) == (ACTION,) else None
+    if on is not None:  # read whole by its own reader: the card goes on the acting vampire as the action succeeds
+        out.on_vampire, out.stealth = on, on.stealth
+        out.action_text = action_effects.ActionText(card.name, (action_effects.Effect(on.put, "attach self",
+                                                                                       given=on),))
+        out.rest = list(dict.fromkeys(out.printed_line if s in written else s for s in on.unread))
         return out
     out.action_text = action_effects.action_text_of(
         card.name, sentences, bleed=any(s.startswith("(D) Bleed") for s in sentences)) \
@@ -2383,6 +2392,9 @@ def _action(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: L
         _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO, "action")
         return
     _unmodelled_rest(e, what, [R.CARD_ACTION_WHO])
+    if what.on_vampire is not None and what.on_vampire.one and any(x.name == e.card.name for x in m.attached):
+        raise _refuse(e.card, f"{m.name} has {e.card.name} on it already: \"{what.on_vampire.one}\"",
+                      R.GOLDEN_RULE)
     targets = tuple(t for t in (e.target,) if t)
     success = what.action_text if e.effect is None and e.says is None else None
     chosen = None

@@ -567,11 +567,13 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
     # what the action card that caused the combat gives (`Combat.card_abilities`): its own, or named by the card
     given = [a for who, card, a in c.card_abilities if who == m.name and a.kind == kind
              and (named is not None or (source and _same_source(card, source)))]
-    retainer = next((r for r in m.retainers if source and _same_source(r.name, source)), None)
-    if named is None and retainer is not None:  # "with Jackie Therman": what that retainer's card gives
+    retainer = next((r for r in (*m.retainers, *m.attached) if source and _same_source(r.name, source)), None)
+    if named is None and retainer is not None:  # "with Jackie Therman", "with Shadow of the Beast": what that
+        # retainer's card, or that card on it, gives
         given = [a for a in retainer.abilities if a.kind == kind]
         if not given:
-            raise Refusal(f"{m.name}'s retainer {retainer.name} gives it no optional {kind}", [R.EMPLOY, R.GOLDEN_RULE])
+            whose = f"{m.name}'s retainer {retainer.name}" if retainer in m.retainers else f"{retainer.name}, on {m.name},"
+            raise Refusal(f"{whose} gives it no optional {kind}", [R.EMPLOY, R.GOLDEN_RULE])
         named = (None, kind)
     action_card = c.action.card if c.action is not None else c.cause_card
     if named is None and not given and source and action_card and _same_source(action_card, source):
@@ -609,7 +611,7 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
     ability = next((a for a in found if not a.uses or c.uses(m.name, _use_key(c, a)) < a.uses), found[0])
     card = next((f"{name}" for who, name, a in c.card_abilities if a is ability),
                 next((f"{m.name}'s retainer {r.name}" for r in m.retainers if ability in r.abilities),
-                     f"{m.name}'s card"))
+                     next((x.name for x in m.attached if ability in x.abilities), f"{m.name}'s card")))
     own = card == f"{m.name}'s card"
     rules = [R.CRYPT_ABILITY, R.GOLDEN_RULE] if own else [R.GOLDEN_RULE]
     if ability.first_round and c.round != 1:

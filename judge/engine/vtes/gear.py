@@ -1,4 +1,5 @@
-"""Equipment cards other than weapons, read as printed (issue 37): what they give their bearer.
+"""Equipment cards other than weapons, and action cards put on the acting vampire, read as printed (issue 37): what
+they give the minion they are on.
 
 "Electronic. The bearer gets +1 bleed. A minion can have only one Laptop Computer." (Laptop Computer), "Equipment. The
 minion with this equipment may prevent 1 damage each combat." (Flak Jacket), "Vehicle. This minion gets +1 intercept.
@@ -69,6 +70,48 @@ def gear_text_of(name: str, sentences: list[str]) -> GearText:
         rest.append(s.strip())
     bonuses, abilities, unread = given_to(rest, _SUBJECTS)
     return GearText(name, tuple(dict.fromkeys(labels)), bonuses, abilities + tuple(hunts), one, unread)
+
+
+# an action card put on its acting vampire: "+1 stealth action. Put this card on this vampire. This vampire gets +1
+# bleed. A vampire can have only one Heart of the City." (its `given` sentences read as a retainer's for its employer)
+_PUT_ON_ACTOR = re.compile(r"Put this card on (?:this|the acting|this acting) vampire")
+_STEALTH_ACTION = re.compile(r"\+(?P<n>\d) stealth action")
+_ON_SUBJECTS = r"(?:[Tt]his (?:acting )?vampire|[Tt]he vampire with this card)"
+
+
+class OnVampireText(NamedTuple):
+    """An action card that puts itself on its acting vampire, read (`on_vampire_text_of`)."""
+
+    card: str
+    put: str  # the sentence putting it on the vampire
+    stealth: int  # its "+N stealth action."
+    bonuses: tuple  # card_text.Bonus: what it gives the vampire while on it
+    abilities: tuple  # card_text.Ability
+    one: str  # "A vampire can have only one <the card>." (the sentence), or ""
+    unread: tuple[str, ...]
+
+
+def on_vampire_text_of(name: str, sentences: list[str]) -> Optional[OnVampireText]:
+    """The action card `name` read as one putting itself on its acting vampire, or None when no sentence says so."""
+    put = next((s.strip() for s in sentences if _PUT_ON_ACTOR.fullmatch(s.strip().rstrip("."))), None)
+    if put is None:
+        return None
+    stealth, one, rest = 0, "", []
+    for s in sentences:
+        text = s.strip().rstrip(".")
+        if s.strip() == put:
+            continue
+        m = _STEALTH_ACTION.fullmatch(text)
+        if m and not stealth:
+            stealth = int(m.group("n"))
+            continue
+        limit = _ONE.fullmatch(text.replace("only 1 ", "only one "))
+        if limit and limit.group("what") == name and not one:
+            one = s.strip()
+            continue
+        rest.append(s.strip())
+    bonuses, abilities, unread = given_to(rest, _ON_SUBJECTS)
+    return OnVampireText(name, put, stealth, bonuses, abilities, one, unread)
 
 
 def gear_of(d, item: str) -> Optional[GearText]:

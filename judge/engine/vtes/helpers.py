@@ -494,7 +494,8 @@ def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, d
     borne = dict(getattr(d, "gear", ()))  # (the equipment cards the scenario named: what they give their bearer)
     sources = [(f"{m.name}'s card", (R.CRYPT_ABILITY,), b) for b in m.bonuses] + \
         [(f"{m.name}'s retainer {r.name}", (R.EMPLOY, R.GOLDEN_RULE), b) for r in m.retainers for b in r.bonuses] + \
-        [(f"{m.name}'s {x}", (R.EQUIP, R.GOLDEN_RULE), b) for x in m.equipment if x in borne for b in borne[x].bonuses]
+        [(f"{m.name}'s {x}", (R.EQUIP, R.GOLDEN_RULE), b) for x in m.equipment if x in borne for b in borne[x].bonuses] + \
+        [(f"{x.name}, on {m.name}", (R.GOLDEN_RULE,), b) for x in m.attached for b in x.bonuses]
     for source, rules, b in sources:
         if b.stat != stat or (b.kinds and kind not in b.kinds) or (b.directed is not None and b.directed != directed):
             continue

@@ -42,6 +42,15 @@ class Retainer:
 
 
 @dataclass(frozen=True)
+class Attached:
+    """A card put on a minion that is neither equipment nor a retainer (gear.OnVampireText), and what it gives it."""
+
+    name: str
+    bonuses: tuple = ()  # card_text.Bonus
+    abilities: tuple = ()  # card_text.Ability
+
+
+@dataclass(frozen=True)
 class Player:
     name: str
     pool: int = DEFAULT_POOL
@@ -100,6 +109,9 @@ class Minion:
     unlocks_at_discard: tuple[()] | tuple[str, str] = ()
     equipment: tuple[str, ...] = ()
     retainers: tuple[Retainer, ...] = ()
+    # cards put on it that are neither equipment nor retainers ("Put this card on this vampire.": Heart of the City),
+    # with what each gives it
+    attached: tuple[Attached, ...] = ()
     recruited: bool = False  # recruited this turn: cannot act this turn
     bled: bool = False  # performed a bleed action this turn
     political: bool = False  # performed a political action this turn
@@ -644,6 +656,7 @@ def state_to_json(state: GameState) -> dict:
             "controller": m.controller, "type": m.kind, "region": m.region, "locked": m.locked,
             "strength": m.strength, "bleed": m.bleed,
             "equipment": list(m.equipment), "retainers": {r.name: r.life for r in m.retainers},
+            "attached": [x.name for x in m.attached],
         }
         if m.is_vampire:
             entry.update(capacity=m.capacity, blood=m.blood, clan=m.clan, sect=m.sect, title=m.title,
