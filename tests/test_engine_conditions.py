@@ -44,7 +44,6 @@ def test_a_read_sentence_is_its_clauses_and_nothing_else(corpus):
 
 
 @pytest.mark.parametrize("sentence", [
-    "Only usable if combat would end.",  # no moment "as combat would end" in the engine
     "Only usable by a ready, unlocked vampire other than the acting minion who is capable of performing the action.",
     "Only usable by a vampire being burned; he or she is sent into torpor instead.",
     "Only usable when a monster is acting.",  # no minion the table describes is told a monster
@@ -66,6 +65,8 @@ def test_a_sentence_with_a_part_the_engine_does_not_check_is_not_read(sentence):
      ["in combat with a Toreador, Toreador antitribu, ally or younger vampire"]),
     ("Only usable if a younger vampire attempts to block this vampire.",
      ["if a younger vampire attempts to block this vampire"]),
+    ("Only usable if both combatants are still ready and combat would end.",
+     ["if both combatants are still ready", "combat would end"]),
 ])
 def test_the_minions_a_clause_names_end_where_the_clause_does(sentence, clauses):
     """A clause naming minions in words of its own ("a Toreador, Toreador antitribu, ally or younger vampire") takes

@@ -407,6 +407,21 @@ def _both_ready(d, m):
     return f"{' and '.join(down)} {'is' if len(down) == 1 else 'are'} no longer ready" if down else None
 
 
+def _would_end(d, m):
+    """"if combat would end" / "is about to end": the combat is at the end of a round with no press to continue
+    standing (combat.would_end), where the engine stops for such cards."""
+    c = _combat(d)
+    if c is None:
+        return "no combat is in progress"
+    if c.ended:
+        return "the combat ended prematurely"
+    if c.step != "end of round":
+        return f"the combat is at its {c.step} step, not the end of a round"
+    if c.press:
+        return f"{c.press}'s press to continue stands: the combat goes on"
+    return None
+
+
 def _ready_opponent_not(d, m):
     """"if this vampire is ready and the opposing minion is not": in combat, this one still ready, the other not."""
     c = _combat(d)
@@ -863,6 +878,7 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"before range is (?:determined|chosen)", lambda g: (lambda d, m: _range(d, m, step="before range"), {})),
     (r"(?:(?:on|during) )?(?:the )?first round(?: of combat)?", lambda g: (lambda d, m: _range(d, m, first=True), {})),
     (r"if both combatants are still ready", lambda g: (_both_ready, {})),
+    (r"(?:if )?combat (?:would end|is about to end)", lambda g: (_would_end, {})),
     (r"if this (?:vampire|minion|[A-Z][a-z]+) is ready and the opposing minion is not",
      lambda g: (_ready_opponent_not, {"minion": True})),
     (r"during the press step", lambda g: (_press_step, {})),

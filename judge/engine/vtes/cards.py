@@ -711,6 +711,9 @@ class Modelled:
     # for that round).": (the range, the sentence), set for the next round as the strike is chosen
     next_round_range: Optional[tuple[str, str]] = None
     unlock_on_end: str = ""  # a combat-ends strike's "Unlock this vampire before combat ends." (the sentence)
+    # a combat card's "Instead, burn 1 blood to start a new round." (as combat would end: Relentless Reaper at superior):
+    # the sentence (its blood in `paid_blood`)
+    new_round: str = ""
     # a modifier's "Minions who attempt to block this action and fail become locked before action resolution." (the
     # sentence: Faceless Night at superior)
     lock_failed: str = ""
@@ -1216,6 +1219,11 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         if s == "Minions who attempt to block this action and fail become locked before action resolution" and \
                 tuple(card.types) == (MODIFIER,):
             out.lock_failed = sentence
+            continue
+        m = re.fullmatch(r"Instead, (?:this vampire )?burns? (\d) blood to start a new round", s)
+        if m and COMBAT in card.types and not out.new_round and any(
+                "combat would end" in x or "combat is about to end" in x for x, _ in out.conditions):
+            out.new_round, out.paid_blood = sentence, out.paid_blood + int(m.group(1))
             continue
         if s == "Unlock this vampire before combat ends" and out.strike is not None and \
                 out.strike.kind == "combat ends" and not out.unlock_on_end:
@@ -2659,6 +2667,16 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
             what.strike is None and not (what.press or what.maneuver or what.prevent or what.extra_strikes or
                                          what.ends_combat):
         _combat_effects(d, e, m, cost, what, log)
+        return
+    if e.effect is None and e.says is None and not what.rest and what.new_round and what.strike is None and \
+            not (what.press or what.maneuver or what.prevent or what.extra_strikes or what.strength or what.ends_combat):
+        # "Instead, burn 1 blood to start a new round." (its condition: the combat would end): the round ends with a
+        # new one to follow, as after a press to continue
+        _played_in_combat(d, e, m, _with_paid_blood(cost, what), what, log)
+        d.put_combat(press=m.name)
+        log.add(f"{m.name} plays {e.card.name}{_at(e)} as the combat would end (\"{what.new_round}\"): a new round "
+                f"starts.", R.GOLDEN_RULE, R.END_OF_ROUND)
+        combat.finish_step(d, log)
         return
     if e.effect is None and e.says is None and not what.rest and what.ends_combat and what.strike is None and \
             not (what.press or what.maneuver or what.prevent or what.extra_strikes or what.strength or

@@ -1217,10 +1217,18 @@ def no_press(d: Draft, e: NoPress, log: Log) -> None:
     # likewise starts again at its first step).
     for _ in range(10):
         c = d.combat
-        if c is None or c.round != started:
-            return
+        if c is None or c.round != started or would_end(c):
+            return  # (a combat that would end stops at its end of round: "if combat would end" is a moment there)
         finish_step(d, log)
     raise NotModelled("a round of combat that does not end", [R.PRESS])
+
+
+def would_end(c) -> bool:
+    """The combat is at the end of a round with no press to continue standing, and did not end prematurely: it would
+    end there ("Only usable if both combatants are still ready and combat would end."); the next event outside it, or
+    the end of the events, ends it."""
+    c = getattr(c, "combat", c)  # (a table, or its combat)
+    return c is not None and c.step == "end of round" and not c.press and not c.ended
 
 
 def may_still_press(c: Combat) -> list[str]:

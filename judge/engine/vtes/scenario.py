@@ -364,7 +364,7 @@ def replay(scenario: Scenario, edition: Optional[str] = None,
     # Nothing more is played: a pending action, diablerie chance or referendum resolves; a combat is left
     # where the events leave it (its state shows the round and step), rather than fought out by default.
     end = n + 1
-    while (stage := stages.open_stage(state)) is not None and stage.settled_at_end and not state.result.over:
+    while (stage := stages.open_stage(state)) is not None and stage.ends_at_end(state) and not state.result.over:
         try:
             state, entries = core.settle(state)
         except EngineStop as stop:

@@ -44,7 +44,12 @@ class Stage:
     admits: frozenset  # event types played inside the stage
     step: Callable[[Draft, Log], None]  # nothing more is played at this point (a pass)
     finish: Callable[[Draft, Log], None]  # an event outside the stage arrived: it plays out by default
-    settled_at_end: bool = True  # the end of the scenario's events plays it out
+    # the end of the scenario's events plays it out (a callable: whether it does, the table being where it is)
+    settled_at_end: Union[bool, Callable[[Table], bool]] = True
+
+    def ends_at_end(self, table: Table) -> bool:
+        """Whether the end of the scenario's events plays this stage out (`settled_at_end`)."""
+        return self.settled_at_end(table) if callable(self.settled_at_end) else self.settled_at_end
     # Events judged inside the stage only while a block attempt is open (a referendum's terms and votes
     # during a political action: refused then, as the referendum is called only if the action succeeds).
     admits_during_block_attempt: frozenset = frozenset()
@@ -70,7 +75,7 @@ STAGES: tuple[Stage, ...] = (
           ANY_TIME | {Maneuver, NoManeuver, ChooseStrike, GainStrikes, Prevent, NoPrevent, Press, NoPress, CombatOver,
                       AggravateHands,
                       SlaveTakesOver},
-          step=combat.finish_step, finish=combat.finish, settled_at_end=False),
+          step=combat.finish_step, finish=combat.finish, settled_at_end=combat.would_end),
     Stage("chance", lambda t: t.chance is not None,
           ANY_TIME | {Diablerize, NoDiablerie},
           step=torpor.pass_chance, finish=torpor.pass_chance),
