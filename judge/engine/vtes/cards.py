@@ -711,6 +711,8 @@ class Modelled:
     # for that round).": (the range, the sentence), set for the next round as the strike is chosen
     next_round_range: Optional[tuple[str, str]] = None
     unlock_on_end: str = ""  # a combat-ends strike's "Unlock this vampire before combat ends." (the sentence)
+    # a combat-ends strike's effect after the combat ends: ("burn" | "damage", N, the sentence, close range only)
+    after_end: Optional[tuple[str, int, str, bool]] = None
     # a combat card's "Instead, burn 1 blood to start a new round." (as combat would end: Relentless Reaper at superior):
     # the sentence (its blood in `paid_blood`)
     new_round: str = ""
@@ -1224,6 +1226,13 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         if m and COMBAT in card.types and not out.new_round and any(
                 "combat would end" in x or "combat is about to end" in x for x, _ in out.conditions):
             out.new_round, out.paid_blood = sentence, out.paid_blood + int(m.group(1))
+            continue
+        m = re.fullmatch(r"The opposing minion burns (?P<burn>\d) blood or life after combat ends \(even at long range\)|"
+                         r"After combat ends, if the range is close, this vampire inflicts (?P<dmg>\d) unpreventable "
+                         r"damage on the opposing minion", s)
+        if m and out.strike is not None and out.strike.kind == "combat ends" and out.after_end is None:
+            out.after_end = ("burn", int(m.group("burn")), sentence, False) if m.group("burn") else \
+                ("damage", int(m.group("dmg")), sentence, True)
             continue
         if s == "Unlock this vampire before combat ends" and out.strike is not None and \
                 out.strike.kind == "combat ends" and not out.unlock_on_end:
@@ -2594,7 +2603,14 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
         event = ChooseStrike(minion=m.name, spec=spec, source=e.card.name, via="card", cost=cost,
                              unreplaced=what.after_combat, line=e.line, text=e.text)
         if what.unlock_on_end and c is not None:  # (before the strike is chosen: the pair may resolve at once)
-            d.put_combat(unlock_on_end=c.unlock_on_end + ((m.name, e.card.name, what.unlock_on_end),))
+            c = d.put_combat(unlock_on_end=c.unlock_on_end + ((m.name, e.card.name, what.unlock_on_end),))
+        if what.after_end is not None and c is not None:
+            kind, n, sentence, close_only = what.after_end
+            if close_only and (c.range or "close") != "close":
+                log.add(f"{e.card.name}: \"{sentence}\": the range is {c.range}, so nothing after combat.",
+                        R.GOLDEN_RULE)
+            else:
+                d.put_combat(after_end=c.after_end + ((m.name, e.card.name, sentence, kind, n),))
         _delegate(e, combat.choose_strike, event, d, log, R.CARD_COMBAT_WHO)
         _continuation(d, e, m, what, log)
         _grant_press(d, e, m, what, log)

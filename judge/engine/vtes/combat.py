@@ -28,8 +28,8 @@ from judge.engine.vtes import rules as R
 from judge.engine.citations import CURRENT
 from judge.engine.vtes import damage as dmg
 from judge.engine.vtes import gear, weapons
-from judge.engine.vtes.helpers import (Log, action_over, blood, card_gives, crypt_bonus, drain_excess, draw_after_combat, minion,
-                                  names,
+from judge.engine.vtes.helpers import (Log, action_over, blood, burn_dead_ally, card_gives, crypt_bonus, drain_excess,
+                                       draw_after_combat, minion, names,
                                   play_from_hand, pool, text_unread)
 from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.card_text import abilities_of, is_own, named_ability
@@ -255,6 +255,18 @@ def end(d: Draft, log: Log) -> None:
     elif c.action is not None:  # the blocked action resolves as the combat ends
         action_over(d, log, c.action, successful=False, blocked=True, blocker=c.other(c.action.actor))
     dmg.apply_statuses(d, log, c.wounded, c.burning, after_combat=True)
+    for name, card, sentence, kind, n in c.after_end:  # (Oubliette, Catatonic Fear at superior)
+        other = c.other(name)
+        t = d.minions.get(other)
+        if t is None or not t.controlled or t.contested:
+            log.add(f"{card}: \"{sentence}\": {other} is no longer in play; no effect.", R.GOLDEN_RULE)
+        elif kind == "burn":
+            burned = -blood(d, other, -n)
+            log.add(f"{card}: \"{sentence}\": {other} burns {burned} {'blood' if t.kind != ALLY else 'life'} "
+                    f"({d.minions[other].blood} left).", R.GOLDEN_RULE, R.BLOOD_BANK)
+            burn_dead_ally(d, log, other)
+        else:
+            dmg.inflict(d, InflictDamage(minion=other, normal=n, source=card), log)
 
 
 def _continue_as_if_unblocked(d: Draft, log: Log, c: Combat) -> None:

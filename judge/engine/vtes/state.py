@@ -381,6 +381,9 @@ class Combat:
     # a combat-ends strike card's "... and unlock this vampire before combat ends." (Earth Meld at superior), chosen
     # this round: (the minion, the card, the sentence), the minion unlocked as its strike ends the combat
     unlock_on_end: tuple[tuple[str, str, str], ...] = ()
+    # a combat-ends strike card's effect after the combat ends ("... the opposing minion burns 1 blood or life after
+    # combat ends (even at long range).": Oubliette): (the minion, the card, the sentence, "burn" or "damage", N)
+    after_end: tuple[tuple[str, str, str, str, int], ...] = ()
 
     def extra_of(self, name: str) -> int:
         return dict(self.extra).get(name, 0)
