@@ -168,10 +168,16 @@ def burn_for(d: Draft, e: BurnFor, log: Log) -> None:
     stealth or bleed, the blocking vampire's intercept, each only when the book allows such a bonus (stealth and
     intercept when needed, bleed on a bleed), as often as the card says, the blood burned at once."""
     m = minion(d, e.minion)
-    found = card_gives(m, "burn for", f"+{e.stat} for blood",
-                       f"describe the effect ('{m.name} plays an action modifier: +1 {e.stat}, costing 1 blood')",
-                       keep=lambda a: a.stat == e.stat)
+    current = d.action_()
+    # what a card played during this action lets it do (Speak with Spirits at superior), else its own card's
+    given = [(card, a) for who, card, a in (current.granted if current is not None else ())
+             if who == m.name and a.kind == "burn for" and a.stat == e.stat]
+    found = [a for _, a in given] or card_gives(
+        m, "burn for", f"+{e.stat} for blood",
+        f"describe the effect ('{m.name} plays an action modifier: +1 {e.stat}, costing 1 blood')",
+        keep=lambda a: a.stat == e.stat)
     ab = found[0]
+    whose = f"{given[0][0]}'s text" if given else f"{m.name}'s card"
     said = f"\"{ab.sentence}\""
     if (e.amount is not None and e.amount != ab.amount) or (e.blood is not None and e.blood != ab.blood):
         raise Refusal(f"{m.name}'s card gives +{ab.amount} {e.stat} for {ab.blood} blood: {said}", [R.CRYPT_ABILITY])
@@ -219,8 +225,8 @@ def burn_for(d: Draft, e: BurnFor, log: Log) -> None:
     else:
         a = d.put_action(bleed=a.bleed + ab.amount, abilities=a.abilities + (key,))
         now, rule = f"bleed {a.bleed}", R.BLEED_AMOUNT
-    log.add(f"{m.name} burns {ab.blood} blood for +{ab.amount} {e.stat}, as its card says ({said}): {now}.",
-            R.CRYPT_ABILITY, rule)
+    log.add(f"{m.name} burns {ab.blood} blood for +{ab.amount} {e.stat}, as {whose} says ({said}): {now}.",
+            *((R.GOLDEN_RULE,) if given else (R.CRYPT_ABILITY,)), rule)
 
 
 # -- unlocking itself ------------------------------------------------------------------------------------------------

@@ -599,6 +599,9 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     if e.unless_blocks:
         n, sentence = e.unless_blocks
         d.put_action(unless_blocks=d.action_().unless_blocks + ((m.name, n, what, sentence),))
+    if e.later is not None:  # (what the card lets its minion do later in this action: abilities.burn_for)
+        d.put_action(granted=d.action_().granted + ((m.name, what, e.later),))
+        log.add(f"{what} lets {m.name}, for the rest of this action: \"{e.later.sentence}\"", R.GOLDEN_RULE)
     if e.ends_action:
         end_unsuccessfully(d, log, m.name, what, e.ends_action, e.end_locks, e.end_how)
     elif e.unlock_block:

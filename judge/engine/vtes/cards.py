@@ -54,7 +54,8 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
                                  Reaction, Recruit, StrikeSpec)
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, check_minion_phase,
                                        drain_excess, minion, play_from_hand, pool, require_seated)
-from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Methuselah, StrikeText, abilities_of, above_codes, is_clan,
+from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Ability, Methuselah, StrikeText, abilities_of, above_codes,
+                                         is_clan,
                                          condition_of, discipline_level, groups_of, holds_title, is_as_above, level_of,
                                          named_of, read_crypt_text, ruling_quote, same_clan, strike_of, written_out)
 from judge.engine.vtes.state import ALLY, READY, VAMPIRE, Combat, CombatGrant, Draft, GrantedPress, Minion
@@ -711,6 +712,9 @@ class Modelled:
     # for that round).": (the range, the sentence), set for the next round as the strike is chosen
     next_round_range: Optional[tuple[str, str]] = None
     unlock_on_end: str = ""  # a combat-ends strike's "Unlock this vampire before combat ends." (the sentence)
+    # a reaction's "Once this action, this vampire can burn 1 blood to get +1 intercept.": card_text.Ability ("burn
+    # for"), its minion's for the rest of the action
+    later: Optional[Ability] = None
     # a combat-ends strike's effect after the combat ends: ("burn" | "damage", N, the sentence, close range only)
     after_end: Optional[tuple[str, int, str, bool]] = None
     # a combat card's "Instead, burn 1 blood to start a new round." (as combat would end: Relentless Reaper at superior):
@@ -1331,6 +1335,11 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         if re.fullmatch(r"This (?:reacting )?vampire attempts to block the current action, ignoring the normal prey, "
                         r"predator or target restrictions for blocking actions", s) and tuple(card.types) == (REACTION,):
             out.block_any = sentence
+            continue
+        m = re.fullmatch(r"Once this action, this vampire can burn (\d) blood to get \+(\d) (intercept)", s)
+        if m and tuple(card.types) == (REACTION,) and out.later is None:
+            out.later = Ability("burn for", sentence, amount=int(m.group(2)), blood=int(m.group(1)), stat=m.group(3),
+                                during="action", once="action")
             continue
         if s == "This vampire unlocks and attempts to block" and tuple(card.types) == (REACTION,):
             out.unlock_block = True  # read for a reaction alone, as "Usable by a locked vampire"
@@ -2257,11 +2266,11 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     event = Reaction(minion=m.name, card=e.card.name, intercept=intercept, cost=cost, effect=effect,
                      wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
                      locked_ok=what.locked_ok, locked_by=what.locked_by, unlock_block=what.unlock_block,
-                     block_any=what.block_any, after_action=what.after_action, grant=what.grant, combat_type=COMBAT in e.card.types,
+                     block_any=what.block_any, later=what.later, after_action=what.after_action, grant=what.grant, combat_type=COMBAT in e.card.types,
                      ends_action=what.ends_action, end_locks=what.end_locks, end_how=what.end_how,
                      unless_blocks=what.unless_blocks, line=e.line, text=e.text)
     if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block or
-            what.block_any or what.grant or what.ends_action or what.unless_blocks) and e.says is not None:
+            what.block_any or what.later or what.grant or what.ends_action or what.unless_blocks) and e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
         actions.played_once(d, m.name, e.card.name, "reactions")
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced,

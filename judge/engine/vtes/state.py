@@ -258,6 +258,9 @@ class Action:
     # as it was played: the rulings), locked as the action resolves
     lock_failed: tuple = ()
     failed_blockers: tuple[str, ...] = ()
+    # what a card played during the action lets a minion do later in it ("Once this action, this vampire can burn 1
+    # blood to get +1 intercept.": Speak with Spirits at superior): (minion, the card, card_text.Ability)
+    granted: tuple = ()
 
     @property
     def undeclined(self) -> tuple[str, ...]:
