@@ -50,15 +50,17 @@ from judge.engine.citations import OLDER
 from judge.engine.errors import NotModelled, Refusal, ScenarioError
 from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, ChooseStrike, Cost, Employ, Equip, Event,
                                  GainStrikes,
-                                 HuntingGround, Maneuver, MasterCard, Modifier, PlayCard, Political, Press, Prevent,
+                                 HuntingGround, LockLocation, Maneuver, MasterCard, Modifier, PlayCard, Political, Press,
+                                 Prevent,
                                  Reaction, Recruit, StrikeSpec)
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, check_minion_phase,
                                        drain_excess, minion, play_from_hand, pool, require_seated)
-from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Ability, Methuselah, StrikeText, abilities_of, above_codes,
-                                         is_clan,
+from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Ability, Group, Methuselah, StrikeText, abilities_of,
+                                         above_codes, is_clan,
                                          condition_of, discipline_level, groups_of, holds_title, is_as_above, level_of,
                                          named_of, read_crypt_text, ruling_quote, same_clan, strike_of, written_out)
-from judge.engine.vtes.state import ALLY, READY, VAMPIRE, Combat, CombatGrant, Draft, GrantedPress, Minion
+from judge.engine.vtes.state import (ALLY, READY, UNCONTROLLED, VAMPIRE, BlockAttempt, Combat, CombatGrant, Draft,
+                                    GrantedPress, Minion)
 from judge.engine.vtes.traits import CITY_TITLES
 
 # -- the card base, as the engine sees it ------------------------------------------------------------
@@ -782,6 +784,10 @@ class Modelled:
     in_play: str = ""  # its "Put this card in play." (read with a location only)
     location_hand: tuple[int, str] = (0, "")  # a location's "+1 hand size." (N, the sentence)
     location_transfers: tuple[int, str] = (0, "")  # a location's "+2 transfers." (N, the sentence)
+    # a location's "You can lock this card to give a Gangrel you control +1 stealth.", "... during your influence
+    # phase to add 1 blood to a Tremere in your uncontrolled region.": (the kind: "stealth" | "intercept" | "blood", N,
+    # the minions it names as card_text.Group, whether yours only, the sentence)
+    location_lock: Optional[tuple[str, int, tuple, bool, str]] = None
     # an out-of-turn master card's "You may play this card during your turn." (the sentence): on its player's turn too
     own_turn: str = ""
     # a hunting ground's "During your unlock phase, a ready vampire you control can gain N blood." (N), and "A vampire
@@ -976,6 +982,16 @@ _CONTINUES = re.compile(r"(?:After combat ends, )?[Ii]f this vampire was blocked
 # A hunting ground's (a master card, a location) gain, and its limit.
 _HUNTING_GAIN = re.compile(r"During your unlock phase, (?:a ready vampire you control can gain (?P<n>\d) blood|you may "
                            r"move (?P<n2>\d) blood from the (?:blood )?bank to a ready vampire you control)")
+# a location's lock: "You can lock this card to give a Gangrel you control +1 stealth.", "Lock to give an Assamite you
+# control +1 intercept.", "You can lock this location during your influence phase to add 1 blood to a Toreador in your
+# uncontrolled region.", "During your influence phase, lock to move 1 blood from the blood bank to a Brujah antitribu
+# in your uncontrolled region."
+_LOCK_FOR = re.compile(
+    r"(?:You can )?[Ll]ock(?: this (?:card|location))? to give an? (?P<who>[\w' -]+?)(?P<mine> you control)? "
+    r"\+(?P<n>\d) (?P<stat>stealth|intercept)"
+    r"|(?:(?:You can )?[Ll]ock(?: this (?:card|location))? during your influence phase|During your influence phase, "
+    r"lock) to (?:add|move) (?P<n2>\d) blood(?: from the blood bank)? to an? (?P<who2>[\w' -]+?) in your "
+    r"uncontrolled region")
 _ONE_HUNTING_GROUND = re.compile(r"A vampire can gain blood from only one hunting ground(?: card)? each turn")
 # "A vampire can play only one Dodge each round.", "... Instantaneous Transformation at superior each turn."
 _ONLY_ONE = re.compile(r"A (?:vampire|minion) can play only one (?P<name>.+?)(?: at (?P<level>superior|basic))? "
@@ -1275,6 +1291,14 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
             m = re.fullmatch(r"(?:You get )?\+(\d) transfers?", s)
             if m and not out.location_transfers[0] and out.location:
                 out.location_transfers = (int(m.group(1)), sentence)  # (a location's: each influence phase)
+                continue
+            m = _LOCK_FOR.fullmatch(s)
+            groups = groups_of(m.group("who") or m.group("who2")) if m and out.location and out.location_lock is None \
+                else None
+            if groups:
+                kind = m.group("stat") or "blood"
+                out.location_lock = (kind, int(m.group("n") or m.group("n2")), groups,
+                                     bool(m.group("mine")) or kind == "blood", sentence)
                 continue
             if s == "Put this card in play" and not out.in_play:
                 out.in_play = sentence
@@ -3004,6 +3028,67 @@ def hunting_ground(d: Draft, e: HuntingGround, log: Log) -> None:
     d.put_phase(hunting=ps.hunting + ((card.name, m.name),))
     log.add(f"{m.name} gains {what.hunting_gain} blood from {card.name}, a hunting ground {player} controls"
             + ("" if gained == what.hunting_gain else " (the excess over its capacity drains)") + ".", R.GOLDEN_RULE)
+
+
+def lock_location(d: Draft, e: LockLocation, log: Log) -> None:
+    """A Methuselah locks a location they control for what its card gives (`Modelled.location_lock`): +stealth to the
+    acting minion when stealth is needed, +intercept to the blocking minion when intercept is needed, blood to a
+    vampire in their uncontrolled region during their influence phase; the minion one the card names (their own when
+    it says "you control"). An unlocked location, once each unlock (its controller's unlock phase unlocks it)."""
+    card, m = e.card, minion(d, e.minion)
+    what = modelled(card, None)
+    if what.location_lock is None or what.rest:
+        unread = f": \"{' '.join(what.rest)}\" is not read" if what.rest else ""
+        raise (NotModelled if what.rest else Refusal)(
+            f"{card.name} gives nothing the engine reads for locking it{unread}. {card.quote()}", [R.GOLDEN_RULE])
+    kind, n, groups, mine, sentence = what.location_lock
+    place = next((c for c in d.cards if c.kind == "location" and c.controller == e.player and c.name == card.name
+                  and not c.contested), None)
+    if place is None:
+        raise _refuse(card, f"{e.player} controls no {card.name} in play", R.GOLDEN_RULE)
+    if place.locked:
+        raise _refuse(card, f"{card.name} is locked: it unlocks in {e.player}'s unlock phase", R.GOLDEN_RULE)
+    said = f"{card.name}: \"{sentence}\""
+    if mine and m.controller != e.player:
+        raise _refuse(card, f"{m.name} is {m.controller}'s, not {e.player}'s", R.GOLDEN_RULE)
+    fits = Group.any_fits(groups, m, None)
+    if fits is None:
+        raise NotModelled(f"{said}, and the table does not say whether {m.name} is one of them (give its clan and "
+                          f"sect)", [R.GOLDEN_RULE])
+    if not fits:
+        raise _refuse(card, f"{m.name} is not {' or '.join(g.words() for g in groups)}", R.GOLDEN_RULE)
+    a = d.action_()
+    if kind == "blood":
+        if d.phase != "influence" or d.turn != e.player:
+            raise _refuse(card, f"{card.name} adds blood during {e.player}'s influence phase; it is {d.turn}'s "
+                                f"{d.phase} phase", R.GOLDEN_RULE)
+        if m.region != UNCONTROLLED or m.controller != e.player or m.kind != VAMPIRE:
+            raise _refuse(card, f"{m.name} is not a vampire in {e.player}'s uncontrolled region", R.GOLDEN_RULE)
+        blood(d, m.name, n, drain=False)
+        now = f"{m.name} gets {n} blood from the blood bank ({d.minions[m.name].blood})"
+        rules = [R.GOLDEN_RULE, R.BLOOD_BANK]
+    elif kind == "stealth":
+        if a is None or a.actor != m.name:
+            raise _refuse(card, f"{m.name} is not the acting minion of an action in progress", R.GOLDEN_RULE)
+        if a.attempt is None or a.attempt.intercept < a.stealth:
+            state = (f"{a.attempt.blocker}'s intercept {a.attempt.intercept} is below the stealth {a.stealth}"
+                     if a.attempt else "no block attempt is in progress")
+            raise Refusal(f"stealth can be added only when needed, and {state}", [R.STEALTH_WHEN_NEEDED])
+        a = d.put_action(stealth=a.stealth + n)
+        now, rules = f"{m.name}'s action is at {a.stealth} stealth", [R.GOLDEN_RULE, R.STEALTH_WHEN_NEEDED]
+    else:
+        if a is None or a.attempt is None or a.attempt.blocker != m.name:
+            raise Refusal(f"intercept can be added only to the blocking minion when needed; "
+                          f"{m.name} is not attempting to block", [R.INTERCEPT_WHEN_NEEDED])
+        if a.attempt.intercept >= a.stealth:
+            raise Refusal(f"intercept can be added only when needed: {m.name}'s intercept {a.attempt.intercept} "
+                          f"already meets the stealth {a.stealth}", [R.INTERCEPT_WHEN_NEEDED])
+        att = a.attempt
+        a = d.put_action(attempt=BlockAttempt(att.blocker, att.player, att.intercept + n))
+        now = f"{m.name} has {a.attempt.intercept} intercept against {a.stealth} stealth"
+        rules = [R.GOLDEN_RULE, R.INTERCEPT_WHEN_NEEDED]
+    d.set(cards=tuple(dataclasses.replace(c, locked=True) if c is place else c for c in d.cards))
+    log.add(f"{e.player} locks {card.name} ({said}): {now}.", *rules)
 
 
 def burn_option(d: Draft, e: BurnOption, log: Log) -> None:

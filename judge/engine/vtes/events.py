@@ -555,6 +555,17 @@ class BurnOption(Event):
     card: Any
 
 @dataclass(frozen=True, kw_only=True)
+class LockLocation(Event):
+    """A Methuselah locks a location they control for what its card gives a minion ("You can lock this card to give a
+    Gangrel you control +1 stealth.", "... during your influence phase to add 1 blood to a Tremere in your uncontrolled
+    region.")."""
+
+    player: str
+    card: Any
+    minion: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class HuntingGround(Event):
     """A ready vampire gains blood from a hunting ground (a location) its Methuselah controls, in their unlock
     phase, as the card says."""

@@ -8,7 +8,7 @@ from typing import Optional
 
 from judge.engine.vtes.cards import ALLY_CARD
 from judge.engine.errors import ScenarioError
-from judge.engine.vtes.events import BurnOption, Canceller, CardEffect, HuntingGround, PlayCard
+from judge.engine.vtes.events import BurnOption, Canceller, CardEffect, HuntingGround, LockLocation, PlayCard
 from judge.engine.vtes.forms import NUM, FormTable, Names, cost_of, effect_of, number, player_of, minion_of
 
 FORMS = FormTable()
@@ -191,6 +191,18 @@ def _burn_option(m, names, line, text):
 def _hunting_ground(m, names, line, text):
     return HuntingGround(minion=minion_of(m, names, line), card=card_of(names, m.group("x").strip(), line),
                          amount=number(m.group("n")), line=line, text=text)
+
+
+@FORMS.wording(r"{P} locks (?P<x>.+?) for {M}", "Sarah locks Backways for Belinde")
+def _lock_location(m, names, line, text):
+    return LockLocation(player=player_of(m, names, line), card=card_of(names, m.group("x").strip(), line),
+                        minion=minion_of(m, names, line), line=line, text=text)
+
+
+@FORMS.structured("lock_location", ("by", "minion"), "{lock_location: Backways, by: Sarah, minion: Belinde}")
+def _s_lock_location(d, names, line, text):
+    return LockLocation(player=names.canon_player(str(d["by"]), line), minion=names.canon_minion(d["minion"], line),
+                        card=card_of(names, str(d["lock_location"]), line), line=line, text=text)
 
 
 @FORMS.structured("hunting_ground", ("minion",), "{hunting_ground: Academic Hunting Ground, minion: Belinde}")

@@ -10,6 +10,7 @@ transfers are left, ...).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from typing import Callable, NamedTuple
 
@@ -152,6 +153,10 @@ def _enter_unlock(d: Draft, log: Log) -> None:
             else:
                 d.put_minion(m.name, locked=False)
                 unlocked.append(m.name)
+    cards = [c.name for c in d.cards if c.controller == player and c.locked]
+    if cards:  # (the book: a Methuselah's cards unlock in their unlock phase, locations too)
+        d.set(cards=tuple(replace(c, locked=False) if c.controller == player and c.locked else c for c in d.cards))
+        unlocked += cards
     text = f"{player}'s turn {d.turn_number} begins with the unlock phase"
     text += f": {names(unlocked)} unlock." if unlocked else "; nothing to unlock."
     log.add(text, R.TURN_SEQUENCE, R.UNLOCK_ALL)

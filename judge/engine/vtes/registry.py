@@ -16,7 +16,7 @@ from judge.engine.vtes.events import (VoteAbility, AbilityBleed, ActionCard, Agg
                                  BurnFor, ChangeControl, ChangeSect, ChooseStrike, ClosePolling, CombatAction, CombatOver, TargetAction, ContestCard,
                                  ContestTitle, CryptDraw, Decline, Diablerize, Discard, EdgePool, Effect, Employ,
                                  EndTurn, EnterCombat, Equip, Event, GainStrikes, GainTitle, GoToPhase, Hunt,
-                                 HuntingGround,
+                                 HuntingGround, LockLocation,
                                  InflictDamage, Influence, LeaveTorpor, Maneuver, MarkRedList, MasterCard, Modifier,
                                  NoDiablerie, NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Political, Press,
                                  Prevent, Reaction, Recruit, RedListHunt, Rescue, SlaveTakesOver, Terms,
@@ -55,6 +55,7 @@ HANDLERS: dict[type, Handler] = {
     ClosePolling: politics.close_event,
     # cards named from the card base (cards.py)
     PlayCard: cards.play_card, BurnOption: cards.burn_option, HuntingGround: cards.hunting_ground,
+    LockLocation: cards.lock_location,
     # situations met in play: titles and sects changed, the Red List, allies put into play (situations.py)
     GainTitle: situations.gain_title, ChangeSect: situations.change_sect, MarkRedList: situations.mark_red_list,
     RedListHunt: situations.red_list_hunt, AllyIntoPlay: situations.ally_into_play,

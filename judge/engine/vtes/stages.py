@@ -25,7 +25,7 @@ from typing import Callable, Optional, Union
 
 from judge.engine.vtes import actions, cards, combat, politics, torpor
 from judge.engine.vtes import rules as R
-from judge.engine.vtes.events import (VoteAbility, AggravateHands, AllyIntoPlay, BurnFor, ChangeControl, ChangeSect, GainTitle, SlaveTakesOver, Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
+from judge.engine.vtes.events import (VoteAbility, AggravateHands, AllyIntoPlay, BurnFor, LockLocation, ChangeControl, ChangeSect, GainTitle, SlaveTakesOver, Block, CastVote, ChooseStrike, ClosePolling, CombatOver, Decline, Diablerize, Effect,
                                  Event, GainStrikes, InflictDamage, Maneuver, MasterCard, Modifier, NoDiablerie,
                                  NoManeuver, NoPress, NoPrevent, Pass, PlayCard, Press, Prevent, Reaction, Terms,
                                  Unmodelled)
@@ -83,7 +83,7 @@ STAGES: tuple[Stage, ...] = (
           ANY_TIME | {Terms, CastVote, VoteAbility, ClosePolling, Modifier, Reaction},  # the cards are refused there
           step=politics.close_polling, finish=politics.close_polling),
     Stage("action", lambda t: t.action is not None,
-          ANY_TIME | {Modifier, Reaction, Block, Decline, BurnFor},
+          ANY_TIME | {Modifier, Reaction, Block, Decline, BurnFor, LockLocation},
           step=actions.pass_in_action, finish=actions.settle,
           admits_during_block_attempt=frozenset({Terms, CastVote, VoteAbility})),
 )

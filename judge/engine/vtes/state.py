@@ -182,6 +182,7 @@ class Card:
     # a location's "+2 transfers.": what it adds to its controller's transfers each influence phase, and the sentence
     transfers: int = 0
     transfers_said: str = ""
+    locked: bool = False  # a location locked for what its card gives (unlocked in its controller's unlock phase)
 
 
 @dataclass(frozen=True)
