@@ -343,8 +343,14 @@ def _location_misfit(e: Effect, actor: Minion, card) -> Optional[str]:
 def _location_chosen(d: Draft, text: ActionText, e: Effect, actor: Minion, named: Optional[str], quote: str) -> str:
     """The location the action's effect aims at ("(D) Burn a location."): the one the scenario names, else the only
     one in play that fits; refused, quoting the card, when the named one is not in play or does not fit."""
+    borne = [(x, t.name) for t in d.minions.values() if t.controlled for x in t.equipment]
     if named is not None:
         card = _location(d, named)
+        held = next((who for x, who in borne if x.casefold() == named.casefold()), None)
+        if card is None and held is not None:
+            raise NotModelled(f"{text.card} on {named}, equipment {held} bears: equipment that counts as a location "
+                              f"while in play, as a target, is not modelled (\"{e.sentence}\"). {quote}",
+                              [R.GOLDEN_RULE])
         if card is None:
             raise Refusal(f"{actor.name} cannot play {text.card} on {named}: no location of that name is in play "
                           f"(\"{e.sentence}\"). {quote}", [R.GOLDEN_RULE])
@@ -354,13 +360,14 @@ def _location_chosen(d: Draft, text: ActionText, e: Effect, actor: Minion, named
                           [R.STEAL_CARD, R.GOLDEN_RULE])
         return named
     fit = [c.name for c in d.cards if c.kind == "location" and not c.contested and _location_misfit(e, actor, c) is None]
-    if len(fit) == 1:
+    if len(fit) == 1 and not borne:  # (equipment in play may count as a location: then it is not the only one)
         return fit[0]
     if not fit:
         raise NotModelled(f"{text.card}: no location in play fits (\"{e.sentence}\"); whether the card can be played "
                           f"with no target is not read. {quote}", [R.GOLDEN_RULE])
-    raise NotModelled(f"{text.card}: which of {', '.join(fit)} it is played on is not said (\"{e.sentence}\"): say "
-                      f"'{actor.name} plays {text.card} on {fit[0]}'", [R.GOLDEN_RULE])
+    also = " (or equipment in play that counts as a location)" if borne else ""
+    raise NotModelled(f"{text.card}: which of {', '.join(fit)}{also} it is played on is not said (\"{e.sentence}\"): "
+                      f"say '{actor.name} plays {text.card} on {fit[0]}'", [R.GOLDEN_RULE])
 
 
 def directed_at(d: Draft, chosen: Optional[str], actor: Minion) -> tuple[str, ...]:

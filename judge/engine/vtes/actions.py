@@ -107,6 +107,10 @@ def _say_hunt_more(d: Draft, m: Minion, log: Log) -> None:
 def equip_action(d: Draft, e: Equip, log: Log) -> None:
     m = check_actor(d, e.actor, "equip")
     items = (e.item, *e.more)
+    g = gear.gear_of(d, e.item) if not e.source else None
+    if g is not None and g.unread:  # (equipped from the hand, its text read: as `Belinde plays ...` does)
+        raise NotModelled(f"{g.card}: \"{' '.join(g.unread)}\" is not modelled (what the rest of its text gives its "
+                          f"bearer is read)", [R.EQUIP, R.GOLDEN_RULE])
     bearer = m
     for item in items:  # "A minion can have only one vehicle.": the cards it would bear, one by one
         why = gear.one_more_refused(d, bearer, item)

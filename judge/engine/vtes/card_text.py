@@ -413,8 +413,9 @@ def _would_end(d, m):
     c = _combat(d)
     if c is None:
         return "no combat is in progress"
-    if c.ended:
-        return "the combat ended prematurely"
+    if c.ended:  # (the rulings allow some such cards after a round ended prematurely: not read)
+        raise NotModelled("a card usable as combat would end, played after the combat ended prematurely: not "
+                          "modelled", [R.END_OF_ROUND, R.GOLDEN_RULE])
     if c.step != "end of round":
         return f"the combat is at its {c.step} step, not the end of a round"
     if c.press:

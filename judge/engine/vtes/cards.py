@@ -1657,6 +1657,9 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
                           f"{e.cancelling.card.name} as that action card is played, before its action is under way: "
                           f"whether the condition holds then is not read. {card.quote()}",
                           [R.CANCEL_AS_PLAYED, R.GOLDEN_RULE])
+    if d.edition == OLDER and any(re.search(r"combat (?:would end|is about to end)", x) for x, _ in what.conditions):
+        raise NotModelled(f"{card.name}{_at(e)}: the older book's round has no end of round step, where a card usable "
+                          f"as combat would end is played: not modelled. {card.quote()}", [R.PRESS, R.GOLDEN_RULE])
     for sentence, condition in what.conditions:
         reason = condition.reason(d, m)
         if reason:

@@ -35,7 +35,7 @@ from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.card_text import abilities_of, is_own, named_ability
 from judge.engine.vtes.events import (AggravateHands, ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
-from judge.engine.vtes.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Combat, Damage, Draft, Minion,
+from judge.engine.vtes.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Attached, Combat, Damage, Draft, Minion,
                                 Strike, evolve)
 
 STEP = {s: i for i, s in enumerate(COMBAT_STEPS)}
@@ -579,9 +579,11 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
     # what the action card that caused the combat gives (`Combat.card_abilities`): its own, or named by the card
     given = [a for who, card, a in c.card_abilities if who == m.name and a.kind == kind
              and (named is not None or (source and _same_source(card, source)))]
-    retainer = next((r for r in (*m.retainers, *m.attached) if source and _same_source(r.name, source)), None)
-    if named is None and retainer is not None:  # "with Jackie Therman", "with Shadow of the Beast": what that
-        # retainer's card, or that card on it, gives
+    borne = [Attached(x, abilities=g.abilities) for x in dict.fromkeys(m.equipment)
+             if (g := gear.gear_of(d, x)) is not None]  # (equipment that is no weapon: IR Goggles)
+    retainer = next((r for r in (*m.retainers, *m.attached, *borne) if source and _same_source(r.name, source)), None)
+    if named is None and retainer is not None:  # "with Jackie Therman", "with Shadow of the Beast", "with IR
+        # Goggles": what that retainer's card, that card on it, or that equipment gives
         given = [a for a in retainer.abilities if a.kind == kind]
         if not given:
             whose = f"{m.name}'s retainer {retainer.name}" if retainer in m.retainers else f"{retainer.name}, on {m.name},"
@@ -623,7 +625,7 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
     ability = next((a for a in found if not a.uses or c.uses(m.name, _use_key(c, a)) < a.uses), found[0])
     card = next((f"{name}" for who, name, a in c.card_abilities if a is ability),
                 next((f"{m.name}'s retainer {r.name}" for r in m.retainers if ability in r.abilities),
-                     next((x.name for x in m.attached if ability in x.abilities), f"{m.name}'s card")))
+                     next((x.name for x in (*m.attached, *borne) if ability in x.abilities), f"{m.name}'s card")))
     own = card == f"{m.name}'s card"
     rules = [R.CRYPT_ABILITY, R.GOLDEN_RULE] if own else [R.GOLDEN_RULE]
     if ability.first_round and c.round != 1:
@@ -1104,6 +1106,9 @@ def _gear_prevention(d: Draft, c: Combat, m: Minion, e: Prevent):
     g = gear.gear_of(d, item)
     if g is None:
         return None
+    if any(who == m.name and x.casefold() == item.casefold() for who, x in c.stolen):
+        raise Refusal(f"{m.name} stole {item} this round: stolen equipment may not be used by its new bearer during "
+                      f"the current round", [R.STEAL_EQUIPMENT])
     found = [a for a in g.abilities if a.kind == "prevent"]
     if not found:
         raise Refusal(f"{item} gives {m.name} no prevention", [R.EQUIP, R.PREVENT_DAMAGE])
@@ -1229,18 +1234,26 @@ def no_press(d: Draft, e: NoPress, log: Log) -> None:
     # likewise starts again at its first step).
     for _ in range(10):
         c = d.combat
-        if c is None or c.round != started or would_end(c):
-            return  # (a combat that would end stops at its end of round: "if combat would end" is a moment there)
+        if c is None or c.round != started:
+            return
+        if would_end(c):  # (a combat that would end stops at its end of round: "if combat would end" is a moment
+            d.put_combat(stopped_at_end=True)  # there; the next event outside it, or the end of the events, ends it)
+            return
         finish_step(d, log)
     raise NotModelled("a round of combat that does not end", [R.PRESS])
 
 
 def would_end(c) -> bool:
     """The combat is at the end of a round with no press to continue standing, and did not end prematurely: it would
-    end there ("Only usable if both combatants are still ready and combat would end."); the next event outside it, or
-    the end of the events, ends it."""
-    c = getattr(c, "combat", c)  # (a table, or its combat)
+    end there ("Only usable if both combatants are still ready and combat would end.")."""
     return c is not None and c.step == "end of round" and not c.press and not c.ended
+
+
+def stopped_at_end(table) -> bool:
+    """The combat stopped as it would end (`no_press`), and nothing played since made it go on: the end of the
+    events finishes it (stages: the combat's `settled_at_end`)."""
+    c = table.combat
+    return c is not None and c.stopped_at_end and c.step == "end of round" and not c.press
 
 
 def may_still_press(c: Combat) -> list[str]:

@@ -28,7 +28,7 @@ PLAYER_KEYS = ("pool", "vp", "hand", "hand_size", "library", "crypt", "ousted", 
                "prey", "predator", "locations", "contested_cards")
 MINION_KEYS = ("blood", "life", "capacity", "region", "locked", "controller", "sect", "title", "equipment",
                "retainers", "clan", "anarch", "type", "strength", "bleed", "contested", "recruited",
-               "title_contested", "infernal", "disciplines", "traits", "votes", "owner")
+               "title_contested", "infernal", "disciplines", "traits", "votes", "owner", "attached")
 PHASE_KEYS = ("transfers", "master_actions", "discard_actions", "edge_pool_taken")
 RESULT_KEYS = ("winner", "over", "tied")
 # The fields of the state's open stages (state_to_json); tests/test_engine_expect.py keeps them in step.
@@ -54,6 +54,7 @@ KINDS = {
     "predator": (PLAYER, None), "locations": LIST, "contested_cards": LIST,
     "blood": INT, "life": INT, "capacity": INT, "strength": INT, "bleed": INT, "region": REGIONS, "locked": BOOL,
     "controller": PLAYER, "owner": PLAYER, "sect": (TEXT, None), "title": (TEXT, None), "clan": (TEXT, None), "equipment": LIST,
+    "attached": LIST,
     "retainers": MAPPING, "anarch": BOOL, "contested": BOOL, "recruited": BOOL, "title_contested": BOOL,
     "infernal": BOOL, "type": ("vampire", "ally"), "disciplines": LIST, "traits": LIST, "votes": (INT, None),
     "in_play": BOOL,

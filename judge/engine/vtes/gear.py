@@ -116,7 +116,7 @@ def on_vampire_text_of(name: str, sentences: list[str]) -> Optional[OnVampireTex
 
 def gear_of(d, item: str) -> Optional[GearText]:
     """The text of the equipment card `item` the scenario named, or None (a weapon, or equipment described only)."""
-    return dict(d.gear).get(item)
+    return next((g for name, g in d.gear if name.casefold() == item.casefold()), None)
 
 
 def one_more_refused(d, m, item: str) -> Optional[str]:
@@ -124,7 +124,7 @@ def one_more_refused(d, m, item: str) -> Optional[str]:
     one Laptop Computer."), or None."""
     def is_one(x: str, what: str) -> bool:
         g = gear_of(d, x)
-        return x == what or (g is not None and what in g.labels)
+        return x.casefold() == what.casefold() or (g is not None and what in g.labels)
 
     for card in (gear_of(d, item), *(gear_of(d, x) for x in m.equipment)):
         if card is None or not card.one:
@@ -136,11 +136,12 @@ def one_more_refused(d, m, item: str) -> Optional[str]:
     return None
 
 
-def check_unread(d, m, when: str) -> None:
+def check_unread(d, m, when: str, only: str = "") -> None:
     """Stop as not modelled when an equipment card `m` bears has sentences the engine does not read (`when`: the step
-    where they could matter, "acts", "attempts to block", "enters combat"). Never a silent default."""
+    where they could matter, "acts", "attempts to block", "enters combat"; `only`: a pattern the sentences must match
+    to matter there, at a phase or a vote). Never a silent default."""
     for item in m.equipment:
         g = gear_of(d, item)
-        if g is not None and g.unread:
+        if g is not None and g.unread and (not only or any(re.search(only, x, re.I) for x in g.unread)):
             raise NotModelled(f"{m.name} bears {item}, whose text \"{' '.join(g.unread)}\" is not read by the engine, "
                               f"and it could matter as {m.name} {when}", [R.EQUIP, R.GOLDEN_RULE])

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Callable, NamedTuple
 
 from judge.engine.vtes import rules as R
-from judge.engine.vtes import ending, situations, traits
+from judge.engine.vtes import ending, gear, situations, traits
 from judge.engine.vtes.card_text import abilities_of
 from judge.engine.vtes.helpers import (Log, blood, close_resolution, drain_excess, draw_owed, minion, move_blood, names,
                                   pending_mandatory, play_from_hand,
@@ -135,6 +135,8 @@ def _enter_unlock(d: Draft, log: Log) -> None:
     for m in _own(d, player):  # a card text saying what happens in this phase, not read: stop rather than ignore it
         if m.controlled and any(re.search(r"unlock phase|unlock as normal", s, re.I) for s in m.unread):
             text_unread(m, "begins its controller's unlock phase")
+        if m.controlled:  # (and the equipment it bears)
+            gear.check_unread(d, m, "begins its controller's unlock phase", r"unlock|hand size|each turn")
     kept = []
     for m in _own(d, player):
         if m.stays_locked is None and m.locked and m.controlled:
@@ -338,6 +340,7 @@ def _enter_master(d: Draft, log: Log) -> None:
     for m in own:
         if any("master phase" in s for s in m.unread):
             text_unread(m, "is ready as its controller's master phase begins")
+        gear.check_unread(d, m, "is ready as its controller's master phase begins", r"master")
     giving = [m for m in own if m.extra_master and (m.extra_master_when == "ready" or not m.locked)]
     extra = sum(m.extra_master for m in giving)
     actions = max(0, 1 + extra - p.oot_debt + p.oot_credit + p.given_actions)
@@ -443,6 +446,9 @@ def _exit_minion(d: Draft, log: Log) -> None:
 
 # -- influence phase ---------------------------------------------------------------------------
 def _enter_influence(d: Draft, log: Log) -> None:
+    for m in _own(d, d.turn):  # (equipment whose text speaks of this phase, not read: as the unlock phase does)
+        if m.controlled:
+            gear.check_unread(d, m, "begins its controller's influence phase", r"influence|uncontrolled|transfer")
     n = transfers_for(d.turn_number)
     giving = [(m, a) for m in _own(d, d.turn) if m.controlled and m.ready for a in abilities_of(m, "transfers")]
     rules = [R.TRANSFERS] + ([R.TRANSFERS_FIRST_TURNS] if n < FULL_TRANSFERS else [])
@@ -529,6 +535,9 @@ def influence(d: Draft, e: Influence, log: Log) -> None:
     rule = R.INFLUENCE_ANY_TIME if rule_exists(d, R.INFLUENCE_ANY_TIME) else R.INFLUENCE_AT_END
     if m.blood < m.capacity:
         raise Refusal(f"{m.name} has {m.blood} blood, less than capacity {m.capacity}: not yet", [rule])
+    for o in d.minions.values():  # (equipment in play whose text speaks of minions put in play, not read)
+        if o.controlled:
+            gear.check_unread(d, o, f"{m.name} is put in play", r"in play|enters? play|ready region")
     own = [o for o in d.minions.values() if o.name != m.name and o.card == m.card and o.controlled
            and o.controller == player]
     if own:  # influencing is a choice: a contest it would start with oneself is refused, not burned
@@ -562,6 +571,8 @@ def _enter_discard(d: Draft, log: Log) -> None:
     for m in _own(d, d.turn):  # (as the unlock phase does)
         if m.controlled and any(re.search(r"discard phase", s, re.I) for s in m.unread):
             text_unread(m, "begins its controller's discard phase")
+        if m.controlled:
+            gear.check_unread(d, m, "begins its controller's discard phase", r"discard")
     giving = [(m, a) for m in _own(d, d.turn) if m.controlled and m.ready for a in abilities_of(m, "discard action")]
     actions = d.phase_state().discard_actions + sum(a.amount for _, a in giving)
     d.put_phase(discard_actions=actions)

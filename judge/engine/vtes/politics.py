@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from judge.engine.vtes import rules as R
+from judge.engine.vtes import gear, rules as R
 from judge.engine.vtes import referendum_effects, situations, titles
 from judge.engine.vtes.helpers import (Log, action_over, apply_card_effect, blood, card_gives, minion, play_from_hand,
                                   remove_minion, require_seated)
@@ -227,6 +227,8 @@ def cast_vote(d: Draft, e: CastVote, log: Log) -> None:
     else:
         minion_name = e.minion
     if kind in ("vampire", "ballot"):
+        if minion_name in d.minions:  # (equipment whose text gives votes, not read: Kduva's Mask)
+            gear.check_unread(d, d.minions[minion_name], "casts votes", r"vote|ballot|referendum|political")
         _vampire_vote(d, log, r, e, minion_name, kind)
         return
     player = e.player

@@ -35,7 +35,7 @@ from judge.engine.vtes.grammar import STRUCTURED, parse_structured, parse_wordin
 from judge.engine.vtes.phases import transfers_for
 from judge.engine.vtes.helpers import hand_size_bonus
 from judge.engine.vtes.state import (ALLY, DEFAULT_HAND_SIZE, DEFAULT_POOL, READY, UNCONTROLLED, VAMPIRE, Card,
-                                     GameState, Minion, PhaseState, Player, Retainer, evolve, state_to_json)
+                                     Attached, GameState, Minion, PhaseState, Player, Retainer, evolve, state_to_json)
 
 GAME = VTES
 # its lists checked against the limits before anything is built (judge/engine/scenario.py): (key, limit)
@@ -75,6 +75,10 @@ def parse_data(data: dict, lines: Lines, file: str, limits: Limits, clock: L.Clo
         else:
             key_lines = {k: lines.key(("events", i, k)) for k in raw}
             events.append(parse_structured(raw, names, line, key_lines))
+        played = getattr(events[-1], "card", None)  # a location the events put in play can be named after " on "
+        if played is not None and not isinstance(played, str) and tuple(getattr(played, "types", ())) == ("Master",) \
+                and modelled(played, None).location and played.name not in names.locations:
+            names.locations.append(played.name)
         L.over(limits, "minions", len(names.minions), "with the minions its events bring into play, the scenario "
                "has {count:,} minions", line)
     state = replace(state, gear=_gear(state, events, cards))
@@ -204,6 +208,17 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
     unread = tuple(raw.get("unread") or ()) + (() if raw.get("ignore_text") else
                                                tuple(f"{r.name}: {s}" for r in retainers for s in r.unread))
     retainers = tuple(Retainer(r.name, r.life, r.bonuses, r.abilities) for r in retainers)
+    equipment = tuple(str(x) for x in raw.get("equipment") or ())
+    for i, x in enumerate(equipment):  # (a card the base knows that is no equipment is not borne as one)
+        facts = cards.lookup(x) if cards is not None else None
+        if facts is not None and tuple(facts.types) != ("Equipment",):
+            kind = "/".join(facts.types)
+            raise ScenarioError(f"{name}: {facts.name} is {'an' if kind[0] in 'AEIOU' else 'a'} {kind} card, not "
+                                f"equipment (a card put on a vampire by its text goes under attached:)",
+                                lines.of(path + ("equipment", i)))
+    attached = tuple(_attached(str(x), path + ("attached", i), lines, cards)
+                     for i, x in enumerate(raw.get("attached") or ()))
+    unread += () if raw.get("ignore_text") else tuple(s for _, s in attached if s)
     trait_list = traits.read_traits(raw.get("traits"), lines.of(path + ("traits",)))
     owner = player_of(raw["owner"], path + ("owner",)) if raw.get("owner") is not None else None
     return Minion(
@@ -215,7 +230,7 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         infernal=bool(raw.get("infernal", False)) or "infernal" in trait_list,
         anarch=bool(raw.get("anarch", False)) or str(sect or "").lower() == "anarch",
         contested=bool(raw.get("contested", False)), title_contested=bool(raw.get("title_contested", False)),
-        equipment=tuple(str(x) for x in raw.get("equipment") or ()), retainers=retainers,
+        equipment=equipment, retainers=retainers, attached=tuple(a for a, _ in attached),
         recruited=bool(raw.get("recruited", False)), bled=bool(raw.get("bled", False)),
         cannot=tuple(raw.get("cannot") or ()), mandatory=tuple(raw.get("mandatory") or ()),
         traits=trait_list,
@@ -227,6 +242,18 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
         abilities=tuple(raw.get("abilities") or ()), text_read=bool(raw.get("text_read")),
         stays_locked=_stays_locked(raw, lines.of(path + ("stays_locked",)) if "stays_locked" in raw else None),
     )
+
+
+def _attached(name: str, path: tuple, lines: Lines, cards) -> tuple[Attached, str]:
+    """A card the table puts on a vampire (`attached: [Heart of the City]`): an action card that puts itself on its
+    acting vampire, read at its basic level as played (gear.on_vampire_text_of); what it gives holds, and its text not
+    read is the vampire's unread text (the second item, "" when all is read)."""
+    facts = cards.lookup(name) if cards is not None else None
+    on = modelled(facts, None).on_vampire if facts is not None else None
+    if on is None:
+        raise ScenarioError(f"attached: {name!r} is no card the engine reads as put on a vampire (an action card "
+                            f"saying \"Put this card on this vampire.\")", lines.of(path))
+    return Attached(on.card, on.bonuses, on.abilities), " ".join(f"{on.card}: {s}" for s in on.unread)
 
 
 def _stays_locked(raw: dict, line: Optional[int]) -> Optional[tuple[str, ...]]:

@@ -388,6 +388,9 @@ class Combat:
     # a combat-ends strike card's effect after the combat ends ("... the opposing minion burns 1 blood or life after
     # combat ends (even at long range).": Oubliette): (the minion, the card, the sentence, "burn" or "damage", N)
     after_end: tuple[tuple[str, str, str, str, int], ...] = ()
+    # the combat stopped at this round's end of round step as it would end (combat.no_press): the end of the events
+    # finishes it then, whatever was played there
+    stopped_at_end: bool = False
 
     def extra_of(self, name: str) -> int:
         return dict(self.extra).get(name, 0)
