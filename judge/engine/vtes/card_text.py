@@ -344,7 +344,8 @@ def _range(d, m, which=None, before_strikes=False, step=None, first=False):
         return "no combat is in progress"
     if step and c.step != step:
         return f"the combat is at its {c.step} step"
-    set_by_card = any(x[0] in (0, c.round) for x in getattr(c, "set_range", ()))  # (combat.fixed_range)
+    set_by_card = any(x[0] in (0, c.round) and x[1] != "chosen" for x in getattr(c, "set_range", ()))  # (combat.
+    # fixed_range; a range a card lets its player choose is determined once said)
     if which and c.step == "before range" and not set_by_card:
         return "the range is not determined yet"
     if which and (c.range or "close") != which:

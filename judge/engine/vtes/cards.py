@@ -714,6 +714,9 @@ class Modelled:
     # for that round).": (the range, the sentence), set for the next round as the strike is chosen
     next_round_range: Optional[tuple[str, str]] = None
     unlock_on_end: str = ""  # a combat-ends strike's "Unlock this vampire before combat ends." (the sentence)
+    # a combat card's "Burn 1 blood to set the range for this round." / "This vampire sets the range for this round."
+    # (the sentence): played before range is determined, the range its player says next
+    sets_range: Optional[str] = None
     # a reaction's "Once this action, this vampire can burn 1 blood to get +1 intercept.": card_text.Ability ("burn
     # for"), its minion's for the rest of the action
     later: Optional[Ability] = None
@@ -1257,6 +1260,11 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
         if s == "Unlock this vampire before combat ends" and out.strike is not None and \
                 out.strike.kind == "combat ends" and not out.unlock_on_end:
             out.unlock_on_end = sentence  # (Earth Meld at superior: as its strike ends the combat)
+            continue
+        m = re.fullmatch(r"(?:Burn (?P<n>\d) blood to set|This vampire sets) the range for this round", s)
+        if m and COMBAT in card.types and out.sets_range is None and any(
+                "before range is determined" in x for x, _ in out.conditions):
+            out.sets_range, out.paid_blood = sentence, out.paid_blood + int(m.group("n") or 0)
             continue
         m = re.fullmatch(r"If another round of combat occurs, that round is at (close|long) range \(skip the determine "
                          r"range step for that round\)", s)
@@ -2719,6 +2727,17 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
             what.strike is None and not (what.press or what.maneuver or what.prevent or what.extra_strikes or
                                          what.ends_combat):
         _combat_effects(d, e, m, cost, what, log)
+        return
+    if e.effect is None and e.says is None and not what.rest and what.sets_range and what.strike is None and \
+            not (what.press or what.maneuver or what.prevent or what.extra_strikes or what.strength or what.ends_combat):
+        c = d.combat
+        if c is not None and combat.fixed_range(c) is not None:  # (a ruling: once set, no other effect resets it)
+            raise _refuse(e.card, f"round {c.round}'s range is set already, by {combat.fixed_range(c)[2]}: once the "
+                                  f"range is set, no other effect can reset it that round", R.GOLDEN_RULE, R.RANGE_SET)
+        _played_in_combat(d, e, m, _with_paid_blood(cost, what), what, log)
+        combat.set_ranges(d, ((d.combat.round, combat.CHOSEN, f"{e.card.name} (\"{what.sets_range}\")"),))
+        log.add(f"{m.name} plays {e.card.name}{_at(e)} (\"{what.sets_range}\"): {m.controller} sets the range of round "
+                f"{d.combat.round}, said next ('range is long'); no maneuver changes it.", R.GOLDEN_RULE, R.RANGE_SET)
         return
     if e.effect is None and e.says is None and not what.rest and what.new_round and what.strike is None and \
             not (what.press or what.maneuver or what.prevent or what.extra_strikes or what.strength or what.ends_combat):

@@ -136,11 +136,15 @@ def fixed_range(c: Combat) -> Optional[tuple[int, str, str]]:
 
 def set_ranges(d: Draft, ranges: tuple) -> None:
     """Rounds of the combat a card sets the range of (`Combat.set_range`); the current round's, if one is among them
-    and its range is not determined yet, is that range from now (its range step will be skipped)."""
+    and its range is not determined yet, is that range from now (its range step will be skipped). A range "chosen"
+    is the one the card's player chooses, said by the next `range is ...` event."""
     c = d.put_combat(set_range=d.combat.set_range + tuple(ranges))
     fixed = fixed_range(c)
-    if fixed is not None and c.step == "before range":
+    if fixed is not None and c.step == "before range" and fixed[1] != CHOSEN:
         d.put_combat(range=fixed[1])
+
+
+CHOSEN = "chosen"  # (a range a card lets its player set this round, not said yet: Selective Silence)
 
 
 def _finish_before_range(d: Draft, log: Log) -> None:
@@ -149,6 +153,9 @@ def _finish_before_range(d: Draft, log: Log) -> None:
         d.put_combat(step="range")
         return
     c = d.combat
+    if fixed[1] == CHOSEN:
+        raise NotModelled(f"{fixed[2]} sets the range of round {c.round}, and which range is not said: say it before "
+                          f"the strikes ('range is long')", [R.GOLDEN_RULE, R.RANGE_SET])
     current = d.edition == CURRENT
     d.put_combat(range=fixed[1], step="before strikes" if current else "strike")
     log.add(f"Round {c.round} is at {fixed[1]} range, as {fixed[2]} says: the determine range step is skipped"
@@ -351,8 +358,9 @@ def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
     m = _combatant(d, c, e.minion, "maneuver")
     fixed = fixed_range(c)
     if fixed is not None and c.step in ("before range", "range"):
-        raise Refusal(f"round {c.round} is at {fixed[1]} range, as {fixed[2]} says: it has no determine range step, "
-                      f"so no maneuver is played", [R.GOLDEN_RULE, R.MANEUVER])
+        at = f"is at {fixed[1]} range, as {fixed[2]} says" if fixed[1] != CHOSEN else f"has its range set by {fixed[2]}"
+        raise Refusal(f"round {c.round} {at}: it has no determine range step, so no maneuver is played",
+                      [R.GOLDEN_RULE, R.MANEUVER])
     c = reach(d, log, "range", "a maneuver")
     if c.last_maneuver == m.name:
         if R.MANEUVER_TWICE.exists_in(d.edition):
@@ -436,6 +444,13 @@ def no_maneuver(d: Draft, e: NoManeuver, log: Log) -> None:
     fixed = fixed_range(c) if c.step in ("before range", "range") else None
     if fixed is not None:  # no range step: "the range is close" says what the card set, or is refused; cards played
         # before range is determined still may be (a ruling on Neutral Guard and Lam Into), so the step stays
+        if fixed[1] == CHOSEN and e.range:  # (the range the card's player chose, said now)
+            chosen = (c.round, e.range, fixed[2])
+            c = d.put_combat(set_range=tuple(chosen if x is fixed else x for x in c.set_range), range=e.range)
+            fixed = chosen
+        elif fixed[1] == CHOSEN:
+            raise NotModelled(f"{fixed[2]} sets the range of round {c.round}: say which ('range is long')",
+                              [R.GOLDEN_RULE, R.RANGE_SET])
         if e.range and e.range != fixed[1]:
             raise Refusal(f"round {c.round} is at {fixed[1]} range, as {fixed[2]} says, not {e.range}",
                           [R.GOLDEN_RULE, R.RANGE_SET])
