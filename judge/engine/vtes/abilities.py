@@ -171,7 +171,8 @@ def burn_for(d: Draft, e: BurnFor, log: Log) -> None:
     current = d.action_()
     # what a card played during this action lets it do (Speak with Spirits at superior), else its own card's
     given = [(card, a) for who, card, a in (current.granted if current is not None else ())
-             if who == m.name and a.kind == "burn for" and a.stat == e.stat]
+             if who == m.name and a.kind == "burn for" and a.stat == e.stat
+             and (m.name, a.sentence) not in current.abilities]  # (used up: its own card's may still serve)
     found = [a for _, a in given] or card_gives(
         m, "burn for", f"+{e.stat} for blood",
         f"describe the effect ('{m.name} plays an action modifier: +1 {e.stat}, costing 1 blood')",

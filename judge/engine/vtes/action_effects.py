@@ -107,7 +107,7 @@ class Effect(NamedTuple):
     torpor: bool = False  # "a vampire in torpor"
     location: bool = False  # "burn location" | "steal location": it aims at a location (`amount`: pool its
     # controller burns)
-    given: Any = None  # "attach self": the card's gear.OnVampireText, what it gives the acting vampire once on it
+    on_vampire: Any = None  # "attach self": the card's gear.OnVampireText, what it gives the acting vampire on it
 
     @property
     def aims(self) -> bool:
@@ -331,7 +331,8 @@ def chosen_for(d: Draft, text: ActionText, actor: Minion, named: Optional[str], 
 
 
 def _location(d: Draft, name: Optional[str]):
-    return next((c for c in d.cards if c.kind == "location" and not c.contested and c.name == name), None)
+    return next((c for c in d.cards if c.kind == "location" and not c.contested and name is not None
+                 and c.name.casefold() == name.casefold()), None)
 
 
 def _location_misfit(e: Effect, actor: Minion, card) -> Optional[str]:
@@ -433,7 +434,7 @@ def take_effect(d: Draft, log: Log, text: ActionText, actor, actor_name: str, pl
             _burn_acting(d, log, e.sentence.strip(), text.card)
             continue
         if e.verb == "attach self":  # "Put this card on this vampire.": what it gives holds while the card is on it
-            on, m = e.given, d.minions[actor.name]
+            on, m = e.on_vampire, d.minions[actor.name]
             d.put_minion(m.name, attached=m.attached + (Attached(text.card, on.bonuses, on.abilities),))
             gives = " ".join(f'"{x.sentence}"' for x in (*on.bonuses, *on.abilities))
             log.add(f"{said}: {text.card} is put on {m.name}" + (f", which now has what it gives: {gives}" if gives

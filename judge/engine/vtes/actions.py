@@ -90,18 +90,19 @@ def _hunt_more(d: Draft, m: Minion) -> int:
     return sum(a.amount for a in _hunt_abilities(d, m))
 
 
-def _hunt_abilities(d: Draft, m: Minion) -> list:
-    return abilities_of(m, "hunt") + [a for x in m.equipment if (g := gear.gear_of(d, x)) is not None
-                                      for a in g.abilities if a.kind == "hunt"]
+def _hunt_abilities(d: Draft, m: Minion, said: bool = False) -> list:
+    """Its card's (and retainers') "+N hunt." and its equipment's ("The bearer gets +1 hunt."); `said`: with whose words
+    each is, as (whose, ability)."""
+    found = [(f"{m.name}'s card", a) for a in abilities_of(m, "hunt")] + \
+        [(f"{m.name}'s {x}", a) for x in m.equipment if (g := gear.gear_of(d, x)) is not None
+         for a in g.abilities if a.kind == "hunt"]
+    return found if said else [a for _, a in found]
 
 
 def _say_hunt_more(d: Draft, m: Minion, log: Log) -> None:
-    for a in abilities_of(m, "hunt"):
-        log.add(f"{m.name}'s card: \"{a.sentence}\" (counted above).", R.CRYPT_ABILITY)
-    for x in m.equipment:
-        for a in (g.abilities if (g := gear.gear_of(d, x)) is not None else ()):
-            if a.kind == "hunt":
-                log.add(f"{m.name}'s {x}: \"{a.sentence}\" (counted above).", R.EQUIP, R.GOLDEN_RULE)
+    for whose, a in _hunt_abilities(d, m, said=True):
+        log.add(f"{whose}: \"{a.sentence}\" (counted above).", *((R.CRYPT_ABILITY,) if whose.endswith("card") else
+                                                                   (R.EQUIP, R.GOLDEN_RULE)))
 
 
 def equip_action(d: Draft, e: Equip, log: Log) -> None:
@@ -299,6 +300,7 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
     a = _current(d, "an action modifier")
     m = minion(d, e.minion)
     text_unread(m, "plays an action modifier")
+    gear.check_unread(d, m, "plays an action modifier")
     if m.name != a.actor and not (e.by_other and m.controller == a.player and m.ready):
         raise Refusal(f"only the acting minion ({a.actor}) plays action modifiers; {m.name} cannot",
                       [R.MODIFIER_WHO])
@@ -527,6 +529,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     a = _current(d, "a reaction")
     m = minion(d, e.minion)
     text_unread(m, "plays a reaction")
+    gear.check_unread(d, m, "plays a reaction")
     card_forbids(m, "reaction cards")
     if m.controller == a.player:
         raise Refusal(f"{m.name} is {a.player}'s minion: only other Methuselahs' minions play reactions to "
@@ -539,7 +542,8 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
                       [R.REACTION_WHO, *([R.ALLY_OLDER_REGION] if m.recruited else []), *([R.WAKE] if m.locked else [])])
     if e.card:
         played_once(d, m.name, e.card, "reactions")
-    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block or e.block_any or e.grant
+    if not (e.intercept or e.effect or e.bleed or e.redirect or e.wake or e.unlock_block or e.block_any
+            or e.granted_ability or e.grant
             or e.ends_action or e.unless_blocks):
         raise NotModelled("reactions other than +intercept, -bleed, a redirected bleed, a wake, unlocking to block, the "
                           "action ended, a burn unless its minion blocks, what it gives in the combat if its minion "
@@ -603,9 +607,10 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
     if e.unless_blocks:
         n, sentence = e.unless_blocks
         d.put_action(unless_blocks=d.action_().unless_blocks + ((m.name, n, what, sentence),))
-    if e.later is not None:  # (what the card lets its minion do later in this action: abilities.burn_for)
-        d.put_action(granted=d.action_().granted + ((m.name, what, e.later),))
-        log.add(f"{what} lets {m.name}, for the rest of this action: \"{e.later.sentence}\"", R.GOLDEN_RULE)
+    if e.granted_ability is not None:  # (what the card lets its minion do later in this action: abilities.burn_for)
+        d.put_action(granted=d.action_().granted + ((m.name, what, e.granted_ability),))
+        log.add(f"{what} lets {m.name}, for the rest of this action: \"{e.granted_ability.sentence}\"",
+                R.GOLDEN_RULE)
     if e.ends_action:
         end_unsuccessfully(d, log, m.name, what, e.ends_action, e.end_locks, e.end_how)
     elif e.unlock_block:

@@ -408,6 +408,10 @@ def _both_ready(d, m):
     return f"{' and '.join(down)} {'is' if len(down) == 1 else 'are'} no longer ready" if down else None
 
 
+# "Only usable if combat would end.", "... is about to end.": the moment combat.no_press stops at
+WOULD_END = re.compile(r"combat (?:would end|is about to end)")
+
+
 def _would_end(d, m):
     """"if combat would end" / "is about to end": the combat is at the end of a round with no press to continue
     standing (combat.would_end), where the engine stops for such cards."""
@@ -880,7 +884,7 @@ _CLAUSES: list[tuple[re.Pattern, Callable[[dict], tuple[Check, dict]]]] = [(re.c
     (r"before range is (?:determined|chosen)", lambda g: (lambda d, m: _range(d, m, step="before range"), {})),
     (r"(?:(?:on|during) )?(?:the )?first round(?: of combat)?", lambda g: (lambda d, m: _range(d, m, first=True), {})),
     (r"if both combatants are still ready", lambda g: (_both_ready, {})),
-    (r"(?:if )?combat (?:would end|is about to end)", lambda g: (_would_end, {})),
+    (r"(?:if )?" + WOULD_END.pattern, lambda g: (_would_end, {})),
     (r"if this (?:vampire|minion|[A-Z][a-z]+) is ready and the opposing minion is not",
      lambda g: (_ready_opponent_not, {"minion": True})),
     (r"during the press step", lambda g: (_press_step, {})),

@@ -56,7 +56,7 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
 from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, check_minion_phase,
                                        drain_excess, minion, play_from_hand, pool, require_seated)
 from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Ability, Group, Methuselah, StrikeText, abilities_of,
-                                         above_codes, is_clan,
+                                         WOULD_END, above_codes, is_clan,
                                          condition_of, discipline_level, groups_of, holds_title, is_as_above, level_of,
                                          named_of, read_crypt_text, ruling_quote, same_clan, strike_of, written_out)
 from judge.engine.vtes.state import (ALLY, READY, UNCONTROLLED, VAMPIRE, BlockAttempt, Combat, CombatGrant, Draft,
@@ -719,7 +719,7 @@ class Modelled:
     sets_range: Optional[str] = None
     # a reaction's "Once this action, this vampire can burn 1 blood to get +1 intercept.": card_text.Ability ("burn
     # for"), its minion's for the rest of the action
-    later: Optional[Ability] = None
+    granted_ability: Optional[Ability] = None
     # a combat-ends strike's effect after the combat ends: ("burn" | "damage", N, the sentence, close range only)
     after_end: Optional[tuple[str, int, str, bool]] = None
     # a combat card's "Instead, burn 1 blood to start a new round." (as combat would end: Relentless Reaper at superior):
@@ -1120,7 +1120,7 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
     if on is not None:  # read whole by its own reader: the card goes on the acting vampire as the action succeeds
         out.on_vampire, out.stealth = on, on.stealth
         out.action_text = action_effects.ActionText(card.name, (action_effects.Effect(on.put, "attach self",
-                                                                                       given=on),))
+                                                                                       on_vampire=on),))
         out.rest = list(dict.fromkeys(out.printed_line if s in written else s for s in on.unread))
         return out
     out.action_text = action_effects.action_text_of(
@@ -1246,8 +1246,7 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
             out.lock_failed = sentence
             continue
         m = re.fullmatch(r"Instead, (?:this vampire )?burns? (\d) blood to start a new round", s)
-        if m and COMBAT in card.types and not out.new_round and any(
-                "combat would end" in x or "combat is about to end" in x for x, _ in out.conditions):
+        if m and COMBAT in card.types and not out.new_round and any(WOULD_END.search(x) for x, _ in out.conditions):
             out.new_round, out.paid_blood = sentence, out.paid_blood + int(m.group(1))
             continue
         m = re.fullmatch(r"The opposing minion burns (?P<burn>\d) blood or life after combat ends \(even at long range\)|"
@@ -1369,8 +1368,8 @@ def _read_card(card: CardFacts, level: Optional[str], line_number: Optional[int]
             out.block_any = sentence
             continue
         m = re.fullmatch(r"Once this action, this vampire can burn (\d) blood to get \+(\d) (intercept)", s)
-        if m and tuple(card.types) == (REACTION,) and out.later is None:
-            out.later = Ability("burn for", sentence, amount=int(m.group(2)), blood=int(m.group(1)), stat=m.group(3),
+        if m and tuple(card.types) == (REACTION,) and out.granted_ability is None:
+            out.granted_ability = Ability("burn for", sentence, amount=int(m.group(2)), blood=int(m.group(1)), stat=m.group(3),
                                 during="action", once="action")
             continue
         if s == "This vampire unlocks and attempts to block" and tuple(card.types) == (REACTION,):
@@ -1665,7 +1664,7 @@ def play_card(d: Draft, e: PlayCard, log: Log) -> None:
                           f"{e.cancelling.card.name} as that action card is played, before its action is under way: "
                           f"whether the condition holds then is not read. {card.quote()}",
                           [R.CANCEL_AS_PLAYED, R.GOLDEN_RULE])
-    if d.edition == OLDER and any(re.search(r"combat (?:would end|is about to end)", x) for x, _ in what.conditions):
+    if d.edition == OLDER and any(WOULD_END.search(x) for x, _ in what.conditions):
         raise NotModelled(f"{card.name}{_at(e)}: the older book's round has no end of round step, where a card usable "
                           f"as combat would end is played: not modelled. {card.quote()}", [R.PRESS, R.GOLDEN_RULE])
     for sentence, condition in what.conditions:
@@ -2009,7 +2008,8 @@ def _only_cancels(what: Modelled) -> bool:
 _EFFECTS = ("stealth", "bleed", "intercept", "action_bleed", "wake", "lock_self", "unlock_self", "redirect", "strike",
             "bleed_reduced", "maneuver", "prevent", "strength", "aggravated_hands", "press", "extra_strikes", "votes",
             "unlock_block", "block_any", "gain_pool", "gain_blood", "unblockable", "ally", "location", "hunting_gain",
-            "hunt")
+            "hunt", "sets_range", "new_round", "lock_failed", "granted_ability", "blood_per_vote", "after_end",
+            "unlock_on_end", "next_round_range", "location_lock", "on_vampire", "gear")
 
 
 def _cancels(d: Draft, e: PlayCard, m: Optional[Minion], player: str, what: Modelled, log: Log, rule) -> None:
@@ -2301,11 +2301,12 @@ def _reaction(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log:
     event = Reaction(minion=m.name, card=e.card.name, intercept=intercept, cost=cost, effect=effect,
                      wake=what.wake, redirect=redirect, bleed=-what.bleed_reduced, replaced=not what.not_replaced,
                      locked_ok=what.locked_ok, locked_by=what.locked_by, unlock_block=what.unlock_block,
-                     block_any=what.block_any, later=what.later, after_action=what.after_action, grant=what.grant, combat_type=COMBAT in e.card.types,
+                     block_any=what.block_any, granted_ability=what.granted_ability,
+                     after_action=what.after_action, grant=what.grant, combat_type=COMBAT in e.card.types,
                      ends_action=what.ends_action, end_locks=what.end_locks, end_how=what.end_how,
                      unless_blocks=what.unless_blocks, line=e.line, text=e.text)
     if not (what.intercept or effect or what.wake or redirect or what.bleed_reduced or what.unlock_block or
-            what.block_any or what.later or what.grant or what.ends_action or what.unless_blocks) and e.says is not None:
+            what.block_any or what.granted_ability or what.grant or what.ends_action or what.unless_blocks) and e.says is not None:
         _delegate(e, _reaction_check, event, d, log, R.CARD_REACTION_WHO)
         actions.played_once(d, m.name, e.card.name, "reactions")
         play_from_hand(d, m.controller, log, e.card.name, replaced=not what.not_replaced,
@@ -2589,9 +2590,6 @@ def _equip(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Lo
     if e.cancelled:  # (who may equip: `_who_and_when`)
         _cancelled(d, e, m, m.controller, cost, log, True, R.CARD_ACTION_WHO, "equip")
         return
-    if what.gear is not None and what.gear.unread:  # (as a retainer card's: never equipped with its text dropped)
-        raise NotModelled(f"{e.card.name}: \"{' '.join(what.gear.unread)}\" is not modelled (what the rest of its "
-                          f"text gives its bearer is read). {e.card.quote()}", [R.EQUIP, R.GOLDEN_RULE])
     if e.card.unique:
         held = [x.name for x in d.minions.values() if e.card.name in x.equipment]
         if held:
@@ -3064,8 +3062,8 @@ def lock_location(d: Draft, e: LockLocation, log: Log) -> None:
         raise (NotModelled if what.rest else Refusal)(
             f"{card.name} gives nothing the engine reads for locking it{unread}. {card.quote()}", [R.GOLDEN_RULE])
     kind, n, groups, mine, sentence = what.location_lock
-    place = next((c for c in d.cards if c.kind == "location" and c.controller == e.player and c.name == card.name
-                  and not c.contested), None)
+    place = next((c for c in d.cards if c.kind == "location" and c.controller == e.player
+                  and c.name.casefold() == card.name.casefold() and not c.contested), None)
     if place is None:
         raise _refuse(card, f"{e.player} controls no {card.name} in play", R.GOLDEN_RULE)
     if place.locked:

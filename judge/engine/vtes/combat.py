@@ -235,10 +235,9 @@ def _finish_round(d: Draft, log: Log) -> None:
                             strength_mods=tuple(x for x in c.strength_mods if x[3] == "combat"),
                             set_range=tuple(x for x in c.set_range if x[0] == 0 or x[0] > c.round)))
         fixed = fixed_range(d.combat)
-        if fixed is not None:
+        if fixed is not None:  # (a range set for this round: Lam Into's "that round is at close range")
             d.put_combat(range=fixed[1])
         where = "the end of round step, then " if d.edition == CURRENT else ""
-        fixed = fixed_range(d.combat)
         at = (f"at {fixed[1]} range, as {fixed[2]} says" if fixed else
               "at close range unless a maneuver changes it")
         log.add(f"End of round {c.round}: {where}round {c.round + 1} begins, {at}.",
@@ -597,6 +596,9 @@ def _ability_used(d: Draft, c: Combat, m: Minion, source: Optional[str], kind: s
     borne = [Attached(x, abilities=g.abilities) for x in dict.fromkeys(m.equipment)
              if (g := gear.gear_of(d, x)) is not None]  # (equipment that is no weapon: IR Goggles)
     retainer = next((r for r in (*m.retainers, *m.attached, *borne) if source and _same_source(r.name, source)), None)
+    if retainer is not None and retainer in borne and _copies(m, retainer.name) > 1:
+        raise NotModelled(f"{m.name} bears {_copies(m, retainer.name)} {retainer.name}: whether each copy gives its own "
+                          f"optional {kind} is not modelled", [R.EQUIP, R.GOLDEN_RULE])
     if named is None and retainer is not None:  # "with Jackie Therman", "with Shadow of the Beast", "with IR
         # Goggles": what that retainer's card, that card on it, or that equipment gives
         given = [a for a in retainer.abilities if a.kind == kind]
@@ -1264,7 +1266,7 @@ def would_end(c) -> bool:
     return c is not None and c.step == "end of round" and not c.press and not c.ended
 
 
-def stopped_at_end(table) -> bool:
+def ends_with_the_events(table) -> bool:
     """The combat stopped as it would end (`no_press`), and nothing played since made it go on: the end of the
     events finishes it (stages: the combat's `settled_at_end`)."""
     c = table.combat

@@ -262,7 +262,8 @@ class Reaction(Event):
     # "This reacting vampire attempts to block the current action, ignoring the normal prey, predator or target
     # restrictions for blocking actions." (the sentence): it attempts to block, whoever the action may be blocked by
     block_any: str = ""
-    later: Any = None  # "Once this action, this vampire can burn 1 blood to get +1 intercept.": card_text.Ability
+    # "Once this action, this vampire can burn 1 blood to get +1 intercept.": card_text.Ability, its minion's later
+    granted_ability: Any = None
     grant: Any = None  # state.CombatGrant: what it gives its minion in the combat if that minion blocks
     combat_type: bool = False  # the card is a combat card too (another copy may be played in the combat)
     ends_action: str = ""  # "Lock this vampire and end the action.": as a modifier's

@@ -39,7 +39,7 @@ STAGE_KEYS = {
                "additional_strikes", "damage_taken", "wounded", "burning", "pending_damage"),
     "referendum": ("kind", "caller", "player", "card", "step", "for", "against", "prisci", "votes"),
     "diablerie_chance": ("blocker", "victim"),
-    "resolved": ("actor", "kind", "summary", "successful", "blocked", "passed", "blocker"),
+    "resolved": ("actor", "kind", "summary", "successful", "blocked", "passed", "blocker", "margin"),
     "result": ("over", "winner", "tied", "scores"),
     "phase_state": PHASE_KEYS,
 }

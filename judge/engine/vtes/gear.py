@@ -12,8 +12,9 @@ The scenario names the cards its table and events use; their texts ride in the s
 replay never looks a card up. The bonuses count with the bearer's own (helpers.crypt_bonus), the prevention is
 counted each combat (combat.prevent), the limit refuses a second such card (actions.equip_action); a sentence not read
 stops the replay where it could matter, naming it (`check_unread`): as the card is equipped from the hand, and, for
-a card the table puts on a minion, as the bearer acts, blocks or enters combat. Never an equipment card whose text is
-silently dropped.
+a card the table puts on a minion, as the bearer acts, blocks, enters combat, plays a modifier or reaction or casts
+votes, and at the phases and the influencing its sentences name. (A minion chosen as a card's target is not checked:
+"cannot be the target of ..." on equipment is not read there.)
 """
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def gear_text_of(name: str, sentences: list[str]) -> GearText:
         if more:  # "The bearer gets +1 hunt.": its hunts, as a vampire's own "+1 hunt."
             hunts.append(Ability("hunt", s.strip(), amount=int(more.group("n"))))
             continue
-        limit = _ONE.fullmatch(text)
+        limit = _ONE.fullmatch(text.replace("only 1 ", "only one "))
         what = limit.group("what") if limit else ""
         if limit and not one and (what.casefold() in ("vehicle", "haven") or what == name):
             one = (what.casefold() if what != name else name, s.strip())

@@ -484,6 +484,12 @@ class BonusWords(str):
         return out
 
 
+def _gear_bonuses(d: Draft, item: str) -> tuple:
+    """What the equipment card `item` gives its bearer (gear.GearText), or nothing (a weapon, or described only)."""
+    g = gear.gear_of(d, item)
+    return g.bonuses if g is not None else ()
+
+
 def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, directed: Optional[bool] = None,
                 targets: Sequence[str] = (), other: Optional[Minion] = None) -> tuple[int, list[BonusWords]]:
     """What the bonuses of `m`'s card to `stat` (card_text.Bonus) add now, and each one's words: on its action of
@@ -491,10 +497,10 @@ def crypt_bonus(d: Draft, m: Minion, stat: str, *, kind: Optional[str] = None, d
     minion) in an action of `kind`, in combat against `other`. NotModelled when a bonus names minions the table
     does not say enough of (a vampire described without its clan)."""
     total, words = 0, []
-    borne = dict(getattr(d, "gear", ()))  # (the equipment cards the scenario named: what they give their bearer)
     sources = [(f"{m.name}'s card", (R.CRYPT_ABILITY,), b) for b in m.bonuses] + \
         [(f"{m.name}'s retainer {r.name}", (R.EMPLOY, R.GOLDEN_RULE), b) for r in m.retainers for b in r.bonuses] + \
-        [(f"{m.name}'s {x}", (R.EQUIP, R.GOLDEN_RULE), b) for x in m.equipment if x in borne for b in borne[x].bonuses] + \
+        [(f"{m.name}'s {x}", (R.EQUIP, R.GOLDEN_RULE), b) for x in m.equipment
+         for b in _gear_bonuses(d, x)] + \
         [(f"{x.name}, on {m.name}", (R.GOLDEN_RULE,), b) for x in m.attached for b in x.bonuses]
     for source, rules, b in sources:
         if b.stat != stat or (b.kinds and kind not in b.kinds) or (b.directed is not None and b.directed != directed):

@@ -173,7 +173,8 @@ def _location(name: str, player: str, cards) -> Card:
     what = modelled(facts, None) if facts is not None and tuple(facts.types) == ("Master",) else None
     hand = what.location_hand if what is not None else (0, "")
     more = what.location_transfers if what is not None else (0, "")
-    return Card(name, player, "location", hand_size=hand[0], said=hand[1], transfers=more[0], transfers_said=more[1])
+    return Card(facts.name if facts is not None else name, player, "location", hand_size=hand[0], said=hand[1],
+                transfers=more[0], transfers_said=more[1])
 
 
 def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, player_of, cards=None) -> Minion:
@@ -216,8 +217,7 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
             raise ScenarioError(f"{name}: {facts.name} is {'an' if kind[0] in 'AEIOU' else 'a'} {kind} card, not "
                                 f"equipment (a card put on a vampire by its text goes under attached:)",
                                 lines.of(path + ("equipment", i)))
-    attached = tuple(_attached(str(x), path + ("attached", i), lines, cards)
-                     for i, x in enumerate(raw.get("attached") or ()))
+    attached = tuple(_attached(x, path + ("attached", i), lines, cards) for i, x in enumerate(raw.get("attached") or ()))
     unread += () if raw.get("ignore_text") else tuple(s for _, s in attached if s)
     trait_list = traits.read_traits(raw.get("traits"), lines.of(path + ("traits",)))
     owner = player_of(raw["owner"], path + ("owner",)) if raw.get("owner") is not None else None
@@ -244,12 +244,17 @@ def _minion(raw: dict, path: tuple, lines: Lines, seating: list, ousted: set, pl
     )
 
 
-def _attached(name: str, path: tuple, lines: Lines, cards) -> tuple[Attached, str]:
-    """A card the table puts on a vampire (`attached: [Heart of the City]`): an action card that puts itself on its
-    acting vampire, read at its basic level as played (gear.on_vampire_text_of); what it gives holds, and its text not
-    read is the vampire's unread text (the second item, "" when all is read)."""
+def _attached(raw, path: tuple, lines: Lines, cards) -> tuple[Attached, str]:
+    """A card the table puts on a vampire (`attached: [Heart of the City]`, or `{name: Heart of the City, at:
+    superior}`): an action card that puts itself on its acting vampire, read at the level it was played at (basic
+    unless `at:`, gear.on_vampire_text_of); what it gives holds, and its text not read is the vampire's unread text
+    (the second item, "" when all is read)."""
+    name = str(raw["name"]) if isinstance(raw, dict) else str(raw)
+    superior = isinstance(raw, dict) and raw.get("at") == "superior"
     facts = cards.lookup(name) if cards is not None else None
-    on = modelled(facts, None).on_vampire if facts is not None else None
+    if superior and facts is not None and not any(ln.level == "superior" for ln in facts.discipline_lines()):
+        raise ScenarioError(f"attached: {facts.name} has no superior level", lines.of(path + ("at",)))
+    on = modelled(facts, "superior" if superior else None).on_vampire if facts is not None else None
     if on is None:
         raise ScenarioError(f"attached: {name!r} is no card the engine reads as put on a vampire (an action card "
                             f"saying \"Put this card on this vampire.\")", lines.of(path))

@@ -75,7 +75,7 @@ STAGES: tuple[Stage, ...] = (
           ANY_TIME | {Maneuver, NoManeuver, ChooseStrike, GainStrikes, Prevent, NoPrevent, Press, NoPress, CombatOver,
                       AggravateHands,
                       SlaveTakesOver},
-          step=combat.finish_step, finish=combat.finish, settled_at_end=combat.stopped_at_end),
+          step=combat.finish_step, finish=combat.finish, settled_at_end=combat.ends_with_the_events),
     Stage("chance", lambda t: t.chance is not None,
           ANY_TIME | {Diablerize, NoDiablerie},
           step=torpor.pass_chance, finish=torpor.pass_chance),

@@ -43,7 +43,8 @@ class Retainer:
 
 @dataclass(frozen=True)
 class Attached:
-    """A card put on a minion that is neither equipment nor a retainer (gear.OnVampireText), and what it gives it."""
+    """A card on a minion and what it gives it: put on it by its own text (gear.OnVampireText), neither equipment nor
+    a retainer (`Minion.attached`); combat._ability_used wraps a borne equipment card's abilities in one too."""
 
     name: str
     bonuses: tuple = ()  # card_text.Bonus
@@ -316,7 +317,8 @@ class CombatGrant(NamedTuple):
     gets 1 optional maneuver during the first round of the resulting combat.", "If this Anarch is blocked, they get
     +1 strength during the resulting combat.")."""
 
-    kind: str  # "maneuver", "press", "maneuver or press" (one of them) or "strength"
+    kind: str  # "maneuver", "press", "maneuver or press" (one of them), "strength", or "range close|long" (each round of
+    # that combat at that range: Neutral Guard)
     amount: int
     first_round: bool  # during the first round of that combat only
     on: str  # "blocks": its minion blocks the action; "blocked": its minion's action is blocked
@@ -711,7 +713,7 @@ def state_to_json(state: GameState) -> dict:
     r = state.resolved
     resolved = None if r is None else {"actor": r.actor, "kind": r.kind, "summary": r.summary,
                                        "successful": r.successful, "blocked": r.blocked, "passed": r.passed,
-                                       "blocker": r.blocker}
+                                       "blocker": r.blocker, "margin": r.margin}
     scores = {name: _num(state.players[name].vp) for name in state.seating}
     return {
         "rules": state.edition, "turn": state.turn, "phase": state.phase, "turn_number": state.turn_number,
