@@ -418,9 +418,11 @@ def _would_end(d, m):
     c = _combat(d)
     if c is None:
         return "no combat is in progress"
-    if c.ended:  # (the rulings allow some such cards after a round ended prematurely: not read)
-        raise NotModelled("a card usable as combat would end, played after the combat ended prematurely: not "
+    if c.ended and (c.wounded or c.burning):  # (a combatant going to torpor or burned: not read)
+        raise NotModelled("a card usable as combat would end, played after a combatant was wounded or burned: not "
                           "modelled", [R.END_OF_ROUND, R.GOLDEN_RULE])
+    if c.ended:  # ended prematurely by a strike or a card: the combat would end then too (a ruling on Relentless
+        return None  # Reaper: "can be played if the round ends prematurely")
     if c.step != "end of round":
         return f"the combat is at its {c.step} step, not the end of a round"
     if c.press:

@@ -2601,13 +2601,14 @@ def _equip(d: Draft, e: PlayCard, m: Minion, cost: Cost, what: Modelled, log: Lo
 
 def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> None:
     c = d.combat
-    if c is not None and c.ended and m.name in (c.acting, c.opposing) and what.conditions:
+    if c is not None and c.ended and m.name in (c.acting, c.opposing) and what.conditions and not what.new_round:
         # (the combat ended prematurely; its round's end remains, where a card whose condition now holds may be
         # played: "Only usable if this vampire is ready and the opposing minion is not." That step is not modelled)
         raise NotModelled(f"{e.card.name}{_at(e)} after the combat ended prematurely (\"{what.conditions[0][0]}\"): "
                           f"cards played at the end of that round are not modelled. {e.card.quote()}",
                           [R.END_OF_ROUND, R.GOLDEN_RULE])
-    if c is None or c.ended or m.name not in (c.acting, c.opposing):
+    ending = c is not None and c.ended and bool(what.new_round)  # (its condition held after a premature end)
+    if c is None or (c.ended and not ending) or m.name not in (c.acting, c.opposing):
         where = "no combat is in progress" if c is None or c.ended else f"{m.name} is not in the combat"
         raise _refuse(e.card, f"{m.name} cannot play {e.card.name}, a combat card: {where}", R.CARD_COMBAT_WHO)
     check_requirements(d, e.card, m, e.level, log)
@@ -2741,6 +2742,9 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
             not (what.press or what.maneuver or what.prevent or what.extra_strikes or what.strength or what.ends_combat):
         # "Instead, burn 1 blood to start a new round." (its condition: the combat would end): the round ends with a
         # new one to follow, as after a press to continue
+        c = d.combat
+        if c is not None and c.ended:  # (after a premature end: the combat goes on all the same, its card says)
+            d.put_combat(ended=False)
         _played_in_combat(d, e, m, _with_paid_blood(cost, what), what, log)
         d.put_combat(press=m.name)
         log.add(f"{m.name} plays {e.card.name}{_at(e)} as the combat would end (\"{what.new_round}\"): a new round "
