@@ -990,8 +990,8 @@ _HUNTING_GAIN = re.compile(r"During your unlock phase, (?:a ready vampire you co
 # uncontrolled region.", "During your influence phase, lock to move 1 blood from the blood bank to a Brujah antitribu
 # in your uncontrolled region."
 _LOCK_FOR = re.compile(
-    r"(?:You can )?[Ll]ock(?: this (?:card|location))? to give an? (?P<who>[\w' -]+?)(?P<mine> you control)? "
-    r"\+(?P<n>\d) (?P<stat>stealth|intercept)"
+    r"(?:You can )?[Ll]ock(?: this (?:card|location))? to give (?:an?|any) (?P<who>[\w' -]+?)(?P<mine> you control)? "
+    r"\+(?P<n>\d) (?P<stat>stealth|intercept)(?: for the current action)?"
     r"|(?:(?:You can )?[Ll]ock(?: this (?:card|location))? during your influence phase|During your influence phase, "
     r"lock) to (?:add|move) (?P<n2>\d) blood(?: from the blood bank)? to an? (?P<who2>[\w' -]+?) in your "
     r"uncontrolled region")
