@@ -18,7 +18,8 @@ from judge.engine.vtes import rules as R
 from judge.engine.vtes.card_text import Ability, Group
 from judge.engine.vtes.events import BurnFor, CombatAction, Cost, TargetAction, UnlockSelf
 from judge.engine.vtes.helpers import (Log, announce, blood, burn_dead_ally, card_gives, card_text_action, check_actor,
-                                       check_cost, drain_excess, minion, move_blood)
+                                       check_cost, check_intercept_needed, check_stealth_needed, drain_excess, minion,
+                                       move_blood)
 from judge.engine.vtes.state import READY, TORPOR, VAMPIRE, Action, BlockAttempt, Draft, Minion
 
 
@@ -191,18 +192,10 @@ def burn_for(d: Draft, e: BurnFor, log: Log) -> None:
     if e.stat in ("stealth", "bleed") and m.name != a.actor:
         raise Refusal(f"{m.name} is not the acting minion ({a.actor} is): its card's +{e.stat} is its own, on its "
                       f"own action ({said})", [R.CRYPT_ABILITY])
-    if e.stat == "stealth" and (a.attempt is None or a.attempt.intercept < a.stealth):
-        state = (f"{a.attempt.blocker}'s intercept {a.attempt.intercept} is below the stealth {a.stealth}"
-                 if a.attempt else "no block attempt is in progress")
-        raise Refusal(f"stealth can be added only when needed, and {state}", [R.STEALTH_WHEN_NEEDED])
+    if e.stat == "stealth":
+        check_stealth_needed(a)
     if e.stat == "intercept":
-        if a.attempt is None or a.attempt.blocker != m.name:
-            who = f"{a.attempt.blocker} is blocking" if a.attempt else "no block attempt is in progress"
-            raise Refusal(f"intercept can be added only to the blocking minion when needed; {who}",
-                          [R.INTERCEPT_WHEN_NEEDED])
-        if a.attempt.intercept >= a.stealth:
-            raise Refusal(f"intercept can be added only when needed: {m.name}'s intercept {a.attempt.intercept} "
-                          f"already meets the stealth {a.stealth}", [R.INTERCEPT_WHEN_NEEDED])
+        check_intercept_needed(a, m.name)
     if e.stat == "bleed" and a.kind != "bleed":
         raise Refusal(f"+bleed modifies a bleed action; {a.summary} is not one", [R.BLEED_AMOUNT])
     key = (m.name, ab.sentence)

@@ -26,7 +26,8 @@ from judge.engine.vtes.events import (AbilityBleed, ActionCard, BecomeAnarch, Bl
                                  Modifier, Political, Reaction, Recruit, Unmodelled)
 from judge.engine.vtes.card_text import Ability, abilities_of
 from judge.engine.vtes.helpers import (Log, action_over, announce, apply_card_effect, blood, burn_dead_ally,
-                                       card_forbids, card_gives, card_text_action, check_actor, check_cost,
+                                       card_forbids, card_gives, card_text_action, check_actor, check_cost, check_intercept_needed,
+                                       check_stealth_needed,
                                        check_redirect, cost_words, crypt_bonus, drain_excess, draw_after_action,
                                        minion, names,
                                        play_from_hand, pool, redirect_bleed, require_seated, rule_exists, text_unread,
@@ -317,10 +318,7 @@ def modifier(d: Draft, e: Modifier, log: Log) -> None:
         raise Refusal(f"{e.card or 'the modifier'} acts on a block attempt (\"{said}\"), and no block attempt is in "
                       f"progress", [R.GOLDEN_RULE, R.MODIFIERS_ANY_TIME])
     if e.stealth > 0 and not e.any_stealth:  # ("+1 stealth, even if stealth is not yet needed.": the card over it)
-        if a.attempt is None or a.attempt.intercept < a.stealth:
-            state = (f"{a.attempt.blocker}'s intercept {a.attempt.intercept} is below the stealth {a.stealth}"
-                     if a.attempt else "no block attempt is in progress")
-            raise Refusal(f"stealth can be added only when needed, and {state}", [R.STEALTH_WHEN_NEEDED])
+        check_stealth_needed(a)
     rules = [R.MODIFIERS_ANY_TIME]
     if m.name != a.actor:  # a card another vampire plays, as the card allows: the card over Minion Cards ¶6
         rules += [R.MODIFIER_WHO, R.GOLDEN_RULE]
@@ -552,14 +550,7 @@ def reaction(d: Draft, e: Reaction, log: Log) -> None:
         _check_bleed_reaction(d, a, e)
     rules = [R.REACTION_WHO]
     if e.intercept:
-        to = e.to or m.name
-        if a.attempt is None or a.attempt.blocker != to:
-            who = f"{a.attempt.blocker} is blocking" if a.attempt else "no block attempt is in progress"
-            raise Refusal(f"intercept can be added only to the blocking minion when needed; {who}",
-                          [R.INTERCEPT_WHEN_NEEDED])
-        if a.attempt.intercept >= a.stealth:
-            raise Refusal(f"intercept can be added only when needed: {to}'s intercept {a.attempt.intercept} already "
-                          f"meets the stealth {a.stealth}", [R.INTERCEPT_WHEN_NEEDED])
+        check_intercept_needed(a, e.to or m.name)
     what = e.card or "a reaction"
     paid = _pay_now(d, m, e.cost, what, log)
     play_from_hand(d, m.controller, log, what, replaced=e.replaced, after_action=e.after_action)

@@ -53,8 +53,9 @@ from judge.engine.vtes.events import (ActionCard, BurnOption, CardEffect, Choose
                                  HuntingGround, LockLocation, Maneuver, MasterCard, Modifier, PlayCard, Political, Press,
                                  Prevent,
                                  Reaction, Recruit, StrikeSpec)
-from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, check_minion_phase,
-                                       drain_excess, minion, play_from_hand, pool, require_seated)
+from judge.engine.vtes.helpers import (Log, apply_card_effect, blood, card_gives, check_actor, check_intercept_needed,
+                                       check_minion_phase, check_stealth_needed, drain_excess, minion, play_from_hand,
+                                       pool, require_seated)
 from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Ability, Group, Methuselah, StrikeText, abilities_of,
                                          WOULD_END, above_codes, is_clan,
                                          condition_of, discipline_level, groups_of, holds_title, is_as_above, level_of,
@@ -3094,19 +3095,14 @@ def lock_location(d: Draft, e: LockLocation, log: Log) -> None:
     elif kind == "stealth":
         if a is None or a.actor != m.name:
             raise _refuse(card, f"{m.name} is not the acting minion of an action in progress", R.GOLDEN_RULE)
-        if a.attempt is None or a.attempt.intercept < a.stealth:
-            state = (f"{a.attempt.blocker}'s intercept {a.attempt.intercept} is below the stealth {a.stealth}"
-                     if a.attempt else "no block attempt is in progress")
-            raise Refusal(f"stealth can be added only when needed, and {state}", [R.STEALTH_WHEN_NEEDED])
+        check_stealth_needed(a)
         a = d.put_action(stealth=a.stealth + n)
         now, rules = f"{m.name}'s action is at {a.stealth} stealth", [R.GOLDEN_RULE, R.STEALTH_WHEN_NEEDED]
     else:
-        if a is None or a.attempt is None or a.attempt.blocker != m.name:
-            raise Refusal(f"intercept can be added only to the blocking minion when needed; "
-                          f"{m.name} is not attempting to block", [R.INTERCEPT_WHEN_NEEDED])
-        if a.attempt.intercept >= a.stealth:
-            raise Refusal(f"intercept can be added only when needed: {m.name}'s intercept {a.attempt.intercept} "
-                          f"already meets the stealth {a.stealth}", [R.INTERCEPT_WHEN_NEEDED])
+        if a is None:
+            raise Refusal("intercept can be added only to the blocking minion when needed; no action is in progress",
+                          [R.INTERCEPT_WHEN_NEEDED])
+        check_intercept_needed(a, m.name)
         att = a.attempt
         a = d.put_action(attempt=BlockAttempt(att.blocker, att.player, att.intercept + n))
         now = f"{m.name} has {a.attempt.intercept} intercept against {a.stealth} stealth"

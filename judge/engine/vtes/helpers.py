@@ -274,6 +274,26 @@ def pending_mandatory(d: Draft, player: str) -> list[tuple[Minion, str]]:
     return out
 
 
+def check_stealth_needed(a: Action) -> None:
+    """Stealth is added to an action only when needed: a block attempt is in progress whose intercept meets it."""
+    if a.attempt is None or a.attempt.intercept < a.stealth:
+        state = (f"{a.attempt.blocker}'s intercept {a.attempt.intercept} is below the stealth {a.stealth}"
+                 if a.attempt else "no block attempt is in progress")
+        raise Refusal(f"stealth can be added only when needed, and {state}", [R.STEALTH_WHEN_NEEDED])
+
+
+def check_intercept_needed(a: Action, blocker: str) -> None:
+    """Intercept is added only to the minion attempting to block (`blocker`), and only when needed: below the
+    action's stealth."""
+    if a.attempt is None or a.attempt.blocker != blocker:
+        who = f"{a.attempt.blocker} is blocking" if a.attempt else "no block attempt is in progress"
+        raise Refusal(f"intercept can be added only to the blocking minion when needed; {who}",
+                      [R.INTERCEPT_WHEN_NEEDED])
+    if a.attempt.intercept >= a.stealth:
+        raise Refusal(f"intercept can be added only when needed: {blocker}'s intercept {a.attempt.intercept} already "
+                      f"meets the stealth {a.stealth}", [R.INTERCEPT_WHEN_NEEDED])
+
+
 def card_gives(m: Minion, kind: str, what: str, describe: str, rules=(R.CRYPT_ABILITY,), keep=None) -> list:
     """The abilities of `kind` `m`'s card gives it (those `keep` accepts), for a scenario naming one. A card that
     gives none is refused ("X's card gives it no <what>", citing `rules`); a minion described without its card stops
