@@ -45,7 +45,7 @@ from judge.engine.errors import NotModelled
 from judge.engine.vtes import rules as R
 from judge.engine.vtes.cancels import CancelText, cancel_of
 from judge.engine.vtes.clans import is_clan
-from judge.engine.vtes.state import ALLY, READY, TORPOR, VAMPIRE
+from judge.engine.vtes.state import ALLY, CHOSEN_RANGE, READY, TORPOR, VAMPIRE
 
 # "Sabbat: ...", "Camarilla Prince of Seattle: ...", "Independent. 2 votes (titled): ..."
 _SECT_PREFIX = re.compile(r"^(?P<head>[A-Z][^:.]*?(?:\. \d+ votes? \(titled\))?):\s*")
@@ -344,9 +344,8 @@ def _range(d, m, which=None, before_strikes=False, step=None, first=False):
         return "no combat is in progress"
     if step and c.step != step:
         return f"the combat is at its {c.step} step"
-    set_by_card = any(x[0] in (0, c.round) and x[1] != "chosen" for x in getattr(c, "set_range", ()))  # (combat.
-    # fixed_range; a range a card lets its player choose is determined once said)
-    if which and c.step == "before range" and not set_by_card:
+    fixed = c.fixed_range()  # (a range a card lets its player choose is determined once said)
+    if which and c.step == "before range" and (fixed is None or fixed[1] == CHOSEN_RANGE):
         return "the range is not determined yet"
     if which and (c.range or "close") != which:
         return f"the range is {c.range or 'close'}"

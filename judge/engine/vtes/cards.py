@@ -60,7 +60,7 @@ from judge.engine.vtes.card_text import (LIBRARY_SENTENCE, TITLES, Ability, Grou
                                          WOULD_END, above_codes, is_clan,
                                          condition_of, discipline_level, groups_of, holds_title, is_as_above, level_of,
                                          named_of, read_crypt_text, ruling_quote, same_clan, strike_of, written_out)
-from judge.engine.vtes.state import (ALLY, READY, UNCONTROLLED, VAMPIRE, BlockAttempt, Combat, CombatGrant, Draft,
+from judge.engine.vtes.state import (ALLY, CHOSEN_RANGE, READY, UNCONTROLLED, VAMPIRE, BlockAttempt, Combat, CombatGrant, Draft,
                                     GrantedPress, Minion)
 from judge.engine.vtes.traits import CITY_TITLES
 
@@ -552,8 +552,7 @@ def check_requirements(d: Draft, card: CardFacts, m: Minion, level: Optional[str
                                 f"{' or '.join(titles)}", R.CARD_REQUIREMENTS)
     sects = [r for r in reqs if r in SECTS]
     if sects:
-        sect = "anarch" if m.anarch else (m.sect or "").casefold()
-        if sect not in sects and not as_if("sects", sects, str.__eq__):
+        if m.sect_key not in sects and not as_if("sects", sects, str.__eq__):
             raise _refuse(card, f"{m.name} ({m.sect or 'no sect'}) cannot play {card.name}: it requires "
                                 f"{' or '.join(sects)}", R.CARD_REQUIREMENTS)
     for req in reqs:
@@ -633,7 +632,7 @@ def _other_requirement(m: Minion, req: str) -> Optional[bool]:
     if req == "non-titled":
         return not m.title and not m.votes  # (a contested title is still a title held)
     if req.startswith("non-") and req[4:] in SECTS:
-        return ("anarch" if m.anarch else (m.sect or "").casefold()) != req[4:]
+        return m.sect_key != req[4:]
     if req == "non-sterile":
         return "sterile" not in m.traits
     if req == "non-red list":
@@ -2731,11 +2730,11 @@ def _combat_card(d: Draft, e: PlayCard, m: Minion, what: Modelled, log: Log) -> 
     if e.effect is None and e.says is None and not what.rest and what.sets_range and what.strike is None and \
             not (what.press or what.maneuver or what.prevent or what.extra_strikes or what.strength or what.ends_combat):
         c = d.combat
-        if c is not None and combat.fixed_range(c) is not None:  # (a ruling: once set, no other effect resets it)
-            raise _refuse(e.card, f"round {c.round}'s range is set already, by {combat.fixed_range(c)[2]}: once the "
+        if c is not None and c.fixed_range() is not None:  # (a ruling: once set, no other effect resets it)
+            raise _refuse(e.card, f"round {c.round}'s range is set already, by {c.fixed_range()[2]}: once the "
                                   f"range is set, no other effect can reset it that round", R.GOLDEN_RULE, R.RANGE_SET)
         _played_in_combat(d, e, m, _with_paid_blood(cost, what), what, log)
-        combat.set_ranges(d, ((d.combat.round, combat.CHOSEN, f"{e.card.name} (\"{what.sets_range}\")"),))
+        combat.set_ranges(d, ((d.combat.round, CHOSEN_RANGE, f"{e.card.name} (\"{what.sets_range}\")"),))
         log.add(f"{m.name} plays {e.card.name}{_at(e)} (\"{what.sets_range}\"): {m.controller} sets the range of round "
                 f"{d.combat.round}, said next ('range is long'); no maneuver changes it.", R.GOLDEN_RULE, R.RANGE_SET)
         return

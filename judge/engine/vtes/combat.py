@@ -35,7 +35,7 @@ from judge.engine.errors import NotModelled, Refusal
 from judge.engine.vtes.card_text import abilities_of, is_own, named_ability
 from judge.engine.vtes.events import (AggravateHands, ChooseStrike, CombatOver, Cost, EnterCombat, GainStrikes, InflictDamage, Maneuver,
                                  NoManeuver, NoPress, NoPrevent, Press, Prevent, StrikeSpec)
-from judge.engine.vtes.state import (ALLY, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Attached, Combat, Damage, Draft, Minion,
+from judge.engine.vtes.state import (ALLY, CHOSEN_RANGE, CLOSE, COMBAT_STEPS, LONG, READY, TORPOR, Action, Attached, Combat, Damage, Draft, Minion,
                                 Strike, evolve)
 
 STEP = {s: i for i, s in enumerate(COMBAT_STEPS)}
@@ -129,31 +129,24 @@ def reach(d: Draft, log: Log, step: str, what: str) -> Combat:
     raise NotModelled("a combat that does not reach its next step", [R.COMBAT_ROUND])
 
 
-def fixed_range(c: Combat) -> Optional[tuple[int, str, str]]:
-    """The range a card set for the current round (`Combat.set_range`), or None: the round has its range step."""
-    return next((x for x in c.set_range if x[0] in (0, c.round)), None)
-
-
 def set_ranges(d: Draft, ranges: tuple) -> None:
     """Rounds of the combat a card sets the range of (`Combat.set_range`); the current round's, if one is among them
     and its range is not determined yet, is that range from now (its range step will be skipped). A range "chosen"
     is the one the card's player chooses, said by the next `range is ...` event."""
     c = d.put_combat(set_range=d.combat.set_range + tuple(ranges))
-    fixed = fixed_range(c)
-    if fixed is not None and c.step == "before range" and fixed[1] != CHOSEN:
+    fixed = c.fixed_range()
+    if fixed is not None and c.step == "before range" and fixed[1] != CHOSEN_RANGE:
         d.put_combat(range=fixed[1])
 
 
-CHOSEN = "chosen"  # (a range a card lets its player set this round, not said yet: Selective Silence)
-
 
 def _finish_before_range(d: Draft, log: Log) -> None:
-    fixed = fixed_range(d.combat)
+    fixed = d.combat.fixed_range()
     if fixed is None:
         d.put_combat(step="range")
         return
     c = d.combat
-    if fixed[1] == CHOSEN:
+    if fixed[1] == CHOSEN_RANGE:
         raise NotModelled(f"{fixed[2]} sets the range of round {c.round}, and which range is not said: say it before "
                           f"the strikes ('range is long')", [R.GOLDEN_RULE, R.RANGE_SET])
     current = d.edition == CURRENT
@@ -234,7 +227,7 @@ def _finish_round(d: Draft, log: Log) -> None:
                             card_abilities=c.card_abilities, cause_card=c.cause_card,
                             strength_mods=tuple(x for x in c.strength_mods if x[3] == "combat"),
                             set_range=tuple(x for x in c.set_range if x[0] == 0 or x[0] > c.round)))
-        fixed = fixed_range(d.combat)
+        fixed = d.combat.fixed_range()
         if fixed is not None:  # (a range set for this round: Lam Into's "that round is at close range")
             d.put_combat(range=fixed[1])
         where = "the end of round step, then " if d.edition == CURRENT else ""
@@ -355,9 +348,10 @@ def _pay(d: Draft, m: Minion, cost: Cost, what: str) -> str:
 def maneuver(d: Draft, e: Maneuver, log: Log) -> None:
     c = _combat(d, "a maneuver")
     m = _combatant(d, c, e.minion, "maneuver")
-    fixed = fixed_range(c)
+    fixed = c.fixed_range()
     if fixed is not None and c.step in ("before range", "range"):
-        at = f"is at {fixed[1]} range, as {fixed[2]} says" if fixed[1] != CHOSEN else f"has its range set by {fixed[2]}"
+        at = (f"is at {fixed[1]} range, as {fixed[2]} says" if fixed[1] != CHOSEN_RANGE else
+              f"has its range set by {fixed[2]}")
         raise Refusal(f"round {c.round} {at}: it has no determine range step, so no maneuver is played",
                       [R.GOLDEN_RULE, R.MANEUVER])
     c = reach(d, log, "range", "a maneuver")
@@ -440,14 +434,14 @@ def no_maneuver(d: Draft, e: NoManeuver, log: Log) -> None:
     c = _combat(d, "declining to maneuver")
     if e.minion:
         _combatant(d, c, e.minion, "maneuver")
-    fixed = fixed_range(c) if c.step in ("before range", "range") else None
+    fixed = c.fixed_range() if c.step in ("before range", "range") else None
     if fixed is not None:  # no range step: "the range is close" says what the card set, or is refused; cards played
         # before range is determined still may be (a ruling on Neutral Guard and Lam Into), so the step stays
-        if fixed[1] == CHOSEN and e.range:  # (the range the card's player chose, said now)
+        if fixed[1] == CHOSEN_RANGE and e.range:  # (the range the card's player chose, said now)
             chosen = (c.round, e.range, fixed[2])
             c = d.put_combat(set_range=tuple(chosen if x is fixed else x for x in c.set_range), range=e.range)
             fixed = chosen
-        elif fixed[1] == CHOSEN:
+        elif fixed[1] == CHOSEN_RANGE:
             raise NotModelled(f"{fixed[2]} sets the range of round {c.round}: say which ('range is long')",
                               [R.GOLDEN_RULE, R.RANGE_SET])
         if e.range and e.range != fixed[1]:

@@ -144,6 +144,11 @@ class Minion:
     text_read: bool = False
 
     @property
+    def sect_key(self) -> str:
+        """Its sect as requirements and titles name it, folded: "anarch" for an Anarch, "" when none is said."""
+        return "anarch" if self.anarch else (self.sect or "").casefold()
+
+    @property
     def is_vampire(self) -> bool:
         return self.kind == VAMPIRE
 
@@ -269,6 +274,7 @@ class Action:
         return tuple(p for p in self.order if p not in self.declined)
 
 
+CHOSEN_RANGE = "chosen"  # (a range a card lets its player set this round, not said yet: Selective Silence)
 COMBAT_STEPS = ("before range", "range", "before strikes", "strike", "damage", "press", "end of round")
 CLOSE, LONG = "close", "long"
 
@@ -403,6 +409,11 @@ class Combat:
 
     def other(self, name: str) -> str:
         return self.opposing if name == self.acting else self.acting
+
+    def fixed_range(self) -> Optional[tuple[int, str, str]]:
+        """The range a card set for the current round (`set_range`; CHOSEN_RANGE: its player's, not said yet), or
+        None: the round has its range step."""
+        return next((x for x in self.set_range if x[0] in (0, self.round)), None)
 
 
 @dataclass(frozen=True)

@@ -179,8 +179,7 @@ def check_playable(d: Draft, tc: TitleCard, actor: Minion) -> None:
     be used or played if the conditions for the terms of the referendum cannot be met"); a card going on the acting
     vampire, which holds that title already, is not modelled."""
     if tc.choice is None:
-        sect = "anarch" if actor.anarch else (actor.sect or "").casefold()
-        if tc.sect and sect and sect != tc.sect.casefold():  # (played "as if" of the card's sect: Vlad Tepes, Mata Hari)
+        if tc.sect and actor.sect_key and actor.sect_key != tc.sect.casefold():  # (played "as if" of the card's sect: Vlad Tepes, Mata Hari)
             raise NotModelled(f"{actor.name} ({actor.sect or 'no sect'}) would hold {tc.card}'s {tc.sect} title: a "
                               f"title of another sect is dormant, the vampire counting as untitled (a ruling on Vlad "
                               f"Tepes), which the engine does not model. {_quote(tc, tc.put)}",
